@@ -1,0 +1,25 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+
+/** An account. `id` is a UUID: recipients are addressed by it (SPEC section 5, Recipient User ID). */
+export const users = sqliteTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    /** Trimmed and lower-cased before it is stored (DESIGN section 1). */
+    email: text('email').notNull().unique(),
+    /** `scrypt$N$r$p$salt$hash` (see docs/decisions/password-hashing.md); null for Google-only accounts. */
+    password_hash: text('password_hash'),
+    data_policy_region: text('data_policy_region', { enum: ['US-HIPAA', 'EU-GDPR', 'INTL-General'] }).notNull(),
+    legal_jurisdiction: text('legal_jurisdiction'),
+    plan: text('plan', { enum: ['free', 'plus', 'pro', 'immortality'] }).notNull().default('free'),
+    /** Google's stable subject id, set when the account signs in with Google. */
+    google_sub: text('google_sub').unique(),
+    created_at: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+    updated_at: integer('updated_at', { mode: 'timestamp_ms' }).notNull().default(sql`(unixepoch() * 1000)`),
+  },
+  (t) => [index('users_created_at_idx').on(t.created_at)],
+);
+
+export type User = typeof users.$inferSelect;
+export type NewUser = typeof users.$inferInsert;

@@ -1,0 +1,42 @@
+import { trpcServer } from '@hono/trpc-server';
+import { Hono } from 'hono';
+import { authRoutes } from './domains/auth/rest';
+import { AppError } from './lib/errors';
+import { authenticate } from './middleware/authenticate';
+import type { AppEnv } from './middleware/context';
+import { handleError, handleNotFound } from './middleware/errors';
+import { requestContext } from './middleware/request-context';
+import { securityHeaders } from './middleware/security-headers';
+import { appRouter } from './trpc/router';
+
+export function createApp() {
+  const app = new Hono<AppEnv>();
+  app.use('*', securityHeaders, requestContext, authenticate);
+
+  app.get('/api/health', (c) => c.json({ status: 'ok' }));
+  app.route('/api/auth', authRoutes);
+
+  app.use(
+    '/api/trpc/*',
+    trpcServer({
+      endpoint: '/api/trpc',
+      router: appRouter,
+      createContext: (opts, c) => ({
+        services: c.get('services'),
+        principal: c.get('principal'),
+        clientAddress: c.get('clientAddress'),
+        requestId: c.get('requestId'),
+        resHeaders: opts.resHeaders,
+      }),
+      onError: ({ error, path }) => {
+        if (error.code === 'INTERNAL_SERVER_ERROR' && !(error.cause instanceof AppError)) {
+          console.error(JSON.stringify({ level: 'error', msg: 'trpc internal error', path, error: error.message, stack: error.stack }));
+        }
+      },
+    }),
+  );
+
+  app.notFound(handleNotFound);
+  app.onError(handleError);
+  return app;
+}

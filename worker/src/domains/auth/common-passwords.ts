@@ -1,0 +1,6 @@
+import { COMMON_PASSWORDS } from './common-passwords.data';
+
+const common = new Set(COMMON_PASSWORDS);
+
+/** DESIGN section 1: refuse the most common passwords (case-insensitive; the list ships with us). */
+export const isCommonPassword = (password: string) => common.has(password.toLowerCase());

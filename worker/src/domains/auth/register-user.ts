@@ -1,0 +1,42 @@
+import { schema } from '@afterword/db';
+import { eq } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { ZRegisterInput } from '../../contracts/auth';
+import type { ServiceContext } from '../../env';
+import { AppError } from '../../lib/errors';
+import { hashPassword } from '../../lib/kdf';
+import { isCommonPassword } from './common-passwords';
+import { toMe } from './user-profile';
+
+const emailTaken = () => new AppError('CONFLICT', 'An account with this email already exists');
+
+export async function registerUser(ctx: ServiceContext, input: z.output<typeof ZRegisterInput>) {
+  if (isCommonPassword(input.password)) {
+    throw new AppError('UNPROCESSABLE', [
+      { loc: ['body', 'password'], msg: 'This password is too common. Choose one that is harder to guess.', type: 'common_password' },
+    ]);
+  }
+  const existing = await ctx.db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, input.email)).limit(1);
+  if (existing.length) throw emailTaken();
+
+  const now = ctx.now();
+  const user = {
+    id: crypto.randomUUID(),
+    email: input.email,
+    password_hash: await hashPassword(input.password),
+    data_policy_region: input.data_policy_region,
+    legal_jurisdiction: input.legal_jurisdiction ?? null,
+    plan: 'free' as const,
+    google_sub: null,
+    created_at: now,
+    updated_at: now,
+  };
+  try {
+    await ctx.db.insert(schema.users).values(user);
+  } catch (err) {
+    // Two registrations racing for one email: the unique index decides, the loser gets 409.
+    if (String(err).includes('UNIQUE constraint failed')) throw emailTaken();
+    throw err;
+  }
+  return toMe(user);
+}

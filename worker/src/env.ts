@@ -1,0 +1,24 @@
+import { createDb, type Db } from '@afterword/db';
+import { systemClock, type Clock } from './lib/clock';
+
+/** Bindings and vars come from wrangler.toml through `wrangler types` (worker-configuration.d.ts). */
+export type Bindings = Env & {
+  GOOGLE_CLIENT_ID?: string;
+  GOOGLE_CLIENT_SECRET?: string;
+  /** Overridable OAuth endpoints: production uses Google's; tests point them at a local fake. */
+  GOOGLE_AUTH_URL?: string;
+  GOOGLE_TOKEN_URL?: string;
+  GOOGLE_JWKS_URL?: string;
+  GOOGLE_ISSUER?: string;
+};
+
+/** What every service receives: the database, the bindings and the clock. */
+export interface ServiceContext {
+  db: Db;
+  env: Bindings;
+  now: Clock;
+}
+
+export function createServiceContext(env: Bindings, now: Clock = systemClock): ServiceContext {
+  return { db: createDb(env.DB), env, now };
+}

@@ -1,0 +1,51 @@
+import { AppError } from './errors';
+
+/** DESIGN section 1: JSON bodies over 1 MiB are refused with 413 before they are parsed. */
+export const MAX_JSON_BYTES = 1024 * 1024;
+
+/**
+ * Reads a JSON request body: 415 for a declared non-JSON type, 413 past 1 MiB (declared or actual),
+ * 400 for malformed JSON. An empty body reads as `{}` so "all fields missing" becomes a 422.
+ */
+export async function readJsonBody(req: Request): Promise<unknown> {
+  const type = req.headers.get('content-type');
+  if (type && !/^application\/([\w.+-]+\+)?json\b/i.test(type.trim())) {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON (Content-Type: application/json)');
+  }
+  const declared = Number(req.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > MAX_JSON_BYTES) throw tooLarge();
+  const text = await readCapped(req);
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError('BAD_REQUEST', 'Malformed JSON body');
+  }
+}
+
+const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', `JSON body is larger than ${MAX_JSON_BYTES} bytes`);
+
+/** Reads the stream but stops at the cap, so a body without Content-Length cannot exhaust memory. */
+async function readCapped(req: Request): Promise<string> {
+  if (!req.body) return '';
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_JSON_BYTES) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) {
+    all.set(c, offset);
+    offset += c.byteLength;
+  }
+  return new TextDecoder().decode(all);
+}

@@ -1,0 +1,29 @@
+import { log } from '../lib/logger';
+import type { Bindings } from '../env';
+
+/**
+ * Queue consumer for deliveries and jobs. Messages are `{type, …}`; each type gets a handler from its
+ * domain (release engine, webhooks, imports). A type with no handler is a bug in a producer: it is
+ * logged and acknowledged so it cannot block the batch, never silently retried forever.
+ */
+type Handler = (body: unknown, env: Bindings) => Promise<void>;
+const handlers: Record<string, Handler> = {};
+
+export async function consumeBatch(batch: MessageBatch<unknown>, env: Bindings) {
+  for (const message of batch.messages) {
+    const type = (message.body as { type?: unknown } | null)?.type;
+    const handler = typeof type === 'string' ? handlers[type] : undefined;
+    if (!handler) {
+      log.error('queue message without a handler', { queue: batch.queue, id: message.id, type: String(type) });
+      message.ack();
+      continue;
+    }
+    try {
+      await handler(message.body, env);
+      message.ack();
+    } catch (err) {
+      log.error('queue handler failed; will retry', { queue: batch.queue, id: message.id, type, error: String(err) });
+      message.retry();
+    }
+  }
+}

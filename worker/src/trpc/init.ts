@@ -1,0 +1,45 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import { ZodError } from 'zod';
+import type { ServiceContext } from '../env';
+import { requirePrincipal } from '../middleware/authenticate';
+import type { Principal } from '../middleware/context';
+import { AppError, ERROR_CODES } from '../lib/errors';
+import { toFieldIssues } from '../lib/validation';
+
+export interface TrpcContext {
+  services: ServiceContext;
+  principal: Principal | null;
+  clientAddress: string;
+  requestId: string;
+  /** Response headers a procedure wants set (e.g. Retry-After). */
+  resHeaders: Headers;
+}
+
+const t = initTRPC.context<TrpcContext>().create({
+  /** Every error carries the same `detail` the REST adapter would answer with. */
+  errorFormatter({ shape, error }) {
+    const cause = error.cause;
+    let detail: unknown = error.code === 'INTERNAL_SERVER_ERROR' ? 'Internal error' : error.message;
+    if (cause instanceof AppError) detail = cause.detail;
+    else if (cause instanceof ZodError) detail = toFieldIssues(cause, 'input');
+    return { ...shape, message: typeof detail === 'string' ? detail : 'Validation failed', data: { ...shape.data, stack: undefined, detail } };
+  },
+});
+
+/** Turns a service's AppError into the matching tRPC error (same code map as REST). */
+const appErrors = t.middleware(async ({ ctx, next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof AppError) {
+    const cause = result.error.cause;
+    for (const [k, v] of Object.entries(cause.headers)) ctx.resHeaders.set(k, v);
+    throw new TRPCError({ code: ERROR_CODES[cause.code].trpc, message: cause.message, cause });
+  }
+  return result;
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+export const publicProcedure = t.procedure.use(appErrors);
+export const protectedProcedure = publicProcedure.use(({ ctx, next }) =>
+  next({ ctx: { ...ctx, principal: requirePrincipal(ctx.principal) } }),
+);

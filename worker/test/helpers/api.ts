@@ -1,0 +1,47 @@
+import { exports } from 'cloudflare:workers';
+
+/** Calls the Worker's real fetch handler, as a browser or curl would. */
+export async function api(
+  method: string,
+  path: string,
+  opts: { json?: unknown; body?: BodyInit; token?: string; headers?: Record<string, string> } = {},
+) {
+  const headers = new Headers(opts.headers);
+  if (opts.token) headers.set('authorization', `Bearer ${opts.token}`);
+  let body = opts.body;
+  if (opts.json !== undefined) {
+    headers.set('content-type', 'application/json');
+    body = JSON.stringify(opts.json);
+  }
+  const res = await exports.default.fetch(new Request(`http://afterword.test${path}`, { method, headers, body }));
+  const text = await res.text();
+  let data: any = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = text;
+  }
+  return { status: res.status, headers: res.headers, data, text };
+}
+
+let counter = 0;
+/** A fresh, valid registration (each call a new email). */
+export function newAccount(overrides: Record<string, unknown> = {}) {
+  counter += 1;
+  return {
+    email: `person${counter}-${crypto.randomUUID().slice(0, 8)}@example.com`,
+    password: 'correct horse battery staple',
+    data_policy_region: 'INTL-General',
+    ...overrides,
+  };
+}
+
+/** Registers and logs in; returns the account, its token and its id. */
+export async function signedInUser(overrides: Record<string, unknown> = {}) {
+  const account = newAccount(overrides);
+  const reg = await api('POST', '/api/auth/register', { json: account });
+  if (reg.status !== 201) throw new Error(`register failed: ${reg.status} ${reg.text}`);
+  const login = await api('POST', '/api/auth/login', { json: { email: account.email, password: account.password } });
+  if (login.status !== 200) throw new Error(`login failed: ${login.status} ${login.text}`);
+  return { ...account, id: reg.data.id as string, token: login.data.access_token as string };
+}
