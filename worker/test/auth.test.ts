@@ -134,7 +134,7 @@ describe('login, me and logout', () => {
   });
 
   it('refuses /me without a token, with a forged token and with a malformed header', async () => {
-    for (const headers of [{}, { authorization: 'Bearer forged-token-value' }, { authorization: 'Basic abc' }]) {
+    for (const headers of [{}, { authorization: 'Bearer forged-token-value' }, { authorization: 'Basic abc' }] as Record<string, string>[]) {
       const res = await api('GET', '/api/auth/me', { headers });
       expect(res.status).toBe(401);
       expect(res.data).toEqual({ detail: 'Not authenticated' });

@@ -1,10 +1,11 @@
+import type { TRegisterInput } from '../../src/contracts/auth';
 import { exports } from 'cloudflare:workers';
 
 /** Calls the Worker's real fetch handler, as a browser or curl would. */
 export async function api(
   method: string,
   path: string,
-  opts: { json?: unknown; body?: BodyInit; token?: string; headers?: Record<string, string> } = {},
+  opts: { json?: unknown; body?: BodyInit; token?: string; headers?: HeadersInit } = {},
 ) {
   const headers = new Headers(opts.headers);
   if (opts.token) headers.set('authorization', `Bearer ${opts.token}`);
@@ -31,9 +32,9 @@ export function newAccount(overrides: Record<string, unknown> = {}) {
   return {
     email: `person${counter}-${crypto.randomUUID().slice(0, 8)}@example.com`,
     password: 'correct horse battery staple',
-    data_policy_region: 'INTL-General',
+    data_policy_region: 'INTL-General' as const,
     ...overrides,
-  };
+  } as TRegisterInput & { email: string; password: string };
 }
 
 /** Registers and logs in; returns the account, its token and its id. */

@@ -1,9 +1,4 @@
 import { applyD1Migrations, env } from 'cloudflare:test';
 
-declare module 'cloudflare:test' {
-  interface ProvidedEnv extends Env {
-    TEST_MIGRATIONS: import('cloudflare:test').D1Migration[];
-  }
-}
-
+// Each test file gets its own isolated D1; the migrations from db/migrations are applied first.
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);

@@ -1,0 +1,35 @@
+// Small process helpers for the task scripts (run under the project's Node >= 22.12).
+import { spawn } from 'node:child_process';
+
+export const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
+
+/** Runs a command to completion, streaming its output; resolves with its exit code. */
+export function run(cmd, args, { env = process.env, cwd = root, capture = false } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd, env, stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    let out = '';
+    if (capture) {
+      child.stdout.on('data', (d) => {
+        out += d;
+        process.stdout.write(d);
+      });
+      child.stderr.on('data', (d) => {
+        out += d;
+        process.stderr.write(d);
+      });
+    }
+    child.on('exit', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), out }));
+  });
+}
+
+/** Like run, but exits the task with the command's code when it fails. */
+export async function must(cmd, args, opts) {
+  const r = await run(cmd, args, opts);
+  if (r.code !== 0) {
+    console.error(`✗ ${cmd} ${args.join(' ')} failed (exit ${r.code})`);
+    process.exit(r.code);
+  }
+  return r;
+}
+
+export const step = (msg) => console.log(`\n› ${msg}`);

@@ -1,0 +1,22 @@
+// `npm start`: build the web app if needed, prepare the local D1, seed the demo account, serve
+// everything (API + app) with `wrangler dev` on 127.0.0.1:$PORT (default 8787).
+import { spawn } from 'node:child_process';
+import { buildWebIfStale } from '../lib/web-build.mjs';
+import { DEMO, applyLocalMigrations, seedDemoAccount } from '../lib/local-db.mjs';
+import { root, step } from '../lib/proc.mjs';
+
+const port = process.env.PORT || '8787';
+await buildWebIfStale();
+await applyLocalMigrations();
+await seedDemoAccount();
+
+step(`Starting wrangler dev on http://127.0.0.1:${port}  (demo login: ${DEMO.email} / ${DEMO.password})`);
+const child = spawn(
+  'wrangler',
+  ['dev', '--ip', '127.0.0.1', '--port', port, '--show-interactive-dev-session=false', '--var', `PUBLIC_ORIGIN:http://127.0.0.1:${port}`],
+  { cwd: root, stdio: 'inherit', env: process.env },
+);
+const stop = (sig) => child.kill(sig);
+process.on('SIGINT', () => stop('SIGINT'));
+process.on('SIGTERM', () => stop('SIGTERM'));
+child.on('exit', (code) => process.exit(code ?? 0));

@@ -1,0 +1,7 @@
+/** Build-time flag (SPEC section 2): the Google option exists only when it is exactly 'true'. */
+export function isGoogleSignInEnabled(): boolean {
+  return import.meta.env.VITE_GOOGLE_SIGNIN === 'true';
+}
+
+/** The browser goes to the server, which redirects to Google (a navigation, not an API call). */
+export const GOOGLE_SIGNIN_PATH = '/api/auth/google';

@@ -1,0 +1,23 @@
+/** SPEC section 3/9: the browser keeps the session token and the onboarding flag under these keys. */
+export const TOKEN_KEY = 'token';
+export const ONBOARDING_KEY = 'hasSeenOnboarding';
+
+export function getToken(): string | null {
+  return localStorage.getItem(TOKEN_KEY);
+}
+
+export function setToken(token: string): void {
+  localStorage.setItem(TOKEN_KEY, token);
+}
+
+export function clearToken(): void {
+  localStorage.removeItem(TOKEN_KEY);
+}
+
+export function hasSeenOnboarding(): boolean {
+  return localStorage.getItem(ONBOARDING_KEY) === 'true';
+}
+
+export function markOnboardingSeen(): void {
+  localStorage.setItem(ONBOARDING_KEY, 'true');
+}

@@ -1,0 +1,35 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { createRouter } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
+import { routeTree } from './routeTree.gen';
+import { clearToken } from './lib/session';
+import { createQueryClient, createTrpcClient, createTrpcUtils, trpc } from './lib/trpc';
+
+export function createAppRouter() {
+  const queryClient = createQueryClient();
+  // A 401 from a signed-in call means the session is gone: forget it and go to sign-in.
+  const trpcClient = createTrpcClient(() => {
+    clearToken();
+    queryClient.clear();
+    void router.navigate({ to: '/login' });
+  });
+
+  const router = createRouter({
+    routeTree,
+    context: { queryClient, trpcClient, trpc: createTrpcUtils(queryClient, trpcClient) },
+    defaultPreload: 'intent',
+    scrollRestoration: true,
+    Wrap: ({ children }: { children: ReactNode }) => (
+      <trpc.Provider client={trpcClient} queryClient={queryClient}>
+        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+      </trpc.Provider>
+    ),
+  });
+  return router;
+}
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: ReturnType<typeof createAppRouter>;
+  }
+}

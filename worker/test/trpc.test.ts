@@ -1,0 +1,46 @@
+import { env } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import { createServiceContext } from '../src/env';
+import { createCallerFactory } from '../src/trpc/init';
+import { appRouter } from '../src/trpc/router';
+import { api, newAccount } from './helpers/api';
+
+const createCaller = createCallerFactory(appRouter);
+const anonymous = () =>
+  createCaller({ services: createServiceContext(env), principal: null, clientAddress: '192.0.2.1', requestId: 'test', resHeaders: new Headers() });
+
+describe('tRPC procedures call the same services as REST', () => {
+  it('registers and logs in through the caller', async () => {
+    const account = newAccount();
+    const me = await anonymous().auth.register(account);
+    const session = await anonymous().auth.login({ email: account.email, password: account.password });
+    expect(session.token_type).toBe('bearer');
+    const rest = await api('GET', '/api/auth/me', { token: session.access_token });
+    expect(rest.data.id).toBe(me.id);
+  });
+
+  it('maps a service AppError to the tRPC code with the same detail', async () => {
+    const account = newAccount();
+    await anonymous().auth.register(account);
+    await expect(anonymous().auth.register(account)).rejects.toMatchObject({ code: 'CONFLICT', message: 'An account with this email already exists' });
+  });
+
+  it('answers over HTTP at /api/trpc with the detail in error.data', async () => {
+    const res = await api('POST', '/api/trpc/auth.login', { json: { email: 'nobody@example.com', password: 'not the password' } });
+    expect(res.status).toBe(401);
+    expect(res.data.error.data.detail).toBe('Incorrect email or password');
+    expect(res.data.error.data.stack).toBeUndefined();
+  });
+
+  it('reports input validation as field issues', async () => {
+    const res = await api('POST', '/api/trpc/auth.register', { json: { email: 'bad' } });
+    expect(res.status).toBe(400);
+    expect(res.data.error.data.detail).toEqual(expect.arrayContaining([expect.objectContaining({ loc: ['input', 'email'] })]));
+  });
+
+  it('refuses auth.me without a session', async () => {
+    const res = await api('GET', '/api/trpc/auth.me');
+    expect(res.status).toBe(401);
+    expect(res.data.error.data.detail).toBe('Not authenticated');
+  });
+});
