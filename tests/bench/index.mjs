@@ -1,0 +1,134 @@
+#!/usr/bin/env node
+// `npm run bench`: prints figures, asserts nothing.
+//  1. GET /api/health (baseline) and POST /api/auth/login (valid credentials of one pre-registered
+//     account) with autocannon on loopback, through `wrangler dev` (its local proxy in front of
+//     workerd, so absolute numbers are higher than on Cloudflare's edge). Each at 1 connection
+//     (service time) and 10 connections (throughput under load).
+//  2. The password KDF's cost per hash: node:crypto.scrypt N=16384, r=8, p=5, keylen 32, 16-byte salt,
+//     averaged over ≥20 runs, and the in-Worker cost derived as login p50 − health p50 (1 connection).
+//  3. The web app's initial JS for the landing route, gzip level 9 (script type=module + modulepreload
+//     of web/dist/index.html), against the 200 KB budget.
+import autocannon from 'autocannon';
+import { randomBytes, scrypt } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { repoRoot, startWorker } from '../support/worker-server.mjs';
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const KDF_RUNS = Number(process.env.BENCH_KDF_RUNS ?? 20);
+const JS_BUDGET = 200 * 1024;
+
+const fmtMs = (v) => (v == null ? 'n/a' : `${Number(v).toFixed(1)} ms`);
+const fmtKB = (b) => `${(b / 1024).toFixed(1)} KB`;
+
+function cannon(opts) {
+  return new Promise((resolve, reject) => {
+    autocannon({ timeout: 30, ...opts }, (err, res) => (err ? reject(err) : resolve(res)));
+  });
+}
+
+async function measureKdf() {
+  const params = { N: 16384, r: 8, p: 5, maxmem: 64 * 1024 * 1024 };
+  const once = () =>
+    new Promise((res, rej) => {
+      const t = process.hrtime.bigint();
+      scrypt('Correct-Horse-Battery-42', randomBytes(16), 32, params, (err) => (err ? rej(err) : res(Number(process.hrtime.bigint() - t) / 1e6)));
+    });
+  await once(); // warm-up
+  const times = [];
+  for (let i = 0; i < KDF_RUNS; i++) times.push(await once());
+  times.sort((a, b) => a - b);
+  return { runs: KDF_RUNS, mean: times.reduce((a, b) => a + b, 0) / times.length, median: times[Math.floor(times.length / 2)], min: times[0], max: times.at(-1) };
+}
+
+function measureInitialJs() {
+  const dist = join(repoRoot, 'web', 'dist');
+  const indexPath = join(dist, 'index.html');
+  if (!existsSync(indexPath)) return { error: `${indexPath} missing (build the web app first)` };
+  const html = readFileSync(indexPath, 'utf8');
+  const srcs = new Set();
+  for (const tag of html.match(/<script\b[^>]*>/gi) ?? []) {
+    if (/type=["']?module/i.test(tag)) {
+      const m = tag.match(/\bsrc=["']([^"']+)["']/i);
+      if (m) srcs.add(m[1]);
+    }
+  }
+  for (const tag of html.match(/<link\b[^>]*>/gi) ?? []) {
+    if (/rel=["']?modulepreload/i.test(tag)) {
+      const m = tag.match(/\bhref=["']([^"']+)["']/i);
+      if (m) srcs.add(m[1]);
+    }
+  }
+  const files = [...srcs].map((src) => {
+    const buf = readFileSync(join(dist, new URL(src, 'http://x/').pathname));
+    return { src, raw: buf.length, gzip: gzipSync(buf, { level: 9 }).length };
+  });
+  return { files, raw: files.reduce((a, f) => a + f.raw, 0), gzip: files.reduce((a, f) => a + f.gzip, 0) };
+}
+
+function row(name, r) {
+  return {
+    name,
+    connections: r.connections,
+    seconds: r.duration,
+    requests: r.requests.total,
+    'req/s': r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+  };
+}
+
+const kdf = await measureKdf();
+const js = measureInitialJs();
+
+console.log('bench: starting wrangler dev (fresh local D1)…');
+const worker = await startWorker();
+const results = [];
+try {
+  const email = `bench.${Date.now()}@example.test`;
+  const password = 'Correct-Horse-Battery-42';
+  const reg = await fetch(`${worker.origin}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password, data_policy_region: 'INTL-General' }),
+  });
+  if (reg.status !== 201) throw new Error(`register failed: ${reg.status} ${await reg.text()}`);
+  const loginReq = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) };
+  const check = await fetch(`${worker.origin}/api/auth/login`, loginReq);
+  if (check.status !== 200) throw new Error(`login failed: ${check.status} ${await check.text()}`);
+
+  const health = { url: `${worker.origin}/api/health` };
+  const login = { url: `${worker.origin}/api/auth/login`, ...loginReq };
+  await cannon({ ...health, connections: 2, duration: 2 }); // warm-up
+  const serial = Math.max(3, Math.round(DURATION / 2));
+  results.push(row('GET /api/health', await cannon({ ...health, connections: 1, duration: serial })));
+  results.push(row('POST /api/auth/login', await cannon({ ...login, connections: 1, duration: serial })));
+  results.push(row('GET /api/health', await cannon({ ...health, connections: CONNECTIONS, duration: DURATION })));
+  results.push(row('POST /api/auth/login', await cannon({ ...login, connections: CONNECTIONS, duration: DURATION })));
+} finally {
+  await worker.stop();
+}
+
+console.log('\n== HTTP latency and throughput: autocannon → 127.0.0.1 → wrangler dev (local proxy) → workerd, local D1 (SQLite) ==');
+console.table(results.map((r) => ({ ...r, 'req/s': Number(r['req/s'].toFixed(1)), p50: fmtMs(r.p50), p99: fmtMs(r.p99) })));
+
+const [h1, l1] = results;
+console.log('\n== Password KDF (scrypt N=16384, r=8, p=5, keylen 32, 16-byte salt) ==');
+console.table([
+  { measure: `node:crypto.scrypt in Node ${process.version}, mean of ${kdf.runs}`, value: fmtMs(kdf.mean) },
+  { measure: 'node:crypto.scrypt median / min / max', value: `${fmtMs(kdf.median)} / ${fmtMs(kdf.min)} / ${fmtMs(kdf.max)}` },
+  { measure: 'in-Worker login cost: login p50 − health p50 (1 connection)', value: fmtMs(l1.p50 - h1.p50) },
+  { measure: 'login throughput ceiling implied by the Node KDF (1 thread)', value: `${(1000 / kdf.mean).toFixed(1)} req/s` },
+]);
+
+console.log('\n== Web app initial JS for the landing route (gzip -9 of module scripts + modulepreloads in web/dist/index.html) ==');
+if (js.error) console.log(`  ${js.error}`);
+else {
+  console.table(js.files.map((f) => ({ file: f.src, raw: fmtKB(f.raw), gzip: fmtKB(f.gzip) })));
+  const pct = ((js.gzip / JS_BUDGET) * 100).toFixed(0);
+  console.log(`  total: ${fmtKB(js.raw)} raw, ${fmtKB(js.gzip)} gzipped — ${pct}% of the 200 KB budget (${js.gzip <= JS_BUDGET ? 'within' : 'OVER'} budget)`);
+}

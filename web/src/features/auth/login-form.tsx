@@ -1,0 +1,78 @@
+import { ZLoginInput, type TLoginInput, type TLoginResult } from '@afterword/worker/contracts/auth';
+import { Link } from '@tanstack/react-router';
+import { useRef, useState, type FormEvent } from 'react';
+import { Button } from '../../components/button';
+import { TextField } from '../../components/field';
+import { readErrorDetail } from '../../lib/api-error';
+import { isGoogleSignInEnabled } from '../../lib/feature-flags';
+import { setToken } from '../../lib/session';
+import { toFieldErrors, type FieldErrors } from './field-errors';
+import { GoogleSignInButton } from './google-sign-in-button';
+
+export const LOGIN_FALLBACK_ERROR = 'Login failed. Please check your email and password.';
+
+interface LoginFormProps {
+  login: (input: TLoginInput) => Promise<TLoginResult>;
+  onSignedIn: () => void;
+  /** E.g. an error handed back by the Google callback. */
+  initialError?: string | null;
+  showGoogle?: boolean;
+}
+
+export function LoginForm({ login, onSignedIn, initialError = null, showGoogle = isGoogleSignInEnabled() }: LoginFormProps) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(initialError);
+  const [submitting, setSubmitting] = useState(false);
+  // A ref, not state: a second click in the same tick must see the first one at once.
+  const inFlight = useRef(false);
+
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (inFlight.current) return;
+    const errors: FieldErrors = {};
+    if (!email.trim()) errors.email = 'Email is required';
+    if (!password) errors.password = 'Password is required';
+    const parsed = ZLoginInput.safeParse({ email, password });
+    if (Object.keys(errors).length || !parsed.success) {
+      setFieldErrors({ ...(parsed.success ? {} : toFieldErrors(parsed.error)), ...errors });
+      return;
+    }
+    setFieldErrors({});
+    setFormError(null);
+    inFlight.current = true;
+    setSubmitting(true);
+    try {
+      const result = await login(parsed.data);
+      setToken(result.access_token);
+      onSignedIn();
+    } catch (error) {
+      setFormError(readErrorDetail(error) ?? LOGIN_FALLBACK_ERROR);
+    } finally {
+      inFlight.current = false;
+      setSubmitting(false);
+    }
+  }
+
+  return (
+    <form className="auth-form" onSubmit={handleSubmit} noValidate aria-label="Sign in">
+      {formError ? <p role="alert" className="alert">{formError}</p> : null}
+      <TextField label="Email" name="email" type="email" autoComplete="email" required value={email}
+        onChange={(e) => setEmail(e.target.value)} error={fieldErrors.email} />
+      <TextField label="Password" name="password" type="password" autoComplete="current-password" required value={password}
+        onChange={(e) => setPassword(e.target.value)} error={fieldErrors.password} />
+      <Button type="submit" className="button--block" disabled={submitting}>
+        {submitting ? 'Signing in…' : 'Sign in'}
+      </Button>
+      {showGoogle ? (
+        <div className="auth-form__alt">
+          <GoogleSignInButton />
+        </div>
+      ) : null}
+      <p className="auth-form__switch">
+        <Link to="/signup">Need an account? Sign up</Link>
+      </p>
+    </form>
+  );
+}
