@@ -1,0 +1,60 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { markOnboardingSeen } from '../../lib/session';
+import { renderWithRouter } from '../../test-utils/render-with-router';
+import { AppShell } from './app-shell';
+
+const EXPECTED = [
+  ['Dashboard', '/app'],
+  ['My Messages', '/app/messages'],
+  ['Create Message', '/app/create'],
+  ['Voice Trainer', '/app/voice-legacy'],
+  ['Voice Chat', '/app/voice-chat'],
+  ['Import Chat', '/app/import'],
+  ['Canary Status', '/app/canary-status'],
+  ['Data Consents', '/app/consent'],
+  ['Help', '/app/help'],
+];
+
+async function renderShell(onLogout = vi.fn()) {
+  renderWithRouter(() => <AppShell email="ada@example.com" onLogout={onLogout}><p>Page</p></AppShell>, '/app');
+  await screen.findByText('Page');
+  return onLogout;
+}
+
+describe('AppShell', () => {
+  beforeEach(() => markOnboardingSeen()); // the welcome modal is tested on its own
+
+  it('lists exactly the SPEC sidebar entries, in order', async () => {
+    await renderShell();
+    const links = within(screen.getByRole('navigation', { name: 'App' })).getAllByRole('link');
+    expect(links.map((a) => [a.textContent, a.getAttribute('href')])).toEqual(EXPECTED);
+  });
+
+  it('toggles the sidebar with the Menu button', async () => {
+    await renderShell();
+    const menu = screen.getByRole('button', { name: 'Menu' });
+    const sidebar = document.getElementById(menu.getAttribute('aria-controls')!)!;
+    expect(menu.getAttribute('aria-expanded')).toBe('false');
+    expect(sidebar.dataset.open).toBe('false');
+    fireEvent.click(menu);
+    expect(menu.getAttribute('aria-expanded')).toBe('true');
+    expect(sidebar.dataset.open).toBe('true');
+    fireEvent.click(menu);
+    expect(menu.getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('has an Upgrade link, an avatar with the email initial and a Logout button', async () => {
+    const onLogout = await renderShell();
+    expect(screen.getByRole('link', { name: 'Upgrade' }).getAttribute('href')).toBe('/pricing');
+    expect(screen.getByRole('img', { name: 'Signed in as ada@example.com' }).textContent).toBe('A');
+    fireEvent.click(screen.getByRole('button', { name: 'Logout' }));
+    expect(onLogout).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows the welcome modal on a first visit', async () => {
+    localStorage.clear();
+    await renderShell();
+    expect(await screen.findByRole('dialog', { name: 'Welcome to Afterword' })).toBeTruthy();
+  });
+});

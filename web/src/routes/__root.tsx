@@ -1,0 +1,27 @@
+import { createRootRouteWithContext, Link, Outlet } from '@tanstack/react-router';
+import { Toaster } from '../components/toast';
+import type { RouterContext } from '../router-context';
+
+export const Route = createRootRouteWithContext<RouterContext>()({
+  component: RootLayout,
+  notFoundComponent: NotFound,
+});
+
+function RootLayout() {
+  return (
+    <>
+      <Outlet />
+      <Toaster />
+    </>
+  );
+}
+
+function NotFound() {
+  return (
+    <main id="main" className="public-main narrow">
+      <h1>Page not found</h1>
+      <p>There is nothing at this address.</p>
+      <Link to="/">Back to home</Link>
+    </main>
+  );
+}

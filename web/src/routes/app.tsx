@@ -1,0 +1,32 @@
+import { createFileRoute, Outlet, redirect, useNavigate } from '@tanstack/react-router';
+import { AppShell } from '../features/shell/app-shell';
+import { clearToken, getToken } from '../lib/session';
+import { trpc } from '../lib/trpc';
+
+export const Route = createFileRoute('/app')({
+  // SPEC section 6: without a stored token, /app redirects to /login.
+  beforeLoad: () => {
+    if (!getToken()) throw redirect({ to: '/login' });
+  },
+  component: AppLayout,
+});
+
+function AppLayout() {
+  const navigate = useNavigate();
+  const { queryClient, trpcClient } = Route.useRouteContext();
+  const me = trpc.auth.me.useQuery();
+
+  async function logout() {
+    // Revoke server-side when we can; signing out locally must work even if the call fails.
+    await trpcClient.auth.logout.mutate().catch(() => undefined);
+    clearToken();
+    queryClient.clear();
+    await navigate({ to: '/login' });
+  }
+
+  return (
+    <AppShell email={me.data?.email} onLogout={() => void logout()}>
+      <Outlet />
+    </AppShell>
+  );
+}
