@@ -50,7 +50,7 @@ try {
 }
 console.log(`run-e2e: worker ${worker.origin} (pid ${worker.pid}), fake Google ${google.origin}, ${files.length} test files`);
 
-child = spawn(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', ...extra, ...files], {
+child = spawn(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', '--test-timeout=120000', ...extra, ...files], {
   cwd: repoRoot,
   stdio: 'inherit',
   env: { ...process.env, AFTERWORD_ORIGIN: worker.origin, FAKE_GOOGLE_ORIGIN: google.origin, FAKE_GOOGLE_CLIENT_ID: google.clientId },

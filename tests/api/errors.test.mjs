@@ -73,3 +73,53 @@ test('a forged bearer token → 401 {detail}', async () => {
   assert.equal(typeof res.json.detail, 'string');
   noStack(res);
 });
+
+test('a chunked JSON body (no Content-Length) over 1 MiB → 413', async () => {
+  const chunk = new TextEncoder().encode('x'.repeat(64 * 1024));
+  let sent = 0;
+  const body = new ReadableStream({
+    pull(c) {
+      if (sent >= 20) return c.close();
+      sent++;
+      c.enqueue(chunk);
+    },
+  });
+  const res = await fetch(new URL('/api/auth/login', process.env.AFTERWORD_ORIGIN), { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' });
+  assert.equal(res.status, 413);
+  assert.equal(typeof (await res.json()).detail, 'string');
+});
+
+test('array and null JSON bodies → 422, not 500', async () => {
+  for (const raw of ['[]', 'null', '"text"', '42']) {
+    const res = await api('POST', '/api/auth/register', { raw, headers: { 'content-type': 'application/json' } });
+    assert.equal(res.status, 422, `${raw} → ${res.status} ${res.text}`);
+    assert.ok(Array.isArray(res.json.detail));
+  }
+});
+
+// DESIGN section 1 / issue 2 section 3: "JSON bodies over 1 MiB → 413", on the tRPC adapter too.
+test('tRPC: a JSON body over 1 MiB → 413', async () => {
+  const raw = JSON.stringify({ email: uniqueEmail('trpc-big'), password: PASSWORD, data_policy_region: 'INTL-General', pad: 'x'.repeat(2 * 1024 * 1024) });
+  const res = await api('POST', '/api/trpc/auth.register', { raw, headers: { 'content-type': 'application/json' } });
+  assert.equal(res.status, 413, `${res.status} ${res.text.slice(0, 200)}`);
+});
+
+// DESIGN section 1: wrong types / missing fields → 422, on the tRPC adapter too.
+test('tRPC: wrong types → 422 like the REST adapter', async () => {
+  const res = await api('POST', '/api/trpc/auth.register', { raw: '{"email":5}', headers: { 'content-type': 'application/json' } });
+  assert.equal(res.status, 422, `${res.status} ${res.text.slice(0, 200)}`);
+});
+
+test('GET /api (no trailing slash) is a JSON 404 from the Worker, not the SPA', async () => {
+  const res = await api('GET', '/api');
+  assert.equal(res.status, 404);
+  assert.match(res.headers.get('content-type') ?? '', /application\/json/);
+  assert.equal(res.json.detail, 'No API route for GET /api');
+});
+
+test('tRPC errors carry the same {detail} and status as REST (wrong password → 401)', async () => {
+  const res = await api('POST', '/api/trpc/auth.login', { body: { email: uniqueEmail('trpc'), password: PASSWORD } });
+  assert.equal(res.status, 401);
+  assert.equal(res.json.error.data.detail, 'Incorrect email or password');
+  noStack(res);
+});

@@ -13,6 +13,7 @@ import { randomBytes, scrypt } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { launchBrowser } from '../support/browser.mjs';
 import { repoRoot, startWorker } from '../support/worker-server.mjs';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -68,6 +69,25 @@ function measureInitialJs() {
   return { files, raw: files.reduce((a, f) => a + f.raw, 0), gzip: files.reduce((a, f) => a + f.gzip, 0) };
 }
 
+/** What Chromium actually fetches as script when it opens / (includes lazily loaded route chunks). */
+async function measureLoadedJs(origin) {
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    const urls = new Set();
+    page.on('response', (r) => { if (r.request().resourceType() === 'script' && r.url().startsWith(origin)) urls.add(new URL(r.url()).pathname); });
+    await page.goto(`${origin}/`, { waitUntil: 'networkidle' });
+    const dist = join(repoRoot, 'web', 'dist');
+    const files = [...urls].map((src) => {
+      const buf = readFileSync(join(dist, src));
+      return { src, raw: buf.length, gzip: gzipSync(buf, { level: 9 }).length };
+    });
+    return { files, raw: files.reduce((a, f) => a + f.raw, 0), gzip: files.reduce((a, f) => a + f.gzip, 0) };
+  } finally {
+    await browser.close();
+  }
+}
+
 function row(name, r) {
   return {
     name,
@@ -109,6 +129,7 @@ try {
   results.push(row('POST /api/auth/login', await cannon({ ...login, connections: 1, duration: serial })));
   results.push(row('GET /api/health', await cannon({ ...health, connections: CONNECTIONS, duration: DURATION })));
   results.push(row('POST /api/auth/login', await cannon({ ...login, connections: CONNECTIONS, duration: DURATION })));
+  if (!js.error) js.loaded = await measureLoadedJs(worker.origin).catch((e) => ({ error: e.message }));
 } finally {
   await worker.stop();
 }
@@ -131,4 +152,8 @@ else {
   console.table(js.files.map((f) => ({ file: f.src, raw: fmtKB(f.raw), gzip: fmtKB(f.gzip) })));
   const pct = ((js.gzip / JS_BUDGET) * 100).toFixed(0);
   console.log(`  total: ${fmtKB(js.raw)} raw, ${fmtKB(js.gzip)} gzipped — ${pct}% of the 200 KB budget (${js.gzip <= JS_BUDGET ? 'within' : 'OVER'} budget)`);
+  if (js.loaded?.error) console.log(`  (Chromium cross-check failed: ${js.loaded.error})`);
+  else if (js.loaded) {
+    console.log(`  cross-check, scripts Chromium fetched opening / (incl. lazy route chunks): ${js.loaded.files.length} files, ${fmtKB(js.loaded.raw)} raw, ${fmtKB(js.loaded.gzip)} gzipped (${((js.loaded.gzip / JS_BUDGET) * 100).toFixed(0)}% of budget)`);
+  }
 }

@@ -51,3 +51,16 @@ export async function screenshot(page, name) {
   await page.screenshot({ path, fullPage: true });
   return path;
 }
+
+/**
+ * One browser per test file, launched on first use and closed in the file's `after` hook, so a file
+ * whose tests are all filtered out (--test-name-pattern) never starts Chromium and never hangs.
+ * @param {{ after: (fn: () => unknown) => void }} hooks node:test's `after`
+ */
+export function sharedBrowser({ after }) {
+  let launching;
+  after(async () => {
+    if (launching) await (await launching).close();
+  });
+  return () => (launching ??= launchBrowser());
+}

@@ -20,7 +20,7 @@ function wranglerBin() {
 const baseEnv = () => ({ ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1', FORCE_COLOR: '0' });
 
 /**
- * @param {{ vars?: Record<string,string>, port?: number, log?: (line: string) => void, timeoutMs?: number }} [opts]
+ * @param {{ vars?: Record<string,string>, port?: number, extraArgs?: string[], log?: (line: string) => void, timeoutMs?: number }} [opts]
  */
 export async function startWorker(opts = {}) {
   const port = opts.port ?? (await freePort());
@@ -41,6 +41,7 @@ export async function startWorker(opts = {}) {
 
   const args = ['dev', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', persistDir, '--show-interactive-dev-session=false'];
   for (const [k, v] of Object.entries(vars)) args.push('--var', `${k}:${v}`);
+  args.push(...(opts.extraArgs ?? []));
   const child = spawn(wranglerBin(), args, { cwd: repoRoot, env: baseEnv(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const output = [];
   const onData = (chunk) => {

@@ -1,5 +1,7 @@
 import { trpcServer } from '@hono/trpc-server';
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { MAX_JSON_BYTES, payloadTooLarge } from './lib/json-body';
 import { authRoutes } from './domains/auth/rest';
 import { AppError } from './lib/errors';
 import { authenticate } from './middleware/authenticate';
@@ -16,6 +18,8 @@ export function createApp() {
   app.get('/api/health', (c) => c.json({ status: 'ok' }));
   app.route('/api/auth', authRoutes);
 
+  // The same 1 MiB cap as the REST adapter's readJsonBody, declared or streamed.
+  app.use('/api/trpc/*', bodyLimit({ maxSize: MAX_JSON_BYTES, onError: () => { throw payloadTooLarge(); } }));
   app.use(
     '/api/trpc/*',
     trpcServer({

@@ -32,10 +32,19 @@ describe('tRPC procedures call the same services as REST', () => {
     expect(res.data.error.data.stack).toBeUndefined();
   });
 
-  it('reports input validation as field issues', async () => {
+  it('reports input validation as 422 with field issues, like REST', async () => {
     const res = await api('POST', '/api/trpc/auth.register', { json: { email: 'bad' } });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(422);
     expect(res.data.error.data.detail).toEqual(expect.arrayContaining([expect.objectContaining({ loc: ['input', 'email'] })]));
+  });
+
+  it('refuses a JSON body over 1 MiB with 413 and creates nothing', async () => {
+    const account = newAccount();
+    const res = await api('POST', '/api/trpc/auth.register', { json: { ...account, pad: 'x'.repeat(1024 * 1024) } });
+    expect(res.status).toBe(413);
+    expect(res.data.detail).toMatch(/larger than 1048576 bytes/);
+    const row = await env.DB.prepare('SELECT count(*) AS n FROM users WHERE email = ?').bind(account.email).first<{ n: number }>();
+    expect(row?.n).toBe(0);
   });
 
   it('refuses auth.me without a session', async () => {

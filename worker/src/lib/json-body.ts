@@ -13,7 +13,7 @@ export async function readJsonBody(req: Request): Promise<unknown> {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON (Content-Type: application/json)');
   }
   const declared = Number(req.headers.get('content-length') ?? NaN);
-  if (Number.isFinite(declared) && declared > MAX_JSON_BYTES) throw tooLarge();
+  if (Number.isFinite(declared) && declared > MAX_JSON_BYTES) throw payloadTooLarge();
   const text = await readCapped(req);
   if (text.trim() === '') return {};
   try {
@@ -23,7 +23,7 @@ export async function readJsonBody(req: Request): Promise<unknown> {
   }
 }
 
-const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', `JSON body is larger than ${MAX_JSON_BYTES} bytes`);
+export const payloadTooLarge = () => new AppError('PAYLOAD_TOO_LARGE', `JSON body is larger than ${MAX_JSON_BYTES} bytes`);
 
 /** Reads the stream but stops at the cap, so a body without Content-Length cannot exhaust memory. */
 async function readCapped(req: Request): Promise<string> {
@@ -37,7 +37,7 @@ async function readCapped(req: Request): Promise<string> {
     size += value.byteLength;
     if (size > MAX_JSON_BYTES) {
       await reader.cancel();
-      throw tooLarge();
+      throw payloadTooLarge();
     }
     chunks.push(value);
   }

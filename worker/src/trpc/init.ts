@@ -26,9 +26,15 @@ const t = initTRPC.context<TrpcContext>().create({
   },
 });
 
-/** Turns a service's AppError into the matching tRPC error (same code map as REST). */
+/**
+ * Turns a service's AppError into the matching tRPC error (same code map as REST), and input that
+ * fails its contract into 422 like the REST adapter (tRPC's own default would be 400).
+ */
 const appErrors = t.middleware(async ({ ctx, next }) => {
   const result = await next();
+  if (!result.ok && result.error.code === 'BAD_REQUEST' && result.error.cause instanceof ZodError) {
+    throw new TRPCError({ code: 'UNPROCESSABLE_CONTENT', message: 'Validation failed', cause: result.error.cause });
+  }
   if (!result.ok && result.error.cause instanceof AppError) {
     const cause = result.error.cause;
     for (const [k, v] of Object.entries(cause.headers)) ctx.resHeaders.set(k, v);

@@ -1,7 +1,6 @@
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { Card } from '../../components/card';
 import { EmptyState } from '../../components/empty-state';
-import { Skeleton } from '../../components/skeleton';
 import { PageHeader } from '../../features/app-pages/page-header';
 
 export const Route = createFileRoute('/app/')({
@@ -16,7 +15,6 @@ function DashboardPage() {
       </PageHeader>
       <div className="dashboard-grid">
         <Card title="Canary Summary">
-          <Skeleton lines={3} decorative />
           <p>You have no canary yet. A canary is the regular check-in that keeps your messages held back.</p>
           <p className="muted">Checking in, and the countdown to your next deadline, arrive with the canary engine, which is being built.</p>
         </Card>
