@@ -114,9 +114,8 @@ test('/press: a pitch deck download that is a real PDF, and a resources section'
   }
 });
 
-// SPEC section 2: "/press : pitch deck download, explainer video link and resources." The page shows
-// a section saying the video is not published yet, with no link: reported as a SPEC mismatch.
-test('/press: an explainer video link', { todo: 'SPEC mismatch in web/: /press has no explainer video link (reported)' }, async () => {
+// SPEC section 2: "/press : pitch deck download, explainer video link and resources."
+test('/press: an explainer video link', async () => {
   const { page, context } = await open('/press');
   try {
     await page.getByRole('heading', { level: 1 }).waitFor();

@@ -1,8 +1,9 @@
 import { useEffect } from 'react';
+import { setPageTitle } from './document-title';
 
 /** Each screen names itself in the tab and for screen-reader users arriving after a navigation. */
 export function usePageTitle(title: string) {
   useEffect(() => {
-    document.title = title ? `${title} · Afterword` : 'Afterword';
+    setPageTitle(title);
   }, [title]);
 }

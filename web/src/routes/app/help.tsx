@@ -29,7 +29,7 @@ function HelpPage() {
         </Card>
         <Card title="Video">
           <p>
-            An explainer video is being produced. <Link to="/press" hash="explainer-video">See the explainer video section on the press page</Link>.
+            A 43-second narrated introduction, with captions: <a href="/press/afterword-explainer.webm">watch the explainer video</a>, or see it on the <Link to="/press" hash="explainer-video">press page</Link>.
           </p>
         </Card>
         <Card title="Still stuck?">
