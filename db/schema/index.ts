@@ -1,3 +1,7 @@
 export * from './users';
 export * from './sessions';
 export * from './rate-limits';
+export * from './canaries';
+export * from './canary-transitions';
+export * from './activity';
+export * from './deadman';

@@ -2,7 +2,11 @@ import { trpcServer } from '@hono/trpc-server';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { MAX_JSON_BYTES, payloadTooLarge } from './lib/json-body';
+import { activityRoutes } from './domains/activity/rest';
 import { authRoutes } from './domains/auth/rest';
+import { canaryRoutes, pingRoutes } from './domains/canary/rest';
+import { deadmanRoutes } from './domains/deadman/rest';
+import { legalRoutes } from './domains/legal/rest';
 import { AppError } from './lib/errors';
 import { authenticate } from './middleware/authenticate';
 import type { AppEnv } from './middleware/context';
@@ -17,6 +21,11 @@ export function createApp() {
 
   app.get('/api/health', (c) => c.json({ status: 'ok' }));
   app.route('/api/auth', authRoutes);
+  app.route('/api/canary', canaryRoutes);
+  app.route('/api/ping', pingRoutes);
+  app.route('/api/deadman', deadmanRoutes);
+  app.route('/api/legal', legalRoutes);
+  app.route('/api/activity', activityRoutes);
 
   // The same 1 MiB cap as the REST adapter's readJsonBody, declared or streamed.
   app.use('/api/trpc/*', bodyLimit({ maxSize: MAX_JSON_BYTES, onError: () => { throw payloadTooLarge(); } }));

@@ -3,6 +3,8 @@ import { systemClock, type Clock } from './lib/clock';
 
 /** Bindings and vars come from wrangler.toml through `wrangler types` (worker-configuration.d.ts). */
 export type Bindings = Env & {
+  /** Secret from which canary check-in tokens are derived (a local default is used outside production). */
+  CANARY_TOKEN_SECRET?: string;
   GOOGLE_CLIENT_ID?: string;
   GOOGLE_CLIENT_SECRET?: string;
   /** Overridable OAuth endpoints: production uses Google's; tests point them at a local fake. */

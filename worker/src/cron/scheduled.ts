@@ -1,9 +1,16 @@
 import { createServiceContext, type Bindings } from '../env';
 import { log } from '../lib/logger';
+import { processDeadmanSwitches } from '../domains/deadman/process-deadman';
+import { reconcileCanaries } from './reconcile-canaries';
 import { sweepExpired } from './sweep-expired';
 
-/** The every-minute cron. The canary reconciler (issue 3) joins it here. */
+/** The every-minute cron: repair canary timers, run dead-man switches, sweep expired rows. */
 export async function runScheduled(controller: ScheduledController, env: Bindings) {
-  const swept = await sweepExpired(createServiceContext(env, () => new Date(controller.scheduledTime)));
-  if (swept.sessions || swept.rateLimits) log.info('swept expired rows', swept);
+  const ctx = createServiceContext(env, () => new Date(Math.max(Date.now(), controller.scheduledTime)));
+  const reconciled = await reconcileCanaries(ctx);
+  const deadman = await processDeadmanSwitches(ctx);
+  const swept = await sweepExpired(ctx);
+  if (reconciled.repaired || reconciled.resent || deadman.scheduled || deadman.deleted || swept.sessions || swept.rateLimits) {
+    log.info('cron', { ...reconciled, deadman, swept });
+  }
 }

@@ -1,3 +1,5 @@
+import { dispatchMissedCheckins } from '../domains/canary/missed-event-subscribers';
+import type { MissedCheckinsEvent } from '../domains/canary/emit-missed-events';
 import { log } from '../lib/logger';
 import type { Bindings } from '../env';
 
@@ -7,7 +9,9 @@ import type { Bindings } from '../env';
  * logged and acknowledged so it cannot block the batch, never silently retried forever.
  */
 type Handler = (body: unknown, env: Bindings) => Promise<void>;
-const handlers: Record<string, Handler> = {};
+const handlers: Record<string, Handler> = {
+  missed_checkins: (body, env) => dispatchMissedCheckins(body as MissedCheckinsEvent, env),
+};
 
 export async function consumeBatch(batch: MessageBatch<unknown>, env: Bindings) {
   for (const message of batch.messages) {

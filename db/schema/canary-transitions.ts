@@ -1,0 +1,41 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+/**
+ * Every state change a canary's timer records: the grace-entry reminder, each missed interval, and the
+ * re-warning after a late deadline. One row per (canary, cycle, kind, misses): a timer that runs twice
+ * or a redelivered message cannot record a second one. `cycle_deadline` is the deadline of the
+ * check-in cycle (last_check_in + interval), which separates one run of misses from the next.
+ *
+ * The row is also the outbox of the `missed_checkins` event: `emitted_at` is set once the event is on
+ * the queue, and the reconciler re-sends rows that count but were never emitted.
+ */
+export const canaryTransitions = sqliteTable(
+  'canary_transitions',
+  {
+    id: text('id').primaryKey(),
+    canary_id: text('canary_id').notNull(),
+    user_id: text('user_id').notNull(),
+    cycle_deadline: integer('cycle_deadline', { mode: 'timestamp_ms' }).notNull(),
+    kind: text('kind', { enum: ['grace_reminder', 'missed', 'late_rewarn'] }).notNull(),
+    misses: integer('misses').notNull(),
+    /** When the schedule said it should happen, and when it was recorded: lateness = fired - due. */
+    due_at: integer('due_at', { mode: 'timestamp_ms' }).notNull(),
+    fired_at: integer('fired_at', { mode: 'timestamp_ms' }).notNull(),
+    /** A missed interval counts for releases from this instant (later than fired_at after a late firing). */
+    counts_from: integer('counts_from', { mode: 'timestamp_ms' }),
+    emitted_at: integer('emitted_at', { mode: 'timestamp_ms' }),
+    /** Reminders: how the owner was told and whether it reached them. */
+    delivery_channel: text('delivery_channel'),
+    delivery_status: text('delivery_status', { enum: ['pending', 'delivered', 'failed'] }),
+    delivered_at: integer('delivered_at', { mode: 'timestamp_ms' }),
+    /** Who recorded it: the Durable Object alarm or the reconciler. */
+    recorded_by: text('recorded_by', { enum: ['alarm', 'reconciler'] }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('canary_transitions_once').on(t.canary_id, t.cycle_deadline, t.kind, t.misses),
+    index('canary_transitions_user_idx').on(t.user_id, t.fired_at),
+    index('canary_transitions_unemitted_idx').on(t.emitted_at, t.counts_from),
+  ],
+);
+
+export type CanaryTransition = typeof canaryTransitions.$inferSelect;

@@ -1,0 +1,122 @@
+import { z } from 'zod';
+
+/** DESIGN section 2: an interval is whole seconds from one minute to 400 days. */
+export const INTERVAL_MIN_SECONDS = 60;
+export const INTERVAL_MAX_SECONDS = 400 * 24 * 3600; // 34,560,000
+export const DEFAULT_INTERVAL_SECONDS = 86_400;
+/** Grace: under 20 % of the interval remaining (SPEC section 4). */
+export const GRACE_FRACTION = 0.2;
+/** Browser reminder this long before the deadline (SPEC section 9). */
+export const REMINDER_BEFORE_DEADLINE_SECONDS = 60;
+export const DEADMAN_MAX_HOURS = 8760;
+export const CANARY_NAME_MAX = 100;
+
+export const ZIntervalSeconds = z
+  .number({ message: 'interval_seconds must be a number of seconds' })
+  .int({ message: 'interval_seconds must be a whole number of seconds' })
+  .min(INTERVAL_MIN_SECONDS, { message: `interval_seconds must be at least ${INTERVAL_MIN_SECONDS}` })
+  .max(INTERVAL_MAX_SECONDS, { message: `interval_seconds must be at most ${INTERVAL_MAX_SECONDS} (400 days)` });
+
+/** POST /api/canary/create. */
+export const ZCreateCanaryInput = z.object({
+  interval_seconds: ZIntervalSeconds.default(DEFAULT_INTERVAL_SECONDS),
+  name: z.string().trim().max(CANARY_NAME_MAX).optional().nullable().transform((v) => v ?? ''),
+});
+export type TCreateCanaryInput = z.input<typeof ZCreateCanaryInput>;
+
+/** POST /api/canary/checkin: a token checks in that canary; without one, a session checks in all. */
+export const ZCheckInInput = z.object({
+  token: z.string().min(1).max(200).optional().nullable(),
+});
+export type TCheckInInput = z.input<typeof ZCheckInInput>;
+
+export const ZCanaryId = z.object({ id: z.string().uuid({ message: 'Not a canary id' }) });
+
+/** POST /api/deadman/setup. */
+export const ZDeadmanSetupInput = z.object({
+  hours: z
+    .number({ message: 'hours must be a number' })
+    .positive({ message: 'hours must be greater than 0' })
+    .max(DEADMAN_MAX_HOURS, { message: `hours must be at most ${DEADMAN_MAX_HOURS} (one year)` }),
+});
+export type TDeadmanSetupInput = z.input<typeof ZDeadmanSetupInput>;
+
+export const CANARY_HEALTH = ['active', 'grace', 'missed'] as const;
+export type CanaryHealth = (typeof CANARY_HEALTH)[number];
+
+/** One canary as the API returns it (GET /api/canary/list items, POST /api/canary/create). */
+export const ZCanary = z.object({
+  id: z.string(),
+  name: z.string(),
+  interval_seconds: z.number().int(),
+  active: z.boolean(),
+  token: z.string(),
+  last_check_in: z.string(),
+  deadline: z.string(),
+  status: z.enum(CANARY_HEALTH),
+  misses: z.number().int(),
+  created_at: z.string(),
+});
+export type TCanary = z.infer<typeof ZCanary>;
+
+/** GET /api/canary/status: the canary with the earliest deadline, or nulls when there is none. */
+export const ZCanaryStatus = z.object({
+  last_check_in: z.string().nullable(),
+  interval_seconds: z.number().int().nullable(),
+  missed: z.boolean(),
+  deadline: z.string().nullable(),
+  misses: z.number().int(),
+  status: z.enum(CANARY_HEALTH).nullable(),
+  canary_id: z.string().nullable(),
+});
+export type TCanaryStatus = z.infer<typeof ZCanaryStatus>;
+
+export const CHECK_IN_SOURCES = ['web', 'token', 'ping', 'api-key'] as const;
+
+export const ZCheckInResult = z.object({
+  checked_in: z.number().int(),
+  last_check_in: z.string(),
+  canaries: z.array(z.object({ id: z.string(), deadline: z.string() })),
+});
+export type TCheckInResult = z.infer<typeof ZCheckInResult>;
+
+export const ACTIVITY_KINDS = [
+  'check_in',
+  'canary_created',
+  'canary_deleted',
+  'grace_reminder',
+  'late_rewarn',
+  'missed_checkin',
+  'deadman_set',
+  'deadman_cancelled',
+  'deadman_passed',
+  'account_deletion_scheduled',
+] as const;
+
+/** A Recent Activity entry. */
+export const ZActivity = z.object({
+  id: z.string(),
+  kind: z.enum(ACTIVITY_KINDS),
+  source: z.string().nullable(),
+  canary_id: z.string().nullable(),
+  summary: z.string(),
+  created_at: z.string(),
+});
+export type TActivity = z.infer<typeof ZActivity>;
+
+export const ZDeadman = z.object({
+  active: z.boolean(),
+  hours: z.number().nullable(),
+  deadline: z.string().nullable(),
+});
+export type TDeadman = z.infer<typeof ZDeadman>;
+
+/** GET /api/legal/deletions items (SPEC section 3: type, id, deletion_date). */
+export const ZScheduledDeletion = z.object({
+  type: z.string(),
+  id: z.string(),
+  deletion_date: z.string(),
+  status: z.enum(['armed', 'scheduled']),
+  reason: z.string(),
+});
+export type TScheduledDeletion = z.infer<typeof ZScheduledDeletion>;

@@ -1,0 +1,53 @@
+import { schema } from '@afterword/db';
+import { and, eq, isNull, lte, or } from 'drizzle-orm';
+import { advanceCanary } from '../domains/canary/advance-canary';
+import { armCanaryTimer } from '../domains/canary/canary-timer';
+import { emitCountedMisses } from '../domains/canary/emit-missed-events';
+import type { ServiceContext } from '../env';
+import { log } from '../lib/logger';
+
+/** An alarm this much past its time counts as lost (alarms normally fire within a second). */
+export const OVERDUE_AFTER_MS = 30_000;
+const BATCH = 500;
+
+/**
+ * Timers are an optimisation of latency, never the only record (DESIGN section 2). Every minute:
+ * 1) canaries with no known timer or an alarm overdue are advanced here (recording what is due) and
+ *    their timer re-armed, logging how late each repaired deadline was;
+ * 2) misses that count but were never put on the queue (a crash between record and send) are sent.
+ */
+export async function reconcileCanaries(ctx: ServiceContext) {
+  const now = ctx.now();
+  const stale = await ctx.db
+    .select()
+    .from(schema.canaries)
+    .where(
+      and(
+        eq(schema.canaries.active, true),
+        or(isNull(schema.canaries.timer_due_at), lte(schema.canaries.timer_due_at, new Date(now.getTime() - OVERDUE_AFTER_MS))),
+      ),
+    )
+    .limit(BATCH);
+  for (const canary of stale) {
+    const lateMs = canary.timer_due_at ? now.getTime() - canary.timer_due_at.getTime() : null;
+    await advanceCanary(ctx, canary.id, 'reconciler');
+    const next = await armCanaryTimer(ctx.env, canary.id);
+    log.warn('reconciler repaired a canary timer', { canary_id: canary.id, late_ms: lateMs, timer_was: canary.timer_due_at ? 'overdue' : 'missing', next_due_at: next });
+  }
+
+  const unsent = await ctx.db
+    .select({ t: schema.canaryTransitions, c: schema.canaries })
+    .from(schema.canaryTransitions)
+    .innerJoin(schema.canaries, eq(schema.canaries.id, schema.canaryTransitions.canary_id))
+    .where(
+      and(
+        eq(schema.canaryTransitions.kind, 'missed'),
+        isNull(schema.canaryTransitions.emitted_at),
+        lte(schema.canaryTransitions.counts_from, new Date(now.getTime() - OVERDUE_AFTER_MS)),
+      ),
+    )
+    .limit(BATCH);
+  let resent = 0;
+  for (const { t, c } of unsent) resent += await emitCountedMisses(ctx, c, [t], now.getTime());
+  return { repaired: stale.length, resent };
+}

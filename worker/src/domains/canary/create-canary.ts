@@ -1,0 +1,48 @@
+import { schema } from '@afterword/db';
+import type { User } from '@afterword/db/schema';
+import { count, eq } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { ZCreateCanaryInput } from '../../contracts/canary';
+import { PLAN_LIMITS } from '../../contracts/plans';
+import type { ServiceContext } from '../../env';
+import { AppError } from '../../lib/errors';
+import { runBatch } from '../../lib/db-batch';
+import { activityInsert } from '../activity/record-activity';
+import { canaryTokenHash, deriveCanaryToken } from './canary-token';
+import { armCanaryTimer } from './canary-timer';
+import { toCanaryView } from './canary-view';
+
+function planLimitError(user: User, limit: number) {
+  const plan = PLAN_LIMITS[user.plan].name;
+  const upgrade = user.plan === 'free' ? 'Upgrade to Plus for 3 canaries, or to Pro for unlimited canaries.' : 'Upgrade to Pro for unlimited canaries.';
+  return new AppError('FORBIDDEN', `Your ${plan} plan allows ${limit} ${limit === 1 ? 'canary' : 'canaries'}. ${upgrade}`);
+}
+
+/** A new canary starts its first cycle now (DESIGN: last_check_in = created_at) with its timer armed. */
+export async function createCanary(ctx: ServiceContext, user: User, input: z.output<typeof ZCreateCanaryInput>) {
+  const limit = PLAN_LIMITS[user.plan].canaries;
+  const [owned] = await ctx.db.select({ n: count() }).from(schema.canaries).where(eq(schema.canaries.user_id, user.id));
+  if ((owned?.n ?? 0) >= limit) throw planLimitError(user, limit);
+
+  const now = ctx.now();
+  const id = crypto.randomUUID();
+  const token = await deriveCanaryToken(ctx.env, id, 1);
+  const row = {
+    id,
+    user_id: user.id,
+    name: input.name,
+    interval_seconds: input.interval_seconds,
+    token_hash: await canaryTokenHash(token),
+    token_version: 1,
+    active: true,
+    last_check_in: now,
+    timer_due_at: null,
+    created_at: now,
+  };
+  await runBatch(ctx.db, [
+    ctx.db.insert(schema.canaries).values(row),
+    activityInsert(ctx, { userId: user.id, canaryId: id, kind: 'canary_created', source: 'web', summary: `Created canary "${input.name || 'Unnamed'}".` }),
+  ]);
+  await armCanaryTimer(ctx.env, id);
+  return toCanaryView(ctx, row);
+}

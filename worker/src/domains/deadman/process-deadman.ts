@@ -1,0 +1,63 @@
+import { schema } from '@afterword/db';
+import { and, eq, lte, notExists } from 'drizzle-orm';
+import type { ServiceContext } from '../../env';
+import { runBatch } from '../../lib/db-batch';
+import { log } from '../../lib/logger';
+import { deleteAccount } from '../account/delete-account';
+import { hasUndeliveredReleases } from '../account/pending-releases';
+import { activityInsert } from '../activity/record-activity';
+
+/** Between a passed dead-man deadline and the deletion: one last day in which a check-in cancels it. */
+export const DEADMAN_FINAL_NOTICE_MS = 24 * 3600_000;
+
+/**
+ * Run by the every-minute cron (a minute is precise enough for a deadline counted in hours; the
+ * table is the record, so no timer can be lost). 1) A passed deadline schedules the account's
+ * deletion, listed in /api/legal/deletions, for one day later. 2) A due deletion is carried out only
+ * when every release due by then has been delivered.
+ */
+export async function processDeadmanSwitches(ctx: ServiceContext) {
+  const now = ctx.now();
+  const passed = await ctx.db
+    .select()
+    .from(schema.deadmanSwitches)
+    .where(
+      and(
+        lte(schema.deadmanSwitches.deadline, now),
+        notExists(
+          ctx.db
+            .select({ id: schema.scheduledDeletions.id })
+            .from(schema.scheduledDeletions)
+            .where(and(eq(schema.scheduledDeletions.user_id, schema.deadmanSwitches.user_id), eq(schema.scheduledDeletions.status, 'scheduled'))),
+        ),
+      ),
+    )
+    .limit(200);
+  for (const sw of passed) {
+    const deletionDate = new Date(Math.max(now.getTime(), sw.deadline.getTime()) + DEADMAN_FINAL_NOTICE_MS);
+    await runBatch(ctx.db, [
+      ctx.db.insert(schema.scheduledDeletions).values({
+        id: crypto.randomUUID(), user_id: sw.user_id, type: 'account', reason: 'deadman', deletion_date: deletionDate, status: 'scheduled', created_at: now,
+      }),
+      activityInsert(ctx, { userId: sw.user_id, kind: 'account_deletion_scheduled', source: 'system', at: now,
+        summary: `No check-in for ${sw.hours} hours: your account will be deleted after ${deletionDate.toISOString()}. Check in to cancel.` }),
+    ]);
+  }
+
+  const due = await ctx.db
+    .select()
+    .from(schema.scheduledDeletions)
+    .where(and(eq(schema.scheduledDeletions.status, 'scheduled'), lte(schema.scheduledDeletions.deletion_date, now)))
+    .limit(50);
+  let deleted = 0;
+  for (const d of due) {
+    if (await hasUndeliveredReleases(ctx, d.user_id)) {
+      log.info('dead-man deletion waits for undelivered releases', { user_id: d.user_id });
+      continue;
+    }
+    await deleteAccount(ctx, d.user_id);
+    await ctx.db.update(schema.scheduledDeletions).set({ status: 'done', done_at: ctx.now() }).where(eq(schema.scheduledDeletions.id, d.id));
+    deleted++;
+  }
+  return { scheduled: passed.length, deleted };
+}
