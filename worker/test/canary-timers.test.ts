@@ -1,0 +1,131 @@
+import { env, runDurableObjectAlarm } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import { advanceCanary } from '../src/domains/canary/advance-canary';
+import { checkInAll } from '../src/domains/canary/check-in';
+import { api, signedInUser } from './helpers/api';
+import { captureJobs, createCanaryFor, servicesAt, transitionsOf } from './helpers/canary';
+
+const HOUR = 3600_000;
+
+/** A canary with a one-hour interval (grace = the last 12 minutes), created at the real now. */
+async function hourlyCanary() {
+  const owner = await signedInUser();
+  const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
+  const start = Date.parse(canary.last_check_in);
+  return { owner, canary, start, deadline: start + HOUR, graceStart: start + 0.8 * HOUR };
+}
+
+describe('the deadline timer (advanceCanary with a controlled clock)', () => {
+  it('records nothing before grace, then the grace reminder, then the miss at the deadline — once', async () => {
+    const { canary, start, graceStart, deadline } = await hourlyCanary();
+    const early = await captureJobs(() => advanceCanary(servicesAt(start + 10 * 60_000), canary.id, 'alarm'));
+    expect(await transitionsOf(canary.id)).toEqual([]);
+    expect(early.result.nextDueAt?.getTime()).toBe(graceStart);
+
+    const grace = await captureJobs(() => advanceCanary(servicesAt(graceStart), canary.id, 'alarm'));
+    expect((await transitionsOf(canary.id)).map((t) => t.kind)).toEqual(['grace_reminder']);
+    expect(grace.sent).toEqual([]);
+    expect(grace.result.nextDueAt?.getTime()).toBe(deadline);
+
+    const missed = await captureJobs(() => advanceCanary(servicesAt(deadline + 150), canary.id, 'alarm'));
+    expect(missed.sent).toEqual([
+      expect.objectContaining({ type: 'missed_checkins', canary_id: canary.id, misses: 1, deadline: new Date(deadline).toISOString() }),
+    ]);
+    const again = await captureJobs(() => advanceCanary(servicesAt(deadline + 300), canary.id, 'alarm'));
+    expect(again.sent).toEqual([]);
+    const rows = await transitionsOf(canary.id);
+    expect(rows.filter((t) => t.kind === 'missed')).toEqual([expect.objectContaining({ misses: 1, due_at: deadline, fired_at: deadline + 150 })]);
+    expect(missed.result.nextDueAt?.getTime()).toBe(deadline + HOUR);
+  });
+
+  it('fires misses 2 and 3 one interval apart, each once', async () => {
+    const { canary, graceStart, deadline } = await hourlyCanary();
+    await advanceCanary(servicesAt(graceStart), canary.id, 'alarm');
+    const sends: unknown[] = [];
+    for (const at of [deadline, deadline + HOUR - 1, deadline + HOUR, deadline + HOUR + 5, deadline + 2 * HOUR, deadline + 2 * HOUR]) {
+      sends.push(...(await captureJobs(() => advanceCanary(servicesAt(at), canary.id, 'alarm'))).sent);
+    }
+    expect(sends.map((e) => (e as { misses: number }).misses)).toEqual([1, 2, 3]);
+    const misses = (await transitionsOf(canary.id)).filter((t) => t.kind === 'missed');
+    expect(misses.map((t) => [t.misses, t.due_at])).toEqual([[1, deadline], [2, deadline + HOUR], [3, deadline + 2 * HOUR]]);
+  });
+
+  it('starts a new cycle at a check-in: the old misses stop, the new deadline counts from the check-in', async () => {
+    const { owner, canary, graceStart, deadline } = await hourlyCanary();
+    await advanceCanary(servicesAt(graceStart), canary.id, 'alarm');
+    await captureJobs(() => advanceCanary(servicesAt(deadline), canary.id, 'alarm'));
+    const checkedInAt = deadline + 30 * 60_000;
+    await checkInAll(servicesAt(checkedInAt), owner.id, 'web');
+    const newDeadline = checkedInAt + HOUR;
+
+    // Where misses 2 would have been due in the old cycle, nothing is recorded or sent.
+    const oldMiss2 = await captureJobs(() => advanceCanary(servicesAt(deadline + HOUR), canary.id, 'alarm'));
+    expect(oldMiss2.sent).toEqual([]);
+    expect((await transitionsOf(canary.id)).filter((t) => t.misses === 2)).toEqual([]);
+    expect(oldMiss2.result.nextDueAt?.getTime()).toBe(checkedInAt + 0.8 * HOUR);
+
+    await advanceCanary(servicesAt(checkedInAt + 0.8 * HOUR), canary.id, 'alarm');
+    const next = await captureJobs(() => advanceCanary(servicesAt(newDeadline + 10), canary.id, 'alarm'));
+    // The new cycle's first miss is misses 1 again, under its own deadline.
+    expect(next.sent).toEqual([expect.objectContaining({ misses: 1, deadline: new Date(newDeadline).toISOString() })]);
+  });
+
+  it('re-warns instead of counting when the deadline fires more than one grace period late', async () => {
+    const { canary, graceStart, deadline } = await hourlyCanary();
+    await advanceCanary(servicesAt(graceStart), canary.id, 'alarm');
+    const grace = 0.2 * HOUR;
+    const late = deadline + grace + 60_000; // the service was down past the whole grace period
+    const fired = await captureJobs(() => advanceCanary(servicesAt(late), canary.id, 'reconciler'));
+    expect(fired.sent).toEqual([]);
+    const rows = await transitionsOf(canary.id);
+    expect(rows.map((t) => t.kind)).toEqual(['grace_reminder', 'late_rewarn', 'missed']);
+    expect(rows.find((t) => t.kind === 'missed')).toMatchObject({ counts_from: late + grace, emitted_at: null });
+    expect(fired.result.nextDueAt?.getTime()).toBe(late + grace);
+    const activity = await env.DB.prepare("SELECT summary FROM activity WHERE kind = 'late_rewarn' AND canary_id = ?").bind(canary.id).first<{ summary: string }>();
+    expect(activity?.summary).toMatch(/nothing is released before then/);
+
+    // Still no check-in once the fresh grace period is over: now it counts, once.
+    const counted = await captureJobs(() => advanceCanary(servicesAt(late + grace), canary.id, 'alarm'));
+    expect(counted.sent).toEqual([expect.objectContaining({ misses: 1 })]);
+  });
+
+  it('re-warns when the grace reminder never went out, even if the deadline fires on time', async () => {
+    const { canary, deadline } = await hourlyCanary();
+    const fired = await captureJobs(() => advanceCanary(servicesAt(deadline + 100), canary.id, 'alarm'));
+    expect(fired.sent).toEqual([]);
+    expect((await transitionsOf(canary.id)).map((t) => t.kind)).toEqual(['late_rewarn', 'missed']);
+  });
+
+  it('never emits the misses of a cycle that a check-in ended during the fresh grace period', async () => {
+    const { owner, canary, deadline } = await hourlyCanary();
+    await captureJobs(() => advanceCanary(servicesAt(deadline + 100), canary.id, 'alarm'));
+    await api('POST', '/api/canary/checkin', { token: owner.token, json: {} });
+    const later = await captureJobs(() => advanceCanary(servicesAt(deadline + 100 + 0.2 * HOUR + 1), canary.id, 'alarm'));
+    expect(later.sent).toEqual([]);
+  });
+});
+
+describe('the CanaryClock Durable Object', () => {
+  it('runs on its alarm, records the reminder and re-arms for the deadline', async () => {
+    const { canary } = await hourlyCanary();
+    // Move the canary's cycle back in time so its grace has begun, then let the alarm run.
+    const start = Date.now() - 0.85 * HOUR;
+    await env.DB.prepare('UPDATE canaries SET last_check_in = ? WHERE id = ?').bind(start, canary.id).run();
+    const stub = env.CANARY_CLOCK.get(env.CANARY_CLOCK.idFromName(canary.id));
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect((await transitionsOf(canary.id)).map((t) => [t.kind, t.recorded_by])).toEqual([['grace_reminder', 'alarm']]);
+    const row = await env.DB.prepare('SELECT timer_due_at FROM canaries WHERE id = ?').bind(canary.id).first<{ timer_due_at: number }>();
+    expect(row?.timer_due_at).toBe(start + HOUR);
+    // Run twice: the same transition is not recorded again.
+    await stub.sync(canary.id);
+    expect(await transitionsOf(canary.id)).toHaveLength(1);
+  });
+
+  it('stops when its canary is deleted', async () => {
+    const { owner, canary } = await hourlyCanary();
+    const stub = env.CANARY_CLOCK.get(env.CANARY_CLOCK.idFromName(canary.id));
+    await api('DELETE', `/api/canary/${canary.id}`, { token: owner.token });
+    expect(await runDurableObjectAlarm(stub)).toBe(false);
+    expect(await stub.sync(canary.id)).toBeNull();
+  });
+});
