@@ -1,0 +1,88 @@
+import { createExecutionContext, createMessageBatch, env, getQueueResult } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import { reconcileCanaries } from '../src/cron/reconcile-canaries';
+import worker from '../src/index';
+import { advanceCanary } from '../src/domains/canary/advance-canary';
+import { api, signedInUser } from './helpers/api';
+import { captureJobs, createCanaryFor, servicesAt, transitionsOf } from './helpers/canary';
+
+const HOUR = 3600_000;
+
+describe('the reconciler (every minute)', () => {
+  it('repairs a canary whose timer is missing: records what is due and re-arms it', async () => {
+    const owner = await signedInUser();
+    const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
+    const start = Date.parse(canary.last_check_in);
+    // The timer is lost (e.g. the object's storage was reset) while the canary entered grace.
+    await env.DB.prepare('UPDATE canaries SET timer_due_at = NULL WHERE id = ?').bind(canary.id).run();
+    const at = start + 0.9 * HOUR;
+    const result = await captureJobs(() => reconcileCanaries(servicesAt(at)));
+    expect(result.result.repaired).toBeGreaterThanOrEqual(1);
+    const rows = await transitionsOf(canary.id);
+    expect(rows).toEqual([expect.objectContaining({ kind: 'grace_reminder', recorded_by: 'reconciler' })]);
+  });
+
+  it('repairs an overdue timer at the deadline: late by more than grace, it re-warns instead of counting', async () => {
+    const owner = await signedInUser();
+    const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
+    const deadline = Date.parse(canary.deadline);
+    // The armed wake (grace start) never fired; the service comes back well after the deadline.
+    const at = deadline + 0.5 * HOUR;
+    const { sent } = await captureJobs(() => reconcileCanaries(servicesAt(at)));
+    expect(sent).toEqual([]);
+    expect((await transitionsOf(canary.id)).map((t) => t.kind)).toEqual(['late_rewarn', 'missed']);
+  });
+
+  it('leaves a canary with a healthy timer alone', async () => {
+    const owner = await signedInUser();
+    const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
+    await reconcileCanaries(servicesAt(Date.parse(canary.last_check_in) + 60_000));
+    expect(await transitionsOf(canary.id)).toEqual([]);
+  });
+
+  it('re-sends a counted miss that was recorded but never reached the queue', async () => {
+    const owner = await signedInUser();
+    const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
+    const start = Date.parse(canary.last_check_in);
+    await advanceCanary(servicesAt(start + 0.8 * HOUR), canary.id, 'alarm');
+    // The queue is down when the deadline fires: the send throws, the row stays unsent.
+    const failing = servicesAt(start + HOUR);
+    const broken = { ...failing, env: { ...failing.env, JOBS: { sendBatch: async () => { throw new Error('queue unavailable'); } } as unknown as Queue } };
+    await expect(advanceCanary(broken, canary.id, 'alarm')).rejects.toThrow('queue unavailable');
+    expect((await transitionsOf(canary.id)).find((t) => t.kind === 'missed')?.emitted_at).toBeNull();
+
+    const { sent } = await captureJobs(() => reconcileCanaries(servicesAt(start + HOUR + 60_000)));
+    expect(sent).toEqual([expect.objectContaining({ type: 'missed_checkins', canary_id: canary.id, misses: 1 })]);
+    expect((await transitionsOf(canary.id)).find((t) => t.kind === 'missed')?.emitted_at).not.toBeNull();
+    const again = await captureJobs(() => reconcileCanaries(servicesAt(start + HOUR + 120_000)));
+    expect(again.sent).toEqual([]);
+  });
+});
+
+describe('the missed_checkins event on the queue', () => {
+  it('is acknowledged by the consumer, including a redelivery of the same event', async () => {
+    const event = { type: 'missed_checkins', event_id: crypto.randomUUID(), user_id: 'u', canary_id: 'c', misses: 1, deadline: new Date().toISOString(), fired_at: new Date().toISOString() };
+    const batch = createMessageBatch('afterword-jobs', [
+      { id: 'm1', timestamp: new Date(), attempts: 1, body: event },
+      { id: 'm1', timestamp: new Date(), attempts: 2, body: event },
+    ]);
+    const ctx = createExecutionContext();
+    await worker.queue(batch, env, ctx);
+    const result = await getQueueResult(batch, ctx);
+    expect(result.explicitAcks).toEqual(['m1', 'm1']);
+    expect(result.retryMessages).toEqual([]);
+  });
+});
+
+describe('activity', () => {
+  it('feeds Recent Activity newest first and only to its owner', async () => {
+    const owner = await signedInUser();
+    const outsider = await signedInUser();
+    const canary = await createCanaryFor(owner.token);
+    await api('POST', '/api/canary/checkin', { json: { token: canary.token } });
+    const mine = await api('GET', '/api/activity?limit=5', { token: owner.token });
+    expect(mine.data.map((a: { kind: string }) => a.kind)).toEqual(['check_in', 'canary_created']);
+    expect((await api('GET', '/api/activity', { token: outsider.token })).data).toEqual([]);
+    expect((await api('GET', '/api/activity')).status).toBe(401);
+  });
+});
