@@ -67,7 +67,7 @@ describe('the missed_checkins event on the queue', () => {
       { id: 'm1', timestamp: new Date(), attempts: 2, body: event },
     ]);
     const ctx = createExecutionContext();
-    await worker.queue(batch, env, ctx);
+    await worker.queue(batch, env);
     const result = await getQueueResult(batch, ctx);
     expect(result.explicitAcks).toEqual(['m1', 'm1']);
     expect(result.retryMessages).toEqual([]);

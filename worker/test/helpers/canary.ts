@@ -21,6 +21,7 @@ export async function captureJobs<T>(fn: () => Promise<T>) {
   const sent: unknown[] = [];
   const spy = vi.spyOn(env.JOBS, 'sendBatch').mockImplementation(async (messages) => {
     for (const m of messages) sent.push(m.body);
+    return undefined as unknown as QueueSendBatchResponse;
   });
   try {
     const result = await fn();
