@@ -1,4 +1,5 @@
 import { createFileRoute, Outlet, redirect, useNavigate } from '@tanstack/react-router';
+import { useCanaryCheckInAlerts } from '../features/check-in-alerts/use-canary-check-in-alerts';
 import { AppShell } from '../features/shell/app-shell';
 import { clearToken, getToken } from '../lib/session';
 import { trpc } from '../lib/trpc';
@@ -15,6 +16,8 @@ function AppLayout() {
   const navigate = useNavigate();
   const { queryClient, trpcClient } = Route.useRouteContext();
   const me = trpc.auth.me.useQuery();
+  // SPEC section 4: browser notifications and the missed-title warning on every /app page.
+  useCanaryCheckInAlerts();
 
   async function logout() {
     // Revoke server-side when we can; signing out locally must work even if the call fails.

@@ -1,16 +1,82 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { NotBuiltPage } from '../../features/app-pages/not-built-page';
+import { useState } from 'react';
+import { Card } from '../../components/card';
+import { Skeleton } from '../../components/skeleton';
+import { PageHeader } from '../../features/app-pages/page-header';
+import { CanaryList } from '../../features/canary/canary-list';
+import { CreateCanaryForm } from '../../features/canary/create-canary-form';
+import { CANARY_STATUS_REFRESH_MS } from '../../features/canary/queries';
+import { ServerStatus } from '../../features/canary/server-status';
+import { SimulateMissPanel } from '../../features/canary/simulate-miss-panel';
+import { useSimulatedMiss } from '../../features/canary/simulated-miss';
+import { useCheckIn, useCreateCanary, useDeleteCanary } from '../../features/canary/use-canary-actions';
+import { DeadmanSection } from '../../features/deadman/deadman-section';
+import { useDeadmanActions } from '../../features/deadman/use-deadman-actions';
+import { isTestMode } from '../../lib/test-mode';
+import { trpc } from '../../lib/trpc';
+import { useNow } from '../../lib/use-now';
 
 export const Route = createFileRoute('/app/canary-status')({
   component: CanaryStatusPage,
 });
 
 function CanaryStatusPage() {
+  const nowMs = useNow();
+  const [testMode] = useState(isTestMode);
+  const status = trpc.canary.status.useQuery(undefined, { refetchInterval: CANARY_STATUS_REFRESH_MS });
+  const list = trpc.canary.list.useQuery();
+  const deadman = trpc.deadman.get.useQuery();
+  const simulatedAt = useSimulatedMiss();
+  const checkIn = useCheckIn();
+  const create = useCreateCanary();
+  const remove = useDeleteCanary();
+  const deadmanActions = useDeadmanActions();
+
   return (
-    <NotBuiltPage
-      title="Canary Status"
-      intro="Create and remove canaries, check in, and set up the dead-man's switch."
-      notice="Canaries are not available yet."
-    />
+    <>
+      <PageHeader title="Canary Status">
+        <p>Create and remove canaries, check in, and set up the dead-man's switch.</p>
+      </PageHeader>
+      <div className="stack">
+        <Card title="Status">
+          <ServerStatus
+            status={status.data}
+            loading={status.isPending}
+            simulatedMiss={simulatedAt !== null}
+            onCheckIn={checkIn.checkIn}
+            checkInPending={checkIn.pending}
+          />
+          {testMode ? <SimulateMissPanel /> : null}
+        </Card>
+        <Card title="Create a canary">
+          <CreateCanaryForm onCreate={create.create} pending={create.pending} />
+        </Card>
+        <Card title="Your canaries">
+          {list.isPending ? (
+            <Skeleton lines={3} label="Loading your canaries" />
+          ) : list.isError ? (
+            <p className="muted">Your canaries could not be loaded. Reload the page to try again.</p>
+          ) : (
+            <CanaryList
+              canaries={list.data ?? []}
+              nowMs={nowMs}
+              origin={window.location.origin}
+              onDelete={remove.remove}
+              deletePending={remove.pending}
+            />
+          )}
+        </Card>
+        <Card title="Dead-man's switch">
+          <DeadmanSection
+            deadman={deadman.data}
+            loading={deadman.isPending}
+            nowMs={nowMs}
+            onSetup={deadmanActions.setup}
+            onCancel={deadmanActions.cancel}
+            pending={deadmanActions.pending}
+          />
+        </Card>
+      </div>
+    </>
   );
 }

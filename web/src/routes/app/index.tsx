@@ -1,13 +1,29 @@
 import { createFileRoute, Link } from '@tanstack/react-router';
+import { useState } from 'react';
 import { Card } from '../../components/card';
-import { EmptyState } from '../../components/empty-state';
+import { RecentActivity } from '../../features/activity/recent-activity';
 import { PageHeader } from '../../features/app-pages/page-header';
+import { CanarySummary } from '../../features/canary/canary-summary';
+import { CANARY_STATUS_REFRESH_MS, RECENT_ACTIVITY_LIMIT } from '../../features/canary/queries';
+import { SimulateMissPanel } from '../../features/canary/simulate-miss-panel';
+import { useSimulatedMiss } from '../../features/canary/simulated-miss';
+import { useCheckIn } from '../../features/canary/use-canary-actions';
+import { isTestMode } from '../../lib/test-mode';
+import { trpc } from '../../lib/trpc';
+import { useNow } from '../../lib/use-now';
 
 export const Route = createFileRoute('/app/')({
   component: DashboardPage,
 });
 
 function DashboardPage() {
+  const nowMs = useNow();
+  const [testMode] = useState(isTestMode);
+  const status = trpc.canary.status.useQuery(undefined, { refetchInterval: CANARY_STATUS_REFRESH_MS });
+  const activity = trpc.activity.recent.useQuery({ limit: RECENT_ACTIVITY_LIMIT }, { refetchInterval: CANARY_STATUS_REFRESH_MS });
+  const simulatedAt = useSimulatedMiss();
+  const { checkIn, pending } = useCheckIn();
+
   return (
     <>
       <PageHeader title="Dashboard">
@@ -15,13 +31,19 @@ function DashboardPage() {
       </PageHeader>
       <div className="dashboard-grid">
         <Card title="Canary Summary">
-          <p>You have no canary yet. A canary is the regular check-in that keeps your messages held back.</p>
-          <p className="muted">Checking in, and the countdown to your next deadline, arrive with the canary engine, which is being built.</p>
+          <CanarySummary
+            status={status.data}
+            loading={status.isPending}
+            failed={status.isError}
+            nowMs={nowMs}
+            simulatedMiss={simulatedAt !== null}
+            onHeartbeat={checkIn}
+            heartbeatPending={pending}
+          />
+          {testMode ? <SimulateMissPanel /> : null}
         </Card>
         <Card title="Recent Activity">
-          <EmptyState title="No activity yet.">
-            <p>Check-ins, messages you create and deliveries will be listed here.</p>
-          </EmptyState>
+          <RecentActivity items={activity.data} loading={activity.isPending} failed={activity.isError} nowMs={nowMs} />
         </Card>
       </div>
       <p className="section">New here? <Link to="/app/help">Read how Afterword works</Link>.</p>

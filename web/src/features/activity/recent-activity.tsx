@@ -1,0 +1,36 @@
+import type { TActivity } from '@afterword/worker/contracts/canary';
+import { EmptyState } from '../../components/empty-state';
+import { Skeleton } from '../../components/skeleton';
+import { formatDateTime, formatRelative } from '../canary/format';
+
+interface RecentActivityProps {
+  items: readonly TActivity[] | undefined;
+  loading: boolean;
+  failed: boolean;
+  nowMs: number;
+}
+
+/** The dashboard's Recent Activity: the latest entries, newest first, with relative times. */
+export function RecentActivity({ items, loading, failed, nowMs }: RecentActivityProps) {
+  if (loading) return <Skeleton lines={3} label="Loading recent activity" />;
+  if (failed) return <p className="muted">Recent activity could not be loaded. It will try again shortly.</p>;
+  if (!items?.length) {
+    return (
+      <EmptyState title="No activity yet.">
+        <p>Check-ins, reminders and changes to your canaries will be listed here.</p>
+      </EmptyState>
+    );
+  }
+  return (
+    <ol className="activity-list">
+      {items.map((item) => (
+        <li key={item.id} className="activity-list__item">
+          <span className="activity-list__summary">{item.summary}</span>
+          <time className="activity-list__time muted" dateTime={item.created_at} title={formatDateTime(item.created_at)}>
+            {formatRelative(item.created_at, nowMs)}
+          </time>
+        </li>
+      ))}
+    </ol>
+  );
+}

@@ -1,0 +1,103 @@
+import type { TCanary } from '@afterword/worker/contracts/canary';
+import { useState } from 'react';
+import { HealthBadge, type CanaryHealth } from '../../components/badge';
+import { Button } from '../../components/button';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { EmptyState } from '../../components/empty-state';
+import { copyText } from '../../lib/clipboard';
+import { curlExample, pingUrl } from './canary-token';
+import { formatDateTime, formatInterval } from './format';
+import { countdownView } from './health';
+
+export const UNNAMED_CANARY = 'Unnamed';
+export const DELETE_CONFIRM_TEXT = 'Delete this canary?';
+
+const SERVER_HEALTH: Record<TCanary['status'], CanaryHealth> = { active: 'Active', grace: 'Grace', missed: 'Missed' };
+
+interface CanaryListProps {
+  canaries: readonly TCanary[];
+  nowMs: number;
+  /** Where cron jobs reach the API, e.g. `location.origin`. */
+  origin: string;
+  /** Resolves true once deleted. */
+  onDelete: (id: string) => Promise<boolean>;
+  deletePending: boolean;
+}
+
+export function CanaryList({ canaries, nowMs, origin, onDelete, deletePending }: CanaryListProps) {
+  const [confirming, setConfirming] = useState<TCanary | null>(null);
+
+  if (!canaries.length) {
+    return (
+      <EmptyState title="No canaries yet.">
+        <p>Create one above. Each canary has its own interval and its own token for cron jobs.</p>
+      </EmptyState>
+    );
+  }
+
+  async function confirmDelete() {
+    if (!confirming) return;
+    if (await onDelete(confirming.id)) setConfirming(null);
+  }
+
+  return (
+    <>
+      <ul className="canary-list">
+        {canaries.map((canary) => (
+          <CanaryItem key={canary.id} canary={canary} nowMs={nowMs} origin={origin} onDelete={() => setConfirming(canary)} />
+        ))}
+      </ul>
+      <ConfirmDialog
+        open={confirming !== null}
+        onOpenChange={(open) => !open && setConfirming(null)}
+        title={DELETE_CONFIRM_TEXT}
+        description={
+          confirming
+            ? `“${confirming.name || UNNAMED_CANARY}” and its check-in schedule end now, and its token stops working at once. This cannot be undone.`
+            : null
+        }
+        confirmLabel="Delete canary"
+        confirmVariant="danger"
+        pending={deletePending}
+        onConfirm={() => void confirmDelete()}
+      />
+    </>
+  );
+}
+
+function CanaryItem({ canary, nowMs, origin, onDelete }: { canary: TCanary; nowMs: number; origin: string; onDelete: () => void }) {
+  const name = canary.name.trim() || UNNAMED_CANARY;
+  const health = countdownView(canary.last_check_in, canary.interval_seconds, nowMs)?.health ?? SERVER_HEALTH[canary.status];
+  const url = pingUrl(origin, canary.token);
+  const curl = curlExample(origin, canary.token);
+  const titleId = `canary-${canary.id}-name`;
+  return (
+    <li className="canary-item">
+      <div className="canary-item__head">
+        <h3 id={titleId} className="canary-item__name">{name}</h3>
+        <HealthBadge health={health} />
+      </div>
+      <dl className="facts">
+        <div><dt>Interval</dt><dd>{formatInterval(canary.interval_seconds)}</dd></div>
+        <div><dt>Last check-in</dt><dd><time dateTime={canary.last_check_in}>{formatDateTime(canary.last_check_in)}</time></dd></div>
+        <div><dt>Deadline</dt><dd><time dateTime={canary.deadline}>{formatDateTime(canary.deadline)}</time></dd></div>
+      </dl>
+      <div className="canary-item__ping">
+        <p className="canary-item__label">Ping URL for cron jobs (a POST checks in; keep it secret)</p>
+        <code className="code-line">POST {url}</code>
+        <pre className="code-block"><code>{curl}</code></pre>
+        <div className="button-row">
+          <Button variant="secondary" onClick={() => void copyText(canary.token, 'Token copied')}>
+            Copy token<span className="visually-hidden"> for {name}</span>
+          </Button>
+          <Button variant="secondary" onClick={() => void copyText(curl, 'Command copied')}>
+            Copy curl command<span className="visually-hidden"> for {name}</span>
+          </Button>
+          <Button variant="danger" onClick={onDelete}>
+            Delete<span className="visually-hidden"> canary {name}</span>
+          </Button>
+        </div>
+      </div>
+    </li>
+  );
+}

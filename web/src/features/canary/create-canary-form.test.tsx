@@ -1,0 +1,53 @@
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { CreateCanaryForm, INTERVAL_HOURS_ERROR } from './create-canary-form';
+
+type OnCreate = Parameters<typeof CreateCanaryForm>[0]['onCreate'];
+
+function setup() {
+  const onCreate = vi.fn<OnCreate>(async () => true);
+  render(<CreateCanaryForm onCreate={onCreate} pending={false} />);
+  const hours = screen.getByLabelText(/^Check-in interval \(hours\)/);
+  const submit = (value: string, name?: string) => {
+    fireEvent.change(hours, { target: { value } });
+    if (name !== undefined) fireEvent.change(screen.getByLabelText('Name (optional)'), { target: { value: name } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create canary' }));
+  };
+  return { onCreate, submit, hours };
+}
+
+describe('CreateCanaryForm', () => {
+  it.each(['0', '-1', '-0.25', 'abc', '', '   '])('sends nothing for %j and says why', async (value) => {
+    const { onCreate, submit, hours } = setup();
+    submit(value);
+    expect(await screen.findByText(INTERVAL_HOURS_ERROR)).toBeTruthy();
+    expect(hours.getAttribute('aria-invalid')).toBe('true');
+    expect(onCreate).not.toHaveBeenCalled();
+  });
+
+  it('converts 1.5 hours to 5400 whole seconds and sends no name when left empty', async () => {
+    const { onCreate, submit } = setup();
+    submit('1.5');
+    await waitFor(() => expect(onCreate).toHaveBeenCalledTimes(1));
+    expect(onCreate).toHaveBeenCalledWith({ interval_seconds: 5400 });
+  });
+
+  it('rounds to whole seconds and sends a trimmed name', async () => {
+    const { onCreate, submit } = setup();
+    submit('0.3333', '  Phone  ');
+    await waitFor(() => expect(onCreate).toHaveBeenCalledTimes(1));
+    expect(onCreate).toHaveBeenCalledWith({ interval_seconds: 1200, name: 'Phone' });
+  });
+
+  it('explains the server bounds instead of sending an interval under one minute', async () => {
+    const { onCreate, submit } = setup();
+    submit('0.01'); // 36 s
+    expect(await screen.findByText(/at least one minute/)).toBeTruthy();
+    expect(onCreate).not.toHaveBeenCalled();
+  });
+
+  it('defaults to 24 hours', () => {
+    const { hours } = setup();
+    expect((hours as HTMLInputElement).value).toBe('24');
+  });
+});

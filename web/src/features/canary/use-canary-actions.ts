@@ -1,0 +1,75 @@
+import type { TCreateCanaryInput } from '@afterword/worker/contracts/canary';
+import { toast } from '../../components/toast';
+import { readErrorDetail } from '../../lib/api-error';
+import { trpc } from '../../lib/trpc';
+import { cacheCanaryToken } from './canary-token';
+import { simulatedMiss } from './simulated-miss';
+
+/** Server failures show the server's `detail` (e.g. a plan limit naming the plan), else `fallback`. */
+const failed = (fallback: string) => (error: unknown) => void toast.error(readErrorDetail(error) ?? fallback);
+
+/** Everything a canary change can move: status, list, activity, and the dead-man deadline. */
+function useRefreshCanaries() {
+  const utils = trpc.useUtils();
+  return () =>
+    Promise.all([
+      utils.canary.status.invalidate(),
+      utils.canary.list.invalidate(),
+      utils.activity.recent.invalidate(),
+      utils.deadman.get.invalidate(),
+    ]);
+}
+
+/** SPEC section 7: a session check-in without a token checks in all the user's canaries. */
+export function useCheckIn() {
+  const refresh = useRefreshCanaries();
+  const mutation = trpc.canary.checkIn.useMutation({
+    onSuccess: async () => {
+      simulatedMiss.clear();
+      toast.success('Check-in received');
+      await refresh();
+    },
+    onError: failed('Check-in failed. Please try again.'),
+  });
+  return { checkIn: () => mutation.mutate({}), pending: mutation.isPending };
+}
+
+export function useCreateCanary() {
+  const refresh = useRefreshCanaries();
+  const mutation = trpc.canary.create.useMutation({
+    onSuccess: async (canary) => {
+      cacheCanaryToken(canary.token);
+      toast.success('Canary created');
+      await refresh();
+    },
+    onError: failed('Could not create the canary. Please try again.'),
+  });
+  return {
+    /** Resolves true when the canary was created (the form then clears itself). */
+    create: (input: TCreateCanaryInput) =>
+      mutation.mutateAsync(input).then(
+        () => true,
+        () => false,
+      ),
+    pending: mutation.isPending,
+  };
+}
+
+export function useDeleteCanary() {
+  const refresh = useRefreshCanaries();
+  const mutation = trpc.canary.delete.useMutation({
+    onSuccess: async () => {
+      toast.success('Canary deleted');
+      await refresh();
+    },
+    onError: failed('Could not delete the canary. Please try again.'),
+  });
+  return {
+    remove: (id: string) =>
+      mutation.mutateAsync({ id }).then(
+        () => true,
+        () => false,
+      ),
+    pending: mutation.isPending,
+  };
+}
