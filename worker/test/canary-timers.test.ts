@@ -105,6 +105,25 @@ describe('the deadline timer (advanceCanary with a controlled clock)', () => {
   });
 });
 
+describe('catching up after a long outage', () => {
+  it('records at most 500 missed intervals per run, asks to run again at once, and finishes in the next run', async () => {
+    const { canary, graceStart, deadline } = await hourlyCanary();
+    await advanceCanary(servicesAt(graceStart), canary.id, 'alarm');
+    const back = deadline + 649 * HOUR; // 650 intervals without a check-in while the timer was down
+    const first = await captureJobs(() => advanceCanary(servicesAt(back), canary.id, 'reconciler'));
+    expect((await transitionsOf(canary.id)).filter((t) => t.kind === 'missed')).toHaveLength(500);
+    expect(first.result.nextDueAt?.getTime()).toBe(back + 1);
+    const second = await captureJobs(() => advanceCanary(servicesAt(back + 1), canary.id, 'alarm'));
+    const misses = (await transitionsOf(canary.id)).filter((t) => t.kind === 'missed').map((t) => t.misses);
+    expect(new Set(misses).size).toBe(650);
+    expect(Math.max(...misses)).toBe(650);
+    // Late by far more than a grace period: re-warned, so nothing is sent until the fresh grace ends.
+    expect([...first.sent, ...second.sent]).toEqual([]);
+    const activity = await env.DB.prepare("SELECT count(*) AS n FROM activity WHERE kind = 'missed_checkin' AND canary_id = ?").bind(canary.id).first<{ n: number }>();
+    expect(activity?.n).toBe(2);
+  });
+});
+
 describe('the CanaryClock Durable Object', () => {
   it('runs on its alarm, records the reminder and re-arms for the deadline', async () => {
     const { canary } = await hourlyCanary();

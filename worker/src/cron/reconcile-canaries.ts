@@ -28,11 +28,18 @@ export async function reconcileCanaries(ctx: ServiceContext) {
       ),
     )
     .limit(BATCH);
+  let failed = 0;
   for (const canary of stale) {
     const lateMs = canary.timer_due_at ? now.getTime() - canary.timer_due_at.getTime() : null;
-    await advanceCanary(ctx, canary.id, 'reconciler');
-    const next = await armCanaryTimer(ctx.env, canary.id);
-    log.warn('reconciler repaired a canary timer', { canary_id: canary.id, late_ms: lateMs, timer_was: canary.timer_due_at ? 'overdue' : 'missing', next_due_at: next });
+    try {
+      await advanceCanary(ctx, canary.id, 'reconciler');
+      const next = await armCanaryTimer(ctx.env, canary.id);
+      log.warn('reconciler repaired a canary timer', { canary_id: canary.id, late_ms: lateMs, timer_was: canary.timer_due_at ? 'overdue' : 'missing', next_due_at: next });
+    } catch (err) {
+      // One canary that cannot be advanced (e.g. the queue is down) must not stop the others' repair.
+      failed++;
+      log.error('reconciler could not repair a canary; next run retries', { canary_id: canary.id, late_ms: lateMs, error: String(err) });
+    }
   }
 
   const unsent = await ctx.db
@@ -48,6 +55,10 @@ export async function reconcileCanaries(ctx: ServiceContext) {
     )
     .limit(BATCH);
   let resent = 0;
-  for (const { t, c } of unsent) resent += await emitCountedMisses(ctx, c, [t], now.getTime());
-  return { repaired: stale.length, resent };
+  try {
+    for (const { t, c } of unsent) resent += await emitCountedMisses(ctx, c, [t], now.getTime());
+  } catch (err) {
+    log.error('reconciler could not re-send missed events; next run retries', { error: String(err) });
+  }
+  return { repaired: stale.length - failed, failed, resent };
 }

@@ -14,6 +14,9 @@ export type RecordedBy = Transition['recorded_by'];
  * A reminder delivered this much less than one grace period before the deadline still counts as
  * "one grace period earlier": delivery itself takes a moment (DESIGN section 2, docs/decisions/canary-engine.md).
  */
+/** At most this many missed intervals are recorded by one run; the rest follow in the next run. */
+export const MAX_MISSES_PER_RUN = 500;
+
 export const warningTolerance = (graceMillis: number) => Math.min(60_000, Math.round(graceMillis * 0.05));
 
 /**
@@ -78,15 +81,27 @@ export async function advanceCanary(ctx: ServiceContext, canaryId: string, recor
         );
       }
     }
-    for (let misses = 1; misses <= health.misses; misses++) {
-      if (find('missed', misses)) continue;
+    // After a long outage many intervals may be due at once: record them in bounded runs (the next
+    // run follows at once), with one activity row per run rather than one per interval.
+    const recordedMisses = new Set(recorded.filter((t) => t.kind === 'missed').map((t) => t.misses));
+    const unrecorded: number[] = [];
+    for (let misses = 1; misses <= health.misses && unrecorded.length < MAX_MISSES_PER_RUN; misses++) {
+      if (!recordedMisses.has(misses)) unrecorded.push(misses);
+    }
+    for (const misses of unrecorded) {
       const dueAt = deadline + (misses - 1) * intervalMs;
       inserts.push(
         ctx.db.insert(schema.canaryTransitions).values({
           ...base, id: crypto.randomUUID(), kind: 'missed', misses, due_at: new Date(dueAt), counts_from: new Date(Math.max(dueAt, countsFrom)),
         }).onConflictDoNothing(),
+      );
+    }
+    if (unrecorded.length) {
+      const [lo, hi] = [unrecorded[0]!, unrecorded.at(-1)!];
+      const span = lo === hi ? `${lo} ${lo === 1 ? 'interval' : 'intervals'}` : `${lo} to ${hi} intervals`;
+      inserts.push(
         activityInsert(ctx, { userId: canary.user_id, canaryId: canary.id, kind: 'missed_checkin', source: 'system', at: new Date(now),
-          summary: `Missed check-in on "${canary.name || 'Unnamed'}" (${misses} ${misses === 1 ? 'interval' : 'intervals'} without a check-in).` }),
+          summary: `Missed check-in on "${canary.name || 'Unnamed'}" (${span} without a check-in).` }),
       );
     }
   }
@@ -97,7 +112,8 @@ export async function advanceCanary(ctx: ServiceContext, canaryId: string, recor
   }
   await emitCountedMisses(ctx, canary, recorded, now);
 
-  return { nextDueAt: nextAttention(recorded, health, intervalMs, now) };
+  const backlog = health.status === 'missed' && recorded.filter((t) => t.kind === 'missed').length < health.misses;
+  return { nextDueAt: backlog ? new Date(now + 1) : nextAttention(recorded, health, intervalMs, now) };
 }
 
 /** The earliest future moment something is due: a reminder, a deadline, the next miss, or a miss that starts to count. */

@@ -7,6 +7,8 @@ import { log } from '../../lib/logger';
 type Transition = typeof schema.canaryTransitions.$inferSelect;
 type Canary = typeof schema.canaries.$inferSelect;
 
+export const QUEUE_BATCH_LIMIT = 100;
+
 /** The event releases, webhooks and notifications consume (JOBS queue). */
 export interface MissedCheckinsEvent {
   type: 'missed_checkins';
@@ -43,7 +45,10 @@ export async function emitCountedMisses(ctx: ServiceContext, canary: Canary, rec
     .filter((t) => t.cycle_deadline.getTime() === currentCycle)
     .sort((a, b) => a.misses - b.misses);
   if (!due.length) return 0;
-  await ctx.env.JOBS.sendBatch(due.map((t) => ({ body: toMissedEvent(t), contentType: 'json' as const })));
+  // Queues take at most 100 messages per sendBatch.
+  for (let i = 0; i < due.length; i += QUEUE_BATCH_LIMIT) {
+    await ctx.env.JOBS.sendBatch(due.slice(i, i + QUEUE_BATCH_LIMIT).map((t) => ({ body: toMissedEvent(t), contentType: 'json' as const })));
+  }
   await runBatch(
     ctx.db,
     due.map((t) =>

@@ -1,0 +1,179 @@
+/**
+ * A small reference model of the canary timers, written from DESIGN section 2 and issue 3 section 2 —
+ * deliberately not from worker/src. The model-based test (canary-model.test.ts) feeds it the same
+ * steps as the engine and compares.
+ *
+ * Rules:
+ * - deadline D = last check-in + interval I; grace g = 20 % of I; tolerance = min(60 s, 5 % of g).
+ * - The grace reminder is recorded (and, in-app, delivered) by the first timer run in [D − g, D).
+ * - misses k is due at D + (k − 1)·I; a timer run at t ≥ D records every misses k already due.
+ * - The first miss of a cycle is recorded by the first timer run at t1 ≥ D. If t1 − D > g (our timer was
+ *   late) or no reminder was delivered at least g − tolerance before t1, the owner is re-warned and
+ *   nothing of that cycle is emitted before t1 + g.
+ * - A `missed_checkins` event for (canary, cycle, misses k) is emitted at most once ever, never before its
+ *   due time, only while its cycle is current (a check-in ends the cycle) and never for a deleted canary.
+ * - A timer run catches up: when it returns, every misses k of the current cycle that is due and counts
+ *   has been emitted.
+ */
+
+export const graceOf = (intervalMs: number) => intervalMs / 5;
+export const toleranceOf = (graceMs: number) => Math.min(60_000, graceMs * 0.05);
+
+export interface ModelCycle {
+  deadline: number;
+  /** When the grace reminder was recorded/delivered (null: not yet). */
+  reminderAt: number | null;
+  /** When the first miss was recorded (null: not yet). */
+  firstMissAt: number | null;
+  /** From when the misses of this cycle count: the first miss's record time t1, or t1 + g when re-warned. */
+  countsFrom: number | null;
+  rewarned: boolean;
+  /** Highest misses recorded so far. */
+  maxRecorded: number;
+  /** misses k → fake time it was emitted. */
+  emitted: Map<number, number>;
+}
+
+export interface ModelCanary {
+  id: string;
+  token: string;
+  intervalMs: number;
+  graceMs: number;
+  toleranceMs: number;
+  lastCheckIn: number;
+  deleted: boolean;
+  cycles: Map<number, ModelCycle>;
+}
+
+export class CanaryModel {
+  readonly canaries = new Map<string, ModelCanary>();
+  readonly violations: string[] = [];
+
+  constructor(readonly base: number) {}
+
+  /** A time relative to the run's start, for readable messages. */
+  rel(t: number) {
+    return `T+${((t - this.base) / 1000).toFixed(3)}s`;
+  }
+
+  add(id: string, token: string, intervalSeconds: number, createdAt: number) {
+    const intervalMs = intervalSeconds * 1000;
+    const graceMs = graceOf(intervalMs);
+    this.canaries.set(id, { id, token, intervalMs, graceMs, toleranceMs: toleranceOf(graceMs), lastCheckIn: createdAt, deleted: false, cycles: new Map() });
+  }
+
+  live() {
+    return [...this.canaries.values()].filter((c) => !c.deleted);
+  }
+
+  deadlineOf(c: ModelCanary) {
+    return c.lastCheckIn + c.intervalMs;
+  }
+
+  cycle(c: ModelCanary, deadline = this.deadlineOf(c)): ModelCycle {
+    let cy = c.cycles.get(deadline);
+    if (!cy) {
+      cy = { deadline, reminderAt: null, firstMissAt: null, countsFrom: null, rewarned: false, maxRecorded: 0, emitted: new Map() };
+      c.cycles.set(deadline, cy);
+    }
+    return cy;
+  }
+
+  checkIn(c: ModelCanary, at: number) {
+    if (!c.deleted) c.lastCheckIn = at;
+  }
+
+  delete(c: ModelCanary) {
+    c.deleted = true;
+  }
+
+  dueOf(c: ModelCanary, deadline: number, misses: number) {
+    return deadline + (misses - 1) * c.intervalMs;
+  }
+
+  /** Whole intervals elapsed since the deadline, plus one (0 before it). */
+  missesAt(c: ModelCanary, t: number) {
+    const d = this.deadlineOf(c);
+    return t < d ? 0 : Math.floor((t - d) / c.intervalMs) + 1;
+  }
+
+  /** The timer (alarm or reconciler) ran for `c` at `t`: what gets recorded. */
+  timerRun(c: ModelCanary, t: number) {
+    if (c.deleted) return;
+    const cy = this.cycle(c);
+    const d = cy.deadline;
+    if (t >= d - c.graceMs && t < d && cy.reminderAt === null) cy.reminderAt = t;
+    if (t >= d) {
+      if (cy.firstMissAt === null) {
+        cy.firstMissAt = t;
+        const late = t - d > c.graceMs;
+        const warned = cy.reminderAt !== null && t - cy.reminderAt >= c.graceMs - c.toleranceMs;
+        cy.rewarned = late || !warned;
+        // Misses count from when they are recorded (never before due), or after a fresh grace period.
+        cy.countsFrom = cy.rewarned ? t + c.graceMs : t;
+      }
+      cy.maxRecorded = Math.max(cy.maxRecorded, this.missesAt(c, t));
+    }
+  }
+
+  /** The misses of the current cycle that must have been emitted once a timer run at `t` returned. */
+  expectedEmitted(c: ModelCanary, t: number): number[] {
+    const cy = this.cycle(c);
+    if (c.deleted || cy.countsFrom === null || t < cy.countsFrom) return [];
+    const out: number[] = [];
+    for (let k = 1; k <= cy.maxRecorded; k++) if (this.dueOf(c, cy.deadline, k) <= t) out.push(k);
+    return out;
+  }
+
+  emittedNow(c: ModelCanary): number[] {
+    return [...this.cycle(c).emitted.keys()].sort((a, b) => a - b);
+  }
+
+  /** The earliest instant after `t` at which something of `c` is due (the timer must wake by then). */
+  nextDue(c: ModelCanary, t: number): number {
+    const cy = this.cycle(c);
+    const d = cy.deadline;
+    // The reminder, the deadline, the next misses, and the end of a fresh grace period.
+    const candidates = [d - c.graceMs, d, d + this.missesAt(c, t) * c.intervalMs];
+    if (cy.countsFrom !== null) candidates.push(cy.countsFrom);
+    return Math.min(...candidates.filter((x) => x > t));
+  }
+
+  /** An event left the engine at fake time `at`: check every safety rule, then remember it. */
+  observeEmission(ev: { canary_id: string; misses: number; deadline: string }, at: number) {
+    const c = this.canaries.get(ev.canary_id);
+    const where = `misses ${ev.misses} of canary ${ev.canary_id.slice(0, 8)} (cycle ${ev.deadline}) emitted at ${this.rel(at)}`;
+    if (!c) return void this.violations.push(`${where}: not a canary of this run`);
+    if (c.deleted) this.violations.push(`${where}: the canary was deleted`);
+    const deadline = Date.parse(ev.deadline);
+    if (deadline !== this.deadlineOf(c)) this.violations.push(`${where}: that cycle was ended by a check-in (current deadline ${this.rel(this.deadlineOf(c))})`);
+    const cy = this.cycle(c, deadline);
+    const due = this.dueOf(c, deadline, ev.misses);
+    if (!Number.isInteger(ev.misses) || ev.misses < 1) this.violations.push(`${where}: misses must be a positive integer`);
+    if (at < due) this.violations.push(`${where}: before its due time ${this.rel(due)}`);
+    const before = cy.emitted.get(ev.misses);
+    if (before !== undefined) this.violations.push(`${where}: already emitted at ${this.rel(before)}`);
+    if (cy.firstMissAt === null) this.violations.push(`${where}: no timer run recorded a miss in this cycle`);
+    else if (cy.rewarned && at < cy.firstMissAt + c.graceMs) {
+      this.violations.push(`${where}: before the fresh grace period ends at ${this.rel(cy.firstMissAt + c.graceMs)} (first miss recorded at ${this.rel(cy.firstMissAt)}, reminder ${cy.reminderAt === null ? 'never' : `at ${this.rel(cy.reminderAt)}`})`);
+    }
+    if (before === undefined) cy.emitted.set(ev.misses, at);
+  }
+
+  /** The transitions the engine should have recorded for `c`, in a comparable shape. */
+  expectedTransitions(c: ModelCanary) {
+    const rows: { cycle: number; kind: string; misses: number; fired_at?: number; counts_from?: number; emitted: boolean }[] = [];
+    for (const cy of c.cycles.values()) {
+      if (cy.reminderAt !== null) rows.push({ cycle: cy.deadline, kind: 'grace_reminder', misses: 0, fired_at: cy.reminderAt, emitted: false });
+      if (cy.rewarned) rows.push({ cycle: cy.deadline, kind: 'late_rewarn', misses: 0, fired_at: cy.firstMissAt!, emitted: false });
+      for (let k = 1; k <= cy.maxRecorded; k++) {
+        const due = this.dueOf(c, cy.deadline, k);
+        rows.push({ cycle: cy.deadline, kind: 'missed', misses: k, counts_from: Math.max(due, cy.countsFrom!), emitted: cy.emitted.has(k) });
+      }
+    }
+    return rows.sort(byKey);
+  }
+}
+
+export const byKey = (a: { cycle: number; kind: string; misses: number }, b: { cycle: number; kind: string; misses: number }) =>
+  a.cycle - b.cycle || a.kind.localeCompare(b.kind) || a.misses - b.misses;
