@@ -8,17 +8,23 @@
 //     averaged over ≥20 runs, and the in-Worker cost derived as login p50 − health p50 (1 connection).
 //  3. The web app's initial JS for the landing route, gzip level 9 (script type=module + modulepreload
 //     of web/dist/index.html), against the 200 KB budget.
+//  4. The canary engine (tests/bench/canary.mjs, same Worker): check-in throughput over 1,000 canaries
+//     at 50 connections, deadline lateness of 1,000 canaries due in the same 5 s (and, with
+//     BENCH_LARGE=1, 10,000 due over 10 minutes), workerd RSS with N armed canaries. BENCH_CANARY=0
+//     skips it. The Worker runs with --test-scheduled so the bench can trigger the every-minute cron.
 import autocannon from 'autocannon';
 import { randomBytes, scrypt } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { launchBrowser } from '../support/browser.mjs';
+import { printCanaryResults, runCanaryBench } from './canary.mjs';
 import { repoRoot, startWorker } from '../support/worker-server.mjs';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const KDF_RUNS = Number(process.env.BENCH_KDF_RUNS ?? 20);
+const CANARY = process.env.BENCH_CANARY !== '0';
 const JS_BUDGET = 200 * 1024;
 
 const fmtMs = (v) => (v == null ? 'n/a' : `${Number(v).toFixed(1)} ms`);
@@ -106,8 +112,9 @@ const kdf = await measureKdf();
 const js = measureInitialJs();
 
 console.log('bench: starting wrangler dev (fresh local D1)…');
-const worker = await startWorker();
+const worker = await startWorker({ extraArgs: ['--test-scheduled'], log: process.env.AFTERWORD_WORKER_LOG ? (l) => console.error(`[wrangler] ${l}`) : undefined });
 const results = [];
+let canary = null;
 try {
   const email = `bench.${Date.now()}@example.test`;
   const password = 'Correct-Horse-Battery-42';
@@ -130,6 +137,7 @@ try {
   results.push(row('GET /api/health', await cannon({ ...health, connections: CONNECTIONS, duration: DURATION })));
   results.push(row('POST /api/auth/login', await cannon({ ...login, connections: CONNECTIONS, duration: DURATION })));
   if (!js.error) js.loaded = await measureLoadedJs(worker.origin).catch((e) => ({ error: e.message }));
+  if (CANARY) canary = await runCanaryBench(worker);
 } finally {
   await worker.stop();
 }
@@ -157,3 +165,6 @@ else {
     console.log(`  cross-check, scripts Chromium fetched opening / (incl. lazy route chunks): ${js.loaded.files.length} files, ${fmtKB(js.loaded.raw)} raw, ${fmtKB(js.loaded.gzip)} gzipped (${((js.loaded.gzip / JS_BUDGET) * 100).toFixed(0)}% of budget)`);
   }
 }
+
+if (canary) printCanaryResults(canary);
+else console.log('\n== Canary engine: skipped (BENCH_CANARY=0) ==');
