@@ -1,33 +1,26 @@
-import { schema } from '@afterword/db';
-import { and, eq, sql } from 'drizzle-orm';
-import type { BatchItem } from 'drizzle-orm/batch';
-import type { ServiceContext } from '../../env';
-import { activityInsert } from '../activity/record-activity';
-
 /**
  * What a check-in does to the dead-man's switch: its deadline becomes now + hours, and a deletion it
- * had scheduled is cancelled (the owner is evidently alive). Returned as statements for the
- * check-in's own batch, so both change together.
+ * had scheduled is cancelled (the owner is evidently alive), with an activity row saying so. Raw D1
+ * statements, so they join the check-in's single batch (one round trip; docs/performance.md).
+ * `owner` is SQL naming the user: `?1`-style parameters are shared with the check-in's statements.
  */
-export async function deadmanCheckInStatements(ctx: ServiceContext, userId: string, now: Date): Promise<BatchItem<'sqlite'>[]> {
-  const statements: BatchItem<'sqlite'>[] = [
-    ctx.db
-      .update(schema.deadmanSwitches)
-      .set({ deadline: sql`${now.getTime()} + CAST(${schema.deadmanSwitches.hours} * 3600000 AS INTEGER)` })
-      .where(eq(schema.deadmanSwitches.user_id, userId)),
+export function deadmanCheckInStatements(db: D1Database, owner: { sql: string; params: unknown[] }, now: number, activityId: string) {
+  const p = owner.params.length;
+  const bind = (...extra: unknown[]) => [...owner.params, ...extra];
+  return [
+    db
+      .prepare(`UPDATE deadman_switches SET deadline = ?${p + 1} + CAST(hours * 3600000 AS INTEGER) WHERE user_id = ${owner.sql}`)
+      .bind(...bind(now)),
+    // The activity row first: the next statement changes the status this one looks for.
+    db
+      .prepare(
+        `INSERT INTO activity (id, user_id, canary_id, kind, source, summary, created_at)
+         SELECT ?${p + 2}, user_id, NULL, 'deadman_cancelled', 'system', 'Your check-in cancelled the scheduled deletion of your account.', ?${p + 1}
+         FROM scheduled_deletions WHERE user_id = ${owner.sql} AND status = 'scheduled' LIMIT 1`,
+      )
+      .bind(...bind(now, activityId)),
+    db
+      .prepare(`UPDATE scheduled_deletions SET status = 'cancelled', done_at = ?${p + 1} WHERE user_id = ${owner.sql} AND status = 'scheduled'`)
+      .bind(...bind(now)),
   ];
-  const scheduled = await ctx.db
-    .select({ id: schema.scheduledDeletions.id })
-    .from(schema.scheduledDeletions)
-    .where(and(eq(schema.scheduledDeletions.user_id, userId), eq(schema.scheduledDeletions.status, 'scheduled')));
-  if (scheduled.length) {
-    statements.push(
-      ctx.db
-        .update(schema.scheduledDeletions)
-        .set({ status: 'cancelled', done_at: now })
-        .where(and(eq(schema.scheduledDeletions.user_id, userId), eq(schema.scheduledDeletions.status, 'scheduled'))),
-      activityInsert(ctx, { userId, kind: 'deadman_cancelled', source: 'system', at: now, summary: 'Your check-in cancelled the scheduled deletion of your account.' }),
-    );
-  }
-  return statements;
 }
