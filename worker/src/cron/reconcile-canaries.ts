@@ -4,6 +4,7 @@ import { advanceCanary } from '../domains/canary/advance-canary';
 import { armCanaryTimer } from '../domains/canary/canary-timer';
 import { emitCountedMisses } from '../domains/canary/emit-missed-events';
 import type { ServiceContext } from '../env';
+import { runBatch } from '../lib/db-batch';
 import { log } from '../lib/logger';
 
 /** An alarm this much past its time counts as lost (alarms normally fire within a second). */
@@ -56,7 +57,11 @@ export async function reconcileCanaries(ctx: ServiceContext) {
     .limit(BATCH);
   let resent = 0;
   try {
-    for (const { t, c } of unsent) resent += await emitCountedMisses(ctx, c, [t], now.getTime());
+    for (const { t, c } of unsent) {
+      const marks = await emitCountedMisses(ctx, c, [t], now.getTime());
+      await runBatch(ctx.db, marks);
+      resent += marks.length ? 1 : 0;
+    }
   } catch (err) {
     log.error('reconciler could not re-send missed events; next run retries', { error: String(err) });
   }

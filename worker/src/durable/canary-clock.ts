@@ -1,6 +1,4 @@
-import { schema } from '@afterword/db';
 import { DurableObject } from 'cloudflare:workers';
-import { eq } from 'drizzle-orm';
 import { advanceCanary } from '../domains/canary/advance-canary';
 import { createServiceContext, type Bindings } from '../env';
 
@@ -32,13 +30,13 @@ export class CanaryClock extends DurableObject<Bindings> {
     const canaryId = await this.ctx.storage.get<string>('canaryId');
     if (!canaryId) return null;
     const services = createServiceContext(this.env);
-    const { nextDueAt } = await advanceCanary(services, canaryId, 'alarm');
+    // advanceCanary saves the returned instant as the canary's timer_due_at in its last batch.
+    const { nextDueAt } = await advanceCanary(services, canaryId, 'alarm', { armsTimer: true });
     if (!nextDueAt) {
       await this.stop();
       return null;
     }
     await this.ctx.storage.setAlarm(nextDueAt);
-    await services.db.update(schema.canaries).set({ timer_due_at: nextDueAt }).where(eq(schema.canaries.id, canaryId));
     return nextDueAt.getTime();
   }
 }

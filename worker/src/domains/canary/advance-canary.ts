@@ -1,5 +1,5 @@
 import { schema } from '@afterword/db';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import { canaryHealth, graceMs } from '../../contracts/canary-health';
 import type { ServiceContext } from '../../env';
@@ -10,13 +10,13 @@ import { emitCountedMisses } from './emit-missed-events';
 type Transition = typeof schema.canaryTransitions.$inferSelect;
 export type RecordedBy = Transition['recorded_by'];
 
+/** At most this many missed intervals are recorded by one run; the rest follow in the next run. */
+export const MAX_MISSES_PER_RUN = 500;
+
 /**
  * A reminder delivered this much less than one grace period before the deadline still counts as
  * "one grace period earlier": delivery itself takes a moment (DESIGN section 2, docs/decisions/canary-engine.md).
  */
-/** At most this many missed intervals are recorded by one run; the rest follow in the next run. */
-export const MAX_MISSES_PER_RUN = 500;
-
 export const warningTolerance = (graceMillis: number) => Math.min(60_000, Math.round(graceMillis * 0.05));
 
 /**
@@ -26,8 +26,24 @@ export const warningTolerance = (graceMillis: number) => Math.min(60_000, Math.r
  * canary's alarm or from the reconciler: each transition is one row under a unique key.
  * Returns when this canary next needs attention (null: never, e.g. deleted).
  */
-export async function advanceCanary(ctx: ServiceContext, canaryId: string, recordedBy: RecordedBy): Promise<{ nextDueAt: Date | null }> {
-  const [canary] = await ctx.db.select().from(schema.canaries).where(eq(schema.canaries.id, canaryId)).limit(1);
+export async function advanceCanary(
+  ctx: ServiceContext,
+  canaryId: string,
+  recordedBy: RecordedBy,
+  /** Set by the canary's Durable Object, which arms its alarm for the returned instant: it is saved as `timer_due_at`. */
+  opts: { armsTimer?: boolean } = {},
+): Promise<{ nextDueAt: Date | null }> {
+  // Round trips are what make a burst of deadlines late (docs/performance.md): the canary and its
+  // current cycle's transitions come back in one batch, the cycle picked by a subquery.
+  const currentCycle = sql`(SELECT last_check_in + interval_seconds * 1000 FROM canaries WHERE id = ${canaryId})`;
+  const [canaries, cycleRows] = await ctx.db.batch([
+    ctx.db.select().from(schema.canaries).where(eq(schema.canaries.id, canaryId)).limit(1),
+    ctx.db
+      .select()
+      .from(schema.canaryTransitions)
+      .where(and(eq(schema.canaryTransitions.canary_id, canaryId), eq(schema.canaryTransitions.cycle_deadline, currentCycle))),
+  ]);
+  const canary = canaries[0];
   if (!canary || !canary.active) return { nextDueAt: null };
 
   const now = ctx.now().getTime();
@@ -42,7 +58,7 @@ export async function advanceCanary(ctx: ServiceContext, canaryId: string, recor
       .select()
       .from(schema.canaryTransitions)
       .where(and(eq(schema.canaryTransitions.canary_id, canary.id), eq(schema.canaryTransitions.cycle_deadline, cycle)));
-  let recorded = await loadCycle();
+  let recorded: Transition[] = cycleRows;
   const find = (kind: Transition['kind'], misses: number) => recorded.find((t) => t.kind === kind && t.misses === misses);
 
   const base = { canary_id: canary.id, user_id: canary.user_id, cycle_deadline: cycle, fired_at: new Date(now), recorded_by: recordedBy };
@@ -107,13 +123,19 @@ export async function advanceCanary(ctx: ServiceContext, canaryId: string, recor
   }
 
   if (inserts.length) {
-    await runBatch(ctx.db, inserts);
-    recorded = await loadCycle();
+    // The re-read rides in the same batch: it sees this run's rows, or a concurrent run's.
+    const results = await runBatch(ctx.db, [...inserts, loadCycle()]);
+    recorded = results.at(-1) as Transition[];
   }
-  await emitCountedMisses(ctx, canary, recorded, now);
+  const marks = await emitCountedMisses(ctx, canary, recorded, now);
 
   const backlog = health.status === 'missed' && recorded.filter((t) => t.kind === 'missed').length < health.misses;
-  return { nextDueAt: backlog ? new Date(now + 1) : nextAttention(recorded, health, intervalMs, now) };
+  const nextDueAt = backlog ? new Date(now + 1) : nextAttention(recorded, health, intervalMs, now);
+  const timer = opts.armsTimer && canary.timer_due_at?.getTime() !== nextDueAt.getTime()
+    ? [ctx.db.update(schema.canaries).set({ timer_due_at: nextDueAt }).where(eq(schema.canaries.id, canary.id))]
+    : [];
+  await runBatch(ctx.db, [...marks, ...timer]);
+  return { nextDueAt };
 }
 
 /** The earliest future moment something is due: a reminder, a deadline, the next miss, or a miss that starts to count. */
