@@ -22,6 +22,7 @@ export default defineConfig(async () => {
     test: {
       include: ['test/**/*.test.ts'],
       setupFiles: ['./test/setup/apply-migrations.ts'],
+      globalSetup: ['./test/peers/index.ts'],
     },
   };
 });

@@ -1,0 +1,35 @@
+/**
+ * Delivery channels (DESIGN section 4). Each kind has real adapters chosen by configuration and, as
+ * the local default, an outbox that stores what would have been sent. The release engine and owner
+ * notifications call `send` from a queue consumer, never from a request or an alarm.
+ */
+export type ChannelKind = 'email' | 'sms' | 'call' | 'push';
+
+/** What one delivery carries. For E2EE messages `text` is a notice and a link, never the plaintext. */
+export interface OutgoingMessage {
+  /** Stable id of this delivery (message id + channel): providers that support it use it to deduplicate. */
+  idempotencyKey: string;
+  subject: string;
+  text: string;
+  /** Link to the recipient's inbox copy. */
+  link?: string;
+}
+
+export interface EmailAddress {
+  email: string;
+  name?: string;
+}
+
+export interface PushSubscriptionJson {
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
+}
+
+/**
+ * The outcome of one attempt. `retryable` failures are retried with backoff by the caller;
+ * `gone` means the address no longer exists (e.g. a push subscription answering 404/410) and should be
+ * removed. Errors are short, human-readable and never contain secrets.
+ */
+export type DeliveryResult =
+  | { ok: true; providerId?: string }
+  | { ok: false; retryable: boolean; error: string; gone?: boolean; status?: number };

@@ -1,0 +1,19 @@
+import type { TestProject } from 'vitest/node';
+
+/**
+ * vitest globalSetup (runs in Node, outside workerd): starts the real protocol peers the channel
+ * adapters are tested against, each on 127.0.0.1 with a free port, and hands their addresses to the
+ * tests with `project.provide` (read with `inject` in a test). Each peer lives in its own file here
+ * and is listed in `peers`.
+ */
+type Peer = (project: TestProject) => Promise<() => Promise<void> | void>;
+
+const peers: Peer[] = [];
+
+export default async function setup(project: TestProject) {
+  const teardowns: Array<() => Promise<void> | void> = [];
+  for (const start of peers) teardowns.push(await start(project));
+  return async () => {
+    for (const stop of teardowns.reverse()) await stop();
+  };
+}
