@@ -5,3 +5,4 @@ export * from './canaries';
 export * from './canary-transitions';
 export * from './activity';
 export * from './deadman';
+export * from './outbox';
