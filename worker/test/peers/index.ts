@@ -1,4 +1,8 @@
 import type { TestProject } from 'vitest/node';
+import { startTwilioPeer } from './twilio';
+import { startPushPeer } from './push';
+import { startSmtpPeer } from './smtp';
+import { startEmailApiPeer } from './email-api';
 
 /**
  * vitest globalSetup (runs in Node, outside workerd): starts the real protocol peers the channel
@@ -8,7 +12,7 @@ import type { TestProject } from 'vitest/node';
  */
 type Peer = (project: TestProject) => Promise<() => Promise<void> | void>;
 
-const peers: Peer[] = [];
+const peers: Peer[] = [startSmtpPeer, startEmailApiPeer, startPushPeer, startTwilioPeer];
 
 export default async function setup(project: TestProject) {
   const teardowns: Array<() => Promise<void> | void> = [];
