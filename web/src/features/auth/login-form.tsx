@@ -1,9 +1,10 @@
 import { ZLoginInput, type TLoginInput, type TLoginResult } from '@afterword/worker/contracts/auth';
 import { Link } from '@tanstack/react-router';
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/field';
 import { readErrorDetail } from '../../lib/api-error';
+import { useSingleFlight } from '../../lib/use-single-flight';
 import { isGoogleSignInEnabled } from '../../lib/feature-flags';
 import { setToken } from '../../lib/session';
 import { toFieldErrors, type FieldErrors } from './field-errors';
@@ -24,13 +25,11 @@ export function LoginForm({ login, onSignedIn, initialError = null, showGoogle =
   const [password, setPassword] = useState('');
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(initialError);
-  const [submitting, setSubmitting] = useState(false);
-  // A ref, not state: a second click in the same tick must see the first one at once.
-  const inFlight = useRef(false);
+  const { pending: submitting, run, isBusy } = useSingleFlight();
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (inFlight.current) return;
+    if (isBusy()) return;
     const errors: FieldErrors = {};
     if (!email.trim()) errors.email = 'Email is required';
     if (!password) errors.password = 'Password is required';
@@ -41,18 +40,15 @@ export function LoginForm({ login, onSignedIn, initialError = null, showGoogle =
     }
     setFieldErrors({});
     setFormError(null);
-    inFlight.current = true;
-    setSubmitting(true);
-    try {
-      const result = await login(parsed.data);
-      setToken(result.access_token);
-      onSignedIn();
-    } catch (error) {
-      setFormError(readErrorDetail(error) ?? LOGIN_FALLBACK_ERROR);
-    } finally {
-      inFlight.current = false;
-      setSubmitting(false);
-    }
+    await run(async () => {
+      try {
+        const result = await login(parsed.data);
+        setToken(result.access_token);
+        onSignedIn();
+      } catch (error) {
+        setFormError(readErrorDetail(error) ?? LOGIN_FALLBACK_ERROR);
+      }
+    });
   }
 
   return (

@@ -1,11 +1,12 @@
 import { PASSWORD_MIN, ZRegisterInput, type TRegisterInput } from '@afterword/worker/contracts/auth';
 import { DATA_POLICY_REGIONS, DEFAULT_REGION, type DataPolicyRegion } from '@afterword/worker/contracts/regions';
 import { Link } from '@tanstack/react-router';
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/field';
 import { SelectField, toOptions } from '../../components/select';
 import { readErrorDetail } from '../../lib/api-error';
+import { useSingleFlight } from '../../lib/use-single-flight';
 import { toFieldErrors, type FieldErrors } from './field-errors';
 import { JurisdictionField } from './jurisdiction-field';
 
@@ -24,8 +25,7 @@ export function SignupForm({ register, onRegistered }: SignupFormProps) {
   const [jurisdiction, setJurisdiction] = useState('');
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
-  const inFlight = useRef(false);
+  const { pending: submitting, run, isBusy } = useSingleFlight();
 
   function changeRegion(next: DataPolicyRegion) {
     setRegion(next);
@@ -35,7 +35,7 @@ export function SignupForm({ register, onRegistered }: SignupFormProps) {
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (inFlight.current) return;
+    if (isBusy()) return;
     const trimmed = jurisdiction.trim();
     // SPEC section 3: legal_jurisdiction is sent only when non-blank after trimming.
     const input: TRegisterInput = { email, password, data_policy_region: region, ...(trimmed ? { legal_jurisdiction: trimmed } : {}) };
@@ -46,17 +46,14 @@ export function SignupForm({ register, onRegistered }: SignupFormProps) {
     }
     setFieldErrors({});
     setFormError(null);
-    inFlight.current = true;
-    setSubmitting(true);
-    try {
-      await register(input);
-      onRegistered();
-    } catch (error) {
-      setFormError(readErrorDetail(error) ?? SIGNUP_FALLBACK_ERROR);
-    } finally {
-      inFlight.current = false;
-      setSubmitting(false);
-    }
+    await run(async () => {
+      try {
+        await register(input);
+        onRegistered();
+      } catch (error) {
+        setFormError(readErrorDetail(error) ?? SIGNUP_FALLBACK_ERROR);
+      }
+    });
   }
 
   return (
