@@ -1,8 +1,6 @@
 import { schema } from '@afterword/db';
 import type { ServiceContext } from '../../env';
 
-export type ActivityKind = (typeof schema.activity.$inferInsert)['kind'];
-
 export interface ActivityEntry {
   userId: string;
   kind: string;
@@ -23,8 +21,4 @@ export function activityInsert(ctx: ServiceContext, entry: ActivityEntry) {
     summary: entry.summary,
     created_at: entry.at ?? ctx.now(),
   });
-}
-
-export async function recordActivity(ctx: ServiceContext, entry: ActivityEntry) {
-  await activityInsert(ctx, entry);
 }
