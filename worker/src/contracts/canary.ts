@@ -10,6 +10,9 @@ export const GRACE_FRACTION = 0.2;
 export const REMINDER_BEFORE_DEADLINE_SECONDS = 60;
 export const DEADMAN_MAX_HOURS = 8760;
 export const CANARY_NAME_MAX = 100;
+/** SPEC section 3: a canary without a name is shown as 'Unnamed'. */
+export const UNNAMED_CANARY = 'Unnamed';
+export const canaryLabel = (name: string) => name.trim() || UNNAMED_CANARY;
 
 export const ZIntervalSeconds = z
   .number({ message: 'interval_seconds must be a number of seconds' })

@@ -1,8 +1,16 @@
-/** base64url without padding: tokens and ids that travel in URLs and headers. */
-export function toBase64Url(bytes: Uint8Array): string {
+/** Standard base64 (with padding) of bytes. */
+export function toBase64(bytes: Uint8Array): string {
   let bin = '';
   for (const b of bytes) bin += String.fromCharCode(b);
-  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(bin);
+}
+
+/** Standard base64 of a string's UTF-8 bytes (`btoa` alone only takes Latin-1). */
+export const utf8ToBase64 = (text: string) => toBase64(new TextEncoder().encode(text));
+
+/** base64url without padding: tokens and ids that travel in URLs and headers. */
+export function toBase64Url(bytes: Uint8Array): string {
+  return toBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
 export function fromBase64Url(s: string): Uint8Array<ArrayBuffer> {

@@ -1,4 +1,4 @@
-import type { TCanary } from '@afterword/worker/contracts/canary';
+import { canaryLabel, type TCanary } from '@afterword/worker/contracts/canary';
 import { useState } from 'react';
 import { HealthBadge, type CanaryHealth } from '../../components/badge';
 import { Button } from '../../components/button';
@@ -9,7 +9,6 @@ import { curlExample, pingUrl } from './canary-token';
 import { formatDateTime, formatInterval } from './format';
 import { countdownView } from './health';
 
-export const UNNAMED_CANARY = 'Unnamed';
 export const DELETE_CONFIRM_TEXT = 'Delete this canary?';
 
 const SERVER_HEALTH: Record<TCanary['status'], CanaryHealth> = { active: 'Active', grace: 'Grace', missed: 'Missed' };
@@ -53,7 +52,7 @@ export function CanaryList({ canaries, nowMs, origin, onDelete, deletePending }:
         title={DELETE_CONFIRM_TEXT}
         description={
           confirming
-            ? `“${confirming.name || UNNAMED_CANARY}” and its check-in schedule end now, and its token stops working at once. This cannot be undone.`
+            ? `“${canaryLabel(confirming.name)}” and its check-in schedule end now, and its token stops working at once. This cannot be undone.`
             : null
         }
         confirmLabel="Delete canary"
@@ -66,7 +65,7 @@ export function CanaryList({ canaries, nowMs, origin, onDelete, deletePending }:
 }
 
 function CanaryItem({ canary, nowMs, origin, onDelete }: { canary: TCanary; nowMs: number; origin: string; onDelete: () => void }) {
-  const name = canary.name.trim() || UNNAMED_CANARY;
+  const name = canaryLabel(canary.name);
   const health = countdownView(canary.last_check_in, canary.interval_seconds, nowMs)?.health ?? SERVER_HEALTH[canary.status];
   const url = pingUrl(origin, canary.token);
   const curl = curlExample(origin, canary.token);

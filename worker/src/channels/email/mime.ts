@@ -1,5 +1,5 @@
 import type { EmailAddress, OutgoingMessage } from '../types';
-import { toHex } from '../../lib/encoding';
+import { toBase64, toHex } from '../../lib/encoding';
 
 /**
  * RFC 5322 / MIME message construction for the SMTP adapter (the HTTP API adapter sends JSON and lets
@@ -38,11 +38,6 @@ function isPrintableAscii(s: string): boolean {
   return /^[\u0020-\u007e]*$/.test(s);
 }
 
-function base64(bytes: Uint8Array): string {
-  let bin = '';
-  for (const b of bytes) bin += String.fromCharCode(b);
-  return btoa(bin);
-}
 
 /**
  * RFC 2047 encoded words (`=?UTF-8?B?…?=`), each at most 75 characters and never splitting a UTF-8
@@ -65,7 +60,7 @@ export function encodeWords(text: string): string {
     chunkBytes += n;
   }
   if (chunk || words.length === 0) words.push(chunk);
-  return words.map((w) => `=?UTF-8?B?${base64(encoder.encode(w))}?=`).join('\r\n ');
+  return words.map((w) => `=?UTF-8?B?${toBase64(encoder.encode(w))}?=`).join('\r\n ');
 }
 
 /** An unstructured header value (Subject): raw when short printable ASCII, encoded words otherwise. */

@@ -1,4 +1,5 @@
 import { connect } from 'cloudflare:sockets';
+import { utf8ToBase64 } from '../../lib/encoding';
 import type { DeliveryResult, EmailAddress } from '../types';
 import { buildMessage, dotStuff, isValidAddress, parseAddress } from './mime';
 import type { EmailSender } from './types';
@@ -169,19 +170,14 @@ function ehloExtensions(r: Reply): Map<string, string> {
   return ext;
 }
 
-function b64utf8(s: string): string {
-  let bin = '';
-  for (const b of new TextEncoder().encode(s)) bin += String.fromCharCode(b);
-  return btoa(bin);
-}
 
 /** Removes every form in which a credential could appear in a message, and caps its length. */
 function redact(message: string, config: SmtpConfig): string {
   let out = message;
   const secrets: string[] = [];
   if (config.password) {
-    secrets.push(config.password, b64utf8(config.password));
-    secrets.push(b64utf8(`\u0000${config.user ?? ''}\u0000${config.password}`));
+    secrets.push(config.password, utf8ToBase64(config.password));
+    secrets.push(utf8ToBase64(`\u0000${config.user ?? ''}\u0000${config.password}`));
   }
   for (const s of secrets) if (s) out = out.split(s).join('[redacted]');
   return out.replace(/[\r\n]+/g, ' ').slice(0, 300);
@@ -230,12 +226,12 @@ export function createSmtpSender(config: SmtpConfig): EmailSender {
       if (config.user) {
         const mechanisms = (ext.get('AUTH') ?? '').split(/\s+/);
         if (mechanisms.includes('PLAIN')) {
-          const token = b64utf8(`\u0000${config.user}\u0000${config.password ?? ''}`);
+          const token = utf8ToBase64(`\u0000${config.user}\u0000${config.password ?? ''}`);
           await conn.command('AUTH', `AUTH PLAIN ${token}`, [235]);
         } else if (mechanisms.includes('LOGIN')) {
           await conn.command('AUTH', 'AUTH LOGIN', [334]);
-          await conn.command('AUTH', b64utf8(config.user), [334]);
-          await conn.command('AUTH', b64utf8(config.password ?? ''), [235]);
+          await conn.command('AUTH', utf8ToBase64(config.user), [334]);
+          await conn.command('AUTH', utf8ToBase64(config.password ?? ''), [235]);
         } else {
           throw new SmtpConfigError('SMTP server offers neither AUTH PLAIN nor AUTH LOGIN');
         }

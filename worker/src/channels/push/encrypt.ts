@@ -13,7 +13,7 @@
  * The RFC 8291 Appendix A vector reproduces byte for byte when its salt and sender key pair are
  * injected (test/channels/push-crypto.test.ts).
  */
-import { fromBase64Url } from '../../lib/encoding';
+import { fromBase64Url, toBase64Url } from '../../lib/encoding';
 
 /** RFC 8291 section 4: a push service need not accept more than 4096 octets of body; 86 header + 1 delimiter + 16 tag. */
 export const MAX_PUSH_PLAINTEXT_BYTES = 4096 - 86 - 1 - 16;
@@ -71,13 +71,7 @@ export async function hkdf(salt: Uint8Array, ikm: Uint8Array, info: Uint8Array, 
 /** Split an uncompressed P-256 point (0x04 || X || Y) into JWK coordinates. */
 export function pointToJwkXY(point: Uint8Array): { x: string; y: string } {
   if (point.length !== 65 || point[0] !== 0x04) throw new Error('expected an uncompressed P-256 point (65 bytes)');
-  return { x: b64u(point.subarray(1, 33)), y: b64u(point.subarray(33, 65)) };
-}
-
-function b64u(bytes: Uint8Array): string {
-  let bin = '';
-  for (const b of bytes) bin += String.fromCharCode(b);
-  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return { x: toBase64Url(point.subarray(1, 33)), y: toBase64Url(point.subarray(33, 65)) };
 }
 
 /**
@@ -85,7 +79,7 @@ function b64u(bytes: Uint8Array): string {
  * cannot import a raw private scalar, so it goes through a JWK.
  */
 export async function importEcdhPrivateKey(publicPoint: Uint8Array, d: Uint8Array): Promise<CryptoKey> {
-  const jwk: JsonWebKey = { kty: 'EC', crv: 'P-256', ...pointToJwkXY(publicPoint), d: b64u(d), ext: false };
+  const jwk: JsonWebKey = { kty: 'EC', crv: 'P-256', ...pointToJwkXY(publicPoint), d: toBase64Url(d), ext: false };
   return crypto.subtle.importKey('jwk', jwk, ECDH, false, ['deriveBits']);
 }
 

@@ -1,3 +1,4 @@
+import { utf8ToBase64 } from '../../lib/encoding';
 import type { DeliveryResult } from '../types';
 
 /**
@@ -67,10 +68,7 @@ function shorten(text: string, max = 200): string {
 }
 
 function basicAuth(username: string, password: string): string {
-  const bytes = new TextEncoder().encode(`${username}:${password}`);
-  let binary = '';
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return `Basic ${btoa(binary)}`;
+  return `Basic ${utf8ToBase64(`${username}:${password}`)}`;
 }
 
 export function twilioResourceUrl(config: Pick<TwilioClientConfig, 'accountSid' | 'apiBase'>, resource: TwilioResource): string {

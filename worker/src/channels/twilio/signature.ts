@@ -1,3 +1,5 @@
+import { toBase64 } from '../../lib/encoding';
+
 /**
  * Twilio request signatures (`X-Twilio-Signature`), on WebCrypto only.
  *
@@ -57,12 +59,6 @@ export function twilioSignedPayload(url: string, params: TwilioParams = {}): str
   return data;
 }
 
-function toBase64(bytes: ArrayBuffer): string {
-  let binary = '';
-  for (const b of new Uint8Array(bytes)) binary += String.fromCharCode(b);
-  return btoa(binary);
-}
-
 function fromBase64(text: string): Uint8Array | null {
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 !== 0) return null;
   try {
@@ -78,7 +74,7 @@ function fromBase64(text: string): Uint8Array | null {
 /** `X-Twilio-Signature` for `url` (exactly as given) and `params`. Used by tests and by peers playing Twilio. */
 export async function computeTwilioSignature(authToken: string, url: string, params: TwilioParams = {}): Promise<string> {
   const key = await hmacKey(authToken);
-  return toBase64(await crypto.subtle.sign('HMAC', key, encoder.encode(twilioSignedPayload(url, params))));
+  return toBase64(new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(twilioSignedPayload(url, params)))));
 }
 
 const AUTHORITY = /^([a-z][a-z0-9+.-]*:)\/\/([^/?#@]*@)?(\[[^\]]*\]|[^/?#:]*)(:\d*)?/i;

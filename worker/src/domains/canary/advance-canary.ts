@@ -1,6 +1,7 @@
 import { schema } from '@afterword/db';
 import { and, eq, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
+import { canaryLabel } from '../../contracts/canary';
 import { canaryHealth, graceMs } from '../../contracts/canary-health';
 import type { ServiceContext } from '../../env';
 import { runBatch } from '../../lib/db-batch';
@@ -72,7 +73,7 @@ export async function advanceCanary(
         delivery_channel: 'in_app', delivery_status: 'delivered', delivered_at: new Date(now),
       }).onConflictDoNothing(),
       activityInsert(ctx, { userId: canary.user_id, canaryId: canary.id, kind: 'grace_reminder', source: 'system', at: new Date(now),
-        summary: `Reminder: check in before ${cycle.toISOString()} or your canary "${canary.name || 'Unnamed'}" is missed.` }),
+        summary: `Reminder: check in before ${cycle.toISOString()} or your canary "${canaryLabel(canary.name)}" is missed.` }),
     );
   }
 
@@ -93,7 +94,7 @@ export async function advanceCanary(
             delivery_channel: 'in_app', delivery_status: 'delivered', delivered_at: new Date(now),
           }).onConflictDoNothing(),
           activityInsert(ctx, { userId: canary.user_id, canaryId: canary.id, kind: 'late_rewarn', source: 'system', at: new Date(now),
-            summary: `Your canary "${canary.name || 'Unnamed'}" passed its deadline while reminders could not reach you. Check in before ${new Date(countsFrom).toISOString()}; nothing is released before then.` }),
+            summary: `Your canary "${canaryLabel(canary.name)}" passed its deadline while reminders could not reach you. Check in before ${new Date(countsFrom).toISOString()}; nothing is released before then.` }),
         );
       }
     }
@@ -117,7 +118,7 @@ export async function advanceCanary(
       const span = lo === hi ? `${lo} ${lo === 1 ? 'interval' : 'intervals'}` : `${lo} to ${hi} intervals`;
       inserts.push(
         activityInsert(ctx, { userId: canary.user_id, canaryId: canary.id, kind: 'missed_checkin', source: 'system', at: new Date(now),
-          summary: `Missed check-in on "${canary.name || 'Unnamed'}" (${span} without a check-in).` }),
+          summary: `Missed check-in on "${canaryLabel(canary.name)}" (${span} without a check-in).` }),
       );
     }
   }

@@ -1,4 +1,4 @@
-import type { CHECK_IN_SOURCES, TCheckInResult } from '../../contracts/canary';
+import { UNNAMED_CANARY, type CHECK_IN_SOURCES, type TCheckInResult } from '../../contracts/canary';
 import { graceMs } from '../../contracts/canary-health';
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
@@ -30,7 +30,8 @@ interface CheckedIn {
  * The release engine adds here: cancel every release still inside its cancel window (DESIGN section 3).
  */
 const RETURNING = 'RETURNING id, user_id, name, interval_seconds, timer_due_at, token_hash';
-const ACTIVITY_SUMMARY = `'Checked in (' || ?3 || '): ' || group_concat('"' || CASE WHEN name = '' THEN 'Unnamed' ELSE name END || '"', ', ') || '.'`;
+// The SQL twin of canaryLabel (contracts/canary.ts).
+const ACTIVITY_SUMMARY = `'Checked in (' || ?3 || '): ' || group_concat('"' || CASE WHEN trim(name) = '' THEN '${UNNAMED_CANARY}' ELSE name END || '"', ', ') || '.'`;
 
 /** POST /api/canary/checkin {token} and POST /api/ping/{token}: the token alone authorises it. */
 export async function checkInWithToken(ctx: ServiceContext, token: string, source: CheckInSource): Promise<TCheckInResult> {

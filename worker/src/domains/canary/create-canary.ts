@@ -2,7 +2,7 @@ import { schema } from '@afterword/db';
 import type { User } from '@afterword/db/schema';
 import { count, eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { ZCreateCanaryInput } from '../../contracts/canary';
+import { canaryLabel, type ZCreateCanaryInput } from '../../contracts/canary';
 import { PLAN_LIMITS } from '../../contracts/plans';
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
@@ -41,7 +41,7 @@ export async function createCanary(ctx: ServiceContext, user: User, input: z.out
   };
   await runBatch(ctx.db, [
     ctx.db.insert(schema.canaries).values(row),
-    activityInsert(ctx, { userId: user.id, canaryId: id, kind: 'canary_created', source: 'web', summary: `Created canary "${input.name || 'Unnamed'}".` }),
+    activityInsert(ctx, { userId: user.id, canaryId: id, kind: 'canary_created', source: 'web', summary: `Created canary "${canaryLabel(input.name)}".` }),
   ]);
   await armCanaryTimer(ctx.env, id);
   return toCanaryView(ctx, row);

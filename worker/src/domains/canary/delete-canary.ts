@@ -1,5 +1,6 @@
 import { schema } from '@afterword/db';
 import { eq } from 'drizzle-orm';
+import { canaryLabel } from '../../contracts/canary';
 import type { ServiceContext } from '../../env';
 import { runBatch } from '../../lib/db-batch';
 import { activityInsert } from '../activity/record-activity';
@@ -11,7 +12,7 @@ export async function deleteCanary(ctx: ServiceContext, userId: string, canaryId
   const canary = await findOwnCanary(ctx, userId, canaryId);
   await runBatch(ctx.db, [
     ctx.db.delete(schema.canaries).where(eq(schema.canaries.id, canary.id)),
-    activityInsert(ctx, { userId, canaryId: canary.id, kind: 'canary_deleted', source: 'web', summary: `Deleted canary "${canary.name || 'Unnamed'}".` }),
+    activityInsert(ctx, { userId, canaryId: canary.id, kind: 'canary_deleted', source: 'web', summary: `Deleted canary "${canaryLabel(canary.name)}".` }),
   ]);
   await stopCanaryTimer(ctx.env, canary.id);
   return { ok: true as const };
