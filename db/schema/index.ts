@@ -6,3 +6,5 @@ export * from './canary-transitions';
 export * from './activity';
 export * from './deadman';
 export * from './outbox';
+export * from './messages';
+export * from './notifications';

@@ -15,6 +15,15 @@ export const users = sqliteTable(
     plan: text('plan', { enum: ['free', 'plus', 'pro', 'immortality'] }).notNull().default('free'),
     /** Google's stable subject id, set when the account signs in with Google. */
     google_sub: text('google_sub').unique(),
+    /** Profile (issue 4): what channels and notices need. */
+    display_name: text('display_name').notNull().default(''),
+    /** IANA zone; quiet hours are read in it. */
+    time_zone: text('time_zone').notNull().default('UTC'),
+    /** E.164, set only once verified by a one-time code over SMS. */
+    phone_e164: text('phone_e164'),
+    phone_verified_at: integer('phone_verified_at', { mode: 'timestamp_ms' }),
+    /** Set only through setDeathConfirmed (the guardian capability): fires delay_after_death rules. */
+    death_confirmed_at: integer('death_confirmed_at', { mode: 'timestamp_ms' }),
     created_at: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
     updated_at: integer('updated_at', { mode: 'timestamp_ms' }).notNull().default(sql`(unixepoch() * 1000)`),
   },

@@ -7,6 +7,11 @@ import { authRoutes } from './domains/auth/rest';
 import { canaryRoutes, pingRoutes } from './domains/canary/rest';
 import { deadmanRoutes } from './domains/deadman/rest';
 import { legalRoutes } from './domains/legal/rest';
+import { messageRoutes, messagesDeliverRoutes } from './domains/messages/rest';
+import { MESSAGE_CREATE_MAX_BODY_BYTES } from './contracts/messages';
+import { notifyRoutes } from './domains/notify/rest';
+import { outboxRoutes } from './domains/outbox/rest';
+import { profileRoutes } from './domains/profile/rest';
 import { AppError } from './lib/errors';
 import { authenticate } from './middleware/authenticate';
 import type { AppEnv } from './middleware/context';
@@ -26,9 +31,17 @@ export function createApp() {
   app.route('/api/deadman', deadmanRoutes);
   app.route('/api/legal', legalRoutes);
   app.route('/api/activity', activityRoutes);
+  app.route('/api/message', messageRoutes);
+  app.route('/api/messages', messagesDeliverRoutes);
+  app.route('/api/notify', notifyRoutes);
+  app.route('/api/profile', profileRoutes);
+  app.route('/api/outbox', outboxRoutes);
 
-  // The same 1 MiB cap as the REST adapter's readJsonBody, declared or streamed.
-  app.use('/api/trpc/*', bodyLimit({ maxSize: MAX_JSON_BYTES, onError: () => { throw payloadTooLarge(); } }));
+  // The same caps as the REST adapter's readJsonBody, declared or streamed: 1 MiB, except a lone
+  // message.create (it carries its audio inline).
+  const trpcLimit = bodyLimit({ maxSize: MAX_JSON_BYTES, onError: () => { throw payloadTooLarge(); } });
+  const messageCreateLimit = bodyLimit({ maxSize: MESSAGE_CREATE_MAX_BODY_BYTES, onError: () => { throw payloadTooLarge(MESSAGE_CREATE_MAX_BODY_BYTES); } });
+  app.use('/api/trpc/*', (c, next) => (c.req.path === '/api/trpc/message.create' ? messageCreateLimit(c, next) : trpcLimit(c, next)));
   app.use(
     '/api/trpc/*',
     trpcServer({

@@ -1,18 +1,29 @@
 import { createDb, type Db } from '@afterword/db';
+import type { EmailEnv } from './channels/email';
+import type { PushEnv } from './channels/push';
+import type { TwilioEnv } from './channels/twilio';
 import { systemClock, type Clock } from './lib/clock';
 
-/** Bindings and vars come from wrangler.toml through `wrangler types` (worker-configuration.d.ts). */
-export type Bindings = Env & {
-  /** Secret from which canary check-in tokens are derived (a local default is used outside production). */
-  CANARY_TOKEN_SECRET?: string;
-  GOOGLE_CLIENT_ID?: string;
-  GOOGLE_CLIENT_SECRET?: string;
-  /** Overridable OAuth endpoints: production uses Google's; tests point them at a local fake. */
-  GOOGLE_AUTH_URL?: string;
-  GOOGLE_TOKEN_URL?: string;
-  GOOGLE_JWKS_URL?: string;
-  GOOGLE_ISSUER?: string;
-};
+/**
+ * Bindings and vars come from wrangler.toml through `wrangler types` (worker-configuration.d.ts);
+ * secrets and optional settings are declared here. The channel settings are documented beside their
+ * adapters (channels/email/index.ts, channels/twilio/config.ts, channels/push/send.ts).
+ */
+export type Bindings = Omit<Env, 'EMAIL_TRANSPORT' | 'SMS_TRANSPORT' | 'CALL_TRANSPORT' | 'PUSH_TRANSPORT' | 'PUBLIC_ORIGIN'> &
+  EmailEnv &
+  TwilioEnv &
+  PushEnv & {
+    PUBLIC_ORIGIN: string;
+    /** Secret from which canary check-in tokens are derived (a local default is used outside production). */
+    CANARY_TOKEN_SECRET?: string;
+    GOOGLE_CLIENT_ID?: string;
+    GOOGLE_CLIENT_SECRET?: string;
+    /** Overridable OAuth endpoints: production uses Google's; tests point them at a local fake. */
+    GOOGLE_AUTH_URL?: string;
+    GOOGLE_TOKEN_URL?: string;
+    GOOGLE_JWKS_URL?: string;
+    GOOGLE_ISSUER?: string;
+  };
 
 /** What every service receives: the database, the bindings and the clock. */
 export interface ServiceContext {
@@ -24,3 +35,6 @@ export interface ServiceContext {
 export function createServiceContext(env: Bindings, now: Clock = systemClock): ServiceContext {
   return { db: createDb(env.DB), env, now };
 }
+
+/** Local conveniences (the outbox page, a generated VAPID key) exist only outside production. */
+export const isProduction = (env: Pick<Bindings, 'APP_ENV'>) => (env.APP_ENV as string) === 'production';

@@ -4,6 +4,7 @@ import type { Bindings } from './env';
 import { consumeBatch } from './queues/consume';
 
 export { CanaryClock } from './durable/canary-clock';
+export { ReleaseClock } from './durable/release-clock';
 
 const app = createApp();
 

@@ -1,20 +1,20 @@
 import { AppError } from './errors';
 
-/** DESIGN section 1: JSON bodies over 1 MiB are refused with 413 before they are parsed. */
+/** DESIGN section 1: JSON bodies over 1 MiB are refused with 413 before they are parsed (message create, which carries audio, allows more). */
 export const MAX_JSON_BYTES = 1024 * 1024;
 
 /**
  * Reads a JSON request body: 415 for a declared non-JSON type, 413 past 1 MiB (declared or actual),
  * 400 for malformed JSON. An empty body reads as `{}` so "all fields missing" becomes a 422.
  */
-export async function readJsonBody(req: Request): Promise<unknown> {
+export async function readJsonBody(req: Request, maxBytes = MAX_JSON_BYTES): Promise<unknown> {
   const type = req.headers.get('content-type');
   if (type && !/^application\/([\w.+-]+\+)?json\b/i.test(type.trim())) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON (Content-Type: application/json)');
   }
   const declared = Number(req.headers.get('content-length') ?? NaN);
-  if (Number.isFinite(declared) && declared > MAX_JSON_BYTES) throw payloadTooLarge();
-  const text = await readCapped(req);
+  if (Number.isFinite(declared) && declared > maxBytes) throw payloadTooLarge(maxBytes);
+  const text = await readCapped(req, maxBytes);
   if (text.trim() === '') return {};
   try {
     return JSON.parse(text);
@@ -23,10 +23,10 @@ export async function readJsonBody(req: Request): Promise<unknown> {
   }
 }
 
-export const payloadTooLarge = () => new AppError('PAYLOAD_TOO_LARGE', `JSON body is larger than ${MAX_JSON_BYTES} bytes`);
+export const payloadTooLarge = (maxBytes = MAX_JSON_BYTES) => new AppError('PAYLOAD_TOO_LARGE', `JSON body is larger than ${maxBytes} bytes`);
 
 /** Reads the stream but stops at the cap, so a body without Content-Length cannot exhaust memory. */
-async function readCapped(req: Request): Promise<string> {
+async function readCapped(req: Request, maxBytes: number): Promise<string> {
   if (!req.body) return '';
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -35,9 +35,9 @@ async function readCapped(req: Request): Promise<string> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_JSON_BYTES) {
+    if (size > maxBytes) {
       await reader.cancel();
-      throw payloadTooLarge();
+      throw payloadTooLarge(maxBytes);
     }
     chunks.push(value);
   }

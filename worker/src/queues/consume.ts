@@ -1,7 +1,9 @@
 import { dispatchMissedCheckins } from '../domains/canary/missed-event-subscribers';
 import type { MissedCheckinsEvent } from '../domains/canary/emit-missed-events';
+import { deliverMessage, type DeliverJob } from '../domains/messages/delivery/deliver-message';
+import { sendOwnerNotice, type OwnerNoticeJob } from '../domains/messages/notices/send-owner-notice';
 import { log } from '../lib/logger';
-import type { Bindings } from '../env';
+import { createServiceContext, type Bindings } from '../env';
 
 /**
  * Queue consumer for deliveries and jobs. Messages are `{type, …}`; each type gets a handler from its
@@ -11,6 +13,8 @@ import type { Bindings } from '../env';
 type Handler = (body: unknown, env: Bindings) => Promise<void>;
 const handlers: Record<string, Handler> = {
   missed_checkins: (body, env) => dispatchMissedCheckins(body as MissedCheckinsEvent, env),
+  deliver: (body, env) => deliverMessage(createServiceContext(env), (body as DeliverJob).delivery_id),
+  owner_notice: async (body, env) => void (await sendOwnerNotice(createServiceContext(env), (body as OwnerNoticeJob).notice_id)),
 };
 
 export async function consumeBatch(batch: MessageBatch<unknown>, env: Bindings) {

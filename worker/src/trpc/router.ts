@@ -1,6 +1,10 @@
 import { authRouter } from '../domains/auth/trpc';
 import { activityRouter, canaryRouter } from '../domains/canary/trpc';
 import { deadmanRouter, legalRouter } from '../domains/deadman/trpc';
+import { messageRouter } from '../domains/messages/trpc';
+import { notifyRouter } from '../domains/notify/trpc';
+import { outboxRouter } from '../domains/outbox/trpc';
+import { profileRouter } from '../domains/profile/trpc';
 import { router } from './init';
 
 /** The root router only composes; each domain owns its procedures. */
@@ -10,6 +14,10 @@ export const appRouter = router({
   activity: activityRouter,
   deadman: deadmanRouter,
   legal: legalRouter,
+  message: messageRouter,
+  notify: notifyRouter,
+  profile: profileRouter,
+  outbox: outboxRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -28,6 +28,11 @@ export async function registerUser(ctx: ServiceContext, input: z.output<typeof Z
     legal_jurisdiction: input.legal_jurisdiction ?? null,
     plan: 'free' as const,
     google_sub: null,
+    display_name: '',
+    time_zone: 'UTC',
+    phone_e164: null,
+    phone_verified_at: null,
+    death_confirmed_at: null,
     created_at: now,
     updated_at: now,
   };

@@ -5,6 +5,7 @@ import { AppError } from '../../lib/errors';
 import { fromHex } from '../../lib/encoding';
 import { constantTimeEqual } from '../../lib/secrets';
 import { deadmanCheckInStatements } from '../deadman/deadman-check-in';
+import { disarmOnCheckInStatements } from '../messages/release/disarm-on-check-in';
 import { canaryTokenHash, isWellFormedCanaryToken } from './canary-token';
 import { armCanaryTimer } from './canary-timer';
 
@@ -25,9 +26,9 @@ interface CheckedIn {
 /*
  * A check-in is the hottest write of the product, so it is one D1 batch — one round trip, atomic: the
  * canaries' new cycle (UPDATE … RETURNING), the activity row, the dead-man deadline and the cancelling
- * of a scheduled dead-man deletion. Written in SQL rather than drizzle because the statements select
- * their owner inside the batch (drizzle's batch cannot express INSERT … SELECT with bound values here).
- * The release engine adds here: cancel every release still inside its cancel window (DESIGN section 3).
+ * of a scheduled dead-man deletion, and the disarming of every armed message still inside its cancel
+ * window (DESIGN section 3). Written in SQL rather than drizzle because the statements select their
+ * owner inside the batch (drizzle's batch cannot express INSERT … SELECT with bound values here).
  */
 const RETURNING = 'RETURNING id, user_id, name, interval_seconds, timer_due_at, token_hash';
 // The SQL twin of canaryLabel (contracts/canary.ts).
@@ -49,6 +50,7 @@ export async function checkInWithToken(ctx: ServiceContext, token: string, sourc
       )
       .bind(hash, now, source, crypto.randomUUID()),
     ...deadmanCheckInStatements(db, owner, now, crypto.randomUUID()),
+    ...disarmOnCheckInStatements(db, owner, now),
   ]);
   const canary = updated?.results[0];
   // Found by its hash through the index; compared again in constant time so no path leaks timing.
@@ -71,6 +73,7 @@ export async function checkInAll(ctx: ServiceContext, userId: string, source: Ch
       )
       .bind(userId, now, source, crypto.randomUUID()),
     ...deadmanCheckInStatements(db, { sql: '?1', params: [userId] }, now, crypto.randomUUID()),
+    ...disarmOnCheckInStatements(db, { sql: '?1', params: [userId] }, now),
   ]);
   return afterCheckIn(ctx, updated?.results ?? [], now);
 }

@@ -1,0 +1,85 @@
+import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { users } from './users';
+
+export const NOTIFY_METHODS = ['email', 'sms', 'push'] as const;
+
+export interface StoredAlerts {
+  vaults: boolean;
+  messages: boolean;
+  canary_events: boolean;
+}
+
+/**
+ * What the owner is told and when (SPEC section 3, DESIGN section 4). No row = the defaults in
+ * worker/src/contracts/notify.ts. Quiet hours are wall-clock HH:MM in the user's time zone; start = end
+ * means none.
+ */
+export const notificationPreferences = sqliteTable('notification_preferences', {
+  user_id: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  methods: text('methods', { mode: 'json' }).$type<(typeof NOTIFY_METHODS)[number][]>().notNull(),
+  quiet_start: text('quiet_start').notNull(),
+  quiet_end: text('quiet_end').notNull(),
+  alerts: text('alerts', { mode: 'json' }).$type<StoredAlerts>().notNull(),
+  updated_at: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+});
+
+/** A browser's Web Push subscription (PushSubscription.toJSON()); removed when the push service says 404/410. */
+export const pushSubscriptions = sqliteTable(
+  'push_subscriptions',
+  {
+    id: text('id').primaryKey(),
+    user_id: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull().unique(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    created_at: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [index('push_subscriptions_user_idx').on(t.user_id)],
+);
+
+/** A pending phone verification: the code is stored hashed, expires, and allows a few attempts. */
+export const phoneVerifications = sqliteTable('phone_verifications', {
+  user_id: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  phone: text('phone').notNull(),
+  code_hash: text('code_hash').notNull(),
+  attempts: integer('attempts').notNull().default(0),
+  expires_at: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+  created_at: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+});
+
+/**
+ * Owner notifications (a message armed, released, failed): one row per cause, written before it is
+ * sent and marked after, so a redelivered job does not tell the owner twice.
+ */
+export const ownerNotices = sqliteTable(
+  'owner_notices',
+  {
+    id: text('id').primaryKey(),
+    user_id: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    link: text('link'),
+    status: text('status', { enum: ['pending', 'sent', 'skipped'] }).notNull(),
+    /** Not before: quiet hours move it later. The reconciler re-sends pending notices well past it. */
+    due_at: integer('due_at', { mode: 'timestamp_ms' }).notNull(),
+    created_at: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+    sent_at: integer('sent_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [index('owner_notices_user_idx').on(t.user_id, t.created_at), index('owner_notices_due_idx').on(t.status, t.due_at)],
+);
+
+/** Small server-held settings, e.g. the VAPID key pair generated for local development. */
+export const appSettings = sqliteTable('app_settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+  created_at: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+});

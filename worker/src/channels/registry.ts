@@ -1,0 +1,57 @@
+import type { ServiceContext } from '../env';
+import { createEmailChannel } from './email';
+import { deliverToOutbox } from './outbox';
+import { createPushChannel } from './push';
+import { callChannelFromEnv, smsChannelFromEnv, type PhoneChannel } from './twilio';
+import type { ChannelKind, DeliveryResult, EmailAddress, OutgoingMessage, PushSubscriptionJson } from './types';
+
+/**
+ * Every channel as the release engine and owner notices use it, each adapter chosen by configuration
+ * (`*_TRANSPORT`) with the outbox as the local default. A misconfigured adapter does not throw: each send
+ * answers a retryable failure naming the setting, so the delivery log shows it and a fix inside the
+ * retry window still delivers.
+ */
+export interface Channels {
+  readonly transports: Record<ChannelKind, string>;
+  email(to: EmailAddress, message: OutgoingMessage): Promise<DeliveryResult>;
+  sms(to: string, message: OutgoingMessage): Promise<DeliveryResult>;
+  call(to: string, message: OutgoingMessage): Promise<DeliveryResult>;
+  push(subscription: PushSubscriptionJson, message: OutgoingMessage): Promise<DeliveryResult>;
+}
+
+const misconfigured = (err: unknown): DeliveryResult => ({ ok: false, retryable: true, error: err instanceof Error ? err.message : 'channel misconfigured' });
+
+function phone(ctx: ServiceContext, kind: 'sms' | 'call', make: () => PhoneChannel | null) {
+  let channel: PhoneChannel | null;
+  try {
+    channel = make();
+  } catch (err) {
+    return { transport: 'twilio', send: async () => misconfigured(err) };
+  }
+  if (!channel) return { transport: 'outbox', send: (to: string, m: OutgoingMessage) => deliverToOutbox(ctx, kind, to, m) };
+  const real = channel;
+  return { transport: 'twilio', send: (to: string, m: OutgoingMessage) => real.send(to, m) };
+}
+
+export function createChannels(ctx: ServiceContext): Channels {
+  const env = ctx.env;
+  const email = createEmailChannel(env, { outbox: (to, m) => deliverToOutbox(ctx, 'email', to.email, m) });
+  const sms = phone(ctx, 'sms', () => smsChannelFromEnv(env));
+  const call = phone(ctx, 'call', () => callChannelFromEnv(env));
+  let push: { transport: string; send: Channels['push'] };
+  try {
+    const channel = createPushChannel(env);
+    push = channel
+      ? { transport: 'webpush', send: (s, m) => channel.send(s, m) }
+      : { transport: 'outbox', send: (s, m) => deliverToOutbox(ctx, 'push', s.endpoint, m) };
+  } catch (err) {
+    push = { transport: 'webpush', send: async () => misconfigured(err) };
+  }
+  return {
+    transports: { email: email.transport, sms: sms.transport, call: call.transport, push: push.transport },
+    email: (to, m) => email.send(to, m),
+    sms: sms.send,
+    call: call.send,
+    push: push.send,
+  };
+}

@@ -1,0 +1,156 @@
+import { z } from 'zod';
+import { DELIVERY_METHODS, MESSAGE_STATUSES, TRIGGER_TYPES } from '@afterword/db/schema';
+
+export { DELIVERY_METHODS, MESSAGE_STATUSES, TRIGGER_TYPES };
+export type DeliveryMethod = (typeof DELIVERY_METHODS)[number];
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+export type TriggerType = (typeof TRIGGER_TYPES)[number];
+
+export const CONTENT_MAX_CHARS = 100_000;
+export const AUDIO_MAX_BYTES = 10 * 1024 * 1024;
+/** Base64 of AUDIO_MAX_BYTES plus padding: longer strings are refused before decoding. */
+export const AUDIO_BASE64_MAX_CHARS = Math.ceil(AUDIO_MAX_BYTES / 3) * 4;
+/** The create call carries the audio inline (SPEC section 7), so its body may be larger than 1 MiB. */
+export const MESSAGE_CREATE_MAX_BODY_BYTES = AUDIO_BASE64_MAX_CHARS + CONTENT_MAX_CHARS * 4 + 64 * 1024;
+export const RULES_MAX = 10;
+export const MISSED_CHECKINS_MAX = 1000;
+export const DAYS_MAX = 3650;
+export const EXPIRE_WINDOW_MAX_DAYS = 365;
+
+export const TRIGGER_LABELS: Record<TriggerType, string> = {
+  missed_checkins: 'Missed check-ins',
+  fixed_date: 'Fixed date',
+  delay_after_death: 'Delay after death',
+};
+
+/** `YYYY-MM-DD` or an ISO date-time; a date-time without an offset is UTC (DESIGN section 3). */
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?$/;
+
+/** The instant an ISO date or date-time names, or null when it is not one. */
+export function parseIsoInstant(value: string): Date | null {
+  const v = value.trim();
+  if (!ISO_DATE.test(v) && !ISO_DATE_TIME.test(v)) return null;
+  const withZone = ISO_DATE.test(v) ? `${v}T00:00:00Z` : /(Z|[+-]\d{2}:\d{2})$/.test(v) ? v : `${v}Z`;
+  const d = new Date(withZone);
+  if (Number.isNaN(d.getTime())) return null;
+  // Reject dates the engine would silently roll over (2026-02-31 → March 3).
+  const [y, m, day] = v.slice(0, 10).split('-').map(Number);
+  const check = new Date(Date.UTC(y!, m! - 1, day!));
+  if (check.getUTCFullYear() !== y || check.getUTCMonth() !== m! - 1 || check.getUTCDate() !== day) return null;
+  return d;
+}
+
+const wholeNumber = (label: string, min: number, max: number) =>
+  z.union([z.number(), z.string().trim().regex(/^\d+$/, { message: `${label} must be a whole number` }).transform(Number)]).pipe(
+    z
+      .number({ message: `${label} must be a number` })
+      .int({ message: `${label} must be a whole number` })
+      .min(min, { message: `${label} must be at least ${min}` })
+      .max(max, { message: `${label} must be at most ${max}` }),
+  );
+
+const ZExpireWindow = z.union([z.null(), z.literal('').transform(() => null), wholeNumber('expire_window (days)', 0, EXPIRE_WINDOW_MAX_DAYS)]).optional().transform((v) => v ?? null);
+
+/** One rule, validated by its type (DESIGN section 3). trigger_value is stored as a canonical string. */
+export const ZRule = z.discriminatedUnion('trigger_type', [
+  z.object({
+    trigger_type: z.literal('missed_checkins'),
+    trigger_value: wholeNumber('missed check-ins count', 1, MISSED_CHECKINS_MAX).transform(String),
+    expire_window: ZExpireWindow,
+  }),
+  z.object({
+    trigger_type: z.literal('fixed_date'),
+    trigger_value: z
+      .string({ message: 'fixed date must be an ISO date (YYYY-MM-DD) or date-time' })
+      .trim()
+      .refine((v) => parseIsoInstant(v) !== null, { message: 'fixed date must be an ISO date (YYYY-MM-DD) or date-time' }),
+    expire_window: ZExpireWindow,
+  }),
+  z.object({
+    trigger_type: z.literal('delay_after_death'),
+    trigger_value: wholeNumber('delay after death (days)', 0, DAYS_MAX).transform(String),
+    expire_window: ZExpireWindow,
+  }),
+], { message: `trigger_type must be one of ${TRIGGER_TYPES.join(', ')}` });
+export type TRuleInput = z.input<typeof ZRule>;
+export type TRule = z.output<typeof ZRule>;
+
+export const ZUserId = z.string().trim().uuid({ message: 'recipient_user_id must be a user id (a UUID)' });
+
+/** POST /api/message/create (SPEC sections 3, 5, 7). */
+export const ZCreateMessageInput = z.object({
+  recipient_user_id: ZUserId,
+  content: z.string().max(CONTENT_MAX_CHARS, { message: `content must be at most ${CONTENT_MAX_CHARS.toLocaleString('en-US')} characters` }).default(''),
+  /** Empty or absent = now. */
+  deliver_at: z
+    .union([z.null(), z.literal(''), z.string().trim().refine((v) => v === '' || parseIsoInstant(v) !== null, { message: 'deliver_at must be an ISO date or date-time' })])
+    .optional()
+    .transform((v) => (v ? v : null)),
+  delivery_method: z.enum(DELIVERY_METHODS, { message: `delivery_method must be one of ${DELIVERY_METHODS.join(', ')}` }),
+  use_e2ee: z.boolean().default(false),
+  /** The E2EE envelope (end-to-end encryption capability). */
+  content_encrypted: z.string().max(CONTENT_MAX_CHARS * 2).optional().nullable(),
+  rules: z.array(ZRule).max(RULES_MAX, { message: `at most ${RULES_MAX} rules` }).default([]),
+  consent: z.literal(true, { message: 'consent must be true' }),
+  audio_base64: z
+    .string()
+    .max(AUDIO_BASE64_MAX_CHARS, { message: 'audio must be at most 10 MB' })
+    .optional()
+    .nullable(),
+});
+export type TCreateMessageInput = z.input<typeof ZCreateMessageInput>;
+export type TCreateMessage = z.output<typeof ZCreateMessageInput>;
+
+export const ZMessageId = z.object({ id: z.string().uuid({ message: 'Not a message id' }) });
+
+export const MESSAGE_FILTERS = ['all', 'pending', 'sent'] as const;
+export type MessageFilter = (typeof MESSAGE_FILTERS)[number];
+
+export interface MessageRuleView {
+  trigger_type: TriggerType;
+  trigger_value: string;
+  expire_window: number | null;
+  fired_at: string | null;
+}
+
+/** A message as its sender (or, once released, its recipient) sees it. */
+export interface MessageView {
+  id: string;
+  sender_id: string;
+  recipient_user_id: string;
+  recipient_email?: string;
+  sender_email?: string;
+  sender_name?: string;
+  content: string;
+  content_encrypted: string | null;
+  deliver_at: string;
+  /** True once released: the recipient has it in their inbox (status tells how the channel went). */
+  delivered: boolean;
+  delivery_method: DeliveryMethod;
+  use_e2ee: boolean;
+  rules: MessageRuleView[];
+  status: MessageStatus;
+  has_audio: boolean;
+  audio_type: string | null;
+  armed_at: string | null;
+  cancel_deadline: string | null;
+  released_at: string | null;
+  created_at: string;
+}
+
+export interface MessageTransitionView {
+  at: string;
+  from: MessageStatus | null;
+  to: MessageStatus;
+  cause: string;
+  detail: string;
+}
+
+export interface DeliveryLogEntry {
+  created_at: string;
+  channel: DeliveryMethod | 'inbox';
+  success: boolean;
+  error?: string;
+  attempt: number;
+}

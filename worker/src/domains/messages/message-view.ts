@@ -1,0 +1,36 @@
+import type { Message, MessageTransition } from '@afterword/db/schema';
+import type { MessageTransitionView, MessageView } from '../../contracts/messages';
+
+const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function toMessageView(m: Message, extra: Pick<MessageView, 'recipient_email' | 'sender_email' | 'sender_name'> = {}): MessageView {
+  return {
+    id: m.id,
+    sender_id: m.sender_id,
+    recipient_user_id: m.recipient_user_id,
+    ...extra,
+    content: m.content,
+    content_encrypted: m.content_encrypted,
+    deliver_at: m.deliver_at.toISOString(),
+    delivered: m.released_at != null,
+    delivery_method: m.delivery_method,
+    use_e2ee: m.use_e2ee,
+    rules: m.rules.map((r) => ({
+      trigger_type: r.trigger_type,
+      trigger_value: r.trigger_value,
+      expire_window: r.expire_window,
+      fired_at: r.fired_at ? new Date(r.fired_at).toISOString() : null,
+    })),
+    status: m.status,
+    has_audio: m.audio_key != null,
+    audio_type: m.audio_type,
+    armed_at: isoOrNull(m.armed_at),
+    cancel_deadline: isoOrNull(m.cancel_deadline),
+    released_at: isoOrNull(m.released_at),
+    created_at: m.created_at.toISOString(),
+  };
+}
+
+export function toTransitionView(t: MessageTransition): MessageTransitionView {
+  return { at: t.created_at.toISOString(), from: t.from_status, to: t.to_status, cause: t.cause, detail: t.detail };
+}

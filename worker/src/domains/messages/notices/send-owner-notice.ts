@@ -1,0 +1,79 @@
+import { schema } from '@afterword/db';
+import { and, eq } from 'drizzle-orm';
+import { createChannels, type Channels } from '../../../channels/registry';
+import type { DeliveryResult, OutgoingMessage } from '../../../channels/types';
+import type { ServiceContext } from '../../../env';
+import { log } from '../../../lib/logger';
+import { getNotifyPreferences } from '../../notify/preferences';
+import { listPushSubscriptions, removeGoneSubscription } from '../../notify/push-subscriptions';
+import { QUEUE_MAX_DELAY_SECONDS } from '../delivery/retry-policy';
+import { quietHoursRemainingMs } from './quiet-hours';
+
+export interface OwnerNoticeJob {
+  type: 'owner_notice';
+  notice_id: string;
+}
+
+/** Which alert switch governs a notice kind. */
+const ALERT_OF: Record<string, 'messages' | 'vaults' | 'canary_events'> = {
+  message_armed: 'messages',
+  message_released: 'messages',
+  message_failed: 'messages',
+};
+
+/**
+ * The JOBS consumer of owner notices (a message of theirs armed, released or failed): sent on each of
+ * the owner's chosen methods unless that alert is off; inside quiet hours it waits (the job is re-queued
+ * for their end — releases themselves never wait). Marked sent after sending, so a crash re-sends rather
+ * than loses; the idempotency key lets the outbox and providers drop the repeat.
+ */
+export async function sendOwnerNotice(ctx: ServiceContext, noticeId: string, channels: Channels = createChannels(ctx)): Promise<'sent' | 'skipped' | 'delayed' | 'none'> {
+  const [row] = await ctx.db
+    .select({ notice: schema.ownerNotices, user: schema.users })
+    .from(schema.ownerNotices)
+    .innerJoin(schema.users, eq(schema.users.id, schema.ownerNotices.user_id))
+    .where(eq(schema.ownerNotices.id, noticeId))
+    .limit(1);
+  const now = ctx.now();
+  // Not pending, or an early duplicate of a job already waiting for its quiet hours to end.
+  if (!row || row.notice.status !== 'pending' || row.notice.due_at.getTime() > now.getTime() + 1000) return 'none';
+  const { notice, user } = row;
+  const prefs = await getNotifyPreferences(ctx, user.id);
+
+  if (!prefs.alerts[ALERT_OF[notice.kind] ?? 'messages'] || !prefs.methods.length) {
+    await mark(ctx, noticeId, 'skipped', now);
+    return 'skipped';
+  }
+  const waitMs = quietHoursRemainingMs(now, prefs.quiet_hours, user.time_zone);
+  if (waitMs > 0) {
+    const delaySeconds = Math.min(QUEUE_MAX_DELAY_SECONDS, Math.ceil(waitMs / 1000));
+    await ctx.db.update(schema.ownerNotices).set({ due_at: new Date(now.getTime() + delaySeconds * 1000) }).where(eq(schema.ownerNotices.id, noticeId));
+    await ctx.env.JOBS.send({ type: 'owner_notice', notice_id: noticeId } satisfies OwnerNoticeJob, { contentType: 'json', delaySeconds });
+    return 'delayed';
+  }
+
+  const out: OutgoingMessage = { idempotencyKey: `notice:${noticeId}`, subject: notice.subject, text: notice.text, ...(notice.link ? { link: notice.link } : {}) };
+  const results: DeliveryResult[] = [];
+  for (const method of prefs.methods) {
+    if (method === 'email') results.push(await channels.email({ email: user.email, ...(user.display_name ? { name: user.display_name } : {}) }, { ...out, idempotencyKey: `${out.idempotencyKey}:email` }));
+    if (method === 'sms' && user.phone_e164 && user.phone_verified_at) results.push(await channels.sms(user.phone_e164, { ...out, idempotencyKey: `${out.idempotencyKey}:sms` }));
+    if (method === 'push') {
+      for (const s of await listPushSubscriptions(ctx, user.id)) {
+        const r = await channels.push(s, { ...out, idempotencyKey: `${out.idempotencyKey}:push:${s.id}` });
+        if (!r.ok && r.gone) await removeGoneSubscription(ctx, s.id);
+        results.push(r);
+      }
+    }
+  }
+  // Every method failed in a way worth retrying: let the queue retry the job.
+  if (results.length && results.every((r) => !r.ok && r.retryable)) {
+    throw new Error(`owner notice not delivered on any method: ${results.map((r) => (r.ok ? '' : r.error)).join('; ')}`);
+  }
+  await mark(ctx, noticeId, 'sent', now);
+  log.info('owner notice sent', { notice_id: noticeId, kind: notice.kind, methods: prefs.methods.join(',') });
+  return 'sent';
+}
+
+async function mark(ctx: ServiceContext, id: string, status: 'sent' | 'skipped', at: Date) {
+  await ctx.db.update(schema.ownerNotices).set({ status, sent_at: at }).where(and(eq(schema.ownerNotices.id, id), eq(schema.ownerNotices.status, 'pending')));
+}

@@ -1,0 +1,122 @@
+import { schema } from '@afterword/db';
+import type { Message } from '@afterword/db/schema';
+import { and, asc, desc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
+import type { DeliveryLogEntry, MessageFilter, MessageTransitionView, MessageView } from '../../contracts/messages';
+import type { ServiceContext } from '../../env';
+import { AppError } from '../../lib/errors';
+import { toMessageView, toTransitionView } from './message-view';
+
+export const messageNotFound = () => new AppError('NOT_FOUND', 'Message not found');
+const LIST_LIMIT = 500;
+
+/** The caller's own message (as its sender); anyone else's is 404, as if it did not exist. */
+export async function loadOwnMessage(ctx: ServiceContext, userId: string, id: string): Promise<Message> {
+  const [m] = await ctx.db
+    .select()
+    .from(schema.messages)
+    .where(and(eq(schema.messages.id, id), eq(schema.messages.sender_id, userId)))
+    .limit(1);
+  if (!m) throw messageNotFound();
+  return m;
+}
+
+export async function getOwnMessage(ctx: ServiceContext, userId: string, id: string): Promise<MessageView> {
+  return toMessageView(await loadOwnMessage(ctx, userId, id));
+}
+
+/** A message the caller may read: theirs, or addressed to them and released. */
+async function loadReadable(ctx: ServiceContext, userId: string, id: string): Promise<{ message: Message; role: 'sender' | 'recipient'; senderEmail: string; senderName: string }> {
+  const [row] = await ctx.db
+    .select({ message: schema.messages, senderEmail: schema.users.email, senderName: schema.users.display_name })
+    .from(schema.messages)
+    .innerJoin(schema.users, eq(schema.users.id, schema.messages.sender_id))
+    .where(eq(schema.messages.id, id))
+    .limit(1);
+  if (row?.message.sender_id === userId) return { ...row, role: 'sender' };
+  if (row && row.message.recipient_user_id === userId && row.message.released_at) return { ...row, role: 'recipient' };
+  throw messageNotFound();
+}
+
+/** What a recipient sees of a message: the content, not the sender's rules or check-in history. */
+function recipientCopy(view: MessageView): MessageView {
+  return { ...view, rules: [], armed_at: null, cancel_deadline: null };
+}
+
+export async function getMessageDetail(
+  ctx: ServiceContext,
+  userId: string,
+  id: string,
+): Promise<{ message: MessageView; transitions: MessageTransitionView[]; log: DeliveryLogEntry[]; role: 'sender' | 'recipient' }> {
+  const { message, role, senderEmail, senderName } = await loadReadable(ctx, userId, id);
+  const [transitions, log] = await ctx.db.batch([
+    ctx.db.select().from(schema.messageTransitions).where(eq(schema.messageTransitions.message_id, id)).orderBy(asc(schema.messageTransitions.created_at)),
+    logQuery(ctx, id),
+  ]);
+  const view = toMessageView(message, { sender_email: senderEmail, sender_name: senderName });
+  const history = transitions.map(toTransitionView);
+  return {
+    message: role === 'sender' ? view : recipientCopy(view),
+    // The recipient sees how their copy travelled, not why the sender's rules fired.
+    transitions: role === 'sender' ? history : history.filter((t) => t.to === 'releasing' || t.to === 'delivered' || t.to === 'failed'),
+    log: log.map(toLogEntry),
+    role,
+  };
+}
+
+function logQuery(ctx: ServiceContext, messageId: string) {
+  return ctx.db.select().from(schema.deliveryLog).where(eq(schema.deliveryLog.message_id, messageId)).orderBy(asc(schema.deliveryLog.created_at), asc(schema.deliveryLog.attempt));
+}
+
+function toLogEntry(r: typeof schema.deliveryLog.$inferSelect): DeliveryLogEntry {
+  return { created_at: r.created_at.toISOString(), channel: r.channel, success: r.success, attempt: r.attempt, ...(r.error ? { error: r.error } : {}) };
+}
+
+/** GET /api/notify/logs/{id}: every attempt, for the sender and (for their copy) the recipient. */
+export async function getDeliveryLog(ctx: ServiceContext, userId: string, messageId: string): Promise<DeliveryLogEntry[]> {
+  await loadReadable(ctx, userId, messageId);
+  return (await logQuery(ctx, messageId)).map(toLogEntry);
+}
+
+/** My Messages: All, Pending (not delivered = not released) or Sent (released), newest first. */
+export async function listMessages(ctx: ServiceContext, userId: string, filter: MessageFilter = 'all'): Promise<MessageView[]> {
+  const released = filter === 'pending' ? isNull(schema.messages.released_at) : filter === 'sent' ? isNotNull(schema.messages.released_at) : undefined;
+  const rows = await ctx.db
+    .select({ message: schema.messages, recipientEmail: schema.users.email })
+    .from(schema.messages)
+    .innerJoin(schema.users, eq(schema.users.id, schema.messages.recipient_user_id))
+    .where(and(eq(schema.messages.sender_id, userId), released))
+    .orderBy(desc(schema.messages.created_at))
+    .limit(LIST_LIMIT);
+  return rows.map((r) => toMessageView(r.message, { recipient_email: r.recipientEmail }));
+}
+
+/** GET /api/message/pending: the caller's messages still waiting for release (scheduled or armed). */
+export async function pendingMessages(ctx: ServiceContext, userId: string): Promise<MessageView[]> {
+  const rows = await ctx.db
+    .select()
+    .from(schema.messages)
+    .where(and(eq(schema.messages.sender_id, userId), inArray(schema.messages.status, ['scheduled', 'armed'])))
+    .orderBy(desc(schema.messages.created_at))
+    .limit(LIST_LIMIT);
+  return rows.map((m) => toMessageView(m));
+}
+
+/** GET /api/message/inbox: released messages addressed to the caller, newest release first. */
+export async function inboxMessages(ctx: ServiceContext, userId: string): Promise<MessageView[]> {
+  const rows = await ctx.db
+    .select({ message: schema.messages, senderEmail: schema.users.email, senderName: schema.users.display_name })
+    .from(schema.messages)
+    .innerJoin(schema.users, eq(schema.users.id, schema.messages.sender_id))
+    .where(and(eq(schema.messages.recipient_user_id, userId), isNotNull(schema.messages.released_at)))
+    .orderBy(desc(schema.messages.released_at))
+    .limit(LIST_LIMIT);
+  return rows.map((r) => recipientCopy(toMessageView(r.message, { sender_email: r.senderEmail, sender_name: r.senderName })));
+}
+
+/** The message's recording from R2, for its sender or (once released) its recipient. */
+export async function getMessageAudio(ctx: ServiceContext, userId: string, id: string): Promise<R2ObjectBody> {
+  const { message } = await loadReadable(ctx, userId, id);
+  const object = message.audio_key ? await ctx.env.BLOBS.get(message.audio_key) : null;
+  if (!object) throw new AppError('NOT_FOUND', 'This message has no recording');
+  return object;
+}

@@ -1,0 +1,52 @@
+import { schema } from '@afterword/db';
+import { eq } from 'drizzle-orm';
+import type { ServiceContext } from '../../../env';
+import { iso } from './describe';
+import { loadEngineMessage } from './load-message';
+import { dueTimeRule, isOpen, nextWakeAt } from './schedule';
+import { armMessage, releaseMessage } from './transitions';
+
+/** Enough for any real path (fire → arm → release); a bound so a bug cannot spin. */
+const MAX_STEPS = 6;
+
+/**
+ * Brings one message up to `now` for everything time decides: releases a rule-less message at
+ * deliver_at, arms on a due fixed date or delay after death, releases an armed message at the end of its
+ * cancel window. Safe to run any number of times, from its ReleaseClock (alarm or sync) or directly
+ * (tests) (each step is a compare-and-set). Saves and returns when the message next needs its clock.
+ */
+export async function advanceMessage(ctx: ServiceContext, messageId: string, by: 'alarm' | 'direct'): Promise<{ nextWakeAt: Date | null }> {
+  for (let step = 0; step < MAX_STEPS; step++) {
+    const loaded = await loadEngineMessage(ctx, messageId);
+    if (!loaded || !isOpen(loaded.message.status)) return { nextWakeAt: null };
+    const { message, deathConfirmedAt } = loaded;
+    const now = ctx.now().getTime();
+
+    let moved = false;
+    if (message.status === 'armed' && message.cancel_deadline && message.cancel_deadline.getTime() <= now) {
+      const reason = message.cancel_deadline.getTime() > (message.armed_at?.getTime() ?? 0) ? 'The cancel window ended without a check-in.' : 'Armed with no cancel window.';
+      moved = (await releaseMessage(ctx, loaded, 'window_ended', reason)).applied;
+    } else if (message.status === 'scheduled' && !message.rules.length && message.deliver_at.getTime() <= now) {
+      moved = (await releaseMessage(ctx, loaded, 'deliver_at', `Its delivery time ${iso(message.deliver_at.getTime())} came (no rules).`)).applied;
+    } else if (message.status === 'scheduled') {
+      const due = dueTimeRule(message, deathConfirmedAt, now);
+      if (due) {
+        const rule = message.rules[due.index]!;
+        const why = rule.trigger_type === 'fixed_date' ? `${iso(due.dueAt)} came` : `death confirmed at ${iso(deathConfirmedAt!.getTime())}`;
+        // Applied or not (a racing writer won), re-read and look again.
+        await armMessage(ctx, loaded, due.index, now, why, `rule:${due.index}:${due.dueAt}`);
+        moved = true;
+      }
+    }
+    if (moved) continue;
+
+    const next = nextWakeAt(message, deathConfirmedAt);
+    const nextDate = next == null ? null : new Date(next);
+    // Only the message's ReleaseClock arms an alarm for `next`, so only it records the timer.
+    if (by === 'alarm' && (message.timer_due_at?.getTime() ?? null) !== next) {
+      await ctx.db.update(schema.messages).set({ timer_due_at: nextDate }).where(eq(schema.messages.id, messageId));
+    }
+    return { nextWakeAt: nextDate };
+  }
+  return { nextWakeAt: new Date(ctx.now().getTime() + 1000) };
+}

@@ -1,0 +1,58 @@
+import { schema } from '@afterword/db';
+import { and, eq } from 'drizzle-orm';
+import type { ServiceContext } from '../../../env';
+import type { MissedCheckinsEvent } from '../../canary/emit-missed-events';
+import { loadEngineMessage } from './load-message';
+import { syncReleaseTimer } from './release-timer';
+import { armMessage } from './transitions';
+
+/** The first missed_checkins rule of a message that `misses` satisfies (N ≤ misses), or -1. */
+export function firingMissRule(rules: { trigger_type: string; trigger_value: string }[], misses: number): number {
+  return rules.findIndex((r) => r.trigger_type === 'missed_checkins' && Number(r.trigger_value) <= misses);
+}
+
+/**
+ * Subscriber of the canary engine's `missed_checkins` event: arms every scheduled message of the
+ * sender with a missed_checkins(N) rule that the count satisfies. An event of a cycle a check-in already
+ * ended is stale and changes nothing — this is what keeps a redelivered event from re-arming a message
+ * the sender disarmed. The event id is the transition's dedupe key, so a redelivery is a no-op too.
+ */
+export async function armOnMissedCheckins(ctx: ServiceContext, event: MissedCheckinsEvent): Promise<void> {
+  const [canary] = await ctx.db
+    .select({ last: schema.canaries.last_check_in, interval: schema.canaries.interval_seconds, active: schema.canaries.active })
+    .from(schema.canaries)
+    .where(eq(schema.canaries.id, event.canary_id))
+    .limit(1);
+  if (!canary?.active || canary.last.getTime() + canary.interval * 1000 !== Date.parse(event.deadline)) return;
+
+  const candidates = await ctx.db
+    .select({ id: schema.messages.id, rules: schema.messages.rules })
+    .from(schema.messages)
+    .where(and(eq(schema.messages.sender_id, event.user_id), eq(schema.messages.status, 'scheduled')));
+  const firedAt = Math.min(Date.parse(event.fired_at), ctx.now().getTime());
+  for (const candidate of candidates) {
+    if (firingMissRule(candidate.rules, event.misses) < 0) continue;
+    const loaded = await loadEngineMessage(ctx, candidate.id);
+    if (!loaded || loaded.message.status !== 'scheduled') continue;
+    const index = firingMissRule(loaded.message.rules, event.misses);
+    if (index < 0) continue;
+    const { applied } = await armMessage(ctx, loaded, index, firedAt, `${event.misses} missed check-in${event.misses === 1 ? '' : 's'} in a row`, `event:${event.event_id}`);
+    // The clock releases it at the end of the cancel window (at once when there is none).
+    if (applied) await syncReleaseTimer(ctx.env, candidate.id);
+  }
+}
+
+/**
+ * The sender's current run of misses (the highest count emitted in a canary's current cycle): a message
+ * created while its owner is already missing check-ins is armed at once if its rule is satisfied.
+ */
+export async function currentMisses(ctx: ServiceContext, userId: string): Promise<number> {
+  const row = await ctx.env.DB.prepare(
+    `SELECT max(t.misses) AS misses FROM canary_transitions t JOIN canaries c ON c.id = t.canary_id
+     WHERE c.user_id = ?1 AND c.active = 1 AND t.kind = 'missed' AND t.emitted_at IS NOT NULL
+       AND t.cycle_deadline = c.last_check_in + c.interval_seconds * 1000`,
+  )
+    .bind(userId)
+    .first<{ misses: number | null }>();
+  return row?.misses ?? 0;
+}

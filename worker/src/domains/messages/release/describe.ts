@@ -1,0 +1,19 @@
+import type { StoredRule } from '@afterword/db/schema';
+
+/** Human texts for the state history and owner notices: they say *why*. */
+export function describeRule(rule: StoredRule): string {
+  switch (rule.trigger_type) {
+    case 'missed_checkins': {
+      const n = Number(rule.trigger_value);
+      return `${n} missed check-in${n === 1 ? '' : 's'}`;
+    }
+    case 'fixed_date':
+      return `the date ${rule.trigger_value}`;
+    case 'delay_after_death': {
+      const d = Number(rule.trigger_value);
+      return d === 0 ? 'confirmed death' : `${d} day${d === 1 ? '' : 's'} after confirmed death`;
+    }
+  }
+}
+
+export const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');

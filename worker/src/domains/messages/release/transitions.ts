@@ -1,0 +1,54 @@
+import type { StoredRule } from '@afterword/db/schema';
+import type { ServiceContext } from '../../../env';
+import { commitTransition, type CommitResult, type TransitionCause } from './commit-transition';
+import { describeRule, iso } from './describe';
+import type { EngineMessage } from './load-message';
+import { cancelDeadlineFor } from './schedule';
+
+/** A rule fired: scheduled → armed, with its cancel window (DESIGN section 3). */
+export function armMessage(
+  ctx: ServiceContext,
+  { message, recipientLabel }: EngineMessage,
+  ruleIndex: number,
+  firedAt: number,
+  why: string,
+  dedupeKey?: string,
+): Promise<CommitResult> {
+  const rule = message.rules[ruleIndex]!;
+  const cancelDeadline = cancelDeadlineFor(message, rule, firedAt);
+  const rules: StoredRule[] = message.rules.map((r, i) => (i === ruleIndex ? { ...r, fired_at: firedAt } : r));
+  const window = rule.expire_window
+    ? `It will be released at ${iso(cancelDeadline)} unless you check in before then.`
+    : cancelDeadline > firedAt
+      ? `It will be released at ${iso(cancelDeadline)} (its deliver_at).`
+      : 'It is released now.';
+  return commitTransition(ctx, message, {
+    to: 'armed',
+    cause: 'rule_fired',
+    detail: `Rule "${describeRule(rule)}" fired: ${why}. ${window}`,
+    dedupeKey,
+    set: { armed_at: firedAt, cancel_deadline: cancelDeadline, rules },
+    notice: {
+      kind: 'message_armed',
+      subject: `Your message to ${recipientLabel} is armed`,
+      text: `Rule "${describeRule(rule)}" fired (${why}). ${window}`,
+    },
+  });
+}
+
+/** scheduled | armed → releasing: into the recipient's inbox now, and one delivery job for its channel. */
+export function releaseMessage(ctx: ServiceContext, { message, recipientLabel }: EngineMessage, cause: TransitionCause, detail: string): Promise<CommitResult> {
+  const now = ctx.now().getTime();
+  return commitTransition(ctx, message, {
+    to: 'releasing',
+    cause,
+    detail: `${detail} Released to the recipient's inbox; delivering by ${message.delivery_method}.`,
+    set: { released_at: now, cancel_deadline: null },
+    release: true,
+    notice: {
+      kind: 'message_released',
+      subject: `Your message to ${recipientLabel} was released`,
+      text: `${detail} It is in ${recipientLabel}'s inbox and is being delivered by ${message.delivery_method}.`,
+    },
+  });
+}

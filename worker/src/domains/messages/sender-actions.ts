@@ -1,0 +1,42 @@
+import type { MessageView } from '../../contracts/messages';
+import type { ServiceContext } from '../../env';
+import { AppError } from '../../lib/errors';
+import { getOwnMessage, loadOwnMessage } from './read-messages';
+import { commitTransition } from './release/commit-transition';
+import { loadEngineMessage } from './release/load-message';
+import { syncReleaseTimer } from './release/release-timer';
+import { isOpen } from './release/schedule';
+import { releaseMessage } from './release/transitions';
+
+const alreadyDone = (status: string) =>
+  new AppError('CONFLICT', status === 'cancelled' ? 'This message was cancelled' : 'This message was already released');
+
+/** POST /api/messages/deliver/{id}: the sender releases a scheduled or armed message now. */
+export async function deliverNow(ctx: ServiceContext, userId: string, id: string): Promise<MessageView> {
+  await loadOwnMessage(ctx, userId, id);
+  const loaded = await loadEngineMessage(ctx, id);
+  if (!loaded || !isOpen(loaded.message.status)) throw alreadyDone(loaded?.message.status ?? 'releasing');
+  const { applied } = await releaseMessage(ctx, loaded, 'manual', 'You released it by hand.');
+  if (!applied) {
+    // Something else moved it first; answer from what it is now.
+    const now = await loadOwnMessage(ctx, userId, id);
+    if (isOpen(now.status)) throw new AppError('CONFLICT', 'The message changed at the same moment; try again');
+  }
+  return getOwnMessage(ctx, userId, id);
+}
+
+/** POST /api/message/{id}/cancel: the sender withdraws a message that was not released. */
+export async function cancelMessage(ctx: ServiceContext, userId: string, id: string): Promise<MessageView> {
+  const message = await loadOwnMessage(ctx, userId, id);
+  if (!isOpen(message.status)) throw alreadyDone(message.status);
+  const { applied } = await commitTransition(ctx, message, {
+    to: 'cancelled',
+    cause: 'cancelled_by_sender',
+    detail: 'You cancelled it; it will never be released.',
+    set: { finished_at: ctx.now().getTime(), cancel_deadline: null },
+  });
+  if (!applied) throw new AppError('CONFLICT', 'The message changed at the same moment; try again');
+  // Its clock finds it closed and stops.
+  await syncReleaseTimer(ctx.env, id);
+  return getOwnMessage(ctx, userId, id);
+}
