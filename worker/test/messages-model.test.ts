@@ -1,0 +1,275 @@
+import { schema } from '@afterword/db';
+import type { User } from '@afterword/db/schema';
+import { env } from 'cloudflare:test';
+import { eq } from 'drizzle-orm';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ZCreateMessageInput } from '../src/contracts/messages';
+import { checkInAll } from '../src/domains/canary/check-in';
+import { createCanary } from '../src/domains/canary/create-canary';
+import type { MissedCheckinsEvent } from '../src/domains/canary/emit-missed-events';
+import { createMessage } from '../src/domains/messages/create-message';
+import { deliverMessage } from '../src/domains/messages/delivery/deliver-message';
+import { advanceMessage } from '../src/domains/messages/release/advance-message';
+import { armOnMissedCheckins } from '../src/domains/messages/release/arm-on-missed-checkins';
+import { signedInUser } from './helpers/api';
+import { servicesAt } from './helpers/canary';
+import { captureQueues } from './helpers/messages';
+
+/**
+ * Model-based property test of the release engine (issue 4 section 5): random sequences of clock jumps,
+ * clock runs (alarm re-runs included), canary events (in order; repeated; and a previous cycle's miss arriving after a check-in),
+ * check-ins and delivery jobs (duplicated), checked after every step against a reference model written
+ * from DESIGN section 3 alone:
+ *   - no early release: a message is released exactly when the model says, never before deliver_at;
+ *   - no missed release: at the end (everything due has come) each message the model releases is released;
+ *   - at most one delivery per (message, channel), under duplicated jobs.
+ * The fake clock starts a day after the real one, so the real Durable Objects (armed with the real clock
+ * by create and check-in) never find anything due while a run lasts.
+ *
+ * Replay a failure: VITE_FC_SEED=<seed> VITE_FC_PATH=<path> pnpm exec vitest run test/messages-model.test.ts
+ */
+const penv: Record<string, string | undefined> = (import.meta as { env?: Record<string, string | undefined> }).env ?? {};
+const replay = penv.VITE_FC_SEED ? { seed: Number(penv.VITE_FC_SEED), path: penv.VITE_FC_PATH, endOnFailure: true } : {};
+const RUNS = penv.VITE_FC_RUNS ? Number(penv.VITE_FC_RUNS) : 25;
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const INTERVAL = DAY;
+
+type RuleSpec =
+  | { trigger_type: 'missed_checkins'; n: number; w: number }
+  | { trigger_type: 'fixed_date'; offsetHours: number; w: number };
+interface MessageSpec {
+  deliverOffsetHours: number;
+  rules: RuleSpec[];
+}
+type Step =
+  | { t: 'advance'; hours: number }
+  | { t: 'run'; twice: boolean }
+  | { t: 'emit' }
+  | { t: 'redeliver'; pick: number }
+  | { t: 'checkIn' }
+  | { t: 'deliver'; duplicate: boolean };
+
+const ruleArb: fc.Arbitrary<RuleSpec> = fc.oneof(
+  fc.record({ trigger_type: fc.constant('missed_checkins' as const), n: fc.integer({ min: 1, max: 3 }), w: fc.integer({ min: 0, max: 2 }) }),
+  fc.record({ trigger_type: fc.constant('fixed_date' as const), offsetHours: fc.integer({ min: 0, max: 120 }), w: fc.integer({ min: 0, max: 2 }) }),
+);
+const messageArb: fc.Arbitrary<MessageSpec> = fc.record({
+  deliverOffsetHours: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 96 })),
+  rules: fc.array(ruleArb, { maxLength: 2 }),
+});
+const stepArb: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ t: fc.constant('advance' as const), hours: fc.integer({ min: 1, max: 30 }) }) },
+  { weight: 4, arbitrary: fc.record({ t: fc.constant('run' as const), twice: fc.boolean() }) },
+  { weight: 3, arbitrary: fc.record({ t: fc.constant('emit' as const) }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('redeliver' as const), pick: fc.nat() }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('checkIn' as const) }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('deliver' as const), duplicate: fc.boolean() }) },
+);
+
+/** The reference: DESIGN section 3, nothing else. */
+interface ModelMessage {
+  deliverAt: number;
+  rules: { type: 'missed_checkins' | 'fixed_date'; n: number; at: number; w: number; spent: boolean }[];
+  status: 'scheduled' | 'armed' | 'released';
+  cancelDeadline: number | null;
+  releasedAt: number | null;
+}
+
+function modelArm(m: ModelMessage, ruleIndex: number, at: number) {
+  const rule = m.rules[ruleIndex]!;
+  if (rule.type === 'fixed_date') rule.spent = true;
+  m.status = 'armed';
+  m.cancelDeadline = Math.max(at, m.deliverAt) + rule.w * DAY;
+}
+
+/** What time alone does by `now` (a clock run). */
+function modelRun(m: ModelMessage, now: number) {
+  for (;;) {
+    if (m.status === 'armed' && m.cancelDeadline! <= now) {
+      m.status = 'released';
+      m.releasedAt = now;
+      m.cancelDeadline = null;
+    } else if (m.status === 'scheduled' && !m.rules.length && m.deliverAt <= now) {
+      m.status = 'released';
+      m.releasedAt = now;
+    } else if (m.status === 'scheduled') {
+      const due = m.rules
+        .map((r, i) => ({ r, i }))
+        .filter(({ r }) => r.type === 'fixed_date' && !r.spent && r.at <= now)
+        .sort((a, b) => a.r.at - b.r.at)[0];
+      if (!due) return;
+      modelArm(m, due.i, now);
+    } else return;
+  }
+}
+
+async function userRow(id: string): Promise<User> {
+  const [u] = await servicesAt(Date.now()).db.select().from(schema.users).where(eq(schema.users.id, id));
+  return u!;
+}
+
+describe('release engine model', () => {
+  it('releases exactly when the rules say, never early, never twice', async () => {
+    const sender = await signedInUser();
+    const recipient = await signedInUser();
+    const senderUser = await userRow(sender.id);
+
+    await fc.assert(
+      fc.asyncProperty(fc.array(messageArb, { minLength: 1, maxLength: 3 }), fc.array(stepArb, { minLength: 5, maxLength: 30 }), async (specs, steps) => {
+        // Each run starts from a clean sender: no messages, one canary.
+        await env.DB.prepare('DELETE FROM messages WHERE sender_id = ?').bind(sender.id).run();
+        await env.DB.prepare('DELETE FROM canaries WHERE user_id = ?').bind(sender.id).run();
+        const t0 = Date.now() + DAY;
+        let now = t0;
+        const at = () => servicesAt(now);
+        const canary = await createCanary(at(), senderUser, { interval_seconds: INTERVAL / 1000, name: 'model' });
+        let lastCheckIn = t0;
+        let emittedInCycle = 0;
+        const delivered: MissedCheckinsEvent[] = [];
+        const deliverJobs: string[] = [];
+        const run = async <T>(fn: () => Promise<T>) => {
+          const { result, jobs } = await captureQueues(fn);
+          for (const j of jobs) if (j.body.type === 'deliver') deliverJobs.push(j.body.delivery_id as string);
+          return result;
+        };
+
+        const model: ModelMessage[] = [];
+        const ids: string[] = [];
+        for (const spec of specs) {
+          const deliverAt = t0 + spec.deliverOffsetHours * HOUR;
+          const rules = spec.rules.map((r) =>
+            r.trigger_type === 'missed_checkins'
+              ? { trigger_type: r.trigger_type, trigger_value: r.n, expire_window: r.w }
+              : { trigger_type: r.trigger_type, trigger_value: new Date(t0 + r.offsetHours * HOUR).toISOString(), expire_window: r.w },
+          );
+          const input = ZCreateMessageInput.parse({ recipient_user_id: recipient.id, content: 'model', delivery_method: 'email', deliver_at: new Date(deliverAt).toISOString(), rules, consent: true });
+          const view = await run(() => createMessage(at(), senderUser, input));
+          ids.push(view.id);
+          model.push({
+            deliverAt,
+            rules: spec.rules.map((r) => (r.trigger_type === 'missed_checkins' ? { type: r.trigger_type, n: r.n, at: 0, w: r.w, spent: false } : { type: r.trigger_type, n: 0, at: t0 + r.offsetHours * HOUR, w: r.w, spent: false })),
+            status: 'scheduled',
+            cancelDeadline: null,
+            releasedAt: null,
+          });
+        }
+
+        const runClocks = async (twice: boolean) => {
+          for (let i = 0; i < ids.length; i++) {
+            await run(() => advanceMessage(at(), ids[i]!, 'direct'));
+            if (twice) await run(() => advanceMessage(at(), ids[i]!, 'direct'));
+            modelRun(model[i]!, now);
+          }
+        };
+        const applyEvent = async (event: MissedCheckinsEvent) => {
+          await run(() => armOnMissedCheckins(at(), event));
+          const current = lastCheckIn + INTERVAL === Date.parse(event.deadline);
+          for (const m of model) {
+            if (!current || m.status !== 'scheduled') continue;
+            const i = m.rules.findIndex((r) => r.type === 'missed_checkins' && r.n <= event.misses);
+            if (i >= 0) modelArm(m, i, Date.parse(event.fired_at));
+          }
+        };
+
+        const check = async (label: string) => {
+          for (let i = 0; i < ids.length; i++) {
+            const row = (await env.DB.prepare('SELECT status, cancel_deadline, released_at, deliver_at FROM messages WHERE id = ?').bind(ids[i]).first<Record<string, number | string | null>>())!;
+            const m = model[i]!;
+            const status = row.status === 'scheduled' || row.status === 'armed' ? row.status : 'released';
+            expect({ label, i, status, cancelDeadline: row.cancel_deadline ?? null }).toEqual({ label, i, status: m.status, cancelDeadline: m.status === 'armed' ? m.cancelDeadline : null });
+            if (m.status === 'released') {
+              expect(row.released_at as number).toBeGreaterThanOrEqual(m.deliverAt);
+            }
+            const { results } = await env.DB.prepare("SELECT count(*) AS n FROM delivery_log WHERE message_id = ? AND channel = 'email' AND success = 1").bind(ids[i]).all<{ n: number }>();
+            expect(results[0]!.n).toBeLessThanOrEqual(1);
+          }
+        };
+
+        for (const [k, step] of steps.entries()) {
+          switch (step.t) {
+            case 'advance':
+              now += step.hours * HOUR;
+              break;
+            case 'run':
+              await runClocks(step.twice);
+              break;
+            case 'emit': {
+              // The canary engine's next miss of the current cycle, if it has come.
+              const misses = emittedInCycle + 1;
+              const dueAt = lastCheckIn + INTERVAL + (misses - 1) * INTERVAL;
+              if (dueAt > now) break;
+              const event: MissedCheckinsEvent = {
+                type: 'missed_checkins',
+                event_id: crypto.randomUUID(),
+                user_id: sender.id,
+                canary_id: canary.id,
+                misses,
+                deadline: new Date(lastCheckIn + INTERVAL).toISOString(),
+                fired_at: new Date(dueAt).toISOString(),
+              };
+              emittedInCycle = misses;
+              delivered.push(event);
+              await applyEvent(event);
+              break;
+            }
+            case 'redeliver':
+              if (delivered.length) await applyEvent(delivered[step.pick % delivered.length]!);
+              break;
+            case 'checkIn': {
+              // A miss of the ending cycle that was still in the queue: it may arrive later (stale).
+              const nextDue = lastCheckIn + INTERVAL + emittedInCycle * INTERVAL;
+              if (nextDue <= now) {
+                delivered.push({
+                  type: 'missed_checkins',
+                  event_id: crypto.randomUUID(),
+                  user_id: sender.id,
+                  canary_id: canary.id,
+                  misses: emittedInCycle + 1,
+                  deadline: new Date(lastCheckIn + INTERVAL).toISOString(),
+                  fired_at: new Date(nextDue).toISOString(),
+                });
+              }
+              await run(() => checkInAll(at(), sender.id, 'web'));
+              lastCheckIn = now;
+              emittedInCycle = 0;
+              for (const m of model) {
+                if (m.status === 'armed' && m.cancelDeadline! > now) {
+                  m.status = 'scheduled';
+                  m.cancelDeadline = null;
+                }
+              }
+              break;
+            }
+            case 'deliver': {
+              const jobs = deliverJobs.splice(0);
+              for (const id of jobs) {
+                await run(() => deliverMessage(at(), id));
+                if (step.duplicate) await run(() => deliverMessage(at(), id));
+              }
+              break;
+            }
+          }
+          await check(`step ${k} ${step.t}`);
+        }
+
+        // Liveness: jump past every date and window, run every clock and every job.
+        now += 200 * DAY;
+        await runClocks(true);
+        for (const id of deliverJobs.splice(0)) {
+          await run(() => deliverMessage(at(), id));
+          await run(() => deliverMessage(at(), id));
+        }
+        await check('end');
+        for (let i = 0; i < ids.length; i++) {
+          const released = model[i]!.status === 'released';
+          const { results } = await env.DB.prepare('SELECT count(*) AS n FROM outbox_messages o JOIN deliveries d ON o.idempotency_key = ? || d.id WHERE d.message_id = ?').bind('delivery:', ids[i]).all<{ n: number }>();
+          expect({ i, outbox: results[0]!.n }).toEqual({ i, outbox: released ? 1 : 0 });
+        }
+      }),
+      { numRuns: RUNS, ...replay },
+    );
+  }, 600_000);
+});
