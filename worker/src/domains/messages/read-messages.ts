@@ -73,8 +73,9 @@ function toLogEntry(r: typeof schema.deliveryLog.$inferSelect): DeliveryLogEntry
 
 /** GET /api/notify/logs/{id}: every attempt, for the sender and (for their copy) the recipient. */
 export async function getDeliveryLog(ctx: ServiceContext, userId: string, messageId: string): Promise<DeliveryLogEntry[]> {
-  await loadReadable(ctx, userId, messageId);
-  return (await logQuery(ctx, messageId)).map(toLogEntry);
+  // Ids are stored lower-case; GET /api/notify/logs/{id} passes the path's id as given.
+  const { message } = await loadReadable(ctx, userId, messageId.toLowerCase());
+  return (await logQuery(ctx, message.id)).map(toLogEntry);
 }
 
 /** My Messages: All, Pending (not delivered = not released) or Sent (released), newest first. */

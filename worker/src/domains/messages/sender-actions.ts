@@ -18,9 +18,10 @@ export async function deliverNow(ctx: ServiceContext, userId: string, id: string
   if (!loaded || !isOpen(loaded.message.status)) throw alreadyDone(loaded?.message.status ?? 'releasing');
   const { applied } = await releaseMessage(ctx, loaded, 'manual', 'You released it by hand.');
   if (!applied) {
-    // Something else moved it first; answer from what it is now.
+    // Something else moved it first (another release, a cancel): answer as if it had come first.
     const now = await loadOwnMessage(ctx, userId, id);
     if (isOpen(now.status)) throw new AppError('CONFLICT', 'The message changed at the same moment; try again');
+    throw alreadyDone(now.status);
   }
   return getOwnMessage(ctx, userId, id);
 }
