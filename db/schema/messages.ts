@@ -1,9 +1,8 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { users } from './users';
+import { DELIVERY_METHODS, DELIVERY_STATUSES, MESSAGE_STATUSES, TRIGGER_TYPES } from './enums';
 
-export const MESSAGE_STATUSES = ['scheduled', 'armed', 'releasing', 'delivered', 'failed', 'cancelled'] as const;
-export const DELIVERY_METHODS = ['email', 'sms', 'call', 'push'] as const;
-export const TRIGGER_TYPES = ['missed_checkins', 'fixed_date', 'delay_after_death'] as const;
+export { DELIVERY_METHODS, DELIVERY_STATUSES, MESSAGE_STATUSES, TRIGGER_TYPES };
 
 /** One release rule as stored: the input plus when it last fired (a fired fixed date is spent). */
 export interface StoredRule {
@@ -79,8 +78,6 @@ export const messageTransitions = sqliteTable(
   },
   (t) => [index('message_transitions_message_idx').on(t.message_id, t.created_at), uniqueIndex('message_transitions_once').on(t.message_id, t.dedupe_key)],
 );
-
-export const DELIVERY_STATUSES = ['pending', 'sending', 'retrying', 'delivered', 'failed'] as const;
 
 /**
  * One row per (message, channel): the unit of exactly-once. A consumer claims it with a lease before

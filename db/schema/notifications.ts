@@ -1,7 +1,9 @@
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { users } from './users';
 
-export const NOTIFY_METHODS = ['email', 'sms', 'push'] as const;
+import { NOTIFY_METHODS } from './enums';
+
+export { NOTIFY_METHODS };
 
 export interface StoredAlerts {
   vaults: boolean;

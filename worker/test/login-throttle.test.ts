@@ -44,7 +44,8 @@ describe('failed-login throttling', () => {
     expect(res.headers.get('retry-after')).toBeTruthy();
     const elsewhere = await api('POST', '/api/auth/login', { json: { email: 'another@example.com', password: 'wrong password!' }, headers: fromAddress('203.0.113.78') });
     expect(elsewhere.status).toBe(401);
-  });
+    // Each failed login costs a full scrypt hash (~0.1 s) by design: on a busy 2-core machine the default 5 s is too tight.
+  }, 30_000);
 
   it('keeps its counters in D1, shared by every isolate', async () => {
     await api('POST', '/api/auth/login', { json: { email: 'counted@example.com', password: 'wrong password!' }, headers: fromAddress('192.0.2.9') });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DELIVERY_METHODS, MESSAGE_STATUSES, TRIGGER_TYPES } from '@afterword/db/schema';
+import { DELIVERY_METHODS, MESSAGE_STATUSES, TRIGGER_TYPES } from '@afterword/db/enums';
 
 export { DELIVERY_METHODS, MESSAGE_STATUSES, TRIGGER_TYPES };
 export type DeliveryMethod = (typeof DELIVERY_METHODS)[number];
@@ -42,7 +42,7 @@ export function parseIsoInstant(value: string): Date | null {
 }
 
 const wholeNumber = (label: string, min: number, max: number) =>
-  z.union([z.number(), z.string().trim().regex(/^\d+$/, { message: `${label} must be a whole number` }).transform(Number)]).pipe(
+  z.union([z.number(), z.string().trim().regex(/^\d+$/).transform(Number)], { message: `${label} must be a whole number` }).pipe(
     z
       .number({ message: `${label} must be a number` })
       .int({ message: `${label} must be a whole number` })

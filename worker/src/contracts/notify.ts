@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NOTIFY_METHODS } from '@afterword/db/schema';
+import { NOTIFY_METHODS } from '@afterword/db/enums';
 
 export { NOTIFY_METHODS };
 export type NotifyMethod = (typeof NOTIFY_METHODS)[number];

@@ -1,10 +1,13 @@
 import { schema } from '@afterword/db';
 import type { Message } from '@afterword/db/schema';
 import { and, asc, desc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
 import type { DeliveryLogEntry, MessageFilter, MessageTransitionView, MessageView } from '../../contracts/messages';
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
 import { toMessageView, toTransitionView } from './message-view';
+
+const recipient = alias(schema.users, 'recipient');
 
 export const messageNotFound = () => new AppError('NOT_FOUND', 'Message not found');
 const LIST_LIMIT = 500;
@@ -25,11 +28,16 @@ export async function getOwnMessage(ctx: ServiceContext, userId: string, id: str
 }
 
 /** A message the caller may read: theirs, or addressed to them and released. */
-async function loadReadable(ctx: ServiceContext, userId: string, id: string): Promise<{ message: Message; role: 'sender' | 'recipient'; senderEmail: string; senderName: string }> {
+async function loadReadable(
+  ctx: ServiceContext,
+  userId: string,
+  id: string,
+): Promise<{ message: Message; role: 'sender' | 'recipient'; senderEmail: string; senderName: string; recipientEmail: string }> {
   const [row] = await ctx.db
-    .select({ message: schema.messages, senderEmail: schema.users.email, senderName: schema.users.display_name })
+    .select({ message: schema.messages, senderEmail: schema.users.email, senderName: schema.users.display_name, recipientEmail: recipient.email })
     .from(schema.messages)
     .innerJoin(schema.users, eq(schema.users.id, schema.messages.sender_id))
+    .innerJoin(recipient, eq(recipient.id, schema.messages.recipient_user_id))
     .where(eq(schema.messages.id, id))
     .limit(1);
   if (row?.message.sender_id === userId) return { ...row, role: 'sender' };
@@ -47,12 +55,12 @@ export async function getMessageDetail(
   userId: string,
   id: string,
 ): Promise<{ message: MessageView; transitions: MessageTransitionView[]; log: DeliveryLogEntry[]; role: 'sender' | 'recipient' }> {
-  const { message, role, senderEmail, senderName } = await loadReadable(ctx, userId, id);
+  const { message, role, senderEmail, senderName, recipientEmail } = await loadReadable(ctx, userId, id);
   const [transitions, log] = await ctx.db.batch([
     ctx.db.select().from(schema.messageTransitions).where(eq(schema.messageTransitions.message_id, id)).orderBy(asc(schema.messageTransitions.created_at)),
     logQuery(ctx, id),
   ]);
-  const view = toMessageView(message, { sender_email: senderEmail, sender_name: senderName });
+  const view = toMessageView(message, { sender_email: senderEmail, sender_name: senderName, recipient_email: recipientEmail });
   const history = transitions.map(toTransitionView);
   return {
     message: role === 'sender' ? view : recipientCopy(view),
