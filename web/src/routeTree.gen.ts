@@ -30,8 +30,10 @@ import { Route as AppDeveloperRouteImport } from './routes/app/developer'
 import { Route as AppGuardianRouteImport } from './routes/app/guardian'
 import { Route as AppHelpRouteImport } from './routes/app/help'
 import { Route as AppImportRouteImport } from './routes/app/import'
+import { Route as AppInboxRouteImport } from './routes/app/inbox'
 import { Route as AppLegacyGraphRouteImport } from './routes/app/legacy-graph'
 import { Route as AppNotificationsRouteImport } from './routes/app/notifications'
+import { Route as AppOutboxRouteImport } from './routes/app/outbox'
 import { Route as AppRemembrancesRouteImport } from './routes/app/remembrances'
 import { Route as AppVaultRouteImport } from './routes/app/vault'
 import { Route as AppVoiceChatRouteImport } from './routes/app/voice-chat'
@@ -146,6 +148,11 @@ const AppImportRoute = AppImportRouteImport.update({
   path: '/import',
   getParentRoute: () => AppRoute,
 } as any)
+const AppInboxRoute = AppInboxRouteImport.update({
+  id: '/inbox',
+  path: '/inbox',
+  getParentRoute: () => AppRoute,
+} as any)
 const AppLegacyGraphRoute = AppLegacyGraphRouteImport.update({
   id: '/legacy-graph',
   path: '/legacy-graph',
@@ -154,6 +161,11 @@ const AppLegacyGraphRoute = AppLegacyGraphRouteImport.update({
 const AppNotificationsRoute = AppNotificationsRouteImport.update({
   id: '/notifications',
   path: '/notifications',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppOutboxRoute = AppOutboxRouteImport.update({
+  id: '/outbox',
+  path: '/outbox',
   getParentRoute: () => AppRoute,
 } as any)
 const AppRemembrancesRoute = AppRemembrancesRouteImport.update({
@@ -222,8 +234,10 @@ export interface FileRoutesByFullPath {
   '/app/guardian': typeof AppGuardianRoute
   '/app/help': typeof AppHelpRoute
   '/app/import': typeof AppImportRoute
+  '/app/inbox': typeof AppInboxRoute
   '/app/legacy-graph': typeof AppLegacyGraphRoute
   '/app/notifications': typeof AppNotificationsRoute
+  '/app/outbox': typeof AppOutboxRoute
   '/app/remembrances': typeof AppRemembrancesRoute
   '/app/vault': typeof AppVaultRoute
   '/app/voice-chat': typeof AppVoiceChatRoute
@@ -253,8 +267,10 @@ export interface FileRoutesByTo {
   '/app/guardian': typeof AppGuardianRoute
   '/app/help': typeof AppHelpRoute
   '/app/import': typeof AppImportRoute
+  '/app/inbox': typeof AppInboxRoute
   '/app/legacy-graph': typeof AppLegacyGraphRoute
   '/app/notifications': typeof AppNotificationsRoute
+  '/app/outbox': typeof AppOutboxRoute
   '/app/remembrances': typeof AppRemembrancesRoute
   '/app/vault': typeof AppVaultRoute
   '/app/voice-chat': typeof AppVoiceChatRoute
@@ -288,8 +304,10 @@ export interface FileRoutesById {
   '/app/guardian': typeof AppGuardianRoute
   '/app/help': typeof AppHelpRoute
   '/app/import': typeof AppImportRoute
+  '/app/inbox': typeof AppInboxRoute
   '/app/legacy-graph': typeof AppLegacyGraphRoute
   '/app/notifications': typeof AppNotificationsRoute
+  '/app/outbox': typeof AppOutboxRoute
   '/app/remembrances': typeof AppRemembrancesRoute
   '/app/vault': typeof AppVaultRoute
   '/app/voice-chat': typeof AppVoiceChatRoute
@@ -324,8 +342,10 @@ export interface FileRouteTypes {
     | '/app/guardian'
     | '/app/help'
     | '/app/import'
+    | '/app/inbox'
     | '/app/legacy-graph'
     | '/app/notifications'
+    | '/app/outbox'
     | '/app/remembrances'
     | '/app/vault'
     | '/app/voice-chat'
@@ -355,8 +375,10 @@ export interface FileRouteTypes {
     | '/app/guardian'
     | '/app/help'
     | '/app/import'
+    | '/app/inbox'
     | '/app/legacy-graph'
     | '/app/notifications'
+    | '/app/outbox'
     | '/app/remembrances'
     | '/app/vault'
     | '/app/voice-chat'
@@ -389,8 +411,10 @@ export interface FileRouteTypes {
     | '/app/guardian'
     | '/app/help'
     | '/app/import'
+    | '/app/inbox'
     | '/app/legacy-graph'
     | '/app/notifications'
+    | '/app/outbox'
     | '/app/remembrances'
     | '/app/vault'
     | '/app/voice-chat'
@@ -558,6 +582,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppImportRouteImport
       parentRoute: typeof AppRoute
     }
+    '/app/inbox': {
+      id: '/app/inbox'
+      path: '/inbox'
+      fullPath: '/app/inbox'
+      preLoaderRoute: typeof AppInboxRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/app/legacy-graph': {
       id: '/app/legacy-graph'
       path: '/legacy-graph'
@@ -570,6 +601,13 @@ declare module '@tanstack/react-router' {
       path: '/notifications'
       fullPath: '/app/notifications'
       preLoaderRoute: typeof AppNotificationsRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/app/outbox': {
+      id: '/app/outbox'
+      path: '/outbox'
+      fullPath: '/app/outbox'
+      preLoaderRoute: typeof AppOutboxRouteImport
       parentRoute: typeof AppRoute
     }
     '/app/remembrances': {
@@ -676,8 +714,10 @@ interface AppRouteChildren {
   AppGuardianRoute: typeof AppGuardianRoute
   AppHelpRoute: typeof AppHelpRoute
   AppImportRoute: typeof AppImportRoute
+  AppInboxRoute: typeof AppInboxRoute
   AppLegacyGraphRoute: typeof AppLegacyGraphRoute
   AppNotificationsRoute: typeof AppNotificationsRoute
+  AppOutboxRoute: typeof AppOutboxRoute
   AppRemembrancesRoute: typeof AppRemembrancesRoute
   AppVaultRoute: typeof AppVaultRoute
   AppVoiceChatRoute: typeof AppVoiceChatRoute
@@ -699,8 +739,10 @@ const AppRouteChildren: AppRouteChildren = {
   AppGuardianRoute: AppGuardianRoute,
   AppHelpRoute: AppHelpRoute,
   AppImportRoute: AppImportRoute,
+  AppInboxRoute: AppInboxRoute,
   AppLegacyGraphRoute: AppLegacyGraphRoute,
   AppNotificationsRoute: AppNotificationsRoute,
+  AppOutboxRoute: AppOutboxRoute,
   AppRemembrancesRoute: AppRemembrancesRoute,
   AppVaultRoute: AppVaultRoute,
   AppVoiceChatRoute: AppVoiceChatRoute,

@@ -10,13 +10,15 @@ interface ConfirmDialogProps {
   /** Exactly what will happen, and when. */
   description?: ReactNode;
   confirmLabel: string;
+  /** The button that closes without doing anything (default 'Cancel'). */
+  cancelLabel?: string;
   confirmVariant?: ButtonVariant;
   pending?: boolean;
   onConfirm: () => void;
 }
 
 /** A yes/no question in the shared Modal: focus trapped inside, Cancel first, Escape cancels. */
-export function ConfirmDialog({ open, onOpenChange, title, description, confirmLabel, confirmVariant = 'primary', pending = false, onConfirm }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, onOpenChange, title, description, confirmLabel, cancelLabel = 'Cancel', confirmVariant = 'primary', pending = false, onConfirm }: ConfirmDialogProps) {
   return (
     <Modal
       open={open}
@@ -26,7 +28,7 @@ export function ConfirmDialog({ open, onOpenChange, title, description, confirmL
       footer={
         <>
           <ModalClose asChild>
-            <Button variant="secondary">Cancel</Button>
+            <Button variant="secondary">{cancelLabel}</Button>
           </ModalClose>
           <Button variant={confirmVariant} disabled={pending} onClick={onConfirm}>
             {confirmLabel}

@@ -16,6 +16,8 @@ function AppLayout() {
   const navigate = useNavigate();
   const { queryClient, trpcClient } = Route.useRouteContext();
   const me = trpc.auth.me.useQuery();
+  // The outbox page exists only while the app runs locally; the server says whether it does.
+  const outbox = trpc.outbox.status.useQuery(undefined, { staleTime: Infinity });
   // SPEC section 4: browser notifications and the missed-title warning on every /app page.
   useCanaryCheckInAlerts();
 
@@ -28,7 +30,7 @@ function AppLayout() {
   }
 
   return (
-    <AppShell email={me.data?.email} onLogout={() => void logout()}>
+    <AppShell email={me.data?.email} onLogout={() => void logout()} outboxEnabled={outbox.data?.enabled === true}>
       <Outlet />
     </AppShell>
   );

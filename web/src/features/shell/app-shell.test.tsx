@@ -31,6 +31,20 @@ describe('AppShell', () => {
     expect(links.map((a) => [a.textContent, a.getAttribute('href')])).toEqual(EXPECTED);
   });
 
+  it('links the local Outbox apart from the SPEC entries, only when the server says it exists', async () => {
+    renderWithRouter(() => <AppShell email="ada@example.com" onLogout={vi.fn()} outboxEnabled><p>Page</p></AppShell>, '/app');
+    await screen.findByText('Page');
+    const local = screen.getByRole('navigation', { name: 'Local development' });
+    expect(within(local).getByRole('link', { name: 'Outbox' }).getAttribute('href')).toBe('/app/outbox');
+    expect(within(screen.getByRole('navigation', { name: 'App' })).getAllByRole('link')).toHaveLength(EXPECTED.length);
+  });
+
+  it('has no Outbox link by default', async () => {
+    await renderShell();
+    expect(screen.queryByRole('navigation', { name: 'Local development' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Outbox' })).toBeNull();
+  });
+
   it('toggles the sidebar with the Menu button', async () => {
     await renderShell();
     const menu = screen.getByRole('button', { name: 'Menu' });

@@ -8,10 +8,12 @@ const SIDEBAR_ID = 'app-sidebar';
 interface AppShellProps {
   email: string | undefined;
   onLogout: () => void;
+  /** Link the local outbox page (only when the server says it exists). */
+  outboxEnabled?: boolean;
   children: ReactNode;
 }
 
-export function AppShell({ email, onLogout, children }: AppShellProps) {
+export function AppShell({ email, onLogout, outboxEnabled = false, children }: AppShellProps) {
   const [menuOpen, setMenuOpen] = useState(false);
   return (
     <div className="app-shell">
@@ -19,7 +21,7 @@ export function AppShell({ email, onLogout, children }: AppShellProps) {
       <AppHeader email={email} menuOpen={menuOpen} sidebarId={SIDEBAR_ID}
         onToggleMenu={() => setMenuOpen((open) => !open)} onLogout={onLogout} />
       <div className="app-shell__body">
-        <SidebarNav id={SIDEBAR_ID} open={menuOpen} onNavigate={() => setMenuOpen(false)} />
+        <SidebarNav id={SIDEBAR_ID} open={menuOpen} onNavigate={() => setMenuOpen(false)} outboxEnabled={outboxEnabled} />
         <main id="main" className="app-main" tabIndex={-1}>
           {children}
         </main>

@@ -10,3 +10,6 @@ export const SIDEBAR_ITEMS = [
   { label: 'Data Consents', to: '/app/consent' },
   { label: 'Help', to: '/app/help' },
 ] as const;
+
+/** Not SPEC entries: pages that exist only while the app runs locally, listed apart from the ones above. */
+export const LOCAL_ITEMS = [{ label: 'Outbox', to: '/app/outbox' }] as const;

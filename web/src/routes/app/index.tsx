@@ -46,7 +46,10 @@ function DashboardPage() {
           <RecentActivity items={activity.data} loading={activity.isPending} failed={activity.isError} nowMs={nowMs} />
         </Card>
       </div>
-      <p className="section">New here? <Link to="/app/help">Read how Afterword works</Link>.</p>
+      <p className="section">
+        New here? <Link to="/app/help">Read how Afterword works</Link>. Messages other people have left for you are in your{' '}
+        <Link to="/app/inbox">Inbox</Link>.
+      </p>
     </>
   );
 }

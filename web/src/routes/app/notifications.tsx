@@ -1,16 +1,69 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { NotBuiltPage } from '../../features/app-pages/not-built-page';
+import { Card } from '../../components/card';
+import { Skeleton } from '../../components/skeleton';
+import { PageHeader } from '../../features/app-pages/page-header';
+import { PhoneSection } from '../../features/notify/phone-section';
+import { PreferencesForm } from '../../features/notify/preferences-form';
+import { ProfileForm } from '../../features/notify/profile-form';
+import { PushSection } from '../../features/notify/push-section';
+import { usePreferenceActions, useProfileActions } from '../../features/notify/queries';
+import { trpc } from '../../lib/trpc';
 
 export const Route = createFileRoute('/app/notifications')({
   component: NotificationsPage,
 });
 
+const LOAD_FAILED = 'This could not be loaded. Reload the page to try again.';
+
 function NotificationsPage() {
+  const preferences = trpc.notify.preferences.useQuery();
+  const profile = trpc.profile.get.useQuery();
+  const prefActions = usePreferenceActions();
+  const profileActions = useProfileActions();
+
   return (
-    <NotBuiltPage
-      title="Notifications"
-      intro="Choose how you are reminded, and set quiet hours."
-      notice="Notification preferences are not available yet."
-    />
+    <>
+      <PageHeader title="Notifications">
+        <p>Choose how you are reminded and alerted, set quiet hours, and add the phone number and devices that reach you.</p>
+      </PageHeader>
+      <div className="stack">
+        <Card title="Preferences">
+          {preferences.isPending ? (
+            <Skeleton lines={5} label="Loading your preferences" />
+          ) : preferences.isError ? (
+            <p className="muted">{LOAD_FAILED}</p>
+          ) : (
+            <PreferencesForm value={preferences.data} timeZone={profile.data?.time_zone} onSave={prefActions.save} />
+          )}
+        </Card>
+        <Card title="Profile">
+          {profile.isPending ? (
+            <Skeleton lines={3} label="Loading your profile" />
+          ) : profile.isError ? (
+            <p className="muted">{LOAD_FAILED}</p>
+          ) : (
+            <ProfileForm profile={profile.data} onSave={profileActions.update} />
+          )}
+        </Card>
+        <Card title="Phone number">
+          {profile.isPending ? (
+            <Skeleton lines={2} label="Loading your phone number" />
+          ) : profile.isError ? (
+            <p className="muted">{LOAD_FAILED}</p>
+          ) : (
+            <PhoneSection
+              profile={profile.data}
+              onStart={profileActions.startPhone}
+              onVerify={profileActions.verifyPhone}
+              onRemove={profileActions.removePhone}
+              pending={profileActions.phonePending}
+            />
+          )}
+        </Card>
+        <Card title="Push on this device">
+          <PushSection />
+        </Card>
+      </div>
+    </>
   );
 }

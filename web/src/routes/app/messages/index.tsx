@@ -1,16 +1,36 @@
-import { createFileRoute } from '@tanstack/react-router';
-import { NotBuiltPage } from '../../../features/app-pages/not-built-page';
+import type { MessageFilter } from '@afterword/worker/contracts/messages';
+import { createFileRoute, Link } from '@tanstack/react-router';
+import { buttonClass } from '../../../components/button';
+import { PageHeader } from '../../../features/app-pages/page-header';
+import { isMessageFilter, MessageFilterTabs, MessageList } from '../../../features/messages/message-list';
+import { MESSAGE_LIST_REFRESH_MS } from '../../../features/messages/queries';
+import { trpc } from '../../../lib/trpc';
 
 export const Route = createFileRoute('/app/messages/')({
+  // The filter lives in the address (?filter=pending), so it survives a reload and can be linked to.
+  validateSearch: (search: Record<string, unknown>): { filter?: MessageFilter } =>
+    isMessageFilter(search.filter) && search.filter !== 'all' ? { filter: search.filter } : {},
   component: MessagesPage,
 });
 
 function MessagesPage() {
+  const { filter = 'all' } = Route.useSearch();
+  const navigate = Route.useNavigate();
+  const list = trpc.message.list.useQuery({ filter }, { refetchInterval: MESSAGE_LIST_REFRESH_MS, placeholderData: (prev) => prev });
+
   return (
-    <NotBuiltPage
-      title="My Messages"
-      intro="Messages you have prepared, with when each will be delivered and whether it has been sent."
-      notice="Messages are not available yet."
-    />
+    <>
+      <PageHeader title="My Messages">
+        <p>
+          Messages you have prepared, when each is due, and whether it has been sent. Messages others have left for you are in your{' '}
+          <Link to="/app/inbox">Inbox</Link>.
+        </p>
+      </PageHeader>
+      <div className="toolbar">
+        <MessageFilterTabs value={filter} onChange={(f) => void navigate({ search: f === 'all' ? {} : { filter: f }, replace: true })} />
+        <Link to="/app/create" className={buttonClass('primary')}>Create Message</Link>
+      </div>
+      <MessageList messages={list.data} filter={filter} loading={list.isPending} failed={list.isError} />
+    </>
   );
 }

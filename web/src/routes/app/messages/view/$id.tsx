@@ -1,16 +1,57 @@
-import { createFileRoute } from '@tanstack/react-router';
-import { NotBuiltPage } from '../../../../features/app-pages/not-built-page';
+import { createFileRoute, Link } from '@tanstack/react-router';
+import { EmptyState } from '../../../../components/empty-state';
+import { Skeleton } from '../../../../components/skeleton';
+import { PageHeader } from '../../../../features/app-pages/page-header';
+import { isSettled } from '../../../../features/messages/format';
+import { MessageDetail } from '../../../../features/messages/message-detail';
+import { MESSAGE_REFRESH_MS, useMessageActions } from '../../../../features/messages/queries';
+import { readErrorDetail, readHttpStatus } from '../../../../lib/api-error';
+import { trpc } from '../../../../lib/trpc';
 
 export const Route = createFileRoute('/app/messages/view/$id')({
   component: MessageViewPage,
 });
 
 function MessageViewPage() {
+  const { id } = Route.useParams();
+  const actions = useMessageActions();
+  const query = trpc.message.byId.useQuery(
+    { id },
+    {
+      // Re-read while something may still happen on its own: a rule firing, a channel answering.
+      refetchInterval: (q) => {
+        const data = q.state.data;
+        if (!data) return false;
+        return !isSettled(data.message.status) || (data.message.delivered && data.log.length === 0) ? MESSAGE_REFRESH_MS : false;
+      },
+    },
+  );
+  const role = query.data?.role;
+
   return (
-    <NotBuiltPage
-      title="Message"
-      intro="A message's content, audio and delivery log."
-      notice="Viewing messages is not available yet."
-    />
+    <>
+      <PageHeader title="Message">
+        <p>
+          {role === 'recipient' ? (
+            <Link to="/app/inbox">Back to your Inbox</Link>
+          ) : (
+            <Link to="/app/messages">Back to My Messages</Link>
+          )}
+        </p>
+      </PageHeader>
+      {query.isPending ? (
+        <Skeleton lines={6} label="Loading the message" />
+      ) : query.isError ? (
+        <EmptyState title={[404, 422].includes(readHttpStatus(query.error) ?? 0) ? 'This message could not be found.' : 'This message could not be loaded.'}>
+          <p>
+            {[404, 422].includes(readHttpStatus(query.error) ?? 0)
+              ? 'It may have been removed, or it is not addressed to you yet.'
+              : (readErrorDetail(query.error) ?? 'Reload the page to try again.')}
+          </p>
+        </EmptyState>
+      ) : (
+        <MessageDetail data={query.data} onRelease={actions.release} onCancel={actions.cancel} pending={actions.pending} />
+      )}
+    </>
   );
 }

@@ -1,0 +1,91 @@
+import { MESSAGE_FILTERS, type MessageFilter, type MessageView } from '@afterword/worker/contracts/messages';
+import { Link } from '@tanstack/react-router';
+import { Badge } from '../../components/badge';
+import { buttonClass } from '../../components/button';
+import { EmptyState } from '../../components/empty-state';
+import { Skeleton } from '../../components/skeleton';
+import { formatDateTime } from '../canary/format';
+import { excerpt, METHOD_LABEL, recipientLabel, STATUS_LABEL, STATUS_TONE } from './format';
+
+export const FILTER_LABEL: Record<MessageFilter, string> = { all: 'All', pending: 'Pending', sent: 'Sent' };
+
+/** SPEC section 4: Pending = not delivered, Sent = delivered. */
+export function matchesFilter(message: Pick<MessageView, 'delivered'>, filter: MessageFilter): boolean {
+  if (filter === 'pending') return !message.delivered;
+  if (filter === 'sent') return message.delivered;
+  return true;
+}
+
+export const isMessageFilter = (v: unknown): v is MessageFilter => MESSAGE_FILTERS.includes(v as MessageFilter);
+
+/** Toggle buttons (aria-pressed), like the pricing cycle tabs. */
+export function MessageFilterTabs({ value, onChange }: { value: MessageFilter; onChange: (filter: MessageFilter) => void }) {
+  return (
+    <div className="cycle-tabs" role="group" aria-label="Show messages">
+      {MESSAGE_FILTERS.map((f) => (
+        <button key={f} type="button" className="cycle-tabs__tab" aria-pressed={value === f} onClick={() => onChange(f)}>
+          {FILTER_LABEL[f]}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+const EMPTY: Record<MessageFilter, { title: string; body: string }> = {
+  all: { title: 'No messages yet.', body: 'Write a message, choose who receives it, and decide when and how it is delivered.' },
+  pending: { title: 'No pending messages.', body: 'Messages that have not been delivered yet are listed here.' },
+  sent: { title: 'No sent messages.', body: 'Messages that have been delivered to their recipients are listed here.' },
+};
+
+interface MessageListProps {
+  messages: readonly MessageView[] | undefined;
+  filter: MessageFilter;
+  loading: boolean;
+  failed: boolean;
+}
+
+/** My Messages: each message with its deliver_at, status and a View button, newest first. */
+export function MessageList({ messages, filter, loading, failed }: MessageListProps) {
+  if (loading) return <Skeleton lines={4} label="Loading your messages" />;
+  if (failed) return <p className="muted">Your messages could not be loaded. Reload the page to try again.</p>;
+  const shown = (messages ?? []).filter((m) => matchesFilter(m, filter));
+  if (!shown.length) {
+    const empty = EMPTY[filter];
+    return (
+      <EmptyState
+        title={empty.title}
+        action={filter === 'all' ? <Link to="/app/create" className={buttonClass('primary')}>Create Message</Link> : undefined}
+      >
+        <p>{empty.body}</p>
+      </EmptyState>
+    );
+  }
+  return (
+    <ul className="message-list">
+      {shown.map((m) => (
+        <MessageItem key={m.id} message={m} />
+      ))}
+    </ul>
+  );
+}
+
+function MessageItem({ message }: { message: MessageView }) {
+  const title = excerpt(message);
+  return (
+    <li className="message-item">
+      <div className="message-item__head">
+        <h3 className="message-item__title">{title}</h3>
+        <Badge tone={STATUS_TONE[message.status]}>{STATUS_LABEL[message.status]}</Badge>
+      </div>
+      <dl className="facts">
+        <div><dt>To</dt><dd className="break">{recipientLabel(message)}</dd></div>
+        <div><dt>Deliver at</dt><dd><time dateTime={message.deliver_at}>{formatDateTime(message.deliver_at)}</time></dd></div>
+        <div><dt>Method</dt><dd>{METHOD_LABEL[message.delivery_method]}</dd></div>
+        <div><dt>Delivered</dt><dd>{message.delivered ? 'Yes' : 'Not yet'}</dd></div>
+      </dl>
+      <Link to="/app/messages/view/$id" params={{ id: message.id }} className={buttonClass('secondary')}>
+        View<span className="visually-hidden"> message: {title}</span>
+      </Link>
+    </li>
+  );
+}

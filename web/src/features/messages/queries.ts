@@ -1,0 +1,56 @@
+import type { TCreateMessageInput } from '@afterword/worker/contracts/messages';
+import { toast } from '../../components/toast';
+import { readErrorDetail } from '../../lib/api-error';
+import { trpc } from '../../lib/trpc';
+
+/** While a message may still change on its own (a rule fires, a channel answers), re-read it this often. */
+export const MESSAGE_REFRESH_MS = 5_000;
+/** Lists and the inbox: other devices, rules and deliveries change them too. */
+export const MESSAGE_LIST_REFRESH_MS = 30_000;
+
+const failed = (fallback: string) => (error: unknown) => void toast.error(readErrorDetail(error) ?? fallback);
+
+/** Everything a message change can move. */
+export function useRefreshMessages() {
+  const utils = trpc.useUtils();
+  return () =>
+    Promise.all([
+      utils.message.list.invalidate(),
+      utils.message.pending.invalidate(),
+      utils.message.byId.invalidate(),
+      utils.message.inbox.invalidate(),
+      utils.message.logs.invalidate(),
+      utils.activity.recent.invalidate(),
+    ]);
+}
+
+/** The create call itself; the form raises the SPEC toasts and places the server's field errors. */
+export function useCreateMessage() {
+  const refresh = useRefreshMessages();
+  const mutation = trpc.message.create.useMutation({ onSuccess: () => void refresh() });
+  return (input: TCreateMessageInput) => mutation.mutateAsync(input);
+}
+
+/** Release now and Cancel message (sender only). Each resolves true on success. */
+export function useMessageActions() {
+  const refresh = useRefreshMessages();
+  const release = trpc.message.deliver.useMutation({
+    onSuccess: async () => {
+      toast.success('Message released');
+      await refresh();
+    },
+    onError: failed('Could not release the message. Please try again.'),
+  });
+  const cancel = trpc.message.cancel.useMutation({
+    onSuccess: async () => {
+      toast.success('Message cancelled');
+      await refresh();
+    },
+    onError: failed('Could not cancel the message. Please try again.'),
+  });
+  return {
+    release: (id: string) => release.mutateAsync({ id }).then(() => true, () => false),
+    cancel: (id: string) => cancel.mutateAsync({ id }).then(() => true, () => false),
+    pending: release.isPending || cancel.isPending,
+  };
+}

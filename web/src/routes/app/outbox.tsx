@@ -1,0 +1,43 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { EmptyState } from '../../components/empty-state';
+import { Skeleton } from '../../components/skeleton';
+import { PageHeader } from '../../features/app-pages/page-header';
+import { OutboxList } from '../../features/outbox/outbox-list';
+import { trpc } from '../../lib/trpc';
+
+export const Route = createFileRoute('/app/outbox')({
+  component: OutboxPage,
+});
+
+const OUTBOX_LIMIT = 100;
+const OUTBOX_REFRESH_MS = 5_000;
+
+function OutboxPage() {
+  // In production there is no outbox (its list answers 404): ask first, and list only when it exists.
+  const status = trpc.outbox.status.useQuery(undefined, { staleTime: Infinity });
+  const enabled = status.data?.enabled === true;
+  const outbox = trpc.outbox.list.useQuery({ limit: OUTBOX_LIMIT }, { enabled, refetchInterval: OUTBOX_REFRESH_MS });
+  return (
+    <>
+      <PageHeader title="Outbox">
+        <p>
+          This page exists only while Afterword runs locally. Nothing here was really sent: these are the emails, text messages, calls and
+          push notifications that would have gone out, newest first.
+        </p>
+      </PageHeader>
+      {status.isPending ? (
+        <Skeleton lines={4} label="Loading the outbox" />
+      ) : !enabled ? (
+        <EmptyState title="There is no outbox here.">
+          <p>This Afterword sends through real providers, so there is nothing to show on this page.</p>
+        </EmptyState>
+      ) : outbox.isPending ? (
+        <Skeleton lines={4} label="Loading the outbox" />
+      ) : outbox.isError ? (
+        <p className="muted">The outbox could not be loaded. Reload the page to try again.</p>
+      ) : (
+        <OutboxList items={outbox.data.messages} />
+      )}
+    </>
+  );
+}
