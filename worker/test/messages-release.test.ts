@@ -1,4 +1,4 @@
-import { env } from 'cloudflare:test';
+import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import type { MissedCheckinsEvent } from '../src/domains/canary/emit-missed-events';
 import { checkInAll } from '../src/domains/canary/check-in';
@@ -29,6 +29,29 @@ function missedEvent(canary: { id: string; last_check_in: string; interval_secon
 
 const deliverJobs = (jobs: { queue: string; body: Record<string, unknown> }[]) => jobs.filter((j) => j.queue === 'DELIVERIES');
 const noticeJobs = (jobs: { queue: string; body: Record<string, unknown> }[]) => jobs.filter((j) => j.body.type === 'owner_notice');
+
+describe('the ReleaseClock Durable Object', () => {
+  it('arms its alarm for deliver_at at creation, records it, and a wake before then changes nothing', async () => {
+    const { sender, recipient } = await pair();
+    const deliverAt = Date.now() + DAY;
+    const m = await createMessageFor(sender.token, { recipient_user_id: recipient.id, deliver_at: new Date(deliverAt).toISOString() });
+    const stub = env.RELEASE_CLOCK.get(env.RELEASE_CLOCK.idFromName(m.id));
+    expect(await runInDurableObject(stub, (_obj, state) => state.storage.getAlarm())).toBe(deliverAt);
+    expect((await messageRow(m.id))!.timer_due_at).toBe(deliverAt);
+    // An early wake (a retried alarm): still scheduled, re-armed for the same instant.
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect((await messageRow(m.id))!.status).toBe('scheduled');
+    expect(await runInDurableObject(stub, (_obj, state) => state.storage.getAlarm())).toBe(deliverAt);
+  });
+
+  it('with no rules and no deliver_at, the clock releases the message during create', async () => {
+    const { sender, recipient } = await pair();
+    const m = await createMessageFor(sender.token, { recipient_user_id: recipient.id });
+    expect(['releasing', 'delivered']).toContain((await messageRow(m.id))!.status);
+    const stub = env.RELEASE_CLOCK.get(env.RELEASE_CLOCK.idFromName(m.id));
+    expect(await runInDurableObject(stub, (_obj, state) => state.storage.getAlarm())).toBeNull();
+  });
+});
 
 describe('release rules (advanceMessage with a controlled clock)', () => {
   it('a message without rules is released at deliver_at, not a moment before', async () => {
