@@ -1,0 +1,34 @@
+/*
+ * An account's first key bundle (PUT /api/keys/me, ZKeyBundle): a new key pair, its public JWK, the
+ * private key wrapped under the password and under a new recovery key. The recovery key's text is
+ * returned to be shown once and offered as a .txt; it is never sent anywhere.
+ */
+import { ZKeyBundle, type TKeyBundle } from '@afterword/worker/contracts/e2ee';
+import { exportPrivatePkcs8, exportPublicJwk, generateKeyPair, importPrivatePkcs8 } from './keys';
+import { wrapPrivateKey } from './private-key-wrap';
+import { generateRecoveryKey } from './recovery-key';
+
+export interface NewKeyBundle {
+  /** What the server stores. */
+  bundle: TKeyBundle;
+  /** Show once, offer as a download (recoveryKeyFileText), then forget. */
+  recoveryKey: string;
+  /** The private key for this session, already non-extractable. */
+  privateKey: CryptoKey;
+}
+
+export async function createKeyBundle(password: string, options: { iterations?: number } = {}): Promise<NewKeyBundle> {
+  const pair = await generateKeyPair();
+  const pkcs8 = await exportPrivatePkcs8(pair.privateKey);
+  const recovery = await generateRecoveryKey();
+  const bundle = ZKeyBundle.parse({
+    public_key: await exportPublicJwk(pair.publicKey),
+    password_wrap: await wrapPrivateKey(pkcs8, { password }, options),
+    recovery_wrap: await wrapPrivateKey(pkcs8, { recoveryKey: recovery.bytes }),
+  });
+  // Drop the extractable handle: from here on only a non-extractable copy exists in memory.
+  const privateKey = await importPrivatePkcs8(pkcs8);
+  pkcs8.fill(0);
+  recovery.bytes.fill(0);
+  return { bundle, recoveryKey: recovery.text, privateKey };
+}
