@@ -8,3 +8,4 @@ export * from './deadman';
 export * from './outbox';
 export * from './messages';
 export * from './notifications';
+export * from './e2ee';

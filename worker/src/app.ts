@@ -3,9 +3,11 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { MAX_JSON_BYTES, payloadTooLarge } from './lib/json-body';
 import { activityRoutes } from './domains/activity/rest';
+import { attachmentRoutes } from './domains/attachments/rest';
 import { authRoutes } from './domains/auth/rest';
 import { canaryRoutes, pingRoutes } from './domains/canary/rest';
 import { deadmanRoutes } from './domains/deadman/rest';
+import { keyRoutes } from './domains/e2ee/rest';
 import { legalRoutes } from './domains/legal/rest';
 import { messageRoutes, messagesDeliverRoutes } from './domains/messages/rest';
 import { MESSAGE_CREATE_MAX_BODY_BYTES } from './contracts/messages';
@@ -36,6 +38,10 @@ export function createApp() {
   app.route('/api/notify', notifyRoutes);
   app.route('/api/profile', profileRoutes);
   app.route('/api/outbox', outboxRoutes);
+  app.route('/api/keys', keyRoutes);
+  // /upload/encrypted-file, /download/decrypted-file/{id}, /attachments/{id}/ciphertext,
+  // /message/{id}/attachments and /profile/storage.
+  app.route('/api', attachmentRoutes);
 
   // The same caps as the REST adapter's readJsonBody, declared or streamed: 1 MiB, except a lone
   // message.create (it carries its audio inline).

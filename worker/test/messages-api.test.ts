@@ -2,7 +2,6 @@ import { env } from 'cloudflare:test';
 import { exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { AUDIO_MAX_BYTES, CONTENT_MAX_CHARS } from '../src/contracts/messages';
-import { E2EE_NOT_AVAILABLE } from '../src/domains/messages/create-message';
 import { api, signedInUser } from './helpers/api';
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
@@ -317,12 +316,12 @@ describe('refusing bad input: 422 naming the field, nothing stored', () => {
     expect(locs).toEqual(expect.arrayContaining(['body.recipient_user_id', 'body.delivery_method', 'body.consent']));
   });
 
-  it('refuses use_e2ee true with a clear detail until E2EE lands', async () => {
+  it('refuses use_e2ee true with something that is not a sealed envelope (422), storing nothing', async () => {
     const { sender, recipient } = await pair();
     const before = await messageCount();
-    const res = await api('POST', '/api/message/create', { token: sender.token, json: messageBody(recipient.id, { use_e2ee: true, content_encrypted: 'ciphertext' }) });
+    const res = await api('POST', '/api/message/create', { token: sender.token, json: messageBody(recipient.id, { content: '', use_e2ee: true, content_encrypted: 'ciphertext' }) });
     expect(res.status).toBe(422);
-    expect(res.data.detail).toEqual([{ loc: ['body', 'use_e2ee'], msg: E2EE_NOT_AVAILABLE, type: 'e2ee_unavailable' }]);
+    expect(res.data.detail[0].loc).toEqual(['body', 'content_encrypted']);
     expect(await messageCount()).toBe(before);
   });
 
@@ -691,9 +690,8 @@ describe('the same operations over tRPC', () => {
     const res = await api('POST', '/api/trpc/message.create', { token: sender.token, json: messageBody(recipient.id, { rules: [{ trigger_type: 'missed_checkins', trigger_value: 0 }] }) });
     expect(res.status).toBe(422);
     expect(res.data.error.data.detail).toEqual(expect.arrayContaining([expect.objectContaining({ loc: ['input', 'rules', 0, 'trigger_value'] })]));
-    const e2ee = await api('POST', '/api/trpc/message.create', { token: sender.token, json: messageBody(recipient.id, { use_e2ee: true }) });
+    const e2ee = await api('POST', '/api/trpc/message.create', { token: sender.token, json: messageBody(recipient.id, { content: '', use_e2ee: true }) });
     expect(e2ee.status).toBe(422);
-    expect(e2ee.data.error.data.detail).toEqual([{ loc: ['body', 'use_e2ee'], msg: E2EE_NOT_AVAILABLE, type: 'e2ee_unavailable' }]);
     const unknown = await api('POST', '/api/trpc/message.create', { token: sender.token, json: messageBody(crypto.randomUUID()) });
     expect(unknown.status).toBe(404);
     const anonymous = await api('POST', '/api/trpc/message.create', { json: messageBody(recipient.id) });

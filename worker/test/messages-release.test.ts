@@ -301,3 +301,34 @@ describe('owner notices', () => {
     expect((await sendOwnerNotice(servicesAt(at), noticeJobs(jobs)[0]!.body.notice_id as string))).toBe('skipped');
   });
 });
+
+describe('erasure', () => {
+  it('deleting an account removes its messages and their recordings in R2', async () => {
+    const { deleteAccount } = await import('../src/domains/account/delete-account');
+    const { sender, recipient } = await pair();
+    const webm = btoa(String.fromCharCode(0x1a, 0x45, 0xdf, 0xa3, 1, 2, 3, 4));
+    const m = await createMessageFor(sender.token, { recipient_user_id: recipient.id, deliver_at: new Date(Date.now() + DAY).toISOString(), audio_base64: webm });
+    expect(await env.BLOBS.head(`messages/${m.id}/audio`)).not.toBeNull();
+    await deleteAccount(servicesAt(Date.now()), sender.id);
+    expect(await messageRow(m.id)).toBeNull();
+    expect(await env.BLOBS.head(`messages/${m.id}/audio`)).toBeNull();
+  });
+});
+
+describe('storage quota', () => {
+  it('a recording that would pass the plan’s storage is refused with 413 and nothing is stored', async () => {
+    const { sender, recipient } = await pair();
+    // A free plan's 1 GB, used up by an earlier (recorded) message.
+    await createMessageFor(sender.token, { recipient_user_id: recipient.id, deliver_at: new Date(Date.now() + DAY).toISOString() });
+    await env.DB.prepare('UPDATE messages SET audio_bytes = ? WHERE sender_id = ?').bind(1e9, sender.id).run();
+    const webm = btoa(String.fromCharCode(0x1a, 0x45, 0xdf, 0xa3, 1, 2, 3, 4));
+    const res = await api('POST', '/api/message/create', {
+      token: sender.token,
+      json: { recipient_user_id: recipient.id, content: 'x', delivery_method: 'email', consent: true, audio_base64: webm },
+    });
+    expect(res.status).toBe(413);
+    expect(res.data.detail).toMatch(/Storage quota exceeded/);
+    const { results } = await env.DB.prepare('SELECT id FROM messages WHERE sender_id = ?').bind(sender.id).all();
+    expect(results).toHaveLength(1);
+  });
+});

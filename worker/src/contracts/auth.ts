@@ -5,6 +5,7 @@ import {
   INTL_JURISDICTION_MAX,
   US_STATES,
 } from './regions';
+import { ZKeyBundle, ZPublicKeyJwk, type TPublicKeyJwk, type TWrappedPrivateKey } from './e2ee';
 
 /** Trimmed, lower-cased email (DESIGN section 1: one account per email). */
 export const ZEmail = z
@@ -82,3 +83,90 @@ export const ZMe = z.object({
   created_at: z.string(),
 });
 export type TMe = z.infer<typeof ZMe>;
+
+/*
+ * Password change and reset (DESIGN sections 1 and 6). An account with E2EE keys keeps its private key
+ * wrapped under the password, so a new password comes with the key re-wrapped in the browser.
+ */
+
+/** A `password_wrap` as the key-bundle contract defines it (PBKDF2 only). */
+export const ZPasswordWrap = ZKeyBundle.shape.password_wrap;
+
+/** POST /api/auth/password: `password_wrap` is required when the account has keys, refused when it has none. */
+export const ZChangePassword = z.object({
+  current_password: z.string({ message: 'current_password is required' }).min(1, { message: 'current_password is required' }).max(PASSWORD_MAX),
+  new_password: ZNewPassword,
+  password_wrap: ZPasswordWrap.optional(),
+});
+export type TChangePassword = z.input<typeof ZChangePassword>;
+
+/** POST /api/auth/password-reset/request: always answered 202, whether or not the account exists. */
+export const ZPasswordResetRequest = z.object({ email: ZEmail });
+
+/** The token from the emailed link (`/reset-password?token=…`). */
+export const ZResetToken = z.string({ message: 'token is required' }).trim().min(1, { message: 'token is required' }).max(200, { message: 'token is not a reset token' });
+
+/** POST /api/auth/password-reset/inspect. */
+export const ZPasswordResetInspect = z.object({ token: ZResetToken });
+
+/**
+ * The keys sent with a reset: `{password_wrap}` alone (the recovery key opened the old private key,
+ * re-wrapped under the new password) or a whole new bundle (no recovery key: what the old keys sealed
+ * becomes unreadable).
+ */
+export const ZResetKeyBundle = z
+  .object({
+    public_key: ZPublicKeyJwk.optional(),
+    password_wrap: ZPasswordWrap,
+    recovery_wrap: ZKeyBundle.shape.recovery_wrap.optional(),
+  })
+  .strict()
+  .superRefine((b, ctx) => {
+    if ((b.public_key === undefined) !== (b.recovery_wrap === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [b.public_key === undefined ? 'public_key' : 'recovery_wrap'],
+        message: 'send either password_wrap alone (same keys, re-wrapped) or a whole new bundle: public_key, password_wrap and recovery_wrap',
+      });
+    }
+  });
+export type TResetKeyBundle = z.output<typeof ZResetKeyBundle>;
+
+/** POST /api/auth/password-reset/confirm. */
+export const ZPasswordResetConfirm = z.object({
+  token: ZResetToken,
+  new_password: ZNewPassword,
+  key_bundle: ZResetKeyBundle.optional().nullable().transform((v) => v ?? undefined),
+});
+export type TPasswordResetConfirm = z.input<typeof ZPasswordResetConfirm>;
+
+/** What the reset page needs to let the browser open the old private key with the recovery key. */
+export interface PasswordResetInspection {
+  email: string;
+  has_keys: boolean;
+  recovery_wrap: TWrappedPrivateKey | null;
+}
+
+/** keys.forUser / GET /api/keys/{userId}. */
+export const ZKeysOfUser = z.object({ user_id: z.string().trim().uuid({ message: 'user_id must be a user id (a UUID)' }) });
+
+/** GET /api/keys/me and the 201 of PUT /api/keys/me. */
+export interface KeyBundleView {
+  public_key: TPublicKeyJwk;
+  password_wrap: TWrappedPrivateKey;
+  recovery_wrap: TWrappedPrivateKey;
+  created_at: string;
+}
+
+/** GET /api/keys/{userId}: what a sender needs to seal for that user. */
+export interface PublicKeyView {
+  user_id: string;
+  public_key: TPublicKeyJwk;
+}
+
+/** A reset link works this long, once. */
+export const PASSWORD_RESET_TTL_MINUTES = 30;
+/** Reset emails per address per hour; requests past it are answered 202 like any other, and send nothing. */
+export const PASSWORD_RESET_EMAILS_PER_HOUR = 3;
+/** Reset requests per client address per hour (any emails): past it, 429. */
+export const PASSWORD_RESET_REQUESTS_PER_ADDRESS_PER_HOUR = 20;

@@ -10,8 +10,15 @@ export const CONTENT_MAX_CHARS = 100_000;
 export const AUDIO_MAX_BYTES = 10 * 1024 * 1024;
 /** Base64 of AUDIO_MAX_BYTES plus padding: longer strings are refused before decoding. */
 export const AUDIO_BASE64_MAX_CHARS = Math.ceil(AUDIO_MAX_BYTES / 3) * 4;
+/** AES-GCM adds a 16-byte tag: the sealed audio of an E2EE message may be this much longer. */
+export const SEALED_AUDIO_MAX_BYTES = AUDIO_MAX_BYTES + 16;
+/**
+ * A v1 envelope (contracts/e2ee.ts) as JSON: `ct` up to 400,000 bytes (533,334 base64url characters)
+ * plus up to 4 recipient wraps.
+ */
+export const CONTENT_ENCRYPTED_MAX_CHARS = 560_000;
 /** The create call carries the audio inline (SPEC section 7), so its body may be larger than 1 MiB. */
-export const MESSAGE_CREATE_MAX_BODY_BYTES = AUDIO_BASE64_MAX_CHARS + CONTENT_MAX_CHARS * 4 + 64 * 1024;
+export const MESSAGE_CREATE_MAX_BODY_BYTES = Math.ceil(SEALED_AUDIO_MAX_BYTES / 3) * 4 + CONTENT_MAX_CHARS * 4 + CONTENT_ENCRYPTED_MAX_CHARS + 64 * 1024;
 export const RULES_MAX = 10;
 export const MISSED_CHECKINS_MAX = 1000;
 export const DAYS_MAX = 3650;
@@ -89,8 +96,12 @@ export const ZCreateMessageInput = z.object({
     .transform((v) => (v ? v : null)),
   delivery_method: z.enum(DELIVERY_METHODS, { message: `delivery_method must be one of ${DELIVERY_METHODS.join(', ')}` }),
   use_e2ee: z.boolean().default(false),
-  /** The E2EE envelope (end-to-end encryption capability). */
-  content_encrypted: z.string().max(CONTENT_MAX_CHARS * 2).optional().nullable(),
+  /** With use_e2ee: the v1 envelope as JSON (contracts/e2ee.ts) and `content` empty; otherwise absent or null. */
+  content_encrypted: z
+    .string({ message: 'content_encrypted must be a string (the envelope as JSON)' })
+    .max(CONTENT_ENCRYPTED_MAX_CHARS, { message: `content_encrypted must be at most ${CONTENT_ENCRYPTED_MAX_CHARS.toLocaleString('en-US')} characters` })
+    .optional()
+    .nullable(),
   rules: z.array(ZRule).max(RULES_MAX, { message: `at most ${RULES_MAX} rules` }).default([]),
   consent: z.literal(true, { message: 'consent must be true' }),
   /** Size is checked on the decoded bytes (413 past 10 MB) and bounded by this call's body limit. */
@@ -98,6 +109,15 @@ export const ZCreateMessageInput = z.object({
 });
 export type TCreateMessageInput = z.input<typeof ZCreateMessageInput>;
 export type TCreateMessage = z.output<typeof ZCreateMessageInput>;
+
+/** The refusals of an end-to-end encrypted create (the browser shows them as they are). */
+export const E2EE_MESSAGE_ERRORS = {
+  contentNotEmpty: 'content must be empty for an end-to-end encrypted message; the sealed text goes in content_encrypted',
+  envelopeMissing: 'content_encrypted is required for an end-to-end encrypted message (the sealed envelope)',
+  noRecipientWrap: 'The envelope has no key for the recipient: it needs a recipients entry whose kid is recipient_user_id',
+  recipientHasNoKeys: 'The recipient has not set up encryption keys yet',
+  notE2ee: 'content_encrypted is only for end-to-end encrypted messages: set use_e2ee to true, or leave content_encrypted out',
+} as const;
 
 export const ZMessageId = z.object({ id: z.string().uuid({ message: 'Not a message id' }) });
 

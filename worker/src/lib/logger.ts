@@ -17,9 +17,19 @@ export const log = {
   error: (msg: string, fields: Fields = {}) => emit('error', msg, fields),
 };
 
-/** `/api/x?key=abc&b=1` → `/api/x?key=…&b=…`: paths are useful in logs, query values may be secrets. */
+/**
+ * `/api/x?key=abc&b=1` → `/api/x?key=…&b=…`: paths are useful in logs, query values may be secrets
+ * (the decrypted-file download's `?key=`, a reset `?token=`). Every value goes, not a list of known
+ * names, and the fragment too; a URL that does not parse is not logged at all.
+ */
 export function redactUrl(url: string): string {
-  const u = new URL(url);
-  const keys = [...u.searchParams.keys()];
-  return u.pathname + (keys.length ? '?' + keys.map((k) => `${k}=…`).join('&') : '');
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return '[unparseable url]';
+  }
+  // A name that is not a plain identifier may itself be the secret (`?<key>` without `key=`).
+  const names = [...new Set(u.searchParams.keys())].map((k) => (/^[A-Za-z_][A-Za-z0-9_.-]{0,31}$/.test(k) ? k : '…'));
+  return u.pathname + (names.length ? '?' + names.map((k) => `${k}=…`).join('&') : '');
 }

@@ -1,6 +1,8 @@
+import { attachmentsRouter } from '../domains/attachments/trpc';
 import { authRouter } from '../domains/auth/trpc';
 import { activityRouter, canaryRouter } from '../domains/canary/trpc';
 import { deadmanRouter, legalRouter } from '../domains/deadman/trpc';
+import { keysRouter } from '../domains/e2ee/trpc';
 import { messageRouter } from '../domains/messages/trpc';
 import { notifyRouter } from '../domains/notify/trpc';
 import { outboxRouter } from '../domains/outbox/trpc';
@@ -18,6 +20,8 @@ export const appRouter = router({
   notify: notifyRouter,
   profile: profileRouter,
   outbox: outboxRouter,
+  keys: keysRouter,
+  attachments: attachmentsRouter,
 });
 
 export type AppRouter = typeof appRouter;

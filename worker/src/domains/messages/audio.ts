@@ -1,14 +1,10 @@
-import { AUDIO_MAX_BYTES } from '../../contracts/messages';
+import { AUDIO_MAX_BYTES, SEALED_AUDIO_MAX_BYTES } from '../../contracts/messages';
 import { AppError } from '../../lib/errors';
 
 const field = (msg: string, type: string) => new AppError('UNPROCESSABLE', [{ loc: ['body', 'audio_base64'], msg, type }]);
 
-/**
- * Decodes `audio_base64` and checks what it is by its first bytes, not by what the client says:
- * WebM (an EBML header, 1A 45 DF A3) or Ogg ("OggS"). Returns the bytes and their media type.
- */
-export function decodeAudio(audioBase64: string): { bytes: Uint8Array; type: 'audio/webm' | 'audio/ogg' } {
-  // A data: URL prefix is what FileReader gives browsers; accept it.
+/** The bytes of `audio_base64` (a data: URL prefix, as FileReader gives browsers, is accepted). */
+function decodeBase64Audio(audioBase64: string, maxBytes: number, tooLarge: string): Uint8Array {
   const b64 = audioBase64.replace(/^data:[^,]*;base64,/, '').replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length % 4 === 1) throw field('audio_base64 is not valid base64', 'base64');
   let binary: string;
@@ -18,11 +14,30 @@ export function decodeAudio(audioBase64: string): { bytes: Uint8Array; type: 'au
     throw field('audio_base64 is not valid base64', 'base64');
   }
   if (binary.length === 0) throw field('audio is empty', 'audio_empty');
-  if (binary.length > AUDIO_MAX_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', 'audio must be at most 10 MB');
-  const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  if (binary.length > maxBytes) throw new AppError('PAYLOAD_TOO_LARGE', tooLarge);
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+/**
+ * Decodes `audio_base64` and checks what it is by its first bytes, not by what the client says:
+ * WebM (an EBML header, 1A 45 DF A3) or Ogg ("OggS"). Returns the bytes and their media type.
+ */
+export function decodeAudio(audioBase64: string): { bytes: Uint8Array; type: 'audio/webm' | 'audio/ogg' } {
+  const bytes = decodeBase64Audio(audioBase64, AUDIO_MAX_BYTES, 'audio must be at most 10 MB');
   if (bytes[0] === 0x1a && bytes[1] === 0x45 && bytes[2] === 0xdf && bytes[3] === 0xa3) return { bytes, type: 'audio/webm' };
   if (bytes[0] === 0x4f && bytes[1] === 0x67 && bytes[2] === 0x67 && bytes[3] === 0x53) return { bytes, type: 'audio/ogg' };
   throw field('audio must be audio/webm or audio/ogg', 'audio_type');
+}
+
+/**
+ * The audio of an end-to-end encrypted message is AES-GCM ciphertext (sealed in the browser with the
+ * message's content key): its bytes say nothing, so only its size is checked — at least the 16-byte
+ * tag, at most 10 MB of audio plus the tag.
+ */
+export function decodeSealedAudio(audioBase64: string): { bytes: Uint8Array; type: 'application/octet-stream' } {
+  const bytes = decodeBase64Audio(audioBase64, SEALED_AUDIO_MAX_BYTES, 'audio must be at most 10 MB (plus the 16-byte encryption tag)');
+  if (bytes.length < 16) throw field('sealed audio must be at least 16 bytes (AES-GCM ciphertext with its tag)', 'audio_sealed');
+  return { bytes, type: 'application/octet-stream' };
 }
 
 export const audioKey = (messageId: string) => `messages/${messageId}/audio`;

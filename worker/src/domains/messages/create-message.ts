@@ -1,10 +1,12 @@
 import { schema } from '@afterword/db';
 import type { StoredRule, User } from '@afterword/db/schema';
 import { eq } from 'drizzle-orm';
-import { parseIsoInstant, type MessageView, type TCreateMessage } from '../../contracts/messages';
+import { parseEnvelope } from '../../contracts/e2ee';
+import { E2EE_MESSAGE_ERRORS, parseIsoInstant, type MessageView, type TCreateMessage } from '../../contracts/messages';
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
-import { audioKey, decodeAudio } from './audio';
+import { assertStorageFits } from '../attachments/storage';
+import { audioKey, decodeAudio, decodeSealedAudio } from './audio';
 import { getOwnMessage } from './read-messages';
 import { currentMisses, firingMissRule } from './release/arm-on-missed-checkins';
 import { describeRule, iso } from './release/describe';
@@ -13,16 +15,41 @@ import { syncReleaseTimer } from './release/release-timer';
 import { nextWakeAt } from './release/schedule';
 import { armMessage } from './release/transitions';
 
-export const E2EE_NOT_AVAILABLE =
-  'End-to-end encrypted messages cannot be sent yet: the encryption keys are not set up. Send it without end-to-end encryption, or wait for the update.';
+const invalid = (field: string, msg: string, type: string) => new AppError('UNPROCESSABLE', [{ loc: ['body', field], msg, type }]);
+
+/**
+ * The shape rules of an end-to-end encrypted message (DESIGN section 6). The server only checks that
+ * `content_encrypted` is a v1 envelope with a key for the recipient: it has no key to open it.
+ * Returns what to store as `content_encrypted`.
+ */
+function checkSealedFields(input: TCreateMessage): string | null {
+  if (!input.use_e2ee) {
+    if (input.content_encrypted != null) throw invalid('content_encrypted', E2EE_MESSAGE_ERRORS.notE2ee, 'e2ee_required');
+    return null;
+  }
+  if (input.content !== '') throw invalid('content', E2EE_MESSAGE_ERRORS.contentNotEmpty, 'e2ee_content');
+  if (input.content_encrypted == null || input.content_encrypted === '') throw invalid('content_encrypted', E2EE_MESSAGE_ERRORS.envelopeMissing, 'missing');
+  const parsed = parseEnvelope(input.content_encrypted);
+  if (!parsed.ok) throw invalid('content_encrypted', parsed.error, 'envelope');
+  const recipientId = input.recipient_user_id.toLowerCase();
+  if (!parsed.envelope.recipients.some((w) => w.kid.toLowerCase() === recipientId)) throw invalid('content_encrypted', E2EE_MESSAGE_ERRORS.noRecipientWrap, 'envelope_recipient');
+  return input.content_encrypted;
+}
 
 /** POST /api/message/create: stores the message (audio in R2) and starts its release schedule. */
 export async function createMessage(ctx: ServiceContext, sender: User, input: TCreateMessage): Promise<MessageView> {
-  if (input.use_e2ee) throw new AppError('UNPROCESSABLE', [{ loc: ['body', 'use_e2ee'], msg: E2EE_NOT_AVAILABLE, type: 'e2ee_unavailable' }]);
-  const [recipient] = await ctx.db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.id, input.recipient_user_id.toLowerCase())).limit(1);
+  const contentEncrypted = checkSealedFields(input);
+  const [recipient] = await ctx.db
+    .select({ id: schema.users.id, keys: schema.userKeys.user_id })
+    .from(schema.users)
+    .leftJoin(schema.userKeys, eq(schema.userKeys.user_id, schema.users.id))
+    .where(eq(schema.users.id, input.recipient_user_id.toLowerCase()))
+    .limit(1);
   if (!recipient) throw new AppError('NOT_FOUND', 'Recipient not found: no user has this id');
+  if (input.use_e2ee && !recipient.keys) throw invalid('recipient_user_id', E2EE_MESSAGE_ERRORS.recipientHasNoKeys, 'e2ee_no_keys');
   // Decoded and checked before anything is stored: a bad file leaves nothing behind.
-  const audio = input.audio_base64 ? decodeAudio(input.audio_base64) : null;
+  // An E2EE message's audio is ciphertext: no magic bytes to check, stored as opaque bytes.
+  const audio = input.audio_base64 ? (input.use_e2ee ? decodeSealedAudio(input.audio_base64) : decodeAudio(input.audio_base64)) : null;
 
   const now = ctx.now();
   const id = crypto.randomUUID();
@@ -32,6 +59,7 @@ export async function createMessage(ctx: ServiceContext, sender: User, input: TC
     ? `Waiting for ${rules.map(describeRule).join(' or ')}; never before ${iso(deliverAt.getTime())}.`
     : `Scheduled for ${iso(deliverAt.getTime())}.`;
 
+  if (audio) await assertStorageFits(ctx, sender, audio.bytes.length);
   if (audio) await ctx.env.BLOBS.put(audioKey(id), audio.bytes, { httpMetadata: { contentType: audio.type }, customMetadata: { owner: sender.id } });
   try {
     await ctx.db.batch([
@@ -40,13 +68,13 @@ export async function createMessage(ctx: ServiceContext, sender: User, input: TC
         sender_id: sender.id,
         recipient_user_id: recipient.id,
         content: input.content,
-        content_encrypted: null,
+        content_encrypted: contentEncrypted,
         audio_key: audio ? audioKey(id) : null,
         audio_type: audio?.type ?? null,
         audio_bytes: audio?.bytes.length ?? null,
         deliver_at: deliverAt,
         delivery_method: input.delivery_method,
-        use_e2ee: false,
+        use_e2ee: input.use_e2ee,
         rules,
         status: 'scheduled',
         created_at: now,

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import type { PlanId } from './plans';
+
+/**
+ * Encrypted attachments (SPEC section 3 "Encrypted attachment upload", DESIGN section 6): AES-GCM-256
+ * with a 12-byte IV, encrypted in the browser. The server stores ciphertext only; the decrypted-file
+ * download takes the key in its query once and never stores or logs it.
+ */
+
+/** AES-GCM's tag alone: anything shorter cannot be a ciphertext. */
+export const ATTACHMENT_MIN_BYTES = 16;
+/**
+ * Per file. The upload is parsed in memory and the decrypted download holds ciphertext and plaintext
+ * at once, inside a Worker's 128 MB: 25 MiB keeps both well clear of it.
+ */
+export const ATTACHMENT_MAX_BYTES = 25 * 1024 * 1024;
+/** The multipart body: the file plus its few text fields. */
+export const ATTACHMENT_MAX_BODY_BYTES = ATTACHMENT_MAX_BYTES + 64 * 1024;
+/** As many files as a sealed payload can carry keys for (ZSealedPayload.attachments). */
+export const ATTACHMENTS_PER_MESSAGE_MAX = 20;
+export const ATTACHMENT_NAME_MAX = 255;
+export const AES_GCM_IV_BYTES = 12;
+export const AES_256_KEY_BYTES = 32;
+
+/** Bytes of standard or url-safe base64 (padding optional), or null when it is not base64. */
+export function decodeBase64Any(value: string): Uint8Array<ArrayBuffer> | null {
+  const s = value.trim();
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(s) || s.length % 4 === 1) return null;
+  // One alphabet per value: a mix of '+' and '_' is not base64 of anything anyone sent.
+  if (/[+/]/.test(s) && /[-_]/.test(s)) return null;
+  const std = s.replace(/=+$/, '').replace(/-/g, '+').replace(/_/g, '/');
+  try {
+    const bin = atob(std + '='.repeat((4 - (std.length % 4)) % 4));
+    return Uint8Array.from(bin, (c) => c.charCodeAt(0));
+  } catch {
+    return null;
+  }
+}
+
+const base64OfBytes = (what: string, bytes: number) =>
+  z
+    .string({ message: `${what} is required` })
+    .trim()
+    .refine((v) => decodeBase64Any(v)?.byteLength === bytes, { message: `${what} must be base64 (standard or url-safe) of exactly ${bytes} bytes` });
+
+/** Turns a client file name into one safe to store and to put in a Content-Disposition header. */
+export function cleanFileName(name: string): string {
+  const cleaned = name
+    .normalize('NFC')
+    // No control characters, no path: the name is a label, never a location.
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .replace(/^.*[\\/]/, '')
+    .trim()
+    .slice(0, ATTACHMENT_NAME_MAX);
+  return cleaned === '' || cleaned === '.' || cleaned === '..' ? 'attachment' : cleaned;
+}
+
+/**
+ * POST /api/upload/encrypted-file: the text fields of the multipart body (`file` is checked apart:
+ * it is bytes, not text).
+ */
+export const ZAttachmentUploadFields = z.object({
+  message_id: z.string({ message: 'message_id is required' }).trim().uuid({ message: 'message_id must be a message id (a UUID)' }).transform((v) => v.toLowerCase()),
+  iv: base64OfBytes('iv', AES_GCM_IV_BYTES),
+  name: z
+    .string()
+    .max(ATTACHMENT_NAME_MAX, { message: `name must be at most ${ATTACHMENT_NAME_MAX} characters` })
+    .optional()
+    .transform((v) => (v && v.trim() ? cleanFileName(v) : undefined)),
+});
+export type TAttachmentUploadFields = z.output<typeof ZAttachmentUploadFields>;
+
+/** GET /api/download/decrypted-file/{id}?key=: the AES-256 key, base64 or base64url of 32 bytes. */
+export const ZDecryptionKeyQuery = z.object({ key: base64OfBytes('key', AES_256_KEY_BYTES) });
+
+/** attachments.list: the attachments of one message. */
+export const ZMessageAttachmentsInput = z.object({ message_id: z.string().trim().uuid({ message: 'message_id must be a message id (a UUID)' }) });
+
+/** The 201 answer of an upload. */
+export interface AttachmentUploaded {
+  id: string;
+  message_id: string;
+  iv: string;
+  name: string;
+  size: number;
+}
+
+/** One entry of GET /api/message/{id}/attachments. */
+export interface AttachmentView {
+  id: string;
+  iv: string;
+  name: string;
+  size: number;
+  created_at: string;
+}
+
+/** GET /api/profile/storage: audio of the caller's messages + their attachments, against the plan. */
+export interface StorageView {
+  used_bytes: number;
+  limit_bytes: number;
+  plan: PlanId;
+}

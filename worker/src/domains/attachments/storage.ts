@@ -1,0 +1,52 @@
+import type { User } from '@afterword/db/schema';
+import type { StorageView } from '../../contracts/attachments';
+import { PLAN_LIMITS } from '../../contracts/plans';
+import type { ServiceContext } from '../../env';
+import { AppError } from '../../lib/errors';
+
+/**
+ * What counts against a plan's storage (DESIGN section 10), as one SQL expression of the user id bound
+ * at `param`: the audio of the messages they wrote and the ciphertext of their attachments. Summed by
+ * D1, never by listing rows into the Worker.
+ */
+export const storageUsedSql = (param = '?1') =>
+  `((SELECT COALESCE(SUM(audio_bytes), 0) FROM messages WHERE sender_id = ${param}) + (SELECT COALESCE(SUM(size), 0) FROM message_attachments WHERE owner_id = ${param}))`;
+
+export async function storageUsedBytes(ctx: ServiceContext, userId: string): Promise<number> {
+  const row = await ctx.env.DB.prepare(`SELECT ${storageUsedSql()} AS used`).bind(userId).first<{ used: number }>();
+  return Number(row?.used ?? 0);
+}
+
+export const storageLimitBytes = (plan: User['plan']) => PLAN_LIMITS[plan].storageBytes;
+
+/** 413 naming the plan's quota, what is used and what the new bytes need (issue 5: 413 past the quota). */
+export function quotaExceeded(plan: User['plan'], used: number, size: number) {
+  const limit = storageLimitBytes(plan);
+  return new AppError(
+    'PAYLOAD_TOO_LARGE',
+    `Storage quota exceeded: the ${PLAN_LIMITS[plan].name} plan includes ${formatBytes(limit)} of storage; you use ${formatBytes(used)} and this file needs ${formatBytes(size)} more. Upgrade your plan for more storage.`,
+  );
+}
+
+/** Refuses `size` more bytes for the user when they would pass their plan's storage. */
+export async function assertStorageFits(ctx: ServiceContext, user: Pick<User, 'id' | 'plan'>, size: number) {
+  const used = await storageUsedBytes(ctx, user.id);
+  if (used + size > storageLimitBytes(user.plan)) throw quotaExceeded(user.plan, used, size);
+}
+
+/** GET /api/profile/storage. */
+export async function getStorage(ctx: ServiceContext, user: Pick<User, 'id' | 'plan'>): Promise<StorageView> {
+  return { used_bytes: await storageUsedBytes(ctx, user.id), limit_bytes: storageLimitBytes(user.plan), plan: user.plan };
+}
+
+/** 1234567 → "1.2 MB" (decimal units, as the plans are sold). */
+export function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return unit === 0 ? `${value} bytes` : `${value >= 100 ? Math.round(value) : Number(value.toFixed(1))} ${units[unit]}`;
+}

@@ -1,0 +1,58 @@
+import { schema } from '@afterword/db';
+import type { UserKeys } from '@afterword/db/schema';
+import { eq } from 'drizzle-orm';
+import type { KeyBundleView, PublicKeyView } from '../../contracts/auth';
+import type { TKeyBundle, TPublicKeyJwk, TWrappedPrivateKey } from '../../contracts/e2ee';
+import type { ServiceContext } from '../../env';
+import { AppError } from '../../lib/errors';
+
+export const NO_KEYS_YET = 'No encryption keys yet';
+export const NO_PUBLIC_KEY = 'This user has no encryption keys (or does not exist)';
+export const KEYS_EXIST =
+  'This account already has encryption keys. They are replaced only by a password reset without the recovery key (POST /api/auth/password-reset/confirm).';
+
+function toBundleView(row: UserKeys): KeyBundleView {
+  return {
+    public_key: row.public_key as TPublicKeyJwk,
+    password_wrap: row.password_wrap as TWrappedPrivateKey,
+    recovery_wrap: row.recovery_wrap as TWrappedPrivateKey,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+async function keysRow(ctx: ServiceContext, userId: string): Promise<UserKeys | undefined> {
+  const [row] = await ctx.db.select().from(schema.userKeys).where(eq(schema.userKeys.user_id, userId)).limit(1);
+  return row;
+}
+
+export async function hasKeys(ctx: ServiceContext, userId: string): Promise<boolean> {
+  const [row] = await ctx.db.select({ id: schema.userKeys.user_id }).from(schema.userKeys).where(eq(schema.userKeys.user_id, userId)).limit(1);
+  return !!row;
+}
+
+/** GET /api/keys/me: the caller's bundle (the private key only wrapped), 404 before they made one. */
+export async function getOwnKeys(ctx: ServiceContext, userId: string): Promise<KeyBundleView> {
+  const row = await keysRow(ctx, userId);
+  if (!row) throw new AppError('NOT_FOUND', NO_KEYS_YET);
+  return toBundleView(row);
+}
+
+/** PUT /api/keys/me: the account's first bundle. A second one is 409 (the insert decides, so two racing requests cannot both win). */
+export async function createKeys(ctx: ServiceContext, userId: string, bundle: TKeyBundle): Promise<KeyBundleView> {
+  const now = ctx.now();
+  const [row] = await ctx.db
+    .insert(schema.userKeys)
+    .values({ user_id: userId, public_key: bundle.public_key, password_wrap: bundle.password_wrap, recovery_wrap: bundle.recovery_wrap, created_at: now, updated_at: now })
+    .onConflictDoNothing({ target: schema.userKeys.user_id })
+    .returning();
+  if (!row) throw new AppError('CONFLICT', KEYS_EXIST);
+  return toBundleView(row);
+}
+
+/** GET /api/keys/{userId}: any signed-in caller may seal for any user; 404 when the user or their keys do not exist. */
+export async function getPublicKey(ctx: ServiceContext, userId: string): Promise<PublicKeyView> {
+  const id = userId.toLowerCase();
+  const [row] = await ctx.db.select({ public_key: schema.userKeys.public_key }).from(schema.userKeys).where(eq(schema.userKeys.user_id, id)).limit(1);
+  if (!row) throw new AppError('NOT_FOUND', NO_PUBLIC_KEY);
+  return { user_id: id, public_key: row.public_key as TPublicKeyJwk };
+}

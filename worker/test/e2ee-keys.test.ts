@@ -1,0 +1,122 @@
+import { env } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import { E2EE_RECOVERY_INFO } from '../src/contracts/e2ee';
+import { KEYS_EXIST, NO_KEYS_YET } from '../src/domains/e2ee/key-bundles';
+import { toBase64Url } from '../src/lib/encoding';
+import { api, signedInUser } from './helpers/api';
+
+/** Syntactically valid v1 formats: random bytes of the right lengths (the server never opens them). */
+const b64u = (n: number) => toBase64Url(crypto.getRandomValues(new Uint8Array(n)));
+const publicJwk = () => ({ kty: 'EC', crv: 'P-256', x: b64u(32), y: b64u(32), ext: true, key_ops: [] });
+const passwordWrap = () => ({ v: 1, kdf: { name: 'PBKDF2', hash: 'SHA-256', iterations: 600_000, salt: b64u(16) }, alg: 'A256GCM', iv: b64u(12), ct: b64u(154) });
+const recoveryWrap = () => ({ v: 1, kdf: { name: 'HKDF', hash: 'SHA-256', salt: b64u(16), info: E2EE_RECOVERY_INFO }, alg: 'A256GCM', iv: b64u(12), ct: b64u(154) });
+const bundle = () => ({ public_key: publicJwk(), password_wrap: passwordWrap(), recovery_wrap: recoveryWrap() });
+
+const trpcQuery = (proc: string, input: unknown, token?: string) =>
+  api('GET', `/api/trpc/${proc}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`, { token });
+
+async function keyRow(userId: string) {
+  return env.DB.prepare('SELECT * FROM user_keys WHERE user_id = ?').bind(userId).first<Record<string, any>>();
+}
+
+describe('PUT and GET /api/keys/me', () => {
+  it('404s before the account has keys, stores the first bundle (201) and reads it back', async () => {
+    const user = await signedInUser();
+    const none = await api('GET', '/api/keys/me', { token: user.token });
+    expect(none).toMatchObject({ status: 404, data: { detail: NO_KEYS_YET } });
+
+    const b = bundle();
+    const put = await api('PUT', '/api/keys/me', { token: user.token, json: b });
+    expect(put.status).toBe(201);
+    expect(put.data).toEqual({ ...b, created_at: expect.any(String) });
+    const got = await api('GET', '/api/keys/me', { token: user.token });
+    expect(got).toMatchObject({ status: 200, data: put.data });
+
+    const row = await keyRow(user.id);
+    expect(JSON.parse(row!.public_key)).toEqual(b.public_key);
+    expect(JSON.parse(row!.password_wrap)).toEqual(b.password_wrap);
+    expect(JSON.parse(row!.recovery_wrap)).toEqual(b.recovery_wrap);
+  });
+
+  it('refuses a second bundle with 409 and keeps the first', async () => {
+    const user = await signedInUser();
+    const first = bundle();
+    expect((await api('PUT', '/api/keys/me', { token: user.token, json: first })).status).toBe(201);
+    const again = await api('PUT', '/api/keys/me', { token: user.token, json: bundle() });
+    expect(again).toMatchObject({ status: 409, data: { detail: KEYS_EXIST } });
+    expect((await api('GET', '/api/keys/me', { token: user.token })).data.public_key).toEqual(first.public_key);
+  });
+
+  it('lets only one of two racing first bundles win', async () => {
+    const user = await signedInUser();
+    const results = await Promise.all([bundle(), bundle()].map((b) => api('PUT', '/api/keys/me', { token: user.token, json: b })));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
+  });
+
+  const bad: [string, (b: ReturnType<typeof bundle>) => unknown, (string | number)[]][] = [
+    ['a private key (d)', (b) => ({ ...b, public_key: { ...b.public_key, d: b64u(32) } }), ['body', 'public_key']],
+    ['an RSA key', (b) => ({ ...b, public_key: { ...b.public_key, kty: 'RSA' } }), ['body', 'public_key', 'kty']],
+    ['a P-384 curve', (b) => ({ ...b, public_key: { ...b.public_key, crv: 'P-384' } }), ['body', 'public_key', 'crv']],
+    ['x of 31 bytes', (b) => ({ ...b, public_key: { ...b.public_key, x: b64u(31) } }), ['body', 'public_key', 'x']],
+    ['y in standard base64 with padding', (b) => ({ ...b, public_key: { ...b.public_key, y: btoa('x'.repeat(32)) } }), ['body', 'public_key', 'y']],
+    ['password_wrap with the recovery HKDF', (b) => ({ ...b, password_wrap: recoveryWrap() }), ['body', 'password_wrap']],
+    ['recovery_wrap with PBKDF2', (b) => ({ ...b, recovery_wrap: passwordWrap() }), ['body', 'recovery_wrap']],
+    ['too few PBKDF2 iterations', (b) => ({ ...b, password_wrap: { ...b.password_wrap, kdf: { ...b.password_wrap.kdf, iterations: 1000 } } }), ['body', 'password_wrap', 'kdf', 'iterations']],
+    ['a wrap of version 2', (b) => ({ ...b, password_wrap: { ...b.password_wrap, v: 2 } }), ['body', 'password_wrap', 'v']],
+    ['a wrap with a short iv', (b) => ({ ...b, recovery_wrap: { ...b.recovery_wrap, iv: b64u(8) } }), ['body', 'recovery_wrap', 'iv']],
+    ['no recovery_wrap', (b) => ({ public_key: b.public_key, password_wrap: b.password_wrap }), ['body', 'recovery_wrap']],
+  ];
+  it.each(bad)('refuses %s with 422 and stores nothing', async (_name, mutate, loc) => {
+    const user = await signedInUser();
+    const res = await api('PUT', '/api/keys/me', { token: user.token, json: mutate(bundle()) });
+    expect(res.status).toBe(422);
+    expect(res.data.detail).toEqual(expect.arrayContaining([expect.objectContaining({ loc })]));
+    expect(await keyRow(user.id)).toBeNull();
+  });
+
+  it('needs a session', async () => {
+    expect((await api('GET', '/api/keys/me')).status).toBe(401);
+    expect((await api('PUT', '/api/keys/me', { json: bundle() })).status).toBe(401);
+  });
+});
+
+describe('GET /api/keys/{userId}', () => {
+  it('gives any signed-in caller the public key only', async () => {
+    const [owner, sender] = await Promise.all([signedInUser(), signedInUser()]);
+    const b = bundle();
+    await api('PUT', '/api/keys/me', { token: owner.token, json: b });
+    const res = await api('GET', `/api/keys/${owner.id}`, { token: sender.token });
+    expect(res).toMatchObject({ status: 200, data: { user_id: owner.id, public_key: b.public_key } });
+    expect(Object.keys(res.data).sort()).toEqual(['public_key', 'user_id']);
+    // The id is matched case-insensitively, like every id in the API.
+    expect((await api('GET', `/api/keys/${owner.id.toUpperCase()}`, { token: sender.token })).data.user_id).toBe(owner.id);
+  });
+
+  it('404s for a user without keys, an unknown user and a malformed id; 401 without a session', async () => {
+    const [owner, sender] = await Promise.all([signedInUser(), signedInUser()]);
+    expect((await api('GET', `/api/keys/${owner.id}`, { token: sender.token })).status).toBe(404);
+    expect((await api('GET', `/api/keys/${crypto.randomUUID()}`, { token: sender.token })).status).toBe(404);
+    expect((await api('GET', '/api/keys/not-a-uuid', { token: sender.token })).status).toBe(404);
+    expect((await api('GET', `/api/keys/${owner.id}`)).status).toBe(401);
+  });
+});
+
+describe('keys over tRPC', () => {
+  it('keys.create, keys.me and keys.forUser use the same services and errors', async () => {
+    const [owner, other] = await Promise.all([signedInUser(), signedInUser()]);
+    expect((await trpcQuery('keys.me', undefined, owner.token)).status).toBe(404);
+    const b = bundle();
+    const created = await api('POST', '/api/trpc/keys.create', { token: owner.token, json: b });
+    expect(created.status).toBe(200);
+    expect(created.data.result.data).toMatchObject(b);
+    expect((await api('POST', '/api/trpc/keys.create', { token: owner.token, json: bundle() })).status).toBe(409);
+    expect((await trpcQuery('keys.me', undefined, owner.token)).data.result.data.password_wrap).toEqual(b.password_wrap);
+    const forUser = await trpcQuery('keys.forUser', { user_id: owner.id }, other.token);
+    expect(forUser.data.result.data).toEqual({ user_id: owner.id, public_key: b.public_key });
+    expect((await trpcQuery('keys.forUser', { user_id: other.id }, owner.token)).status).toBe(404);
+    expect((await trpcQuery('keys.forUser', { user_id: 'nope' }, owner.token)).status).toBe(422);
+    const badBundle = await api('POST', '/api/trpc/keys.create', { token: other.token, json: { ...b, public_key: { ...b.public_key, d: b64u(32) } } });
+    expect(badBundle.status).toBe(422);
+    expect(await keyRow(other.id)).toBeNull();
+  });
+});
