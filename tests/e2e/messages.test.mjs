@@ -112,7 +112,7 @@ test('messages: two users: create with and without rules, Release now, log and h
     const { page } = s;
     await h1(page, 'Create Message').waitFor();
 
-    // E2EE: the exact warning appears while checked; the server's detail shows under the box.
+    // E2EE: the exact warning appears while checked; why it cannot be sent shows under the box.
     const e2ee = page.getByLabel('Use end-to-end encryption');
     assert.equal(await page.getByText(E2EE_WARNING, { exact: true }).count(), 0);
     await e2ee.check();
@@ -120,7 +120,8 @@ test('messages: two users: create with and without rules, Release now, log and h
     await fillBasics(page, { content: 'Sealed', recipientId: recipient.user.id });
     await page.getByRole('button', { name: 'Create message', exact: true }).click();
     await toast(page, 'Failed to create message').waitFor();
-    await page.getByText(/End-to-end encrypted messages cannot be sent yet/).waitFor();
+    // A sender without keys (signed in by token, not through the login form) is stopped in the browser.
+    await page.getByText(/Your encryption keys are not set up yet/).waitFor();
     assert.equal(await e2ee.getAttribute('aria-invalid'), 'true', 'the detail is tied to the checkbox');
     await screenshot(page, 'create-message-e2ee');
     await e2ee.uncheck();

@@ -13,10 +13,12 @@ import { Route as PublicRouteImport } from './routes/_public'
 import { Route as AppRouteImport } from './routes/app'
 import { Route as PublicIndexRouteImport } from './routes/_public/index'
 import { Route as PublicCheckoutRouteImport } from './routes/_public/checkout'
+import { Route as PublicForgotPasswordRouteImport } from './routes/_public/forgot-password'
 import { Route as PublicLoginRouteImport } from './routes/_public/login'
 import { Route as PublicPressRouteImport } from './routes/_public/press'
 import { Route as PublicPricingRouteImport } from './routes/_public/pricing'
 import { Route as PublicPrivacyRouteImport } from './routes/_public/privacy'
+import { Route as PublicResetPasswordRouteImport } from './routes/_public/reset-password'
 import { Route as PublicSignupRouteImport } from './routes/_public/signup'
 import { Route as PublicStatusRouteImport } from './routes/_public/status'
 import { Route as PublicSupportRouteImport } from './routes/_public/support'
@@ -63,6 +65,11 @@ const PublicCheckoutRoute = PublicCheckoutRouteImport.update({
   path: '/checkout',
   getParentRoute: () => PublicRoute,
 } as any)
+const PublicForgotPasswordRoute = PublicForgotPasswordRouteImport.update({
+  id: '/forgot-password',
+  path: '/forgot-password',
+  getParentRoute: () => PublicRoute,
+} as any)
 const PublicLoginRoute = PublicLoginRouteImport.update({
   id: '/login',
   path: '/login',
@@ -81,6 +88,11 @@ const PublicPricingRoute = PublicPricingRouteImport.update({
 const PublicPrivacyRoute = PublicPrivacyRouteImport.update({
   id: '/privacy',
   path: '/privacy',
+  getParentRoute: () => PublicRoute,
+} as any)
+const PublicResetPasswordRoute = PublicResetPasswordRouteImport.update({
+  id: '/reset-password',
+  path: '/reset-password',
   getParentRoute: () => PublicRoute,
 } as any)
 const PublicSignupRoute = PublicSignupRouteImport.update({
@@ -218,10 +230,12 @@ export interface FileRoutesByFullPath {
   '/': typeof PublicIndexRoute
   '/app': typeof AppRouteWithChildren
   '/checkout': typeof PublicCheckoutRoute
+  '/forgot-password': typeof PublicForgotPasswordRoute
   '/login': typeof PublicLoginRoute
   '/press': typeof PublicPressRoute
   '/pricing': typeof PublicPricingRoute
   '/privacy': typeof PublicPrivacyRoute
+  '/reset-password': typeof PublicResetPasswordRoute
   '/signup': typeof PublicSignupRoute
   '/status': typeof PublicStatusRoute
   '/support': typeof PublicSupportRoute
@@ -251,10 +265,12 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/checkout': typeof PublicCheckoutRoute
+  '/forgot-password': typeof PublicForgotPasswordRoute
   '/login': typeof PublicLoginRoute
   '/press': typeof PublicPressRoute
   '/pricing': typeof PublicPricingRoute
   '/privacy': typeof PublicPrivacyRoute
+  '/reset-password': typeof PublicResetPasswordRoute
   '/signup': typeof PublicSignupRoute
   '/status': typeof PublicStatusRoute
   '/support': typeof PublicSupportRoute
@@ -288,10 +304,12 @@ export interface FileRoutesById {
   '/_public': typeof PublicRouteWithChildren
   '/app': typeof AppRouteWithChildren
   '/_public/checkout': typeof PublicCheckoutRoute
+  '/_public/forgot-password': typeof PublicForgotPasswordRoute
   '/_public/login': typeof PublicLoginRoute
   '/_public/press': typeof PublicPressRoute
   '/_public/pricing': typeof PublicPricingRoute
   '/_public/privacy': typeof PublicPrivacyRoute
+  '/_public/reset-password': typeof PublicResetPasswordRoute
   '/_public/signup': typeof PublicSignupRoute
   '/_public/status': typeof PublicStatusRoute
   '/_public/support': typeof PublicSupportRoute
@@ -326,10 +344,12 @@ export interface FileRouteTypes {
     | '/'
     | '/app'
     | '/checkout'
+    | '/forgot-password'
     | '/login'
     | '/press'
     | '/pricing'
     | '/privacy'
+    | '/reset-password'
     | '/signup'
     | '/status'
     | '/support'
@@ -359,10 +379,12 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/checkout'
+    | '/forgot-password'
     | '/login'
     | '/press'
     | '/pricing'
     | '/privacy'
+    | '/reset-password'
     | '/signup'
     | '/status'
     | '/support'
@@ -395,10 +417,12 @@ export interface FileRouteTypes {
     | '/_public'
     | '/app'
     | '/_public/checkout'
+    | '/_public/forgot-password'
     | '/_public/login'
     | '/_public/press'
     | '/_public/pricing'
     | '/_public/privacy'
+    | '/_public/reset-password'
     | '/_public/signup'
     | '/_public/status'
     | '/_public/support'
@@ -463,6 +487,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PublicCheckoutRouteImport
       parentRoute: typeof PublicRoute
     }
+    '/_public/forgot-password': {
+      id: '/_public/forgot-password'
+      path: '/forgot-password'
+      fullPath: '/forgot-password'
+      preLoaderRoute: typeof PublicForgotPasswordRouteImport
+      parentRoute: typeof PublicRoute
+    }
     '/_public/login': {
       id: '/_public/login'
       path: '/login'
@@ -489,6 +520,13 @@ declare module '@tanstack/react-router' {
       path: '/privacy'
       fullPath: '/privacy'
       preLoaderRoute: typeof PublicPrivacyRouteImport
+      parentRoute: typeof PublicRoute
+    }
+    '/_public/reset-password': {
+      id: '/_public/reset-password'
+      path: '/reset-password'
+      fullPath: '/reset-password'
+      preLoaderRoute: typeof PublicResetPasswordRouteImport
       parentRoute: typeof PublicRoute
     }
     '/_public/signup': {
@@ -678,10 +716,12 @@ declare module '@tanstack/react-router' {
 
 interface PublicRouteChildren {
   PublicCheckoutRoute: typeof PublicCheckoutRoute
+  PublicForgotPasswordRoute: typeof PublicForgotPasswordRoute
   PublicLoginRoute: typeof PublicLoginRoute
   PublicPressRoute: typeof PublicPressRoute
   PublicPricingRoute: typeof PublicPricingRoute
   PublicPrivacyRoute: typeof PublicPrivacyRoute
+  PublicResetPasswordRoute: typeof PublicResetPasswordRoute
   PublicSignupRoute: typeof PublicSignupRoute
   PublicStatusRoute: typeof PublicStatusRoute
   PublicSupportRoute: typeof PublicSupportRoute
@@ -691,10 +731,12 @@ interface PublicRouteChildren {
 
 const PublicRouteChildren: PublicRouteChildren = {
   PublicCheckoutRoute: PublicCheckoutRoute,
+  PublicForgotPasswordRoute: PublicForgotPasswordRoute,
   PublicLoginRoute: PublicLoginRoute,
   PublicPressRoute: PublicPressRoute,
   PublicPricingRoute: PublicPricingRoute,
   PublicPrivacyRoute: PublicPrivacyRoute,
+  PublicResetPasswordRoute: PublicResetPasswordRoute,
   PublicSignupRoute: PublicSignupRoute,
   PublicStatusRoute: PublicStatusRoute,
   PublicSupportRoute: PublicSupportRoute,

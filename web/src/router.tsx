@@ -2,6 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { createRouter } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { routeTree } from './routeTree.gen';
+import { e2eeStore } from './features/e2ee/key-store';
 import { clearToken } from './lib/session';
 import { createQueryClient, createTrpcClient, createTrpcUtils, trpc } from './lib/trpc';
 
@@ -10,6 +11,7 @@ export function createAppRouter() {
   // A 401 from a signed-in call means the session is gone: forget it and go to sign-in.
   const trpcClient = createTrpcClient(() => {
     clearToken();
+    e2eeStore.reset();
     queryClient.clear();
     void router.navigate({ to: '/login' });
   });

@@ -1,5 +1,6 @@
 import { createRootRouteWithContext, Link, Outlet } from '@tanstack/react-router';
 import { Toaster } from '../components/toast';
+import { RecoveryKeyGate } from '../features/e2ee/recovery-key-modal';
 import type { RouterContext } from '../router-context';
 
 export const Route = createRootRouteWithContext<RouterContext>()({
@@ -11,6 +12,7 @@ function RootLayout() {
   return (
     <>
       <Outlet />
+      <RecoveryKeyGate />
       <Toaster />
     </>
   );

@@ -1,4 +1,5 @@
 import { createFileRoute, Outlet, redirect, useNavigate } from '@tanstack/react-router';
+import { e2eeStore } from '../features/e2ee/key-store';
 import { useCanaryCheckInAlerts } from '../features/check-in-alerts/use-canary-check-in-alerts';
 import { AppShell } from '../features/shell/app-shell';
 import { clearToken, getToken } from '../lib/session';
@@ -25,6 +26,7 @@ function AppLayout() {
     // Revoke server-side when we can; signing out locally must work even if the call fails.
     await trpcClient.auth.logout.mutate().catch(() => undefined);
     clearToken();
+    e2eeStore.reset();
     queryClient.clear();
     await navigate({ to: '/login' });
   }

@@ -15,12 +15,17 @@ export const LOGIN_FALLBACK_ERROR = 'Login failed. Please check your email and p
 interface LoginFormProps {
   login: (input: TLoginInput) => Promise<TLoginResult>;
   onSignedIn: () => void;
+  /**
+   * Runs after the token is stored and before onSignedIn, while the password is still in hand (the
+   * E2EE keys are unlocked or created with it). Its failure does not fail the sign-in.
+   */
+  afterSignIn?: (password: string) => Promise<void>;
   /** E.g. an error handed back by the Google callback. */
   initialError?: string | null;
   showGoogle?: boolean;
 }
 
-export function LoginForm({ login, onSignedIn, initialError = null, showGoogle = isGoogleSignInEnabled() }: LoginFormProps) {
+export function LoginForm({ login, onSignedIn, afterSignIn, initialError = null, showGoogle = isGoogleSignInEnabled() }: LoginFormProps) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
@@ -44,10 +49,18 @@ export function LoginForm({ login, onSignedIn, initialError = null, showGoogle =
       try {
         const result = await login(parsed.data);
         setToken(result.access_token);
-        onSignedIn();
       } catch (error) {
         setFormError(readErrorDetail(error) ?? LOGIN_FALLBACK_ERROR);
+        return;
       }
+      if (afterSignIn) {
+        try {
+          await afterSignIn(parsed.data.password);
+        } catch (error) {
+          console.warn('Signed in, but the encryption keys could not be set up', error);
+        }
+      }
+      onSignedIn();
     });
   }
 
@@ -66,6 +79,9 @@ export function LoginForm({ login, onSignedIn, initialError = null, showGoogle =
           <GoogleSignInButton />
         </div>
       ) : null}
+      <p className="auth-form__switch">
+        <Link to="/forgot-password">Forgot password?</Link>
+      </p>
       <p className="auth-form__switch">
         <Link to="/signup">Need an account? Sign up</Link>
       </p>

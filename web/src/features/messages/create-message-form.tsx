@@ -1,5 +1,5 @@
 import { DELIVERY_METHODS, type DeliveryMethod, type TCreateMessageInput } from '@afterword/worker/contracts/messages';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Button } from '../../components/button';
 import { CheckboxField } from '../../components/checkbox';
 import { Field, TextField } from '../../components/field';
@@ -8,12 +8,16 @@ import { toast } from '../../components/toast';
 import { readErrorDetail } from '../../lib/api-error';
 import { readFieldIssues } from '../../lib/field-issues';
 import { useSingleFlight } from '../../lib/use-single-flight';
+import { AttachmentPicker, deliverAtWithFiles, PickedFileList, type PickedFile } from '../e2ee/attachment-picker';
+import type { EncryptedUpload } from '../e2ee/files-api';
+import { readersFor, type KeysApi } from '../e2ee/keys-api';
+import { sealNewMessage } from '../e2ee/seal';
+import { E2EE_SAVED_TOAST, E2EE_WARNING, T } from '../e2ee/texts';
 import { localDateTimeToIso, METHOD_LABEL } from './format';
 import { RulesEditor, toRuleInput, type RuleDraft, type RuleErrors } from './rules-editor';
 import { blobToBase64, VoiceRecorder, type Recording } from './voice-recorder';
 
-export const E2EE_WARNING =
-  'Warning: This will send an unreadable encrypted message to the recipient who can only decrypt it if they hold the required private key.';
+export { E2EE_WARNING, E2EE_SAVED_TOAST };
 export const CREATE_SUCCESS_TOAST = 'Message queued';
 export const CREATE_FAILURE_TOAST = 'Failed to create message';
 
@@ -55,10 +59,41 @@ export function placeServerErrors(error: unknown): Errors {
   return out;
 }
 
+/** What an end-to-end encrypted message needs besides the create call. */
+export interface E2eeCreateDeps {
+  keys: Pick<KeysApi, 'whoami' | 'mine' | 'publicKeyOf'>;
+  /** Uploads one encrypted file; rejects with the reason on failure. */
+  upload: (file: EncryptedUpload) => Promise<unknown>;
+  /** Storage use, shown by the file picker. */
+  storage?: ReactNode;
+}
+
 interface CreateMessageFormProps {
   /** Rejects with the server's error on failure. */
   create: (input: TCreateMessageInput) => Promise<{ id: string }>;
   onCreated: (message: { id: string }) => void;
+  e2ee?: E2eeCreateDeps;
+}
+
+/** Stops an E2EE submission before anything is sent, with the message to show. */
+class E2eeRefusal extends Error {
+  constructor(readonly errors: Errors) {
+    super('refused');
+  }
+}
+
+/** The recipient's public key, or a refusal placed under the recipient field. */
+async function recipientKeyOf(keys: E2eeCreateDeps['keys'], recipient: string) {
+  let found;
+  try {
+    found = await keys.publicKeyOf(recipient.trim());
+  } catch (error) {
+    const issues = readFieldIssues(error);
+    if (issues) throw new E2eeRefusal({ ...NO_ERRORS, fields: { recipient_user_id: issues[0]!.msg } });
+    throw error;
+  }
+  if (!found) throw new E2eeRefusal({ ...NO_ERRORS, fields: { recipient_user_id: T.recipientNoKeys } });
+  return found;
 }
 
 /**
@@ -66,7 +101,7 @@ interface CreateMessageFormProps {
  * submits ignored); 'Message queued' or 'Failed to create message', with the server's details under
  * the fields they concern.
  */
-export function CreateMessageForm({ create, onCreated }: CreateMessageFormProps) {
+export function CreateMessageForm({ create, onCreated, e2ee }: CreateMessageFormProps) {
   const [content, setContent] = useState('');
   const [recipient, setRecipient] = useState('');
   const [method, setMethod] = useState<DeliveryMethod>('email');
@@ -74,35 +109,121 @@ export function CreateMessageForm({ create, onCreated }: CreateMessageFormProps)
   const [rules, setRules] = useState<RuleDraft[]>([]);
   const [useE2ee, setUseE2ee] = useState(false);
   const [recording, setRecording] = useState<Recording | null>(null);
+  const [files, setFiles] = useState<PickedFile[]>([]);
+  const [created, setCreated] = useState<{ id: string } | null>(null);
   const [errors, setErrors] = useState<Errors>(NO_ERRORS);
   const { pending, run, isBusy } = useSingleFlight();
+  const uploads = useSingleFlight();
   const warningId = useId();
+
+  /** The plain message, or the sealed one: content '' and the envelope, the recording sealed too. */
+  async function buildInput(): Promise<TCreateMessageInput> {
+    const deliver_at = localDateTimeToIso(deliverAt);
+    const common = {
+      delivery_method: method,
+      rules: rules.map(toRuleInput),
+      consent: true as const,
+      ...(deliver_at ? { deliver_at } : {}),
+    };
+    if (!useE2ee) {
+      return {
+        recipient_user_id: recipient,
+        content,
+        use_e2ee: false,
+        ...common,
+        ...(recording ? { audio_base64: await blobToBase64(recording.blob) } : {}),
+      };
+    }
+    if (!e2ee) throw new E2eeRefusal({ ...NO_ERRORS, fields: { use_e2ee: T.senderNoKeys } });
+    const [me, mine] = await Promise.all([e2ee.keys.whoami(), e2ee.keys.mine()]);
+    if (!mine) throw new E2eeRefusal({ ...NO_ERRORS, fields: { use_e2ee: T.senderNoKeys } });
+    const to = await recipientKeyOf(e2ee.keys, recipient);
+    let sealed;
+    try {
+      sealed = await sealNewMessage({
+        text: content,
+        recording: recording ? { bytes: new Uint8Array(await recording.blob.arrayBuffer()), type: recording.blob.type || 'audio/webm' } : null,
+        attachments: files.map((f) => ({ file: f.encrypted, name: f.name, type: f.type, size: f.size })),
+        readers: readersFor(to, { id: me.id, publicKey: mine.public_key }),
+      });
+    } catch (error) {
+      console.error('Sealing failed', error);
+      throw new E2eeRefusal({ ...NO_ERRORS, form: [T.sealFailed] });
+    }
+    return {
+      recipient_user_id: to.user_id,
+      content: '',
+      content_encrypted: sealed.contentEncrypted,
+      use_e2ee: true,
+      ...common,
+      ...(files.length ? { deliver_at: deliverAtWithFiles(deliver_at) } : {}),
+      ...(sealed.audioBase64 ? { audio_base64: sealed.audioBase64 } : {}),
+    };
+  }
+
+  /** Uploads every file not uploaded yet, one at a time, marking each 'Encrypted and uploaded' or 'Failed'. */
+  async function uploadAll(messageId: string, list: PickedFile[]) {
+    if (!e2ee) return;
+    let current = list;
+    const mark = (id: string, patch: Partial<PickedFile>) => {
+      current = current.map((f) => (f.id === id ? { ...f, ...patch } : f));
+      setFiles(current);
+    };
+    for (const f of list) {
+      if (f.status === 'uploaded') continue;
+      mark(f.id, { status: 'uploading', error: null });
+      try {
+        await e2ee.upload({ messageId, ciphertext: f.encrypted.ciphertext, ivBase64: f.encrypted.ivBase64, name: f.name });
+        mark(f.id, { status: 'uploaded' });
+      } catch (error) {
+        mark(f.id, { status: 'failed', error: readErrorDetail(error) ?? (error instanceof Error && error.message ? error.message : null) });
+      }
+    }
+  }
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (isBusy()) return;
+    if (isBusy() || created) return;
     await run(async () => {
       setErrors(NO_ERRORS);
       try {
-        const deliver_at = localDateTimeToIso(deliverAt);
-        const input: TCreateMessageInput = {
-          recipient_user_id: recipient,
-          content,
-          delivery_method: method,
-          use_e2ee: useE2ee,
-          rules: rules.map(toRuleInput),
-          consent: true,
-          ...(deliver_at ? { deliver_at } : {}),
-          ...(recording ? { audio_base64: await blobToBase64(recording.blob) } : {}),
-        };
-        const created = await create(input);
-        toast.success(CREATE_SUCCESS_TOAST);
-        onCreated(created);
+        const input = await buildInput();
+        const message = await create(input);
+        toast.success(input.use_e2ee ? E2EE_SAVED_TOAST : CREATE_SUCCESS_TOAST);
+        const toUpload = input.use_e2ee ? files : [];
+        if (!toUpload.length) {
+          onCreated(message);
+          return;
+        }
+        setCreated(message);
+        await uploadAll(message.id, toUpload);
       } catch (error) {
         toast.error(CREATE_FAILURE_TOAST);
-        setErrors(placeServerErrors(error));
+        setErrors(error instanceof E2eeRefusal ? error.errors : placeServerErrors(error));
       }
     });
+  }
+
+  if (created) {
+    const failed = files.some((f) => f.status === 'failed');
+    const busy = pending || uploads.pending || files.some((f) => f.status === 'uploading');
+    return (
+      <div className="create-form create-form--done">
+        <p className="note">{T.createdTitle}</p>
+        <p>{T.createdUploads}</p>
+        <PickedFileList files={files} />
+        <div className="button-row">
+          {failed ? (
+            <Button variant="secondary" disabled={busy} onClick={() => void uploads.run(() => uploadAll(created.id, files))}>
+              {T.retryUploads}
+            </Button>
+          ) : null}
+          <Button disabled={busy} onClick={() => onCreated(created)}>
+            {T.openMessage}
+          </Button>
+        </div>
+      </div>
+    );
   }
 
   return (
@@ -157,6 +278,7 @@ export function CreateMessageForm({ create, onCreated }: CreateMessageFormProps)
           {E2EE_WARNING}
         </p>
       ) : null}
+      {useE2ee && e2ee ? <AttachmentPicker files={files} onChange={setFiles} disabled={pending} storage={e2ee.storage} /> : null}
       {errors.form.length ? (
         <div role="alert" className="alert">
           {errors.form.map((m, i) => (

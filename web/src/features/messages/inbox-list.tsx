@@ -3,6 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { buttonClass } from '../../components/button';
 import { EmptyState } from '../../components/empty-state';
 import { Skeleton } from '../../components/skeleton';
+import type { ReactNode } from 'react';
 import { formatDateTime } from '../canary/format';
 import { excerpt, senderLabel } from './format';
 
@@ -10,10 +11,12 @@ interface InboxListProps {
   messages: readonly MessageView[] | undefined;
   loading: boolean;
   failed: boolean;
+  /** The preview of an end-to-end encrypted message (opened in the browser by features/e2ee). */
+  renderEncryptedExcerpt?: (message: MessageView) => ReactNode;
 }
 
 /** Messages released to the signed-in user: who left each one and when it was released. */
-export function InboxList({ messages, loading, failed }: InboxListProps) {
+export function InboxList({ messages, loading, failed, renderEncryptedExcerpt }: InboxListProps) {
   if (loading) return <Skeleton lines={4} label="Loading your inbox" />;
   if (failed) return <p className="muted">Your inbox could not be loaded. Reload the page to try again.</p>;
   if (!messages?.length) {
@@ -33,7 +36,7 @@ export function InboxList({ messages, loading, failed }: InboxListProps) {
             <div className="message-item__head">
               <h3 className="message-item__title">From {from}</h3>
             </div>
-            <p className="message-item__excerpt">{excerpt(m)}</p>
+            <p className="message-item__excerpt">{m.use_e2ee && m.content_encrypted && renderEncryptedExcerpt ? renderEncryptedExcerpt(m) : excerpt(m)}</p>
             <dl className="facts">
               <div><dt>From</dt><dd className="break">{m.sender_name?.trim() && m.sender_email ? `${m.sender_name.trim()} (${m.sender_email})` : from}</dd></div>
               <div><dt>Released</dt><dd><time dateTime={released}>{formatDateTime(released)}</time></dd></div>

@@ -1,5 +1,5 @@
 import type { DeliveryLogEntry, MessageTransitionView, MessageView } from '@afterword/worker/contracts/messages';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
 import { Card } from '../../components/card';
@@ -27,10 +27,15 @@ interface MessageDetailProps {
   onRelease: (id: string) => Promise<boolean>;
   onCancel: (id: string) => Promise<boolean>;
   pending: boolean;
+  /**
+   * The content of an end-to-end encrypted message, opened in the browser (features/e2ee). Without
+   * it, such a message shows only that it is encrypted, never its ciphertext.
+   */
+  renderEncrypted?: (message: MessageView) => ReactNode;
 }
 
 /** messages/view/{id}: content, audio, the sender's actions, the delivery log, the state history and a reply box. */
-export function MessageDetail({ data, onRelease, onCancel, pending }: MessageDetailProps) {
+export function MessageDetail({ data, onRelease, onCancel, pending, renderEncrypted }: MessageDetailProps) {
   const { message, transitions, log, role } = data;
   const [confirming, setConfirming] = useState<'release' | 'cancel' | null>(null);
   const isSender = role === 'sender';
@@ -63,8 +68,16 @@ export function MessageDetail({ data, onRelease, onCancel, pending }: MessageDet
           ) : null}
         </dl>
         {isSender ? <WhatHappensNext message={message} /> : null}
-        <MessageContent message={message} />
-        {message.has_audio ? (
+        {isEncrypted(message) ? (
+          renderEncrypted ? (
+            renderEncrypted(message)
+          ) : (
+            <p className="note">This message is end-to-end encrypted. Only someone holding the required private key can read it.</p>
+          )
+        ) : (
+          <MessageContent message={message} />
+        )}
+        {message.has_audio && !isEncrypted(message) ? (
           <div className="message-audio">
             <h3 className="message-audio__title">Voice recording</h3>
             <AudioPlayer messageId={message.id} />
@@ -148,15 +161,10 @@ function WhatHappensNext({ message }: { message: MessageView }) {
   return null;
 }
 
+/** Its text, audio and files are sealed: only a reader's browser can open them. */
+const isEncrypted = (m: MessageView) => m.use_e2ee && !!m.content_encrypted;
+
 function MessageContent({ message }: { message: MessageView }) {
-  if (message.use_e2ee && message.content_encrypted && !message.content) {
-    return (
-      <div className="message-content">
-        <p className="note">This message is end-to-end encrypted. Only someone holding the required private key can read it.</p>
-        <pre className="code-block message-content__cipher"><code>{message.content_encrypted}</code></pre>
-      </div>
-    );
-  }
   return message.content ? (
     <div className="message-content">{message.content}</div>
   ) : (

@@ -2,10 +2,13 @@ import { useState } from 'react';
 import { Button } from '../../components/button';
 import { Modal, ModalClose } from '../../components/modal';
 import { hasSeenOnboarding, markOnboardingSeen } from '../../lib/session';
+import { useE2eeState } from '../e2ee/key-store';
 
 /** SPEC section 2 and 4: shown on the first visit to /app, then never again in this browser. */
 export function WelcomeModal() {
   const [open, setOpen] = useState(() => !hasSeenOnboarding());
+  // A new recovery key is shown first (once); the welcome waits until it is closed.
+  const held = useE2eeState().pendingRecovery !== null;
 
   function handleOpenChange(next: boolean) {
     if (!next) markOnboardingSeen();
@@ -14,7 +17,7 @@ export function WelcomeModal() {
 
   return (
     <Modal
-      open={open}
+      open={open && !held}
       onOpenChange={handleOpenChange}
       title="Welcome to Afterword"
       description="Three ideas to know before you start."

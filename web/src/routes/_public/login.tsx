@@ -1,6 +1,8 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { LoginForm } from '../../features/auth/login-form';
+import { e2eeStore } from '../../features/e2ee/key-store';
+import { keysApiFromClient, setUpKeysAfterSignIn } from '../../features/e2ee/keys-api';
 import { clearLocationFragment, parseOAuthFragment } from '../../lib/oauth-fragment';
 import { setToken } from '../../lib/session';
 import { usePageTitle } from '../../lib/use-page-title';
@@ -20,6 +22,8 @@ function LoginPage() {
     if (!fragment) return;
     clearLocationFragment();
     if (fragment.kind === 'token') {
+      // Another account may have been unlocked in this tab before.
+      e2eeStore.reset();
       setToken(fragment.accessToken);
       void navigate({ to: '/app', replace: true });
     }
@@ -31,6 +35,9 @@ function LoginPage() {
       <p className="muted">Welcome back. Sign in to check in and manage your messages.</p>
       <LoginForm
         login={(input) => trpcClient.auth.login.mutate(input)}
+        afterSignIn={async (password) => {
+          await setUpKeysAfterSignIn(keysApiFromClient(trpcClient), e2eeStore, password);
+        }}
         onSignedIn={() => void navigate({ to: '/app' })}
         initialError={fragment?.kind === 'error' ? fragment.message : null}
       />

@@ -1,8 +1,13 @@
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
+import { useMemo } from 'react';
 import { Card } from '../../components/card';
 import { PageHeader } from '../../features/app-pages/page-header';
-import { CreateMessageForm } from '../../features/messages/create-message-form';
+import { uploadEncryptedFile } from '../../features/e2ee/files-api';
+import { StorageUsage } from '../../features/e2ee/storage-usage';
+import { useKeysApi } from '../../features/e2ee/unlock-prompt';
+import { CreateMessageForm, type E2eeCreateDeps } from '../../features/messages/create-message-form';
 import { useCreateMessage } from '../../features/messages/queries';
+import { trpc } from '../../lib/trpc';
 
 export const Route = createFileRoute('/app/create')({
   component: CreateMessagePage,
@@ -11,6 +16,20 @@ export const Route = createFileRoute('/app/create')({
 function CreateMessagePage() {
   const create = useCreateMessage();
   const navigate = useNavigate();
+  const keys = useKeysApi();
+  const utils = trpc.useUtils();
+  const e2ee = useMemo<E2eeCreateDeps>(
+    () => ({
+      keys,
+      upload: async (file) => {
+        const uploaded = await uploadEncryptedFile(file);
+        void utils.attachments.storage.invalidate();
+        return uploaded;
+      },
+      storage: <StorageUsage />,
+    }),
+    [keys, utils],
+  );
   return (
     <>
       <PageHeader title="Create Message">
@@ -20,7 +39,7 @@ function CreateMessagePage() {
         </p>
       </PageHeader>
       <Card>
-        <CreateMessageForm create={create} onCreated={(m) => void navigate({ to: '/app/messages/view/$id', params: { id: m.id } })} />
+        <CreateMessageForm create={create} e2ee={e2ee} onCreated={(m) => void navigate({ to: '/app/messages/view/$id', params: { id: m.id } })} />
       </Card>
     </>
   );

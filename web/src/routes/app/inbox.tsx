@@ -1,5 +1,8 @@
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { PageHeader } from '../../features/app-pages/page-header';
+import { EncryptedExcerpt } from '../../features/e2ee/encrypted-message';
+import { ConnectedUnlockPrompt } from '../../features/e2ee/unlock-prompt';
+import { isSealed, useReader } from '../../features/e2ee/use-opened-message';
 import { InboxList } from '../../features/messages/inbox-list';
 import { MESSAGE_LIST_REFRESH_MS } from '../../features/messages/queries';
 import { trpc } from '../../lib/trpc';
@@ -10,6 +13,8 @@ export const Route = createFileRoute('/app/inbox')({
 
 function InboxPage() {
   const inbox = trpc.message.inbox.useQuery(undefined, { refetchInterval: MESSAGE_LIST_REFRESH_MS });
+  const { reader } = useReader();
+  const needsKey = !reader && (inbox.data ?? []).some(isSealed);
   return (
     <>
       <PageHeader title="Inbox">
@@ -18,7 +23,13 @@ function InboxPage() {
           <Link to="/app/messages">My Messages</Link>.
         </p>
       </PageHeader>
-      <InboxList messages={inbox.data} loading={inbox.isPending} failed={inbox.isError} />
+      {needsKey ? <ConnectedUnlockPrompt /> : null}
+      <InboxList
+        messages={inbox.data}
+        loading={inbox.isPending}
+        failed={inbox.isError}
+        renderEncryptedExcerpt={(m) => <EncryptedExcerpt message={m} reader={reader} />}
+      />
     </>
   );
 }

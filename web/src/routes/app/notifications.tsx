@@ -2,6 +2,10 @@ import { createFileRoute } from '@tanstack/react-router';
 import { Card } from '../../components/card';
 import { Skeleton } from '../../components/skeleton';
 import { PageHeader } from '../../features/app-pages/page-header';
+import { PasswordSection } from '../../features/e2ee/password-section';
+import { StorageUsage } from '../../features/e2ee/storage-usage';
+import { T } from '../../features/e2ee/texts';
+import { useKeysApi } from '../../features/e2ee/unlock-prompt';
 import { PhoneSection } from '../../features/notify/phone-section';
 import { PreferencesForm } from '../../features/notify/preferences-form';
 import { ProfileForm } from '../../features/notify/profile-form';
@@ -20,11 +24,13 @@ function NotificationsPage() {
   const profile = trpc.profile.get.useQuery();
   const prefActions = usePreferenceActions();
   const profileActions = useProfileActions();
+  const keys = useKeysApi();
+  const changePassword = trpc.auth.changePassword.useMutation();
 
   return (
     <>
       <PageHeader title="Notifications">
-        <p>Choose how you are reminded and alerted, set quiet hours, and add the phone number and devices that reach you.</p>
+        <p>Choose how you are reminded and alerted, set quiet hours, add the phone number and devices that reach you, and manage your password, encryption keys and storage.</p>
       </PageHeader>
       <div className="stack">
         <Card title="Preferences">
@@ -62,6 +68,12 @@ function NotificationsPage() {
         </Card>
         <Card title="Push on this device">
           <PushSection />
+        </Card>
+        <Card title={T.passwordTitle}>
+          <PasswordSection mine={keys.mine} changePassword={(input) => changePassword.mutateAsync(input)} />
+        </Card>
+        <Card title={T.storageTitle}>
+          <StorageUsage />
         </Card>
       </div>
     </>

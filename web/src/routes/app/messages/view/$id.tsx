@@ -2,6 +2,7 @@ import { createFileRoute, Link } from '@tanstack/react-router';
 import { EmptyState } from '../../../../components/empty-state';
 import { Skeleton } from '../../../../components/skeleton';
 import { PageHeader } from '../../../../features/app-pages/page-header';
+import { ConnectedEncryptedMessage } from '../../../../features/e2ee/encrypted-message';
 import { isSettled } from '../../../../features/messages/format';
 import { MessageDetail } from '../../../../features/messages/message-detail';
 import { MESSAGE_REFRESH_MS, useMessageActions } from '../../../../features/messages/queries';
@@ -50,7 +51,13 @@ function MessageViewPage() {
           </p>
         </EmptyState>
       ) : (
-        <MessageDetail data={query.data} onRelease={actions.release} onCancel={actions.cancel} pending={actions.pending} />
+        <MessageDetail
+          data={query.data}
+          onRelease={actions.release}
+          onCancel={actions.cancel}
+          pending={actions.pending}
+          renderEncrypted={(message) => <ConnectedEncryptedMessage message={message} />}
+        />
       )}
     </>
   );

@@ -1,0 +1,528 @@
+// End-to-end encryption in the browser (DESIGN section 6, docs/security/e2ee.md), with two browser
+// contexts (sender and recipient):
+//  (a) zero knowledge: every request both contexts make is recorded (URL, headers, body); the sender
+//      writes an E2EE message with a recording and an attached file, each carrying a unique marker.
+//      No request, no D1 row and no stored byte (D1's SQLite files, R2's blobs) contains a marker, a
+//      private key, a recovery key or the file key; the recipient's browser opens all of it.
+//  (b) interop: Node (tests/support/e2ee-node.mjs, an independent implementation) opens what the
+//      browser sealed, and the browser opens what Node sealed.
+//  (c) recovery: a password change keeps access; a reset with the recovery key restores it; a reset
+//      without it gives new keys, and the old message then says it is encrypted for another key.
+// This file starts its own Worker (a fresh local D1 and R2 in a temp dir) because it reads that dir.
+import AxeBuilder from '@axe-core/playwright';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { after, test } from 'node:test';
+import { launchBrowser, newContext, screenshot } from '../support/browser.mjs';
+import { d1, filesContaining, readTree } from '../support/d1.mjs';
+import * as node from '../support/e2ee-node.mjs';
+import { startWorker } from '../support/worker-server.mjs';
+
+const E2EE_WARNING =
+  'Warning: This will send an unreadable encrypted message to the recipient who can only decrypt it if they hold the required private key.';
+const PASSWORD = 'Correct-Horse-Battery-42';
+
+// ---- one Worker and one browser for the file, started on first use --------------------------------
+
+let workerStarting;
+let browserStarting;
+after(async () => {
+  if (browserStarting) await (await browserStarting).close().catch(() => {});
+  if (workerStarting) await (await workerStarting).stop().catch(() => {});
+});
+async function getWorker() {
+  workerStarting ??= startWorker({ log: process.env.AFTERWORD_WORKER_LOG ? (l) => console.error(`[wrangler] ${l}`) : undefined });
+  return workerStarting;
+}
+const getBrowser = () => (browserStarting ??= launchBrowser(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream']));
+
+// ---- HTTP against this file's Worker ---------------------------------------------------------------
+
+async function call(method, path, { body, token, form } = {}) {
+  const { origin } = await getWorker();
+  const headers = {};
+  if (token) headers.authorization = `Bearer ${token}`;
+  let payload;
+  if (form) payload = form;
+  else if (body !== undefined) {
+    headers['content-type'] = 'application/json';
+    payload = JSON.stringify(body);
+  }
+  const res = await fetch(new URL(path, origin), { method, headers, body: payload });
+  const buf = Buffer.from(await res.arrayBuffer());
+  let json;
+  try {
+    json = JSON.parse(buf.toString('utf8'));
+  } catch {}
+  return { status: res.status, json, buf };
+}
+
+async function register(tag) {
+  const email = `${tag}.${randomUUID().slice(0, 10)}@example.test`;
+  const res = await call('POST', '/api/auth/register', { body: { email, password: PASSWORD, data_policy_region: 'INTL-General' } });
+  assert.equal(res.status, 201, `register: ${res.buf}`);
+  return { email, password: PASSWORD, id: res.json.id ?? res.json.user?.id };
+}
+
+async function apiLogin(email, password = PASSWORD) {
+  const res = await call('POST', '/api/auth/login', { body: { email, password } });
+  assert.equal(res.status, 200, `login: ${res.buf}`);
+  return res.json.access_token;
+}
+
+// ---- browser helpers ---------------------------------------------------------------------------------
+
+/** A context whose every request is recorded: URL, all headers, and the body as bytes. */
+async function recordedContext() {
+  const { origin } = await getWorker();
+  const { context, errors } = await newContext(await getBrowser(), { baseURL: origin, width: 1280, height: 900, acceptDownloads: true });
+  await context.grantPermissions(['microphone']);
+  const pending = [];
+  context.on('request', (req) => {
+    pending.push(
+      (async () => {
+        let body = null;
+        try {
+          body = req.postDataBuffer();
+        } catch {}
+        const headers = await req.allHeaders().catch(() => req.headers());
+        return { method: req.method(), url: req.url(), headers, body };
+      })(),
+    );
+  });
+  const page = await context.newPage();
+  // No Welcome modal in the way (app-shell.test.mjs covers it).
+  await page.goto('/');
+  await page.evaluate(() => localStorage.setItem('hasSeenOnboarding', 'true'));
+  return { context, page, errors, requests: () => Promise.all(pending) };
+}
+
+const toast = (page, text) => page.getByRole('region', { name: 'Notifications' }).locator('.toast__message').getByText(text, { exact: true });
+const card = (page, title) => page.locator('section.card', { has: page.getByRole('heading', { level: 2, name: title, exact: true }) });
+const h1 = (page, name) => page.getByRole('heading', { level: 1, name, exact: true });
+
+async function uiLogin(page, email, password) {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL((u) => u.pathname === '/app', { timeout: 30_000 });
+}
+
+/** Handles the show-once modal: reads the key, downloads the .txt, ticks, closes. */
+async function saveRecoveryKey(page) {
+  const dialog = page.getByRole('dialog', { name: 'Save your recovery key' });
+  await dialog.waitFor({ timeout: 30_000 });
+  const key = (await dialog.locator('pre').textContent()).trim();
+  assert.match(key, /^([A-Z2-7]{4}-){12}[A-Z2-7]{4}$/);
+  const close = dialog.getByRole('button', { name: 'Close', exact: true });
+  assert.equal(await close.isDisabled(), true, 'Close waits for the tick');
+  await page.keyboard.press('Escape');
+  assert.equal(await dialog.isVisible(), true, 'Escape does not dismiss it');
+  const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Download recovery key' }).click()]);
+  assert.equal(download.suggestedFilename(), 'afterword-recovery-key.txt');
+  const filePath = await download.path();
+  const text = readFileSync(filePath, 'utf8');
+  assert.ok(text.includes(key), 'the .txt holds the key');
+  await dialog.getByLabel('I have saved my recovery key').check();
+  await close.click();
+  await dialog.waitFor({ state: 'detached' });
+  return { key, filePath, text };
+}
+
+async function storedToken(page) {
+  return page.evaluate(() => localStorage.getItem('token'));
+}
+
+async function noSeriousA11yIssues(page, label) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(bad.map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })), [], label);
+}
+
+/** Every spelling of a secret that could travel: as is, base64url, standard base64, hex. */
+function spellings(label, value) {
+  const out = [];
+  if (typeof value === 'string') {
+    out.push({ label, needle: Buffer.from(value, 'utf8') });
+    const compact = value.replace(/-/g, '');
+    if (compact !== value && /^[A-Z2-7]+$/.test(compact)) out.push({ label: `${label} (no dashes)`, needle: Buffer.from(compact, 'utf8') }, { label: `${label} (lower case)`, needle: Buffer.from(compact.toLowerCase(), 'utf8') });
+  } else {
+    const bytes = Buffer.from(value);
+    out.push(
+      { label: `${label} (raw)`, needle: bytes },
+      { label: `${label} (base64url)`, needle: Buffer.from(bytes.toString('base64url'), 'utf8') },
+      { label: `${label} (base64)`, needle: Buffer.from(bytes.toString('base64').replace(/=+$/, ''), 'utf8') },
+      { label: `${label} (hex)`, needle: Buffer.from(bytes.toString('hex'), 'utf8') },
+    );
+  }
+  return out;
+}
+
+/** Where each secret shows up in the recorded requests (URL, any header, the body), also URL-encoded. */
+function leaks(requests, secrets) {
+  const found = [];
+  for (const r of requests) {
+    const parts = [Buffer.from(r.url, 'utf8'), Buffer.from(decodeURIComponent(r.url), 'utf8'), Buffer.from(JSON.stringify(r.headers), 'utf8')];
+    if (r.body) parts.push(r.body);
+    for (const s of secrets) if (parts.some((p) => p.includes(s.needle))) found.push(`${s.label} in ${r.method} ${r.url}`);
+  }
+  return found;
+}
+
+/** Node side: a user's private key, opened from their password_wrap with their password. */
+async function nodePrivateKey(token, password) {
+  const mine = await call('GET', '/api/keys/me', { token });
+  assert.equal(mine.status, 200, `keys/me: ${mine.buf}`);
+  return node.unwrapPrivateKey(mine.json.password_wrap, { password });
+}
+
+async function releaseNow(token, id) {
+  const res = await call('POST', `/api/messages/deliver/${id}`, { token });
+  assert.ok(res.status === 200 || res.status === 202, `deliver: ${res.status} ${res.buf}`);
+}
+
+/** An hour from now: long enough for the file uploads, then released by hand. */
+const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
+
+/** Node seals a text (and optionally a file) for `recipientId` and creates + releases it over REST. */
+async function nodeSealAndSend({ senderToken, recipientId, text, file }) {
+  const pub = await call('GET', `/api/keys/${recipientId}`, { token: senderToken });
+  assert.equal(pub.status, 200, `public key: ${pub.buf}`);
+  const payload = { text };
+  let encrypted;
+  if (file) {
+    encrypted = await node.encryptFile(Buffer.from(file.content, 'utf8'));
+    payload.attachments = [{ iv: encrypted.ivText, key: encrypted.keyText, name: file.name, type: 'text/plain', size: Buffer.byteLength(file.content) }];
+  }
+  const { envelope } = await node.sealEnvelope({ payload, readers: [{ kid: recipientId, publicKey: pub.json.public_key }] });
+  const created = await call('POST', '/api/message/create', {
+    token: senderToken,
+    body: { recipient_user_id: recipientId, content: '', content_encrypted: JSON.stringify(envelope), use_e2ee: true, delivery_method: 'email', rules: [], consent: true, deliver_at: inAnHour() },
+  });
+  assert.equal(created.status, 201, `create: ${created.buf}`);
+  const id = created.json.id;
+  if (file) {
+    const form = new FormData();
+    form.append('file', new Blob([encrypted.ciphertext]), 'x.bin');
+    form.append('message_id', id);
+    form.append('iv', encrypted.ivBase64);
+    form.append('name', file.name);
+    const up = await call('POST', '/api/upload/encrypted-file', { token: senderToken, form });
+    assert.equal(up.status, 201, `upload: ${up.buf}`);
+  }
+  await releaseNow(senderToken, id);
+  return id;
+}
+
+// ---- (a) zero knowledge + (b) interop ---------------------------------------------------------------
+
+test('E2EE: the server never sees the text, the file, a private key or a recovery key; the recipient opens all of it; Node and the browser interoperate', async () => {
+  const worker = await getWorker();
+  const sender = await register('sender');
+  const recipient = await register('recipient');
+  const TEXT_MARKER = `TEXT-MARKER-${randomUUID()}`;
+  const FILE_MARKER = `FILE-MARKER-${randomUUID()}`;
+  const FILE_NAME = 'letter-for-you.txt';
+  const secretText = `Dear friend,\n${TEXT_MARKER}\nThe keys are in the blue box.`;
+
+  const r = await recordedContext();
+  const s = await recordedContext();
+  try {
+    // The recipient signs in first: their keys are made in their browser and the recovery key shown once.
+    await uiLogin(r.page, recipient.email, PASSWORD);
+    const recipientRecovery = await saveRecoveryKey(r.page);
+    recipient.id ??= (await (await call('GET', '/api/auth/me', { token: await storedToken(r.page) })).json).id;
+
+    await uiLogin(s.page, sender.email, PASSWORD);
+    const senderRecovery = await saveRecoveryKey(s.page);
+
+    // Create Message, reached in the app (no reload: the sender's key stays in this tab's memory).
+    await s.page.getByRole('navigation', { name: 'App' }).getByRole('link', { name: 'Create Message' }).click();
+    await h1(s.page, 'Create Message').waitFor();
+    await s.page.getByLabel('Message', { exact: true }).fill(secretText);
+    await s.page.getByLabel('Recipient User ID').fill(recipient.id);
+    await s.page.getByLabel('Use end-to-end encryption').check();
+    await s.page.getByText(E2EE_WARNING, { exact: true }).waitFor();
+    await s.page.getByRole('button', { name: 'Record', exact: true }).click();
+    await s.page.waitForTimeout(1500);
+    await s.page.getByRole('button', { name: 'Stop recording', exact: true }).click();
+    await s.page.getByLabel('Preview of your recording').waitFor();
+    await s.page.getByLabel('Choose files to encrypt').setInputFiles({ name: FILE_NAME, mimeType: 'text/plain', buffer: Buffer.from(`P.S. ${FILE_MARKER}\n`, 'utf8') });
+    const fileItem = s.page.getByRole('listitem', { name: FILE_NAME });
+    await fileItem.waitFor();
+    const fileKey = (await fileItem.locator('code').textContent()).trim();
+    assert.match(fileKey, /^[A-Za-z0-9_-]{43}$/, 'the file key is shown (base64url, 256 bits)');
+    await fileItem.getByRole('button', { name: `Copy key for ${FILE_NAME}` }).waitFor();
+    await s.page.getByText(/ of 1 GB used \(Free plan\)/).waitFor();
+    await noSeriousA11yIssues(s.page, '/app/create with E2EE and a file');
+
+    await s.page.getByRole('button', { name: 'Create message', exact: true }).click();
+    await toast(s.page, 'Encrypted message saved').waitFor({ timeout: 30_000 });
+    await fileItem.getByText('Encrypted and uploaded', { exact: true }).waitFor({ timeout: 30_000 });
+    await screenshot(s.page, 'e2ee-create-uploaded');
+    await s.page.getByRole('button', { name: 'Open the message', exact: true }).click();
+    await s.page.waitForURL(/\/app\/messages\/view\/[0-9a-f-]{36}$/);
+    const messageId = s.page.url().split('/').pop();
+
+    // The sender re-reads their own message (sealed for them too), then releases it.
+    await card(s.page, 'Message').getByText(TEXT_MARKER, { exact: false }).waitFor({ timeout: 20_000 });
+    await card(s.page, 'Message').getByRole('button', { name: 'Release now', exact: true }).click();
+    await s.page.getByRole('dialog', { name: 'Release this message now?' }).getByRole('button', { name: 'Release now', exact: true }).click();
+    await toast(s.page, 'Message released').waitFor();
+
+    // The recipient, in the app without a reload: Inbox preview and the message, opened locally.
+    await r.page.getByRole('main').getByRole('link', { name: 'Inbox', exact: true }).click();
+    await h1(r.page, 'Inbox').waitFor();
+    const item = r.page.locator('.message-item', { hasText: `From ${sender.email}` });
+    await item.locator('.message-item__excerpt').getByText('Dear friend,', { exact: true }).waitFor({ timeout: 20_000 });
+    await item.getByRole('link', { name: /^Open/ }).click();
+    await r.page.waitForURL(`**/app/messages/view/${messageId}`);
+    const content = card(r.page, 'Message').locator('.message-content');
+    await content.waitFor({ timeout: 20_000 });
+    assert.equal(await content.textContent(), secretText, 'the recipient reads the exact text');
+    const audio = card(r.page, 'Message').locator('audio');
+    await audio.waitFor({ timeout: 20_000 });
+    assert.match(await audio.getAttribute('src'), /^blob:/);
+    const duration = await audio.evaluate((a) => new Promise((res) => (a.readyState >= 1 ? res(a.duration) : a.addEventListener('loadedmetadata', () => res(a.duration), { once: true }))));
+    assert.ok(duration > 0 || duration === Infinity, `the decrypted recording is playable audio (duration ${duration})`);
+    const [download] = await Promise.all([r.page.waitForEvent('download'), r.page.getByRole('button', { name: `Download ${FILE_NAME}` }).click()]);
+    assert.equal(download.suggestedFilename(), FILE_NAME);
+    assert.equal(readFileSync(await download.path(), 'utf8'), `P.S. ${FILE_MARKER}\n`, 'the recipient gets the exact file');
+    await screenshot(r.page, 'e2ee-recipient-opened');
+    await noSeriousA11yIssues(r.page, '/app/messages/view (E2EE, opened)');
+
+    // After a reload the key is gone: the unlock prompt, a wrong password, then the right one.
+    await r.page.reload();
+    const prompt = r.page.getByRole('form', { name: 'Unlock encrypted messages' });
+    await prompt.waitFor();
+    assert.equal(await r.page.getByText(TEXT_MARKER).count(), 0);
+    await prompt.getByLabel('Password').fill('not-my-password-at-all');
+    await prompt.getByRole('button', { name: 'Unlock' }).click();
+    await prompt.getByText('That password does not unlock your encryption keys. Use the password you sign in with.').waitFor({ timeout: 20_000 });
+    await prompt.getByLabel('Password').fill(PASSWORD);
+    await prompt.getByRole('button', { name: 'Unlock' }).click();
+    await content.getByText(TEXT_MARKER, { exact: false }).waitFor({ timeout: 20_000 });
+    await screenshot(r.page, 'e2ee-unlocked-after-reload');
+
+    // ---- what went over the wire ----
+    const recipientToken = await storedToken(r.page);
+    const senderToken = await storedToken(s.page);
+    const senderKey = await nodePrivateKey(senderToken, PASSWORD);
+    const recipientKey = await nodePrivateKey(recipientToken, PASSWORD);
+    const secrets = [
+      ...spellings('text marker', TEXT_MARKER),
+      ...spellings('file marker', FILE_MARKER),
+      ...spellings('file key', Buffer.from(fileKey, 'base64url')),
+      ...spellings('sender recovery key', senderRecovery.key),
+      ...spellings('recipient recovery key', recipientRecovery.key),
+      ...spellings('sender private key', senderKey.pkcs8),
+      ...spellings('recipient private key', recipientKey.pkcs8),
+      ...spellings('sender private d', Buffer.from(senderKey.privateKey.export({ format: 'jwk' }).d, 'base64url')),
+      ...spellings('recipient private d', Buffer.from(recipientKey.privateKey.export({ format: 'jwk' }).d, 'base64url')),
+    ];
+    const requests = [...(await s.requests()), ...(await r.requests())];
+    assert.ok(requests.length > 20, `requests were recorded (${requests.length})`);
+    const create = requests.find((q) => /message\.create/.test(q.url));
+    assert.ok(create?.body && create.body.includes(Buffer.from('content_encrypted')), 'the create request body was recorded and carries the envelope');
+    const upload = requests.find((q) => q.url.endsWith('/api/upload/encrypted-file'));
+    assert.ok(upload, 'the upload request was recorded');
+    assert.ok(upload.body && upload.body.length > 16, `the upload body (multipart) was recorded (${upload.body?.length ?? 'none'} bytes)`);
+    assert.deepEqual(requests.filter((q) => q.url.includes('/download/decrypted-file')).map((q) => q.url), [], 'the web app never hands a file key to the server');
+    assert.deepEqual(leaks(requests, secrets), [], 'no secret in any request');
+    // The check can see: the password does travel (sign-in sends it, by design), and so does the file's ciphertext.
+    assert.ok(leaks(requests, spellings('password', PASSWORD)).some((l) => /auth\.login/.test(l)), 'request bodies are really inspected');
+
+    // ---- what the server stored: D1 rows, and every byte under the persist dir (D1 files, R2 blobs) ----
+    const rows = {
+      messages: await d1(worker.persistDir, `SELECT * FROM messages WHERE id = '${messageId}'`),
+      user_keys: await d1(worker.persistDir, 'SELECT * FROM user_keys'),
+      message_attachments: await d1(worker.persistDir, `SELECT * FROM message_attachments WHERE message_id = '${messageId}'`),
+      outbox_messages: await d1(worker.persistDir, 'SELECT * FROM outbox_messages'),
+      tables: await d1(worker.persistDir, "SELECT name FROM sqlite_master WHERE type = 'table'"),
+    };
+    assert.equal(rows.messages.length, 1);
+    assert.equal(rows.messages[0].content, '');
+    assert.ok(rows.messages[0].content_encrypted.length > 100, 'the envelope is stored');
+    assert.equal(rows.message_attachments.length, 1);
+    assert.ok(rows.user_keys.length >= 2);
+    // Every table, every row: the markers are nowhere.
+    const dump = [];
+    for (const { name } of rows.tables) {
+      if (name.startsWith('_cf_')) continue;
+      dump.push(JSON.stringify(await d1(worker.persistDir, `SELECT * FROM "${name}"`)));
+    }
+    const dumpText = dump.join('\n');
+    assert.ok(dumpText.includes(sender.email), 'the dump is real (it has the sender email)');
+    assert.deepEqual(secrets.filter((sec) => Buffer.from(dumpText, 'utf8').includes(sec.needle)).map((sec) => sec.label), [], 'no secret in any D1 row');
+
+    const tree = readTree(worker.persistDir);
+    assert.ok(filesContaining(tree, sender.email).length > 0, 'the raw scan sees D1 text');
+    const attachmentCt = await call('GET', `/api/attachments/${rows.message_attachments[0].id}/ciphertext`, { token: recipientToken });
+    assert.equal(attachmentCt.status, 200);
+    assert.ok(filesContaining(tree, attachmentCt.buf).length > 0, 'the raw scan sees the R2 blob of the attachment');
+    assert.ok(upload.body.includes(attachmentCt.buf), 'the recorded upload body is exactly what was stored');
+    const stored = secrets.flatMap((sec) => filesContaining(tree, sec.needle).map((p) => `${sec.label} in ${p}`));
+    assert.deepEqual(stored, [], 'no secret in any stored byte');
+
+    // ---- (b) interop: Node opens what the browser sealed ----
+    const asRecipient = await call('GET', `/api/message/${messageId}`, { token: recipientToken });
+    assert.equal(asRecipient.status, 200);
+    assert.equal(asRecipient.json.message.content, '');
+    const opened = await node.openEnvelope(asRecipient.json.message.content_encrypted, { kid: recipient.id, privateKey: recipientKey.privateKey });
+    assert.equal(opened.payload.text, secretText, 'Node opens the browser envelope');
+    const audioCt = await call('GET', `/api/message/${messageId}/audio`, { token: recipientToken });
+    const audioPlain = await node.openAudio(opened.contentKey, opened.payload.audio.iv, audioCt.buf);
+    assert.deepEqual([...audioPlain.subarray(0, 4)], [0x1a, 0x45, 0xdf, 0xa3], 'the sealed audio is the WebM recording');
+    const entry = opened.payload.attachments[0];
+    assert.equal(entry.key, fileKey, 'the shown key is the one sealed for the reader');
+    assert.equal((await node.decryptFile(entry.key, entry.iv, attachmentCt.buf)).toString('utf8'), `P.S. ${FILE_MARKER}\n`);
+    const senderOpened = await node.openMessage(asRecipient.json.message.content_encrypted, { kid: sender.id ?? (await (await call('GET', '/api/auth/me', { token: senderToken })).json).id, privateKey: senderKey.privateKey });
+    assert.equal(senderOpened.text, secretText, 'sealed for the sender too');
+
+    // ---- (b) interop: the browser opens what Node sealed ----
+    const NODE_MARKER = `NODE-MARKER-${randomUUID()}`;
+    const NODE_FILE = `NODE-FILE-${randomUUID()}`;
+    const nodeId = await nodeSealAndSend({ senderToken, recipientId: recipient.id, text: `Sealed by Node: ${NODE_MARKER}`, file: { name: 'node.txt', content: NODE_FILE } });
+    await r.page.getByRole('link', { name: 'Back to your Inbox' }).click();
+    await h1(r.page, 'Inbox').waitFor();
+    await r.page.locator('.message-item__excerpt').getByText(`Sealed by Node: ${NODE_MARKER}`, { exact: true }).waitFor({ timeout: 20_000 });
+    await r.page.goto(`/app/messages/view/${nodeId}`);
+    await r.page.getByRole('form', { name: 'Unlock encrypted messages' }).getByLabel('Password').fill(PASSWORD);
+    await r.page.getByRole('button', { name: 'Unlock' }).click();
+    await card(r.page, 'Message').locator('.message-content').getByText(`Sealed by Node: ${NODE_MARKER}`, { exact: true }).waitFor({ timeout: 20_000 });
+    const [nodeDownload] = await Promise.all([r.page.waitForEvent('download'), r.page.getByRole('button', { name: 'Download node.txt' }).click()]);
+    assert.equal(readFileSync(await nodeDownload.path(), 'utf8'), NODE_FILE, 'the browser decrypts a Node-encrypted file');
+
+    const unexpected = [...s.errors, ...r.errors].filter((e) => !/status of (401|404)|Failed to load resource/.test(e.text));
+    assert.deepEqual(unexpected, [], 'no console errors');
+  } finally {
+    await s.context.close();
+    await r.context.close();
+  }
+});
+
+// ---- (c) password change and the two kinds of reset ------------------------------------------------
+
+async function resetLink(token, email, notBefore) {
+  for (let i = 0; i < 50; i++) {
+    const box = await call('GET', '/api/outbox?limit=100', { token });
+    const mail = box.json?.messages?.find((m) => m.address === email && /reset/i.test(m.subject) && Date.parse(m.created_at) >= notBefore && m.link);
+    if (mail) return mail.link;
+    await new Promise((res) => setTimeout(res, 200));
+  }
+  assert.fail(`no reset email for ${email}`);
+}
+
+async function openMessageView(page, id, password) {
+  await page.goto(`/app/messages/view/${id}`);
+  const prompt = page.getByRole('form', { name: 'Unlock encrypted messages' });
+  const content = card(page, 'Message').locator('.message-content, .e2ee-failure');
+  await Promise.race([prompt.waitFor(), content.first().waitFor()]);
+  if (password && (await prompt.count())) {
+    await prompt.getByLabel('Password').fill(password);
+    await prompt.getByRole('button', { name: 'Unlock' }).click();
+  }
+  await content.first().waitFor({ timeout: 20_000 });
+}
+
+test('E2EE recovery: a password change keeps access; a reset with the recovery key restores it; without it the old message cannot be opened', async () => {
+  const owner = await register('owner');
+  const friend = await register('friend');
+  const friendToken = await apiLogin(friend.email);
+  const MARKER = `OLD-MESSAGE-${randomUUID()}`;
+  const PW2 = 'Second-Password-Strong-7';
+  const PW3 = 'Third-Password-Strong-8';
+  const PW4 = 'Fourth-Password-Strong-9';
+
+  const o = await recordedContext();
+  const { page } = o;
+  try {
+    await uiLogin(page, owner.email, PASSWORD);
+    const recovery = await saveRecoveryKey(page);
+    const ownerId = (await call('GET', '/api/auth/me', { token: await storedToken(page) })).json.id;
+    const oldId = await nodeSealAndSend({ senderToken: friendToken, recipientId: ownerId, text: `Before everything: ${MARKER}` });
+
+    // Password change on the Notifications page: the same keys, re-wrapped in the browser.
+    await page.goto('/app/notifications');
+    const section = card(page, 'Password and encryption keys');
+    await section.getByLabel('Current password').fill('wrong-current-password');
+    await section.getByLabel(/^New password/).fill(PW2);
+    await section.getByLabel('Repeat the new password').fill(PW2);
+    await section.getByRole('button', { name: 'Change password' }).click();
+    await section.getByText('The current password is not correct').waitFor({ timeout: 20_000 });
+    await section.getByLabel('Current password').fill(PASSWORD);
+    await section.getByRole('button', { name: 'Change password' }).click();
+    await toast(page, 'Password changed').waitFor({ timeout: 20_000 });
+    await card(page, 'Storage').getByText(/ of 1 GB used \(Free plan\)/).waitFor();
+    await screenshot(page, 'e2ee-password-section');
+    await openMessageView(page, oldId, PW2);
+    await card(page, 'Message').getByText(MARKER, { exact: false }).waitFor();
+
+    // Forgot password, with the recovery key (uploaded as the saved .txt).
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL('**/login');
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await h1(page, 'Forgot your password?').waitFor();
+    let since = Date.now() - 1000;
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page.getByText('If an account exists, we sent a link', { exact: false }).waitFor();
+    let link = await resetLink(friendToken, owner.email, since);
+    await page.goto(link);
+    await h1(page, 'Choose a new password').waitFor();
+    await page.getByLabel('Upload recovery key file (.txt)').setInputFiles(recovery.filePath);
+    await page.getByRole('button', { name: 'Check recovery key' }).click();
+    await page.getByText('Recovery key accepted', { exact: false }).waitFor({ timeout: 20_000 });
+    await noSeriousA11yIssues(page, '/reset-password with the recovery key');
+    await page.getByLabel(/^New password/).fill(PW3);
+    await page.getByLabel('Repeat the new password').fill(PW3);
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await page.waitForURL((u) => u.pathname === '/app', { timeout: 30_000 });
+    await openMessageView(page, oldId, PW3);
+    await card(page, 'Message').getByText(MARKER, { exact: false }).waitFor();
+
+    // Forgot password again, this time without the recovery key: warned, confirmed, new keys.
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL('**/login');
+    await page.goto('/forgot-password');
+    since = Date.now() - 1000;
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page.getByText('If an account exists, we sent a link', { exact: false }).waitFor();
+    link = await resetLink(friendToken, owner.email, since);
+    await page.goto(link);
+    await page.getByRole('button', { name: 'I don’t have my recovery key' }).click();
+    await page.getByText('can never be opened again', { exact: false }).waitFor();
+    await page.getByLabel(/^New password/).fill(PW4);
+    await page.getByLabel('Repeat the new password').fill(PW4);
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await page.getByText('Tick the box to confirm, or go back and enter your recovery key.').waitFor();
+    await page.getByLabel('I understand that my end-to-end encrypted messages and files will be lost').check();
+    await screenshot(page, 'e2ee-reset-without-recovery-key');
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    const newRecovery = await saveRecoveryKey(page);
+    assert.notEqual(newRecovery.key, recovery.key, 'a new recovery key');
+    await page.waitForURL((u) => u.pathname === '/app', { timeout: 30_000 });
+    await openMessageView(page, oldId, PW4);
+    const failure = card(page, 'Message').getByRole('alert');
+    await failure.waitFor();
+    assert.match(await failure.textContent(), /^This message is encrypted for another key\./);
+    assert.equal(await page.getByText(MARKER).count(), 0, 'nothing of the old message is shown');
+    await screenshot(page, 'e2ee-old-message-after-new-keys');
+
+    // New messages are sealed for the new keys and open.
+    const NEW_MARKER = `NEW-MESSAGE-${randomUUID()}`;
+    const newId = await nodeSealAndSend({ senderToken: friendToken, recipientId: ownerId, text: NEW_MARKER });
+    await openMessageView(page, newId, PW4);
+    await card(page, 'Message').getByText(NEW_MARKER, { exact: true }).waitFor();
+
+    // None of this sent a recovery key or a password-derived secret anywhere it should not.
+    const requests = await o.requests();
+    const secrets = [...spellings('old recovery key', recovery.key), ...spellings('new recovery key', newRecovery.key), ...spellings('old message', MARKER)];
+    assert.deepEqual(leaks(requests, secrets), [], 'no recovery key or plaintext in any request');
+  } finally {
+    await o.context.close();
+  }
+});

@@ -1,0 +1,51 @@
+// Reads what the Worker stored, the way an attacker with the disk would: SQL through
+// `wrangler d1 execute --local` on the same persist dir, and the raw bytes of every file under it
+// (D1's SQLite files and WAL, R2's blobs, Durable Object storage).
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from './worker-server.mjs';
+
+/** Runs SQL on the local D1 in `persistDir`; resolves to the result rows. */
+export function d1(persistDir, sql) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(join(repoRoot, 'node_modules', '.bin', 'wrangler'), ['d1', 'execute', 'DB', '--local', '--persist-to', persistDir, '--json', '--command', sql], {
+      cwd: repoRoot,
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1', FORCE_COLOR: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (err += c));
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`wrangler d1 execute failed (${code}): ${sql}\n${out}\n${err}`));
+      try {
+        resolve(JSON.parse(out.slice(out.indexOf('['))).flatMap((r) => r.results ?? []));
+      } catch (e) {
+        reject(new Error(`could not parse wrangler d1 output: ${e.message}\n${out.slice(0, 2000)}`));
+      }
+    });
+  });
+}
+
+/** Every regular file under `dir`, with its bytes. */
+export function readTree(dir) {
+  const out = [];
+  const walk = (d) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      const s = statSync(p);
+      if (s.isDirectory()) walk(p);
+      else if (s.isFile()) out.push({ path: p, bytes: readFileSync(p) });
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** The files under `dir` whose raw bytes contain `needle` (a string, as UTF-8, or a Buffer). */
+export function filesContaining(tree, needle) {
+  const n = Buffer.isBuffer(needle) ? needle : Buffer.from(needle, 'utf8');
+  return tree.filter((f) => f.bytes.includes(n)).map((f) => f.path);
+}

@@ -1,0 +1,212 @@
+import type { AttachmentView } from '@afterword/worker/contracts/attachments';
+import type { TSealedPayload } from '@afterword/worker/contracts/e2ee';
+import type { MessageView } from '@afterword/worker/contracts/messages';
+import { useEffect, useState, type ReactNode } from 'react';
+import { Button } from '../../components/button';
+import { Skeleton } from '../../components/skeleton';
+import { decryptFile, openAudio } from '../../crypto';
+import { getToken } from '../../lib/session';
+import { fetchAttachmentCiphertext, fetchMessageAudio, formatBytes, HttpError, saveBytes } from './files-api';
+import { canonicalB64u } from './seal';
+import { T } from './texts';
+import { ConnectedUnlockPrompt } from './unlock-prompt';
+import { useOpenedMessage, useReader, type OpenedMessage, type Reader } from './use-opened-message';
+
+/** Where an opened message's binary parts come from (REST by default; tests pass fakes). */
+export interface SealedFiles {
+  listAttachments(messageId: string): Promise<AttachmentView[]>;
+  ciphertext(attachmentId: string): Promise<Uint8Array>;
+  audio(messageId: string): Promise<Uint8Array>;
+  save(bytes: Uint8Array, name: string, type: string): void;
+}
+
+export const restSealedFiles: SealedFiles = {
+  async listAttachments(messageId) {
+    const token = getToken();
+    const res = await fetch(`/api/message/${encodeURIComponent(messageId)}/attachments`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+    if (!res.ok) throw new HttpError(res.status, null);
+    return (await res.json()) as AttachmentView[];
+  },
+  ciphertext: (id) => fetchAttachmentCiphertext(id),
+  audio: (id) => fetchMessageAudio(id),
+  save: saveBytes,
+};
+
+interface EncryptedMessageBodyProps {
+  message: Pick<MessageView, 'id' | 'use_e2ee' | 'content_encrypted' | 'has_audio'>;
+  opened: OpenedMessage;
+  /** Shown while the key is locked. */
+  unlockPrompt: ReactNode;
+  files?: SealedFiles;
+}
+
+/** An E2EE message opened in the browser: its text, recording and files — or why it cannot be opened. */
+export function EncryptedMessageBody({ message, opened, unlockPrompt, files = restSealedFiles }: EncryptedMessageBodyProps) {
+  if (opened.state === 'locked') return <div className="message-content--sealed">{unlockPrompt}</div>;
+  if (opened.state === 'opening' || opened.state === 'plain') return <Skeleton lines={3} label={T.decrypting} />;
+  if (opened.state === 'failed') {
+    return (
+      <p role="alert" className="alert e2ee-failure">
+        {opened.message}
+      </p>
+    );
+  }
+  const { payload, contentKey } = opened;
+  return (
+    <>
+      <p className="muted e2ee-note">{T.encryptedNote}</p>
+      {payload.text ? (
+        <div className="message-content">{payload.text}</div>
+      ) : (
+        <p className="muted">{payload.audio ? 'This message is a voice recording only.' : 'This message has no text.'}</p>
+      )}
+      {payload.audio && message.has_audio ? (
+        <div className="message-audio">
+          <h3 className="message-audio__title">{T.audioTitle}</h3>
+          <EncryptedAudio messageId={message.id} contentKey={contentKey} audio={payload.audio} files={files} />
+        </div>
+      ) : null}
+      {payload.attachments?.length ? <EncryptedAttachments messageId={message.id} entries={payload.attachments} files={files} /> : null}
+    </>
+  );
+}
+
+type AudioState = { kind: 'loading' } | { kind: 'ready'; url: string } | { kind: 'failed' };
+
+function EncryptedAudio({ messageId, contentKey, audio, files }: { messageId: string; contentKey: CryptoKey; audio: NonNullable<TSealedPayload['audio']>; files: SealedFiles }) {
+  const [state, setState] = useState<AudioState>({ kind: 'loading' });
+  useEffect(() => {
+    let live = true;
+    let url: string | null = null;
+    setState({ kind: 'loading' });
+    files
+      .audio(messageId)
+      .then((ciphertext) => openAudio(contentKey, audio.iv, ciphertext))
+      .then((plain) => {
+        if (!live) return;
+        url = URL.createObjectURL(new Blob([plain], { type: audio.type || 'audio/webm' }));
+        setState({ kind: 'ready', url });
+      })
+      .catch((error: unknown) => {
+        if (!live) return;
+        console.warn('Could not open the encrypted recording', error);
+        setState({ kind: 'failed' });
+      });
+    return () => {
+      live = false;
+      if (url) URL.revokeObjectURL(url);
+    };
+  }, [messageId, contentKey, audio.iv, audio.type, files]);
+
+  if (state.kind === 'loading') return <Skeleton lines={1} label="Decrypting the recording" />;
+  if (state.kind === 'failed') return <p className="muted">{T.audioFailed}</p>;
+  return <audio className="audio" controls preload="metadata" src={state.url} aria-label={T.audioTitle} />;
+}
+
+type Entry = NonNullable<TSealedPayload['attachments']>[number];
+type ListState = { kind: 'loading' } | { kind: 'ready'; items: AttachmentView[] } | { kind: 'failed' };
+
+function EncryptedAttachments({ messageId, entries, files }: { messageId: string; entries: Entry[]; files: SealedFiles }) {
+  const [list, setList] = useState<ListState>({ kind: 'loading' });
+  useEffect(() => {
+    let live = true;
+    files.listAttachments(messageId).then(
+      (items) => live && setList({ kind: 'ready', items }),
+      () => live && setList({ kind: 'failed' }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [messageId, files]);
+
+  let body: ReactNode;
+  if (list.kind === 'loading') body = <Skeleton lines={2} label={T.attachmentsLoading} />;
+  else if (list.kind === 'failed') body = <p className="muted">{T.attachmentsFailed}</p>;
+  else {
+    const byIv = new Map(entries.map((e) => [canonicalB64u(e.iv), e]));
+    const uploaded = new Set(list.items.map((a) => canonicalB64u(a.iv)));
+    const missing = entries.filter((e) => !uploaded.has(canonicalB64u(e.iv)));
+    body = (
+      <ul className="attachment-list">
+        {list.items.map((a) => (
+          <AttachmentRow key={a.id} attachment={a} entry={byIv.get(canonicalB64u(a.iv)) ?? null} files={files} />
+        ))}
+        {missing.map((e) => (
+          <li key={e.iv} className="attachment-item">
+            <span className="attachment-item__name">{e.name}</span> <span className="muted">{T.attachmentMissing}</span>
+          </li>
+        ))}
+      </ul>
+    );
+  }
+  return (
+    <div className="message-attachments">
+      <h3 className="message-audio__title">{T.attachmentsTitle}</h3>
+      {body}
+    </div>
+  );
+}
+
+function AttachmentRow({ attachment, entry, files }: { attachment: AttachmentView; entry: Entry | null; files: SealedFiles }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  // The name sealed in the payload is authenticated; the server's copy is only a label.
+  const name = entry?.name || attachment.name;
+
+  async function download() {
+    if (!entry || busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      let ciphertext: Uint8Array;
+      try {
+        ciphertext = await files.ciphertext(attachment.id);
+      } catch {
+        setError(T.attachmentFetchFailed);
+        return;
+      }
+      try {
+        const plain = await decryptFile(entry.key, entry.iv, ciphertext);
+        files.save(plain, name, entry.type);
+      } catch {
+        setError(T.attachmentFailed);
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <li className="attachment-item">
+      <span className="attachment-item__name">{name}</span> <span className="muted">({formatBytes(entry?.size ?? Math.max(0, attachment.size - 16))})</span>{' '}
+      {entry ? (
+        <Button variant="secondary" onClick={() => void download()} disabled={busy} aria-label={`${T.attachmentDownload} ${name}`}>
+          {busy ? T.attachmentDecrypting : T.attachmentDownload}
+        </Button>
+      ) : (
+        <span className="muted">{T.attachmentNoKey}</span>
+      )}
+      {error ? (
+        <p role="alert" className="field__error">
+          {error}
+        </p>
+      ) : null}
+    </li>
+  );
+}
+
+/** The view page's E2EE content: opened with this tab's key, or the unlock prompt. */
+export function ConnectedEncryptedMessage({ message }: { message: MessageView }) {
+  const { reader } = useReader();
+  const opened = useOpenedMessage(message, reader);
+  return <EncryptedMessageBody message={message} opened={opened} unlockPrompt={<ConnectedUnlockPrompt />} />;
+}
+
+/** A one-line preview for lists: the first line of the opened text, or a neutral label. */
+export function EncryptedExcerpt({ message, reader, max = 90 }: { message: MessageView; reader: Reader | null; max?: number }) {
+  const opened = useOpenedMessage(message, reader);
+  if (opened.state !== 'open') return <>{T.encryptedExcerpt}</>;
+  const first = opened.payload.text.trim().split('\n')[0]?.trim() ?? '';
+  if (!first) return <>{opened.payload.audio ? 'Voice recording' : '(No text)'}</>;
+  return <>{first.length > max ? `${first.slice(0, max - 1).trimEnd()}…` : first}</>;
+}

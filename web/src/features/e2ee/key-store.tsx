@@ -1,0 +1,79 @@
+/*
+ * The unwrapped private key lives here, in this tab's memory only: never in localStorage or
+ * sessionStorage, never sent anywhere. A reload, a sign-out or a 401 drops it; pages that need it then
+ * show the unlock prompt. The recovery key of a new bundle waits here until its modal is closed.
+ */
+import { createContext, useContext, useSyncExternalStore, type ReactNode } from 'react';
+
+export interface UnlockedKeys {
+  userId: string;
+  /** Non-extractable ECDH P-256 private key. */
+  privateKey: CryptoKey;
+}
+
+export interface PendingRecoveryKey {
+  email: string;
+  recoveryKey: string;
+  createdAt: Date;
+}
+
+export interface E2eeState {
+  keys: UnlockedKeys | null;
+  pendingRecovery: PendingRecoveryKey | null;
+}
+
+export interface E2eeStore {
+  get(): E2eeState;
+  subscribe(listener: () => void): () => void;
+  setKeys(keys: UnlockedKeys): void;
+  showRecoveryKey(pending: Omit<PendingRecoveryKey, 'createdAt'> & { createdAt?: Date }): void;
+  clearRecoveryKey(): void;
+  /** Sign-out: forget everything. */
+  reset(): void;
+}
+
+const EMPTY: E2eeState = { keys: null, pendingRecovery: null };
+
+export function createE2eeStore(): E2eeStore {
+  let state: E2eeState = EMPTY;
+  const listeners = new Set<() => void>();
+  const set = (next: E2eeState) => {
+    state = next;
+    for (const l of listeners) l();
+  };
+  return {
+    get: () => state,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    setKeys: (keys) => set({ ...state, keys }),
+    showRecoveryKey: ({ email, recoveryKey, createdAt = new Date() }) => set({ ...state, pendingRecovery: { email, recoveryKey, createdAt } }),
+    clearRecoveryKey: () => set({ ...state, pendingRecovery: null }),
+    reset: () => set(EMPTY),
+  };
+}
+
+/** The app's one store (module scope = this tab, until reload). Tests pass their own through the provider. */
+export const e2eeStore = createE2eeStore();
+
+const StoreContext = createContext<E2eeStore>(e2eeStore);
+
+export function E2eeStoreProvider({ store, children }: { store: E2eeStore; children: ReactNode }) {
+  return <StoreContext.Provider value={store}>{children}</StoreContext.Provider>;
+}
+
+export function useE2eeStore(): E2eeStore {
+  return useContext(StoreContext);
+}
+
+export function useE2eeState(): E2eeState {
+  const store = useE2eeStore();
+  return useSyncExternalStore(store.subscribe, store.get, store.get);
+}
+
+/** The private key for `userId`, when this tab has it unlocked (a key of another account never counts). */
+export function useUnlockedKey(userId: string | undefined): CryptoKey | null {
+  const { keys } = useE2eeState();
+  return keys && userId && keys.userId.toLowerCase() === userId.toLowerCase() ? keys.privateKey : null;
+}

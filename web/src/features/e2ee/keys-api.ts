@@ -1,0 +1,90 @@
+/*
+ * The key lifecycle (docs/security/e2ee.md §12) on top of a small API surface, so components and tests
+ * can pass a fake. The crypto itself is web/src/crypto; this file only decides when to call it.
+ */
+import type { KeyBundleView, PublicKeyView } from '@afterword/worker/contracts/auth';
+import type { TKeyBundle, TPublicKeyJwk } from '@afterword/worker/contracts/e2ee';
+import { createKeyBundle, unwrapPrivateKey } from '../../crypto';
+import { readHttpStatus } from '../../lib/api-error';
+import type { TrpcClient } from '../../lib/trpc';
+import type { E2eeStore } from './key-store';
+
+export interface KeysApi {
+  /** The signed-in user. */
+  whoami(): Promise<{ id: string; email: string }>;
+  /** Their bundle, or null when they have none yet. */
+  mine(): Promise<KeyBundleView | null>;
+  create(bundle: TKeyBundle): Promise<void>;
+  /** Someone's public key, or null when they have no keys (or do not exist). */
+  publicKeyOf(userId: string): Promise<PublicKeyView | null>;
+}
+
+/** Thrown by unlock when the account has no bundle at all. */
+export class NoKeysError extends Error {
+  override readonly name = 'NoKeysError';
+}
+
+const nullOn404 = <T,>(p: Promise<T>): Promise<T | null> =>
+  p.catch((error: unknown) => {
+    if (readHttpStatus(error) === 404) return null;
+    throw error;
+  });
+
+export function keysApiFromClient(client: TrpcClient): KeysApi {
+  return {
+    whoami: () => client.auth.me.query(),
+    mine: () => nullOn404(client.keys.me.query()),
+    create: async (bundle) => {
+      await client.keys.create.mutate(bundle);
+    },
+    publicKeyOf: (userId) => nullOn404(client.keys.forUser.query({ user_id: userId })),
+  };
+}
+
+export type KeySetupOutcome = 'created' | 'unlocked' | 'wrong-password';
+
+/**
+ * Right after a password sign-in (the password is in hand only now): unlock the bundle, or make the
+ * account's first one and queue its recovery key for the show-once modal. A bundle whose password wrap
+ * does not open with this password (it cannot happen through this app) is left alone: the unlock
+ * prompt will say so.
+ */
+export async function setUpKeysAfterSignIn(api: KeysApi, store: E2eeStore, password: string): Promise<KeySetupOutcome> {
+  const me = await api.whoami();
+  let bundle = await api.mine();
+  if (!bundle) {
+    const fresh = await createKeyBundle(password);
+    try {
+      await api.create(fresh.bundle);
+      store.setKeys({ userId: me.id, privateKey: fresh.privateKey });
+      store.showRecoveryKey({ email: me.email, recoveryKey: fresh.recoveryKey });
+      return 'created';
+    } catch (error) {
+      // Another tab made them a moment ago: use those.
+      if (readHttpStatus(error) !== 409) throw error;
+      bundle = await api.mine();
+      if (!bundle) throw error;
+    }
+  }
+  try {
+    store.setKeys({ userId: me.id, privateKey: await unwrapPrivateKey(bundle.password_wrap, { password }) });
+    return 'unlocked';
+  } catch (error) {
+    if ((error as { code?: string }).code === 'wrong-key') return 'wrong-password';
+    throw error;
+  }
+}
+
+/** The unlock prompt: opens the password wrap locally. WrongKeyError on a wrong password, NoKeysError without a bundle. */
+export async function unlockWithPassword(api: KeysApi, store: E2eeStore, password: string): Promise<void> {
+  const [me, bundle] = await Promise.all([api.whoami(), api.mine()]);
+  if (!bundle) throw new NoKeysError('no key bundle');
+  store.setKeys({ userId: me.id, privateKey: await unwrapPrivateKey(bundle.password_wrap, { password }) });
+}
+
+/** The readers of a new E2EE message: the recipient and the sender (once, if they are the same). */
+export function readersFor(recipient: PublicKeyView, sender: { id: string; publicKey: TPublicKeyJwk }) {
+  const readers = [{ kid: recipient.user_id.toLowerCase(), publicKey: recipient.public_key }];
+  if (sender.id.toLowerCase() !== recipient.user_id.toLowerCase()) readers.push({ kid: sender.id.toLowerCase(), publicKey: sender.publicKey });
+  return readers;
+}
