@@ -1,0 +1,37 @@
+import type { z } from 'zod';
+
+/** API key scopes (SPEC section 6, DESIGN section 9). */
+export const API_SCOPES = ['read:canary', 'read:messages', 'create:vault', 'webhook:death-verification'] as const;
+export type ApiScope = (typeof API_SCOPES)[number];
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/**
+ * One REST route as the product documents and guards it: the single source of truth for the OpenAPI
+ * document (worker/src/openapi/document.ts) AND for what an API key may call (the key policy reads
+ * `auth` and `scope`). A contract test checks that these entries and the routes the Worker serves are
+ * the same set.
+ */
+export interface RouteDoc {
+  method: HttpMethod;
+  /** OpenAPI style, with the /api prefix: `/api/message/{id}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  /**
+   * `none`: public. `session`: a signed-in person only (API keys get 403). `session-or-key`: also an API
+   * key holding `scope`.
+   */
+  auth: 'none' | 'session' | 'session-or-key';
+  scope?: ApiScope;
+  request?: {
+    body?: z.ZodType;
+    /** Default application/json. */
+    contentType?: 'application/json' | 'multipart/form-data';
+    query?: z.ZodType;
+  };
+  /** Status → description (and a schema when one exists as zod). */
+  responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string }>;
+}
