@@ -12,6 +12,9 @@
 //     at 50 connections, deadline lateness of 1,000 canaries due in the same 5 s (and, with
 //     BENCH_LARGE=1, 10,000 due over 10 minutes), workerd RSS with N armed canaries. BENCH_CANARY=0
 //     skips it. The Worker runs with --test-scheduled so the bench can trigger the every-minute cron.
+//  5. The release engine (tests/bench/releases.mjs, same Worker, plus a second one with EMAIL_TRANSPORT=smtp):
+//     deadline → first email attempt of 1,000 messages whose senders' canaries miss in the same minute,
+//     and delivery throughput to the outbox and to an SMTP server on loopback. BENCH_RELEASES=0 skips it.
 import autocannon from 'autocannon';
 import { randomBytes, scrypt } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -19,12 +22,14 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { launchBrowser } from '../support/browser.mjs';
 import { printCanaryResults, runCanaryBench } from './canary.mjs';
+import { printReleaseResults, runReleaseBench } from './releases.mjs';
 import { repoRoot, startWorker } from '../support/worker-server.mjs';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const KDF_RUNS = Number(process.env.BENCH_KDF_RUNS ?? 20);
 const CANARY = process.env.BENCH_CANARY !== '0';
+const RELEASES = process.env.BENCH_RELEASES !== '0';
 const JS_BUDGET = 200 * 1024;
 
 const fmtMs = (v) => (v == null ? 'n/a' : `${Number(v).toFixed(1)} ms`);
@@ -115,6 +120,7 @@ console.log('bench: starting wrangler dev (fresh local D1)…');
 const worker = await startWorker({ extraArgs: ['--test-scheduled'], log: process.env.AFTERWORD_WORKER_LOG ? (l) => console.error(`[wrangler] ${l}`) : undefined });
 const results = [];
 let canary = null;
+let releases = null;
 try {
   const email = `bench.${Date.now()}@example.test`;
   const password = 'Correct-Horse-Battery-42';
@@ -138,6 +144,7 @@ try {
   results.push(row('POST /api/auth/login', await cannon({ ...login, connections: CONNECTIONS, duration: DURATION })));
   if (!js.error) js.loaded = await measureLoadedJs(worker.origin).catch((e) => ({ error: e.message }));
   if (CANARY) canary = await runCanaryBench(worker);
+  if (RELEASES) releases = await runReleaseBench(worker);
 } finally {
   await worker.stop();
 }
@@ -168,3 +175,6 @@ else {
 
 if (canary) printCanaryResults(canary);
 else console.log('\n== Canary engine: skipped (BENCH_CANARY=0) ==');
+
+if (releases) printReleaseResults(releases);
+else console.log('\n== Release engine: skipped (BENCH_RELEASES=0) ==');
