@@ -9,3 +9,5 @@ export * from './outbox';
 export * from './messages';
 export * from './notifications';
 export * from './e2ee';
+export * from './webhooks';
+export * from './api-keys';

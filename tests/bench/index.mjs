@@ -15,21 +15,27 @@
 //  5. The release engine (tests/bench/releases.mjs, same Worker, plus a second one with EMAIL_TRANSPORT=smtp):
 //     deadline → first email attempt of 1,000 messages whose senders' canaries miss in the same minute,
 //     and delivery throughput to the outbox and to an SMTP server on loopback. BENCH_RELEASES=0 skips it.
+//  6. Webhook fan-out (tests/bench/webhooks.mjs, same Worker): one canary missing its deadline → 100 signed
+//     webhooks to a receiver on loopback; deadline → receiver's 200 per endpoint (p50/p99). BENCH_WEBHOOKS=0 skips it.
 import autocannon from 'autocannon';
 import { randomBytes, scrypt } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { launchBrowser } from '../support/browser.mjs';
+import { printApiKeyResults, runApiKeyBench } from './api-keys.mjs';
 import { printCanaryResults, runCanaryBench } from './canary.mjs';
 import { printReleaseResults, runReleaseBench } from './releases.mjs';
+import { printWebhookResults, runWebhookBench } from './webhooks.mjs';
 import { repoRoot, startWorker } from '../support/worker-server.mjs';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const KDF_RUNS = Number(process.env.BENCH_KDF_RUNS ?? 20);
 const CANARY = process.env.BENCH_CANARY !== '0';
+const API_KEYS = process.env.BENCH_API_KEYS !== '0';
 const RELEASES = process.env.BENCH_RELEASES !== '0';
+const WEBHOOKS = process.env.BENCH_WEBHOOKS !== '0';
 const JS_BUDGET = 200 * 1024;
 
 const fmtMs = (v) => (v == null ? 'n/a' : `${Number(v).toFixed(1)} ms`);
@@ -121,6 +127,8 @@ const worker = await startWorker({ extraArgs: ['--test-scheduled'], log: process
 const results = [];
 let canary = null;
 let releases = null;
+let webhooks = null;
+let apiKeys = null;
 try {
   const email = `bench.${Date.now()}@example.test`;
   const password = 'Correct-Horse-Battery-42';
@@ -143,8 +151,10 @@ try {
   results.push(row('GET /api/health', await cannon({ ...health, connections: CONNECTIONS, duration: DURATION })));
   results.push(row('POST /api/auth/login', await cannon({ ...login, connections: CONNECTIONS, duration: DURATION })));
   if (!js.error) js.loaded = await measureLoadedJs(worker.origin).catch((e) => ({ error: e.message }));
+  if (API_KEYS) apiKeys = await runApiKeyBench(worker, { accessToken: (await check.json()).access_token, userId: (await reg.json()).id, connections: CONNECTIONS });
   if (CANARY) canary = await runCanaryBench(worker);
   if (RELEASES) releases = await runReleaseBench(worker);
+  if (WEBHOOKS) webhooks = await runWebhookBench(worker);
 } finally {
   await worker.stop();
 }
@@ -178,3 +188,9 @@ else console.log('\n== Canary engine: skipped (BENCH_CANARY=0) ==');
 
 if (releases) printReleaseResults(releases);
 else console.log('\n== Release engine: skipped (BENCH_RELEASES=0) ==');
+
+if (apiKeys) printApiKeyResults(apiKeys);
+else console.log('\n== API key vs session: skipped (BENCH_API_KEYS=0) ==');
+
+if (webhooks) printWebhookResults(webhooks);
+else console.log('\n== Webhook fan-out: skipped (BENCH_WEBHOOKS=0) ==');

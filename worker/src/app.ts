@@ -7,6 +7,7 @@ import { attachmentRoutes } from './domains/attachments/rest';
 import { authRoutes } from './domains/auth/rest';
 import { canaryRoutes, pingRoutes } from './domains/canary/rest';
 import { deadmanRoutes } from './domains/deadman/rest';
+import { deathVerificationRoutes, developerKeyRoutes } from './domains/developer/rest';
 import { keyRoutes } from './domains/e2ee/rest';
 import { legalRoutes } from './domains/legal/rest';
 import { messageRoutes, messagesDeliverRoutes } from './domains/messages/rest';
@@ -14,10 +15,12 @@ import { MESSAGE_CREATE_MAX_BODY_BYTES } from './contracts/messages';
 import { notifyRoutes } from './domains/notify/rest';
 import { outboxRoutes } from './domains/outbox/rest';
 import { profileRoutes } from './domains/profile/rest';
+import { webhookRoutes } from './domains/webhooks/rest';
 import { AppError } from './lib/errors';
 import { authenticate } from './middleware/authenticate';
 import type { AppEnv } from './middleware/context';
 import { handleError, handleNotFound } from './middleware/errors';
+import { referenceRoutes } from './openapi/rest';
 import { requestContext } from './middleware/request-context';
 import { securityHeaders } from './middleware/security-headers';
 import { appRouter } from './trpc/router';
@@ -27,6 +30,8 @@ export function createApp() {
   app.use('*', securityHeaders, requestContext, authenticate);
 
   app.get('/api/health', (c) => c.json({ status: 'ok' }));
+  // GET /api/openapi.json (generated from ROUTE_DOCS) and GET /api/docs (the Scalar reference).
+  app.route('/api', referenceRoutes);
   app.route('/api/auth', authRoutes);
   app.route('/api/canary', canaryRoutes);
   app.route('/api/ping', pingRoutes);
@@ -39,6 +44,9 @@ export function createApp() {
   app.route('/api/profile', profileRoutes);
   app.route('/api/outbox', outboxRoutes);
   app.route('/api/keys', keyRoutes);
+  app.route('/api/developer/keys', developerKeyRoutes);
+  app.route('/api/developer/webhooks', webhookRoutes);
+  app.route('/api/death-verification', deathVerificationRoutes);
   // /upload/encrypted-file, /download/decrypted-file/{id}, /attachments/{id}/ciphertext,
   // /message/{id}/attachments and /profile/storage.
   app.route('/api', attachmentRoutes);

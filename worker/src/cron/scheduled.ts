@@ -2,6 +2,7 @@ import { createServiceContext, type Bindings } from '../env';
 import { log } from '../lib/logger';
 import { processDeadmanSwitches } from '../domains/deadman/process-deadman';
 import { reconcileReleases } from '../domains/messages/reconcile-releases';
+import { reconcileWebhooks } from '../domains/webhooks/reconcile';
 import { reconcileCanaries } from './reconcile-canaries';
 import { sweepExpired } from './sweep-expired';
 
@@ -10,6 +11,7 @@ export async function runScheduled(controller: ScheduledController, env: Binding
   const ctx = createServiceContext(env, () => new Date(Math.max(Date.now(), controller.scheduledTime)));
   const reconciled = await reconcileCanaries(ctx);
   await reconcileReleases(ctx);
+  await reconcileWebhooks(ctx);
   const deadman = await processDeadmanSwitches(ctx);
   const swept = await sweepExpired(ctx);
   if (reconciled.repaired || reconciled.resent || deadman.scheduled || deadman.deleted || swept.sessions || swept.rateLimits) {

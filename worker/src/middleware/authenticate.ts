@@ -1,12 +1,30 @@
 import { createMiddleware } from 'hono/factory';
 import { findSessionUser } from '../domains/auth/sessions';
+import { authenticateApiKey, type KeyCall } from '../domains/developer/authenticate-key';
+import { looksLikeApiKey } from '../domains/developer/key-format';
 import { AppError } from '../lib/errors';
-import type { AppEnv, Principal } from './context';
+import { enforceApiKeyPolicy, KEYS_CANNOT_MANAGE, keyRouteAccess } from './api-key-policy';
+import type { AppEnv, KeyPrincipal, Principal, SessionPrincipal } from './context';
 
-/** Reads `Authorization: Bearer …` into a principal; a missing or bad token leaves it null. */
+/**
+ * The one authentication middleware. `Authorization: Bearer …`:
+ * - a token shaped like an API key (`afw_live_…` / `afw_test_…`) → the key path: a malformed key, a bad
+ *   checksum, an unknown or revoked key answer 401 at once; a valid one becomes a key principal held to
+ *   the key policy (scopes, quota, X-RateLimit-*; middleware/api-key-policy.ts); on a public route the
+ *   key is ignored (no principal, not metered);
+ * - anything else → the session path, unchanged: a missing or bad token leaves the principal null and
+ *   each route decides (requirePrincipal → 401).
+ */
 export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
   const header = c.req.header('authorization');
   const token = header?.match(/^Bearer\s+(\S+)$/i)?.[1];
+  if (token && looksLikeApiKey(token)) {
+    const access = keyRouteAccess(c.req.method, c.req.path);
+    if (access.kind === 'public') return next();
+    const call = await authenticateApiKey(c.get('services'), token, access.kind === 'open' ? { meter: true, scope: access.scope } : { meter: false });
+    c.set('principal', keyPrincipal(call));
+    return enforceApiKeyPolicy(c, next, access, call);
+  }
   if (token && token.length <= 200) {
     const found = await findSessionUser(c.get('services'), token);
     if (found) c.set('principal', { user: found.user, via: 'session', sessionId: found.sessionId, scopes: '*' });
@@ -14,10 +32,34 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
+/** A key principal; `sessionId` is a throwing getter on the prototype (not copied by spreads or JSON). */
+class ApiKeyPrincipal implements KeyPrincipal {
+  readonly via = 'key' as const;
+  constructor(
+    readonly user: KeyPrincipal['user'],
+    readonly keyId: string,
+    readonly scopes: KeyPrincipal['scopes'],
+    readonly sandbox: boolean,
+  ) {}
+  get sessionId(): never {
+    throw new AppError('FORBIDDEN', KEYS_CANNOT_MANAGE);
+  }
+}
+
+export const keyPrincipal = (call: Pick<KeyCall, 'user' | 'keyId' | 'scopes' | 'sandbox'>): KeyPrincipal =>
+  new ApiKeyPrincipal(call.user, call.keyId, call.scopes, call.sandbox);
+
 export const UNAUTHENTICATED = 'Not authenticated';
 
-/** The principal of a route that needs one: 401 otherwise. */
+/** The principal of a route that needs one (session or API key): 401 otherwise. */
 export function requirePrincipal(principal: Principal | null): Principal {
   if (!principal) throw new AppError('UNAUTHORIZED', UNAUTHENTICATED, { 'WWW-Authenticate': 'Bearer' });
   return principal;
+}
+
+/** A signed-in person only: 401 without credentials, 403 for an API key (keys never manage keys, webhooks or the account). */
+export function requireSession(principal: Principal | null): SessionPrincipal {
+  const p = requirePrincipal(principal);
+  if (p.via !== 'session') throw new AppError('FORBIDDEN', KEYS_CANNOT_MANAGE);
+  return p;
 }

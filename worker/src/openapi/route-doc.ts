@@ -26,7 +26,14 @@ export interface RouteDoc {
    */
   auth: 'none' | 'session' | 'session-or-key';
   scope?: ApiScope;
+  /**
+   * Documentation only: a `session` route that also answers without any credentials (a check-in that
+   * carries its canary token). The document marks the bearer optional; the key policy still reads `auth`.
+   */
+  authOptional?: boolean;
   request?: {
+    /** The path parameters as one object (`{id: z.uuid()}`); without it each `{name}` is a plain string. */
+    params?: z.ZodType;
     body?: z.ZodType;
     /** Default application/json. */
     contentType?: 'application/json' | 'multipart/form-data';

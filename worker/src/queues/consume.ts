@@ -2,6 +2,7 @@ import { dispatchMissedCheckins } from '../domains/canary/missed-event-subscribe
 import type { MissedCheckinsEvent } from '../domains/canary/emit-missed-events';
 import { deliverMessage, type DeliverJob } from '../domains/messages/delivery/deliver-message';
 import { sendOwnerNotice, type OwnerNoticeJob } from '../domains/messages/notices/send-owner-notice';
+import { deliverWebhook, type WebhookJob } from '../domains/webhooks/deliver';
 import { log } from '../lib/logger';
 import { createServiceContext, type Bindings } from '../env';
 
@@ -15,6 +16,7 @@ const handlers: Record<string, Handler> = {
   missed_checkins: (body, env) => dispatchMissedCheckins(body as MissedCheckinsEvent, env),
   deliver: (body, env) => deliverMessage(createServiceContext(env), (body as DeliverJob).delivery_id),
   owner_notice: async (body, env) => void (await sendOwnerNotice(createServiceContext(env), (body as OwnerNoticeJob).notice_id)),
+  webhook: async (body, env) => void (await deliverWebhook(createServiceContext(env), (body as WebhookJob).delivery_id)),
 };
 
 export async function consumeBatch(batch: MessageBatch<unknown>, env: Bindings) {

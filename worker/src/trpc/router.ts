@@ -2,11 +2,13 @@ import { attachmentsRouter } from '../domains/attachments/trpc';
 import { authRouter } from '../domains/auth/trpc';
 import { activityRouter, canaryRouter } from '../domains/canary/trpc';
 import { deadmanRouter, legalRouter } from '../domains/deadman/trpc';
+import { developerKeysRouter } from '../domains/developer/trpc';
 import { keysRouter } from '../domains/e2ee/trpc';
 import { messageRouter } from '../domains/messages/trpc';
 import { notifyRouter } from '../domains/notify/trpc';
 import { outboxRouter } from '../domains/outbox/trpc';
 import { profileRouter } from '../domains/profile/trpc';
+import { webhooksRouter } from '../domains/webhooks/trpc';
 import { router } from './init';
 
 /** The root router only composes; each domain owns its procedures. */
@@ -22,6 +24,8 @@ export const appRouter = router({
   outbox: outboxRouter,
   keys: keysRouter,
   attachments: attachmentsRouter,
+  webhooks: webhooksRouter,
+  developer: router({ keys: developerKeysRouter }),
 });
 
 export type AppRouter = typeof appRouter;

@@ -3,6 +3,7 @@ import { startTwilioPeer } from './twilio';
 import { startPushPeer } from './push';
 import { startSmtpPeer } from './smtp';
 import { startEmailApiPeer } from './email-api';
+import { startWebhookReceiver } from './webhook-receiver';
 
 /**
  * vitest globalSetup (runs in Node, outside workerd): starts the real protocol peers the channel
@@ -12,7 +13,7 @@ import { startEmailApiPeer } from './email-api';
  */
 type Peer = (project: TestProject) => Promise<() => Promise<void> | void>;
 
-const peers: Peer[] = [startSmtpPeer, startEmailApiPeer, startPushPeer, startTwilioPeer];
+const peers: Peer[] = [startSmtpPeer, startEmailApiPeer, startPushPeer, startTwilioPeer, startWebhookReceiver];
 
 export default async function setup(project: TestProject) {
   const teardowns: Array<() => Promise<void> | void> = [];

@@ -1,9 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { ExplainerVideo } from '../../features/site/explainer-video';
 import { CONTACT_EMAIL, CONTACT_MAILTO, PITCH_DECK_PATH } from '../../lib/links';
 import { usePageTitle } from '../../lib/use-page-title';
-
-const EXPLAINER_VIDEO_PATH = '/press/afterword-explainer.webm';
-const EXPLAINER_CAPTIONS_PATH = '/press/afterword-explainer.vtt';
 
 export const Route = createFileRoute('/_public/press')({
   component: PressPage,
@@ -23,19 +21,7 @@ function PressPage() {
       </section>
       <section className="card" id="explainer-video" aria-labelledby="video-title">
         <h2 id="video-title">Explainer video</h2>
-        <video
-          controls
-          preload="none"
-          width={640}
-          height={360}
-          style={{ maxWidth: '100%', height: 'auto' }}
-          src={EXPLAINER_VIDEO_PATH}
-          aria-describedby="video-description"
-        >
-          <track kind="captions" srcLang="en" label="English" src={EXPLAINER_CAPTIONS_PATH} default />
-        </video>
-        <p id="video-description">A 43-second narrated introduction to Afterword, with English captions.</p>
-        <p><a href={EXPLAINER_VIDEO_PATH}>Watch the explainer video (WebM, 1 min)</a></p>
+        <ExplainerVideo />
       </section>
       <section className="card" aria-labelledby="resources-title">
         <h2 id="resources-title">Resources</h2>

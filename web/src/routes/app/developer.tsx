@@ -1,16 +1,73 @@
-import { createFileRoute } from '@tanstack/react-router';
-import { NotBuiltPage } from '../../features/app-pages/not-built-page';
+import { createFileRoute, Link } from '@tanstack/react-router';
+import { Card } from '../../components/card';
+import { Skeleton } from '../../components/skeleton';
+import { PageHeader } from '../../features/app-pages/page-header';
+import { KeysSection } from '../../features/developer/keys-section';
+import { useKeyActions, useWebhookActions } from '../../features/developer/queries';
+import { QuotaNote } from '../../features/developer/quota-note';
+import { SamplePayload } from '../../features/developer/sample-payload';
+import { WebhookAttempts } from '../../features/developer/webhook-attempts';
+import { WebhooksSection } from '../../features/developer/webhooks-section';
+import { API_DOCS_PATH, OPENAPI_PATH } from '../../lib/links';
+import { trpc } from '../../lib/trpc';
 
 export const Route = createFileRoute('/app/developer')({
   component: DeveloperPage,
 });
 
 function DeveloperPage() {
+  const me = trpc.auth.me.useQuery();
+  const keys = trpc.developer.keys.list.useQuery();
+  const webhooks = trpc.webhooks.list.useQuery();
+  const sample = trpc.webhooks.sample.useQuery(undefined, { staleTime: Infinity });
+  const keyActions = useKeyActions();
+  const hookActions = useWebhookActions();
+
   return (
-    <NotBuiltPage
-      title="Developer"
-      intro="API keys and webhooks for connecting Afterword to other tools."
-      notice="The developer area is not available yet."
-    />
+    <>
+      <PageHeader title="Developer">
+        <p>
+          API keys and webhooks for connecting Afterword to your own tools. Examples are on the <Link to="/app/help">Help</Link> page.
+        </p>
+      </PageHeader>
+      <div className="stack">
+        <Card title="API reference">
+          <p>
+            Every call the API answers, with its scope, request and responses:{' '}
+            <a href={API_DOCS_PATH}>open the interactive API reference</a>, or download the{' '}
+            <a href={OPENAPI_PATH}>OpenAPI document (JSON)</a>. Send a key as <code>Authorization: Bearer &lt;key&gt;</code>.
+          </p>
+          <QuotaNote plan={me.data?.plan} />
+        </Card>
+        <Card title="API keys">
+          <KeysSection
+            keys={keys.data}
+            loading={keys.isPending}
+            loadFailed={keys.isError}
+            onCreate={keyActions.create}
+            createPending={keyActions.createPending}
+            onRevoke={keyActions.revoke}
+            revokePending={keyActions.revokePending}
+          />
+        </Card>
+        <Card title="Webhooks">
+          <WebhooksSection
+            webhooks={webhooks.data}
+            loading={webhooks.isPending}
+            loadFailed={webhooks.isError}
+            onCreate={hookActions.create}
+            createPending={hookActions.createPending}
+            onDelete={hookActions.remove}
+            deletePending={hookActions.removePending}
+            onTest={hookActions.test}
+            testingId={hookActions.testingId}
+            renderAttempts={(w) => <WebhookAttempts webhook={w} />}
+          />
+        </Card>
+        <Card title="Sample payload">
+          {sample.isPending ? <Skeleton lines={6} label="Loading the sample payload" /> : <SamplePayload payload={sample.data} />}
+        </Card>
+      </div>
+    </>
   );
 }

@@ -1,5 +1,6 @@
 import { createServiceContext, type Bindings } from '../../env';
 import { armOnMissedCheckins } from '../messages/release/arm-on-missed-checkins';
+import { fanOutMissedCheckins } from '../webhooks/fan-out';
 import type { MissedCheckinsEvent } from './emit-missed-events';
 
 /**
@@ -9,7 +10,10 @@ import type { MissedCheckinsEvent } from './emit-missed-events';
  */
 export type MissedCheckinsSubscriber = (event: MissedCheckinsEvent, env: Bindings) => Promise<void>;
 
-export const missedCheckinsSubscribers: MissedCheckinsSubscriber[] = [(event, env) => armOnMissedCheckins(createServiceContext(env), event)];
+export const missedCheckinsSubscribers: MissedCheckinsSubscriber[] = [
+  (event, env) => armOnMissedCheckins(createServiceContext(env), event),
+  async (event, env) => void (await fanOutMissedCheckins(createServiceContext(env), event)),
+];
 
 export async function dispatchMissedCheckins(event: MissedCheckinsEvent, env: Bindings) {
   for (const subscriber of missedCheckinsSubscribers) await subscriber(event, env);

@@ -1,6 +1,37 @@
 import type { RouteDoc } from '../route-doc';
+import { routes as accounts } from './auth';
+import { routes as activity } from './activity';
+import { routes as attachments } from './attachments';
+import { routes as canary } from './canary';
+import { routes as deadman } from './deadman';
 import { routes as developerKeys } from './developer-keys';
+import { routes as health } from './health';
+import { routes as keys } from './keys';
+import { routes as messages } from './messages';
+import { routes as notify } from './notify';
+import { routes as outbox } from './outbox';
+import { routes as profile } from './profile';
+import { routes as reference } from './reference';
 import { routes as webhooks } from './webhooks';
 
-/** Every documented REST route. Each file lists one area; the OpenAPI work adds the others here. */
-export const ROUTE_DOCS: RouteDoc[] = [...developerKeys, ...webhooks];
+/**
+ * Every documented REST route, one file per area. The order is the order of the document (and of the
+ * reference's sidebar). worker/test/openapi-contract.test.ts checks this list against the routes
+ * createApp() serves, both ways.
+ */
+export const ROUTE_DOCS: RouteDoc[] = [
+  ...accounts,
+  ...canary,
+  ...activity,
+  ...deadman,
+  ...messages,
+  ...attachments,
+  ...notify,
+  ...profile,
+  ...keys,
+  ...developerKeys,
+  ...webhooks,
+  ...outbox,
+  ...health,
+  ...reference,
+];

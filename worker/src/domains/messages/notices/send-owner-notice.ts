@@ -19,6 +19,8 @@ const ALERT_OF: Record<string, 'messages' | 'vaults' | 'canary_events'> = {
   message_armed: 'messages',
   message_released: 'messages',
   message_failed: 'messages',
+  // A webhook endpoint answered 410 and was disabled (domains/webhooks/deliver.ts).
+  webhook_disabled: 'canary_events',
 };
 
 /**

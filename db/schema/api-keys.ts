@@ -1,0 +1,47 @@
+import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { users } from './users';
+
+/**
+ * A developer API key (DESIGN section 9, docs/decisions/api-keys.md). The key itself is shown once and
+ * never stored: only its SHA-256 (`key_hash`) and a short display `prefix` (`afw_live_AbCd`).
+ * Revocation is a timestamp; a revoked key answers 401 at once.
+ */
+export const apiKeys = sqliteTable(
+  'api_keys',
+  {
+    id: text('id').primaryKey(),
+    user_id: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    client_name: text('client_name').notNull(),
+    /** SHA-256 hex of the whole key. */
+    key_hash: text('key_hash').notNull().unique(),
+    /** `afw_live_` / `afw_test_` and the first four random characters: enough to recognise a key. */
+    prefix: text('prefix').notNull(),
+    /** JSON array of API scopes (worker/src/openapi/route-doc.ts API_SCOPES); read in SQL with json_each. */
+    scopes: text('scopes', { mode: 'json' }).$type<string[]>().notNull(),
+    /** `afw_test_` keys: act on the caller's data but never trigger real deliveries. */
+    sandbox: integer('sandbox', { mode: 'boolean' }).notNull().default(false),
+    /** Accepted calls over the key's life. */
+    usage_count: integer('usage_count').notNull().default(0),
+    last_used_at: integer('last_used_at', { mode: 'timestamp_ms' }),
+    created_at: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+    revoked_at: integer('revoked_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [index('api_keys_user_idx').on(t.user_id)],
+);
+
+export type ApiKey = typeof apiKeys.$inferSelect;
+
+/** Accepted API-key calls per user and UTC month ('YYYY-MM'): the plan's monthly quota (SPEC section 9). */
+export const apiUsage = sqliteTable(
+  'api_usage',
+  {
+    user_id: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    month: text('month').notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.user_id, t.month] })],
+);

@@ -1,0 +1,265 @@
+// Developer and Help pages (issue 6, sections 4 and 5): an API key created in the browser is shown once
+// (a reload leaves only its prefix), works from Node within its scope (200), is refused outside it (403)
+// and, once revoked in the browser, at once (401). A webhook pointed at a loopback receiver gets a signed
+// test event that the published `standardwebhooks` package verifies, and the attempt shows in the log.
+// Axe scans of both pages.
+import AxeBuilder from '@axe-core/playwright';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { after, test } from 'node:test';
+import { Webhook } from 'standardwebhooks';
+import { newContext, sharedBrowser, screenshot } from '../support/browser.mjs';
+import { api, origin } from '../support/http.mjs';
+import { accountWithToken } from '../support/session.mjs';
+
+const getBrowser = sharedBrowser({ after });
+
+const KEY_PANEL = 'Your new API key';
+const SECRET_PANEL = 'Your webhook signing secret';
+
+/** A fresh account and a signed-in context at `path`. */
+async function signedIn(path, { permissions = [] } = {}) {
+  const acct = await accountWithToken();
+  const { context, errors } = await newContext(await getBrowser());
+  if (permissions.length) await context.grantPermissions(permissions, { origin: origin() });
+  const page = await context.newPage();
+  await page.goto('/');
+  await page.evaluate((t) => {
+    localStorage.setItem('token', t);
+    localStorage.setItem('hasSeenOnboarding', 'true');
+  }, acct.token);
+  await page.goto(path);
+  return { acct, page, context, errors };
+}
+
+const toast = (page, text) => page.getByRole('region', { name: 'Notifications' }).locator('.toast__message').getByText(text, { exact: true });
+const card = (page, title) => page.locator('section.card', { has: page.getByRole('heading', { level: 2, name: title, exact: true }) });
+const h1 = (page, name) => page.getByRole('heading', { level: 1, name, exact: true });
+
+async function scan(page, label) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  assert.ok(results.passes.length > 0, `${label}: axe actually ran rules`);
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(
+    bad.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })),
+    [],
+    label,
+  );
+}
+
+/** Polls `check` until it resolves truthy (at most ~15 s). */
+async function eventually(check, label) {
+  for (let i = 0; i < 75; i++) {
+    const value = await check();
+    if (value) return value;
+    await new Promise((res) => setTimeout(res, 200));
+  }
+  assert.fail(`never happened: ${label}`);
+}
+
+/** GET with an API key, as an integrator's script would. */
+const withKey = (path, key) => fetch(new URL(path, origin()), { headers: { authorization: `Bearer ${key}` } });
+
+/** Console lines Chrome prints for the expected failed requests. */
+const unexpected = (errors, statuses = []) => errors.filter((e) => !statuses.some((s) => e.text.includes(`status of ${s}`)));
+
+test('developer: create a key, see it once, use it from Node within and outside its scope, revoke it', async () => {
+  const { page, context, errors } = await signedIn('/app/developer', { permissions: ['clipboard-read', 'clipboard-write'] });
+  try {
+    await h1(page, 'Developer').waitFor();
+    const keys = card(page, 'API keys');
+    await keys.getByText('No API keys yet.').waitFor();
+
+    // Nothing is sent without a scope; the form says why.
+    await keys.getByLabel('Name').fill('E2E script');
+    await keys.getByRole('button', { name: 'Create key', exact: true }).click();
+    await keys.getByText('Choose at least one scope.').waitFor();
+
+    await keys.getByLabel('read:canary', { exact: true }).check();
+    await keys.getByLabel(/^Sandbox key/).check();
+    await keys.getByRole('button', { name: 'Create key', exact: true }).click();
+
+    // Shown once: the whole key, a warning and a copy button.
+    const panel = page.getByRole('region', { name: KEY_PANEL });
+    await panel.waitFor();
+    await panel.getByText('It will not be shown again', { exact: false }).waitFor();
+    const key = (await panel.getByLabel('API key for E2E script').textContent()).trim();
+    assert.match(key, /^afw_test_[0-9A-Za-z]+$/, 'a sandbox key');
+    await panel.getByRole('button', { name: 'Copy key' }).click();
+    await toast(page, 'API key copied').waitFor();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), key, 'the copy button copies the key');
+    await screenshot(page, 'developer-key-once');
+    await scan(page, '/app/developer with the new key shown');
+
+    // The list already has the key, by prefix only.
+    const item = keys.getByRole('listitem').filter({ hasText: 'E2E script' });
+    await item.waitFor();
+    assert.equal(await item.getByText(key, { exact: false }).count(), 0, 'the list never shows the key');
+
+    // A reload forgets it: only the prefix is left, and nothing was stored in the browser.
+    await page.reload();
+    await h1(page, 'Developer').waitFor();
+    await item.waitFor();
+    assert.equal(await page.getByRole('region', { name: KEY_PANEL }).count(), 0, 'the panel is gone');
+    assert.ok(!(await page.content()).includes(key), 'the key is nowhere in the page');
+    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }));
+    assert.ok(!stored.includes(key), 'the key is not kept in browser storage');
+    const prefixText = (await item.locator('dd code').first().textContent()).trim();
+    assert.ok(prefixText.endsWith('…'), `prefix shown as a start: ${prefixText}`);
+    assert.ok(key.startsWith(prefixText.slice(0, -1)), 'the prefix is the key’s start');
+    assert.ok(prefixText.length - 1 < key.length - 8, 'the prefix is much shorter than the key');
+    await item.getByText('Sandbox', { exact: true }).waitFor();
+    await item.getByText('read:canary', { exact: true }).waitFor();
+    await item.getByText('Never', { exact: true }).waitFor();
+
+    // From Node: within its scope 200, outside it 403 with the scope named.
+    const ok = await withKey('/api/canary/status', key);
+    assert.equal(ok.status, 200, await ok.clone().text());
+    const out = await withKey('/api/message/pending', key);
+    assert.equal(out.status, 403, 'read:messages is not granted');
+    assert.match(JSON.stringify(await out.json()), /read:messages/, 'the detail names the missing scope');
+
+    // The page counts the call.
+    await page.reload();
+    await item.waitFor();
+    await eventually(async () => !(await item.getByText('Never', { exact: true }).count()), 'last used is set');
+
+    // Revoke in the browser: the same call is refused at once.
+    await item.getByRole('button', { name: 'Revoke key E2E script' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Revoke this API key?' });
+    await dialog.waitFor();
+    await scan(page, '/app/developer with the revoke dialog open');
+    await dialog.getByRole('button', { name: 'Revoke key', exact: true }).click();
+    await toast(page, 'API key revoked').waitFor();
+    await keys.getByText('No API keys yet.').waitFor();
+    const revoked = await withKey('/api/canary/status', key);
+    assert.equal(revoked.status, 401, 'a revoked key is refused at once');
+
+    assert.deepEqual(unexpected(errors), [], 'no console errors');
+  } finally {
+    await context.close();
+  }
+});
+
+/** A loopback webhook consumer that records every request and answers 200. */
+async function startReceiver() {
+  const received = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      received.push({ method: req.method, url: req.url, headers: req.headers, body });
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+    });
+  });
+  await new Promise((res) => server.listen(0, '127.0.0.1', res));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}/hooks/afterword`, received, stop: () => new Promise((res) => server.close(res)) };
+}
+
+test('developer: a webhook to a loopback receiver gets a signed test event, logged on the page', async (t) => {
+  const probe = await accountWithToken();
+  const listed = await api('GET', '/api/developer/webhooks', { token: probe.token });
+  if (listed.status === 404) return t.skip('webhooks have not landed in this build');
+
+  const receiver = await startReceiver();
+  const { page, context, errors } = await signedIn('/app/developer');
+  try {
+    await h1(page, 'Developer').waitFor();
+    const hooks = card(page, 'Webhooks');
+    await hooks.getByText('No webhooks yet.').waitFor();
+
+    // The sample payload is the SPEC's shape.
+    const sample = JSON.parse(await page.getByLabel('Sample missed_checkins payload').textContent());
+    assert.equal(sample.type, 'missed_checkins');
+    for (const field of ['user_id', 'event', 'misses']) assert.ok(field in sample.data, `sample has ${field}`);
+
+    await hooks.getByLabel('Endpoint URL').fill(receiver.url);
+    assert.equal(await hooks.getByLabel('Event').inputValue(), 'missed_checkins');
+    await hooks.getByRole('button', { name: 'Create webhook', exact: true }).click();
+
+    const panel = page.getByRole('region', { name: SECRET_PANEL });
+    await panel.waitFor();
+    await panel.getByText('It will not be shown again', { exact: false }).waitFor();
+    const secret = (await panel.getByLabel(`Signing secret for ${receiver.url}`).textContent()).trim();
+    assert.match(secret, /^whsec_[A-Za-z0-9+/]+={0,2}$/);
+    await panel.getByRole('button', { name: 'I have saved it' }).click();
+    assert.equal(await panel.count(), 0, 'the secret is gone once saved');
+
+    const item = hooks.getByRole('listitem').filter({ hasText: receiver.url });
+    await item.getByText('Active', { exact: true }).waitFor();
+    assert.ok(!(await item.textContent()).includes(secret), 'the list masks the secret');
+
+    await item.getByRole('button', { name: `Send test event to ${receiver.url}` }).click();
+    const hit = await eventually(() => receiver.received.find((r) => r.method === 'POST'), 'the receiver got the test event');
+    assert.equal(hit.url, '/hooks/afterword');
+    const event = new Webhook(secret).verify(hit.body, hit.headers);
+    assert.equal(event.type, 'missed_checkins');
+    assert.equal(event.data.event, 'missed_checkins');
+    assert.throws(() => new Webhook(secret).verify(hit.body.replace('missed_checkins', 'missed_checkinz'), hit.headers), 'a changed body fails');
+
+    // The attempt is in the log: its webhook-id, attempt 1, a 200.
+    const log = item.getByRole('table', { name: new RegExp(`Delivery attempts to ${receiver.url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`) });
+    const row = log.getByRole('row').filter({ hasText: hit.headers['webhook-id'] });
+    await row.waitFor({ timeout: 15_000 });
+    const cells = (await row.getByRole('cell').allTextContents()).map((c) => c.trim());
+    assert.deepEqual(cells.slice(1, 4), [hit.headers['webhook-id'], '1', '200 delivered']);
+    await screenshot(page, 'developer-webhook-attempt');
+    await scan(page, '/app/developer with a webhook and its attempts');
+
+    // Delete, behind a confirm.
+    await item.getByRole('button', { name: `Delete webhook ${receiver.url}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete this webhook?' });
+    await dialog.getByRole('button', { name: 'Delete webhook', exact: true }).click();
+    await toast(page, 'Webhook deleted').waitFor();
+    await hooks.getByText('No webhooks yet.').waitFor();
+
+    assert.deepEqual(unexpected(errors), [], 'no console errors');
+  } finally {
+    await context.close();
+    await receiver.stop();
+  }
+});
+
+test('developer: the API reference links, the plan quota, and the Help page (curl, webhook verification, video)', async () => {
+  const { page, context, errors } = await signedIn('/app/developer');
+  try {
+    const ref = card(page, 'API reference');
+    assert.equal(await ref.getByRole('link', { name: 'open the interactive API reference' }).getAttribute('href'), '/api/docs');
+    assert.equal(await ref.getByRole('link', { name: 'OpenAPI document (JSON)' }).getAttribute('href'), '/api/openapi.json');
+    await ref.getByText('Your plan, Free, includes 100 API calls a month', { exact: false }).waitFor();
+    await scan(page, '/app/developer (empty)');
+
+    await page.goto('/app/help');
+    await h1(page, 'Help').waitFor();
+    const tips = card(page, 'Developer tips');
+    await tips.getByText(`curl -H "Authorization: Bearer afw_test_…" ${origin()}/api/canary/status`, { exact: true }).waitFor();
+    await tips.getByText(`curl -X POST ${origin()}/api/ping/<token>`, { exact: true }).waitFor();
+    const verify = await tips.getByLabel('Webhook receiver in Node').textContent();
+    assert.match(verify, /import \{ Webhook \} from 'standardwebhooks'/);
+    assert.match(verify, /new Webhook\(.*\)/);
+    assert.match(verify, /\.verify\(body, req\.headers\)/);
+    for (const topic of ['Check-ins', 'Canaries', 'Messages and rules', 'Your recipients’ inbox', 'Encryption and the recovery key']) {
+      await card(page, 'Getting started').getByRole('heading', { level: 3, name: topic, exact: true }).waitFor();
+    }
+    const video = card(page, 'Video').locator('video');
+    assert.equal(await video.getAttribute('src'), '/press/afterword-explainer.webm');
+    assert.equal(await video.locator('track[kind="captions"]').getAttribute('src'), '/press/afterword-explainer.vtt');
+    const captions = await fetch(new URL('/press/afterword-explainer.vtt', origin()));
+    assert.equal(captions.status, 200, 'the captions are served');
+    await scan(page, '/app/help');
+    await screenshot(page, 'help');
+
+    // Narrow screens (from 360 px): the same pages, scanned again.
+    await page.setViewportSize({ width: 375, height: 800 });
+    await scan(page, '/app/help at 375px');
+    await page.goto('/app/developer');
+    await card(page, 'Sample payload').getByLabel('Sample missed_checkins payload').waitFor();
+    await scan(page, '/app/developer at 375px');
+    await screenshot(page, 'developer-375');
+    assert.deepEqual(unexpected(errors), [], 'no console errors');
+  } finally {
+    await context.close();
+  }
+});

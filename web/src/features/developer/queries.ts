@@ -1,0 +1,91 @@
+import { useState } from 'react';
+import { toast } from '../../components/toast';
+import { readErrorDetail } from '../../lib/api-error';
+import { trpc } from '../../lib/trpc';
+import type { CreatedKey, CreatedWebhook, CreateKeyInput, CreateWebhookInput } from './types';
+
+/** While a test event or retries may be landing, the attempts log re-reads itself this often. */
+export const ATTEMPTS_REFRESH_MS = 5_000;
+export const ATTEMPTS_SHOWN = 20;
+
+const failed = (fallback: string) => (error: unknown) => void toast.error(readErrorDetail(error) ?? fallback);
+
+/** Create and revoke keys. `create` resolves the key (its only appearance) or null once the error is said. */
+export function useKeyActions() {
+  const utils = trpc.useUtils();
+  const create = trpc.developer.keys.create.useMutation({
+    onSuccess: async () => {
+      toast.success('API key created');
+      await utils.developer.keys.list.invalidate();
+    },
+    onError: failed('Could not create the key. Please try again.'),
+  });
+  const revoke = trpc.developer.keys.revoke.useMutation({
+    onSuccess: async () => {
+      toast.success('API key revoked');
+      await utils.developer.keys.list.invalidate();
+    },
+    onError: failed('Could not revoke the key. Please try again.'),
+  });
+  return {
+    // The mutation is reset at once, so the key is not kept in the mutation cache either.
+    create: (input: CreateKeyInput): Promise<CreatedKey | null> =>
+      create.mutateAsync(input).then(
+        (key) => {
+          create.reset();
+          return key;
+        },
+        () => null,
+      ),
+    createPending: create.isPending,
+    revoke: (id: string) => revoke.mutateAsync({ id }).then(() => true, () => false),
+    revokePending: revoke.isPending,
+  };
+}
+
+/** Create, delete and test webhooks. */
+export function useWebhookActions() {
+  const utils = trpc.useUtils();
+  const [testingId, setTestingId] = useState<string | null>(null);
+  const create = trpc.webhooks.create.useMutation({
+    onSuccess: async () => {
+      toast.success('Webhook created');
+      await utils.webhooks.list.invalidate();
+    },
+    onError: failed('Could not create the webhook. Please try again.'),
+  });
+  const remove = trpc.webhooks.remove.useMutation({
+    onSuccess: async () => {
+      toast.success('Webhook deleted');
+      await utils.webhooks.list.invalidate();
+    },
+    onError: failed('Could not delete the webhook. Please try again.'),
+  });
+  const test = trpc.webhooks.test.useMutation({
+    onSuccess: async (result, { id }) => {
+      if (result.delivered) toast.success('Test event delivered');
+      else toast.error(`Test event not delivered: ${result.attempt.error ?? `the endpoint answered ${result.attempt.status_code}`}`);
+      await Promise.all([utils.webhooks.attempts.invalidate({ id }), utils.webhooks.list.invalidate()]);
+    },
+    onError: failed('Could not send the test event. Please try again.'),
+    onSettled: () => setTestingId(null),
+  });
+  return {
+    create: (input: CreateWebhookInput): Promise<CreatedWebhook | null> =>
+      create.mutateAsync(input).then(
+        (hook) => {
+          create.reset();
+          return hook;
+        },
+        () => null,
+      ),
+    createPending: create.isPending,
+    remove: (id: string) => remove.mutateAsync({ id }).then(() => true, () => false),
+    removePending: remove.isPending,
+    test: (id: string) => {
+      setTestingId(id);
+      return test.mutateAsync({ id }).then(() => true, () => false);
+    },
+    testingId,
+  };
+}

@@ -1,0 +1,67 @@
+import { useState, type ReactNode } from 'react';
+import { Skeleton } from '../../components/skeleton';
+import { CreateWebhookForm } from './create-webhook-form';
+import { ShownOncePanel } from './shown-once-panel';
+import { T } from './texts';
+import { WebhookList } from './webhook-list';
+import type { CreatedWebhook, CreateWebhookInput, WebhookEndpoint } from './types';
+
+interface WebhooksSectionProps {
+  webhooks: readonly WebhookEndpoint[] | undefined;
+  loading: boolean;
+  loadFailed: boolean;
+  /** Resolves the webhook with its full secret, or null when it failed (already said). */
+  onCreate: (input: CreateWebhookInput) => Promise<CreatedWebhook | null>;
+  createPending: boolean;
+  onDelete: (id: string) => Promise<boolean>;
+  deletePending: boolean;
+  onTest: (id: string) => Promise<boolean>;
+  testingId: string | null;
+  renderAttempts: (webhook: WebhookEndpoint) => ReactNode;
+}
+
+/** Create form, the signing secret shown once, and the endpoints, each with its attempts log. */
+export function WebhooksSection(props: WebhooksSectionProps) {
+  const { webhooks, loading, loadFailed, onCreate, createPending } = props;
+  const [created, setCreated] = useState<CreatedWebhook | null>(null);
+
+  async function create(input: CreateWebhookInput) {
+    const result = await onCreate(input);
+    if (!result) return false;
+    setCreated(result);
+    return true;
+  }
+
+  return (
+    <div className="stack">
+      <CreateWebhookForm onCreate={create} pending={createPending} />
+      {created ? (
+        <ShownOncePanel
+          key={created.id}
+          title={T.secretOnceTitle}
+          valueLabel={`Signing secret for ${created.url}`}
+          value={created.hmac_secret}
+          warning={T.secretOnceWarning}
+          copyLabel={T.secretCopy}
+          copiedMessage={T.secretCopied}
+          onDone={() => setCreated(null)}
+        >
+          <p>
+            Events for <code>{created.url}</code> are signed with this secret (Standard Webhooks: headers <code>webhook-id</code>,{' '}
+            <code>webhook-timestamp</code> and <code>webhook-signature</code>).
+          </p>
+        </ShownOncePanel>
+      ) : null}
+      <div>
+        <h3 className="dev-subtitle">Your webhooks</h3>
+        {loading ? (
+          <Skeleton lines={3} label="Loading your webhooks" />
+        ) : loadFailed || !webhooks ? (
+          <p className="muted">Your webhooks could not be loaded. Reload the page to try again.</p>
+        ) : (
+          <WebhookList webhooks={webhooks} onDelete={props.onDelete} deletePending={props.deletePending} onTest={props.onTest} testingId={props.testingId} renderAttempts={props.renderAttempts} />
+        )}
+      </div>
+    </div>
+  );
+}

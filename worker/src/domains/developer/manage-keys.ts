@@ -1,0 +1,85 @@
+import { schema } from '@afterword/db';
+import type { ApiKey } from '@afterword/db/schema';
+import { and, count, desc, eq, isNull } from 'drizzle-orm';
+import {
+  API_SCOPES,
+  MAX_ACTIVE_API_KEYS,
+  type TApiKey,
+  type TCreateApiKeyInput,
+  type TCreatedApiKey,
+  type TRevokedApiKey,
+  ZCreateApiKeyInput,
+} from '../../contracts/developer';
+import type { ServiceContext } from '../../env';
+import { AppError, notFound } from '../../lib/errors';
+import { hashSecret } from '../../lib/secrets';
+import { displayPrefix, newApiKey } from './key-format';
+
+const keyNotFound = () => notFound('API key not found');
+
+/** A key as listed: never the key or its hash. */
+export function toApiKeyView(row: ApiKey): TApiKey {
+  return {
+    id: row.id,
+    client_name: row.client_name,
+    scopes: API_SCOPES.filter((s) => row.scopes.includes(s)),
+    usage_count: row.usage_count,
+    last_used_at: row.last_used_at ? row.last_used_at.toISOString() : null,
+    sandbox: row.sandbox,
+    created_at: row.created_at.toISOString(),
+    prefix: row.prefix,
+  };
+}
+
+/** POST /api/developer/keys: the key is returned this once; the table keeps only its SHA-256 and prefix. */
+export async function createApiKey(ctx: ServiceContext, userId: string, raw: TCreateApiKeyInput): Promise<TCreatedApiKey> {
+  const input = ZCreateApiKeyInput.parse(raw);
+  const [active] = await ctx.db
+    .select({ n: count() })
+    .from(schema.apiKeys)
+    .where(and(eq(schema.apiKeys.user_id, userId), isNull(schema.apiKeys.revoked_at)));
+  if ((active?.n ?? 0) >= MAX_ACTIVE_API_KEYS) {
+    throw new AppError('FORBIDDEN', `You can hold at most ${MAX_ACTIVE_API_KEYS} active API keys; revoke one first`);
+  }
+  const key = newApiKey(input.sandbox);
+  const row: ApiKey = {
+    id: crypto.randomUUID(),
+    user_id: userId,
+    client_name: input.name,
+    key_hash: await hashSecret(key),
+    prefix: displayPrefix(key),
+    // Once each, in API_SCOPES order.
+    scopes: API_SCOPES.filter((s) => input.scopes.includes(s)),
+    sandbox: input.sandbox,
+    usage_count: 0,
+    last_used_at: null,
+    created_at: ctx.now(),
+    revoked_at: null,
+  };
+  await ctx.db.insert(schema.apiKeys).values(row);
+  return { ...toApiKeyView(row), key };
+}
+
+/** GET /api/developer/keys: the caller's active keys, newest first. */
+export async function listApiKeys(ctx: ServiceContext, userId: string): Promise<TApiKey[]> {
+  const rows = await ctx.db
+    .select()
+    .from(schema.apiKeys)
+    .where(and(eq(schema.apiKeys.user_id, userId), isNull(schema.apiKeys.revoked_at)))
+    .orderBy(desc(schema.apiKeys.created_at), desc(schema.apiKeys.id));
+  return rows.map(toApiKeyView);
+}
+
+/** DELETE /api/developer/keys/{id}: the key answers 401 from the next call on. 404 when not yours or already revoked. */
+export async function revokeApiKey(ctx: ServiceContext, userId: string, keyId: string): Promise<TRevokedApiKey> {
+  const now = ctx.now();
+  const revoked = await ctx.db
+    .update(schema.apiKeys)
+    .set({ revoked_at: now })
+    .where(and(eq(schema.apiKeys.id, keyId.toLowerCase()), eq(schema.apiKeys.user_id, userId), isNull(schema.apiKeys.revoked_at)))
+    .returning({ id: schema.apiKeys.id });
+  if (!revoked.length) throw keyNotFound();
+  return { id: revoked[0]!.id, revoked_at: now.toISOString() };
+}
+
+export { keyNotFound };

@@ -1,0 +1,164 @@
+import { schema, type Db } from '@afterword/db';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_STATUSES } from '@afterword/db/schema';
+import { and, count, desc, eq } from 'drizzle-orm';
+import {
+  MAX_WEBHOOKS_PER_USER,
+  WEBHOOK_EVENTS,
+  type TCreateWebhookInput,
+  type TMissedCheckinsPayload,
+  type TWebhookAttempt,
+  type TWebhookCreated,
+  type TWebhookTestResult,
+  type TWebhookView,
+} from '../../contracts/webhooks';
+import type { ServiceContext } from '../../env';
+import { AppError } from '../../lib/errors';
+import type { Principal } from '../../middleware/context';
+import { deliverWebhook, TEST_EVENT_PREFIX, type AttemptRecord } from './deliver';
+import { samplePayload, testPayload } from './payload';
+import { encryptWebhookSecret, generateWebhookSecret, maskedSecret, secretHint } from './secret';
+import { newWebhookMessageId } from './signature';
+import { checkWebhookUrl } from './url-guard';
+
+// The table's value lists and the contract's must stay the same.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const _events: Same<(typeof WEBHOOK_EVENT_TYPES)[number], (typeof WEBHOOK_EVENTS)[number]> = true;
+const _statuses: Same<(typeof WEBHOOK_STATUSES)[number], TWebhookView['status']> = true;
+void _events;
+void _statuses;
+
+type WebhookRow = typeof schema.webhooks.$inferSelect;
+const NOT_FOUND = 'Webhook not found';
+
+export function toWebhookView(w: WebhookRow): TWebhookView {
+  return {
+    id: w.id,
+    url: w.url,
+    event: w.event,
+    retry: w.retry,
+    hmac_secret: maskedSecret(w.secret_hint),
+    status: w.status,
+    disabled_reason: w.disabled_reason,
+    disabled_at: w.disabled_at?.toISOString() ?? null,
+    sandbox: w.sandbox,
+    created_at: w.created_at.toISOString(),
+  };
+}
+
+/**
+ * Whether the creator acts in sandbox mode (an `afw_test_` API key): its endpoint's events then carry
+ * `sandbox: true`. The webhook routes are session-only (RouteDoc auth 'session', and the key policy never
+ * lets a key manage webhooks), so today this is false for every endpoint; it follows the principal so the
+ * flag is right should a key ever be allowed to create one.
+ */
+const isSandbox = (principal: Principal) => principal.via === 'key' && principal.sandbox;
+
+const urlIssue = (msg: string) => new AppError('UNPROCESSABLE', [{ loc: ['body', 'url'], msg, type: 'url_refused' }]);
+
+/** POST /api/developer/webhooks: the secret (supplied or generated) is answered this once. */
+export async function createWebhook(ctx: ServiceContext, principal: Principal, input: TCreateWebhookInput): Promise<TWebhookCreated> {
+  const userId = principal.user.id;
+  const checked = checkWebhookUrl(input.url, ctx.env);
+  if (!checked.ok) throw urlIssue(checked.reason);
+  const [{ n }] = (await ctx.db.select({ n: count() }).from(schema.webhooks).where(eq(schema.webhooks.user_id, userId))) as [{ n: number }];
+  if (n >= MAX_WEBHOOKS_PER_USER) throw new AppError('CONFLICT', `An account can have at most ${MAX_WEBHOOKS_PER_USER} webhook endpoints; delete one first`);
+
+  const secret = input.hmac_secret ? input.hmac_secret : generateWebhookSecret();
+  const id = crypto.randomUUID();
+  const now = ctx.now();
+  const row: WebhookRow = {
+    id,
+    user_id: userId,
+    url: checked.url,
+    event: input.event,
+    secret_encrypted: await encryptWebhookSecret(ctx.env, id, secret),
+    secret_hint: secretHint(secret),
+    retry: input.retry,
+    sandbox: isSandbox(principal),
+    status: 'active',
+    disabled_reason: null,
+    disabled_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  await ctx.db.insert(schema.webhooks).values(row);
+  return { ...toWebhookView(row), hmac_secret: secret };
+}
+
+export async function listWebhooks(ctx: ServiceContext, userId: string): Promise<TWebhookView[]> {
+  const rows = await ctx.db.select().from(schema.webhooks).where(eq(schema.webhooks.user_id, userId)).orderBy(desc(schema.webhooks.created_at), desc(schema.webhooks.id));
+  return rows.map(toWebhookView);
+}
+
+async function ownWebhook(db: Db, userId: string, id: string): Promise<WebhookRow> {
+  const [row] = await db
+    .select()
+    .from(schema.webhooks)
+    .where(and(eq(schema.webhooks.id, id), eq(schema.webhooks.user_id, userId)))
+    .limit(1);
+  if (!row) throw new AppError('NOT_FOUND', NOT_FOUND);
+  return row;
+}
+
+/** DELETE /api/developer/webhooks/{id}: the endpoint, its pending deliveries and its log go at once. */
+export async function removeWebhook(ctx: ServiceContext, userId: string, id: string): Promise<{ id: string; deleted: true }> {
+  await ownWebhook(ctx.db, userId, id);
+  await ctx.db.delete(schema.webhooks).where(and(eq(schema.webhooks.id, id), eq(schema.webhooks.user_id, userId)));
+  return { id, deleted: true };
+}
+
+export function toAttemptView(a: AttemptRecord | typeof schema.webhookAttempts.$inferSelect): TWebhookAttempt {
+  return {
+    id: a.id,
+    webhook_id: a.webhook_id,
+    event: a.event,
+    message_id: a.message_id,
+    attempt: a.attempt,
+    status_code: a.status_code,
+    success: a.success,
+    duration_ms: a.duration_ms,
+    error: a.error,
+    created_at: a.created_at.toISOString(),
+  };
+}
+
+/** GET /api/developer/webhooks/{id}/attempts: newest first. */
+export async function listWebhookAttempts(ctx: ServiceContext, userId: string, id: string, limit = 100): Promise<TWebhookAttempt[]> {
+  await ownWebhook(ctx.db, userId, id);
+  const rows = await ctx.db
+    .select()
+    .from(schema.webhookAttempts)
+    .where(eq(schema.webhookAttempts.webhook_id, id))
+    .orderBy(desc(schema.webhookAttempts.created_at), desc(schema.webhookAttempts.attempt))
+    .limit(limit);
+  return rows.map(toAttemptView);
+}
+
+/**
+ * POST /api/developer/webhooks/{id}/test ('Send test event'): one signed POST of the sample payload (marked
+ * `test: true`), now, through the same path as real deliveries (URL check, signing, logging), never retried.
+ * It is sent to a disabled endpoint too, and a 2xx turns that endpoint back on.
+ */
+export async function sendTestEvent(ctx: ServiceContext, userId: string, id: string): Promise<TWebhookTestResult> {
+  const webhook = await ownWebhook(ctx.db, userId, id);
+  const now = ctx.now();
+  const deliveryId = crypto.randomUUID();
+  await ctx.db.insert(schema.webhookDeliveries).values({
+    id: deliveryId,
+    webhook_id: webhook.id,
+    event_id: `${TEST_EVENT_PREFIX}${crypto.randomUUID()}`,
+    event: webhook.event,
+    message_id: newWebhookMessageId(),
+    payload: JSON.stringify(testPayload(userId, now, webhook.sandbox)),
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: now,
+    created_at: now,
+    updated_at: now,
+  });
+  const result = await deliverWebhook(ctx, deliveryId);
+  if (result.outcome === 'none' || !result.attempt) throw new AppError('INTERNAL', 'The test event could not be sent');
+  return { delivered: result.outcome === 'delivered', attempt: toAttemptView(result.attempt) };
+}
+
+export const webhookSample = (ctx: ServiceContext, userId: string): TMissedCheckinsPayload => samplePayload(userId, ctx.now());
