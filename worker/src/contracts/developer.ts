@@ -4,6 +4,14 @@ import { API_SCOPES, type ApiScope } from '../openapi/route-doc';
 export { API_SCOPES, type ApiScope };
 
 export const API_KEY_NAME_MAX = 100;
+
+/** What each scope opens, as the Developer page explains it (no final period). */
+export const API_SCOPE_DESCRIPTIONS: Record<ApiScope, string> = {
+  'read:canary': 'Read your canaries and their status',
+  'read:messages': 'Read your messages, their status and delivery logs',
+  'create:vault': 'Create vault items (opens no route until the vault arrives)',
+  'webhook:death-verification': "Report a death from an executor's system (answers 501 until guardians arrive)",
+};
 /** Active (unrevoked) keys one account may hold at once. */
 export const MAX_ACTIVE_API_KEYS = 25;
 
