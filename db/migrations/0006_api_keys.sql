@@ -6,8 +6,6 @@ CREATE TABLE `api_keys` (
 	`prefix` text NOT NULL,
 	`scopes` text NOT NULL,
 	`sandbox` integer DEFAULT false NOT NULL,
-	`usage_count` integer DEFAULT 0 NOT NULL,
-	`last_used_at` integer,
 	`created_at` integer NOT NULL,
 	`revoked_at` integer,
 	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
@@ -16,9 +14,14 @@ CREATE TABLE `api_keys` (
 CREATE UNIQUE INDEX `api_keys_key_hash_unique` ON `api_keys` (`key_hash`);--> statement-breakpoint
 CREATE INDEX `api_keys_user_idx` ON `api_keys` (`user_id`);--> statement-breakpoint
 CREATE TABLE `api_usage` (
+	`key_id` text NOT NULL,
 	`user_id` text NOT NULL,
 	`month` text NOT NULL,
 	`count` integer DEFAULT 0 NOT NULL,
-	PRIMARY KEY(`user_id`, `month`),
+	`last_used_at` integer NOT NULL,
+	PRIMARY KEY(`key_id`, `month`),
+	FOREIGN KEY (`key_id`) REFERENCES `api_keys`(`id`) ON UPDATE no action ON DELETE cascade,
 	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
 );
+--> statement-breakpoint
+CREATE INDEX `api_usage_user_month_idx` ON `api_usage` (`user_id`,`month`);

@@ -22,9 +22,6 @@ export const apiKeys = sqliteTable(
     scopes: text('scopes', { mode: 'json' }).$type<string[]>().notNull(),
     /** `afw_test_` keys: act on the caller's data but never trigger real deliveries. */
     sandbox: integer('sandbox', { mode: 'boolean' }).notNull().default(false),
-    /** Accepted calls over the key's life. */
-    usage_count: integer('usage_count').notNull().default(0),
-    last_used_at: integer('last_used_at', { mode: 'timestamp_ms' }),
     created_at: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
     revoked_at: integer('revoked_at', { mode: 'timestamp_ms' }),
   },
@@ -33,15 +30,23 @@ export const apiKeys = sqliteTable(
 
 export type ApiKey = typeof apiKeys.$inferSelect;
 
-/** Accepted API-key calls per user and UTC month ('YYYY-MM'): the plan's monthly quota (SPEC section 9). */
+/**
+ * Accepted API-key calls per key and UTC month ('YYYY-MM'), with the last one's time. One row write per
+ * call is the whole metering cost: the user's monthly quota (SPEC section 9) is the sum of their keys'
+ * rows for the month, a key's `usage_count` the sum of its rows, `last_used_at` the latest.
+ */
 export const apiUsage = sqliteTable(
   'api_usage',
   {
+    key_id: text('key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
     user_id: text('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     month: text('month').notNull(),
     count: integer('count').notNull().default(0),
+    last_used_at: integer('last_used_at', { mode: 'timestamp_ms' }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.user_id, t.month] })],
+  (t) => [primaryKey({ columns: [t.key_id, t.month] }), index('api_usage_user_month_idx').on(t.user_id, t.month)],
 );

@@ -118,7 +118,7 @@ describe('the scope matrix over every ROUTE_DOCS entry (real requests)', () => {
   });
 
   const used = async () =>
-    (await env.DB.prepare('SELECT count FROM api_usage WHERE user_id = ?').bind(owner.id).first<{ count: number }>())?.count ?? 0;
+    (await env.DB.prepare('SELECT sum(count) AS count FROM api_usage WHERE user_id = ?').bind(owner.id).first<{ count: number | null }>())?.count ?? 0;
 
   async function check(route: RouteDoc, scopes: readonly ApiScope[]) {
     const key = keys.get(subsetKey(scopes))!;

@@ -27,8 +27,12 @@ async function createKey(token: string, scopes: ApiScope[], sandbox = false, nam
 }
 
 const keyRow = (id: string) => env.DB.prepare('SELECT * FROM api_keys WHERE id = ?').bind(id).first<Record<string, unknown>>();
+/** The user's accepted calls this month (the sum of their keys' rows), or null when none was counted. */
 const usageCount = async (userId: string) =>
-  (await env.DB.prepare('SELECT count FROM api_usage WHERE user_id = ? AND month = ?').bind(userId, new Date().toISOString().slice(0, 7)).first<{ count: number }>())?.count ?? null;
+  (await env.DB.prepare('SELECT sum(count) AS count FROM api_usage WHERE user_id = ? AND month = ?').bind(userId, new Date().toISOString().slice(0, 7)).first<{ count: number | null }>())?.count ?? null;
+/** One key's counters, derived from its monthly rows. */
+const keyUsage = async (keyId: string) =>
+  (await env.DB.prepare('SELECT coalesce(sum(count), 0) AS usage_count, max(last_used_at) AS last_used_at FROM api_usage WHERE key_id = ?').bind(keyId).first<{ usage_count: number; last_used_at: number | null }>())!;
 
 /**
  * The D1 binding with every round trip counted (a statement's first/all/run/raw, a batch, an exec):
@@ -174,7 +178,7 @@ describe('creating, listing and revoking keys', () => {
     expect(dump).not.toContain(created.key);
     expect(dump).not.toContain(secretPart);
     expect(Object.keys(row!).sort()).toEqual(
-      ['client_name', 'created_at', 'id', 'key_hash', 'last_used_at', 'prefix', 'revoked_at', 'sandbox', 'scopes', 'usage_count', 'user_id'].sort(),
+      ['client_name', 'created_at', 'id', 'key_hash', 'prefix', 'revoked_at', 'sandbox', 'scopes', 'user_id'].sort(),
     );
   });
 
@@ -311,9 +315,9 @@ describe('key calls', () => {
     expect(res.data.detail).toBe(DEATH_REPORT_NOT_YET);
     expect(res.headers.get('x-ratelimit-limit')).toBe('100');
     expect(res.headers.get('x-ratelimit-remaining')).toBe('99');
-    const row = await keyRow(id);
-    expect(row!.usage_count).toBe(1);
-    expect(Number(row!.last_used_at)).toBeGreaterThanOrEqual(before);
+    const row = await keyUsage(id);
+    expect(row.usage_count).toBe(1);
+    expect(Number(row.last_used_at)).toBeGreaterThanOrEqual(before);
     expect(await usageCount(owner.id)).toBe(1);
     const listed = (await api('GET', '/api/developer/keys', { token: owner.token })).data[0];
     expect(listed.usage_count).toBe(1);
@@ -328,7 +332,7 @@ describe('key calls', () => {
     expect(res.data.detail).toBe(keyMissingScope('webhook:death-verification'));
     expect(res.data.detail).toContain('webhook:death-verification');
     expect(res.headers.get('x-ratelimit-remaining')).toBe('100');
-    expect((await keyRow(id))!.usage_count).toBe(0);
+    expect((await keyUsage(id)).usage_count).toBe(0);
     expect(await usageCount(owner.id)).toBeNull();
   });
 
@@ -346,7 +350,7 @@ describe('key calls', () => {
     const second = await createKey(owner.token, ['webhook:death-verification']);
     const limit = PLAN_LIMITS.free.apiCallsPerMonth;
     const month = new Date().toISOString().slice(0, 7);
-    await env.DB.prepare('INSERT INTO api_usage (user_id, month, count) VALUES (?, ?, ?)').bind(owner.id, month, limit - 1).run();
+    await env.DB.prepare('INSERT INTO api_usage (key_id, user_id, month, count, last_used_at) VALUES (?, ?, ?, ?, ?)').bind(first.id, owner.id, month, limit - 1, Date.now()).run();
 
     const last = await api('POST', '/api/death-verification/report', { token: first.key });
     expect(last.status).toBe(501);
@@ -365,7 +369,7 @@ describe('key calls', () => {
     expect(over.headers.get('x-ratelimit-reset')).toBe(String(next / 1000));
     // Refused calls are not counted.
     expect(await usageCount(owner.id)).toBe(limit);
-    expect((await keyRow(second.id))!.usage_count).toBe(0);
+    expect((await keyUsage(second.id)).usage_count).toBe(0);
 
     // A bigger plan lifts the limit at once; sessions were never metered.
     await env.DB.prepare("UPDATE users SET plan = 'plus' WHERE id = ?").bind(owner.id).run();
@@ -377,8 +381,8 @@ describe('key calls', () => {
 
   it('starts a new count each UTC month', async () => {
     const owner = await signedInUser();
-    const { key } = await createKey(owner.token, ['webhook:death-verification']);
-    await env.DB.prepare("INSERT INTO api_usage (user_id, month, count) VALUES (?, '2000-01', 100)").bind(owner.id).run();
+    const { id, key } = await createKey(owner.token, ['webhook:death-verification']);
+    await env.DB.prepare("INSERT INTO api_usage (key_id, user_id, month, count, last_used_at) VALUES (?, ?, '2000-01', 100, 0)").bind(id, owner.id).run();
     const res = await api('POST', '/api/death-verification/report', { token: key });
     expect(res.status).toBe(501);
     expect(res.headers.get('x-ratelimit-remaining')).toBe('99');

@@ -19,7 +19,7 @@ export interface KeyCall {
   scopes: ApiScope[];
   sandbox: boolean;
   quota: QuotaState;
-  /** Counted (usage_count, last_used_at, api_usage): in scope and under the quota. */
+  /** Counted (the key's api_usage row for the month): in scope and under the quota. */
   accepted: boolean;
   /** Why it was not counted, when metered. */
   refusal: null | 'scope' | 'quota';
@@ -35,8 +35,8 @@ export type KeyLookupMode = { meter: true; scope?: ApiScope } | { meter: false }
 /**
  * Authenticates an API key in ONE D1 round trip (the session lookup costs one too): a batch (one
  * transaction) that reads the key, its owner and this month's count, and — only when the call is in
- * scope and under the plan's quota — adds 1 to the key's usage_count, sets last_used_at and adds 1 to
- * the month's api_usage. The SQL conditions and the JavaScript ones below read the same snapshot, so
+ * scope and under the plan's quota — adds 1 to the key's api_usage row for the month and sets its last
+ * use (usage_count and last_used_at are derived from those rows). The SQL conditions and the JavaScript ones below read the same snapshot, so
  * what is counted is exactly what is accepted, even with concurrent calls near the limit.
  * A malformed key or a bad checksum throws 401 before any database access.
  */
@@ -57,7 +57,7 @@ export async function authenticateApiKey(ctx: ServiceContext, token: string, mod
       sandbox: sql<boolean>`${k.sandbox}`.mapWith(k.sandbox).as('key_sandbox'),
       revoked_at: sql<number | null>`${k.revoked_at}`.as('key_revoked_at'),
       user: schema.users,
-      used: sql<number | null>`(SELECT api_usage.count FROM api_usage WHERE api_usage.user_id = ${k.user_id} AND api_usage.month = ${month})`.as('used_this_month'),
+      used: sql<number | null>`(SELECT sum(api_usage.count) FROM api_usage WHERE api_usage.user_id = ${k.user_id} AND api_usage.month = ${month})`.as('used_this_month'),
     })
     .from(k)
     .innerJoin(schema.users, eq(schema.users.id, k.user_id))
@@ -66,27 +66,32 @@ export async function authenticateApiKey(ctx: ServiceContext, token: string, mod
 
   let rows;
   if (mode.meter) {
-    // Correlated on the api_keys row being updated / selected.
+    // Correlated on the api_keys row selected for the insert.
     const accepted = sql`api_keys.key_hash = ${hash} AND api_keys.revoked_at IS NULL
       ${mode.scope ? sql`AND EXISTS (SELECT 1 FROM json_each(api_keys.scopes) WHERE json_each.value = ${mode.scope})` : sql``}
-      AND coalesce((SELECT api_usage.count FROM api_usage WHERE api_usage.user_id = api_keys.user_id AND api_usage.month = ${month}), 0)
+      AND coalesce((SELECT sum(api_usage.count) FROM api_usage WHERE api_usage.user_id = api_keys.user_id AND api_usage.month = ${month}), 0)
         < (SELECT ${PLAN_API_CALLS_SQL} FROM users WHERE users.id = api_keys.user_id)`;
+    // One write per call: the key's row for the month (count + 1, last use).
     [rows] = await ctx.db.batch([
       lookup,
       ctx.db
         .insert(schema.apiUsage)
         .select(
           ctx.db
-            .select({ user_id: k.user_id, month: sql<string>`${month}`.as('month'), count: sql<number>`1`.as('count') })
+            .select({
+              key_id: k.id,
+              user_id: k.user_id,
+              month: sql<string>`${month}`.as('month'),
+              count: sql<number>`1`.as('count'),
+              last_used_at: sql<number>`${now.getTime()}`.as('last_used_at'),
+            })
             .from(k)
             .where(accepted),
         )
-        .onConflictDoUpdate({ target: [schema.apiUsage.user_id, schema.apiUsage.month], set: { count: sql`${schema.apiUsage.count} + 1` } }),
-      // The acceptance test runs once (above); the key's own counters follow the month's, by changes().
-      ctx.db
-        .update(k)
-        .set({ usage_count: sql`${k.usage_count} + 1`, last_used_at: now })
-        .where(sql`api_keys.key_hash = ${hash} AND changes() = 1`),
+        .onConflictDoUpdate({
+          target: [schema.apiUsage.key_id, schema.apiUsage.month],
+          set: { count: sql`${schema.apiUsage.count} + 1`, last_used_at: sql`excluded.last_used_at` },
+        }),
     ]);
   } else {
     rows = await lookup;

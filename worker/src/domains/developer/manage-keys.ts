@@ -1,6 +1,6 @@
 import { schema } from '@afterword/db';
 import type { ApiKey } from '@afterword/db/schema';
-import { and, count, desc, eq, isNull } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import {
   API_SCOPES,
   MAX_ACTIVE_API_KEYS,
@@ -17,8 +17,10 @@ import { displayPrefix, newApiKey } from './key-format';
 
 const keyNotFound = () => notFound('API key not found');
 
+type KeyUsage = { usage_count: number; last_used_at: Date | null };
+
 /** A key as listed: never the key or its hash. */
-export function toApiKeyView(row: ApiKey): TApiKey {
+export function toApiKeyView(row: ApiKey & KeyUsage): TApiKey {
   return {
     id: row.id,
     client_name: row.client_name,
@@ -51,23 +53,27 @@ export async function createApiKey(ctx: ServiceContext, userId: string, raw: TCr
     // Once each, in API_SCOPES order.
     scopes: API_SCOPES.filter((s) => input.scopes.includes(s)),
     sandbox: input.sandbox,
-    usage_count: 0,
-    last_used_at: null,
     created_at: ctx.now(),
     revoked_at: null,
   };
   await ctx.db.insert(schema.apiKeys).values(row);
-  return { ...toApiKeyView(row), key };
+  return { ...toApiKeyView({ ...row, usage_count: 0, last_used_at: null }), key };
 }
 
 /** GET /api/developer/keys: the caller's active keys, newest first. */
 export async function listApiKeys(ctx: ServiceContext, userId: string): Promise<TApiKey[]> {
+  const u = schema.apiUsage;
   const rows = await ctx.db
-    .select()
+    .select({
+      key: schema.apiKeys,
+      // Derived from the per-month rows the key path writes (one write per call).
+      usage_count: sql<number>`(SELECT coalesce(sum(${u.count}), 0) FROM ${u} WHERE ${u.key_id} = ${schema.apiKeys.id})`,
+      last_used_at: sql<number | null>`(SELECT max(${u.last_used_at}) FROM ${u} WHERE ${u.key_id} = ${schema.apiKeys.id})`,
+    })
     .from(schema.apiKeys)
     .where(and(eq(schema.apiKeys.user_id, userId), isNull(schema.apiKeys.revoked_at)))
     .orderBy(desc(schema.apiKeys.created_at), desc(schema.apiKeys.id));
-  return rows.map(toApiKeyView);
+  return rows.map((r) => toApiKeyView({ ...r.key, usage_count: Number(r.usage_count), last_used_at: r.last_used_at == null ? null : new Date(Number(r.last_used_at)) }));
 }
 
 /** DELETE /api/developer/keys/{id}: the key answers 401 from the next call on. 404 when not yours or already revoked. */
