@@ -1,0 +1,42 @@
+import { env } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import { API_SCOPES } from '../src/contracts/developer';
+import { ROUTE_DOCS } from '../src/openapi/routes';
+import { api, signedInUser } from './helpers/api';
+import { createCanaryFor } from './helpers/canary';
+import { createMessageFor } from './helpers/messages';
+
+/** Rows that mean something left (or was queued to leave) through a channel or a webhook. */
+async function outgoing() {
+  const count = async (table: string) => (await env.DB.prepare(`SELECT count(*) AS n FROM ${table}`).first<{ n: number }>())!.n;
+  return { outbox: await count('outbox_messages'), deliveries: await count('deliveries'), webhooks: await count('webhook_deliveries'), notices: await count('owner_notices') };
+}
+
+describe('sandbox keys', () => {
+  it('a sandbox key with every scope, calling every route a key may call, makes nothing leave', async () => {
+    const owner = await signedInUser();
+    const recipient = await signedInUser();
+    await env.DB.prepare("UPDATE users SET plan = 'immortality' WHERE id = ?").bind(owner.id).run();
+    await createCanaryFor(owner.token, { interval_seconds: 3600 });
+    // A message that a key could try to reach (scheduled for tomorrow, so nothing is due on its own).
+    const message = await createMessageFor(owner.token, { recipient_user_id: recipient.id, deliver_at: new Date(Date.now() + 86_400_000).toISOString() });
+    const created = await api('POST', '/api/developer/keys', { token: owner.token, json: { name: 'sandbox', scopes: [...API_SCOPES], sandbox: true } });
+    expect(created.status).toBe(201);
+    expect(created.data.key).toMatch(/^afw_test_/);
+
+    const before = await outgoing();
+    const keyRoutes = ROUTE_DOCS.filter((r) => r.auth === 'session-or-key');
+    expect(keyRoutes.length).toBeGreaterThan(0);
+    for (const route of keyRoutes) {
+      const path = route.path.replace(/\{[^}]+\}/g, message.id);
+      const method = route.method.toUpperCase();
+      const res = await api(method, path, { token: created.data.key, json: method === 'GET' || method === 'DELETE' ? undefined : {} });
+      expect(res.status, `${method} ${path}`).not.toBe(401);
+      expect(res.status, `${method} ${path}`).not.toBe(500);
+    }
+    // And the routes that would send are closed to every key, sandbox or not.
+    expect((await api('POST', `/api/messages/deliver/${message.id}`, { token: created.data.key })).status).toBe(403);
+    expect((await api('POST', '/api/developer/webhooks', { token: created.data.key, json: { url: 'http://127.0.0.1:9/x', event: 'missed_checkins', retry: false } })).status).toBe(403);
+    expect(await outgoing()).toEqual(before);
+  });
+});
