@@ -2,7 +2,7 @@
 // user (issue 6: the key path must cost no more than 1.2× the session path). The user is moved to the
 // Immortality plan in D1 so the monthly quota (100,000) is not what is measured.
 import autocannon from 'autocannon';
-import { d1 } from './canary.mjs';
+import { d1 } from '../support/d1.mjs';
 
 const cannon = (opts) => new Promise((resolve, reject) => autocannon({ timeout: 30, ...opts }, (err, res) => (err ? reject(err) : resolve(res))));
 

@@ -16,11 +16,10 @@
 // Env: BENCH_LARGE=1, BENCH_CRON=0, BENCH_DURATION (s per autocannon run, default 10), BENCH_ROUNDS (3), BENCH_CREATE_CONCURRENCY (20),
 //      BENCH_MARGIN (s after the last deadline before counting, default 30).
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { loadavg } from 'node:os';
-import { repoRoot, startWorker } from '../support/worker-server.mjs';
+import { d1 } from '../support/d1.mjs';
+import { startWorker } from '../support/worker-server.mjs';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const LARGE = process.env.BENCH_LARGE === '1';
@@ -50,30 +49,6 @@ function cannon(opts) {
 function pct(sorted, p) {
   if (!sorted.length) return null;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
-
-/** Runs SQL on the Worker's local D1 through `wrangler d1 execute --local` (its own workerd; async). */
-export function d1(persistDir, sql) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(join(repoRoot, 'node_modules', '.bin', 'wrangler'), ['d1', 'execute', 'DB', '--local', '--persist-to', persistDir, '--json', '--command', sql], {
-      cwd: repoRoot,
-      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1', FORCE_COLOR: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (err += c));
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`wrangler d1 execute failed (${code}): ${sql}\n${out}\n${err}`));
-      try {
-        const parsed = JSON.parse(out.slice(out.indexOf('[')));
-        resolve(parsed.flatMap((r) => r.results ?? []));
-      } catch (e) {
-        reject(new Error(`could not parse wrangler d1 output: ${e.message}\n${out.slice(0, 2000)}`));
-      }
-    });
-  });
 }
 
 /** VmRSS (kB) of every workerd process in the process group `pgid` (wrangler dev is its leader). */

@@ -33,7 +33,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { d1, workerdRss } from './canary.mjs';
+import { d1 } from '../support/d1.mjs';
+import { workerdRss } from './canary.mjs';
 import { repoRoot, startWorker } from '../support/worker-server.mjs';
 
 const N = Number(process.env.BENCH_RELEASE_N ?? 1000);

@@ -17,7 +17,7 @@
 import { createServer } from 'node:http';
 import { loadavg } from 'node:os';
 import { Webhook } from 'standardwebhooks';
-import { d1 } from './canary.mjs';
+import { d1 } from '../support/d1.mjs';
 import { startWorker } from '../support/worker-server.mjs';
 
 const N = Number(process.env.BENCH_WEBHOOK_N ?? 100);

@@ -8,15 +8,13 @@ import { PLAN_LIMITS } from '../src/contracts/plans';
 import { BASE62, crc32, keyChecksum, newApiKey, parseApiKey, toBase62 } from '../src/domains/developer/key-format';
 import { DEATH_REPORT_KEY_ONLY, DEATH_REPORT_NOT_YET } from '../src/domains/developer/death-verification';
 import { INVALID_API_KEY, REVOKED_API_KEY } from '../src/domains/developer/authenticate-key';
-import { createServiceContext } from '../src/env';
 import { hashSecret } from '../src/lib/secrets';
 import { KEYS_CANNOT_MANAGE, KEY_TRPC_REFUSED, keyMissingScope } from '../src/middleware/api-key-policy';
 import { authenticate } from '../src/middleware/authenticate';
 import type { AppEnv } from '../src/middleware/context';
 import { handleError } from '../src/middleware/errors';
 import { requestContext } from '../src/middleware/request-context';
-import { createCallerFactory } from '../src/trpc/init';
-import { appRouter } from '../src/trpc/router';
+import { callerAs } from './helpers/trpc';
 import { api, signedInUser } from './helpers/api';
 
 /** POST /api/developer/keys as a signed-in person. */
@@ -260,14 +258,7 @@ describe('creating, listing and revoking keys', () => {
 
   it('offers the same operations over tRPC as developer.keys.list/create/revoke (session only)', async () => {
     const owner = await signedInUser();
-    const createCaller = createCallerFactory(appRouter);
-    const caller = createCaller({
-      services: createServiceContext(env),
-      principal: { user: { id: owner.id } as never, via: 'session', sessionId: 'test', scopes: '*' },
-      clientAddress: '192.0.2.1',
-      requestId: 'test',
-      resHeaders: new Headers(),
-    });
+    const caller = await callerAs(owner.id);
     const created = await caller.developer.keys.create({ name: 'cli', scopes: ['read:canary'], sandbox: true });
     expect(created.key).toMatch(/^afw_test_/);
     expect(await caller.developer.keys.list()).toEqual([expect.objectContaining({ id: created.id, sandbox: true })]);

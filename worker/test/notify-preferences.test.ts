@@ -1,9 +1,7 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_NOTIFY_PREFERENCES } from '../src/contracts/notify';
-import { createServiceContext } from '../src/env';
-import { createCallerFactory } from '../src/trpc/init';
-import { appRouter } from '../src/trpc/router';
+import { callerAs } from './helpers/trpc';
 import { api, signedInUser } from './helpers/api';
 
 const PREFS = {
@@ -119,18 +117,10 @@ describe('GET /api/notify/logs/{id}', () => {
 });
 
 describe('notify preferences over tRPC', () => {
-  const createCaller = createCallerFactory(appRouter);
 
   it('reads and saves through the same services, with the same SMS rule', async () => {
     const owner = await signedInUser();
-    const [user] = (await env.DB.prepare('SELECT * FROM users WHERE id = ?').bind(owner.id).all()).results;
-    const caller = createCaller({
-      services: createServiceContext(env),
-      principal: { user: user as never, via: 'session', sessionId: 'test', scopes: '*' },
-      clientAddress: '192.0.2.1',
-      requestId: 'test',
-      resHeaders: new Headers(),
-    });
+    const caller = await callerAs(owner.id);
     expect(await caller.notify.preferences()).toEqual(DEFAULT_NOTIFY_PREFERENCES);
     expect(await caller.notify.setPreferences(PREFS as never)).toEqual(PREFS);
     await expect(caller.notify.setPreferences({ ...PREFS, methods: ['sms'] } as never)).rejects.toMatchObject({

@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app';
 import { deliverToOutbox } from '../src/channels/outbox';
 import { createServiceContext } from '../src/env';
-import { createCallerFactory } from '../src/trpc/init';
-import { appRouter } from '../src/trpc/router';
+import { callerAs } from './helpers/trpc';
 import { api, signedInUser } from './helpers/api';
 import { servicesAt } from './helpers/canary';
 
@@ -68,18 +67,10 @@ describe('GET /api/outbox/status', () => {
 });
 
 describe('outbox over tRPC', () => {
-  const createCaller = createCallerFactory(appRouter);
 
   async function callerFor(services: ReturnType<typeof createServiceContext>, withUser: boolean) {
     const owner = await signedInUser();
-    const user = await env.DB.prepare('SELECT * FROM users WHERE id = ?').bind(owner.id).first();
-    return createCaller({
-      services,
-      principal: withUser ? { user: user as never, via: 'session', sessionId: 'test', scopes: '*' } : null,
-      clientAddress: '192.0.2.1',
-      requestId: 'test',
-      resHeaders: new Headers(),
-    });
+    return callerAs(withUser ? owner.id : null, { services });
   }
 
   it('status is public; list needs a session and answers like REST', async () => {

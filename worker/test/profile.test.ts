@@ -10,9 +10,8 @@ import { createServiceContext } from '../src/env';
 import { startPhoneVerification } from '../src/domains/profile/start-phone-verification';
 import { newVerificationCode } from '../src/domains/profile/verification-code';
 import { CODE_EXPIRED, LAST_WRONG_CODE, NO_CODE_PENDING, verifyPhone, WRONG_CODE } from '../src/domains/profile/verify-phone';
-import { createCallerFactory } from '../src/trpc/init';
-import { appRouter } from '../src/trpc/router';
 import type { RecordedTwilioRequest, TwilioPeerMode } from './peers/twilio';
+import { callerAs } from './helpers/trpc';
 import { api, signedInUser } from './helpers/api';
 import { servicesAt } from './helpers/canary';
 
@@ -361,23 +360,15 @@ describe('verification codes', () => {
 });
 
 describe('profile over tRPC', () => {
-  const createCaller = createCallerFactory(appRouter);
 
   it('get, update, startPhoneVerification, verifyPhone and removePhone', async () => {
     const owner = await signedInUser();
-    const user = await env.DB.prepare('SELECT * FROM users WHERE id = ?').bind(owner.id).first();
-    const caller = createCaller({
-      services: createServiceContext(env),
-      principal: { user: user as never, via: 'session', sessionId: 'test', scopes: '*' },
-      clientAddress: '192.0.2.1',
-      requestId: 'test',
-      resHeaders: new Headers(),
-    });
+    const caller = await callerAs(owner.id);
     expect(await caller.profile.get()).toMatchObject({ id: owner.id, display_name: '' });
     expect(await caller.profile.update({ display_name: 'Grace', time_zone: 'America/New_York' })).toMatchObject({ display_name: 'Grace', time_zone: 'America/New_York' });
     expect(await caller.profile.startPhoneVerification({ phone: PHONE })).toMatchObject({ pending_phone: PHONE });
     const resHeaders = new Headers();
-    const throttled = createCaller({ services: createServiceContext(env), principal: { user: user as never, via: 'session', sessionId: 'test', scopes: '*' }, clientAddress: '192.0.2.1', requestId: 'test', resHeaders });
+    const throttled = await callerAs(owner.id, { resHeaders });
     await expect(throttled.profile.startPhoneVerification({ phone: PHONE })).rejects.toMatchObject({ code: 'TOO_MANY_REQUESTS' });
     expect(Number(resHeaders.get('Retry-After'))).toBeGreaterThan(0);
     await expect(caller.profile.verifyPhone({ code: otherCode((await codeFromOutbox(owner.id)).code) })).rejects.toMatchObject({ code: 'UNPROCESSABLE_CONTENT', message: WRONG_CODE });

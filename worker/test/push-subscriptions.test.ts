@@ -11,8 +11,7 @@ import {
   subscribePush,
 } from '../src/domains/notify/push-subscriptions';
 import { LOCAL_VAPID_SUBJECT, vapidKeysFor, vapidPublicKey } from '../src/domains/notify/vapid-keys';
-import { createCallerFactory } from '../src/trpc/init';
-import { appRouter } from '../src/trpc/router';
+import { callerAs } from './helpers/trpc';
 import { api, signedInUser } from './helpers/api';
 import { servicesAt } from './helpers/canary';
 
@@ -207,18 +206,10 @@ describe('/api/notify/push/subscriptions', () => {
 });
 
 describe('push over tRPC', () => {
-  const createCaller = createCallerFactory(appRouter);
 
   it('vapidKey, subscribePush, pushSubscriptions and unsubscribePush call the same services', async () => {
     const owner = await signedInUser();
-    const user = await env.DB.prepare('SELECT * FROM users WHERE id = ?').bind(owner.id).first();
-    const caller = createCaller({
-      services: createServiceContext(env),
-      principal: { user: user as never, via: 'session', sessionId: 'test', scopes: '*' },
-      clientAddress: '192.0.2.1',
-      requestId: 'test',
-      resHeaders: new Headers(),
-    });
+    const caller = await callerAs(owner.id);
     expect((await caller.notify.vapidKey()).public_key).toBe((await api('GET', '/api/notify/push/key', { token: owner.token })).data.public_key);
     const sub = await browserSubscription();
     const saved = await caller.notify.subscribePush(sub);

@@ -2,11 +2,9 @@ import { env } from 'cloudflare:test';
 import { describe, expect, inject, it } from 'vitest';
 import { createApp } from '../src/app';
 import { decodeWebhookSecret, MAX_WEBHOOKS_PER_USER } from '../src/contracts/webhooks';
-import { createServiceContext } from '../src/env';
 import { decryptWebhookSecret } from '../src/domains/webhooks/secret';
 import { checkWebhookUrl } from '../src/domains/webhooks/url-guard';
-import { createCallerFactory } from '../src/trpc/init';
-import { appRouter } from '../src/trpc/router';
+import { callerAs } from './helpers/trpc';
 import { api, signedInUser } from './helpers/api';
 
 const receiver = inject('webhookReceiver');
@@ -292,9 +290,7 @@ describe('Send test event, attempts and the sample', () => {
 describe('tRPC webhooks.*', () => {
   it('list, create, test, attempts, sample and remove call the same services', async () => {
     const owner = await signedInUser();
-    const principal = { user: (await env.DB.prepare('SELECT * FROM users WHERE id = ?').bind(owner.id).first<any>())!, via: 'session' as const, sessionId: 's', scopes: '*' as const };
-    principal.user.created_at = new Date(principal.user.created_at);
-    const caller = createCallerFactory(appRouter)({ services: createServiceContext(env), principal, clientAddress: '192.0.2.1', requestId: 't', resHeaders: new Headers() });
+    const caller = await callerAs(owner.id);
     const created = await caller.webhooks.create({ url: `${receiver.base}/hook/trpc`, event: 'missed_checkins', hmac_secret: KAT_SECRET, retry: false });
     expect(created.hmac_secret).toBe(KAT_SECRET);
     await script('trpc', KAT_SECRET);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fromBase64 } from '../lib/encoding';
 import type { PlanId } from './plans';
 
 /**
@@ -29,12 +30,7 @@ export function decodeBase64Any(value: string): Uint8Array<ArrayBuffer> | null {
   // One alphabet per value: a mix of '+' and '_' is not base64 of anything anyone sent.
   if (/[+/]/.test(s) && /[-_]/.test(s)) return null;
   const std = s.replace(/=+$/, '').replace(/-/g, '+').replace(/_/g, '/');
-  try {
-    const bin = atob(std + '='.repeat((4 - (std.length % 4)) % 4));
-    return Uint8Array.from(bin, (c) => c.charCodeAt(0));
-  } catch {
-    return null;
-  }
+  return fromBase64(std + '='.repeat((4 - (std.length % 4)) % 4));
 }
 
 const base64OfBytes = (what: string, bytes: number) =>
@@ -99,4 +95,17 @@ export interface StorageView {
   used_bytes: number;
   limit_bytes: number;
   plan: PlanId;
+}
+
+/** 1234567 → "1.2 MB" (decimal units, as plans are sold); used by the server's quota texts and the web app. */
+export function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  if (unit === 0) return `${value} ${value === 1 ? 'byte' : 'bytes'}`;
+  return `${value >= 100 ? Math.round(value) : Number(value.toFixed(1))} ${units[unit]}`;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fromBase64, toBase64 } from '../lib/encoding';
 
 /**
  * /api/developer/webhooks (SPEC sections 3 and 7, DESIGN section 9; docs/decisions/webhooks.md). Webhooks
@@ -24,18 +25,9 @@ export const WEBHOOK_ATTEMPTS_PAGE_MAX = 200;
 export function decodeWebhookSecret(secret: string): Uint8Array<ArrayBuffer> | null {
   if (!secret.startsWith('whsec_')) return null;
   const b64 = secret.slice('whsec_'.length);
-  if (b64.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(b64)) return null;
-  let bin: string;
-  try {
-    bin = atob(b64);
-  } catch {
-    return null;
-  }
-  const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
+  const bytes = fromBase64(b64);
   // Non-canonical encodings (stray bits in the last character) would decode differently elsewhere.
-  let again = '';
-  for (const b of bytes) again += String.fromCharCode(b);
-  if (btoa(again) !== b64) return null;
+  if (!bytes || toBase64(bytes) !== b64) return null;
   if (bytes.byteLength < WEBHOOK_SECRET_MIN_BYTES || bytes.byteLength > WEBHOOK_SECRET_MAX_BYTES) return null;
   return bytes;
 }

@@ -14,7 +14,7 @@ export async function readJsonBody(req: Request, maxBytes = MAX_JSON_BYTES): Pro
   }
   const declared = Number(req.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) throw payloadTooLarge(maxBytes);
-  const text = await readCapped(req, maxBytes);
+  const text = new TextDecoder().decode(await readBodyCapped(req, maxBytes, () => payloadTooLarge(maxBytes)));
   if (text.trim() === '') return {};
   try {
     return JSON.parse(text);
@@ -25,9 +25,12 @@ export async function readJsonBody(req: Request, maxBytes = MAX_JSON_BYTES): Pro
 
 export const payloadTooLarge = (maxBytes = MAX_JSON_BYTES) => new AppError('PAYLOAD_TOO_LARGE', `JSON body is larger than ${maxBytes} bytes`);
 
-/** Reads the stream but stops at the cap, so a body without Content-Length cannot exhaust memory. */
-async function readCapped(req: Request, maxBytes: number): Promise<string> {
-  if (!req.body) return '';
+/**
+ * Reads a request body but stops at the cap, so a body without Content-Length cannot exhaust memory.
+ * Past the cap it cancels the stream and throws `tooLarge()`.
+ */
+export async function readBodyCapped(req: Request, maxBytes: number, tooLarge: () => AppError): Promise<Uint8Array> {
+  if (!req.body) return new Uint8Array();
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -37,7 +40,7 @@ async function readCapped(req: Request, maxBytes: number): Promise<string> {
     size += value.byteLength;
     if (size > maxBytes) {
       await reader.cancel();
-      throw payloadTooLarge(maxBytes);
+      throw tooLarge();
     }
     chunks.push(value);
   }
@@ -47,5 +50,5 @@ async function readCapped(req: Request, maxBytes: number): Promise<string> {
     all.set(c, offset);
     offset += c.byteLength;
   }
-  return new TextDecoder().decode(all);
+  return all;
 }

@@ -1,9 +1,8 @@
-import { ATTACHMENT_MAX_BYTES, ATTACHMENTS_PER_MESSAGE_MAX } from '@afterword/worker/contracts/attachments';
+import { ATTACHMENT_MAX_BYTES, ATTACHMENTS_PER_MESSAGE_MAX, formatBytes } from '@afterword/worker/contracts/attachments';
 import { useId, useState, type ChangeEvent, type ReactNode } from 'react';
 import { Button } from '../../components/button';
 import { encryptFile, type EncryptedFile } from '../../crypto';
 import { copyText } from '../../lib/clipboard';
-import { formatBytes } from './files-api';
 import { T, UPLOAD_DONE, UPLOAD_FAILED } from './texts';
 
 /**

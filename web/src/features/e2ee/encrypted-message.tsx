@@ -1,4 +1,4 @@
-import type { AttachmentView } from '@afterword/worker/contracts/attachments';
+import { formatBytes, type AttachmentView } from '@afterword/worker/contracts/attachments';
 import type { TSealedPayload } from '@afterword/worker/contracts/e2ee';
 import type { MessageView } from '@afterword/worker/contracts/messages';
 import { useEffect, useState, type ReactNode } from 'react';
@@ -6,7 +6,7 @@ import { Button } from '../../components/button';
 import { Skeleton } from '../../components/skeleton';
 import { decryptFile, openAudio } from '../../crypto';
 import { getToken } from '../../lib/session';
-import { fetchAttachmentCiphertext, fetchMessageAudio, formatBytes, HttpError, saveBytes } from './files-api';
+import { fetchAttachmentCiphertext, fetchMessageAudio, HttpError, saveBytes } from './files-api';
 import { canonicalB64u } from './seal';
 import { T } from './texts';
 import { ConnectedUnlockPrompt } from './unlock-prompt';

@@ -118,16 +118,3 @@ export function saveBytes(bytes: Uint8Array, name: string, type: string) {
   // Long enough for the download to start; the plaintext does not stay reachable afterwards.
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
-
-/** 1234567 → "1.2 MB" (decimal units, as plans are sold). */
-export function formatBytes(bytes: number): string {
-  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
-  if (unit === 0) return `${value} ${value === 1 ? 'byte' : 'bytes'}`;
-  return `${value >= 100 ? Math.round(value) : Number(value.toFixed(1))} ${units[unit]}`;
-}

@@ -1,8 +1,7 @@
-import type { StorageView } from '@afterword/worker/contracts/attachments';
+import { formatBytes, type StorageView } from '@afterword/worker/contracts/attachments';
 import { PLAN_LIMITS } from '@afterword/worker/contracts/plans';
 import { Skeleton } from '../../components/skeleton';
 import { trpc } from '../../lib/trpc';
-import { formatBytes } from './files-api';
 import { T } from './texts';
 
 /** Used / limit for the plan, as a meter and in words. */

@@ -1,4 +1,4 @@
-import { toBase64 } from '../../lib/encoding';
+import { fromBase64, toBase64 } from '../../lib/encoding';
 
 /**
  * Twilio request signatures (`X-Twilio-Signature`), on WebCrypto only.
@@ -57,18 +57,6 @@ export function twilioSignedPayload(url: string, params: TwilioParams = {}): str
     for (const value of values) data += name + value;
   }
   return data;
-}
-
-function fromBase64(text: string): Uint8Array | null {
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 !== 0) return null;
-  try {
-    const binary = atob(text);
-    const out = new Uint8Array(binary.length);
-    for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
-    return out;
-  } catch {
-    return null;
-  }
 }
 
 /** `X-Twilio-Signature` for `url` (exactly as given) and `params`. Used by tests and by peers playing Twilio. */

@@ -1,5 +1,5 @@
 import type { User } from '@afterword/db/schema';
-import type { StorageView } from '../../contracts/attachments';
+import { formatBytes, type StorageView } from '../../contracts/attachments';
 import { PLAN_LIMITS } from '../../contracts/plans';
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
@@ -37,16 +37,4 @@ export async function assertStorageFits(ctx: ServiceContext, user: Pick<User, 'i
 /** GET /api/profile/storage. */
 export async function getStorage(ctx: ServiceContext, user: Pick<User, 'id' | 'plan'>): Promise<StorageView> {
   return { used_bytes: await storageUsedBytes(ctx, user.id), limit_bytes: storageLimitBytes(user.plan), plan: user.plan };
-}
-
-/** 1234567 → "1.2 MB" (decimal units, as the plans are sold). */
-export function formatBytes(bytes: number): string {
-  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
-  return unit === 0 ? `${value} bytes` : `${value >= 100 ? Math.round(value) : Number(value.toFixed(1))} ${units[unit]}`;
 }

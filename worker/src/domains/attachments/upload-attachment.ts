@@ -4,12 +4,13 @@ import {
   ATTACHMENT_MIN_BYTES,
   ATTACHMENTS_PER_MESSAGE_MAX,
   cleanFileName,
+  formatBytes,
   type AttachmentUploaded,
   type TAttachmentUploadFields,
 } from '../../contracts/attachments';
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
-import { formatBytes, quotaExceeded, storageLimitBytes, storageUsedBytes, storageUsedSql } from './storage';
+import { quotaExceeded, storageLimitBytes, storageUsedBytes, storageUsedSql } from './storage';
 
 export const attachmentKey = (id: string) => `attachments/${id}`;
 

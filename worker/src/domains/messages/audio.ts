@@ -1,4 +1,5 @@
 import { AUDIO_MAX_BYTES, SEALED_AUDIO_MAX_BYTES } from '../../contracts/messages';
+import { fromBase64 } from '../../lib/encoding';
 import { AppError } from '../../lib/errors';
 
 const field = (msg: string, type: string) => new AppError('UNPROCESSABLE', [{ loc: ['body', 'audio_base64'], msg, type }]);
@@ -6,16 +7,12 @@ const field = (msg: string, type: string) => new AppError('UNPROCESSABLE', [{ lo
 /** The bytes of `audio_base64` (a data: URL prefix, as FileReader gives browsers, is accepted). */
 function decodeBase64Audio(audioBase64: string, maxBytes: number, tooLarge: string): Uint8Array {
   const b64 = audioBase64.replace(/^data:[^,]*;base64,/, '').replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length % 4 === 1) throw field('audio_base64 is not valid base64', 'base64');
-  let binary: string;
-  try {
-    binary = atob(b64);
-  } catch {
-    throw field('audio_base64 is not valid base64', 'base64');
-  }
-  if (binary.length === 0) throw field('audio is empty', 'audio_empty');
-  if (binary.length > maxBytes) throw new AppError('PAYLOAD_TOO_LARGE', tooLarge);
-  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  // Unpadded base64 is accepted too (encoders differ): pad it for the strict decoder.
+  const bytes = b64.includes('=') ? fromBase64(b64) : fromBase64(b64.padEnd(Math.ceil(b64.length / 4) * 4, '='));
+  if (!bytes) throw field('audio_base64 is not valid base64', 'base64');
+  if (bytes.length === 0) throw field('audio is empty', 'audio_empty');
+  if (bytes.length > maxBytes) throw new AppError('PAYLOAD_TOO_LARGE', tooLarge);
+  return bytes;
 }
 
 /**
