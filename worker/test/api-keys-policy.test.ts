@@ -20,6 +20,8 @@ import { handleError } from '../src/middleware/errors';
 import { requestContext } from '../src/middleware/request-context';
 import type { RouteDoc } from '../src/openapi/route-doc';
 import { ROUTE_DOCS } from '../src/openapi/routes';
+import { flushPendingUsage } from '../src/domains/developer/usage-buffer';
+import { createDb } from '@afterword/db';
 import { api, signedInUser } from './helpers/api';
 
 const doc = (method: RouteDoc['method'], path: string, auth: RouteDoc['auth'], scope?: ApiScope): RouteDoc => ({
@@ -117,8 +119,10 @@ describe('the scope matrix over every ROUTE_DOCS entry (real requests)', () => {
     }
   });
 
-  const used = async () =>
-    (await env.DB.prepare('SELECT sum(count) AS count FROM api_usage WHERE user_id = ?').bind(owner.id).first<{ count: number | null }>())?.count ?? 0;
+  const used = async () => {
+    await flushPendingUsage(createDb(env.DB));
+    return (await env.DB.prepare('SELECT sum(count) AS count FROM api_usage WHERE user_id = ?').bind(owner.id).first<{ count: number | null }>())?.count ?? 0;
+  };
 
   async function check(route: RouteDoc, scopes: readonly ApiScope[]) {
     const key = keys.get(subsetKey(scopes))!;

@@ -1,3 +1,4 @@
+import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { findSessionUser } from '../domains/auth/sessions';
 import { authenticateApiKey, type KeyCall } from '../domains/developer/authenticate-key';
@@ -21,7 +22,12 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
   if (token && looksLikeApiKey(token)) {
     const access = keyRouteAccess(c.req.method, c.req.path);
     if (access.kind === 'public') return next();
-    const call = await authenticateApiKey(c.get('services'), token, access.kind === 'open' ? { meter: true, scope: access.scope } : { meter: false });
+    const call = await authenticateApiKey(
+      c.get('services'),
+      token,
+      access.kind === 'open' ? { meter: true, scope: access.scope } : { meter: false },
+      (work) => deferred(c, work),
+    );
     c.set('principal', keyPrincipal(call));
     return enforceApiKeyPolicy(c, next, access, call);
   }
@@ -31,6 +37,18 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
   }
   await next();
 });
+
+/** The request's waitUntil; a caller without an execution context (an in-process test) just lets the work run. */
+function deferred(c: Context<AppEnv>, work: Promise<unknown>) {
+  let ctx: Pick<ExecutionContext, 'waitUntil'> | undefined;
+  try {
+    ctx = c.executionCtx;
+  } catch {
+    ctx = undefined;
+  }
+  if (ctx) ctx.waitUntil(work);
+  else void work;
+}
 
 /** A key principal; `sessionId` is a throwing getter on the prototype (not copied by spreads or JSON). */
 class ApiKeyPrincipal implements KeyPrincipal {

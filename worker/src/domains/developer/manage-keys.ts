@@ -14,6 +14,7 @@ import type { ServiceContext } from '../../env';
 import { AppError, notFound } from '../../lib/errors';
 import { hashSecret } from '../../lib/secrets';
 import { displayPrefix, newApiKey } from './key-format';
+import { pendingForKey } from './usage-buffer';
 
 const keyNotFound = () => notFound('API key not found');
 
@@ -66,14 +67,18 @@ export async function listApiKeys(ctx: ServiceContext, userId: string): Promise<
   const rows = await ctx.db
     .select({
       key: schema.apiKeys,
-      // Derived from the per-month rows the key path writes (one write per call).
+      // Derived from the per-month rows in D1, plus this isolate's calls not yet written (usage-buffer.ts).
       usage_count: sql<number>`(SELECT coalesce(sum(${u.count}), 0) FROM ${u} WHERE ${u.key_id} = ${schema.apiKeys.id})`,
       last_used_at: sql<number | null>`(SELECT max(${u.last_used_at}) FROM ${u} WHERE ${u.key_id} = ${schema.apiKeys.id})`,
     })
     .from(schema.apiKeys)
     .where(and(eq(schema.apiKeys.user_id, userId), isNull(schema.apiKeys.revoked_at)))
     .orderBy(desc(schema.apiKeys.created_at), desc(schema.apiKeys.id));
-  return rows.map((r) => toApiKeyView({ ...r.key, usage_count: Number(r.usage_count), last_used_at: r.last_used_at == null ? null : new Date(Number(r.last_used_at)) }));
+  return rows.map((r) => {
+    const unwritten = pendingForKey(r.key.id);
+    const lastUsed = Math.max(Number(r.last_used_at ?? 0), unwritten.lastUsedAt ?? 0);
+    return toApiKeyView({ ...r.key, usage_count: Number(r.usage_count) + unwritten.count, last_used_at: lastUsed ? new Date(lastUsed) : null });
+  });
 }
 
 /** DELETE /api/developer/keys/{id}: the key answers 401 from the next call on. 404 when not yours or already revoked. */

@@ -1,10 +1,9 @@
 import type { User } from '@afterword/db/schema';
-import { sql } from 'drizzle-orm';
 import { PLAN_LIMITS, type PlanId } from '../../contracts/plans';
 
 /**
  * The plan's monthly API-call quota (SPEC section 9), counted per user over UTC calendar months in
- * api_usage. Only accepted API-key calls count; sessions are not metered.
+ * the user's ApiUsageMeter (copied to api_usage). Only accepted API-key calls count; sessions are not metered.
  */
 export const monthKey = (now: Date) => now.toISOString().slice(0, 7);
 
@@ -12,13 +11,6 @@ export const monthKey = (now: Date) => now.toISOString().slice(0, 7);
 export const nextMonthStart = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
 
 export const monthlyApiCalls = (plan: User['plan']) => (PLAN_LIMITS[plan as PlanId] ?? PLAN_LIMITS.free).apiCallsPerMonth;
-
-/** The same limits as SQL, for the quota test inside the metering batch (`users.plan` → calls a month). */
-export const PLAN_API_CALLS_SQL = sql.raw(
-  `(CASE users.plan ${Object.entries(PLAN_LIMITS)
-    .map(([id, limits]) => `WHEN '${id}' THEN ${Number(limits.apiCallsPerMonth)}`)
-    .join(' ')} ELSE ${PLAN_LIMITS.free.apiCallsPerMonth} END)`,
-);
 
 export interface QuotaState {
   limit: number;

@@ -1,0 +1,125 @@
+import { schema } from '@afterword/db';
+import { sql } from 'drizzle-orm';
+import type { ServiceContext } from '../../env';
+
+/**
+ * Accepted API-key calls that this isolate has not yet written to D1 (api_usage). A key call adds one
+ * here and its answer leaves at once; one request at a time (the "flusher") writes everything pending
+ * after USAGE_FLUSH_DELAY_MS, in one D1 batch, from its waitUntil. Under load that is one write for
+ * many calls instead of one per call — the whole cost the key path had over the session path
+ * (docs/performance.md, docs/decisions/api-keys.md).
+ *
+ * The quota check adds this isolate's pending calls to what D1 holds, so within an isolate the quota is
+ * exact; across isolates it can be passed by at most the calls other isolates have not flushed yet
+ * (one flush delay's worth). A call is removed from here only after D1 has committed it.
+ */
+export const USAGE_FLUSH_DELAY_MS = 50;
+/** A flusher under constant load hands over after this many rounds (stays well inside waitUntil's 30 s). */
+const MAX_FLUSH_ROUNDS = 100;
+
+interface Pending {
+  keyId: string;
+  userId: string;
+  month: string;
+  count: number;
+  lastUsedAt: number;
+}
+
+const pending = new Map<string, Pending>();
+let flusherActive = false;
+
+const slot = (keyId: string, month: string) => `${keyId}|${month}`;
+
+/** Calls of `userId` in `month` counted here but not yet in D1. */
+export function pendingCalls(userId: string, month: string): number {
+  let n = 0;
+  for (const p of pending.values()) if (p.userId === userId && p.month === month) n += p.count;
+  return n;
+}
+
+/** A key's calls counted here but not yet in D1, and its latest use among them. */
+export function pendingForKey(keyId: string): { count: number; lastUsedAt: number | null } {
+  let count = 0;
+  let lastUsedAt: number | null = null;
+  for (const p of pending.values()) {
+    if (p.keyId !== keyId) continue;
+    count += p.count;
+    lastUsedAt = Math.max(lastUsedAt ?? 0, p.lastUsedAt);
+  }
+  return { count, lastUsedAt };
+}
+
+/**
+ * Counts one accepted call. Returns the write to hand to waitUntil when this request becomes the
+ * flusher, or null when a flush is already on its way (it will carry this call too).
+ */
+export function recordKeyCall(db: ServiceContext['db'], call: Omit<Pending, 'count'>): Promise<void> | null {
+  const key = slot(call.keyId, call.month);
+  const entry = pending.get(key);
+  if (entry) {
+    entry.count += 1;
+    entry.lastUsedAt = Math.max(entry.lastUsedAt, call.lastUsedAt);
+  } else {
+    pending.set(key, { ...call, count: 1 });
+  }
+  if (flusherActive) return null;
+  flusherActive = true;
+  return runFlusher(db);
+}
+
+async function runFlusher(db: ServiceContext['db']): Promise<void> {
+  try {
+    for (let round = 0; round < MAX_FLUSH_ROUNDS && pending.size > 0; round++) {
+      await new Promise((resolve) => setTimeout(resolve, USAGE_FLUSH_DELAY_MS));
+      await flushPendingUsage(db);
+    }
+  } finally {
+    // Checked and cleared in one synchronous step: a call added after this starts the next flusher.
+    flusherActive = false;
+  }
+}
+
+/**
+ * Writes every pending count to D1 now (one batch); what was written is then taken off the buffer.
+ * On a D1 error the counts stay pending for the next round, and the error is reported without keys.
+ */
+export async function flushPendingUsage(db: ServiceContext['db']): Promise<void> {
+  const batch = [...pending.values()].map((p) => ({ ...p }));
+  if (!batch.length) return;
+  const u = schema.apiUsage;
+  const k = schema.apiKeys;
+  const writes = batch.map((p) =>
+    db
+      .insert(u)
+      // From the key's row, so that a key deleted meanwhile (its account gone) is skipped, not an FK error.
+      .select(
+        db
+          .select({
+            key_id: k.id,
+            user_id: k.user_id,
+            month: sql<string>`${p.month}`.as('month'),
+            count: sql<number>`${p.count}`.as('count'),
+            last_used_at: sql<number>`${p.lastUsedAt}`.as('last_used_at'),
+          })
+          .from(k)
+          .where(sql`${k.id} = ${p.keyId}`),
+      )
+      .onConflictDoUpdate({
+        target: [u.key_id, u.month],
+        set: { count: sql`${u.count} + excluded.count`, last_used_at: sql`max(${u.last_used_at}, excluded.last_used_at)` },
+      }),
+  );
+  try {
+    await db.batch(writes as [(typeof writes)[number], ...typeof writes]);
+  } catch (error) {
+    console.error('api usage flush failed; counts stay pending', { rows: batch.length, error: error instanceof Error ? error.message : String(error) });
+    return;
+  }
+  for (const p of batch) {
+    const key = slot(p.keyId, p.month);
+    const entry = pending.get(key);
+    if (!entry) continue;
+    entry.count -= p.count;
+    if (entry.count <= 0) pending.delete(key);
+  }
+}
