@@ -222,6 +222,37 @@ test('developer: a webhook to a loopback receiver gets a signed test event, logg
   }
 });
 
+test('developer: a sandbox key simulates its canary’s miss; the signed event (sandbox: true) reaches a loopback receiver through the real queue', async () => {
+  const receiver = await startReceiver();
+  try {
+    const acct = await accountWithToken();
+    const hook = await api('POST', '/api/developer/webhooks', { token: acct.token, body: { url: receiver.url, event: 'missed_checkins', retry: true } });
+    assert.equal(hook.status, 201);
+    const canary = await api('POST', '/api/canary/create', { token: acct.token, body: { interval_seconds: 3600 } });
+    assert.equal(canary.status, 201);
+    const created = await api('POST', '/api/developer/keys', { token: acct.token, body: { name: 'receiver tests', scopes: ['read:canary'], sandbox: true } });
+    assert.equal(created.status, 201);
+
+    // As an integrator would: curl -X POST -H "Authorization: Bearer afw_test_…" …/api/sandbox/missed-checkins
+    const res = await fetch(new URL('/api/sandbox/missed-checkins', origin()), { method: 'POST', headers: { authorization: `Bearer ${created.json.key}` } });
+    assert.equal(res.status, 202);
+    const sent = await res.json();
+    assert.equal(sent.canary_id, canary.json.id);
+    assert.equal(sent.deliveries, 1);
+
+    const hit = await eventually(() => receiver.received.find((r) => r.method === 'POST'), 'the receiver got the simulated event');
+    const event = new Webhook(hook.json.hmac_secret).verify(hit.body, hit.headers);
+    assert.deepEqual(event.data, { user_id: acct.user.id, event: 'missed_checkins', canary_id: canary.json.id, misses: 1, deadline: canary.json.deadline, sandbox: true });
+
+    // The canary itself was not touched.
+    const status = await api('GET', '/api/canary/status', { token: acct.token });
+    assert.equal(status.json.missed, false);
+    assert.equal(status.json.misses, 0);
+  } finally {
+    await receiver.stop();
+  }
+});
+
 test('developer: the API reference links, the plan quota, and the Help page (curl, webhook verification, video)', async () => {
   const { page, context, errors } = await signedIn('/app/developer');
   try {

@@ -15,7 +15,7 @@ import { MESSAGE_CREATE_MAX_BODY_BYTES } from './contracts/messages';
 import { notifyRoutes } from './domains/notify/rest';
 import { outboxRoutes } from './domains/outbox/rest';
 import { profileRoutes } from './domains/profile/rest';
-import { webhookRoutes } from './domains/webhooks/rest';
+import { sandboxRoutes, webhookRoutes } from './domains/webhooks/rest';
 import { AppError } from './lib/errors';
 import { authenticate } from './middleware/authenticate';
 import type { AppEnv } from './middleware/context';
@@ -46,6 +46,7 @@ export function createApp() {
   app.route('/api/keys', keyRoutes);
   app.route('/api/developer/keys', developerKeyRoutes);
   app.route('/api/developer/webhooks', webhookRoutes);
+  app.route('/api/sandbox', sandboxRoutes);
   app.route('/api/death-verification', deathVerificationRoutes);
   // /upload/encrypted-file, /download/decrypted-file/{id}, /attachments/{id}/ciphertext,
   // /message/{id}/attachments and /profile/storage.

@@ -5,6 +5,7 @@ import { ROUTE_DOCS } from '../src/openapi/routes';
 import { api, signedInUser } from './helpers/api';
 import { createCanaryFor } from './helpers/canary';
 import { createMessageFor } from './helpers/messages';
+import { endpointFor } from './helpers/webhooks';
 
 /** Rows that mean something left (or was queued to leave) through a channel or a webhook. */
 async function outgoing() {
@@ -13,11 +14,12 @@ async function outgoing() {
 }
 
 describe('sandbox keys', () => {
-  it('a sandbox key with every scope, calling every route a key may call, makes nothing leave', async () => {
+  it('a sandbox key with every scope, calling every route a key may call, makes nothing leave but sandbox-marked webhook events', async () => {
     const owner = await signedInUser();
     const recipient = await signedInUser();
     await env.DB.prepare("UPDATE users SET plan = 'immortality' WHERE id = ?").bind(owner.id).run();
     await createCanaryFor(owner.token, { interval_seconds: 3600 });
+    const hook = await endpointFor(owner, 'sandbox-every-route');
     // A message that a key could try to reach (scheduled for tomorrow, so nothing is due on its own).
     const message = await createMessageFor(owner.token, { recipient_user_id: recipient.id, deliver_at: new Date(Date.now() + 86_400_000).toISOString() });
     const created = await api('POST', '/api/developer/keys', { token: owner.token, json: { name: 'sandbox', scopes: [...API_SCOPES], sandbox: true } });
@@ -37,6 +39,13 @@ describe('sandbox keys', () => {
     // And the routes that would send are closed to every key, sandbox or not.
     expect((await api('POST', `/api/messages/deliver/${message.id}`, { token: created.data.key })).status).toBe(403);
     expect((await api('POST', '/api/developer/webhooks', { token: created.data.key, json: { url: 'http://127.0.0.1:9/x', event: 'missed_checkins', retry: false } })).status).toBe(403);
-    expect(await outgoing()).toEqual(before);
+    // The one thing a sandbox key can make leave: simulated events to the owner's own endpoint, each marked.
+    const events = await env.DB.prepare('SELECT event_id, payload FROM webhook_deliveries WHERE webhook_id = ?').bind(hook.id).all<{ event_id: string; payload: string }>();
+    expect(events.results.length).toBeGreaterThan(0);
+    for (const e of events.results) {
+      expect(e.event_id).toMatch(/^sandbox:/);
+      expect(JSON.parse(e.payload).data.sandbox).toBe(true);
+    }
+    expect(await outgoing()).toEqual({ ...before, webhooks: before.webhooks + events.results.length });
   });
 });

@@ -82,12 +82,13 @@ describe('ROUTE_DOCS and the routes createApp() serves', () => {
     }
   });
 
-  it('opens to API keys exactly the routes of the SPEC scopes (read:canary, read:messages)', () => {
+  it('opens to API keys exactly the routes of the SPEC scopes (read:canary, read:messages), and the sandbox event', () => {
     const open = (scope: string) =>
       ROUTE_DOCS.filter((d) => d.auth === 'session-or-key' && d.scope === scope)
         .map((d) => key(d.method, d.path))
         .sort();
-    expect(open('read:canary')).toEqual(['GET /api/canary/list', 'GET /api/canary/status']);
+    // The sandbox route also refuses live keys and sessions itself (domains/webhooks/simulate-missed-checkins.ts).
+    expect(open('read:canary')).toEqual(['GET /api/canary/list', 'GET /api/canary/status', 'POST /api/sandbox/missed-checkins']);
     expect(open('read:messages')).toEqual(
       [
         'GET /api/message/pending',

@@ -1,5 +1,5 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from 'cloudflare:test';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dispatchMissedCheckins } from '../src/domains/canary/missed-event-subscribers';
 import type { MissedCheckinsEvent } from '../src/domains/canary/emit-missed-events';
 import { sendOwnerNotice } from '../src/domains/messages/notices/send-owner-notice';
@@ -14,29 +14,13 @@ import { consumeBatch } from '../src/queues/consume';
 import { api, signedInUser } from './helpers/api';
 import { servicesAt } from './helpers/canary';
 import { captureQueues, scriptedChannels, type QueuedJob } from './helpers/messages';
-import type { ReceivedWebhook } from './peers/webhook-receiver';
+import { endpoint, received, receiver, script, webhookJobs } from './helpers/webhooks';
 
-const receiver = inject('webhookReceiver');
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 
 type Env = typeof env;
 const withEnv = (overrides: Record<string, string>) => ({ ...env, ...overrides }) as unknown as Env;
-
-async function script(name: string, secret: string, steps: unknown[] = [{ status: 200 }]) {
-  const res = await fetch(`${receiver.base}/__script/${name}`, { method: 'PUT', body: JSON.stringify({ secret, steps }) });
-  expect(res.status).toBe(200);
-}
-const received = async (name: string) => (await (await fetch(`${receiver.base}/__received/${name}`)).json()) as ReceivedWebhook[];
-
-/** A signed-in owner with one endpoint on the receiver at /hook/<name>, scripted to answer `steps`. */
-async function endpoint(name: string, opts: { retry?: boolean; steps?: unknown[]; url?: string } = {}) {
-  const owner = await signedInUser();
-  const res = await api('POST', '/api/developer/webhooks', { token: owner.token, json: { url: opts.url ?? `${receiver.base}/hook/${name}`, event: 'missed_checkins', retry: opts.retry ?? true } });
-  expect(res.status).toBe(201);
-  await script(name, res.data.hmac_secret, opts.steps);
-  return { owner, hook: res.data as { id: string; hmac_secret: string; url: string } };
-}
 
 function missedEvent(userId: string, at: number, misses = 1): MissedCheckinsEvent {
   return {
@@ -50,7 +34,6 @@ function missedEvent(userId: string, at: number, misses = 1): MissedCheckinsEven
   };
 }
 
-const webhookJobs = (jobs: QueuedJob[]) => jobs.filter((j) => j.queue === 'DELIVERIES' && j.body.type === 'webhook');
 const deliveryRow = (id: string) => env.DB.prepare('SELECT * FROM webhook_deliveries WHERE id = ?').bind(id).first<Record<string, any>>();
 const webhookRow = (id: string) => env.DB.prepare('SELECT * FROM webhooks WHERE id = ?').bind(id).first<Record<string, any>>();
 

@@ -112,8 +112,25 @@ export const ZMissedCheckinsPayload = z.object({
     canary_id: z.string(),
     misses: z.number().int(),
     deadline: z.string(),
-    sandbox: z.literal(true).optional().describe('present when the endpoint was created with a sandbox API key'),
+    sandbox: z.literal(true).optional().describe('present on events made with a sandbox API key (POST /api/sandbox/missed-checkins)'),
     test: z.literal(true).optional().describe("present on 'Send test event' deliveries"),
   }),
 });
 export type TMissedCheckinsPayload = z.output<typeof ZMissedCheckinsPayload>;
+
+/** POST /api/sandbox/missed-checkins: which canary's miss to simulate (default: the one GET /api/canary/status reports). */
+export const ZSimulateMissedCheckinsInput = z
+  .object({ canary_id: z.uuid({ message: 'canary_id must be a canary id' }).optional() })
+  .strict();
+export type TSimulateMissedCheckinsInput = z.output<typeof ZSimulateMissedCheckinsInput>;
+
+/** What a simulated miss sent: the event's data and how many endpoints it was queued for. */
+export const ZSimulatedMissedCheckins = z.object({
+  event_id: z.string().describe('`sandbox:` + a UUID; never a real miss'),
+  canary_id: z.string(),
+  misses: z.number().int(),
+  deadline: z.string(),
+  sandbox: z.literal(true),
+  deliveries: z.number().int().describe('active endpoints subscribed to missed_checkins that the event was queued for'),
+});
+export type TSimulatedMissedCheckins = z.output<typeof ZSimulatedMissedCheckins>;

@@ -76,7 +76,7 @@ export function CreateKeyForm({ onCreate, pending }: CreateKeyFormProps) {
       <CheckboxField
         name="sandbox"
         label="Sandbox key (afw_test_…)"
-        hint="Works on your own data, but never sends a real delivery: messages stop at the outbox and webhook events are marked sandbox."
+        hint="Works on your own data, but never sends a real delivery. It can send your canary’s missed_checkins event to your webhooks, marked sandbox, to test your receiver (POST /api/sandbox/missed-checkins)."
         checked={sandbox}
         onChange={(e) => setSandbox(e.target.checked)}
       />

@@ -6,6 +6,8 @@ import { copyText } from '../../lib/clipboard';
 export const curlStatus = (origin: string) =>
   `curl -H "Authorization: Bearer afw_test_…" ${origin}/api/canary/status`;
 export const curlPing = (origin: string) => `curl -X POST ${origin}/api/ping/<token>`;
+export const curlSimulateMiss = (origin: string) =>
+  `curl -X POST -H "Authorization: Bearer afw_test_…" ${origin}/api/sandbox/missed-checkins`;
 
 /** A complete receiver: verify the raw body with the Standard Webhooks library before using it. */
 export const VERIFY_SAMPLE = `// npm install standardwebhooks
@@ -73,6 +75,12 @@ export function DeveloperTips({ origin }: { origin: string }) {
           the body as the exact text you received, not re-serialised JSON; a wrong signature or an old timestamp throws.
         </p>
         <Snippet label="Webhook receiver in Node" code={VERIFY_SAMPLE} />
+        <p>
+          To test your receiver without missing a check-in, a sandbox key with <code>read:canary</code> can send the event your
+          canary would send. It arrives signed, with <code>data.sandbox: true</code>; your canary, messages and recipients are
+          not touched.
+        </p>
+        <Snippet label="Simulate a missed check-in with a sandbox key" code={curlSimulateMiss(origin)} />
       </section>
       <section aria-labelledby="tips-reference">
         <h3 id="tips-reference">API reference</h3>

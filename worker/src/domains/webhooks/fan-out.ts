@@ -10,10 +10,10 @@ import { newWebhookMessageId } from './signature';
 /**
  * The `missed_checkins` subscriber: one delivery per active endpoint of the event's user subscribed to it,
  * each with its own `webhook-id` and its body fixed now. `INSERT OR IGNORE` on unique (webhook_id, event_id)
- * makes a redelivered event add nothing; only rows inserted now are queued, and a crash between the insert
+ * makes a redelivered event add nothing; `sandbox` marks every body `data.sandbox: true` (a simulated event); only rows inserted now are queued, and a crash between the insert
  * and the queueing is repaired by the reconciler (reconcile.ts), which re-sends pending deliveries.
  */
-export async function fanOutMissedCheckins(ctx: ServiceContext, event: MissedCheckinsEvent): Promise<number> {
+export async function fanOutMissedCheckins(ctx: ServiceContext, event: MissedCheckinsEvent, opts: { sandbox?: boolean } = {}): Promise<number> {
   const endpoints = await ctx.db
     .select({ id: schema.webhooks.id, sandbox: schema.webhooks.sandbox })
     .from(schema.webhooks)
@@ -27,7 +27,7 @@ export async function fanOutMissedCheckins(ctx: ServiceContext, event: MissedChe
         `INSERT OR IGNORE INTO webhook_deliveries (id, webhook_id, event_id, event, message_id, payload, status, attempts, next_attempt_at, created_at, updated_at)
          VALUES (?, ?, ?, 'missed_checkins', ?, ?, 'pending', 0, ?, ?, ?) RETURNING id`,
       )
-      .bind(crypto.randomUUID(), w.id, event.event_id, newWebhookMessageId(), JSON.stringify(missedCheckinsPayload(event, { sandbox: w.sandbox })), now, now, now),
+      .bind(crypto.randomUUID(), w.id, event.event_id, newWebhookMessageId(), JSON.stringify(missedCheckinsPayload(event, { sandbox: opts.sandbox || w.sandbox })), now, now, now),
   );
   const results = await db.batch<{ id: string }>(statements);
   const inserted = results.flatMap((r) => r.results.map((row) => row.id));

@@ -1,10 +1,11 @@
 import { Hono } from 'hono';
-import { ZCreateWebhookInput, ZWebhookAttemptsQuery, ZWebhookId } from '../../contracts/webhooks';
+import { ZCreateWebhookInput, ZSimulateMissedCheckinsInput, ZWebhookAttemptsQuery, ZWebhookId } from '../../contracts/webhooks';
 import { AppError } from '../../lib/errors';
 import { jsonInput } from '../../lib/http';
 import { parseOrThrow } from '../../lib/validation';
-import { requireSession } from '../../middleware/authenticate';
+import { requirePrincipal, requireSession } from '../../middleware/authenticate';
 import type { AppEnv } from '../../middleware/context';
+import { simulateMissedCheckins } from './simulate-missed-checkins';
 import { createWebhook, listWebhookAttempts, listWebhooks, removeWebhook, sendTestEvent, webhookSample } from './webhooks';
 
 /** A malformed id cannot be anyone's webhook: 404 like any other id that is not yours. */
@@ -40,3 +41,9 @@ export const webhookRoutes = new Hono<AppEnv>()
     const { limit } = parseOrThrow(ZWebhookAttemptsQuery, c.req.query(), 'query');
     return c.json(await listWebhookAttempts(c.get('services'), user.id, id, limit));
   });
+
+/** /api/sandbox: events a sandbox API key can make to test an integration (read:canary; 403 otherwise). */
+export const sandboxRoutes = new Hono<AppEnv>().post('/missed-checkins', async (c) => {
+  const principal = requirePrincipal(c.get('principal'));
+  return c.json(await simulateMissedCheckins(c.get('services'), principal, await jsonInput(c, ZSimulateMissedCheckinsInput)), 202);
+});

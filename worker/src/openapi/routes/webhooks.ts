@@ -3,6 +3,8 @@ import {
   MAX_WEBHOOKS_PER_USER,
   ZCreateWebhookInput,
   ZMissedCheckinsPayload,
+  ZSimulatedMissedCheckins,
+  ZSimulateMissedCheckinsInput,
   ZWebhookAttempt,
   ZWebhookAttemptsQuery,
   ZWebhookCreated,
@@ -119,6 +121,30 @@ export const routes: RouteDoc[] = [
       403: { description: keyRefused },
       404: { description: notYours },
       422: { description: 'A bad limit' },
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/sandbox/missed-checkins',
+    operationId: 'simulateMissedCheckins',
+    summary: 'Simulate a missed check-in (sandbox keys)',
+    description:
+      'For testing an integration: a **sandbox** API key (`afw_test_…`, scope `read:canary`) makes the `missed_checkins` event your canary ' +
+      '(`canary_id`, or by default the one `GET /api/canary/status` reports) would send for its current cycle — its real id, deadline and ' +
+      'miss count (at least 1) — with `data.sandbox: true` and an `event_id` starting `sandbox:`. It goes to every active endpoint subscribed ' +
+      'to `missed_checkins`, signed, retried and logged like a real event. Nothing else happens: the canary is not marked missed, no message ' +
+      `is released, nobody is notified. The body may be empty. ${signing}`,
+    tags,
+    auth: 'session-or-key',
+    scope: 'read:canary',
+    request: { body: ZSimulateMissedCheckinsInput },
+    responses: {
+      202: { description: 'The simulated event and how many endpoints it was queued for', schema: ZSimulatedMissedCheckins },
+      401: { description: 'No credentials, or an invalid or revoked key' },
+      403: { description: 'Not a sandbox API key (a live key or a session), or a key without read:canary' },
+      404: { description: 'No such canary of yours, or no active canary when canary_id is omitted' },
+      422: { description: 'canary_id is not a UUID, or an unknown field' },
+      429: { description: 'Monthly API call limit reached' },
     },
   },
 ];
