@@ -4,7 +4,7 @@ import type { Webhook } from '@afterword/db/schema';
 import type { ServiceContext } from '../../env';
 import { log } from '../../lib/logger';
 import { QUEUE_MAX_DELAY_SECONDS } from '../messages/delivery/retry-policy';
-import type { OwnerNoticeJob } from '../messages/notices/send-owner-notice';
+import { enqueueOwnerNotice, insertOwnerNotice } from '../messages/notices/enqueue-owner-notice';
 import { webhookRetryDelaySeconds } from './retry-policy';
 import { decryptWebhookSecret } from './secret';
 import { postWebhook, type SendResult } from './send';
@@ -150,21 +150,21 @@ async function recordAttempt(ctx: ServiceContext, claimed: ClaimedDelivery, webh
       db
         .prepare(`UPDATE webhooks SET status = 'disabled', disabled_reason = ?, disabled_at = ?, updated_at = ? WHERE id = ? AND status = 'active'`)
         .bind(reason, now, now, webhook.id),
-      db
-        .prepare(
-          `INSERT INTO owner_notices (id, user_id, kind, subject, text, link, status, due_at, created_at)
-           SELECT ?, ?, 'webhook_disabled', ?, ?, ?, 'pending', ?, ? WHERE changes() = 1`,
-        )
-        .bind(
-          noticeId,
-          webhook.user_id,
-          'A webhook endpoint was disabled',
-          `${webhook.url} answered 410 Gone to a ${claimed.event} webhook, so Afterword disabled it and will not send it events any more. ` +
+      insertOwnerNotice(
+        db,
+        {
+          id: noticeId,
+          userId: webhook.user_id,
+          kind: 'webhook_disabled',
+          subject: 'A webhook endpoint was disabled',
+          text:
+            `${webhook.url} answered 410 Gone to a ${claimed.event} webhook, so Afterword disabled it and will not send it events any more. ` +
             `If it should receive them, fix it and use 'Send test event' on the Developer page (a successful test turns it back on), or delete it.`,
-          developerPageLink(ctx),
-          now,
-          now,
-        ),
+          link: developerPageLink(ctx),
+          at: now,
+        },
+        { sql: 'WHERE changes() = 1' },
+      ),
     );
   } else if (success && isTest && webhook.status === 'disabled') {
     statements.push(
@@ -180,11 +180,7 @@ async function recordAttempt(ctx: ServiceContext, claimed: ClaimedDelivery, webh
   }
   if (noticeInserted) {
     log.warn('webhook endpoint disabled (410)', { webhook_id: webhook.id });
-    try {
-      await ctx.env.JOBS.send({ type: 'owner_notice', notice_id: noticeId } satisfies OwnerNoticeJob, { contentType: 'json' });
-    } catch (err) {
-      log.error('enqueue failed; the reconciler will resend', { queue: 'JOBS', type: 'owner_notice', error: String(err) });
-    }
+    await enqueueOwnerNotice(ctx, noticeId);
   }
   return { outcome: status === 'delivered' ? 'delivered' : status === 'retrying' ? 'retrying' : 'failed', attempt };
 }

@@ -2,6 +2,7 @@ import type { Message, StoredRule } from '@afterword/db/schema';
 import type { MessageStatus } from '../../../contracts/messages';
 import type { ServiceContext } from '../../../env';
 import { log } from '../../../lib/logger';
+import { enqueueOwnerNotice, insertOwnerNotice } from '../notices/enqueue-owner-notice';
 
 export type TransitionCause =
   | 'created'
@@ -88,12 +89,11 @@ export async function commitTransition(ctx: ServiceContext, message: Message, ch
   }
   if (change.notice) {
     statements.push(
-      db
-        .prepare(
-          `INSERT INTO owner_notices (id, user_id, kind, subject, text, link, status, due_at, created_at)
-           SELECT ?, ?, ?, ?, ?, ?, 'pending', ?, ? ${ifTransition}`,
-        )
-        .bind(transitionId, message.sender_id, change.notice.kind, change.notice.subject, change.notice.text, messageLink(ctx, message.id), now, now, transitionId),
+      insertOwnerNotice(
+        db,
+        { id: transitionId, userId: message.sender_id, ...change.notice, link: messageLink(ctx, message.id), at: now },
+        { sql: ifTransition, params: [transitionId] },
+      ),
     );
   }
 
@@ -109,13 +109,13 @@ export async function commitTransition(ctx: ServiceContext, message: Message, ch
   if (!applied) return { applied, transitionId };
 
   if (deliveryId) await enqueue(ctx, 'DELIVERIES', { type: 'deliver', delivery_id: deliveryId });
-  if (change.notice) await enqueue(ctx, 'JOBS', { type: 'owner_notice', notice_id: transitionId });
+  if (change.notice) await enqueueOwnerNotice(ctx, transitionId);
   return { applied, transitionId, deliveryId };
 }
 
 export const messageLink = (ctx: ServiceContext, messageId: string) => `${ctx.env.PUBLIC_ORIGIN.replace(/\/$/, '')}/app/messages/view/${messageId}`;
 
-async function enqueue(ctx: ServiceContext, queue: 'DELIVERIES' | 'JOBS', body: Record<string, unknown>) {
+async function enqueue(ctx: ServiceContext, queue: 'DELIVERIES', body: Record<string, unknown>) {
   try {
     await ctx.env[queue].send(body, { contentType: 'json' });
   } catch (err) {
