@@ -205,6 +205,7 @@ test('developer: a webhook to a loopback receiver gets a signed test event, logg
     await row.waitFor({ timeout: 15_000 });
     const cells = (await row.getByRole('cell').allTextContents()).map((c) => c.trim());
     assert.deepEqual(cells.slice(1, 4), [hit.headers['webhook-id'], '1', '200 delivered']);
+    assert.equal(cells.at(-1), 'Test event');
     await screenshot(page, 'developer-webhook-attempt');
     await scan(page, '/app/developer with a webhook and its attempts');
 

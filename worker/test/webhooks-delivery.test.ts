@@ -122,7 +122,7 @@ describe('missed_checkins → signed deliveries to a real receiver', () => {
     expect(await received('e2e-stranger')).toEqual([]);
     void stranger;
     const attempts = await api('GET', `/api/developer/webhooks/${hook.id}/attempts`, { token: owner.token });
-    expect(attempts.data).toEqual([expect.objectContaining({ attempt: 1, status_code: 200, success: true, event: 'missed_checkins', error: null })]);
+    expect(attempts.data).toEqual([expect.objectContaining({ attempt: 1, status_code: 200, success: true, event: 'missed_checkins', error: null, origin: 'event' })]);
   });
 
   it('is idempotent on event_id: a redelivered event adds no delivery and sends nothing more', async () => {
@@ -279,7 +279,7 @@ describe('410 Gone', () => {
 
     // 'Send test event' still goes out; its 2xx turns the endpoint back on (no second notice on the way).
     const test = await api('POST', `/api/developer/webhooks/${hook.id}/test`, { token: owner.token });
-    expect(test.data).toMatchObject({ delivered: true });
+    expect(test.data).toMatchObject({ delivered: true, attempt: { origin: 'test' } });
     expect((await webhookRow(hook.id))!).toMatchObject({ status: 'active', disabled_reason: null });
     expect((await env.DB.prepare("SELECT count(*) AS n FROM owner_notices WHERE user_id = ? AND kind = 'webhook_disabled'").bind(owner.id).first<{ n: number }>())!.n).toBe(1);
   });

@@ -63,7 +63,7 @@ describe('POST /api/sandbox/missed-checkins', () => {
     });
     // Logged like any attempt, on the owner's Developer page.
     const attempts = await api('GET', `/api/developer/webhooks/${hook.id}/attempts`, { token: owner.token });
-    expect(attempts.data).toEqual([expect.objectContaining({ attempt: 1, status_code: 200, success: true })]);
+    expect(attempts.data).toEqual([expect.objectContaining({ attempt: 1, status_code: 200, success: true, origin: 'sandbox' })]);
 
     expect(await sideEffects(owner.id)).toEqual(before);
     // The message a real miss would arm is as it was.

@@ -84,6 +84,10 @@ export type TWebhookView = z.output<typeof ZWebhookView>;
 export const ZWebhookCreated = ZWebhookView.extend({ hmac_secret: z.string().describe('the whole secret, shown this once') });
 export type TWebhookCreated = z.output<typeof ZWebhookCreated>;
 
+/** What made a delivery: a real canary miss, 'Send test event', or a sandbox key's simulated event. */
+export const WEBHOOK_EVENT_ORIGINS = ['event', 'test', 'sandbox'] as const;
+export type TWebhookEventOrigin = (typeof WEBHOOK_EVENT_ORIGINS)[number];
+
 /** One attempt, newest first on GET …/{id}/attempts. */
 export const ZWebhookAttempt = z.object({
   id: z.string(),
@@ -95,6 +99,7 @@ export const ZWebhookAttempt = z.object({
   success: z.boolean(),
   duration_ms: z.number().int(),
   error: z.string().nullable(),
+  origin: z.enum(WEBHOOK_EVENT_ORIGINS).describe("event: a real missed check-in; test: 'Send test event'; sandbox: simulated with a sandbox key"),
   created_at: z.string(),
 });
 export type TWebhookAttempt = z.output<typeof ZWebhookAttempt>;

@@ -4,9 +4,12 @@ import { formatDateTime } from '../canary/format';
 import { formatDuration } from './format';
 import type { WebhookAttempt } from './types';
 
+/** What made the delivery, in words: a real miss, 'Send test event', or a sandbox key's simulated event. */
+export const ORIGIN_LABEL: Record<WebhookAttempt['origin'], string> = { event: 'Missed check-in', test: 'Test event', sandbox: 'Sandbox (simulated)' };
+
 const succeeded = (a: WebhookAttempt) => a.success ?? (a.status_code !== null && a.status_code >= 200 && a.status_code < 300);
 
-/** Every delivery attempt, newest first: time, `webhook-id`, attempt number, status code, duration, error. */
+/** Every delivery attempt, newest first: time, `webhook-id`, attempt number, status code, duration, error, and what sent it. */
 export function AttemptsLog({ attempts, label }: { attempts: readonly WebhookAttempt[]; /** Names the table, e.g. the endpoint's URL. */ label: string }) {
   if (!attempts.length) {
     return (
@@ -28,6 +31,7 @@ export function AttemptsLog({ attempts, label }: { attempts: readonly WebhookAtt
             <th scope="col">Status</th>
             <th scope="col">Duration</th>
             <th scope="col">Error</th>
+            <th scope="col">Source</th>
           </tr>
         </thead>
         <tbody>
@@ -43,6 +47,7 @@ export function AttemptsLog({ attempts, label }: { attempts: readonly WebhookAtt
               </td>
               <td>{formatDuration(a.duration_ms)}</td>
               <td className="log-table__error">{a.error ?? <span className="muted">—</span>}</td>
+              <td>{ORIGIN_LABEL[a.origin]}</td>
             </tr>
           ))}
         </tbody>

@@ -49,6 +49,7 @@ export function attempt(overrides: Partial<WebhookAttempt> = {}): WebhookAttempt
     success: true,
     duration_ms: 182,
     error: null,
+    origin: 'event',
     created_at: '2026-05-14T09:00:00Z',
     ...overrides,
   };

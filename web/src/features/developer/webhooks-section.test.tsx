@@ -131,25 +131,27 @@ describe('WebhookList', () => {
 });
 
 describe('AttemptsLog', () => {
-  it('lists attempts newest first with time, webhook-id, attempt, status, duration and error', () => {
+  it('lists attempts newest first with time, webhook-id, attempt, status, duration, error and source', () => {
     render(
       <AttemptsLog
         label="https://example.com/h"
         attempts={[
           attempt({ id: 'a1', attempt: 1, status_code: 503, success: false, duration_ms: 2345, error: 'HTTP 503', created_at: '2026-05-14T09:00:00Z' }),
           attempt({ id: 'a2', attempt: 2, status_code: 200, success: true, duration_ms: 87, created_at: '2026-05-14T09:00:05Z' }),
-          attempt({ id: 'a3', message_id: 'msg_other', attempt: 1, status_code: null, success: false, duration_ms: 10_000, error: 'Timed out after 10 s', created_at: '2026-05-14T08:00:00Z' }),
+          attempt({ id: 'a3', message_id: 'msg_other', attempt: 1, status_code: null, success: false, duration_ms: 10_000, error: 'Timed out after 10 s', origin: 'sandbox', created_at: '2026-05-14T08:00:00Z' }),
+          attempt({ id: 'a4', message_id: 'msg_test', attempt: 1, status_code: 200, success: true, duration_ms: 12, origin: 'test', created_at: '2026-05-14T07:00:00Z' }),
         ]}
       />,
     );
     const table = screen.getByRole('table', { name: /Delivery attempts to https:\/\/example.com\/h/ });
     const header = within(table).getAllByRole('columnheader').map((h) => h.textContent);
-    expect(header).toEqual(['Time', 'webhook-id', 'Attempt', 'Status', 'Duration', 'Error']);
+    expect(header).toEqual(['Time', 'webhook-id', 'Attempt', 'Status', 'Duration', 'Error', 'Source']);
     const rows = within(table).getAllByRole('row').slice(1).map((r) => within(r).getAllByRole('cell').slice(1).map((c) => c.textContent));
     expect(rows).toEqual([
-      ['msg_first', '2', '200 delivered', '87 ms', '—'],
-      ['msg_first', '1', '503 failed', '2.3 s', 'HTTP 503'],
-      ['msg_other', '1', 'No answer', '10.0 s', 'Timed out after 10 s'],
+      ['msg_first', '2', '200 delivered', '87 ms', '—', 'Missed check-in'],
+      ['msg_first', '1', '503 failed', '2.3 s', 'HTTP 503', 'Missed check-in'],
+      ['msg_other', '1', 'No answer', '10.0 s', 'Timed out after 10 s', 'Sandbox (simulated)'],
+      ['msg_test', '1', '200 delivered', '12 ms', '—', 'Test event'],
     ]);
   });
 

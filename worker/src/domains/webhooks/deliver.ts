@@ -5,6 +5,8 @@ import type { ServiceContext } from '../../env';
 import { log } from '../../lib/logger';
 import { QUEUE_MAX_DELAY_SECONDS } from '../messages/delivery/retry-policy';
 import { enqueueOwnerNotice, insertOwnerNotice } from '../messages/notices/enqueue-owner-notice';
+import type { TWebhookEventOrigin } from '../../contracts/webhooks';
+import { eventOrigin } from './event-origin';
 import { webhookRetryDelaySeconds } from './retry-policy';
 import { decryptWebhookSecret } from './secret';
 import { postWebhook, type SendResult } from './send';
@@ -19,7 +21,6 @@ export interface WebhookJob {
 
 /** How long an attempt holds its delivery before another worker may take over (attempts time out at 10 s). */
 export const WEBHOOK_LEASE_MS = 60_000;
-export const TEST_EVENT_PREFIX = 'test:';
 
 interface ClaimedDelivery {
   id: string;
@@ -42,6 +43,7 @@ export interface AttemptRecord {
   success: boolean;
   duration_ms: number;
   error: string | null;
+  origin: TWebhookEventOrigin;
   created_at: Date;
 }
 
@@ -79,7 +81,7 @@ export async function deliverWebhook(ctx: ServiceContext, deliveryId: string, op
   }
   const [webhook] = await ctx.db.select().from(schema.webhooks).where(eq(schema.webhooks.id, claimed.webhook_id)).limit(1);
   if (!webhook) return { outcome: 'none' }; // deleted: its deliveries went with it
-  const isTest = claimed.event_id.startsWith(TEST_EVENT_PREFIX);
+  const isTest = eventOrigin(claimed.event_id) === 'test';
 
   if (webhook.status !== 'active' && !isTest) {
     await ctx.env.DB.prepare(`UPDATE webhook_deliveries SET status = 'failed', lease_until = NULL, last_error = ?, updated_at = ? WHERE id = ? AND status = 'sending'`)
@@ -126,6 +128,7 @@ async function recordAttempt(ctx: ServiceContext, claimed: ClaimedDelivery, webh
     success,
     duration_ms: result.durationMs,
     error,
+    origin: eventOrigin(claimed.event_id),
     created_at: at,
   };
 

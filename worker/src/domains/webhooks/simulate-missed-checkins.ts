@@ -5,9 +5,9 @@ import { AppError, notFound } from '../../lib/errors';
 import type { Principal } from '../../middleware/context';
 import { canaryStatus, findOwnCanary } from '../canary/list-canaries';
 import type { MissedCheckinsEvent } from '../canary/emit-missed-events';
+import { SANDBOX_EVENT_PREFIX } from './event-origin';
 import { fanOutMissedCheckins } from './fan-out';
 
-export const SANDBOX_EVENT_PREFIX = 'sandbox:';
 export const SIMULATE_NEEDS_SANDBOX_KEY =
   "Simulated events are made with a sandbox API key (afw_test_…); a live key acts for real, and a signed-in person can use 'Send test event' on the Developer page";
 export const NO_CANARY_TO_SIMULATE = 'You have no active canary: create one, or pass canary_id';

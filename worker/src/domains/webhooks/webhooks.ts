@@ -14,7 +14,8 @@ import {
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
 import type { Principal } from '../../middleware/context';
-import { deliverWebhook, TEST_EVENT_PREFIX, type AttemptRecord } from './deliver';
+import { deliverWebhook, type AttemptRecord } from './deliver';
+import { eventOrigin, TEST_EVENT_PREFIX } from './event-origin';
 import { samplePayload, testPayload } from './payload';
 import { encryptWebhookSecret, generateWebhookSecret, maskedSecret, secretHint } from './secret';
 import { newWebhookMessageId } from './signature';
@@ -107,7 +108,7 @@ export async function removeWebhook(ctx: ServiceContext, userId: string, id: str
   return { id, deleted: true };
 }
 
-export function toAttemptView(a: AttemptRecord | typeof schema.webhookAttempts.$inferSelect): TWebhookAttempt {
+export function toAttemptView(a: AttemptRecord | (typeof schema.webhookAttempts.$inferSelect & Pick<AttemptRecord, 'origin'>)): TWebhookAttempt {
   return {
     id: a.id,
     webhook_id: a.webhook_id,
@@ -118,6 +119,7 @@ export function toAttemptView(a: AttemptRecord | typeof schema.webhookAttempts.$
     success: a.success,
     duration_ms: a.duration_ms,
     error: a.error,
+    origin: a.origin,
     created_at: a.created_at.toISOString(),
   };
 }
@@ -126,12 +128,13 @@ export function toAttemptView(a: AttemptRecord | typeof schema.webhookAttempts.$
 export async function listWebhookAttempts(ctx: ServiceContext, userId: string, id: string, limit = 100): Promise<TWebhookAttempt[]> {
   await ownWebhook(ctx.db, userId, id);
   const rows = await ctx.db
-    .select()
+    .select({ attempt: schema.webhookAttempts, event_id: schema.webhookDeliveries.event_id })
     .from(schema.webhookAttempts)
+    .leftJoin(schema.webhookDeliveries, eq(schema.webhookDeliveries.id, schema.webhookAttempts.delivery_id))
     .where(eq(schema.webhookAttempts.webhook_id, id))
     .orderBy(desc(schema.webhookAttempts.created_at), desc(schema.webhookAttempts.attempt))
     .limit(limit);
-  return rows.map(toAttemptView);
+  return rows.map((r) => toAttemptView({ ...r.attempt, origin: eventOrigin(r.event_id ?? '') }));
 }
 
 /**
