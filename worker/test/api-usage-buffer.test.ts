@@ -54,14 +54,15 @@ describe('API usage buffer', () => {
 
   it('a failed write keeps the counts for the next one', async () => {
     const { owner, keyId } = await ownerWithKey();
-    recordKeyCall(db(), { keyId, userId: owner.id, month: month(), lastUsedAt: Date.now() });
+    const flusher = recordKeyCall(db(), { keyId, userId: owner.id, month: month(), lastUsedAt: Date.now() });
     const broken = new Proxy(db(), {
       get: (target, prop) => (prop === 'batch' ? () => Promise.reject(new Error('D1 unavailable')) : Reflect.get(target, prop, target)),
     });
     await flushPendingUsage(broken);
-    expect(pendingForKey(keyId).count).toBeGreaterThanOrEqual(1);
-    expect(await storedCount(owner.id)).toBe(0);
+    // Checked at once (the buffer's own flusher waits 50 ms before it writes).
+    expect(pendingForKey(keyId).count).toBe(1);
     await flushPendingUsage(db());
+    await flusher;
     expect(pendingForKey(keyId).count).toBe(0);
     expect(await storedCount(owner.id)).toBe(1);
   });
@@ -69,12 +70,36 @@ describe('API usage buffer', () => {
   it('the count of a key whose account is gone is dropped, not an error that blocks the others', async () => {
     const gone = await ownerWithKey();
     const kept = await ownerWithKey();
-    recordKeyCall(db(), { keyId: gone.keyId, userId: gone.owner.id, month: month(), lastUsedAt: Date.now() });
-    recordKeyCall(db(), { keyId: kept.keyId, userId: kept.owner.id, month: month(), lastUsedAt: Date.now() });
+    const flushers = [
+      recordKeyCall(db(), { keyId: gone.keyId, userId: gone.owner.id, month: month(), lastUsedAt: Date.now() }),
+      recordKeyCall(db(), { keyId: kept.keyId, userId: kept.owner.id, month: month(), lastUsedAt: Date.now() }),
+    ];
     await env.DB.prepare('DELETE FROM users WHERE id = ?').bind(gone.owner.id).run();
     await flushPendingUsage(db());
+    await Promise.all(flushers);
     expect(pendingForKey(gone.keyId).count).toBe(0);
     expect(await storedCount(kept.owner.id)).toBe(1);
     expect(await storedCount(gone.owner.id)).toBe(0);
+  });
+
+  it('one flusher at a time: the first call hands back the write, later calls ride on it, and it writes them all', async () => {
+    const { owner, keyId } = await ownerWithKey();
+    // The earlier tests awaited their flushers, so none is on its way now.
+    const at = Date.now();
+    const write = recordKeyCall(db(), { keyId, userId: owner.id, month: month(), lastUsedAt: at });
+    expect(write).toBeInstanceOf(Promise);
+    expect(recordKeyCall(db(), { keyId, userId: owner.id, month: month(), lastUsedAt: at + 1 })).toBeNull();
+    expect(recordKeyCall(db(), { keyId, userId: owner.id, month: month(), lastUsedAt: at + 2 })).toBeNull();
+    expect(pendingCalls(owner.id, month())).toBe(3);
+    await write;
+    expect(pendingCalls(owner.id, month())).toBe(0);
+    expect(await storedCount(owner.id)).toBe(3);
+    const row = await env.DB.prepare('SELECT last_used_at FROM api_usage WHERE key_id = ?').bind(keyId).first<{ last_used_at: number }>();
+    expect(row!.last_used_at).toBe(at + 2);
+    // The next call starts a new flusher.
+    const next = recordKeyCall(db(), { keyId, userId: owner.id, month: month(), lastUsedAt: at + 3 });
+    expect(next).toBeInstanceOf(Promise);
+    await next;
+    expect(await storedCount(owner.id)).toBe(4);
   });
 });
