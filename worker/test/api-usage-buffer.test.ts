@@ -102,4 +102,13 @@ describe('API usage buffer', () => {
     await next;
     expect(await storedCount(owner.id)).toBe(4);
   });
+
+  it('overlapping writes never count a call twice', async () => {
+    const { owner, keyId } = await ownerWithKey();
+    const flusher = recordKeyCall(db(), { keyId, userId: owner.id, month: month(), lastUsedAt: Date.now() });
+    await Promise.all([flushPendingUsage(db()), flushPendingUsage(db()), flushPendingUsage(db())]);
+    await flusher;
+    expect(await storedCount(owner.id)).toBe(1);
+    expect(pendingForKey(keyId).count).toBe(0);
+  });
 });

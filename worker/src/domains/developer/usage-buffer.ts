@@ -21,7 +21,10 @@ interface Pending {
   keyId: string;
   userId: string;
   month: string;
+  /** Calls not yet committed to D1, including those a write is carrying now. */
   count: number;
+  /** Of `count`, how many a write has taken and not yet committed (never taken twice). */
+  inFlight: number;
   lastUsedAt: number;
 }
 
@@ -53,14 +56,14 @@ export function pendingForKey(keyId: string): { count: number; lastUsedAt: numbe
  * Counts one accepted call. Returns the write to hand to waitUntil when this request becomes the
  * flusher, or null when a flush is already on its way (it will carry this call too).
  */
-export function recordKeyCall(db: ServiceContext['db'], call: Omit<Pending, 'count'>): Promise<void> | null {
+export function recordKeyCall(db: ServiceContext['db'], call: Omit<Pending, 'count' | 'inFlight'>): Promise<void> | null {
   const key = slot(call.keyId, call.month);
   const entry = pending.get(key);
   if (entry) {
     entry.count += 1;
     entry.lastUsedAt = Math.max(entry.lastUsedAt, call.lastUsedAt);
   } else {
-    pending.set(key, { ...call, count: 1 });
+    pending.set(key, { ...call, count: 1, inFlight: 0 });
   }
   if (flusherActive) return null;
   flusherActive = true;
@@ -84,8 +87,34 @@ async function runFlusher(db: ServiceContext['db']): Promise<void> {
  * On a D1 error the counts stay pending for the next round, and the error is reported without keys.
  */
 export async function flushPendingUsage(db: ServiceContext['db']): Promise<void> {
-  const batch = [...pending.values()].map((p) => ({ ...p }));
+  // Each write takes only what no other write has taken, so overlapping flushes never count a call twice.
+  const batch: Pending[] = [];
+  for (const p of pending.values()) {
+    const n = p.count - p.inFlight;
+    if (n <= 0) continue;
+    p.inFlight += n;
+    batch.push({ ...p, count: n });
+  }
   if (!batch.length) return;
+  let committed = false;
+  try {
+    await db.batch(usageWrites(db, batch));
+    committed = true;
+  } catch (error) {
+    console.error('api usage flush failed; counts stay pending', { rows: batch.length, error: error instanceof Error ? error.message : String(error) });
+  }
+  for (const p of batch) {
+    const key = slot(p.keyId, p.month);
+    const entry = pending.get(key);
+    if (!entry) continue;
+    entry.inFlight -= p.count;
+    if (committed) entry.count -= p.count;
+    if (entry.count <= 0) pending.delete(key);
+  }
+}
+
+/** One upsert per (key, month): count + n, the latest use. */
+function usageWrites(db: ServiceContext['db'], batch: readonly Pending[]) {
   const u = schema.apiUsage;
   const k = schema.apiKeys;
   const writes = batch.map((p) =>
@@ -109,17 +138,5 @@ export async function flushPendingUsage(db: ServiceContext['db']): Promise<void>
         set: { count: sql`${u.count} + excluded.count`, last_used_at: sql`max(${u.last_used_at}, excluded.last_used_at)` },
       }),
   );
-  try {
-    await db.batch(writes as [(typeof writes)[number], ...typeof writes]);
-  } catch (error) {
-    console.error('api usage flush failed; counts stay pending', { rows: batch.length, error: error instanceof Error ? error.message : String(error) });
-    return;
-  }
-  for (const p of batch) {
-    const key = slot(p.keyId, p.month);
-    const entry = pending.get(key);
-    if (!entry) continue;
-    entry.count -= p.count;
-    if (entry.count <= 0) pending.delete(key);
-  }
+  return writes as [(typeof writes)[number], ...typeof writes];
 }
