@@ -27,13 +27,11 @@
 //      deadline at most), BENCH_THROUGHPUT_N (300), BENCH_RELEASE_CONCURRENCY (20), BENCH_SMTP=0 skips (2b),
 //      BENCH_SMTP_GREET_DELAY=1 keeps smtp-server's 100 ms greeting pause (removed by default),
 //      BENCH_CRON=0 (no emulated every-minute cron).
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { d1 } from '../support/d1.mjs';
+import { d1, d1File } from '../support/d1.mjs';
 import { workerdRss } from './canary.mjs';
 import { repoRoot, startWorker } from '../support/worker-server.mjs';
 
@@ -123,28 +121,6 @@ async function many(n, lanes, expect, send) {
     }
   }));
   return { out, startedAt: t0, endedAt: Date.now(), seconds: (Date.now() - t0) / 1000 };
-}
-
-/** Runs a SQL file on the Worker's local D1 through `wrangler d1 execute --local --file`. */
-function d1File(persistDir, sql) {
-  const dir = mkdtempSync(join(tmpdir(), 'afterword-bench-sql-'));
-  const file = join(dir, 'seed.sql');
-  writeFileSync(file, sql);
-  return new Promise((resolve, reject) => {
-    const child = spawn(join(repoRoot, 'node_modules', '.bin', 'wrangler'), ['d1', 'execute', 'DB', '--local', '--persist-to', persistDir, '--yes', '--file', file], {
-      cwd: repoRoot,
-      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1', FORCE_COLOR: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (out += c));
-    child.on('exit', (code) => {
-      rmSync(dir, { recursive: true, force: true });
-      if (code !== 0) reject(new Error(`wrangler d1 execute --file failed (${code}):\n${out.slice(-3000)}`));
-      else resolve();
-    });
-  });
 }
 
 /**

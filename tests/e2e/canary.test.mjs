@@ -1,11 +1,11 @@
 // Canary pages (issue 3, section 3; SPEC sections 4, 5, 8): Canary Status (create, validation, ping URL,
 // check-in, delete), the dashboard's Canary Summary and Recent Activity, the dead-man's switch, browser
 // notifications and the title under a fake clock, test mode, the Free plan limit, and axe scans.
-import AxeBuilder from '@axe-core/playwright';
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { newContext, sharedBrowser, screenshot } from '../support/browser.mjs';
 import { api, origin } from '../support/http.mjs';
+import { assertNoSeriousAxeViolations, toast } from '../support/page.mjs';
 import { accountWithToken } from '../support/session.mjs';
 
 const getBrowser = sharedBrowser({ after });
@@ -65,7 +65,6 @@ function procedures(requestUrl) {
 }
 const calls = (requests, proc) => requests.filter((r) => procedures(r.url).includes(proc));
 
-const toast = (page, text) => page.getByRole('region', { name: 'Notifications' }).locator('.toast__message').getByText(text, { exact: true });
 const card = (page, title) => page.locator('section.card', { has: page.getByRole('heading', { name: title, exact: true }) });
 const notificationsShown = (page) => page.evaluate(() => window.__notifications);
 const count = (list, title) => list.filter((n) => n.title === title).length;
@@ -363,16 +362,7 @@ test("canary pages: plan limit: a second canary on the Free plan shows the serve
 
 test('canary pages: axe: /app and /app/canary-status with a canary, and the open delete dialog, have no serious or critical violations', async () => {
   const { page, context } = await setup({ path: '/app', canary: { interval_seconds: 86_400, name: 'Axe canary' } });
-  const scan = async (label) => {
-    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-    assert.ok(results.passes.length > 0, `${label}: axe actually ran rules`);
-    const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    assert.deepEqual(
-      bad.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })),
-      [],
-      label,
-    );
-  };
+  const scan = (label) => assertNoSeriousAxeViolations(page, label);
   try {
     await page.getByRole('meter', { name: 'Time left before the deadline', exact: true }).waitFor();
     await card(page, 'Recent Activity').locator('.activity-list').waitFor();

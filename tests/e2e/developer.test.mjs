@@ -3,13 +3,13 @@
 // and, once revoked in the browser, at once (401). A webhook pointed at a loopback receiver gets a signed
 // test event that the published `standardwebhooks` package verifies, and the attempt shows in the log.
 // Axe scans of both pages.
-import AxeBuilder from '@axe-core/playwright';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { after, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { newContext, sharedBrowser, screenshot } from '../support/browser.mjs';
 import { api, origin } from '../support/http.mjs';
+import { assertNoSeriousAxeViolations, card, eventually, h1, toast, unexpectedConsoleErrors } from '../support/page.mjs';
 import { accountWithToken } from '../support/session.mjs';
 
 const getBrowser = sharedBrowser({ after });
@@ -32,36 +32,12 @@ async function signedIn(path, { permissions = [] } = {}) {
   return { acct, page, context, errors };
 }
 
-const toast = (page, text) => page.getByRole('region', { name: 'Notifications' }).locator('.toast__message').getByText(text, { exact: true });
-const card = (page, title) => page.locator('section.card', { has: page.getByRole('heading', { level: 2, name: title, exact: true }) });
-const h1 = (page, name) => page.getByRole('heading', { level: 1, name, exact: true });
 
-async function scan(page, label) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  assert.ok(results.passes.length > 0, `${label}: axe actually ran rules`);
-  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  assert.deepEqual(
-    bad.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })),
-    [],
-    label,
-  );
-}
 
-/** Polls `check` until it resolves truthy (at most ~15 s). */
-async function eventually(check, label) {
-  for (let i = 0; i < 75; i++) {
-    const value = await check();
-    if (value) return value;
-    await new Promise((res) => setTimeout(res, 200));
-  }
-  assert.fail(`never happened: ${label}`);
-}
 
 /** GET with an API key, as an integrator's script would. */
 const withKey = (path, key) => fetch(new URL(path, origin()), { headers: { authorization: `Bearer ${key}` } });
 
-/** Console lines Chrome prints for the expected failed requests. */
-const unexpected = (errors, statuses = []) => errors.filter((e) => !statuses.some((s) => e.text.includes(`status of ${s}`)));
 
 test('developer: create a key, see it once, use it from Node within and outside its scope, revoke it', async () => {
   const { page, context, errors } = await signedIn('/app/developer', { permissions: ['clipboard-read', 'clipboard-write'] });
@@ -89,7 +65,7 @@ test('developer: create a key, see it once, use it from Node within and outside 
     await toast(page, 'API key copied').waitFor();
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), key, 'the copy button copies the key');
     await screenshot(page, 'developer-key-once');
-    await scan(page, '/app/developer with the new key shown');
+    await assertNoSeriousAxeViolations(page, '/app/developer with the new key shown');
 
     // The list already has the key, by prefix only.
     const item = keys.getByRole('listitem').filter({ hasText: 'E2E script' });
@@ -128,14 +104,14 @@ test('developer: create a key, see it once, use it from Node within and outside 
     await item.getByRole('button', { name: 'Revoke key E2E script' }).click();
     const dialog = page.getByRole('dialog', { name: 'Revoke this API key?' });
     await dialog.waitFor();
-    await scan(page, '/app/developer with the revoke dialog open');
+    await assertNoSeriousAxeViolations(page, '/app/developer with the revoke dialog open');
     await dialog.getByRole('button', { name: 'Revoke key', exact: true }).click();
     await toast(page, 'API key revoked').waitFor();
     await keys.getByText('No API keys yet.').waitFor();
     const revoked = await withKey('/api/canary/status', key);
     assert.equal(revoked.status, 401, 'a revoked key is refused at once');
 
-    assert.deepEqual(unexpected(errors), [], 'no console errors');
+    assert.deepEqual(unexpectedConsoleErrors(errors), [], 'no console errors');
   } finally {
     await context.close();
   }
@@ -207,7 +183,7 @@ test('developer: a webhook to a loopback receiver gets a signed test event, logg
     assert.deepEqual(cells.slice(1, 4), [hit.headers['webhook-id'], '1', '200 delivered']);
     assert.equal(cells.at(-1), 'Test event');
     await screenshot(page, 'developer-webhook-attempt');
-    await scan(page, '/app/developer with a webhook and its attempts');
+    await assertNoSeriousAxeViolations(page, '/app/developer with a webhook and its attempts');
 
     // Delete, behind a confirm.
     await item.getByRole('button', { name: `Delete webhook ${receiver.url}` }).click();
@@ -216,7 +192,7 @@ test('developer: a webhook to a loopback receiver gets a signed test event, logg
     await toast(page, 'Webhook deleted').waitFor();
     await hooks.getByText('No webhooks yet.').waitFor();
 
-    assert.deepEqual(unexpected(errors), [], 'no console errors');
+    assert.deepEqual(unexpectedConsoleErrors(errors), [], 'no console errors');
   } finally {
     await context.close();
     await receiver.stop();
@@ -261,7 +237,7 @@ test('developer: the API reference links, the plan quota, and the Help page (cur
     assert.equal(await ref.getByRole('link', { name: 'open the interactive API reference' }).getAttribute('href'), '/api/docs');
     assert.equal(await ref.getByRole('link', { name: 'OpenAPI document (JSON)' }).getAttribute('href'), '/api/openapi.json');
     await ref.getByText('Your plan, Free, includes 100 API calls a month', { exact: false }).waitFor();
-    await scan(page, '/app/developer (empty)');
+    await assertNoSeriousAxeViolations(page, '/app/developer (empty)');
 
     await page.goto('/app/help');
     await h1(page, 'Help').waitFor();
@@ -280,17 +256,17 @@ test('developer: the API reference links, the plan quota, and the Help page (cur
     assert.equal(await video.locator('track[kind="captions"]').getAttribute('src'), '/press/afterword-explainer.vtt');
     const captions = await fetch(new URL('/press/afterword-explainer.vtt', origin()));
     assert.equal(captions.status, 200, 'the captions are served');
-    await scan(page, '/app/help');
+    await assertNoSeriousAxeViolations(page, '/app/help');
     await screenshot(page, 'help');
 
     // Narrow screens (from 360 px): the same pages, scanned again.
     await page.setViewportSize({ width: 375, height: 800 });
-    await scan(page, '/app/help at 375px');
+    await assertNoSeriousAxeViolations(page, '/app/help at 375px');
     await page.goto('/app/developer');
     await card(page, 'Sample payload').getByLabel('Sample missed_checkins payload').waitFor();
-    await scan(page, '/app/developer at 375px');
+    await assertNoSeriousAxeViolations(page, '/app/developer at 375px');
     await screenshot(page, 'developer-375');
-    assert.deepEqual(unexpected(errors), [], 'no console errors');
+    assert.deepEqual(unexpectedConsoleErrors(errors), [], 'no console errors');
   } finally {
     await context.close();
   }

@@ -9,7 +9,6 @@
 //  (c) recovery: a password change keeps access; a reset with the recovery key restores it; a reset
 //      without it gives new keys, and the old message then says it is encrypted for another key.
 // This file starts its own Worker (a fresh local D1 and R2 in a temp dir) because it reads that dir.
-import AxeBuilder from '@axe-core/playwright';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -17,6 +16,7 @@ import { after, test } from 'node:test';
 import { launchBrowser, newContext, screenshot } from '../support/browser.mjs';
 import { d1, filesContaining, readTree } from '../support/d1.mjs';
 import * as node from '../support/e2ee-node.mjs';
+import { assertNoSeriousAxeViolations, card, h1, toast } from '../support/page.mjs';
 import { startWorker } from '../support/worker-server.mjs';
 
 const E2EE_WARNING =
@@ -98,9 +98,6 @@ async function recordedContext() {
   return { context, page, errors, requests: () => Promise.all(pending) };
 }
 
-const toast = (page, text) => page.getByRole('region', { name: 'Notifications' }).locator('.toast__message').getByText(text, { exact: true });
-const card = (page, title) => page.locator('section.card', { has: page.getByRole('heading', { level: 2, name: title, exact: true }) });
-const h1 = (page, name) => page.getByRole('heading', { level: 1, name, exact: true });
 
 async function uiLogin(page, email, password) {
   await page.goto('/login');
@@ -135,11 +132,8 @@ async function storedToken(page) {
   return page.evaluate(() => localStorage.getItem('token'));
 }
 
-async function noSeriousA11yIssues(page, label) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  assert.deepEqual(bad.map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })), [], label);
-}
+/** WCAG 2.x A/AA only (these pages are not held to axe's best-practice rules). */
+const noSeriousA11yIssues = (page, label) => assertNoSeriousAxeViolations(page, label, { tags: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] });
 
 /** Every spelling of a secret that could travel: as is, base64url, standard base64, hex. */
 function spellings(label, value) {

@@ -2,12 +2,12 @@
 // warning and the server's detail), My Messages and its filters, the view page (Release now, delivery
 // log, state history, audio), the recipient's Inbox and the local Outbox, the Notifications page
 // (preferences, profile, phone verification through the outbox), and axe scans of each.
-import AxeBuilder from '@axe-core/playwright';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, test } from 'node:test';
 import { launchBrowser, newContext, screenshot } from '../support/browser.mjs';
 import { api } from '../support/http.mjs';
+import { assertNoSeriousAxeViolations, card, eventually, h1, toast, unexpectedConsoleErrors } from '../support/page.mjs';
 import { accountWithToken } from '../support/session.mjs';
 
 // One browser for the file, with Chromium's fake microphone (a beep) and no permission prompt.
@@ -45,34 +45,9 @@ function procedures(requestUrl) {
 }
 const calls = (requests, proc) => requests.filter((r) => procedures(r.url).includes(proc));
 
-const toast = (page, text) => page.getByRole('region', { name: 'Notifications' }).locator('.toast__message').getByText(text, { exact: true });
-const card = (page, title) => page.locator('section.card', { has: page.getByRole('heading', { level: 2, name: title, exact: true }) });
-const h1 = (page, name) => page.getByRole('heading', { level: 1, name, exact: true });
 
-async function scan(page, label) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  assert.ok(results.passes.length > 0, `${label}: axe actually ran rules`);
-  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  assert.deepEqual(
-    bad.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })),
-    [],
-    label,
-  );
-}
 
-/** Console errors other than the browser's own line for an expected failed request (e.g. the 422). */
-function unexpectedErrors(errors, allowedStatuses = []) {
-  return errors.filter((e) => !allowedStatuses.some((s) => e.text.includes(`status of ${s}`)));
-}
 
-/** Polls `check` until it resolves truthy (at most ~10 s). */
-async function eventually(check, label) {
-  for (let i = 0; i < 50; i++) {
-    if (await check()) return;
-    await new Promise((res) => setTimeout(res, 200));
-  }
-  assert.fail(`never happened: ${label}`);
-}
 
 /** 'YYYY-MM-DDTHH:mm' for tomorrow at 10:00 in the page's time zone (a datetime-local value). */
 const tomorrowAtTen = (page) =>
@@ -138,7 +113,7 @@ test('messages: two users: create with and without rules, Release now, log and h
     assert.equal(await rules.count(), 1, 'Remove rule removes it');
     await rules.first().getByLabel('Number of missed check-ins').fill('2');
     await rules.first().getByLabel('Expire window in days (optional)').fill('1');
-    await scan(page, '/app/create with a rule');
+    await assertNoSeriousAxeViolations(page, '/app/create with a rule');
     const idA = await submitAndOpen(page);
     const detailA = (await api('GET', `/api/message/${idA}`, { token: sender.token })).json;
     assert.equal(detailA.message.status, 'scheduled');
@@ -199,7 +174,7 @@ test('messages: two users: create with and without rules, Release now, log and h
     assert.ok(history.some((h) => h.states.endsWith('Delivered')), `history reaches Delivered: ${JSON.stringify(history)}`);
     assert.ok(history.every((h) => h.detail.length > 0), 'every step says why');
     await screenshot(page, 'message-view-released');
-    await scan(page, '/app/messages/view (released)');
+    await assertNoSeriousAxeViolations(page, '/app/messages/view (released)');
 
     // My Messages: All has both, Pending the rule message, Sent the released one.
     await page.getByRole('navigation', { name: 'App' }).getByRole('link', { name: 'My Messages' }).click();
@@ -218,13 +193,13 @@ test('messages: two users: create with and without rules, Release now, log and h
     await sentItem.locator('.badge').getByText('Delivered', { exact: true }).waitFor();
     assert.ok((await sentItem.locator('time').getAttribute('datetime')).length > 0, 'deliver_at is shown');
     await screenshot(page, 'my-messages-sent');
-    await scan(page, '/app/messages?filter=sent');
+    await assertNoSeriousAxeViolations(page, '/app/messages?filter=sent');
     await filters.getByRole('button', { name: 'All', exact: true }).click();
     await page.locator('.message-item').nth(1).waitFor();
     await page.getByRole('link', { name: `View message: ${ruleText}` }).click();
     await page.waitForURL(`**/app/messages/view/${idA}`);
     await card(page, 'Message').getByRole('button', { name: 'Release now' }).waitFor();
-    assert.deepEqual(unexpectedErrors(s.errors, [422]), [], 'no console errors besides the E2EE 422');
+    assert.deepEqual(unexpectedConsoleErrors(s.errors, [422]), [], 'no console errors besides the E2EE 422');
 
     // The recipient: the released message is in the Inbox (the rule message is not), opens without sender actions.
     r = await signedIn(recipient, '/app/inbox');
@@ -235,7 +210,7 @@ test('messages: two users: create with and without rules, Release now, log and h
     assert.equal(await rp.locator('.message-item', { hasText: ruleText }).count(), 0, 'the unreleased message is not in the inbox');
     await inboxItem.getByRole('heading', { name: `From ${sender.email}` }).waitFor();
     assert.ok((await inboxItem.locator('time').getAttribute('datetime')).length > 0, 'release time shown');
-    await scan(rp, '/app/inbox');
+    await assertNoSeriousAxeViolations(rp, '/app/inbox');
     await inboxItem.getByRole('link', { name: /^Open/ }).click();
     await rp.waitForURL(`**/app/messages/view/${idB}`);
     await card(rp, 'Message').getByText(releaseText).waitFor();
@@ -243,7 +218,7 @@ test('messages: two users: create with and without rules, Release now, log and h
     assert.equal(await rp.getByRole('button', { name: 'Release now' }).count(), 0, 'no sender actions for the recipient');
     assert.equal(await rp.getByRole('button', { name: 'Cancel message' }).count(), 0);
     await rp.getByRole('link', { name: 'Back to your Inbox' }).waitFor();
-    await scan(rp, '/app/messages/view (recipient)');
+    await assertNoSeriousAxeViolations(rp, '/app/messages/view (recipient)');
 
     // The recipient cannot open the sender's unreleased message.
     await rp.goto(`/app/messages/view/${idA}`);
@@ -258,8 +233,8 @@ test('messages: two users: create with and without rules, Release now, log and h
     assert.match(await mail.textContent(), new RegExp(recipient.email.replace(/[.+]/g, '\\$&')));
     await mail.locator('.badge').getByText('Email', { exact: true }).waitFor();
     await screenshot(rp, 'outbox');
-    await scan(rp, '/app/outbox');
-    assert.deepEqual(unexpectedErrors(r.errors, [404]), [], 'no console errors besides the 404 of the hidden message');
+    await assertNoSeriousAxeViolations(rp, '/app/outbox');
+    assert.deepEqual(unexpectedConsoleErrors(r.errors, [404]), [], 'no console errors besides the 404 of the hidden message');
   } finally {
     await s.context.close();
     await r?.context.close();
@@ -294,7 +269,7 @@ test('messages: create form: no required check, Creating… while sending, serve
     assert.ok((await ruleError.textContent()).trim().length > 0, 'the blank count has its own error under it');
     assert.equal(await page.getByLabel('Recipient User ID').getAttribute('aria-invalid'), 'true');
     await screenshot(page, 'create-message-422');
-    assert.deepEqual(unexpectedErrors(errors, [422]), []);
+    assert.deepEqual(unexpectedConsoleErrors(errors, [422]), []);
   } finally {
     await context.close();
   }
@@ -349,7 +324,7 @@ test('messages: notifications page: preferences, profile time zone from the brow
     await prefs.getByRole('button', { name: 'Save preferences' }).click();
     await toast(page, 'Preferences saved').first().waitFor();
     await eventually(async () => (await api('GET', '/api/notify/preferences', { token: acct.token })).json.methods.includes('sms'), 'sms saved');
-    await scan(page, '/app/notifications');
+    await assertNoSeriousAxeViolations(page, '/app/notifications');
     await screenshot(page, 'notifications');
     await phone.getByRole('button', { name: 'Remove phone number' }).click();
     const dialog = page.getByRole('dialog', { name: 'Remove this phone number?' });
@@ -360,7 +335,7 @@ test('messages: notifications page: preferences, profile time zone from the brow
     // Push on this device: offered, and nothing is registered before the user asks.
     await card(page, 'Push on this device').getByRole('button', { name: 'Enable push on this device' }).waitFor();
     assert.equal(await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length), 0, 'no service worker until asked');
-    assert.deepEqual(unexpectedErrors(errors), []);
+    assert.deepEqual(unexpectedConsoleErrors(errors), []);
   } finally {
     await context.close();
   }

@@ -2,14 +2,15 @@
 // `wrangler d1 execute --local` on the same persist dir, and the raw bytes of every file under it
 // (D1's SQLite files and WAL, R2's blobs, Durable Object storage).
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from './worker-server.mjs';
 
-/** Runs SQL on the local D1 in `persistDir`; resolves to the result rows. */
-export function d1(persistDir, sql) {
+/** Runs `wrangler d1 execute DB --local --persist-to persistDir …args`; resolves to its stdout. */
+function wranglerD1(persistDir, args) {
   return new Promise((resolve, reject) => {
-    const child = spawn(join(repoRoot, 'node_modules', '.bin', 'wrangler'), ['d1', 'execute', 'DB', '--local', '--persist-to', persistDir, '--json', '--command', sql], {
+    const child = spawn(join(repoRoot, 'node_modules', '.bin', 'wrangler'), ['d1', 'execute', 'DB', '--local', '--persist-to', persistDir, ...args], {
       cwd: repoRoot,
       env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1', FORCE_COLOR: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -19,14 +20,32 @@ export function d1(persistDir, sql) {
     child.stdout.on('data', (c) => (out += c));
     child.stderr.on('data', (c) => (err += c));
     child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`wrangler d1 execute failed (${code}): ${sql}\n${out}\n${err}`));
-      try {
-        resolve(JSON.parse(out.slice(out.indexOf('['))).flatMap((r) => r.results ?? []));
-      } catch (e) {
-        reject(new Error(`could not parse wrangler d1 output: ${e.message}\n${out.slice(0, 2000)}`));
-      }
+      if (code !== 0) reject(new Error(`wrangler d1 execute ${args.join(' ').slice(0, 300)} failed (${code}):\n${out.slice(-3000)}\n${err.slice(-3000)}`));
+      else resolve(out);
     });
   });
+}
+
+/** Runs SQL on the local D1 in `persistDir`; resolves to the result rows. */
+export async function d1(persistDir, sql) {
+  const out = await wranglerD1(persistDir, ['--json', '--command', sql]);
+  try {
+    return JSON.parse(out.slice(out.indexOf('['))).flatMap((r) => r.results ?? []);
+  } catch (e) {
+    throw new Error(`could not parse wrangler d1 output: ${e.message}\n${out.slice(0, 2000)}`);
+  }
+}
+
+/** Runs a whole SQL script (e.g. thousands of seed INSERTs) on the local D1 in `persistDir`, as one file. */
+export async function d1File(persistDir, sql) {
+  const dir = mkdtempSync(join(tmpdir(), 'afterword-sql-'));
+  try {
+    const file = join(dir, 'script.sql');
+    writeFileSync(file, sql);
+    await wranglerD1(persistDir, ['--yes', '--file', file]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Every regular file under `dir`, with its bytes. */

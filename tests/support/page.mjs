@@ -1,0 +1,38 @@
+// Page helpers shared by the browser journeys: the app's landmarks found by role, an axe scan that
+// fails on serious or critical violations, polling, and console errors minus the expected ones.
+import AxeBuilder from '@axe-core/playwright';
+import assert from 'node:assert/strict';
+
+/** A toast's text in the Notifications region. */
+export const toast = (page, text) => page.getByRole('region', { name: 'Notifications' }).locator('.toast__message').getByText(text, { exact: true });
+/** The card (`section.card`) titled by an h2. */
+export const card = (page, title) => page.locator('section.card', { has: page.getByRole('heading', { level: 2, name: title, exact: true }) });
+/** The page's h1. */
+export const h1 = (page, name) => page.getByRole('heading', { level: 1, name, exact: true });
+
+export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
+
+/** Runs axe on the page as it is and fails with the serious or critical violations (at most 3 nodes each). */
+export async function assertNoSeriousAxeViolations(page, label, { tags = AXE_TAGS } = {}) {
+  const results = await new AxeBuilder({ page }).withTags(tags).analyze();
+  assert.ok(results.passes.length > 0, `${label}: axe actually ran rules`);
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(
+    bad.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })),
+    [],
+    label,
+  );
+}
+
+/** Polls `check` every 200 ms until it resolves truthy and returns that value; fails after ~15 s. */
+export async function eventually(check, label) {
+  for (let i = 0; i < 75; i++) {
+    const value = await check();
+    if (value) return value;
+    await new Promise((res) => setTimeout(res, 200));
+  }
+  assert.fail(`never happened: ${label}`);
+}
+
+/** Console errors other than Chrome's own line for an expected failed request (`status of 404`…). */
+export const unexpectedConsoleErrors = (errors, statuses = []) => errors.filter((e) => !statuses.some((s) => e.text.includes(`status of ${s}`)));
