@@ -15,7 +15,9 @@ export default defineConfig(async () => {
         wrangler: { configPath: `${root}/wrangler.toml` },
         miniflare: {
           // Test-only binding: the setup file applies these to each test's fresh D1.
-          bindings: { TEST_MIGRATIONS: migrations },
+          // TRUST_CF_CONNECTING_IP: tests play many clients by sending CF-Connecting-IP, which a local
+          // Worker otherwise ignores (worker/src/lib/client-address.ts).
+          bindings: { TEST_MIGRATIONS: migrations, TRUST_CF_CONNECTING_IP: 'true' },
         },
       }),
     ],

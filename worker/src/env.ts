@@ -23,6 +23,8 @@ export type Bindings = Omit<Env, 'EMAIL_TRANSPORT' | 'SMS_TRANSPORT' | 'CALL_TRA
     GOOGLE_TOKEN_URL?: string;
     GOOGLE_JWKS_URL?: string;
     GOOGLE_ISSUER?: string;
+    /** Test harness only: trust a client-sent CF-Connecting-IP outside production (lib/client-address.ts). */
+    TRUST_CF_CONNECTING_IP?: string;
   };
 
 /** What every service receives: the database, the bindings and the clock. */

@@ -1,4 +1,5 @@
 import type { AppRouter } from '@afterword/worker/trpc';
+import { TRPC_MAX_BATCH } from '@afterword/worker/contracts/transport';
 import { QueryClient } from '@tanstack/react-query';
 import { createTRPCQueryUtils, createTRPCReact, httpBatchLink, type TRPCLink } from '@trpc/react-query';
 import { observable } from '@trpc/server/observable';
@@ -32,6 +33,8 @@ export function createTrpcClient(onUnauthorized: () => void) {
       unauthorizedLink(onUnauthorized),
       httpBatchLink({
         url: '/api/trpc',
+        // The server refuses larger batches (worker/src/contracts/transport.ts).
+        maxItems: TRPC_MAX_BATCH,
         // Read at call time, so a login or logout takes effect without rebuilding the client.
         headers() {
           const token = getToken();

@@ -1,5 +1,6 @@
 import { createMiddleware } from 'hono/factory';
 import { createServiceContext } from '../env';
+import { clientAddress } from '../lib/client-address';
 import type { AppEnv } from './context';
 
 /** Gives every request an id (echoed as X-Request-Id), its services and the client's address. */
@@ -8,8 +9,7 @@ export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
   c.set('requestId', requestId);
   c.set('services', createServiceContext(c.env));
   c.set('principal', null);
-  // Cloudflare sets CF-Connecting-IP at the edge (clients cannot forge it there); wrangler dev sets it too.
-  c.set('clientAddress', c.req.header('cf-connecting-ip') ?? 'unknown');
+  c.set('clientAddress', clientAddress(c.env, c.req.header('cf-connecting-ip')));
   await next();
   c.header('X-Request-Id', requestId);
 });

@@ -6,7 +6,7 @@ import { AppError } from '../../lib/errors';
 import { hashPassword, verifyPassword } from '../../lib/kdf';
 import { hasKeys } from '../e2ee/key-bundles';
 import { isCommonPassword } from './common-passwords';
-import { assertLoginAllowed, clearLoginFailures, loginThrottleKeys, recordLoginFailure } from './login-throttle';
+import { loginThrottleKeys, reserveLoginAttempt, settleLoginSuccess } from './login-throttle';
 
 const issue = (field: string, msg: string, type: string) => new AppError('UNPROCESSABLE', [{ loc: ['body', field], msg, type }]);
 
@@ -35,13 +35,13 @@ export async function changePassword(
   clientAddress: string,
 ): Promise<{ ok: true }> {
   if (!user.password_hash) throw issue('current_password', PASSWORD_CHANGE_ERRORS.noPassword, 'no_password');
-  const throttle = await loginThrottleKeys(user.email, clientAddress);
-  await assertLoginAllowed(ctx, throttle);
+  const throttle = await reserveLoginAttempt(ctx, await loginThrottleKeys(user.email, clientAddress));
   const verdict = await verifyPassword(input.current_password, user.password_hash);
   if (!verdict.ok) {
-    await recordLoginFailure(ctx, throttle);
     throw issue('current_password', PASSWORD_CHANGE_ERRORS.wrongCurrent, 'wrong_password');
   }
+  // The right password: its slot is given back now, whatever the rest of the change says.
+  await settleLoginSuccess(ctx, throttle);
   if (isCommonPassword(input.new_password)) throw issue('new_password', PASSWORD_CHANGE_ERRORS.common, 'common_password');
   if (input.new_password.normalize('NFKC') === input.current_password.normalize('NFKC')) throw issue('new_password', PASSWORD_CHANGE_ERRORS.samePassword, 'same_password');
   const keys = await hasKeys(ctx, user.id);
@@ -61,6 +61,5 @@ export async function changePassword(
   statements.push(db.prepare(`UPDATE users SET password_hash = ?3, updated_at = ?4 WHERE id = ?1 AND password_hash = ?2`).bind(user.id, user.password_hash, newHash, now));
   const results = await db.batch(statements);
   if (results.at(-1)!.meta.changes !== 1) throw new AppError('CONFLICT', 'Your password was changed at the same moment elsewhere. Sign in again and retry.');
-  await clearLoginFailures(ctx, throttle);
   return { ok: true };
 }

@@ -1,63 +1,115 @@
-import { schema } from '@afterword/db';
-import { inArray, sql } from 'drizzle-orm';
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
 import { hashSecret } from '../../lib/secrets';
 
 /**
- * Failed-login limits (DESIGN section 1). Fixed windows in D1, so every isolate sees one count.
- * Per email: slows guessing one account; per address: slows spraying many accounts from one place.
- * A window ends on its own, so the real owner is never locked out for good.
+ * Failed-login limits (DESIGN section 1; docs/decisions/sessions-and-throttling.md). Fixed windows in
+ * D1 (`rate_limits`), so every isolate sees one count.
+ * - pair: one account from one address. The guesser only ever locks themselves out.
+ * - address: one address over many accounts (spraying).
+ * - email: one account from every unknown address together (distributed guessing), far higher.
+ * An address the account has signed in from before (a known pair) is held to the pair limit only, so
+ * an attack on someone's email from elsewhere, or from behind the same NAT, never locks them out.
  */
 export const LOGIN_LIMITS = {
-  email: { max: 5, windowMs: 15 * 60_000 },
+  pair: { max: 5, windowMs: 15 * 60_000 },
   address: { max: 30, windowMs: 15 * 60_000 },
+  email: { max: 50, windowMs: 60 * 60_000 },
 } as const;
 
-export async function loginThrottleKeys(email: string, address: string) {
+/** How long a successful sign-in makes its address "known" to the account. */
+export const KNOWN_ADDRESS_TTL_MS = 90 * 24 * 60 * 60_000;
+
+type LimitName = keyof typeof LOGIN_LIMITS;
+
+export interface LoginThrottleKeys {
+  pair: string;
+  address: string;
+  email: string;
+  known: string;
+  /** Every pair key of this account (a password reset lifts them all). */
+  pairPrefix: string;
+}
+
+export async function loginThrottleKeys(email: string, address: string): Promise<LoginThrottleKeys> {
   // The email is hashed so the table holds no addresses of people who never registered.
-  return { email: `login:email:${await hashSecret(email)}`, address: `login:ip:${address}` };
+  const e = await hashSecret(email);
+  return {
+    pair: `login:pair:${e}:${address}`,
+    address: `login:ip:${address}`,
+    email: `login:email:${e}`,
+    known: `login:known:${e}:${address}`,
+    pairPrefix: `login:pair:${e}:`,
+  };
 }
 
-type Keys = Awaited<ReturnType<typeof loginThrottleKeys>>;
+/** The slots one attempt took; given back (all but the pair's) when the password was right. */
+export interface LoginReservation {
+  keys: LoginThrottleKeys;
+  taken: LimitName[];
+}
 
-/** 429 with Retry-After when either limit is used up for the current window. */
-export async function assertLoginAllowed(ctx: ServiceContext, keys: Keys) {
+/**
+ * Takes one attempt slot under every limit that applies, atomically, BEFORE the password is verified:
+ * N parallel attempts verify at most the limit, whatever their timing. 429 with Retry-After when any
+ * limit is used up (then nothing is taken).
+ */
+export async function reserveLoginAttempt(ctx: ServiceContext, keys: LoginThrottleKeys): Promise<LoginReservation> {
+  const db = ctx.env.DB;
   const now = ctx.now().getTime();
-  const rows = await ctx.db
-    .select()
-    .from(schema.rateLimits)
-    .where(inArray(schema.rateLimits.key, [keys.email, keys.address]));
-  for (const row of rows) {
-    const limit = row.key === keys.email ? LOGIN_LIMITS.email : LOGIN_LIMITS.address;
-    const endsAt = row.window_ends_at.getTime();
-    if (endsAt > now && row.count >= limit.max) {
-      const retryAfter = Math.max(1, Math.ceil((endsAt - now) / 1000));
-      throw new AppError('TOO_MANY_REQUESTS', `Too many failed sign-in attempts. Try again in ${retryAfter} seconds.`, {
-        'Retry-After': String(retryAfter),
-      });
-    }
-  }
+  const known = await db.prepare('SELECT 1 AS known FROM rate_limits WHERE key = ?1 AND window_ends_at > ?2').bind(keys.known, now).first();
+  const taken: LimitName[] = known ? ['pair'] : ['pair', 'address', 'email'];
+  const limited = taken.map((name) => ({ name, key: keys[name], ...LOGIN_LIMITS[name] }));
+
+  // 1. A missing or ended window starts again at 0.
+  const open = limited.map((l) =>
+    db
+      .prepare(
+        `INSERT INTO rate_limits (key, count, window_ends_at) VALUES (?1, 0, ?2)
+         ON CONFLICT (key) DO UPDATE SET count = 0, window_ends_at = excluded.window_ends_at WHERE rate_limits.window_ends_at <= ?3`,
+      )
+      .bind(l.key, now + l.windowMs, now),
+  );
+  // 2. One statement raises every count, or none: the NOT EXISTS is uncorrelated, so SQLite evaluates
+  //    it once, before any row changes. D1 runs a batch as one transaction, serialised with every
+  //    other write, so two racing attempts cannot both see the last free slot.
+  const keyList = limited.map((_, i) => `?${i + 1}`).join(', ');
+  const full = limited.map((_, i) => `(key = ?${i + 1} AND count >= ?${limited.length + i + 1})`).join(' OR ');
+  const take = db
+    .prepare(`UPDATE rate_limits SET count = count + 1 WHERE key IN (${keyList}) AND NOT EXISTS (SELECT 1 FROM rate_limits WHERE ${full}) RETURNING key`)
+    .bind(...limited.map((l) => l.key), ...limited.map((l) => l.max));
+  const state = db.prepare(`SELECT key, count, window_ends_at FROM rate_limits WHERE key IN (${keyList})`).bind(...limited.map((l) => l.key));
+  const results = await db.batch([...open, take, state]);
+
+  if ((results[open.length]!.results as unknown[]).length === limited.length) return { keys, taken };
+  const rows = results[open.length + 1]!.results as { key: string; count: number; window_ends_at: number }[];
+  const endsAt = Math.max(
+    ...rows.filter((r) => r.count >= (limited.find((l) => l.key === r.key)?.max ?? Infinity)).map((r) => r.window_ends_at),
+    now + 1000,
+  );
+  const retryAfter = Math.max(1, Math.ceil((endsAt - now) / 1000));
+  throw new AppError('TOO_MANY_REQUESTS', `Too many failed sign-in attempts. Try again in ${retryAfter} seconds.`, {
+    'Retry-After': String(retryAfter),
+  });
 }
 
-/** Counts one failure against both keys (an atomic upsert that restarts an expired window). */
-export async function recordLoginFailure(ctx: ServiceContext, keys: Keys) {
+/**
+ * The password was right: this pair's failures are forgiven, the address and email slots this attempt
+ * took are given back (it was not a failure), and the address becomes known to the account.
+ */
+export async function settleLoginSuccess(ctx: ServiceContext, reservation: LoginReservation) {
+  const db = ctx.env.DB;
+  const { keys, taken } = reservation;
   const now = ctx.now().getTime();
-  const bump = (key: string, windowMs: number) =>
-    ctx.db
-      .insert(schema.rateLimits)
-      .values({ key, count: 1, window_ends_at: new Date(now + windowMs) })
-      .onConflictDoUpdate({
-        target: schema.rateLimits.key,
-        set: {
-          count: sql`CASE WHEN ${schema.rateLimits.window_ends_at} <= ${now} THEN 1 ELSE ${schema.rateLimits.count} + 1 END`,
-          window_ends_at: sql`CASE WHEN ${schema.rateLimits.window_ends_at} <= ${now} THEN excluded.window_ends_at ELSE ${schema.rateLimits.window_ends_at} END`,
-        },
-      });
-  await ctx.db.batch([bump(keys.email, LOGIN_LIMITS.email.windowMs), bump(keys.address, LOGIN_LIMITS.address.windowMs)]);
-}
-
-/** A good login clears its email's count (the address count stays: it guards other accounts). */
-export async function clearLoginFailures(ctx: ServiceContext, keys: Keys) {
-  await ctx.db.delete(schema.rateLimits).where(inArray(schema.rateLimits.key, [keys.email]));
+  const giveBack = taken.filter((n) => n !== 'pair').map((n) => keys[n]);
+  await db.batch([
+    db.prepare('DELETE FROM rate_limits WHERE key = ?1').bind(keys.pair),
+    ...giveBack.map((key) => db.prepare('UPDATE rate_limits SET count = MAX(count - 1, 0) WHERE key = ?1').bind(key)),
+    db
+      .prepare(
+        `INSERT INTO rate_limits (key, count, window_ends_at) VALUES (?1, 1, ?2)
+         ON CONFLICT (key) DO UPDATE SET window_ends_at = excluded.window_ends_at`,
+      )
+      .bind(keys.known, now + KNOWN_ADDRESS_TTL_MS),
+  ]);
 }

@@ -164,10 +164,11 @@ export async function confirmPasswordReset(ctx: ServiceContext, input: z.output<
   } else if (bundle) {
     statements.push(db.prepare(`UPDATE user_keys SET password_wrap = ?4, updated_at = ?2 WHERE user_id = ?3 AND ${live}`).bind(row.id, now, row.user_id, JSON.stringify(bundle.password_wrap)));
   }
-  const loginKey = (await loginThrottleKeys(row.email, clientAddress)).email;
+  // A reset lifts the account's sign-in limits: its email ceiling and every address's pair window.
+  const throttle = await loginThrottleKeys(row.email, clientAddress);
   statements.push(
     db.prepare(`UPDATE sessions SET revoked_at = ?2 WHERE user_id = ?3 AND revoked_at IS NULL AND ${live}`).bind(row.id, now, row.user_id),
-    db.prepare(`DELETE FROM rate_limits WHERE key = ?4 AND ${live}`).bind(row.id, now, row.user_id, loginKey),
+    db.prepare(`DELETE FROM rate_limits WHERE (key = ?4 OR substr(key, 1, length(?5)) = ?5) AND ${live}`).bind(row.id, now, row.user_id, throttle.email, throttle.pairPrefix),
     db.prepare(`UPDATE password_reset_tokens SET used_at = ?2 WHERE user_id = ?3 AND id != ?1 AND used_at IS NULL AND ${live}`).bind(row.id, now, row.user_id),
     db.prepare(`UPDATE password_reset_tokens SET used_at = ?2 WHERE id = ?1 AND used_at IS NULL AND expires_at > ?2`).bind(row.id, now),
   );
