@@ -23,7 +23,7 @@ import { handleError, handleNotFound } from './middleware/errors';
 import { referenceRoutes } from './openapi/rest';
 import { requestContext } from './middleware/request-context';
 import { securityHeaders } from './middleware/security-headers';
-import { trpcBatchCap } from './middleware/trpc-batch-cap';
+import { trpcGuards } from './middleware/trpc-guards';
 import { appRouter } from './trpc/router';
 
 export function createApp() {
@@ -57,7 +57,7 @@ export function createApp() {
   // message.create (it carries its audio inline).
   const trpcLimit = bodyLimit({ maxSize: MAX_JSON_BYTES, onError: () => { throw payloadTooLarge(); } });
   const messageCreateLimit = bodyLimit({ maxSize: MESSAGE_CREATE_MAX_BODY_BYTES, onError: () => { throw payloadTooLarge(MESSAGE_CREATE_MAX_BODY_BYTES); } });
-  app.use('/api/trpc/*', trpcBatchCap);
+  app.use('/api/trpc/*', trpcGuards);
   app.use('/api/trpc/*', (c, next) => (c.req.path === '/api/trpc/message.create' ? messageCreateLimit(c, next) : trpcLimit(c, next)));
   app.use(
     '/api/trpc/*',

@@ -1,5 +1,5 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from 'cloudflare:test';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { dispatchMissedCheckins } from '../src/domains/canary/missed-event-subscribers';
 import type { MissedCheckinsEvent } from '../src/domains/canary/emit-missed-events';
 import { sendOwnerNotice } from '../src/domains/messages/notices/send-owner-notice';
@@ -321,6 +321,17 @@ describe('SSRF at send time and redirects', () => {
     expect(await received('prod-send')).toEqual([]);
     const log = await api('GET', `/api/developer/webhooks/${hook.id}/attempts`, { token: owner.token });
     expect(log.data).toHaveLength(1);
+  });
+
+  it('resolves the host before sending in production: a name that leads to loopback is not called', async () => {
+    const { owner, hook } = await endpoint('prod-dns');
+    await env.DB.prepare('UPDATE webhooks SET url = ? WHERE id = ?').bind('https://7f000001.nip.io/hook/prod-dns', hook.id).run();
+    const t = Date.now();
+    const id = await fanOutOne(owner.id, t);
+    const production = createServiceContext(withEnv({ APP_ENV: 'production', WEBHOOK_DOH_URL: inject('dohResolver').url }), () => new Date(t));
+    const r = await captureQueues(() => deliverWebhook(production, id));
+    expect(r.result).toMatchObject({ outcome: 'failed', attempt: { status_code: null, success: false, error: 'not sent: url resolves to a non-public address (127.0.0.1)' } });
+    expect(await received('prod-dns')).toEqual([]);
   });
 
   it('reads at most 64 KiB of a response body, then drops the connection', async () => {

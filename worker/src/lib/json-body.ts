@@ -3,15 +3,18 @@ import { AppError } from './errors';
 /** DESIGN section 1: JSON bodies over 1 MiB are refused with 413 before they are parsed (message create, which carries audio, allows more). */
 export const MAX_JSON_BYTES = 1024 * 1024;
 
+export const NOT_JSON = 'Send the body as JSON (Content-Type: application/json)';
+
+/** application/json or any application/…+json. */
+export const isJsonContentType = (type: string) => /^application\/([\w.+-]+\+)?json\b/i.test(type.trim());
+
 /**
  * Reads a JSON request body: 415 for a declared non-JSON type, 413 past 1 MiB (declared or actual),
  * 400 for malformed JSON. An empty body reads as `{}` so "all fields missing" becomes a 422.
  */
 export async function readJsonBody(req: Request, maxBytes = MAX_JSON_BYTES): Promise<unknown> {
   const type = req.headers.get('content-type');
-  if (type && !/^application\/([\w.+-]+\+)?json\b/i.test(type.trim())) {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON (Content-Type: application/json)');
-  }
+  if (type && !isJsonContentType(type)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', NOT_JSON);
   const declared = Number(req.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) throw payloadTooLarge(maxBytes);
   const text = new TextDecoder().decode(await readBodyCapped(req, maxBytes, () => payloadTooLarge(maxBytes)));

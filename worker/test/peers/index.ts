@@ -4,6 +4,7 @@ import { startPushPeer } from './push';
 import { startSmtpPeer } from './smtp';
 import { startEmailApiPeer } from './email-api';
 import { startWebhookReceiver } from './webhook-receiver';
+import { startDohResolver } from './doh';
 
 /**
  * vitest globalSetup (runs in Node, outside workerd): starts the real protocol peers the channel
@@ -13,7 +14,7 @@ import { startWebhookReceiver } from './webhook-receiver';
  */
 type Peer = (project: TestProject) => Promise<() => Promise<void> | void>;
 
-const peers: Peer[] = [startSmtpPeer, startEmailApiPeer, startPushPeer, startTwilioPeer, startWebhookReceiver];
+const peers: Peer[] = [startSmtpPeer, startEmailApiPeer, startPushPeer, startTwilioPeer, startWebhookReceiver, startDohResolver];
 
 export default async function setup(project: TestProject) {
   const teardowns: Array<() => Promise<void> | void> = [];

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { ZCanaryId, ZCheckInInput, ZCreateCanaryInput } from '../../contracts/canary';
+import { ZActivityQuery, ZCanaryId, ZCheckInInput, ZCreateCanaryInput } from '../../contracts/canary';
 import { protectedProcedure, publicProcedure, router } from '../../trpc/init';
 import { requirePrincipal } from '../../middleware/authenticate';
 import { listRecentActivity } from '../activity/list-activity';
@@ -20,6 +19,6 @@ export const canaryRouter = router({
 
 export const activityRouter = router({
   recent: protectedProcedure
-    .input(z.object({ limit: z.number().int().min(1).max(100).optional() }).optional())
+    .input(ZActivityQuery.optional())
     .query(({ ctx, input }) => listRecentActivity(ctx.services, ctx.principal.user.id, input?.limit ?? 20)),
 });

@@ -11,6 +11,7 @@ import { webhookRetryDelaySeconds } from './retry-policy';
 import { decryptWebhookSecret } from './secret';
 import { postWebhook, type SendResult } from './send';
 import { webhookHeaders } from './signature';
+import { checkResolvedHost } from './dns-guard';
 import { checkWebhookUrl } from './url-guard';
 
 /** The DELIVERIES queue message of one webhook attempt. */
@@ -92,9 +93,12 @@ export async function deliverWebhook(ctx: ServiceContext, deliveryId: string, op
 
   let result: SendResult;
   const checked = checkWebhookUrl(webhook.url, ctx.env);
-  const secret = checked.ok ? await decryptWebhookSecret(ctx.env, webhook.id, webhook.secret_encrypted) : null;
+  const resolved = checked.ok ? await checkResolvedHost(new URL(checked.url).hostname, ctx.env) : null;
+  const secret = checked.ok && resolved?.ok ? await decryptWebhookSecret(ctx.env, webhook.id, webhook.secret_encrypted) : null;
   if (!checked.ok) {
     result = { statusCode: null, durationMs: 0, error: `not sent: ${checked.reason}`, retryable: false, retryAfterSeconds: null };
+  } else if (resolved && !resolved.ok) {
+    result = { statusCode: null, durationMs: 0, error: `not sent: ${resolved.reason}`, retryable: resolved.retryable, retryAfterSeconds: null };
   } else if (secret == null) {
     result = { statusCode: null, durationMs: 0, error: 'not sent: the signing secret could not be decrypted (was WEBHOOK_SECRET_KEY changed?)', retryable: false, retryAfterSeconds: null };
   } else {

@@ -12,12 +12,14 @@ import { isProduction, type Bindings } from '../../env';
 export interface WebhookEnv {
   WEBHOOK_SECRET_KEY?: string;
   WEBHOOK_ALLOW_PRIVATE_URLS?: string;
+  /** DNS-over-HTTPS JSON endpoint used to resolve webhook hosts before each production attempt (dns-guard.ts). */
+  WEBHOOK_DOH_URL?: string;
 }
 
 export function webhookEnv(env: Bindings): WebhookEnv {
   const raw = env as unknown as Record<string, unknown>;
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
-  return { WEBHOOK_SECRET_KEY: str(raw.WEBHOOK_SECRET_KEY), WEBHOOK_ALLOW_PRIVATE_URLS: str(raw.WEBHOOK_ALLOW_PRIVATE_URLS) };
+  return { WEBHOOK_SECRET_KEY: str(raw.WEBHOOK_SECRET_KEY), WEBHOOK_ALLOW_PRIVATE_URLS: str(raw.WEBHOOK_ALLOW_PRIVATE_URLS), WEBHOOK_DOH_URL: str(raw.WEBHOOK_DOH_URL) };
 }
 
 /** Private and plain-http URLs: only outside production, and only when the setting is "true". */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZActivity } from '../../contracts/canary';
+import { ZActivity, ZActivityQuery } from '../../contracts/canary';
 import type { RouteDoc } from '../route-doc';
 
 /** GET /api/activity (domains/activity/rest.ts). */
@@ -12,9 +12,7 @@ export const routes: RouteDoc[] = [
     description: "The dashboard's Recent Activity: check-ins, canary and dead-man's switch events, newest first.",
     tags: ['Canaries'],
     auth: 'session',
-    request: {
-      query: z.object({ limit: z.number().int().min(1).max(100).default(20).describe('How many entries (clamped to 1…100)') }),
-    },
+    request: { query: ZActivityQuery },
     responses: { 200: { description: 'Newest first', schema: z.array(ZActivity) } },
   },
 ];
