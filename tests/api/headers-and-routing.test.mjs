@@ -37,6 +37,8 @@ for (const path of ['/', '/login']) {
     assert.match(res.headers.get('content-type') ?? '', /text\/html/);
     assert.match(await res.text(), /<div id="?root"?|<script/i);
     assertSecurityHeaders(res.headers, `GET ${path}`);
+    // From web/public/_headers; browsers honour it only over https (production).
+    assert.match(res.headers.get('strict-transport-security') ?? '', /max-age=31536000/);
   });
 }
 
