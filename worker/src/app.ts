@@ -10,7 +10,6 @@ import { deadmanRoutes } from './domains/deadman/rest';
 import { deathVerificationRoutes, developerKeyRoutes } from './domains/developer/rest';
 import { keyRoutes } from './domains/e2ee/rest';
 import { legalRoutes } from './domains/legal/rest';
-import { messageRoutes, messagesDeliverRoutes } from './domains/messages/rest';
 import { MESSAGE_CREATE_MAX_BODY_BYTES } from './contracts/messages';
 import { notifyRoutes } from './domains/notify/rest';
 import { outboxRoutes } from './domains/outbox/rest';
@@ -25,6 +24,8 @@ import { requestContext } from './middleware/request-context';
 import { securityHeaders } from './middleware/security-headers';
 import { trpcGuards } from './middleware/trpc-guards';
 import { appRouter } from './trpc/router';
+import { mountOperations } from './api/rest-adapter';
+import { OPERATIONS } from './api/operations';
 
 export function createApp() {
   const app = new Hono<AppEnv>();
@@ -39,8 +40,6 @@ export function createApp() {
   app.route('/api/deadman', deadmanRoutes);
   app.route('/api/legal', legalRoutes);
   app.route('/api/activity', activityRoutes);
-  app.route('/api/message', messageRoutes);
-  app.route('/api/messages', messagesDeliverRoutes);
   app.route('/api/notify', notifyRoutes);
   app.route('/api/profile', profileRoutes);
   app.route('/api/outbox', outboxRoutes);
@@ -52,6 +51,8 @@ export function createApp() {
   // /upload/encrypted-file, /download/decrypted-file/{id}, /attachments/{id}/ciphertext,
   // /message/{id}/attachments and /profile/storage.
   app.route('/api', attachmentRoutes);
+  // Every operation declared once in its domain (worker/src/api/operations.ts).
+  mountOperations(app, OPERATIONS);
 
   // The same caps as the REST adapter's readJsonBody, declared or streamed: 1 MiB, except a lone
   // message.create (it carries its audio inline).

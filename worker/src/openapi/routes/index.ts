@@ -7,7 +7,8 @@ import { routes as deadman } from './deadman';
 import { routes as developerKeys } from './developer-keys';
 import { routes as health } from './health';
 import { routes as keys } from './keys';
-import { routes as messages } from './messages';
+import { routeDocsOf } from '../../api/route-docs';
+import { messageOperations } from '../../domains/messages/operations';
 import { routes as notify } from './notify';
 import { routes as outbox } from './outbox';
 import { routes as profile } from './profile';
@@ -24,7 +25,7 @@ export const ROUTE_DOCS: RouteDoc[] = [
   ...canary,
   ...activity,
   ...deadman,
-  ...messages,
+  ...routeDocsOf(messageOperations),
   ...attachments,
   ...notify,
   ...profile,

@@ -1,0 +1,34 @@
+import type { RouteDoc } from '../openapi/route-doc';
+import type { AnyOperation } from './operation';
+
+/** The OpenAPI entry (and API-key policy entry) of an operation with a REST path. */
+export function toRouteDoc(op: AnyOperation & { path: string }): RouteDoc {
+  const status = op.status ?? 200;
+  const request: RouteDoc['request'] = {};
+  if (op.input.params) request.params = op.input.params;
+  if (op.input.query) request.query = op.input.query;
+  if (op.input.body) request.body = op.input.body;
+  if (op.input.multipart) {
+    request.body = op.input.multipart.schema;
+    request.contentType = 'multipart/form-data';
+  }
+  return {
+    method: op.method,
+    path: op.path,
+    operationId: op.docs.operationId,
+    summary: op.docs.summary,
+    ...(op.docs.description ? { description: op.docs.description } : {}),
+    tags: op.docs.tags,
+    auth: op.access.kind === 'public' ? 'none' : op.access.kind,
+    ...(op.access.kind === 'session-or-key' ? { scope: op.access.scope } : {}),
+    ...(op.docs.authOptional ? { authOptional: true } : {}),
+    ...(Object.keys(request).length ? { request } : {}),
+    responses: {
+      [status]: { description: op.docs.responses?.[status]?.description ?? 'OK', ...(op.output ? { schema: op.output } : {}), ...(op.docs.contentType ? { contentType: op.docs.contentType } : {}) },
+      ...Object.fromEntries(Object.entries(op.docs.responses ?? {}).filter(([s]) => Number(s) !== status)),
+    },
+  };
+}
+
+export const routeDocsOf = (operations: readonly AnyOperation[]): RouteDoc[] =>
+  operations.filter((op): op is AnyOperation & { path: string } => op.path !== null).map(toRouteDoc);
