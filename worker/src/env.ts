@@ -23,6 +23,11 @@ export type Bindings = Omit<Env, 'EMAIL_TRANSPORT' | 'SMS_TRANSPORT' | 'CALL_TRA
     GOOGLE_TOKEN_URL?: string;
     GOOGLE_JWKS_URL?: string;
     GOOGLE_ISSUER?: string;
+    /**
+     * "true" lets every signed-in user read every outbox row (the operator view, GET /api/outbox/all):
+     * unset by default, ignored in production (domains/outbox/outbox-access.ts).
+     */
+    OUTBOX_OPERATOR_VIEW?: string;
   };
 
 /** What every service receives: the database, the bindings and the clock. */
