@@ -399,6 +399,10 @@ test('E2EE: the server never sees the text, the file, a private key or a recover
 
 // ---- (c) password change and the two kinds of reset ------------------------------------------------
 
+/**
+ * The newest reset link in `email`'s own local mailbox, read with a session of that same account (`token`):
+ * the outbox shows each account only what was sent to it, so nobody else can read the link.
+ */
 async function resetLink(token, email, notBefore) {
   for (let i = 0; i < 50; i++) {
     const box = await call('GET', '/api/outbox?limit=100', { token });
@@ -454,7 +458,10 @@ test('E2EE recovery: a password change keeps access; a reset with the recovery k
     await openMessageView(page, oldId, PW2);
     await card(page, 'Message').getByText(MARKER, { exact: false }).waitFor();
 
-    // Forgot password, with the recovery key (uploaded as the saved .txt).
+    // Forgot password, with the recovery key (uploaded as the saved .txt). The owner reads the reset email
+    // in their own mailbox from a second session (their phone, say), taken after the password change
+    // revoked the others: locally the outbox shows the link to no one else.
+    let mailbox = await apiLogin(owner.email, PW2);
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL('**/login');
     await page.getByRole('link', { name: 'Forgot password?' }).click();
@@ -463,7 +470,7 @@ test('E2EE recovery: a password change keeps access; a reset with the recovery k
     await page.getByLabel('Email').fill(owner.email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await page.getByText('If an account exists, we sent a link', { exact: false }).waitFor();
-    let link = await resetLink(friendToken, owner.email, since);
+    let link = await resetLink(mailbox, owner.email, since);
     await page.goto(link);
     await h1(page, 'Choose a new password').waitFor();
     await page.getByLabel('Upload recovery key file (.txt)').setInputFiles(recovery.filePath);
@@ -477,7 +484,9 @@ test('E2EE recovery: a password change keeps access; a reset with the recovery k
     await openMessageView(page, oldId, PW3);
     await card(page, 'Message').getByText(MARKER, { exact: false }).waitFor();
 
-    // Forgot password again, this time without the recovery key: warned, confirmed, new keys.
+    // Forgot password again, this time without the recovery key: warned, confirmed, new keys. The reset
+    // revoked every session, so the mailbox session is taken again with the new password.
+    mailbox = await apiLogin(owner.email, PW3);
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL('**/login');
     await page.goto('/forgot-password');
@@ -485,7 +494,7 @@ test('E2EE recovery: a password change keeps access; a reset with the recovery k
     await page.getByLabel('Email').fill(owner.email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await page.getByText('If an account exists, we sent a link', { exact: false }).waitFor();
-    link = await resetLink(friendToken, owner.email, since);
+    link = await resetLink(mailbox, owner.email, since);
     await page.goto(link);
     await page.getByRole('button', { name: 'I don’t have my recovery key' }).click();
     await page.getByText('can never be opened again', { exact: false }).waitFor();

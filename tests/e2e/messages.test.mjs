@@ -224,10 +224,11 @@ test('messages: two users: create with and without rules, Release now, log and h
     await rp.goto(`/app/messages/view/${idA}`);
     await rp.getByText('This message could not be found.').waitFor();
 
-    // The Outbox, linked apart from the SPEC sidebar entries, shows the email that would have gone out.
+    // The Outbox, linked apart from the SPEC sidebar entries, is the recipient's local mailbox: it shows
+    // the email that would have gone out to them.
     await rp.getByRole('navigation', { name: 'Local development' }).getByRole('link', { name: 'Outbox' }).click();
     await h1(rp, 'Outbox').waitFor();
-    await rp.getByText('This page exists only while Afterword runs locally.', { exact: false }).waitFor();
+    await rp.getByText('This is your local mailbox: what Afterword would have sent to you', { exact: false }).waitFor();
     const mail = rp.locator('.outbox-item', { hasText: releaseText });
     await mail.waitFor({ timeout: 30_000 });
     assert.match(await mail.textContent(), new RegExp(recipient.email.replace(/[.+]/g, '\\$&')));
@@ -310,6 +311,7 @@ test('messages: notifications page: preferences, profile time zone from the brow
     await toast(page, 'Code sent').waitFor();
     const codeInput = phone.getByLabel('Verification code');
     await codeInput.waitFor();
+    // Read from this account's own mailbox: the code is for the account that asked for it.
     const outbox = (await api('GET', '/api/outbox?limit=50', { token: acct.token })).json.messages;
     const text = outbox.find((m) => m.channel === 'sms' && m.address === number)?.text ?? '';
     const code = /(\d{6})/.exec(text)?.[1];

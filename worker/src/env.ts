@@ -14,6 +14,11 @@ export type Bindings = Omit<Env, 'EMAIL_TRANSPORT' | 'SMS_TRANSPORT' | 'CALL_TRA
   TwilioEnv &
   PushEnv & {
     PUBLIC_ORIGIN: string;
+    /**
+     * "true" lets every signed-in user read every outbox row (the operator view, GET /api/outbox/all):
+     * unset by default, ignored in production (domains/outbox/outbox-access.ts).
+     */
+    OUTBOX_OPERATOR_VIEW?: string;
     /** Secret from which canary check-in tokens are derived (a local default is used outside production). */
     CANARY_TOKEN_SECRET?: string;
     GOOGLE_CLIENT_ID?: string;

@@ -209,7 +209,7 @@ describe('delivery (the DELIVERIES consumer)', () => {
     await captureQueues(() => deliverMessage(servicesAt(at + 2000), deliveryId));
     const { results: outbox } = await env.DB.prepare("SELECT * FROM outbox_messages WHERE idempotency_key = ?").bind(`delivery:${deliveryId}`).all<Record<string, any>>();
     expect(outbox).toHaveLength(1);
-    expect(outbox[0]).toMatchObject({ channel: 'email', address: recipient.email, text: 'Hello from the past' });
+    expect(outbox[0]).toMatchObject({ channel: 'email', address: recipient.email, recipient_user_id: recipient.id, text: 'Hello from the past' });
     expect(outbox[0]!.link).toContain(`/app/messages/view/${m.id}`);
     expect((await messageRow(m.id))!.status).toBe('delivered');
     const { results: log } = await env.DB.prepare('SELECT channel, success, attempt FROM delivery_log WHERE message_id = ? ORDER BY created_at').bind(m.id).all();
@@ -284,8 +284,8 @@ describe('owner notices', () => {
 
     const morning = night + 7.5 * HOUR;
     expect((await captureQueues(() => sendOwnerNotice(servicesAt(morning), noticeId))).result).toBe('sent');
-    const sent = await env.DB.prepare('SELECT address, subject FROM outbox_messages WHERE idempotency_key = ?').bind(`notice:${noticeId}:email`).first();
-    expect(sent).toEqual({ address: sender.email, subject: expect.stringContaining('was released') });
+    const sent = await env.DB.prepare('SELECT address, recipient_user_id, subject FROM outbox_messages WHERE idempotency_key = ?').bind(`notice:${noticeId}:email`).first();
+    expect(sent).toEqual({ address: sender.email, recipient_user_id: sender.id, subject: expect.stringContaining('was released') });
     expect((await captureQueues(() => sendOwnerNotice(servicesAt(morning + 1), noticeId))).result).toBe('none');
   });
 
@@ -312,6 +312,18 @@ describe('erasure', () => {
     await deleteAccount(servicesAt(Date.now()), sender.id);
     expect(await messageRow(m.id)).toBeNull();
     expect(await env.BLOBS.head(`messages/${m.id}/audio`)).toBeNull();
+  });
+
+  it('deleting an account removes its local mailbox and leaves other accounts’ mail', async () => {
+    const { deleteAccount } = await import('../src/domains/account/delete-account');
+    const { deliverToOutbox } = await import('../src/channels/outbox');
+    const { sender, recipient } = await pair();
+    const ctx = servicesAt(Date.now());
+    await deliverToOutbox(ctx, 'email', sender.email, { idempotencyKey: `erase:${sender.id}`, recipientUserId: sender.id, subject: 'Mine', text: 'x' });
+    await deliverToOutbox(ctx, 'email', recipient.email, { idempotencyKey: `erase:${recipient.id}`, recipientUserId: recipient.id, subject: 'Theirs', text: 'x' });
+    await deleteAccount(ctx, sender.id);
+    const mailOf = async (id: string) => (await env.DB.prepare('SELECT count(*) AS n FROM outbox_messages WHERE recipient_user_id = ?').bind(id).first<{ n: number }>())!.n;
+    expect({ sender: await mailOf(sender.id), recipient: await mailOf(recipient.id) }).toEqual({ sender: 0, recipient: 1 });
   });
 });
 

@@ -59,6 +59,7 @@ describe('POST /api/auth/password-reset/request', () => {
     const [mail, ...more] = await emailsTo(user.email);
     expect(more).toEqual([]);
     expect(mail!.subject).toBe('Reset your Afterword password');
+    expect(mail!.recipient_user_id).toBe(user.id);
     expect(mail!.link).toMatch(new RegExp(`^${env.PUBLIC_ORIGIN.replace(/[.]/g, '\\.')}/reset-password\\?token=[A-Za-z0-9_-]{43}$`));
     expect(mail!.text).toContain(mail!.link);
     expect(mail!.text).toContain(`${PASSWORD_RESET_TTL_MINUTES} minutes`);

@@ -17,12 +17,12 @@ import { servicesAt } from './helpers/canary';
 
 const PHONE = '+14155550100';
 
-/** The code as the user would read it from their phone: the newest SMS in the outbox for this account. */
+/** The code as the user would read it from their phone: the newest SMS in this account's local mailbox. */
 async function codeFromOutbox(userId: string) {
   const row = await env.DB.prepare(
-    "SELECT address, subject, text, created_at FROM outbox_messages WHERE channel = 'sms' AND substr(idempotency_key, 1, ?1) = ?2 ORDER BY created_at DESC LIMIT 1",
+    "SELECT address, subject, text, created_at FROM outbox_messages WHERE channel = 'sms' AND recipient_user_id = ? ORDER BY created_at DESC LIMIT 1",
   )
-    .bind(`phone-verify:${userId}:`.length, `phone-verify:${userId}:`)
+    .bind(userId)
     .first<{ address: string; subject: string; text: string; created_at: number }>();
   if (!row) throw new Error('no code in the outbox');
   return { ...row, code: row.text.match(/\b(\d{6})\b/)![1]! };

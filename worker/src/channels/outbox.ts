@@ -1,19 +1,20 @@
 import { schema } from '@afterword/db';
-import { desc } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import type { ServiceContext } from '../env';
-import type { ChannelKind, DeliveryResult, OutgoingMessage } from './types';
+import type { AddressedMessage, ChannelKind, DeliveryResult } from './types';
 
 /**
  * The outbox adapter: the local default for every channel. It stores the delivery instead of sending
  * it, so `npm start` shows what would have gone out (an /app/outbox page reads `listOutbox`). It
  * behaves like a provider that accepts at once; the idempotency key makes a repeated job a no-op that
- * answers with the first delivery's id, as providers with idempotency keys do.
+ * answers with the first delivery's id, as providers with idempotency keys do. The row keeps the account
+ * it is for: a local install is a shared mailbox server, and each account may read only its own mail.
  */
 export async function deliverToOutbox(
   ctx: ServiceContext,
   channel: ChannelKind,
   address: string,
-  message: OutgoingMessage,
+  message: AddressedMessage,
 ): Promise<DeliveryResult> {
   const id = crypto.randomUUID();
   const [row] = await ctx.db
@@ -22,6 +23,7 @@ export async function deliverToOutbox(
       id,
       channel,
       address,
+      recipient_user_id: message.recipientUserId,
       subject: message.subject,
       text: message.text,
       link: message.link ?? null,
@@ -33,8 +35,22 @@ export async function deliverToOutbox(
   return { ok: true, providerId: `outbox:${row?.id ?? id}` };
 }
 
-/** Newest first: what the local outbox page shows. */
-export async function listOutbox(ctx: ServiceContext, limit = 100) {
-  const rows = await ctx.db.select().from(schema.outboxMessages).orderBy(desc(schema.outboxMessages.created_at)).limit(Math.min(Math.max(limit, 1), 500));
+/**
+ * Who reads the outbox: one account, which sees only the rows addressed to it, or the operator, who sees
+ * every row (only behind OUTBOX_OPERATOR_VIEW, domains/outbox/outbox-access.ts). There is no default,
+ * so no caller can list every row by leaving the reader out.
+ */
+export type OutboxReader = { userId: string } | { operator: true };
+
+/** Newest first: what the local outbox page shows to `reader`. */
+export async function listOutbox(ctx: ServiceContext, reader: OutboxReader, limit = 100) {
+  const t = schema.outboxMessages;
+  const rows = await ctx.db
+    .select()
+    .from(t)
+    // A row without a recipient (null) never equals an account id: only the operator sees it.
+    .where('userId' in reader ? eq(t.recipient_user_id, reader.userId) : undefined)
+    .orderBy(desc(t.created_at))
+    .limit(Math.min(Math.max(limit, 1), 500));
   return rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() }));
 }

@@ -3,20 +3,21 @@ import { createEmailChannel } from './email';
 import { deliverToOutbox } from './outbox';
 import { createPushChannel } from './push';
 import { callChannelFromEnv, smsChannelFromEnv, type PhoneChannel } from './twilio';
-import type { ChannelKind, DeliveryResult, EmailAddress, OutgoingMessage, PushSubscriptionJson } from './types';
+import type { AddressedMessage, ChannelKind, DeliveryResult, EmailAddress, PushSubscriptionJson } from './types';
 
 /**
  * Every channel as the release engine and owner notices use it, each adapter chosen by configuration
  * (`*_TRANSPORT`) with the outbox as the local default. A misconfigured adapter does not throw: each send
  * answers a retryable failure naming the setting, so the delivery log shows it and a fix inside the
- * retry window still delivers.
+ * retry window still delivers. Every send names the account it is for (`recipientUserId`): the outbox
+ * shows a row only to that account.
  */
 export interface Channels {
   readonly transports: Record<ChannelKind, string>;
-  email(to: EmailAddress, message: OutgoingMessage): Promise<DeliveryResult>;
-  sms(to: string, message: OutgoingMessage): Promise<DeliveryResult>;
-  call(to: string, message: OutgoingMessage): Promise<DeliveryResult>;
-  push(subscription: PushSubscriptionJson, message: OutgoingMessage): Promise<DeliveryResult>;
+  email(to: EmailAddress, message: AddressedMessage): Promise<DeliveryResult>;
+  sms(to: string, message: AddressedMessage): Promise<DeliveryResult>;
+  call(to: string, message: AddressedMessage): Promise<DeliveryResult>;
+  push(subscription: PushSubscriptionJson, message: AddressedMessage): Promise<DeliveryResult>;
 }
 
 const misconfigured = (err: unknown): DeliveryResult => ({ ok: false, retryable: true, error: err instanceof Error ? err.message : 'channel misconfigured' });
@@ -28,14 +29,14 @@ function phone(ctx: ServiceContext, kind: 'sms' | 'call', make: () => PhoneChann
   } catch (err) {
     return { transport: 'twilio', send: async () => misconfigured(err) };
   }
-  if (!channel) return { transport: 'outbox', send: (to: string, m: OutgoingMessage) => deliverToOutbox(ctx, kind, to, m) };
+  if (!channel) return { transport: 'outbox', send: (to: string, m: AddressedMessage) => deliverToOutbox(ctx, kind, to, m) };
   const real = channel;
-  return { transport: 'twilio', send: (to: string, m: OutgoingMessage) => real.send(to, m) };
+  return { transport: 'twilio', send: (to: string, m: AddressedMessage) => real.send(to, m) };
 }
 
 export function createChannels(ctx: ServiceContext): Channels {
   const env = ctx.env;
-  const email = createEmailChannel(env, { outbox: (to, m) => deliverToOutbox(ctx, 'email', to.email, m) });
+  const email = createEmailChannel<AddressedMessage>(env, { outbox: (to, m) => deliverToOutbox(ctx, 'email', to.email, m) });
   const sms = phone(ctx, 'sms', () => smsChannelFromEnv(env));
   const call = phone(ctx, 'call', () => callChannelFromEnv(env));
   let push: { transport: string; send: Channels['push'] };

@@ -15,6 +15,17 @@ export interface OutgoingMessage {
   link?: string;
 }
 
+/**
+ * A message as senders hand it to `Channels`: the content plus the account it is for. Real providers
+ * ignore the account (the address decides who reads it); the local outbox stores it, because there the
+ * account is what decides who may read the row (docs/decisions/local-outbox.md). Required, so every new
+ * sender has to say whom a delivery is for.
+ */
+export interface AddressedMessage extends OutgoingMessage {
+  /** The account this delivery is for; null when it is for no known account (only the operator view shows it). */
+  recipientUserId: string | null;
+}
+
 export interface EmailAddress {
   email: string;
   name?: string;

@@ -144,6 +144,7 @@ export const ZOutboxMessage = mirrors<Awaited<ReturnType<typeof listOutbox>>[num
     id: z.string(),
     channel: z.enum(['email', 'sms', 'call', 'push']),
     address: z.string(),
+    recipient_user_id: z.string().nullable().describe('The account the delivery was for; null when none is known (operator view only)'),
     subject: z.string(),
     text: z.string(),
     link: z.string().nullable(),

@@ -2,29 +2,45 @@ import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { deliverToOutbox, listOutbox } from '../../src/channels/outbox';
 import { createServiceContext } from '../../src/env';
+import { signedInUser } from '../helpers/api';
 
-const message = (key: string) => ({ idempotencyKey: key, subject: 'A message from Ada', text: 'Read it in your inbox.', link: 'http://127.0.0.1:8787/app/messages' });
+const message = (key: string, recipientUserId: string | null) => ({
+  idempotencyKey: key,
+  recipientUserId,
+  subject: 'A message from Ada',
+  text: 'Read it in your inbox.',
+  link: 'http://127.0.0.1:8787/app/messages',
+});
 
 describe('the outbox channel (local default)', () => {
-  it('stores what would have been sent, newest first', async () => {
+  it('stores what would have been sent with the account it is for, and lists it to that account newest first', async () => {
     const ctx = createServiceContext(env);
-    const first = await deliverToOutbox(ctx, 'email', 'grace@example.com', message('m1:email'));
-    const second = await deliverToOutbox(ctx, 'sms', '+14155550100', { ...message('m1:sms'), link: undefined });
+    const recipient = await signedInUser();
+    const first = await deliverToOutbox(ctx, 'email', 'grace@example.com', message('m1:email', recipient.id));
+    const second = await deliverToOutbox(ctx, 'sms', '+14155550100', { ...message('m1:sms', recipient.id), link: undefined });
     expect(first).toEqual({ ok: true, providerId: expect.stringMatching(/^outbox:[0-9a-f-]{36}$/) });
     expect(second.ok).toBe(true);
-    const rows = await listOutbox(ctx);
-    expect(rows.map((r) => [r.channel, r.address, r.subject, r.link])).toEqual(
+    const rows = await listOutbox(ctx, { userId: recipient.id });
+    expect(rows.map((r) => [r.channel, r.address, r.recipient_user_id, r.subject, r.link])).toEqual(
       expect.arrayContaining([
-        ['sms', '+14155550100', 'A message from Ada', null],
-        ['email', 'grace@example.com', 'A message from Ada', 'http://127.0.0.1:8787/app/messages'],
+        ['sms', '+14155550100', recipient.id, 'A message from Ada', null],
+        ['email', 'grace@example.com', recipient.id, 'A message from Ada', 'http://127.0.0.1:8787/app/messages'],
       ]),
     );
   });
 
+  it('lists a row with no known recipient to the operator only', async () => {
+    const ctx = createServiceContext(env);
+    const outsider = await signedInUser();
+    await deliverToOutbox(ctx, 'email', outsider.email, message('m3:email', null));
+    expect((await listOutbox(ctx, { userId: outsider.id })).map((r) => r.idempotency_key)).not.toContain('m3:email');
+    expect((await listOutbox(ctx, { operator: true })).map((r) => r.idempotency_key)).toContain('m3:email');
+  });
+
   it('stores a redelivered job once and answers with the first delivery id', async () => {
     const ctx = createServiceContext(env);
-    const first = await deliverToOutbox(ctx, 'push', 'https://push.example/abc', message('m2:push'));
-    const again = await deliverToOutbox(ctx, 'push', 'https://push.example/abc', message('m2:push'));
+    const first = await deliverToOutbox(ctx, 'push', 'https://push.example/abc', message('m2:push', null));
+    const again = await deliverToOutbox(ctx, 'push', 'https://push.example/abc', message('m2:push', null));
     expect(again).toEqual(first);
     const n = await env.DB.prepare("SELECT count(*) AS n FROM outbox_messages WHERE idempotency_key = 'm2:push'").first<{ n: number }>();
     expect(n?.n).toBe(1);

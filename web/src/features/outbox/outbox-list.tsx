@@ -24,12 +24,15 @@ function safeHref(link: string): string | null {
   }
 }
 
-/** What would have been sent, newest first. */
+/** What would have been sent to the signed-in person, newest first. */
 export function OutboxList({ items }: { items: readonly OutboxItem[] }) {
   if (!items.length) {
     return (
-      <EmptyState title="Nothing would have been sent yet.">
-        <p>Emails, text messages, calls and push notifications appear here the moment Afterword would send them.</p>
+      <EmptyState title="Nothing for you yet.">
+        <p>
+          When Afterword would email you, text you, call you or notify one of your devices — a message released to you, a notice about
+          your own messages, a password reset link, a phone code — it appears here at once.
+        </p>
       </EmptyState>
     );
   }

@@ -14,6 +14,7 @@ const OUTBOX_REFRESH_MS = 5_000;
 
 function OutboxPage() {
   // In production there is no outbox (its list answers 404): ask first, and list only when it exists.
+  // The list is the signed-in account's own mail (docs/decisions/local-outbox.md).
   const status = trpc.outbox.status.useQuery(undefined, { staleTime: Infinity });
   const enabled = status.data?.enabled === true;
   const outbox = trpc.outbox.list.useQuery({ limit: OUTBOX_LIMIT }, { enabled, refetchInterval: OUTBOX_REFRESH_MS });
@@ -21,8 +22,8 @@ function OutboxPage() {
     <>
       <PageHeader title="Outbox">
         <p>
-          This page exists only while Afterword runs locally. Nothing here was really sent: these are the emails, text messages, calls and
-          push notifications that would have gone out, newest first.
+          This is your local mailbox: what Afterword would have sent to you — emails, text messages, calls and push notifications, newest
+          first. Afterword runs locally here, so nothing was really sent, and each person signed in sees only what was meant for them.
         </p>
       </PageHeader>
       {status.isPending ? (

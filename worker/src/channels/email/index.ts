@@ -27,21 +27,21 @@ export interface EmailEnv extends SmtpEnv, EmailApiEnv {
   EMAIL_TRANSPORT?: string;
 }
 
-export interface EmailChannel {
+export interface EmailChannel<M extends OutgoingMessage = OutgoingMessage> {
   readonly transport: EmailTransport;
-  send(to: EmailAddress, message: OutgoingMessage): Promise<DeliveryResult>;
+  send(to: EmailAddress, message: M): Promise<DeliveryResult>;
 }
 
-export interface EmailChannelDeps {
+export interface EmailChannelDeps<M extends OutgoingMessage = OutgoingMessage> {
   /** The local default: stores the email instead of sending it (written by the release engine). */
-  outbox: EmailSender;
+  outbox: EmailSender<M>;
 }
 
-function misconfigured(transport: EmailTransport, error: string): EmailChannel {
+function misconfigured<M extends OutgoingMessage>(transport: EmailTransport, error: string): EmailChannel<M> {
   return { transport, send: async () => ({ ok: false, retryable: true, error }) };
 }
 
-export function createEmailChannel(env: EmailEnv, deps: EmailChannelDeps): EmailChannel {
+export function createEmailChannel<M extends OutgoingMessage = OutgoingMessage>(env: EmailEnv, deps: EmailChannelDeps<M>): EmailChannel<M> {
   const transport = (env.EMAIL_TRANSPORT || 'outbox').toLowerCase();
   switch (transport) {
     case 'smtp': {

@@ -17,6 +17,8 @@ export async function deleteAccount(ctx: ServiceContext, userId: string) {
   const blobs = await blobKeysOf(ctx, userId);
   await runBatch(ctx.db, [
     ctx.db.delete(schema.canaryTransitions).where(eq(schema.canaryTransitions.user_id, userId)),
+    // The account's local mailbox (no foreign key: see db/schema/outbox.ts).
+    ctx.db.delete(schema.outboxMessages).where(eq(schema.outboxMessages.recipient_user_id, userId)),
     ctx.db.delete(schema.users).where(eq(schema.users.id, userId)),
   ]);
   // After the rows: a failure here leaves unreachable bytes, never a row pointing at nothing.

@@ -84,6 +84,8 @@ export async function requestPasswordReset(ctx: ServiceContext, email: string, c
     { email: user.email },
     {
       idempotencyKey: `password-reset:${id}`,
+      // The account the link resets, never whoever asked: locally only its owner's outbox shows the link.
+      recipientUserId: user.id,
       subject: 'Reset your Afterword password',
       text: [
         'Someone — hopefully you — asked to reset the password of your Afterword account.',

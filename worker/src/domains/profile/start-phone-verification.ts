@@ -55,6 +55,10 @@ export async function startPhoneVerification(ctx: ServiceContext, userId: string
   const minutes = Math.round(PHONE_CODE_TTL_SECONDS / 60);
   const result = await createChannels(ctx).sms(phone, {
     idempotencyKey: `phone-verify:${userId}:${nowMs}`,
+    // For the account that asked (the number is not yet proven theirs): locally they read the code in
+    // their own outbox. The code only verifies this number on this account, so it gives them nothing
+    // of anyone else's (docs/decisions/local-outbox.md).
+    recipientUserId: userId,
     subject: 'Afterword verification code',
     text: `Your Afterword code is ${code}. It expires in ${minutes} minutes.`,
   });

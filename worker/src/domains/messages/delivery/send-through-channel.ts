@@ -1,6 +1,6 @@
 import type { Message } from '@afterword/db/schema';
 import type { Channels } from '../../../channels/registry';
-import type { DeliveryResult, OutgoingMessage } from '../../../channels/types';
+import type { AddressedMessage, DeliveryResult, OutgoingMessage } from '../../../channels/types';
 import type { ServiceContext } from '../../../env';
 import { listPushSubscriptions, removeGoneSubscription } from '../../notify/push-subscriptions';
 
@@ -12,14 +12,19 @@ export interface RecipientAddress {
   phone_verified_at: Date | null;
 }
 
-/** Sends one delivery through the message's channel to the recipient's address for it. */
+/**
+ * Sends one delivery through the message's channel to the recipient's address for it. The recipient's
+ * account travels with it, taken from the same row as the address, so locally the delivery shows in
+ * the recipient's outbox and nobody else's.
+ */
 export async function sendThroughChannel(
   ctx: ServiceContext,
   channels: Channels,
   method: Message['delivery_method'],
   recipient: RecipientAddress,
-  out: OutgoingMessage,
+  content: OutgoingMessage,
 ): Promise<DeliveryResult> {
+  const out: AddressedMessage = { ...content, recipientUserId: recipient.id };
   switch (method) {
     case 'email':
       return channels.email({ email: recipient.email, ...(recipient.display_name ? { name: recipient.display_name } : {}) }, out);
@@ -35,7 +40,7 @@ export async function sendThroughChannel(
 }
 
 /** Every subscribed device; a subscription the push service calls gone is removed. Delivered if any device took it. */
-async function pushToEveryDevice(ctx: ServiceContext, channels: Channels, userId: string, out: OutgoingMessage): Promise<DeliveryResult> {
+async function pushToEveryDevice(ctx: ServiceContext, channels: Channels, userId: string, out: AddressedMessage): Promise<DeliveryResult> {
   const subscriptions = await listPushSubscriptions(ctx, userId);
   if (!subscriptions.length) return { ok: false, retryable: false, error: 'The recipient has no device subscribed to push notifications' };
   const results = await Promise.all(

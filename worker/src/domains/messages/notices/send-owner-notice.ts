@@ -1,7 +1,7 @@
 import { schema } from '@afterword/db';
 import { and, eq } from 'drizzle-orm';
 import { createChannels, type Channels } from '../../../channels/registry';
-import type { DeliveryResult, OutgoingMessage } from '../../../channels/types';
+import type { AddressedMessage, DeliveryResult } from '../../../channels/types';
 import type { ServiceContext } from '../../../env';
 import { log } from '../../../lib/logger';
 import { getNotifyPreferences } from '../../notify/preferences';
@@ -54,7 +54,14 @@ export async function sendOwnerNotice(ctx: ServiceContext, noticeId: string, cha
     return 'delayed';
   }
 
-  const out: OutgoingMessage = { idempotencyKey: `notice:${noticeId}`, subject: notice.subject, text: notice.text, ...(notice.link ? { link: notice.link } : {}) };
+  // The notice is for the owner: locally it shows in their outbox only.
+  const out: AddressedMessage = {
+    idempotencyKey: `notice:${noticeId}`,
+    recipientUserId: user.id,
+    subject: notice.subject,
+    text: notice.text,
+    ...(notice.link ? { link: notice.link } : {}),
+  };
   const results: DeliveryResult[] = [];
   for (const method of prefs.methods) {
     if (method === 'email') results.push(await channels.email({ email: user.email, ...(user.display_name ? { name: user.display_name } : {}) }, { ...out, idempotencyKey: `${out.idempotencyKey}:email` }));
