@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import type { AnyOperation } from '../src/api/operation';
+import { OPERATIONS } from '../src/api/operations';
+import { API_SCOPES, type ApiScope } from '../src/contracts/developer';
+import { api, signedInUser } from './helpers/api';
+import { createMessageFor } from './helpers/messages';
+
+/**
+ * A walk over every declared operation (worker/src/api/operations.ts), so a new operation is held to
+ * the same promises the moment it is declared:
+ * - an id of the owner's object, asked for by an outsider, is 404 — and so is a malformed id;
+ * - an API key without the operation's scope (or any key, on a session-only operation) is 403;
+ * - a malformed body is a 4xx with a `detail`;
+ * - what the owner gets back validates against the declared output schema.
+ * An operation with a path parameter needs an entry in OWNED (how to make the owner an object of that
+ * kind): the walk fails for one that has none.
+ */
+type Persona = { id: string; token: string; email: string; password: string };
+
+const OWNED: Record<string, (owner: Persona, recipient: Persona) => Promise<string>> = {
+  getMessage: async (owner, recipient) => (await createMessageFor(owner.token, { recipient_user_id: recipient.id, rules: [{ trigger_type: 'missed_checkins', trigger_value: '3' }] })).id,
+  getMessageAudio: async (owner, recipient) => (await createMessageFor(owner.token, { recipient_user_id: recipient.id, rules: [{ trigger_type: 'missed_checkins', trigger_value: '3' }] })).id,
+  cancelMessage: async (owner, recipient) => (await createMessageFor(owner.token, { recipient_user_id: recipient.id, rules: [{ trigger_type: 'missed_checkins', trigger_value: '3' }] })).id,
+  deliverMessage: async (owner, recipient) => (await createMessageFor(owner.token, { recipient_user_id: recipient.id, rules: [{ trigger_type: 'missed_checkins', trigger_value: '3' }] })).id,
+};
+
+const rest = OPERATIONS.filter((op): op is AnyOperation & { path: string } => op.path !== null);
+const withParams = rest.filter((op) => op.input.params);
+const pathOf = (op: { path: string }, id: string) => op.path.replace(/\{[^}]+\}/g, id);
+const METHOD = (op: AnyOperation) => op.method.toUpperCase();
+
+async function keyWith(owner: Persona, scopes: readonly ApiScope[]) {
+  const res = await api('POST', '/api/developer/keys', { token: owner.token, json: { name: `walk ${scopes.join(' ')}`, scopes } });
+  expect(res.status).toBe(201);
+  return res.data.key as string;
+}
+
+describe('every declared operation', () => {
+  it('has a way to make an owned object for each path parameter, and an outsider gets 404 for it (and for a malformed id)', async () => {
+    const [owner, recipient, outsider] = await Promise.all([signedInUser(), signedInUser(), signedInUser()]);
+    for (const op of withParams) {
+      const make = OWNED[op.docs.operationId];
+      expect(make, `OWNED has no entry for ${op.docs.operationId} (${op.method} ${op.path})`).toBeDefined();
+      const id = await make!(owner, recipient);
+      const asOutsider = await api(METHOD(op), pathOf(op, id), { token: outsider.token, json: op.input.body ? {} : undefined });
+      expect(asOutsider.status, `${op.method} ${op.path} as an outsider`).toBe(404);
+      expect(typeof asOutsider.data.detail).toBe('string');
+      const malformed = await api(METHOD(op), pathOf(op, 'not-an-id'), { token: owner.token, json: op.input.body ? {} : undefined });
+      expect(malformed.status, `${op.method} ${op.path} with a malformed id`).toBe(404);
+      expect(malformed.data).toEqual(asOutsider.data);
+    }
+  }, 120_000);
+
+  it('refuses an API key without the scope (403), and any key on a session-only operation', async () => {
+    const owner = await signedInUser();
+    const everything = await keyWith(owner, API_SCOPES);
+    const allBut = Object.fromEntries(await Promise.all(API_SCOPES.map(async (s) => [s, await keyWith(owner, API_SCOPES.filter((x) => x !== s))] as const)));
+    for (const op of rest) {
+      const id = crypto.randomUUID();
+      if (op.access.kind === 'session') {
+        const res = await api(METHOD(op), pathOf(op, id), { token: everything, json: op.input.body ? {} : undefined });
+        expect(res.status, `${op.method} ${op.path} with a key`).toBe(403);
+        expect(typeof res.data.detail).toBe('string');
+      } else if (op.access.kind === 'session-or-key') {
+        const res = await api(METHOD(op), pathOf(op, id), { token: allBut[op.access.scope]!, json: op.input.body ? {} : undefined });
+        expect(res.status, `${op.method} ${op.path} with a key lacking ${op.access.scope}`).toBe(403);
+        expect(res.data.detail).toBe(`This API key lacks the scope ${op.access.scope}`);
+      }
+    }
+  }, 120_000);
+
+  it('answers a malformed body with a 4xx and a detail', async () => {
+    const [owner, recipient] = await Promise.all([signedInUser(), signedInUser()]);
+    for (const op of rest.filter((o) => o.input.body || o.input.multipart)) {
+      const id = op.input.params ? await OWNED[op.docs.operationId]!(owner, recipient) : '';
+      for (const body of ['{"unclosed": ', '[1, 2, 3]', '"just a string"', '{"unexpected": {"deeply": [null]}}']) {
+        const res = await api(METHOD(op), pathOf(op, id), { token: owner.token, body, headers: { 'content-type': 'application/json' } });
+        expect(res.status, `${op.method} ${op.path} with ${body}`).toBeGreaterThanOrEqual(400);
+        expect(res.status, `${op.method} ${op.path} with ${body}`).toBeLessThan(500);
+        expect(res.data.detail, `${op.method} ${op.path} with ${body}`).toBeDefined();
+      }
+    }
+  }, 120_000);
+
+  it('answers the owner with what its output schema declares', async () => {
+    const [owner, recipient] = await Promise.all([signedInUser(), signedInUser()]);
+    for (const op of rest.filter((o) => o.method === 'get' && o.output)) {
+      const id = op.input.params ? await OWNED[op.docs.operationId]!(owner, recipient) : '';
+      const res = await api('GET', pathOf(op, id), { token: owner.token });
+      expect(res.status, `GET ${op.path}`).toBe(op.status ?? 200);
+      const parsed = op.output!.safeParse(res.data);
+      expect(parsed.success ? [] : parsed.error.issues, `GET ${op.path}`).toEqual([]);
+    }
+  }, 120_000);
+});
