@@ -16,6 +16,7 @@ import { outboxRoutes } from './domains/outbox/rest';
 import { profileRoutes } from './domains/profile/rest';
 import { sandboxRoutes, webhookRoutes } from './domains/webhooks/rest';
 import { AppError } from './lib/errors';
+import { log } from './lib/logger';
 import { authenticate } from './middleware/authenticate';
 import type { AppEnv } from './middleware/context';
 import { handleError, handleNotFound } from './middleware/errors';
@@ -72,9 +73,10 @@ export function createApp() {
         requestId: c.get('requestId'),
         resHeaders: opts.resHeaders,
       }),
-      onError: ({ error, path }) => {
+      // The same log line as REST's (middleware/errors.ts): the request id the client got, never in the answer's body.
+      onError: ({ error, path, ctx }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR' && !(error.cause instanceof AppError)) {
-          console.error(JSON.stringify({ level: 'error', msg: 'trpc internal error', path, error: error.message, stack: error.stack }));
+          log.error('trpc internal error', { request_id: ctx?.requestId, path, error: error.message, stack: error.stack });
         }
       },
     }),

@@ -689,7 +689,7 @@ describe('the same operations over tRPC', () => {
     const before = await messageCount();
     const res = await api('POST', '/api/trpc/message.create', { token: sender.token, json: messageBody(recipient.id, { rules: [{ trigger_type: 'missed_checkins', trigger_value: 0 }] }) });
     expect(res.status).toBe(422);
-    expect(res.data.error.data.detail).toEqual(expect.arrayContaining([expect.objectContaining({ loc: ['input', 'rules', 0, 'trigger_value'] })]));
+    expect(res.data.error.data.detail).toEqual(expect.arrayContaining([expect.objectContaining({ loc: ['body', 'rules', 0, 'trigger_value'] })]));
     const e2ee = await api('POST', '/api/trpc/message.create', { token: sender.token, json: messageBody(recipient.id, { content: '', use_e2ee: true }) });
     expect(e2ee.status).toBe(422);
     const unknown = await api('POST', '/api/trpc/message.create', { token: sender.token, json: messageBody(crypto.randomUUID()) });

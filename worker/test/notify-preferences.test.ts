@@ -135,6 +135,6 @@ describe('notify preferences over tRPC', () => {
     const owner = await signedInUser();
     const res = await api('POST', '/api/trpc/notify.setPreferences', { token: owner.token, json: { ...PREFS, methods: ['fax'] } });
     expect(res.status).toBe(422);
-    expect(res.data.error.data.detail).toEqual(expect.arrayContaining([expect.objectContaining({ loc: ['input', 'methods', 0] })]));
+    expect(res.data.error.data.detail).toEqual(expect.arrayContaining([expect.objectContaining({ loc: ['body', 'methods', 0] })]));
   });
 });

@@ -381,6 +381,6 @@ describe('profile over tRPC', () => {
     const owner = await signedInUser();
     const res = await api('POST', '/api/trpc/profile.update', { token: owner.token, json: { time_zone: 'Nowhere/Else' } });
     expect(res.status).toBe(422);
-    expect(res.data.error.data.detail[0].loc).toEqual(['input', 'time_zone']);
+    expect(res.data.error.data.detail[0].loc).toEqual(['body', 'time_zone']);
   });
 });

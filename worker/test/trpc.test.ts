@@ -1,9 +1,10 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { createServiceContext } from '../src/env';
-import { createCallerFactory } from '../src/trpc/init';
+import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
+import { createCallerFactory, publicProcedure, router } from '../src/trpc/init';
 import { appRouter } from '../src/trpc/router';
-import { api, newAccount } from './helpers/api';
+import { api, newAccount, signedInUser } from './helpers/api';
 
 const createCaller = createCallerFactory(appRouter);
 const anonymous = () =>
@@ -35,7 +36,7 @@ describe('tRPC procedures call the same services as REST', () => {
   it('reports input validation as 422 with field issues, like REST', async () => {
     const res = await api('POST', '/api/trpc/auth.register', { json: { email: 'bad' } });
     expect(res.status).toBe(422);
-    expect(res.data.error.data.detail).toEqual(expect.arrayContaining([expect.objectContaining({ loc: ['input', 'email'] })]));
+    expect(res.data.error.data.detail).toEqual(expect.arrayContaining([expect.objectContaining({ loc: ['body', 'email'] })]));
   });
 
   it('refuses a JSON body over 1 MiB with 413 and creates nothing', async () => {
@@ -51,5 +52,29 @@ describe('tRPC procedures call the same services as REST', () => {
     const res = await api('GET', '/api/trpc/auth.me');
     expect(res.status).toBe(401);
     expect(res.data.error.data.detail).toBe('Not authenticated');
+  });
+});
+
+describe('the tRPC error path matches REST', () => {
+  it('answers an unexpected error as "Internal error" with the request id, and nothing of the error itself', async () => {
+    const boomRouter = router({ boom: publicProcedure.query(() => { throw new Error('database password is hunter2'); }) });
+    const res = await fetchRequestHandler({
+      endpoint: '/api/trpc',
+      req: new Request('http://afterword.test/api/trpc/boom'),
+      router: boomRouter,
+      createContext: () => ({ services: createServiceContext(env), principal: null, clientAddress: 'local', requestId: 'req-walk-1', resHeaders: new Headers() }),
+    });
+    const body = await res.text();
+    expect(res.status).toBe(500);
+    expect(JSON.parse(body).error.data).toMatchObject({ detail: 'Internal error', request_id: 'req-walk-1' });
+    expect(body).not.toContain('hunter2');
+  });
+
+  it('roots validation issues where REST does: a mutation at body, a query at query', async () => {
+    const mutation = await api('POST', '/api/trpc/auth.login', { json: { email: 'not an email', password: 'x' } });
+    expect(mutation.data.error.data.detail[0].loc[0]).toBe('body');
+    const owner = await signedInUser();
+    const query = await api('GET', `/api/trpc/activity.recent?input=${encodeURIComponent(JSON.stringify({ limit: 0 }))}`, { token: owner.token });
+    expect(query.data.error.data.detail[0].loc).toEqual(['query', 'limit']);
   });
 });

@@ -16,13 +16,23 @@ export interface TrpcContext {
 }
 
 const t = initTRPC.context<TrpcContext>().create({
-  /** Every error carries the same `detail` the REST adapter would answer with. */
-  errorFormatter({ shape, error }) {
+  /**
+   * Every error carries the same `detail` the REST adapter would answer with: validation issues rooted
+   * where REST roots them (a query's input at `query`, a mutation's at `body`), and an unexpected
+   * error only as "Internal error" with the request id its log line carries (app.ts logs it).
+   */
+  errorFormatter({ shape, error, type, ctx }) {
     const cause = error.cause;
-    let detail: unknown = error.code === 'INTERNAL_SERVER_ERROR' ? 'Internal error' : error.message;
+    const internal = error.code === 'INTERNAL_SERVER_ERROR' && !(cause instanceof AppError);
+    let detail: unknown = internal ? 'Internal error' : error.message;
     if (cause instanceof AppError) detail = cause.detail;
-    else if (cause instanceof ZodError) detail = toFieldIssues(cause, 'input');
-    return { ...shape, message: typeof detail === 'string' ? detail : 'Validation failed', data: { ...shape.data, stack: undefined, detail } };
+    else if (cause instanceof ZodError) detail = toFieldIssues(cause, type === 'query' ? 'query' : 'body');
+    const requestId = internal ? ctx?.requestId : undefined;
+    return {
+      ...shape,
+      message: typeof detail === 'string' ? detail : 'Validation failed',
+      data: { ...shape.data, stack: undefined, detail, ...(requestId ? { request_id: requestId } : {}) },
+    };
   },
 });
 
