@@ -1,38 +1,40 @@
+import { ZQueueJob, type QueueJob } from '../contracts/jobs';
 import { dispatchMissedCheckins } from '../domains/canary/missed-event-subscribers';
-import type { MissedCheckinsEvent } from '../domains/canary/emit-missed-events';
-import { deliverMessage, type DeliverJob } from '../domains/messages/delivery/deliver-message';
-import { sendOwnerNotice, type OwnerNoticeJob } from '../domains/messages/notices/send-owner-notice';
-import { deliverWebhook, type WebhookJob } from '../domains/webhooks/deliver';
+import { deliverMessage } from '../domains/messages/delivery/deliver-message';
+import { sendOwnerNotice } from '../domains/messages/notices/send-owner-notice';
+import { deliverWebhook } from '../domains/webhooks/deliver';
 import { log } from '../lib/logger';
 import { createServiceContext, type Bindings } from '../env';
 
 /**
- * Queue consumer for deliveries and jobs. Messages are `{type, …}`; each type gets a handler from its
- * domain (release engine, webhooks, imports). A type with no handler is a bug in a producer: it is
- * logged and acknowledged so it cannot block the batch, never silently retried forever.
+ * Queue consumer for deliveries and jobs. Every body is parsed with its schema (contracts/jobs.ts)
+ * before a handler runs; each type gets a handler from its domain. A body that fails its schema, or a
+ * type with no handler, is a bug in a producer: it is logged (its issues, not its contents) and
+ * acknowledged so it cannot block the batch, never retried forever.
  */
-type Handler = (body: unknown, env: Bindings) => Promise<void>;
-const handlers: Record<string, Handler> = {
-  missed_checkins: (body, env) => dispatchMissedCheckins(body as MissedCheckinsEvent, env),
-  deliver: (body, env) => deliverMessage(createServiceContext(env), (body as DeliverJob).delivery_id),
-  owner_notice: async (body, env) => void (await sendOwnerNotice(createServiceContext(env), (body as OwnerNoticeJob).notice_id)),
-  webhook: async (body, env) => void (await deliverWebhook(createServiceContext(env), (body as WebhookJob).delivery_id)),
+type Handlers = { [T in QueueJob['type']]: (job: Extract<QueueJob, { type: T }>, env: Bindings) => Promise<void> };
+const handlers: Handlers = {
+  missed_checkins: (job, env) => dispatchMissedCheckins(job, env),
+  deliver: (job, env) => deliverMessage(createServiceContext(env), job.delivery_id),
+  owner_notice: async (job, env) => void (await sendOwnerNotice(createServiceContext(env), job.notice_id)),
+  webhook: async (job, env) => void (await deliverWebhook(createServiceContext(env), job.delivery_id)),
 };
 
 export async function consumeBatch(batch: MessageBatch<unknown>, env: Bindings) {
   for (const message of batch.messages) {
-    const type = (message.body as { type?: unknown } | null)?.type;
-    const handler = typeof type === 'string' ? handlers[type] : undefined;
-    if (!handler) {
-      log.error('queue message without a handler', { queue: batch.queue, id: message.id, type: String(type) });
+    const parsed = ZQueueJob.safeParse(message.body);
+    if (!parsed.success) {
+      const type = (message.body as { type?: unknown } | null)?.type;
+      log.error('queue message refused by its schema', { queue: batch.queue, id: message.id, type: String(type), issues: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) });
       message.ack();
       continue;
     }
+    const job = parsed.data;
     try {
-      await handler(message.body, env);
+      await (handlers[job.type] as (job: QueueJob, env: Bindings) => Promise<void>)(job, env);
       message.ack();
     } catch (err) {
-      log.error('queue handler failed; will retry', { queue: batch.queue, id: message.id, type, error: String(err) });
+      log.error('queue handler failed; will retry', { queue: batch.queue, id: message.id, type: job.type, error: String(err) });
       message.retry();
     }
   }

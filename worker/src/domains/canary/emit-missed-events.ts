@@ -11,16 +11,8 @@ export const QUEUE_BATCH_LIMIT = 100;
 const MARK_CHUNK = 90;
 
 /** The event releases, webhooks and notifications consume (JOBS queue). */
-export interface MissedCheckinsEvent {
-  type: 'missed_checkins';
-  /** The transition's id: consumers deduplicate on it. */
-  event_id: string;
-  user_id: string;
-  canary_id: string;
-  misses: number;
-  deadline: string;
-  fired_at: string;
-}
+export type { MissedCheckinsEvent } from '../../contracts/jobs';
+import type { MissedCheckinsEvent } from '../../contracts/jobs';
 
 export function toMissedEvent(t: Transition): MissedCheckinsEvent {
   return {

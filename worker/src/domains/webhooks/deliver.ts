@@ -14,11 +14,8 @@ import { webhookHeaders } from './signature';
 import { checkResolvedHost } from './dns-guard';
 import { checkWebhookUrl } from './url-guard';
 
-/** The DELIVERIES queue message of one webhook attempt. */
-export interface WebhookJob {
-  type: 'webhook';
-  delivery_id: string;
-}
+import type { WebhookJob } from '../../contracts/jobs';
+export type { WebhookJob };
 
 /** How long an attempt holds its delivery before another worker may take over (attempts time out at 10 s). */
 export const WEBHOOK_LEASE_MS = 60_000;

@@ -14,10 +14,8 @@ import { settleMessage } from './settle-message';
 /** How long one attempt may hold its delivery before another worker may take it over (adapters time out at 10 s). */
 export const DELIVERY_LEASE_MS = 120_000;
 
-export interface DeliverJob {
-  type: 'deliver';
-  delivery_id: string;
-}
+import type { DeliverJob } from '../../../contracts/jobs';
+export type { DeliverJob };
 
 interface ClaimedDelivery {
   id: string;

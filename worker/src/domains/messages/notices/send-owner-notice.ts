@@ -9,10 +9,8 @@ import { listPushSubscriptions, removeGoneSubscription } from '../../notify/push
 import { QUEUE_MAX_DELAY_SECONDS } from '../delivery/retry-policy';
 import { quietHoursRemainingMs } from './quiet-hours';
 
-export interface OwnerNoticeJob {
-  type: 'owner_notice';
-  notice_id: string;
-}
+import type { OwnerNoticeJob } from '../../../contracts/jobs';
+export type { OwnerNoticeJob };
 
 /** Which alert switch governs a notice kind. */
 const ALERT_OF: Record<string, 'messages' | 'vaults' | 'canary_events'> = {

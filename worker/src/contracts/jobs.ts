@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+/**
+ * The bodies of queue messages (DELIVERIES and JOBS), one schema each. The consumer
+ * (queues/consume.ts) parses every body with ZQueueJob before a handler sees it; the producers build
+ * them through the types below, so both ends agree by construction.
+ */
+export const ZMissedCheckinsEvent = z.object({
+  type: z.literal('missed_checkins'),
+  /** The transition's id: consumers deduplicate on it. */
+  event_id: z.string().min(1),
+  user_id: z.string().min(1),
+  canary_id: z.string().min(1),
+  misses: z.number().int().min(1),
+  deadline: z.string(),
+  fired_at: z.string(),
+});
+export type MissedCheckinsEvent = z.infer<typeof ZMissedCheckinsEvent>;
+
+/** One delivery of one message on one channel (release engine). */
+export const ZDeliverJob = z.object({ type: z.literal('deliver'), delivery_id: z.string().min(1) });
+export type DeliverJob = z.infer<typeof ZDeliverJob>;
+
+/** One notice to a message's owner (armed, released, failed…). */
+export const ZOwnerNoticeJob = z.object({ type: z.literal('owner_notice'), notice_id: z.string().min(1) });
+export type OwnerNoticeJob = z.infer<typeof ZOwnerNoticeJob>;
+
+/** One attempt of one webhook delivery. */
+export const ZWebhookJob = z.object({ type: z.literal('webhook'), delivery_id: z.string().min(1) });
+export type WebhookJob = z.infer<typeof ZWebhookJob>;
+
+export const ZQueueJob = z.discriminatedUnion('type', [ZMissedCheckinsEvent, ZDeliverJob, ZOwnerNoticeJob, ZWebhookJob]);
+export type QueueJob = z.infer<typeof ZQueueJob>;
