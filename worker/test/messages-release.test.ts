@@ -1,5 +1,6 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import type { DeliveryResult } from '../src/channels/types';
 import type { MissedCheckinsEvent } from '../src/domains/canary/emit-missed-events';
 import { checkInAll } from '../src/domains/canary/check-in';
 import { deliverMessage } from '../src/domains/messages/delivery/deliver-message';
@@ -246,7 +247,8 @@ describe('delivery (the DELIVERIES consumer)', () => {
     expect((await messageRow(m.id))!.status).toBe('failed');
     const logs = await api('GET', `/api/notify/logs/${m.id}`, { token: sender.token });
     expect(logs.data.filter((l: { channel: string }) => l.channel === 'email')).toHaveLength(MAX_DELIVERY_ATTEMPTS);
-    expect(logs.data.at(-1)).toMatchObject({ success: false, error: 'provider down' });
+    // The sender reads a classified sentence, not the adapter's words ('provider down').
+    expect(logs.data.at(-1)).toMatchObject({ success: false, error: 'The email provider could not be reached.' });
     const notice = await env.DB.prepare("SELECT kind, status FROM owner_notices WHERE user_id = ? AND kind = 'message_failed'").bind(sender.id).first();
     expect(notice).toEqual({ kind: 'message_failed', status: 'pending' });
   });
@@ -258,6 +260,35 @@ describe('delivery (the DELIVERIES consumer)', () => {
     expect((await messageRow(m.id))!.status).toBe('failed');
     const row = await env.DB.prepare('SELECT error FROM delivery_log WHERE message_id = ? AND channel = ?').bind(m.id, 'sms').first<{ error: string }>();
     expect(row!.error).toMatch(/no verified phone/);
+  });
+
+  describe('what the delivery log says about a failure', () => {
+    it('never stores an exception message: a channel that throws is logged as an internal error with a reference', async () => {
+      const { m, deliveryId, at } = await released('email');
+      const throwing = { ...scriptedChannels([{ ok: true }]), email: async () => { throw new Error('SMTP password hunter2 rejected by 10.0.0.7'); } };
+      const warned = vi.spyOn(console, 'warn').mockImplementation(() => {});
+      await captureQueues(() => deliverMessage(servicesAt(at), deliveryId, throwing));
+      const row = await env.DB.prepare("SELECT error FROM delivery_log WHERE message_id = ? AND channel = 'email'").bind(m.id).first<{ error: string }>();
+      expect(row!.error).toBe('Internal error while sending. It is retried; the reference is in the server log.');
+      // The raw words go to the log only, under the delivery id.
+      const line = JSON.parse(String(warned.mock.calls.at(-1)![0]));
+      expect(line).toMatchObject({ msg: 'delivery attempt failed', delivery_id: deliveryId });
+      expect(line.error).toContain('hunter2');
+      warned.mockRestore();
+    });
+
+    it.each([
+      [{ ok: false, retryable: true, status: 503, error: 'HTTP 503 upstream connect error' }, 'The email provider was unavailable (503).'],
+      [{ ok: false, retryable: false, status: 550, error: 'RCPT TO: 550 5.1.1 user unknown at mx.internal' }, 'The email provider refused the delivery (550).'],
+      [{ ok: false, retryable: true, error: 'SMTP timed out after 10s during DATA' }, 'The email provider did not answer in time.'],
+      [{ ok: false, retryable: true, reason: 'misconfigured', error: 'email misconfigured: SMTP_HOST is not set' }, 'The email provider is not configured on this server.'],
+      [{ ok: false, retryable: false, error: 'invalid recipient address' }, "The recipient's email address is not valid."],
+    ] as const)('classifies %j as %s', async (result, sentence) => {
+      const { m, deliveryId, at } = await released('email');
+      await captureQueues(() => deliverMessage(servicesAt(at), deliveryId, scriptedChannels([result as DeliveryResult])));
+      const row = await env.DB.prepare("SELECT error FROM delivery_log WHERE message_id = ? AND channel = 'email'").bind(m.id).first<{ error: string }>();
+      expect(row!.error).toBe(sentence);
+    });
   });
 });
 

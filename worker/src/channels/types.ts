@@ -43,4 +43,11 @@ export interface PushSubscriptionJson {
  */
 export type DeliveryResult =
   | { ok: true; providerId?: string }
-  | { ok: false; retryable: boolean; error: string; gone?: boolean; status?: number };
+  | { ok: false; retryable: boolean; error: string; gone?: boolean; status?: number; reason?: FailureReason };
+
+/**
+ * What kind of failure, where the sender must be told something other than "the provider failed":
+ * the recipient has no address for the channel, this server is not set up for it, it timed out, or
+ * something unexpected happened on our side. (domains/messages/delivery/classify-failure.ts)
+ */
+export type FailureReason = 'no_address' | 'misconfigured' | 'timeout' | 'internal';

@@ -38,7 +38,7 @@ export interface EmailChannelDeps<M extends OutgoingMessage = OutgoingMessage> {
 }
 
 function misconfigured<M extends OutgoingMessage>(transport: EmailTransport, error: string): EmailChannel<M> {
-  return { transport, send: async () => ({ ok: false, retryable: true, error }) };
+  return { transport, send: async () => ({ ok: false, retryable: true, reason: 'misconfigured', error }) };
 }
 
 export function createEmailChannel<M extends OutgoingMessage = OutgoingMessage>(env: EmailEnv, deps: EmailChannelDeps<M>): EmailChannel<M> {

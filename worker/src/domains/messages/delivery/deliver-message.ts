@@ -2,7 +2,8 @@ import { schema } from '@afterword/db';
 import { eq } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import { createChannels, type Channels } from '../../../channels/registry';
-import type { DeliveryResult } from '../../../channels/types';
+import type { ChannelKind, DeliveryResult } from '../../../channels/types';
+import { classifyFailure } from './classify-failure';
 import type { ServiceContext } from '../../../env';
 import { log } from '../../../lib/logger';
 import { messageLink } from '../release/commit-transition';
@@ -59,7 +60,7 @@ export async function deliverMessage(ctx: ServiceContext, deliveryId: string, ch
     result = await sendThroughChannel(ctx, channels, row.message.delivery_method, row.recipient, out);
   } catch (err) {
     // Adapters answer failures as results; a throw is unexpected, and treated as retryable.
-    result = { ok: false, retryable: true, error: `unexpected error: ${err instanceof Error ? err.message : String(err)}` };
+    result = { ok: false, retryable: true, reason: 'internal', error: `unexpected error: ${err instanceof Error ? err.message : String(err)}` };
   }
   await recordAttempt(ctx, claimed, row.message.delivery_method, result);
 }
@@ -69,7 +70,8 @@ async function recordAttempt(ctx: ServiceContext, claimed: ClaimedDelivery, chan
   const now = ctx.now().getTime();
   const delay = result.ok || !result.retryable ? null : retryDelaySeconds(claimed.attempts);
   const status = result.ok ? 'delivered' : delay != null ? 'retrying' : 'failed';
-  const error = result.ok ? null : result.error.slice(0, 500);
+  // The sender reads a classified sentence; the adapter's own words go only to the log, under the delivery id.
+  const error = result.ok ? null : classifyFailure(result, channel as ChannelKind);
   await db.batch([
     db
       .prepare(`INSERT INTO delivery_log (id, message_id, delivery_id, channel, attempt, success, error, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
@@ -81,7 +83,8 @@ async function recordAttempt(ctx: ServiceContext, claimed: ClaimedDelivery, chan
       )
       .bind(status, delay != null ? now + delay * 1000 : now, error, result.ok ? (result.providerId ?? null) : null, now, claimed.id, claimed.attempts),
   ]);
-  log.info('delivery attempt', { delivery_id: claimed.id, channel, attempt: claimed.attempts, ok: result.ok, status });
+  if (result.ok) log.info('delivery attempt', { delivery_id: claimed.id, channel, attempt: claimed.attempts, ok: true, status });
+  else log.warn('delivery attempt failed', { delivery_id: claimed.id, channel, attempt: claimed.attempts, status, error: result.error.slice(0, 500) });
   if (delay != null) {
     await ctx.env.DELIVERIES.send({ type: 'deliver', delivery_id: claimed.id } satisfies DeliverJob, { contentType: 'json', delaySeconds: delay });
   } else {

@@ -31,7 +31,7 @@ export async function sendThroughChannel(
     case 'sms':
     case 'call':
       if (!recipient.phone_e164 || !recipient.phone_verified_at) {
-        return { ok: false, retryable: false, error: 'The recipient has no verified phone number' };
+        return { ok: false, retryable: false, reason: 'no_address', error: 'The recipient has no verified phone number' };
       }
       return channels[method](recipient.phone_e164, out);
     case 'push':
@@ -42,7 +42,7 @@ export async function sendThroughChannel(
 /** Every subscribed device; a subscription the push service calls gone is removed. Delivered if any device took it. */
 async function pushToEveryDevice(ctx: ServiceContext, channels: Channels, userId: string, out: AddressedMessage): Promise<DeliveryResult> {
   const subscriptions = await listPushSubscriptions(ctx, userId);
-  if (!subscriptions.length) return { ok: false, retryable: false, error: 'The recipient has no device subscribed to push notifications' };
+  if (!subscriptions.length) return { ok: false, retryable: false, reason: 'no_address', error: 'The recipient has no device subscribed to push notifications' };
   const results = await Promise.all(
     subscriptions.map(async (s) => {
       const result = await channels.push(s, { ...out, idempotencyKey: `${out.idempotencyKey}:${s.id}` });
@@ -53,5 +53,7 @@ async function pushToEveryDevice(ctx: ServiceContext, channels: Channels, userId
   const delivered = results.find((r) => r.ok);
   if (delivered) return delivered;
   const failures = results.filter((r): r is Extract<DeliveryResult, { ok: false }> => !r.ok);
-  return { ok: false, retryable: failures.some((f) => f.retryable), error: failures.map((f) => f.error).join('; ') };
+  // The most telling failure stands for all (retryable if any device may still take it).
+  const first = failures.find((f) => f.retryable) ?? failures[0]!;
+  return { ...first, retryable: failures.some((f) => f.retryable), error: failures.map((f) => f.error).join('; ') };
 }
