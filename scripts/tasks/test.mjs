@@ -36,9 +36,12 @@ if (tc.code !== 0) failures.push('typecheck');
 await vitest('Worker tests (vitest inside workerd)', '@afterword/worker');
 await vitest('Web component tests (vitest + happy-dom)', '@afterword/web');
 
-await buildWebIfStale({ force: true });
+// The browser tests cover Google sign-in end to end, so the app they test is built with it on
+// (unless VITE_GOOGLE_SIGNIN is set otherwise); run-e2e.mjs and its tests read the same variable.
+const e2eEnv = { ...process.env, VITE_GOOGLE_SIGNIN: process.env.VITE_GOOGLE_SIGNIN ?? 'true' };
+await buildWebIfStale({ force: true, env: e2eEnv });
 step('API and browser tests (node:test + Chromium against wrangler dev)');
-const e2e = await run('node', ['tests/run-e2e.mjs'], { capture: true });
+const e2e = await run('node', ['tests/run-e2e.mjs'], { capture: true, env: e2eEnv });
 const pass = [...e2e.out.matchAll(/^ℹ pass (\d+)$/gm)].at(-1)?.[1];
 const fail = [...e2e.out.matchAll(/^ℹ fail (\d+)$/gm)].at(-1)?.[1];
 totals.passed += Number(pass ?? 0);

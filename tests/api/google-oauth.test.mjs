@@ -1,7 +1,7 @@
 // Google sign-in over plain HTTP with a cookie jar, against the fake OIDC provider in
 // tests/support/fake-google.mjs: start → authorize (auto-consent) → callback → /login#access_token=…
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import { fakeGoogleControl } from '../support/fake-google.mjs';
 import { CookieJar, api, origin, register, url } from '../support/http.mjs';
@@ -9,10 +9,13 @@ import { CookieJar, api, origin, register, url } from '../support/http.mjs';
 const google = fakeGoogleControl();
 const newIdentity = (extra = {}) => ({ sub: `sub-${randomUUID()}`, email: `g.${randomUUID().slice(0, 10)}@gmail.test`, email_verified: true, ...extra });
 
-/** Runs the whole redirect dance; returns the final Location and what was seen on the way. */
-async function googleSignIn({ tamper } = {}) {
+/** The login page's random client state (web/src/lib/oauth-fragment.ts): 32 bytes, base64url. */
+const newClientState = () => randomBytes(32).toString('base64url');
+
+/** Runs the whole redirect dance, as the login page starts it; returns the final Location and what was seen on the way. */
+async function googleSignIn({ tamper, clientState = newClientState() } = {}) {
   const jar = new CookieJar();
-  const start = await jar.fetch(url('/api/auth/google'));
+  const start = await jar.fetch(url(`/api/auth/google?client_state=${clientState}`));
   assert.equal(start.status, 302);
   const authorizeUrl = new URL(start.headers.get('location'));
   const consent = await fetch(authorizeUrl, { redirect: 'manual' });
@@ -23,7 +26,7 @@ async function googleSignIn({ tamper } = {}) {
   const done = await jar.fetch(callback.toString());
   assert.equal(done.status, 302, `callback status ${done.status}: ${await done.text()}`);
   const location = new URL(done.headers.get('location'), origin());
-  return { start, authorizeUrl, callback, location, jar, cookieBefore };
+  return { start, authorizeUrl, callback, location, jar, cookieBefore, clientState };
 }
 
 const fragment = (loc) => new URLSearchParams(loc.hash.slice(1));
@@ -52,14 +55,15 @@ test('GET /api/auth/google redirects to the provider with PKCE S256, state and a
   assert.notEqual(again.searchParams.get('code_challenge'), q.get('code_challenge'));
 });
 
-test('a verified Google account signs in: /login#access_token=… opens /api/auth/me', async () => {
+test('a verified Google account signs in: /login#access_token=…&state=… opens /api/auth/me', async () => {
   const who = newIdentity();
   await google.queueIdentity(who);
-  const { location, jar } = await googleSignIn();
+  const { location, jar, clientState } = await googleSignIn();
   assert.equal(location.origin, origin());
   assert.equal(location.pathname, '/login');
   const f = fragment(location);
   assert.equal(f.get('token_type'), 'bearer');
+  assert.equal(f.get('state'), clientState, "the login page's state comes back with the token");
   assert.ok(Number(f.get('expires_in')) > 0);
   assert.equal(location.search, '', 'the token travels only in the fragment');
   const me = await api('GET', '/api/auth/me', { token: f.get('access_token') });
@@ -97,10 +101,11 @@ test('a verified Google email that already has a password account signs into tha
 test('an unverified Google email is refused: /login#error=…, no account created', async () => {
   const who = newIdentity({ email_verified: false });
   await google.queueIdentity(who);
-  const { location } = await googleSignIn();
+  const { location, clientState } = await googleSignIn();
   assert.equal(location.pathname, '/login');
   const f = fragment(location);
   assert.ok(f.get('error'), `expected #error, got ${location.hash}`);
+  assert.equal(f.get('state'), clientState, 'the error carries the state too');
   assert.equal(f.get('access_token'), null);
   // The email is still free for a normal registration: nothing was created.
   const reg = await api('POST', '/api/auth/register', { body: { email: who.email, password: 'Correct-Horse-Battery-42', data_policy_region: 'INTL-General' } });
@@ -148,4 +153,13 @@ test('an error answer from the provider (user denied) lands on /login#error', as
   const loc = new URL(res.headers.get('location'), origin());
   assert.equal(loc.pathname, '/login');
   assert.ok(fragment(loc).get('error'));
+});
+
+test('GET /api/auth/google refuses a client_state that is not 22 to 128 URL-safe characters (422, no cookie)', async () => {
+  for (const bad of ['short', 'x'.repeat(129), `${'x'.repeat(30)}.${'y'.repeat(30)}`]) {
+    const res = await api('GET', `/api/auth/google?client_state=${encodeURIComponent(bad)}`);
+    assert.equal(res.status, 422, `${bad}: ${res.text}`);
+    assert.deepEqual(res.json.detail[0].loc, ['query', 'client_state']);
+    assert.equal(res.headers.getSetCookie().length, 0);
+  }
 });

@@ -198,17 +198,23 @@ test('login: an unreachable API shows the SPEC fallback message', async () => {
   }
 });
 
-test('Google sign-in journey: /api/auth/google → fake consent → /app signed in', async () => {
+/** The web build under test has 'Login with Google' (and takes its hand-back) only with this flag. */
+const googleInBuild = process.env.VITE_GOOGLE_SIGNIN === 'true';
+const needsGoogleInBuild = googleInBuild ? false : 'the web build has no Google sign-in (build and run with VITE_GOOGLE_SIGNIN=true)';
+
+test("Google sign-in journey: 'Login with Google' → fake consent → /app signed in, the kept state spent", { skip: needsGoogleInBuild }, async () => {
   const google = fakeGoogleControl();
   const who = { sub: `browser-${randomUUID()}`, email: `g.${randomUUID().slice(0, 8)}@gmail.test`, email_verified: true };
   await google.queueIdentity(who);
   const { page, context } = await freshPage();
   try {
-    await page.goto('/api/auth/google');
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Login with Google' }).click();
     await page.waitForURL((u) => u.pathname === '/app', { timeout: 20_000 });
     const token = await page.evaluate(() => localStorage.getItem('token'));
     assert.ok(token, 'token stored');
     assert.equal(new URL(page.url()).hash, '', 'no token left in the address bar');
+    assert.equal(await page.evaluate(() => sessionStorage.getItem('googleSignInState')), null, 'one sign-in, one hand-back');
     const me = await api('GET', '/api/auth/me', { token });
     assert.equal(me.status, 200);
     assert.equal(me.json.email, who.email);
@@ -218,16 +224,31 @@ test('Google sign-in journey: /api/auth/google → fake consent → /app signed 
   }
 });
 
-test('Google sign-in with an unverified email ends on /login with an error shown', async () => {
+test('Google sign-in with an unverified email ends on /login with an error shown', { skip: needsGoogleInBuild }, async () => {
   const google = fakeGoogleControl();
   await google.queueIdentity({ sub: `browser-${randomUUID()}`, email: `u.${randomUUID().slice(0, 8)}@gmail.test`, email_verified: false });
   const { page, context } = await freshPage();
   try {
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Login with Google' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: /\S/ }).first();
+    await alert.waitFor({ timeout: 20_000 });
+    assert.equal((await alert.textContent()).trim(), 'Google sign-in failed. Please try again.');
+    assert.equal(new URL(page.url()).pathname, '/login');
+    assert.equal(await page.evaluate(() => localStorage.getItem('token')), null);
+  } finally {
+    await context.close();
+  }
+});
+
+test('with Google sign-in off in the build, a token the callback hands back is not taken', { skip: googleInBuild && 'the web build has Google sign-in' }, async () => {
+  await fakeGoogleControl().queueIdentity({ sub: `off-${randomUUID()}`, email: `o.${randomUUID().slice(0, 8)}@gmail.test`, email_verified: true });
+  const { page, context } = await freshPage();
+  try {
+    // The server side still works (it is configured); only the page refuses what it did not ask for.
     await page.goto('/api/auth/google');
     await page.waitForURL((u) => u.pathname === '/login');
-    const alert = page.getByRole('alert').filter({ hasText: /\S/ }).first();
-    await alert.waitFor();
-    assert.match(await alert.textContent(), /Google/i);
+    await page.waitForFunction(() => window.location.hash === '');
     assert.equal(await page.evaluate(() => localStorage.getItem('token')), null);
   } finally {
     await context.close();

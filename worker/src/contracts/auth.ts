@@ -71,6 +71,20 @@ export const ZLoginResult = z.object({
 });
 export type TLoginResult = z.infer<typeof ZLoginResult>;
 
+/**
+ * GET /api/auth/google?client_state=…: a random value the login page keeps in sessionStorage before it
+ * leaves for Google. The server carries it through its flow cookie and hands it back next to the token
+ * (`/login#access_token=…&state=…`), so the page can tell its own sign-in from a planted
+ * `/login#access_token=…` link (login CSRF). URL-safe so it travels unescaped; at least 128 bits.
+ */
+export const ZGoogleSignInStart = z.object({
+  client_state: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{22,128}$/, { message: 'client_state must be 22 to 128 URL-safe characters (A–Z, a–z, 0–9, _ and -)' })
+    .optional(),
+});
+export type TGoogleSignInStart = z.infer<typeof ZGoogleSignInStart>;
+
 export const PLANS = ['free', 'plus', 'pro', 'immortality'] as const;
 
 /** GET /api/auth/me. */

@@ -3,6 +3,7 @@ import { startTwilioPeer } from './twilio';
 import { startPushPeer } from './push';
 import { startSmtpPeer } from './smtp';
 import { startEmailApiPeer } from './email-api';
+import { startGooglePeer } from './google';
 import { startWebhookReceiver } from './webhook-receiver';
 import { startDohResolver } from './doh';
 
@@ -14,7 +15,7 @@ import { startDohResolver } from './doh';
  */
 type Peer = (project: TestProject) => Promise<() => Promise<void> | void>;
 
-const peers: Peer[] = [startSmtpPeer, startEmailApiPeer, startPushPeer, startTwilioPeer, startWebhookReceiver, startDohResolver];
+const peers: Peer[] = [startSmtpPeer, startEmailApiPeer, startPushPeer, startTwilioPeer, startWebhookReceiver, startDohResolver, startGooglePeer];
 
 export default async function setup(project: TestProject) {
   const teardowns: Array<() => Promise<void> | void> = [];

@@ -3,7 +3,8 @@ import { useEffect, useState } from 'react';
 import { LoginForm } from '../../features/auth/login-form';
 import { e2eeStore } from '../../features/e2ee/key-store';
 import { keysApiFromClient, setUpKeysAfterSignIn } from '../../features/e2ee/keys-api';
-import { clearLocationFragment, parseOAuthFragment } from '../../lib/oauth-fragment';
+import { isGoogleSignInEnabled } from '../../lib/feature-flags';
+import { HAND_BACK_REFUSED, checkHandBack, clearLocationFragment, keptClientState, parseOAuthFragment, spendClientState } from '../../lib/oauth-fragment';
 import { setToken } from '../../lib/session';
 import { usePageTitle } from '../../lib/use-page-title';
 
@@ -15,19 +16,24 @@ function LoginPage() {
   usePageTitle('Sign in');
   const navigate = useNavigate();
   const { trpcClient } = Route.useRouteContext();
-  // Read once on mount: the Google callback hands back a token or an error in the fragment.
-  const [fragment] = useState(() => parseOAuthFragment(window.location.hash));
+  // Read once on mount: the Google callback hands back a token or an error in the fragment, taken only
+  // when this tab started that sign-in (lib/oauth-fragment.ts). Reading does not spend the kept state,
+  // so StrictMode's second render reads the same answer; the effect spends it.
+  const [handBack] = useState(() =>
+    checkHandBack(parseOAuthFragment(window.location.hash), { googleEnabled: isGoogleSignInEnabled(), keptState: keptClientState() }),
+  );
 
   useEffect(() => {
-    if (!fragment) return;
+    if (!handBack) return;
+    spendClientState();
     clearLocationFragment();
-    if (fragment.kind === 'token') {
+    if (handBack.kind === 'token') {
       // Another account may have been unlocked in this tab before.
       e2eeStore.reset();
-      setToken(fragment.accessToken);
+      setToken(handBack.accessToken);
       void navigate({ to: '/app', replace: true });
     }
-  }, [fragment, navigate]);
+  }, [handBack, navigate]);
 
   return (
     <div className="auth-page">
@@ -39,7 +45,7 @@ function LoginPage() {
           await setUpKeysAfterSignIn(keysApiFromClient(trpcClient), e2eeStore, password);
         }}
         onSignedIn={() => void navigate({ to: '/app' })}
-        initialError={fragment?.kind === 'error' ? fragment.message : null}
+        initialError={handBack?.kind === 'error' ? handBack.message : handBack?.kind === 'refused' ? HAND_BACK_REFUSED : null}
       />
     </div>
   );

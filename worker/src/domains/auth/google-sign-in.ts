@@ -4,8 +4,10 @@ import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Bindings, ServiceContext } from '../../env';
+import { ZGoogleSignInStart } from '../../contracts/auth';
 import { AppError } from '../../lib/errors';
 import { log } from '../../lib/logger';
+import { parseOrThrow } from '../../lib/validation';
 import type { AppEnv } from '../../middleware/context';
 import { verifyGoogleIdToken } from './google-id-token';
 import { createSession } from './sessions';
@@ -33,13 +35,19 @@ function googleConfig(env: Bindings) {
   };
 }
 
-/** GET /api/auth/google: authorization code flow with PKCE (S256) and state, kept in a short cookie. */
+/**
+ * GET /api/auth/google: authorization code flow with PKCE (S256) and state, kept in a short cookie.
+ * The login page's `client_state` (contracts/auth.ts) rides in the same cookie and comes back in the
+ * fragment: the server's state protects the callback, the client's protects the page that takes the token.
+ */
 export function startGoogleSignIn(c: Context<AppEnv>) {
   const cfg = googleConfig(c.env);
+  const { client_state: clientState = '' } = parseOrThrow(ZGoogleSignInStart, c.req.query(), 'query');
   const state = generateState();
   const verifier = generateCodeVerifier();
   const url = cfg.client.createAuthorizationURLWithPKCE(cfg.authUrl, state, CodeChallengeMethod.S256, verifier, ['openid', 'email']);
-  setCookie(c, COOKIE, `${state}.${verifier}`, {
+  // All three parts are base64url, so '.' separates them unambiguously.
+  setCookie(c, COOKIE, `${state}.${verifier}.${clientState}`, {
     path: CALLBACK_PATH,
     httpOnly: true,
     secure: new URL(c.env.PUBLIC_ORIGIN).protocol === 'https:',
@@ -49,6 +57,13 @@ export function startGoogleSignIn(c: Context<AppEnv>) {
   return c.redirect(url.toString(), 302);
 }
 
+/** `/login#…` with the result and, when the login page sent one, its client state (on errors too). */
+function handBack(c: Context<AppEnv>, result: Record<string, string>, clientState: string | undefined) {
+  const fragment = new URLSearchParams(result);
+  if (clientState) fragment.set('state', clientState);
+  return c.redirect(`/login#${fragment}`, 302);
+}
+
 /**
  * GET /api/auth/google/callback: checks state, exchanges the code, verifies the ID token and signs in
  * (or creates) the account of a verified email. The token reaches the SPA in the URL fragment, which
@@ -56,12 +71,12 @@ export function startGoogleSignIn(c: Context<AppEnv>) {
  */
 export async function finishGoogleSignIn(c: Context<AppEnv>) {
   const cfg = googleConfig(c.env);
+  const [state, verifier, clientState] = (getCookie(c, COOKIE) ?? '').split('.');
   const fail = (reason: string) => {
     log.warn('google sign-in refused', { reason, request_id: c.get('requestId') });
     deleteCookie(c, COOKIE, { path: CALLBACK_PATH });
-    return c.redirect(`/login#error=${encodeURIComponent('Google sign-in failed. Please try again.')}`, 302);
+    return handBack(c, { error: 'Google sign-in failed. Please try again.' }, clientState);
   };
-  const [state, verifier] = (getCookie(c, COOKIE) ?? '').split('.');
   const code = c.req.query('code');
   if (!state || !verifier || !code || c.req.query('state') !== state) return fail('state mismatch');
 
@@ -80,8 +95,7 @@ export async function finishGoogleSignIn(c: Context<AppEnv>) {
   const userId = await findOrCreateGoogleUser(services, claims);
   const session = await createSession(services, userId, 'google');
   deleteCookie(c, COOKIE, { path: CALLBACK_PATH });
-  const fragment = new URLSearchParams({ access_token: session.access_token, token_type: 'bearer', expires_in: String(session.expires_in) });
-  return c.redirect(`/login#${fragment}`, 302);
+  return handBack(c, { access_token: session.access_token, token_type: 'bearer', expires_in: String(session.expires_in) }, clientState);
 }
 
 /** Same Google subject → same account; a verified email that already has an account is linked to it. */
