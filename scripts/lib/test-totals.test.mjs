@@ -1,0 +1,80 @@
+// `npm test` runs this (its "Task script tests" step): the counting behind its last line.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { countNodeTestSummary, countVitestReport, createTotals } from './test-totals.mjs';
+
+/** node:test's spec reporter summary, as run-e2e prints it. */
+const summary = ({ pass = 0, fail = 0, cancelled = 0, skipped = 0, todo = 0 }) =>
+  ['ℹ tests 9', 'ℹ suites 0', `ℹ pass ${pass}`, `ℹ fail ${fail}`, `ℹ cancelled ${cancelled}`, `ℹ skipped ${skipped}`, `ℹ todo ${todo}`, 'ℹ duration_ms 99050.3'].join('\n');
+
+describe('node:test summaries', () => {
+  test('a cancelled test (its timeout on a busy machine) counts as failed', () => {
+    const out = `✖ E2EE: the server never sees the text (120002ms)\n  'test timed out after 120000ms'\n${summary({ pass: 966, cancelled: 1 })}\n`;
+    assert.deepEqual(countNodeTestSummary(out), { passed: 966, failed: 1, cancelled: 1, reported: true });
+  });
+
+  test('failed and cancelled add up; skipped and todo do not count', () => {
+    assert.deepEqual(countNodeTestSummary(summary({ pass: 10, fail: 2, cancelled: 3, skipped: 4, todo: 5 })), { passed: 10, failed: 5, cancelled: 3, reported: true });
+  });
+
+  test('the last summary wins (an earlier one may be echoed in the output)', () => {
+    assert.equal(countNodeTestSummary(`${summary({ pass: 1, fail: 7 })}\n…\n${summary({ pass: 3 })}`).failed, 0);
+  });
+
+  test('an indented diagnostic that looks like a summary line is not read as one', () => {
+    assert.equal(countNodeTestSummary(`  ℹ fail 9\n${summary({ pass: 2 })}`).failed, 0);
+  });
+
+  test('no summary at all (the run died before reporting) is one failure', () => {
+    assert.deepEqual(countNodeTestSummary('run-e2e: wrangler dev exited early\n'), { passed: 0, failed: 1, cancelled: 0, reported: false });
+  });
+});
+
+describe('vitest JSON reports', () => {
+  const file = (status, ...tests) => ({ name: '/x.test.ts', status, message: '', assertionResults: tests.map((s, i) => ({ title: `t${i}`, status: s })) });
+
+  test('counts per test: a timed-out test is already failed; skipped, pending and todo are not failures', () => {
+    const report = { success: false, numFailedTests: 2, testResults: [file('failed', 'passed', 'failed', 'skipped', 'todo', 'failed', 'pending')] };
+    assert.deepEqual(countVitestReport(report), { passed: 1, failed: 2 });
+  });
+
+  test('a test file that could not load (no tests of its own) is one failure, which numFailedTests leaves out', () => {
+    const report = { success: false, numFailedTests: 0, testResults: [file('passed', 'passed', 'passed'), { name: '/broken.test.ts', status: 'failed', message: 'load failure', assertionResults: [] }] };
+    assert.deepEqual(countVitestReport(report), { passed: 2, failed: 1 });
+  });
+
+  test('an unknown status is not a pass', () => {
+    assert.deepEqual(countVitestReport({ success: true, testResults: [file('passed', 'passed', 'interrupted')] }), { passed: 1, failed: 1 });
+  });
+
+  test('a report that did not succeed counts at least one failure (an unhandled error)', () => {
+    assert.deepEqual(countVitestReport({ success: false, testResults: [file('passed', 'passed')] }), { passed: 1, failed: 1 });
+  });
+});
+
+describe('the closing line agrees with the exit code', () => {
+  test('a step that exited non-zero with nothing counted still counts one failure', () => {
+    const totals = createTotals();
+    totals.add('Worker tests', { passed: 500 });
+    totals.add('typecheck', {}, false);
+    assert.equal(totals.line(), '500 passed, 1 failed');
+    assert.equal(totals.exitCode(), 1);
+    assert.deepEqual(totals.failures, ['typecheck']);
+  });
+
+  test('a counted failure fails the run even when the command exited 0', () => {
+    const totals = createTotals();
+    totals.add('API and browser tests', { passed: 400, failed: 1, note: '1 cancelled' }, true);
+    assert.equal(totals.line(), '400 passed, 1 failed');
+    assert.equal(totals.exitCode(), 1);
+    assert.deepEqual(totals.failures, ['API and browser tests (1 cancelled)']);
+  });
+
+  test('everything passing reads 0 failed and exits 0', () => {
+    const totals = createTotals();
+    totals.add('typecheck', {}, true);
+    totals.add('Web component tests', { passed: 300 }, true);
+    assert.equal(totals.line(), '300 passed, 0 failed');
+    assert.equal(totals.exitCode(), 0);
+  });
+});
