@@ -36,6 +36,24 @@ export async function d1(persistDir, sql) {
   }
 }
 
+/**
+ * Runs several statements in one `wrangler d1 execute` and resolves to one row array per statement.
+ * Starting wrangler is most of the cost of a query (seconds on a busy machine), so a dump of every
+ * table is one process, not one per table. Statements must not contain ';' themselves.
+ */
+export async function d1Batch(persistDir, statements) {
+  if (statements.length === 0) return [];
+  const out = await wranglerD1(persistDir, ['--json', '--command', statements.join(';\n')]);
+  let results;
+  try {
+    results = JSON.parse(out.slice(out.indexOf('[')));
+  } catch (e) {
+    throw new Error(`could not parse wrangler d1 output: ${e.message}\n${out.slice(0, 2000)}`);
+  }
+  if (results.length !== statements.length) throw new Error(`wrangler d1 answered ${results.length} results for ${statements.length} statements`);
+  return results.map((r) => r.results ?? []);
+}
+
 /** Runs a whole SQL script (e.g. thousands of seed INSERTs) on the local D1 in `persistDir`, as one file. */
 export async function d1File(persistDir, sql) {
   const dir = mkdtempSync(join(tmpdir(), 'afterword-sql-'));
