@@ -4,7 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { MAX_JSON_BYTES, payloadTooLarge } from './lib/json-body';
 import { activityRoutes } from './domains/activity/rest';
 import { attachmentRoutes } from './domains/attachments/rest';
-import { authRoutes } from './domains/auth/rest';
+import { googleSignInRoutes } from './domains/auth/rest';
 import { canaryRoutes, pingRoutes } from './domains/canary/rest';
 import { deadmanRoutes } from './domains/deadman/rest';
 import { deathVerificationRoutes, developerKeyRoutes } from './domains/developer/rest';
@@ -34,7 +34,7 @@ export function createApp() {
   app.get('/api/health', (c) => c.json({ status: 'ok' }));
   // GET /api/openapi.json (generated from ROUTE_DOCS) and GET /api/docs (the Scalar reference).
   app.route('/api', referenceRoutes);
-  app.route('/api/auth', authRoutes);
+  app.route('/api/auth', googleSignInRoutes);
   app.route('/api/canary', canaryRoutes);
   app.route('/api/ping', pingRoutes);
   app.route('/api/deadman', deadmanRoutes);

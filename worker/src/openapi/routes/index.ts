@@ -1,5 +1,5 @@
 import type { RouteDoc } from '../route-doc';
-import { routes as accounts } from './auth';
+import { routes as googleSignIn } from './auth';
 import { routes as activity } from './activity';
 import { routes as attachments } from './attachments';
 import { routes as canary } from './canary';
@@ -8,6 +8,7 @@ import { routes as developerKeys } from './developer-keys';
 import { routes as health } from './health';
 import { routes as keys } from './keys';
 import { routeDocsOf } from '../../api/route-docs';
+import { authOperations } from '../../domains/auth/operations';
 import { messageOperations } from '../../domains/messages/operations';
 import { routes as notify } from './notify';
 import { routes as outbox } from './outbox';
@@ -21,7 +22,8 @@ import { routes as webhooks } from './webhooks';
  * createApp() serves, both ways.
  */
 export const ROUTE_DOCS: RouteDoc[] = [
-  ...accounts,
+  ...routeDocsOf(authOperations),
+  ...googleSignIn,
   ...canary,
   ...activity,
   ...deadman,
