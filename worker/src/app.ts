@@ -2,10 +2,9 @@ import { trpcServer } from '@hono/trpc-server';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { MAX_JSON_BYTES, payloadTooLarge } from './lib/json-body';
-import { activityRoutes } from './domains/activity/rest';
 import { attachmentRoutes } from './domains/attachments/rest';
 import { googleSignInRoutes } from './domains/auth/rest';
-import { canaryRoutes, pingRoutes } from './domains/canary/rest';
+import { pingRoutes } from './domains/canary/rest';
 import { deadmanRoutes } from './domains/deadman/rest';
 import { deathVerificationRoutes, developerKeyRoutes } from './domains/developer/rest';
 import { keyRoutes } from './domains/e2ee/rest';
@@ -35,11 +34,8 @@ export function createApp() {
   // GET /api/openapi.json (generated from ROUTE_DOCS) and GET /api/docs (the Scalar reference).
   app.route('/api', referenceRoutes);
   app.route('/api/auth', googleSignInRoutes);
-  app.route('/api/canary', canaryRoutes);
-  app.route('/api/ping', pingRoutes);
   app.route('/api/deadman', deadmanRoutes);
   app.route('/api/legal', legalRoutes);
-  app.route('/api/activity', activityRoutes);
   app.route('/api/notify', notifyRoutes);
   app.route('/api/profile', profileRoutes);
   app.route('/api/outbox', outboxRoutes);
@@ -53,6 +49,8 @@ export function createApp() {
   app.route('/api', attachmentRoutes);
   // Every operation declared once in its domain (worker/src/api/operations.ts).
   mountOperations(app, OPERATIONS);
+  // Any method but POST on /api/ping/{token} (405): after the operations, so the POST check-in wins.
+  app.route('/api/ping', pingRoutes);
 
   // The same caps as the REST adapter's readJsonBody, declared or streamed: 1 MiB, except a lone
   // message.create (it carries its audio inline).

@@ -1,4 +1,6 @@
+import { activityOperations } from '../domains/activity/operations';
 import { authOperations } from '../domains/auth/operations';
+import { canaryOperations } from '../domains/canary/operations';
 import { messageOperations } from '../domains/messages/operations';
 import type { AnyOperation } from './operation';
 
@@ -9,4 +11,6 @@ import type { AnyOperation } from './operation';
 export const OPERATIONS: readonly AnyOperation[] = [
   ...messageOperations,
   ...authOperations,
+  ...canaryOperations,
+  ...activityOperations,
 ];

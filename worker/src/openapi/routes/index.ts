@@ -1,14 +1,15 @@
 import type { RouteDoc } from '../route-doc';
 import { routes as googleSignIn } from './auth';
-import { routes as activity } from './activity';
 import { routes as attachments } from './attachments';
-import { routes as canary } from './canary';
+import { routes as pingWithGet } from './canary';
 import { routes as deadman } from './deadman';
 import { routes as developerKeys } from './developer-keys';
 import { routes as health } from './health';
 import { routes as keys } from './keys';
 import { routeDocsOf } from '../../api/route-docs';
+import { activityOperations } from '../../domains/activity/operations';
 import { authOperations } from '../../domains/auth/operations';
+import { canaryOperations } from '../../domains/canary/operations';
 import { messageOperations } from '../../domains/messages/operations';
 import { routes as notify } from './notify';
 import { routes as outbox } from './outbox';
@@ -24,8 +25,9 @@ import { routes as webhooks } from './webhooks';
 export const ROUTE_DOCS: RouteDoc[] = [
   ...routeDocsOf(authOperations),
   ...googleSignIn,
-  ...canary,
-  ...activity,
+  ...routeDocsOf(canaryOperations),
+  ...pingWithGet,
+  ...routeDocsOf(activityOperations),
   ...deadman,
   ...routeDocsOf(messageOperations),
   ...attachments,
