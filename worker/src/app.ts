@@ -5,10 +5,8 @@ import { MAX_JSON_BYTES, payloadTooLarge } from './lib/json-body';
 import { attachmentRoutes } from './domains/attachments/rest';
 import { googleSignInRoutes } from './domains/auth/rest';
 import { pingRoutes } from './domains/canary/rest';
-import { deadmanRoutes } from './domains/deadman/rest';
 import { deathVerificationRoutes, developerKeyRoutes } from './domains/developer/rest';
 import { keyRoutes } from './domains/e2ee/rest';
-import { legalRoutes } from './domains/legal/rest';
 import { MESSAGE_CREATE_MAX_BODY_BYTES } from './contracts/messages';
 import { notifyRoutes } from './domains/notify/rest';
 import { outboxRoutes } from './domains/outbox/rest';
@@ -34,8 +32,6 @@ export function createApp() {
   // GET /api/openapi.json (generated from ROUTE_DOCS) and GET /api/docs (the Scalar reference).
   app.route('/api', referenceRoutes);
   app.route('/api/auth', googleSignInRoutes);
-  app.route('/api/deadman', deadmanRoutes);
-  app.route('/api/legal', legalRoutes);
   app.route('/api/notify', notifyRoutes);
   app.route('/api/profile', profileRoutes);
   app.route('/api/outbox', outboxRoutes);

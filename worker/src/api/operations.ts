@@ -1,6 +1,8 @@
 import { activityOperations } from '../domains/activity/operations';
 import { authOperations } from '../domains/auth/operations';
 import { canaryOperations } from '../domains/canary/operations';
+import { deadmanOperations } from '../domains/deadman/operations';
+import { legalOperations } from '../domains/legal/operations';
 import { messageOperations } from '../domains/messages/operations';
 import type { AnyOperation } from './operation';
 
@@ -13,4 +15,6 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...authOperations,
   ...canaryOperations,
   ...activityOperations,
+  ...deadmanOperations,
+  ...legalOperations,
 ];

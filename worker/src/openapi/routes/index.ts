@@ -2,7 +2,6 @@ import type { RouteDoc } from '../route-doc';
 import { routes as googleSignIn } from './auth';
 import { routes as attachments } from './attachments';
 import { routes as pingWithGet } from './canary';
-import { routes as deadman } from './deadman';
 import { routes as developerKeys } from './developer-keys';
 import { routes as health } from './health';
 import { routes as keys } from './keys';
@@ -10,6 +9,8 @@ import { routeDocsOf } from '../../api/route-docs';
 import { activityOperations } from '../../domains/activity/operations';
 import { authOperations } from '../../domains/auth/operations';
 import { canaryOperations } from '../../domains/canary/operations';
+import { deadmanOperations } from '../../domains/deadman/operations';
+import { legalOperations } from '../../domains/legal/operations';
 import { messageOperations } from '../../domains/messages/operations';
 import { routes as notify } from './notify';
 import { routes as outbox } from './outbox';
@@ -28,7 +29,8 @@ export const ROUTE_DOCS: RouteDoc[] = [
   ...routeDocsOf(canaryOperations),
   ...pingWithGet,
   ...routeDocsOf(activityOperations),
-  ...deadman,
+  ...routeDocsOf(deadmanOperations),
+  ...routeDocsOf(legalOperations),
   ...routeDocsOf(messageOperations),
   ...attachments,
   ...notify,
