@@ -9,7 +9,6 @@ import { deathVerificationRoutes, developerKeyRoutes } from './domains/developer
 import { keyRoutes } from './domains/e2ee/rest';
 import { MESSAGE_CREATE_MAX_BODY_BYTES } from './contracts/messages';
 import { notifyRoutes } from './domains/notify/rest';
-import { outboxRoutes } from './domains/outbox/rest';
 import { profileRoutes } from './domains/profile/rest';
 import { sandboxRoutes, webhookRoutes } from './domains/webhooks/rest';
 import { AppError } from './lib/errors';
@@ -34,7 +33,6 @@ export function createApp() {
   app.route('/api/auth', googleSignInRoutes);
   app.route('/api/notify', notifyRoutes);
   app.route('/api/profile', profileRoutes);
-  app.route('/api/outbox', outboxRoutes);
   app.route('/api/keys', keyRoutes);
   app.route('/api/developer/keys', developerKeyRoutes);
   app.route('/api/developer/webhooks', webhookRoutes);

@@ -4,6 +4,7 @@ import { canaryOperations } from '../domains/canary/operations';
 import { deadmanOperations } from '../domains/deadman/operations';
 import { legalOperations } from '../domains/legal/operations';
 import { messageOperations } from '../domains/messages/operations';
+import { outboxOperations } from '../domains/outbox/operations';
 import type { AnyOperation } from './operation';
 
 /**
@@ -17,4 +18,5 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...activityOperations,
   ...deadmanOperations,
   ...legalOperations,
+  ...outboxOperations,
 ];

@@ -12,8 +12,8 @@ import { canaryOperations } from '../../domains/canary/operations';
 import { deadmanOperations } from '../../domains/deadman/operations';
 import { legalOperations } from '../../domains/legal/operations';
 import { messageOperations } from '../../domains/messages/operations';
+import { outboxOperations } from '../../domains/outbox/operations';
 import { routes as notify } from './notify';
-import { routes as outbox } from './outbox';
 import { routes as profile } from './profile';
 import { routes as reference } from './reference';
 import { routes as webhooks } from './webhooks';
@@ -38,7 +38,7 @@ export const ROUTE_DOCS: RouteDoc[] = [
   ...keys,
   ...developerKeys,
   ...webhooks,
-  ...outbox,
+  ...routeDocsOf(outboxOperations),
   ...health,
   ...reference,
 ];
