@@ -2,17 +2,13 @@ import { trpcServer } from '@hono/trpc-server';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { MAX_JSON_BYTES, payloadTooLarge } from './lib/json-body';
-import { activityRoutes } from './domains/activity/rest';
 import { attachmentRoutes } from './domains/attachments/rest';
-import { authRoutes } from './domains/auth/rest';
-import { canaryRoutes, pingRoutes } from './domains/canary/rest';
-import { deadmanRoutes } from './domains/deadman/rest';
+import { googleSignInRoutes } from './domains/auth/rest';
+import { pingRoutes } from './domains/canary/rest';
 import { deathVerificationRoutes, developerKeyRoutes } from './domains/developer/rest';
 import { keyRoutes } from './domains/e2ee/rest';
-import { legalRoutes } from './domains/legal/rest';
 import { MESSAGE_CREATE_MAX_BODY_BYTES } from './contracts/messages';
 import { notifyRoutes } from './domains/notify/rest';
-import { outboxRoutes } from './domains/outbox/rest';
 import { profileRoutes } from './domains/profile/rest';
 import { sandboxRoutes, webhookRoutes } from './domains/webhooks/rest';
 import { AppError } from './lib/errors';
@@ -35,15 +31,9 @@ export function createApp() {
   app.get('/api/health', (c) => c.json({ status: 'ok' }));
   // GET /api/openapi.json (generated from ROUTE_DOCS) and GET /api/docs (the Scalar reference).
   app.route('/api', referenceRoutes);
-  app.route('/api/auth', authRoutes);
-  app.route('/api/canary', canaryRoutes);
-  app.route('/api/ping', pingRoutes);
-  app.route('/api/deadman', deadmanRoutes);
-  app.route('/api/legal', legalRoutes);
-  app.route('/api/activity', activityRoutes);
+  app.route('/api/auth', googleSignInRoutes);
   app.route('/api/notify', notifyRoutes);
   app.route('/api/profile', profileRoutes);
-  app.route('/api/outbox', outboxRoutes);
   app.route('/api/keys', keyRoutes);
   app.route('/api/developer/keys', developerKeyRoutes);
   app.route('/api/developer/webhooks', webhookRoutes);
@@ -54,6 +44,8 @@ export function createApp() {
   app.route('/api', attachmentRoutes);
   // Every operation declared once in its domain (worker/src/api/operations.ts).
   mountOperations(app, OPERATIONS);
+  // Any method but POST on /api/ping/{token} (405): after the operations, so the POST check-in wins.
+  app.route('/api/ping', pingRoutes);
 
   // The same caps as the REST adapter's readJsonBody, declared or streamed: 1 MiB, except a lone
   // message.create (it carries its audio inline).

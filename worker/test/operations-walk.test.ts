@@ -1,8 +1,10 @@
+import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import type { AnyOperation } from '../src/api/operation';
 import { OPERATIONS } from '../src/api/operations';
 import { API_SCOPES, type ApiScope } from '../src/contracts/developer';
 import { api, signedInUser } from './helpers/api';
+import { createCanaryFor } from './helpers/canary';
 import { createMessageFor } from './helpers/messages';
 
 /**
@@ -18,6 +20,7 @@ import { createMessageFor } from './helpers/messages';
 type Persona = { id: string; token: string; email: string; password: string };
 
 const OWNED: Record<string, (owner: Persona, recipient: Persona) => Promise<string>> = {
+  deleteCanary: async (owner) => (await createCanaryFor(owner.token)).id,
   getMessage: async (owner, recipient) => (await createMessageFor(owner.token, { recipient_user_id: recipient.id, rules: [{ trigger_type: 'missed_checkins', trigger_value: '3' }] })).id,
   getMessageAudio: async (owner, recipient) => (await createMessageFor(owner.token, { recipient_user_id: recipient.id, rules: [{ trigger_type: 'missed_checkins', trigger_value: '3' }] })).id,
   cancelMessage: async (owner, recipient) => (await createMessageFor(owner.token, { recipient_user_id: recipient.id, rules: [{ trigger_type: 'missed_checkins', trigger_value: '3' }] })).id,
@@ -25,7 +28,8 @@ const OWNED: Record<string, (owner: Persona, recipient: Persona) => Promise<stri
 };
 
 const rest = OPERATIONS.filter((op): op is AnyOperation & { path: string } => op.path !== null);
-const withParams = rest.filter((op) => op.input.params);
+// A public operation addressed by a credential in its path (POST /api/ping/{token}) has no outsider.
+const withParams = rest.filter((op) => op.input.params && op.access.kind !== 'public');
 const pathOf = (op: { path: string }, id: string) => op.path.replace(/\{[^}]+\}/g, id);
 const METHOD = (op: AnyOperation) => op.method.toUpperCase();
 
@@ -74,6 +78,8 @@ describe('every declared operation', () => {
     for (const op of rest.filter((o) => o.input.body || o.input.multipart)) {
       const id = op.input.params ? await OWNED[op.docs.operationId]!(owner, recipient) : '';
       for (const body of ['{"unclosed": ', '[1, 2, 3]', '"just a string"', '{"unexpected": {"deeply": [null]}}']) {
+        // Unknown keys are dropped: a body whose every field is optional reads them as `{}` (canary create, check-in).
+        if (body.startsWith('{"unexpected"') && op.input.body?.safeParse({}).success) continue;
         const res = await api(METHOD(op), pathOf(op, id), { token: owner.token, body, headers: { 'content-type': 'application/json' } });
         expect(res.status, `${op.method} ${op.path} with ${body}`).toBeGreaterThanOrEqual(400);
         expect(res.status, `${op.method} ${op.path} with ${body}`).toBeLessThan(500);
@@ -84,7 +90,7 @@ describe('every declared operation', () => {
 
   it('answers the owner with what its output schema declares', async () => {
     const [owner, recipient] = await Promise.all([signedInUser(), signedInUser()]);
-    for (const op of rest.filter((o) => o.method === 'get' && o.output)) {
+    for (const op of rest.filter((o) => o.method === 'get' && o.output && (!o.exists || o.exists(env as never)))) {
       const id = op.input.params ? await OWNED[op.docs.operationId]!(owner, recipient) : '';
       const res = await api('GET', pathOf(op, id), { token: owner.token });
       expect(res.status, `GET ${op.path}`).toBe(op.status ?? 200);

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ServiceContext } from '../env';
+import type { Bindings, ServiceContext } from '../env';
 import type { AppError } from '../lib/errors';
 import type { Principal, SessionPrincipal } from '../middleware/context';
 import type { ApiScope, HttpMethod, RouteDoc } from '../openapi/route-doc';
@@ -83,6 +83,12 @@ export interface Operation<
   status?: 200 | 201 | 202;
   /** The 404 a malformed path id answers with: the same as the service's "not found or not yours". */
   notFound?: () => AppError;
+  /**
+   * Whether the operation exists in this deployment (the local outbox: never in production). When it
+   * says no, REST answers like an unknown route (404 `No API route for …`) before credentials and
+   * input are even looked at; tRPC answers NOT_FOUND the same way, after its guard and input.
+   */
+  exists?: (env: Bindings) => boolean;
   docs: OperationDocs;
   /** The one service call. A `Response` (a download) is passed through by REST as is. */
   run: (ctx: OperationContext<A>, input: InputOf<I>) => R;

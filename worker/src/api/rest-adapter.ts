@@ -5,6 +5,7 @@ import { readJsonBody } from '../lib/json-body';
 import { parseOrThrow } from '../lib/validation';
 import { requirePrincipal, requireSession } from '../middleware/authenticate';
 import type { AppEnv, Principal } from '../middleware/context';
+import { handleNotFound } from '../middleware/errors';
 import type { AnyOperation, OperationContext } from './operation';
 
 /**
@@ -22,6 +23,7 @@ export function mountOperations(app: Hono<AppEnv>, operations: readonly AnyOpera
 }
 
 async function handle(c: Context<AppEnv>, op: AnyOperation) {
+  if (op.exists && !op.exists(c.get('services').env)) return handleNotFound(c);
   const principal = principalFor(op, c.get('principal'));
   const input: Record<string, unknown> = {};
   if (op.input.params) {

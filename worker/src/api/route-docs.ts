@@ -19,7 +19,9 @@ export function toRouteDoc(op: AnyOperation & { path: string }): RouteDoc {
     summary: op.docs.summary,
     ...(op.docs.description ? { description: op.docs.description } : {}),
     tags: op.docs.tags,
-    auth: op.access.kind === 'public' ? 'none' : op.access.kind,
+    // A public operation that also reads a session (a check-in) is RouteDoc's optional-bearer `session`
+    // route: the document shows the bearer as optional, and the key policy refuses keys as on any session route.
+    auth: op.access.kind === 'public' ? (op.docs.authOptional ? 'session' : 'none') : op.access.kind,
     ...(op.access.kind === 'session-or-key' ? { scope: op.access.scope } : {}),
     ...(op.docs.authOptional ? { authOptional: true } : {}),
     ...(Object.keys(request).length ? { request } : {}),

@@ -41,7 +41,10 @@ export type ProceduresOf<Ops extends readonly AnyOperation[]> = {
 export function toProcedure(op: AnyOperation) {
   const base = op.access.kind === 'public' ? publicProcedure : protectedProcedure;
   const schema = trpcInput(op);
-  const run = ({ ctx, input }: { ctx: TrpcContext; input: unknown }) => op.run(context(op, ctx), input ?? {});
+  const run = ({ ctx, input, path }: { ctx: TrpcContext; input: unknown; path: string }) => {
+    if (op.exists && !op.exists(ctx.services.env)) throw new AppError('NOT_FOUND', `No API route for ${op.method.toUpperCase()} /api/trpc/${path}`);
+    return op.run(context(op, ctx), input ?? {});
+  };
   const withInput = schema ? base.input(schema) : base;
   return (op.trpcKind ?? (op.method === 'get' ? 'query' : 'mutation')) === 'query' ? withInput.query(run) : withInput.mutation(run);
 }

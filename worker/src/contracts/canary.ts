@@ -33,8 +33,6 @@ export const ZCheckInInput = z.object({
 });
 export type TCheckInInput = z.input<typeof ZCheckInInput>;
 
-export const ZCanaryId = z.object({ id: z.string().uuid({ message: 'Not a canary id' }) });
-
 /** POST /api/deadman/setup. */
 export const ZDeadmanSetupInput = z.object({
   hours: z

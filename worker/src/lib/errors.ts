@@ -46,3 +46,8 @@ export class AppError extends Error {
 }
 
 export const notFound = (what = 'Not found') => new AppError('NOT_FOUND', what);
+
+export const UNAUTHENTICATED = 'Not authenticated';
+
+/** 401 for a call that needs credentials and sent none (middleware/authenticate.ts requirePrincipal). */
+export const unauthenticated = () => new AppError('UNAUTHORIZED', UNAUTHENTICATED, { 'WWW-Authenticate': 'Bearer' });

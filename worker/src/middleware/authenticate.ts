@@ -3,7 +3,7 @@ import { createMiddleware } from 'hono/factory';
 import { findSessionUser } from '../domains/auth/sessions';
 import { authenticateApiKey, type KeyCall } from '../domains/developer/authenticate-key';
 import { looksLikeApiKey } from '../domains/developer/key-format';
-import { AppError } from '../lib/errors';
+import { AppError, unauthenticated } from '../lib/errors';
 import { enforceApiKeyPolicy, KEYS_CANNOT_MANAGE, keyRouteAccess } from './api-key-policy';
 import type { AppEnv, KeyPrincipal, Principal, SessionPrincipal } from './context';
 
@@ -67,11 +67,11 @@ class ApiKeyPrincipal implements KeyPrincipal {
 export const keyPrincipal = (call: Pick<KeyCall, 'user' | 'keyId' | 'scopes' | 'sandbox'>): KeyPrincipal =>
   new ApiKeyPrincipal(call.user, call.keyId, call.scopes, call.sandbox);
 
-export const UNAUTHENTICATED = 'Not authenticated';
+export { UNAUTHENTICATED } from '../lib/errors';
 
 /** The principal of a route that needs one (session or API key): 401 otherwise. */
 export function requirePrincipal(principal: Principal | null): Principal {
-  if (!principal) throw new AppError('UNAUTHORIZED', UNAUTHENTICATED, { 'WWW-Authenticate': 'Bearer' });
+  if (!principal) throw unauthenticated();
   return principal;
 }
 

@@ -10,6 +10,9 @@ export async function listCanaries(ctx: ServiceContext, userId: string): Promise
   return Promise.all(rows.map((r) => toCanaryView(ctx, r)));
 }
 
+/** Not found, or not yours (and a malformed id: api/ids.ts). */
+export const canaryNotFound = () => notFound('Canary not found');
+
 /** The caller's canary, or 404 — also when it exists but belongs to someone else. */
 export async function findOwnCanary(ctx: ServiceContext, userId: string, canaryId: string) {
   const [row] = await ctx.db
@@ -17,7 +20,7 @@ export async function findOwnCanary(ctx: ServiceContext, userId: string, canaryI
     .from(schema.canaries)
     .where(and(eq(schema.canaries.id, canaryId), eq(schema.canaries.user_id, userId)))
     .limit(1);
-  if (!row) throw notFound('Canary not found');
+  if (!row) throw canaryNotFound();
   return row;
 }
 

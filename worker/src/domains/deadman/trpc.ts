@@ -1,15 +1,8 @@
-import { ZDeadmanSetupInput } from '../../contracts/canary';
-import { protectedProcedure, router } from '../../trpc/init';
-import { listScheduledDeletions } from '../legal/list-deletions';
-import { getDeadman } from './deadman-view';
-import { cancelDeadman, setupDeadman } from './setup-deadman';
+import { toProcedures } from '../../api/trpc-adapter';
+import { router } from '../../trpc/init';
+import { legalOperations } from '../legal/operations';
+import { deadmanOperations } from './operations';
 
-export const deadmanRouter = router({
-  get: protectedProcedure.query(({ ctx }) => getDeadman(ctx.services, ctx.principal.user.id)),
-  setup: protectedProcedure.input(ZDeadmanSetupInput).mutation(({ ctx, input }) => setupDeadman(ctx.services, ctx.principal.user.id, input)),
-  cancel: protectedProcedure.mutation(({ ctx }) => cancelDeadman(ctx.services, ctx.principal.user.id)),
-});
+export const deadmanRouter = router(toProcedures(deadmanOperations));
 
-export const legalRouter = router({
-  deletions: protectedProcedure.query(({ ctx }) => listScheduledDeletions(ctx.services, ctx.principal.user.id)),
-});
+export const legalRouter = router(toProcedures(legalOperations));

@@ -1,16 +1,19 @@
 import type { RouteDoc } from '../route-doc';
-import { routes as accounts } from './auth';
-import { routes as activity } from './activity';
+import { routes as googleSignIn } from './auth';
 import { routes as attachments } from './attachments';
-import { routes as canary } from './canary';
-import { routes as deadman } from './deadman';
+import { routes as pingWithGet } from './canary';
 import { routes as developerKeys } from './developer-keys';
 import { routes as health } from './health';
 import { routes as keys } from './keys';
 import { routeDocsOf } from '../../api/route-docs';
+import { activityOperations } from '../../domains/activity/operations';
+import { authOperations } from '../../domains/auth/operations';
+import { canaryOperations } from '../../domains/canary/operations';
+import { deadmanOperations } from '../../domains/deadman/operations';
+import { legalOperations } from '../../domains/legal/operations';
 import { messageOperations } from '../../domains/messages/operations';
+import { outboxOperations } from '../../domains/outbox/operations';
 import { routes as notify } from './notify';
-import { routes as outbox } from './outbox';
 import { routes as profile } from './profile';
 import { routes as reference } from './reference';
 import { routes as webhooks } from './webhooks';
@@ -21,10 +24,13 @@ import { routes as webhooks } from './webhooks';
  * createApp() serves, both ways.
  */
 export const ROUTE_DOCS: RouteDoc[] = [
-  ...accounts,
-  ...canary,
-  ...activity,
-  ...deadman,
+  ...routeDocsOf(authOperations),
+  ...googleSignIn,
+  ...routeDocsOf(canaryOperations),
+  ...pingWithGet,
+  ...routeDocsOf(activityOperations),
+  ...routeDocsOf(deadmanOperations),
+  ...routeDocsOf(legalOperations),
   ...routeDocsOf(messageOperations),
   ...attachments,
   ...notify,
@@ -32,7 +38,7 @@ export const ROUTE_DOCS: RouteDoc[] = [
   ...keys,
   ...developerKeys,
   ...webhooks,
-  ...outbox,
+  ...routeDocsOf(outboxOperations),
   ...health,
   ...reference,
 ];

@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { ZIdParam } from '../../api/ids';
+import { defineOperation } from '../../api/operation';
+import { ZCanary, ZCanaryStatus, ZCheckInInput, ZCheckInResult, ZCreateCanaryInput } from '../../contracts/canary';
+import { unauthenticated } from '../../lib/errors';
+import { ZOk } from '../../openapi/schemas';
+import { checkInAll, checkInWithToken } from './check-in';
+import { createCanary } from './create-canary';
+import { deleteCanary } from './delete-canary';
+import { canaryNotFound, canaryStatus, listCanaries } from './list-canaries';
+
+/**
+ * SPEC section 7: /api/canary/*, and the cron-job check-in POST /api/ping/{token} (its 405 for every
+ * other method is a plain route: rest.ts).
+ */
+const tags = ['Canaries'];
+const readCanary = { kind: 'session-or-key', scope: 'read:canary' } as const;
+/** /api/ping/{token} (also documented for its 405: openapi/routes/canary.ts). */
+export const ZPingParams = z.object({ token: z.string().describe('The canary token returned by POST /api/canary/create (and shown on the canary)') });
+
+export const canaryOperations = [
+  defineOperation({
+    method: 'post',
+    path: '/api/canary/create',
+    trpc: 'create',
+    access: { kind: 'session' },
+    input: { body: ZCreateCanaryInput },
+    output: ZCanary,
+    status: 201,
+    docs: {
+      operationId: 'createCanary',
+      summary: 'Create a canary',
+      description:
+        'A check-in timer: miss its deadline (`interval_seconds` after the last check-in) and the messages with a missed-check-ins rule start to arm. The plan limits how many canaries an account may have (403 with an upgrade hint).',
+      tags,
+      responses: {
+        201: { description: 'The canary, with its check-in `token`' },
+        403: { description: "The plan's canary limit is reached (or an API key called)" },
+      },
+    },
+    run: ({ services, principal }, input) => createCanary(services, principal.user, input),
+  }),
+  defineOperation({
+    method: 'get',
+    path: '/api/canary/list',
+    trpc: 'list',
+    access: readCanary,
+    input: {},
+    output: z.array(ZCanary),
+    docs: { operationId: 'listCanaries', summary: 'List canaries', tags, responses: { 200: { description: 'Every canary of the caller' } } },
+    run: ({ services, principal }) => listCanaries(services, principal.user.id),
+  }),
+  defineOperation({
+    method: 'get',
+    path: '/api/canary/status',
+    trpc: 'status',
+    access: readCanary,
+    input: {},
+    output: ZCanaryStatus,
+    docs: {
+      operationId: 'canaryStatus',
+      summary: 'Check-in status',
+      description: 'The canary with the earliest deadline; every field null (and `missed: false`) when the caller has no canary.',
+      tags,
+      responses: { 200: { description: 'Status' } },
+    },
+    run: ({ services, principal }) => canaryStatus(services, principal.user.id),
+  }),
+  defineOperation({
+    method: 'post',
+    path: '/api/canary/checkin',
+    trpc: 'checkIn',
+    // A token needs no sign-in; without one, the session's canaries (so public, with the session read in `run`).
+    access: { kind: 'public' },
+    input: { body: ZCheckInInput },
+    output: ZCheckInResult,
+    docs: {
+      operationId: 'checkIn',
+      summary: 'Check in',
+      description: '`{token}` checks in that canary and needs no sign-in; `{}` with a session checks in every canary of the caller.',
+      tags,
+      authOptional: true,
+      responses: {
+        200: { description: 'Checked in' },
+        401: { description: 'No token in the body and no session' },
+        404: { description: 'Unknown canary token' },
+      },
+    },
+    run: ({ services, principal }, { token }) => {
+      if (token) return checkInWithToken(services, token, 'token');
+      if (!principal) throw unauthenticated();
+      return checkInAll(services, principal.user.id, 'web');
+    },
+  }),
+  defineOperation({
+    method: 'delete',
+    path: '/api/canary/{id}',
+    trpc: 'delete',
+    access: { kind: 'session' },
+    input: { params: ZIdParam },
+    output: ZOk,
+    notFound: canaryNotFound,
+    docs: {
+      operationId: 'deleteCanary',
+      summary: 'Delete a canary',
+      description: 'Its token stops working at once.',
+      tags,
+      responses: { 200: { description: 'Deleted' }, 404: { description: 'Canary not found (or not yours)' } },
+    },
+    run: ({ services, principal }, { id }) => deleteCanary(services, principal.user.id, id),
+  }),
+  defineOperation({
+    method: 'post',
+    path: '/api/ping/{token}',
+    trpc: false,
+    access: { kind: 'public' },
+    input: { params: ZPingParams },
+    output: ZCheckInResult,
+    docs: {
+      operationId: 'ping',
+      summary: 'Check in from a cron job',
+      description: 'The same check-in as `{token}`, for scripts: `curl -X POST https://…/api/ping/<token>`. No body, no sign-in.',
+      tags,
+      responses: { 200: { description: 'Checked in' }, 404: { description: 'Unknown canary token' } },
+    },
+    run: ({ services }, { token }) => checkInWithToken(services, token, 'ping'),
+  }),
+] as const;
