@@ -3,7 +3,6 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { MAX_JSON_BYTES, payloadTooLarge } from './lib/json-body';
 import { activityRoutes } from './domains/activity/rest';
-import { attachmentRoutes } from './domains/attachments/rest';
 import { authRoutes } from './domains/auth/rest';
 import { canaryRoutes, pingRoutes } from './domains/canary/rest';
 import { deadmanRoutes } from './domains/deadman/rest';
@@ -48,9 +47,6 @@ export function createApp() {
   app.route('/api/developer/webhooks', webhookRoutes);
   app.route('/api/sandbox', sandboxRoutes);
   app.route('/api/death-verification', deathVerificationRoutes);
-  // /upload/encrypted-file, /download/decrypted-file/{id}, /attachments/{id}/ciphertext,
-  // /message/{id}/attachments and /profile/storage.
-  app.route('/api', attachmentRoutes);
   // Every operation declared once in its domain (worker/src/api/operations.ts).
   mountOperations(app, OPERATIONS);
 

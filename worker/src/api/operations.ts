@@ -1,3 +1,4 @@
+import { attachmentsOperations, storageOperations } from '../domains/attachments/operations';
 import { messageOperations } from '../domains/messages/operations';
 import type { AnyOperation } from './operation';
 
@@ -5,4 +6,8 @@ import type { AnyOperation } from './operation';
  * Every declared operation, domain by domain: app.ts mounts their REST routes, openapi/routes/index.ts
  * documents them (and the API-key policy reads that), each domain's trpc.ts builds its procedures.
  */
-export const OPERATIONS: readonly AnyOperation[] = [...messageOperations];
+export const OPERATIONS: readonly AnyOperation[] = [
+  ...messageOperations,
+  ...attachmentsOperations,
+  ...storageOperations,
+];

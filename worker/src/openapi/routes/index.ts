@@ -1,13 +1,13 @@
 import type { RouteDoc } from '../route-doc';
 import { routes as accounts } from './auth';
 import { routes as activity } from './activity';
-import { routes as attachments } from './attachments';
 import { routes as canary } from './canary';
 import { routes as deadman } from './deadman';
 import { routes as developerKeys } from './developer-keys';
 import { routes as health } from './health';
 import { routes as keys } from './keys';
 import { routeDocsOf } from '../../api/route-docs';
+import { attachmentsOperations, storageOperations } from '../../domains/attachments/operations';
 import { messageOperations } from '../../domains/messages/operations';
 import { routes as notify } from './notify';
 import { routes as outbox } from './outbox';
@@ -26,9 +26,10 @@ export const ROUTE_DOCS: RouteDoc[] = [
   ...activity,
   ...deadman,
   ...routeDocsOf(messageOperations),
-  ...attachments,
+  ...routeDocsOf(attachmentsOperations),
   ...notify,
   ...profile,
+  ...routeDocsOf(storageOperations),
   ...keys,
   ...developerKeys,
   ...webhooks,

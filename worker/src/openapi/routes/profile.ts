@@ -1,10 +1,10 @@
 import { ZProfileUpdate, ZStartPhoneVerification, ZVerifyPhone } from '../../contracts/profile';
 import type { RouteDoc } from '../route-doc';
-import { ZPhoneVerificationStarted, ZProfileView, ZStorageView } from '../schemas';
+import { ZPhoneVerificationStarted, ZProfileView } from '../schemas';
 
 const tags = ['Profile'];
 
-/** /api/profile/* (domains/profile/rest.ts) and /api/profile/storage (domains/attachments/rest.ts). */
+/** /api/profile/* (domains/profile/rest.ts); /api/profile/storage is declared in domains/attachments/operations.ts. */
 export const routes: RouteDoc[] = [
   {
     method: 'get',
@@ -58,15 +58,5 @@ export const routes: RouteDoc[] = [
     tags,
     auth: 'session',
     responses: { 200: { description: 'The profile without a phone', schema: ZProfileView } },
-  },
-  {
-    method: 'get',
-    path: '/api/profile/storage',
-    operationId: 'storageUsage',
-    summary: 'Storage used against the plan',
-    description: "Audio of the caller's messages plus their encrypted attachments.",
-    tags,
-    auth: 'session',
-    responses: { 200: { description: 'Usage', schema: ZStorageView } },
   },
 ];
