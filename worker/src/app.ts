@@ -10,7 +10,6 @@ import { deathVerificationRoutes, developerKeyRoutes } from './domains/developer
 import { keyRoutes } from './domains/e2ee/rest';
 import { legalRoutes } from './domains/legal/rest';
 import { MESSAGE_CREATE_MAX_BODY_BYTES } from './contracts/messages';
-import { notifyRoutes } from './domains/notify/rest';
 import { outboxRoutes } from './domains/outbox/rest';
 import { profileRoutes } from './domains/profile/rest';
 import { sandboxRoutes, webhookRoutes } from './domains/webhooks/rest';
@@ -39,7 +38,6 @@ export function createApp() {
   app.route('/api/deadman', deadmanRoutes);
   app.route('/api/legal', legalRoutes);
   app.route('/api/activity', activityRoutes);
-  app.route('/api/notify', notifyRoutes);
   app.route('/api/profile', profileRoutes);
   app.route('/api/outbox', outboxRoutes);
   app.route('/api/keys', keyRoutes);

@@ -1,5 +1,6 @@
 import { attachmentsOperations, storageOperations } from '../domains/attachments/operations';
 import { messageOperations } from '../domains/messages/operations';
+import { notifyOperations } from '../domains/notify/operations';
 import type { AnyOperation } from './operation';
 
 /**
@@ -10,4 +11,5 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...messageOperations,
   ...attachmentsOperations,
   ...storageOperations,
+  ...notifyOperations,
 ];

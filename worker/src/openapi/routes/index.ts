@@ -9,7 +9,7 @@ import { routes as keys } from './keys';
 import { routeDocsOf } from '../../api/route-docs';
 import { attachmentsOperations, storageOperations } from '../../domains/attachments/operations';
 import { messageOperations } from '../../domains/messages/operations';
-import { routes as notify } from './notify';
+import { notifyOperations } from '../../domains/notify/operations';
 import { routes as outbox } from './outbox';
 import { routes as profile } from './profile';
 import { routes as reference } from './reference';
@@ -27,7 +27,7 @@ export const ROUTE_DOCS: RouteDoc[] = [
   ...deadman,
   ...routeDocsOf(messageOperations),
   ...routeDocsOf(attachmentsOperations),
-  ...notify,
+  ...routeDocsOf(notifyOperations),
   ...profile,
   ...routeDocsOf(storageOperations),
   ...keys,
