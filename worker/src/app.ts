@@ -11,7 +11,6 @@ import { keyRoutes } from './domains/e2ee/rest';
 import { legalRoutes } from './domains/legal/rest';
 import { MESSAGE_CREATE_MAX_BODY_BYTES } from './contracts/messages';
 import { outboxRoutes } from './domains/outbox/rest';
-import { profileRoutes } from './domains/profile/rest';
 import { sandboxRoutes, webhookRoutes } from './domains/webhooks/rest';
 import { AppError } from './lib/errors';
 import { authenticate } from './middleware/authenticate';
@@ -38,7 +37,6 @@ export function createApp() {
   app.route('/api/deadman', deadmanRoutes);
   app.route('/api/legal', legalRoutes);
   app.route('/api/activity', activityRoutes);
-  app.route('/api/profile', profileRoutes);
   app.route('/api/outbox', outboxRoutes);
   app.route('/api/keys', keyRoutes);
   app.route('/api/developer/keys', developerKeyRoutes);

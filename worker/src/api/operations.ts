@@ -1,6 +1,7 @@
 import { attachmentsOperations, storageOperations } from '../domains/attachments/operations';
 import { messageOperations } from '../domains/messages/operations';
 import { notifyOperations } from '../domains/notify/operations';
+import { profileOperations } from '../domains/profile/operations';
 import type { AnyOperation } from './operation';
 
 /**
@@ -12,4 +13,5 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...attachmentsOperations,
   ...storageOperations,
   ...notifyOperations,
+  ...profileOperations,
 ];

@@ -10,8 +10,8 @@ import { routeDocsOf } from '../../api/route-docs';
 import { attachmentsOperations, storageOperations } from '../../domains/attachments/operations';
 import { messageOperations } from '../../domains/messages/operations';
 import { notifyOperations } from '../../domains/notify/operations';
+import { profileOperations } from '../../domains/profile/operations';
 import { routes as outbox } from './outbox';
-import { routes as profile } from './profile';
 import { routes as reference } from './reference';
 import { routes as webhooks } from './webhooks';
 
@@ -28,8 +28,7 @@ export const ROUTE_DOCS: RouteDoc[] = [
   ...routeDocsOf(messageOperations),
   ...routeDocsOf(attachmentsOperations),
   ...routeDocsOf(notifyOperations),
-  ...profile,
-  ...routeDocsOf(storageOperations),
+  ...routeDocsOf([...profileOperations, ...storageOperations]),
   ...keys,
   ...developerKeys,
   ...webhooks,
