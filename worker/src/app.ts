@@ -7,7 +7,6 @@ import { authRoutes } from './domains/auth/rest';
 import { canaryRoutes, pingRoutes } from './domains/canary/rest';
 import { deadmanRoutes } from './domains/deadman/rest';
 import { deathVerificationRoutes, developerKeyRoutes } from './domains/developer/rest';
-import { keyRoutes } from './domains/e2ee/rest';
 import { legalRoutes } from './domains/legal/rest';
 import { MESSAGE_CREATE_MAX_BODY_BYTES } from './contracts/messages';
 import { outboxRoutes } from './domains/outbox/rest';
@@ -38,7 +37,6 @@ export function createApp() {
   app.route('/api/legal', legalRoutes);
   app.route('/api/activity', activityRoutes);
   app.route('/api/outbox', outboxRoutes);
-  app.route('/api/keys', keyRoutes);
   app.route('/api/developer/keys', developerKeyRoutes);
   app.route('/api/developer/webhooks', webhookRoutes);
   app.route('/api/sandbox', sandboxRoutes);

@@ -1,4 +1,5 @@
 import { attachmentsOperations, storageOperations } from '../domains/attachments/operations';
+import { e2eeOperations } from '../domains/e2ee/operations';
 import { messageOperations } from '../domains/messages/operations';
 import { notifyOperations } from '../domains/notify/operations';
 import { profileOperations } from '../domains/profile/operations';
@@ -14,4 +15,5 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...storageOperations,
   ...notifyOperations,
   ...profileOperations,
+  ...e2eeOperations,
 ];

@@ -5,9 +5,9 @@ import { routes as canary } from './canary';
 import { routes as deadman } from './deadman';
 import { routes as developerKeys } from './developer-keys';
 import { routes as health } from './health';
-import { routes as keys } from './keys';
 import { routeDocsOf } from '../../api/route-docs';
 import { attachmentsOperations, storageOperations } from '../../domains/attachments/operations';
+import { e2eeOperations } from '../../domains/e2ee/operations';
 import { messageOperations } from '../../domains/messages/operations';
 import { notifyOperations } from '../../domains/notify/operations';
 import { profileOperations } from '../../domains/profile/operations';
@@ -29,7 +29,7 @@ export const ROUTE_DOCS: RouteDoc[] = [
   ...routeDocsOf(attachmentsOperations),
   ...routeDocsOf(notifyOperations),
   ...routeDocsOf([...profileOperations, ...storageOperations]),
-  ...keys,
+  ...routeDocsOf(e2eeOperations),
   ...developerKeys,
   ...webhooks,
   ...outbox,
