@@ -6,7 +6,6 @@ import { activityRoutes } from './domains/activity/rest';
 import { authRoutes } from './domains/auth/rest';
 import { canaryRoutes, pingRoutes } from './domains/canary/rest';
 import { deadmanRoutes } from './domains/deadman/rest';
-import { deathVerificationRoutes, developerKeyRoutes } from './domains/developer/rest';
 import { legalRoutes } from './domains/legal/rest';
 import { MESSAGE_CREATE_MAX_BODY_BYTES } from './contracts/messages';
 import { outboxRoutes } from './domains/outbox/rest';
@@ -37,10 +36,8 @@ export function createApp() {
   app.route('/api/legal', legalRoutes);
   app.route('/api/activity', activityRoutes);
   app.route('/api/outbox', outboxRoutes);
-  app.route('/api/developer/keys', developerKeyRoutes);
   app.route('/api/developer/webhooks', webhookRoutes);
   app.route('/api/sandbox', sandboxRoutes);
-  app.route('/api/death-verification', deathVerificationRoutes);
   // Every operation declared once in its domain (worker/src/api/operations.ts).
   mountOperations(app, OPERATIONS);
 

@@ -1,4 +1,5 @@
 import { attachmentsOperations, storageOperations } from '../domains/attachments/operations';
+import { developerOperations } from '../domains/developer/operations';
 import { e2eeOperations } from '../domains/e2ee/operations';
 import { messageOperations } from '../domains/messages/operations';
 import { notifyOperations } from '../domains/notify/operations';
@@ -16,4 +17,5 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...notifyOperations,
   ...profileOperations,
   ...e2eeOperations,
+  ...developerOperations,
 ];

@@ -3,10 +3,10 @@ import { routes as accounts } from './auth';
 import { routes as activity } from './activity';
 import { routes as canary } from './canary';
 import { routes as deadman } from './deadman';
-import { routes as developerKeys } from './developer-keys';
 import { routes as health } from './health';
 import { routeDocsOf } from '../../api/route-docs';
 import { attachmentsOperations, storageOperations } from '../../domains/attachments/operations';
+import { developerOperations } from '../../domains/developer/operations';
 import { e2eeOperations } from '../../domains/e2ee/operations';
 import { messageOperations } from '../../domains/messages/operations';
 import { notifyOperations } from '../../domains/notify/operations';
@@ -30,7 +30,7 @@ export const ROUTE_DOCS: RouteDoc[] = [
   ...routeDocsOf(notifyOperations),
   ...routeDocsOf([...profileOperations, ...storageOperations]),
   ...routeDocsOf(e2eeOperations),
-  ...developerKeys,
+  ...routeDocsOf(developerOperations),
   ...webhooks,
   ...outbox,
   ...health,
