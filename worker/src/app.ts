@@ -9,7 +9,6 @@ import { deadmanRoutes } from './domains/deadman/rest';
 import { legalRoutes } from './domains/legal/rest';
 import { MESSAGE_CREATE_MAX_BODY_BYTES } from './contracts/messages';
 import { outboxRoutes } from './domains/outbox/rest';
-import { sandboxRoutes, webhookRoutes } from './domains/webhooks/rest';
 import { AppError } from './lib/errors';
 import { authenticate } from './middleware/authenticate';
 import type { AppEnv } from './middleware/context';
@@ -36,8 +35,6 @@ export function createApp() {
   app.route('/api/legal', legalRoutes);
   app.route('/api/activity', activityRoutes);
   app.route('/api/outbox', outboxRoutes);
-  app.route('/api/developer/webhooks', webhookRoutes);
-  app.route('/api/sandbox', sandboxRoutes);
   // Every operation declared once in its domain (worker/src/api/operations.ts).
   mountOperations(app, OPERATIONS);
 

@@ -4,6 +4,7 @@ import { e2eeOperations } from '../domains/e2ee/operations';
 import { messageOperations } from '../domains/messages/operations';
 import { notifyOperations } from '../domains/notify/operations';
 import { profileOperations } from '../domains/profile/operations';
+import { webhooksOperations } from '../domains/webhooks/operations';
 import type { AnyOperation } from './operation';
 
 /**
@@ -18,4 +19,5 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...profileOperations,
   ...e2eeOperations,
   ...developerOperations,
+  ...webhooksOperations,
 ];

@@ -11,9 +11,9 @@ import { e2eeOperations } from '../../domains/e2ee/operations';
 import { messageOperations } from '../../domains/messages/operations';
 import { notifyOperations } from '../../domains/notify/operations';
 import { profileOperations } from '../../domains/profile/operations';
+import { webhooksOperations } from '../../domains/webhooks/operations';
 import { routes as outbox } from './outbox';
 import { routes as reference } from './reference';
-import { routes as webhooks } from './webhooks';
 
 /**
  * Every documented REST route, one file per area. The order is the order of the document (and of the
@@ -31,7 +31,7 @@ export const ROUTE_DOCS: RouteDoc[] = [
   ...routeDocsOf([...profileOperations, ...storageOperations]),
   ...routeDocsOf(e2eeOperations),
   ...routeDocsOf(developerOperations),
-  ...webhooks,
+  ...routeDocsOf(webhooksOperations),
   ...outbox,
   ...health,
   ...reference,
