@@ -32,25 +32,23 @@ async function readUpload(form: FormData) {
 }
 
 /**
- * `?key=`: a 400 with its own sentence (never a 422), and the key is never echoed back, stored or
- * logged. A '+' of standard base64 sent unencoded in a query string arrives as a space: put it back.
- * Documented as ZDecryptionKeyQuery documents it (a required string).
+ * `?key=`, documented as ZDecryptionKeyQuery (a required string) but read in the service, after the
+ * caller's right to the file: a missing or malformed key is a 400 with its own sentence (never a 422),
+ * and the key is never echoed back, stored or logged. A '+' of standard base64 sent unencoded in a
+ * query string arrives as a space: put it back.
  */
-const ZDecryptionKey = z.object({
-  key: z.preprocess(
-    (raw) => (typeof raw === 'string' ? raw.replace(/ /g, '+') : ''),
-    z.string().transform((key) => {
-      const parsed = ZDecryptionKeyQuery.shape.key.safeParse(key);
-      if (!parsed.success) {
-        throw new AppError(
-          'BAD_REQUEST',
-          key === '' ? 'key is required: the base64 AES-256 key shown when the file was encrypted (?key=…)' : 'key must be base64 or base64url of exactly 32 bytes (the AES-256 key shown when the file was encrypted)',
-        );
-      }
-      return decodeBase64Any(parsed.data)!;
-    }),
-  ),
-});
+const ZDecryptionKeyParam = z.object({ key: z.preprocess((raw) => (typeof raw === 'string' ? raw.replace(/ /g, '+') : ''), z.string()) });
+
+function decryptionKey(key: string): Uint8Array<ArrayBuffer> {
+  const parsed = ZDecryptionKeyQuery.shape.key.safeParse(key);
+  if (!parsed.success) {
+    throw new AppError(
+      'BAD_REQUEST',
+      key === '' ? 'key is required: the base64 AES-256 key shown when the file was encrypted (?key=…)' : 'key must be base64 or base64url of exactly 32 bytes (the AES-256 key shown when the file was encrypted)',
+    );
+  }
+  return decodeBase64Any(parsed.data)!;
+}
 
 /** `attachment; filename="…"` with an ASCII fallback and the exact UTF-8 name (RFC 6266 / 8187). */
 function contentDisposition(name: string): string {
@@ -145,7 +143,7 @@ export const attachmentsOperations = [
     path: '/api/download/decrypted-file/{id}',
     trpc: false,
     access: { kind: 'session' },
-    input: { params: ZIdParam, query: ZDecryptionKey },
+    input: { params: ZIdParam, query: ZDecryptionKeyParam },
     notFound: attachmentNotFound,
     docs: {
       operationId: 'downloadDecryptedFile',
@@ -161,7 +159,7 @@ export const attachmentsOperations = [
       },
     },
     run: async ({ services, principal }, { id, key }) => {
-      const { name, plaintext } = await decryptAttachment(services, principal.user.id, id, key);
+      const { name, plaintext } = await decryptAttachment(services, principal.user.id, id, () => decryptionKey(key));
       return new Response(plaintext, {
         headers: {
           'Content-Type': 'application/octet-stream',
