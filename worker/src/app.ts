@@ -2,15 +2,9 @@ import { trpcServer } from '@hono/trpc-server';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { MAX_JSON_BYTES, payloadTooLarge } from './lib/json-body';
-import { attachmentRoutes } from './domains/attachments/rest';
 import { googleSignInRoutes } from './domains/auth/rest';
 import { pingRoutes } from './domains/canary/rest';
-import { deathVerificationRoutes, developerKeyRoutes } from './domains/developer/rest';
-import { keyRoutes } from './domains/e2ee/rest';
 import { MESSAGE_CREATE_MAX_BODY_BYTES } from './contracts/messages';
-import { notifyRoutes } from './domains/notify/rest';
-import { profileRoutes } from './domains/profile/rest';
-import { sandboxRoutes, webhookRoutes } from './domains/webhooks/rest';
 import { AppError } from './lib/errors';
 import { log } from './lib/logger';
 import { authenticate } from './middleware/authenticate';
@@ -32,16 +26,6 @@ export function createApp() {
   // GET /api/openapi.json (generated from ROUTE_DOCS) and GET /api/docs (the Scalar reference).
   app.route('/api', referenceRoutes);
   app.route('/api/auth', googleSignInRoutes);
-  app.route('/api/notify', notifyRoutes);
-  app.route('/api/profile', profileRoutes);
-  app.route('/api/keys', keyRoutes);
-  app.route('/api/developer/keys', developerKeyRoutes);
-  app.route('/api/developer/webhooks', webhookRoutes);
-  app.route('/api/sandbox', sandboxRoutes);
-  app.route('/api/death-verification', deathVerificationRoutes);
-  // /upload/encrypted-file, /download/decrypted-file/{id}, /attachments/{id}/ciphertext,
-  // /message/{id}/attachments and /profile/storage.
-  app.route('/api', attachmentRoutes);
   // Every operation declared once in its domain (worker/src/api/operations.ts).
   mountOperations(app, OPERATIONS);
   // Any method but POST on /api/ping/{token} (405): after the operations, so the POST check-in wins.

@@ -58,6 +58,8 @@ export interface OperationDocs {
   authOptional?: boolean;
   /** The success answer's media type when it is not JSON (a download). */
   contentType?: string;
+  /** Documentation only: a reserved route that never succeeds yet (it answers 501): no success answer is documented. */
+  reserved?: boolean;
 }
 
 export interface Operation<

@@ -1,10 +1,16 @@
 import { activityOperations } from '../domains/activity/operations';
+import { attachmentsOperations, storageOperations } from '../domains/attachments/operations';
 import { authOperations } from '../domains/auth/operations';
 import { canaryOperations } from '../domains/canary/operations';
 import { deadmanOperations } from '../domains/deadman/operations';
+import { developerOperations } from '../domains/developer/operations';
+import { e2eeOperations } from '../domains/e2ee/operations';
 import { legalOperations } from '../domains/legal/operations';
 import { messageOperations } from '../domains/messages/operations';
+import { notifyOperations } from '../domains/notify/operations';
 import { outboxOperations } from '../domains/outbox/operations';
+import { profileOperations } from '../domains/profile/operations';
+import { webhooksOperations } from '../domains/webhooks/operations';
 import type { AnyOperation } from './operation';
 
 /**
@@ -12,11 +18,18 @@ import type { AnyOperation } from './operation';
  * documents them (and the API-key policy reads that), each domain's trpc.ts builds its procedures.
  */
 export const OPERATIONS: readonly AnyOperation[] = [
-  ...messageOperations,
   ...authOperations,
   ...canaryOperations,
   ...activityOperations,
   ...deadmanOperations,
   ...legalOperations,
+  ...messageOperations,
+  ...attachmentsOperations,
+  ...storageOperations,
+  ...notifyOperations,
+  ...profileOperations,
+  ...e2eeOperations,
+  ...developerOperations,
+  ...webhooksOperations,
   ...outboxOperations,
 ];

@@ -26,7 +26,9 @@ export function toRouteDoc(op: AnyOperation & { path: string }): RouteDoc {
     ...(op.docs.authOptional ? { authOptional: true } : {}),
     ...(Object.keys(request).length ? { request } : {}),
     responses: {
-      [status]: { description: op.docs.responses?.[status]?.description ?? 'OK', ...(op.output ? { schema: op.output } : {}), ...(op.docs.contentType ? { contentType: op.docs.contentType } : {}) },
+      ...(op.docs.reserved
+        ? {}
+        : { [status]: { description: op.docs.responses?.[status]?.description ?? 'OK', ...(op.output ? { schema: op.output } : {}), ...(op.docs.contentType ? { contentType: op.docs.contentType } : {}) } }),
       ...Object.fromEntries(Object.entries(op.docs.responses ?? {}).filter(([s]) => Number(s) !== status)),
     },
   };

@@ -60,9 +60,19 @@ export async function getAttachmentCiphertext(ctx: ServiceContext, userId: strin
  * GET /api/download/decrypted-file/{id}?key= (SPEC section 7): AES-GCM-256 with the stored IV and no
  * AAD, in the Worker. The key lives only in this call's memory: it is not stored, not logged, and not
  * part of any error (DESIGN section 6). The web app decrypts in the browser instead.
+ * The caller's right to the file is checked first: one that is not theirs is 404 whatever the key, as
+ * a malformed id is. Then `readKey` (it throws the 400 of a missing or malformed key), then R2.
  */
-export async function decryptAttachment(ctx: ServiceContext, userId: string, attachmentId: string, rawKey: Uint8Array<ArrayBuffer>): Promise<{ name: string; plaintext: ArrayBuffer }> {
-  const { attachment, object } = await getAttachmentCiphertext(ctx, userId, attachmentId);
+export async function decryptAttachment(
+  ctx: ServiceContext,
+  userId: string,
+  attachmentId: string,
+  readKey: () => Uint8Array<ArrayBuffer>,
+): Promise<{ name: string; plaintext: ArrayBuffer }> {
+  const attachment = await loadReadableAttachment(ctx, userId, attachmentId);
+  const rawKey = readKey();
+  const object = await ctx.env.BLOBS.get(attachment.r2_key);
+  if (!object) throw attachmentNotFound();
   const iv = decodeBase64Any(attachment.iv);
   if (!iv) throw new AppError('INTERNAL', 'The stored IV is unreadable');
   const ciphertext = await object.arrayBuffer();

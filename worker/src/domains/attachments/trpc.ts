@@ -1,10 +1,6 @@
-import { ZMessageAttachmentsInput } from '../../contracts/attachments';
-import { protectedProcedure, router } from '../../trpc/init';
-import { listAttachments } from './read-attachments';
-import { getStorage } from './storage';
+import { toProcedures } from '../../api/trpc-adapter';
+import { router } from '../../trpc/init';
+import { attachmentsOperations, storageOperations } from './operations';
 
 /** The JSON parts of attachments (uploads are multipart and downloads binary: REST only). */
-export const attachmentsRouter = router({
-  list: protectedProcedure.input(ZMessageAttachmentsInput).query(({ ctx, input }) => listAttachments(ctx.services, ctx.principal.user.id, input.message_id)),
-  storage: protectedProcedure.query(({ ctx }) => getStorage(ctx.services, ctx.principal.user)),
-});
+export const attachmentsRouter = router(toProcedures([...attachmentsOperations, ...storageOperations]));

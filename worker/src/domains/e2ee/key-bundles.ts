@@ -49,10 +49,12 @@ export async function createKeys(ctx: ServiceContext, userId: string, bundle: TK
   return toBundleView(row);
 }
 
+export const publicKeyNotFound = () => new AppError('NOT_FOUND', NO_PUBLIC_KEY);
+
 /** GET /api/keys/{userId}: any signed-in caller may seal for any user; 404 when the user or their keys do not exist. */
 export async function getPublicKey(ctx: ServiceContext, userId: string): Promise<PublicKeyView> {
   const id = userId.toLowerCase();
   const [row] = await ctx.db.select({ public_key: schema.userKeys.public_key }).from(schema.userKeys).where(eq(schema.userKeys.user_id, id)).limit(1);
-  if (!row) throw new AppError('NOT_FOUND', NO_PUBLIC_KEY);
+  if (!row) throw publicKeyNotFound();
   return { user_id: id, public_key: row.public_key as TPublicKeyJwk };
 }

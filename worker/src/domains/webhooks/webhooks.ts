@@ -29,7 +29,8 @@ void _events;
 void _statuses;
 
 type WebhookRow = typeof schema.webhooks.$inferSelect;
-const NOT_FOUND = 'Webhook not found';
+/** Not found, or not yours (a malformed id too). */
+export const webhookNotFound = () => new AppError('NOT_FOUND', 'Webhook not found');
 
 export function toWebhookView(w: WebhookRow): TWebhookView {
   return {
@@ -97,7 +98,7 @@ async function ownWebhook(db: Db, userId: string, id: string): Promise<WebhookRo
     .from(schema.webhooks)
     .where(and(eq(schema.webhooks.id, id), eq(schema.webhooks.user_id, userId)))
     .limit(1);
-  if (!row) throw new AppError('NOT_FOUND', NOT_FOUND);
+  if (!row) throw webhookNotFound();
   return row;
 }
 

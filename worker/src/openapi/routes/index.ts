@@ -1,27 +1,29 @@
 import type { RouteDoc } from '../route-doc';
 import { routes as googleSignIn } from './auth';
-import { routes as attachments } from './attachments';
 import { routes as pingWithGet } from './canary';
-import { routes as developerKeys } from './developer-keys';
 import { routes as health } from './health';
-import { routes as keys } from './keys';
 import { routeDocsOf } from '../../api/route-docs';
 import { activityOperations } from '../../domains/activity/operations';
+import { attachmentsOperations, storageOperations } from '../../domains/attachments/operations';
 import { authOperations } from '../../domains/auth/operations';
 import { canaryOperations } from '../../domains/canary/operations';
 import { deadmanOperations } from '../../domains/deadman/operations';
+import { developerOperations } from '../../domains/developer/operations';
+import { e2eeOperations } from '../../domains/e2ee/operations';
 import { legalOperations } from '../../domains/legal/operations';
 import { messageOperations } from '../../domains/messages/operations';
+import { notifyOperations } from '../../domains/notify/operations';
 import { outboxOperations } from '../../domains/outbox/operations';
-import { routes as notify } from './notify';
-import { routes as profile } from './profile';
+import { profileOperations } from '../../domains/profile/operations';
+import { webhooksOperations } from '../../domains/webhooks/operations';
 import { routes as reference } from './reference';
-import { routes as webhooks } from './webhooks';
 
 /**
- * Every documented REST route, one file per area. The order is the order of the document (and of the
+ * Every documented REST route: the declared operations of each area (their RouteDocs come from the
+ * declarations, worker/src/api/route-docs.ts) and the few plain routes (Google sign-in's redirects, the
+ * ping's 405, health and the reference). The order is the order of the document (and of the
  * reference's sidebar). worker/test/openapi-contract.test.ts checks this list against the routes
- * createApp() serves, both ways.
+ * createApp() serves, both ways; the API-key policy reads it.
  */
 export const ROUTE_DOCS: RouteDoc[] = [
   ...routeDocsOf(authOperations),
@@ -32,12 +34,12 @@ export const ROUTE_DOCS: RouteDoc[] = [
   ...routeDocsOf(deadmanOperations),
   ...routeDocsOf(legalOperations),
   ...routeDocsOf(messageOperations),
-  ...attachments,
-  ...notify,
-  ...profile,
-  ...keys,
-  ...developerKeys,
-  ...webhooks,
+  ...routeDocsOf(attachmentsOperations),
+  ...routeDocsOf(notifyOperations),
+  ...routeDocsOf([...profileOperations, ...storageOperations]),
+  ...routeDocsOf(e2eeOperations),
+  ...routeDocsOf(developerOperations),
+  ...routeDocsOf(webhooksOperations),
   ...routeDocsOf(outboxOperations),
   ...health,
   ...reference,
