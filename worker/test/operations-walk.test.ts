@@ -3,9 +3,12 @@ import { describe, expect, it } from 'vitest';
 import type { AnyOperation } from '../src/api/operation';
 import { OPERATIONS } from '../src/api/operations';
 import { API_SCOPES, type ApiScope } from '../src/contracts/developer';
+import { E2EE_RECOVERY_INFO } from '../src/contracts/e2ee';
 import { api, signedInUser } from './helpers/api';
 import { createCanaryFor } from './helpers/canary';
 import { createMessageFor } from './helpers/messages';
+import { endpointFor } from './helpers/webhooks';
+import { toBase64, toBase64Url } from '../src/lib/encoding';
 
 /**
  * A walk over every declared operation (worker/src/api/operations.ts), so a new operation is held to
@@ -19,13 +22,50 @@ import { createMessageFor } from './helpers/messages';
  */
 type Persona = { id: string; token: string; email: string; password: string };
 
+const heldMessage = async (owner: Persona, recipient: Persona) =>
+  (await createMessageFor(owner.token, { recipient_user_id: recipient.id, rules: [{ trigger_type: 'missed_checkins', trigger_value: '3' }] })).id;
+
+async function uploadedAttachment(owner: Persona, recipient: Persona) {
+  const form = new FormData();
+  form.append('file', new Blob([crypto.getRandomValues(new Uint8Array(64))]), 'walk.bin');
+  form.append('message_id', await heldMessage(owner, recipient));
+  form.append('iv', toBase64(crypto.getRandomValues(new Uint8Array(12))));
+  const res = await api('POST', '/api/upload/encrypted-file', { token: owner.token, body: form });
+  expect(res.status).toBe(201);
+  return res.data.id as string;
+}
+
 const OWNED: Record<string, (owner: Persona, recipient: Persona) => Promise<string>> = {
   deleteCanary: async (owner) => (await createCanaryFor(owner.token)).id,
-  getMessage: async (owner, recipient) => (await createMessageFor(owner.token, { recipient_user_id: recipient.id, rules: [{ trigger_type: 'missed_checkins', trigger_value: '3' }] })).id,
-  getMessageAudio: async (owner, recipient) => (await createMessageFor(owner.token, { recipient_user_id: recipient.id, rules: [{ trigger_type: 'missed_checkins', trigger_value: '3' }] })).id,
-  cancelMessage: async (owner, recipient) => (await createMessageFor(owner.token, { recipient_user_id: recipient.id, rules: [{ trigger_type: 'missed_checkins', trigger_value: '3' }] })).id,
-  deliverMessage: async (owner, recipient) => (await createMessageFor(owner.token, { recipient_user_id: recipient.id, rules: [{ trigger_type: 'missed_checkins', trigger_value: '3' }] })).id,
+  getMessage: heldMessage,
+  getMessageAudio: heldMessage,
+  cancelMessage: heldMessage,
+  deliverMessage: heldMessage,
+  listAttachments: heldMessage,
+  messageDeliveryLog: heldMessage,
+  getAttachmentCiphertext: uploadedAttachment,
+  downloadDecryptedFile: uploadedAttachment,
+  getPublicKey: async (owner) => owner.id,
+  revokeApiKey: async (owner) => (await api('POST', '/api/developer/keys', { token: owner.token, json: { name: 'walk', scopes: ['read:canary'] } })).data.id,
+  deleteWebhook: async (owner) => (await endpointFor(owner, 'walk')).id,
+  sendWebhookTestEvent: async (owner) => (await endpointFor(owner, 'walk')).id,
+  listWebhookAttempts: async (owner) => (await endpointFor(owner, 'walk')).id,
 };
+
+/** Objects every signed-in person may read by design: a public key is what others encrypt to. */
+const SHARED_READS = new Set(['getPublicKey']);
+
+/** A syntactically valid v1 key bundle (the server never opens it), so key reads have something to answer. */
+const b64u = (n: number) => toBase64Url(crypto.getRandomValues(new Uint8Array(n)));
+const wrap = (kdf: Record<string, unknown>) => ({ v: 1, kdf: { hash: 'SHA-256', salt: b64u(16), ...kdf }, alg: 'A256GCM', iv: b64u(12), ct: b64u(154) });
+async function withKeys(owner: Persona) {
+  const bundle = {
+    public_key: { kty: 'EC', crv: 'P-256', x: b64u(32), y: b64u(32), ext: true, key_ops: [] },
+    password_wrap: wrap({ name: 'PBKDF2', iterations: 600_000 }),
+    recovery_wrap: wrap({ name: 'HKDF', info: E2EE_RECOVERY_INFO }),
+  };
+  expect((await api('POST', '/api/trpc/keys.create', { token: owner.token, json: bundle })).status).toBe(200);
+}
 
 const rest = OPERATIONS.filter((op): op is AnyOperation & { path: string } => op.path !== null);
 // A public operation addressed by a credential in its path (POST /api/ping/{token}) has no outsider.
@@ -46,11 +86,12 @@ describe('every declared operation', () => {
       const make = OWNED[op.docs.operationId];
       expect(make, `OWNED has no entry for ${op.docs.operationId} (${op.method} ${op.path})`).toBeDefined();
       const id = await make!(owner, recipient);
-      const asOutsider = await api(METHOD(op), pathOf(op, id), { token: outsider.token, json: op.input.body ? {} : undefined });
-      expect(asOutsider.status, `${op.method} ${op.path} as an outsider`).toBe(404);
-      expect(typeof asOutsider.data.detail).toBe('string');
       const malformed = await api(METHOD(op), pathOf(op, 'not-an-id'), { token: owner.token, json: op.input.body ? {} : undefined });
       expect(malformed.status, `${op.method} ${op.path} with a malformed id`).toBe(404);
+      expect(typeof malformed.data.detail).toBe('string');
+      if (SHARED_READS.has(op.docs.operationId)) continue;
+      const asOutsider = await api(METHOD(op), pathOf(op, id), { token: outsider.token, json: op.input.body ? {} : undefined });
+      expect(asOutsider.status, `${op.method} ${op.path} as an outsider`).toBe(404);
       expect(malformed.data).toEqual(asOutsider.data);
     }
   }, 120_000);
@@ -90,6 +131,7 @@ describe('every declared operation', () => {
 
   it('answers the owner with what its output schema declares', async () => {
     const [owner, recipient] = await Promise.all([signedInUser(), signedInUser()]);
+    await withKeys(owner);
     for (const op of rest.filter((o) => o.method === 'get' && o.output && (!o.exists || o.exists(env as never)))) {
       const id = op.input.params ? await OWNED[op.docs.operationId]!(owner, recipient) : '';
       const res = await api('GET', pathOf(op, id), { token: owner.token });
