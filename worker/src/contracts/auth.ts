@@ -161,22 +161,6 @@ export interface PasswordResetInspection {
   recovery_wrap: TWrappedPrivateKey | null;
 }
 
-/** keys.forUser / GET /api/keys/{userId}. */
-export const ZKeysOfUser = z.object({ user_id: z.string().trim().uuid({ message: 'user_id must be a user id (a UUID)' }) });
-
-/** GET /api/keys/me and the 201 of PUT /api/keys/me. */
-export interface KeyBundleView {
-  public_key: TPublicKeyJwk;
-  password_wrap: TWrappedPrivateKey;
-  recovery_wrap: TWrappedPrivateKey;
-  created_at: string;
-}
-
-/** GET /api/keys/{userId}: what a sender needs to seal for that user. */
-export interface PublicKeyView {
-  user_id: string;
-  public_key: TPublicKeyJwk;
-}
 
 /** A reset link works this long, once. */
 export const PASSWORD_RESET_TTL_MINUTES = 30;

@@ -8,7 +8,6 @@ export const DEFAULT_INTERVAL_SECONDS = 86_400;
 export const GRACE_FRACTION = 0.2;
 /** Browser reminder this long before the deadline (SPEC section 9). */
 export const REMINDER_BEFORE_DEADLINE_SECONDS = 60;
-export const DEADMAN_MAX_HOURS = 8760;
 export const CANARY_NAME_MAX = 100;
 /** SPEC section 3: a canary without a name is shown as 'Unnamed'. */
 export const UNNAMED_CANARY = 'Unnamed';
@@ -32,15 +31,6 @@ export const ZCheckInInput = z.object({
   token: z.string().min(1).max(200).optional().nullable(),
 });
 export type TCheckInInput = z.input<typeof ZCheckInInput>;
-
-/** POST /api/deadman/setup. */
-export const ZDeadmanSetupInput = z.object({
-  hours: z
-    .number({ message: 'hours must be a number' })
-    .positive({ message: 'hours must be greater than 0' })
-    .max(DEADMAN_MAX_HOURS, { message: `hours must be at most ${DEADMAN_MAX_HOURS} (one year)` }),
-});
-export type TDeadmanSetupInput = z.input<typeof ZDeadmanSetupInput>;
 
 export const CANARY_HEALTH = ['active', 'grace', 'missed'] as const;
 export type CanaryHealth = (typeof CANARY_HEALTH)[number];
@@ -81,49 +71,3 @@ export const ZCheckInResult = z.object({
 });
 export type TCheckInResult = z.infer<typeof ZCheckInResult>;
 
-export const ACTIVITY_KINDS = [
-  'check_in',
-  'canary_created',
-  'canary_deleted',
-  'grace_reminder',
-  'late_rewarn',
-  'missed_checkin',
-  'deadman_set',
-  'deadman_cancelled',
-  'deadman_passed',
-  'account_deletion_scheduled',
-] as const;
-
-/**
- * GET /api/activity?limit=N and activity.recent: how many entries, 1…100 (default 20). A query string
- * arrives as text, so the number is coerced; `1.5`, `0`, `-1`, `1e9` and `ten` are 422, never clamped.
- */
-export const ZActivityQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(20).describe('How many entries, 1…100') });
-
-/** A Recent Activity entry. */
-export const ZActivity = z.object({
-  id: z.string(),
-  kind: z.enum(ACTIVITY_KINDS),
-  source: z.string().nullable(),
-  canary_id: z.string().nullable(),
-  summary: z.string(),
-  created_at: z.string(),
-});
-export type TActivity = z.infer<typeof ZActivity>;
-
-export const ZDeadman = z.object({
-  active: z.boolean(),
-  hours: z.number().nullable(),
-  deadline: z.string().nullable(),
-});
-export type TDeadman = z.infer<typeof ZDeadman>;
-
-/** GET /api/legal/deletions items (SPEC section 3: type, id, deletion_date). */
-export const ZScheduledDeletion = z.object({
-  type: z.string(),
-  id: z.string(),
-  deletion_date: z.string(),
-  status: z.enum(['armed', 'scheduled']),
-  reason: z.string(),
-});
-export type TScheduledDeletion = z.infer<typeof ZScheduledDeletion>;

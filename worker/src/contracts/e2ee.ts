@@ -111,3 +111,20 @@ export function parseEnvelope(text: string): { ok: true; envelope: TEnvelope } |
   if (!parsed.success) return { ok: false, error: `content_encrypted is not a v1 envelope: ${parsed.error.issues[0]?.path.join('.') || 'root'} ${parsed.error.issues[0]?.message ?? ''}`.trim() };
   return { ok: true, envelope: parsed.data };
 }
+
+/** keys.forUser / GET /api/keys/{userId}. */
+export const ZKeysOfUser = z.object({ user_id: z.string().trim().uuid({ message: 'user_id must be a user id (a UUID)' }) });
+
+/** GET /api/keys/me and the 201 of PUT /api/keys/me. */
+export interface KeyBundleView {
+  public_key: TPublicKeyJwk;
+  password_wrap: TWrappedPrivateKey;
+  recovery_wrap: TWrappedPrivateKey;
+  created_at: string;
+}
+
+/** GET /api/keys/{userId}: what a sender needs to seal for that user. */
+export interface PublicKeyView {
+  user_id: string;
+  public_key: TPublicKeyJwk;
+}

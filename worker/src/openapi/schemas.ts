@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AttachmentUploaded, AttachmentView, StorageView } from '../contracts/attachments';
-import { PLANS, type KeyBundleView, type PasswordResetInspection, type PublicKeyView } from '../contracts/auth';
+import { PLANS, type PasswordResetInspection } from '../contracts/auth';
+import { type KeyBundleView, type PublicKeyView } from '../contracts/e2ee';
 import { ZPublicKeyJwk, ZWrappedPrivateKey } from '../contracts/e2ee';
 import {
   DELIVERY_METHODS,
@@ -11,7 +12,7 @@ import {
   type MessageTransitionView,
   type MessageView,
 } from '../contracts/messages';
-import { ZScheduledDeletion } from '../contracts/canary';
+import { ZScheduledDeletion } from '../contracts/legal';
 import type { PhoneVerificationStarted, ProfileView } from '../contracts/profile';
 import type { listOutbox } from '../channels/outbox';
 import type { listScheduledDeletions } from '../domains/legal/list-deletions';

@@ -1,7 +1,9 @@
 import { attachmentsRouter } from '../domains/attachments/trpc';
 import { authRouter } from '../domains/auth/trpc';
-import { activityRouter, canaryRouter } from '../domains/canary/trpc';
-import { deadmanRouter, legalRouter } from '../domains/deadman/trpc';
+import { activityRouter } from '../domains/activity/trpc';
+import { canaryRouter } from '../domains/canary/trpc';
+import { deadmanRouter } from '../domains/deadman/trpc';
+import { legalRouter } from '../domains/legal/trpc';
 import { developerKeysRouter } from '../domains/developer/trpc';
 import { keysRouter } from '../domains/e2ee/trpc';
 import { messageRouter } from '../domains/messages/trpc';

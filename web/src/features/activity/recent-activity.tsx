@@ -1,4 +1,4 @@
-import type { TActivity } from '@afterword/worker/contracts/canary';
+import type { TActivity } from '@afterword/worker/contracts/activity';
 import { EmptyState } from '../../components/empty-state';
 import { Skeleton } from '../../components/skeleton';
 import { formatDateTime, formatRelative } from '../canary/format';

@@ -1,4 +1,4 @@
-import type { TDeadman } from '@afterword/worker/contracts/canary';
+import type { TDeadman } from '@afterword/worker/contracts/deadman';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { DEADMAN_CONFIRM_TEXT, DEADMAN_HOURS_ERROR, DeadmanSection } from './deadman-section';

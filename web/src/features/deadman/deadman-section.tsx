@@ -1,4 +1,4 @@
-import { DEADMAN_MAX_HOURS, ZDeadmanSetupInput, type TDeadman } from '@afterword/worker/contracts/canary';
+import { DEADMAN_MAX_HOURS, ZDeadmanSetupInput, type TDeadman } from '@afterword/worker/contracts/deadman';
 import { useState, type FormEvent } from 'react';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';

@@ -1,4 +1,4 @@
-import type { KeyBundleView } from '@afterword/worker/contracts/auth';
+import type { KeyBundleView } from '@afterword/worker/contracts/e2ee';
 import type { AttachmentView } from '@afterword/worker/contracts/attachments';
 import type { MessageView } from '@afterword/worker/contracts/messages';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';

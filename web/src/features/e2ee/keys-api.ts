@@ -2,7 +2,7 @@
  * The key lifecycle (docs/security/e2ee.md §12) on top of a small API surface, so components and tests
  * can pass a fake. The crypto itself is web/src/crypto; this file only decides when to call it.
  */
-import type { KeyBundleView, PublicKeyView } from '@afterword/worker/contracts/auth';
+import type { KeyBundleView, PublicKeyView } from '@afterword/worker/contracts/e2ee';
 import type { TKeyBundle, TPublicKeyJwk } from '@afterword/worker/contracts/e2ee';
 import { createKeyBundle, unwrapPrivateKey } from '../../crypto';
 import { readHttpStatus } from '../../lib/api-error';

@@ -1,4 +1,5 @@
-import type { KeyBundleView, TChangePassword } from '@afterword/worker/contracts/auth';
+import type { KeyBundleView } from '@afterword/worker/contracts/e2ee';
+import type { TChangePassword } from '@afterword/worker/contracts/auth';
 import { ZNewPassword } from '@afterword/worker/contracts/auth';
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/button';

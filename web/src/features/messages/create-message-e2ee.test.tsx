@@ -1,4 +1,4 @@
-import type { KeyBundleView, PublicKeyView } from '@afterword/worker/contracts/auth';
+import type { KeyBundleView, PublicKeyView } from '@afterword/worker/contracts/e2ee';
 import type { TCreateMessageInput } from '@afterword/worker/contracts/messages';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';

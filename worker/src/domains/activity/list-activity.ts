@@ -1,6 +1,6 @@
 import { schema } from '@afterword/db';
 import { desc, eq } from 'drizzle-orm';
-import type { TActivity } from '../../contracts/canary';
+import type { TActivity } from '../../contracts/activity';
 import type { ServiceContext } from '../../env';
 
 export async function listRecentActivity(ctx: ServiceContext, userId: string, limit = 20): Promise<TActivity[]> {

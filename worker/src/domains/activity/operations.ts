@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../../api/operation';
-import { ZActivity, ZActivityQuery } from '../../contracts/canary';
+import { ZActivity, ZActivityQuery } from '../../contracts/activity';
 import { listRecentActivity } from './list-activity';
 
 /** GET /api/activity?limit=N: the dashboard's Recent Activity (not in SPEC's table; documented in docs/api.md). */

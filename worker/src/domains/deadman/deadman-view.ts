@@ -1,6 +1,6 @@
 import { schema } from '@afterword/db';
 import { eq } from 'drizzle-orm';
-import type { TDeadman } from '../../contracts/canary';
+import type { TDeadman } from '../../contracts/deadman';
 import type { ServiceContext } from '../../env';
 
 export const INACTIVE_DEADMAN: TDeadman = { active: false, hours: null, deadline: null };

@@ -1,5 +1,5 @@
 import { defineOperation } from '../../api/operation';
-import { ZDeadman, ZDeadmanSetupInput } from '../../contracts/canary';
+import { ZDeadman, ZDeadmanSetupInput } from '../../contracts/deadman';
 import { getDeadman } from './deadman-view';
 import { cancelDeadman, setupDeadman } from './setup-deadman';
 

@@ -1,7 +1,7 @@
 import { schema } from '@afterword/db';
 import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { TDeadman, ZDeadmanSetupInput } from '../../contracts/canary';
+import type { TDeadman, ZDeadmanSetupInput } from '../../contracts/deadman';
 import type { ServiceContext } from '../../env';
 import { runBatch } from '../../lib/db-batch';
 import { activityInsert } from '../activity/record-activity';

@@ -1,7 +1,7 @@
 import { schema } from '@afterword/db';
 import type { UserKeys } from '@afterword/db/schema';
 import { eq } from 'drizzle-orm';
-import type { KeyBundleView, PublicKeyView } from '../../contracts/auth';
+import type { KeyBundleView, PublicKeyView } from '../../contracts/e2ee';
 import type { TKeyBundle, TPublicKeyJwk, TWrappedPrivateKey } from '../../contracts/e2ee';
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';

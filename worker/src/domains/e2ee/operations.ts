@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ZId } from '../../api/ids';
 import { defineOperation } from '../../api/operation';
-import { ZKeysOfUser } from '../../contracts/auth';
+import { ZKeysOfUser } from '../../contracts/e2ee';
 import { ZKeyBundle } from '../../contracts/e2ee';
 import { ZKeyBundleView, ZPublicKeyView } from '../../openapi/schemas';
 import { createKeys, getOwnKeys, getPublicKey, publicKeyNotFound } from './key-bundles';

@@ -1,6 +1,6 @@
 import { schema } from '@afterword/db';
 import { and, eq } from 'drizzle-orm';
-import type { TScheduledDeletion } from '../../contracts/canary';
+import type { TScheduledDeletion } from '../../contracts/legal';
 import type { ServiceContext } from '../../env';
 import { getDeadman } from '../deadman/deadman-view';
 import { DEADMAN_FINAL_NOTICE_MS } from '../deadman/process-deadman';
