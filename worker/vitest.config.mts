@@ -23,6 +23,10 @@ export default defineConfig(async () => {
     ],
     test: {
       include: ['test/**/*.test.ts'],
+      // A guard against hangs, not a speed check (speed is measured by `npm run bench`): tests that
+      // hash passwords (scrypt, ~0.1 s each by design) took over vitest's 5 s default on a loaded
+      // two-core machine.
+      testTimeout: 30_000,
       setupFiles: ['./test/setup/apply-migrations.ts'],
       globalSetup: ['./test/peers/index.ts'],
     },
