@@ -5,8 +5,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Button } from '../../components/button';
 import { Skeleton } from '../../components/skeleton';
 import { decryptFile, openAudio } from '../../crypto';
-import { getToken } from '../../lib/session';
-import { fetchAttachmentCiphertext, fetchMessageAudio, HttpError, saveBytes } from './files-api';
+import { fetchAttachmentCiphertext, fetchMessageAttachments, fetchMessageAudio, saveBytes } from './files-api';
 import { canonicalB64u } from './seal';
 import { T } from './texts';
 import { ConnectedUnlockPrompt } from './unlock-prompt';
@@ -21,12 +20,7 @@ export interface SealedFiles {
 }
 
 export const restSealedFiles: SealedFiles = {
-  async listAttachments(messageId) {
-    const token = getToken();
-    const res = await fetch(`/api/message/${encodeURIComponent(messageId)}/attachments`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
-    if (!res.ok) throw new HttpError(res.status, null);
-    return (await res.json()) as AttachmentView[];
-  },
+  listAttachments: (messageId) => fetchMessageAttachments(messageId),
   ciphertext: (id) => fetchAttachmentCiphertext(id),
   audio: (id) => fetchMessageAudio(id),
   save: saveBytes,

@@ -3,7 +3,7 @@ import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
 import { Skeleton } from '../../components/skeleton';
 import { toast } from '../../components/toast';
-import { readErrorDetail } from '../../lib/api-error';
+import { readApiError } from '../../lib/api-error';
 import { trpc } from '../../lib/trpc';
 import { currentSubscription, pushSupported, PushPermissionError, subscribeThisDevice } from './push';
 
@@ -55,7 +55,7 @@ export function PushSection() {
         toast.error('Notifications are not allowed for this site, so push cannot be turned on.');
       } else {
         console.error('Could not enable push', error);
-        toast.error(readErrorDetail(error) ?? 'Could not enable push on this device. Please try again.');
+        toast.error(readApiError(error).detail ?? 'Could not enable push on this device. Please try again.');
       }
     } finally {
       setBusy(false);
@@ -74,7 +74,7 @@ export function PushSection() {
       toast.success('Push is off for this device');
     } catch (error) {
       console.error('Could not disable push', error);
-      toast.error(readErrorDetail(error) ?? 'Could not disable push on this device. Please try again.');
+      toast.error(readApiError(error).detail ?? 'Could not disable push on this device. Please try again.');
     } finally {
       setBusy(false);
     }
