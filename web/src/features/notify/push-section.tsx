@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
 import { Skeleton } from '../../components/skeleton';
@@ -6,6 +7,9 @@ import { toast } from '../../components/toast';
 import { readApiError } from '../../lib/api-error';
 import { trpc } from '../../lib/trpc';
 import { currentSubscription, pushSupported, PushPermissionError, subscribeThisDevice } from './push';
+
+/** This browser's own subscription endpoint (null when it has none); only this tab's buttons change it. */
+const THIS_DEVICE_KEY = ['push', 'this-device-endpoint'] as const;
 
 /**
  * Push on this device. Nothing is registered until the user asks: 'Enable push on this device' asks
@@ -16,23 +20,25 @@ export function PushSection() {
   const list = trpc.notify.pushSubscriptions.useQuery();
   const subscribe = trpc.notify.subscribePush.useMutation();
   const unsubscribe = trpc.notify.unsubscribePush.useMutation();
+  const queryClient = useQueryClient();
   const [supported] = useState(pushSupported);
-  const [endpoint, setEndpoint] = useState<string | null | undefined>(supported ? undefined : null);
+  const thisDevice = useQuery({
+    queryKey: THIS_DEVICE_KEY,
+    // A browser that cannot say counts as not subscribed, as before: the button then offers to enable.
+    queryFn: () => currentSubscription().then((sub) => sub?.endpoint ?? null, () => null),
+    enabled: supported,
+    // Read afresh each time the section appears (the browser's settings may have changed meanwhile),
+    // but not on focus: the permission prompt's focus change would race an enable in progress.
+    staleTime: Infinity,
+    refetchOnMount: 'always',
+    retry: false,
+  });
+  const setEndpoint = (value: string | null) => queryClient.setQueryData(THIS_DEVICE_KEY, value);
   const [blocked, setBlocked] = useState(() => supported && Notification.permission === 'denied');
   const [busy, setBusy] = useState(false);
 
-  useEffect(() => {
-    if (!supported) return;
-    let live = true;
-    currentSubscription()
-      .then((sub) => live && setEndpoint(sub?.endpoint ?? null))
-      .catch(() => live && setEndpoint(null));
-    return () => {
-      live = false;
-    };
-  }, [supported]);
-
   if (!supported) return <p className="muted">This browser cannot receive push notifications.</p>;
+  const endpoint = thisDevice.data;
   if (endpoint === undefined || list.isPending) return <Skeleton lines={2} label="Checking push on this device" />;
 
   // The server lists subscriptions by endpoint origin only, so "on" is this browser's own subscription.
