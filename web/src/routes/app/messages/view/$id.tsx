@@ -7,9 +7,12 @@ import { isSettled } from '../../../../features/messages/format';
 import { MessageDetail } from '../../../../features/messages/message-detail';
 import { MESSAGE_REFRESH_MS, useMessageActions } from '../../../../features/messages/queries';
 import { readApiError } from '../../../../lib/api-error';
+import { awaitReads } from '../../../../lib/route-data';
 import { trpc } from '../../../../lib/trpc';
 
 export const Route = createFileRoute('/app/messages/view/$id')({
+  // A missing or foreign id fails here quietly and is shown by the page as 'could not be found'.
+  loader: ({ context: { trpc }, params: { id } }) => awaitReads(trpc.message.byId.ensureData({ id })),
   component: MessageViewPage,
 });
 
