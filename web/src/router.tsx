@@ -1,12 +1,13 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { createRouter } from '@tanstack/react-router';
+import { createRouter, type RouterHistory } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { routeTree } from './routeTree.gen';
 import { e2eeStore } from './features/e2ee/key-store';
 import { clearToken } from './lib/session';
 import { createQueryClient, createTrpcClient, createTrpcUtils, trpc } from './lib/trpc';
 
-export function createAppRouter() {
+/** The app's router; tests pass a memory history. */
+export function createAppRouter({ history }: { history?: RouterHistory } = {}) {
   const queryClient = createQueryClient();
   // A 401 from a signed-in call means the session is gone: forget it and go to sign-in.
   const trpcClient = createTrpcClient(() => {
@@ -19,7 +20,11 @@ export function createAppRouter() {
   const router = createRouter({
     routeTree,
     context: { queryClient, trpcClient, trpc: createTrpcUtils(queryClient, trpcClient) },
+    ...(history ? { history } : {}),
+    // Hovering a link runs the target's loader, which fills the query cache (lib/route-data.ts).
     defaultPreload: 'intent',
+    // The query cache decides what is fresh: the router's own 30 s cache of preloads would skip loaders.
+    defaultPreloadStaleTime: 0,
     scrollRestoration: true,
     Wrap: ({ children }: { children: ReactNode }) => (
       <trpc.Provider client={trpcClient} queryClient={queryClient}>

@@ -3,7 +3,7 @@ import { TRPC_MAX_BATCH } from '@afterword/worker/contracts/transport';
 import { QueryClient } from '@tanstack/react-query';
 import { createTRPCQueryUtils, createTRPCReact, httpBatchLink, type TRPCLink } from '@trpc/react-query';
 import { observable } from '@trpc/server/observable';
-import { readHttpStatus } from './api-error';
+import { readApiError } from './api-error';
 import { getToken } from './session';
 
 export const trpc = createTRPCReact<AppRouter>();
@@ -20,7 +20,7 @@ function unauthorizedLink(onUnauthorized: () => void): TRPCLink<AppRouter> {
           next: (value) => observer.next(value),
           complete: () => observer.complete(),
           error: (error) => {
-            if (readHttpStatus(error) === 401 && !CREDENTIAL_PROCEDURES.has(op.path)) onUnauthorized();
+            if (readApiError(error).status === 401 && !CREDENTIAL_PROCEDURES.has(op.path)) onUnauthorized();
             observer.error(error);
           },
         }),
@@ -51,7 +51,7 @@ export function createQueryClient() {
   return new QueryClient({
     defaultOptions: {
       // A 4xx will not fix itself; retry only what might (network blips, 5xx) and only once.
-      queries: { staleTime: 30_000, retry: (count, error) => count < 1 && (readHttpStatus(error) ?? 500) >= 500 },
+      queries: { staleTime: 30_000, retry: (count, error) => count < 1 && (readApiError(error).status ?? 500) >= 500 },
     },
   });
 }

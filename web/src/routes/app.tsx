@@ -10,6 +10,13 @@ export const Route = createFileRoute('/app')({
   beforeLoad: () => {
     if (!getToken()) throw redirect({ to: '/login' });
   },
+  // Runs only after beforeLoad let the visit through. What every /app page shows around its content;
+  // started together with the page's own reads, so they share one batched request.
+  loader: ({ context: { trpc } }) => {
+    void trpc.auth.me.prefetch();
+    void trpc.outbox.status.prefetch(undefined, { staleTime: Infinity });
+    void trpc.canary.status.prefetch();
+  },
   component: AppLayout,
 });
 

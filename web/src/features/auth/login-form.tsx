@@ -3,7 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/field';
-import { readErrorDetail } from '../../lib/api-error';
+import { readApiError } from '../../lib/api-error';
 import { useSingleFlight } from '../../lib/use-single-flight';
 import { isGoogleSignInEnabled } from '../../lib/feature-flags';
 import { setToken } from '../../lib/session';
@@ -50,7 +50,7 @@ export function LoginForm({ login, onSignedIn, afterSignIn, initialError = null,
         const result = await login(parsed.data);
         setToken(result.access_token);
       } catch (error) {
-        setFormError(readErrorDetail(error) ?? LOGIN_FALLBACK_ERROR);
+        setFormError(readApiError(error).detail ?? LOGIN_FALLBACK_ERROR);
         return;
       }
       if (afterSignIn) {

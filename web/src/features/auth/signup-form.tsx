@@ -5,7 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/field';
 import { SelectField, toOptions } from '../../components/select';
-import { readErrorDetail } from '../../lib/api-error';
+import { readApiError } from '../../lib/api-error';
 import { useSingleFlight } from '../../lib/use-single-flight';
 import { toFieldErrors, type FieldErrors } from './field-errors';
 import { JurisdictionField } from './jurisdiction-field';
@@ -51,7 +51,7 @@ export function SignupForm({ register, onRegistered }: SignupFormProps) {
         await register(input);
         onRegistered();
       } catch (error) {
-        setFormError(readErrorDetail(error) ?? SIGNUP_FALLBACK_ERROR);
+        setFormError(readApiError(error).detail ?? SIGNUP_FALLBACK_ERROR);
       }
     });
   }

@@ -1,12 +1,12 @@
 import type { TCreateCanaryInput } from '@afterword/worker/contracts/canary';
 import { toast } from '../../components/toast';
-import { readErrorDetail } from '../../lib/api-error';
+import { readApiError } from '../../lib/api-error';
 import { trpc } from '../../lib/trpc';
 import { cacheCanaryToken } from './canary-token';
 import { simulatedMiss } from './simulated-miss';
 
 /** Server failures show the server's `detail` (e.g. a plan limit naming the plan), else `fallback`. */
-const failed = (fallback: string) => (error: unknown) => void toast.error(readErrorDetail(error) ?? fallback);
+const failed = (fallback: string) => (error: unknown) => void toast.error(readApiError(error).detail ?? fallback);
 
 /** Everything a canary change can move: status, list, activity, and the dead-man deadline. */
 function useRefreshCanaries() {

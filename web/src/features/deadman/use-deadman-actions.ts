@@ -1,11 +1,11 @@
 import { toast } from '../../components/toast';
-import { readErrorDetail } from '../../lib/api-error';
+import { readApiError } from '../../lib/api-error';
 import { trpc } from '../../lib/trpc';
 
 export function useDeadmanActions() {
   const utils = trpc.useUtils();
   const refresh = () => Promise.all([utils.deadman.get.invalidate(), utils.activity.recent.invalidate()]);
-  const onError = (fallback: string) => (error: unknown) => void toast.error(readErrorDetail(error) ?? fallback);
+  const onError = (fallback: string) => (error: unknown) => void toast.error(readApiError(error).detail ?? fallback);
   const setup = trpc.deadman.setup.useMutation({
     onSuccess: async () => {
       toast.success("Dead-man's switch is on");

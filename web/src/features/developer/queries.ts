@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { toast } from '../../components/toast';
-import { readErrorDetail } from '../../lib/api-error';
+import { readApiError } from '../../lib/api-error';
 import { trpc } from '../../lib/trpc';
 import type { CreatedKey, CreatedWebhook, CreateKeyInput, CreateWebhookInput } from './types';
 
@@ -8,7 +8,7 @@ import type { CreatedKey, CreatedWebhook, CreateKeyInput, CreateWebhookInput } f
 export const ATTEMPTS_REFRESH_MS = 5_000;
 export const ATTEMPTS_SHOWN = 20;
 
-const failed = (fallback: string) => (error: unknown) => void toast.error(readErrorDetail(error) ?? fallback);
+const failed = (fallback: string) => (error: unknown) => void toast.error(readApiError(error).detail ?? fallback);
 
 /** Create and revoke keys. `create` resolves the key (its only appearance) or null once the error is said. */
 export function useKeyActions() {

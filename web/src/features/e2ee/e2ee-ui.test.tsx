@@ -2,6 +2,7 @@ import type { KeyBundleView } from '@afterword/worker/contracts/e2ee';
 import type { AttachmentView } from '@afterword/worker/contracts/attachments';
 import type { MessageView } from '@afterword/worker/contracts/messages';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { useState } from 'react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { toastStore } from '../../components/toast/toast-store';
 import {
@@ -17,6 +18,7 @@ import {
   utf8Encode,
   type NewKeyBundle,
 } from '../../crypto';
+import { createTestQueryClient, QueryWrapper } from '../../test-utils/query-client';
 import { renderWithRouter } from '../../test-utils/render-with-router';
 import { messageView } from '../messages/test-fixtures';
 import { EncryptedMessageBody, type SealedFiles } from './encrypted-message';
@@ -191,8 +193,13 @@ describe('opening an E2EE message', () => {
   }
 
   function Harness({ message, reader, f }: { message: MessageView; reader: Reader | null; f: SealedFiles }) {
+    const [client] = useState(createTestQueryClient);
     const opened = useOpenedMessage(message, reader);
-    return <EncryptedMessageBody message={message} opened={opened} unlockPrompt={<p>Locked prompt</p>} files={f} />;
+    return (
+      <QueryWrapper client={client}>
+        <EncryptedMessageBody message={message} opened={opened} unlockPrompt={<p>Locked prompt</p>} files={f} />
+      </QueryWrapper>
+    );
   }
 
   const message = (overrides: Partial<MessageView> = {}) => messageView({ content: '', use_e2ee: true, content_encrypted: sealed, ...overrides });

@@ -1,12 +1,13 @@
 import { formatBytes, type AttachmentView } from '@afterword/worker/contracts/attachments';
 import type { TSealedPayload } from '@afterword/worker/contracts/e2ee';
 import type { MessageView } from '@afterword/worker/contracts/messages';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
 import { Button } from '../../components/button';
 import { Skeleton } from '../../components/skeleton';
 import { decryptFile, openAudio } from '../../crypto';
-import { getToken } from '../../lib/session';
-import { fetchAttachmentCiphertext, fetchMessageAudio, HttpError, saveBytes } from './files-api';
+import { useObjectUrl } from '../../lib/use-object-url';
+import { fetchAttachmentCiphertext, fetchMessageAttachments, fetchMessageAudio, saveBytes } from './files-api';
 import { canonicalB64u } from './seal';
 import { T } from './texts';
 import { ConnectedUnlockPrompt } from './unlock-prompt';
@@ -14,21 +15,16 @@ import { useOpenedMessage, useReader, type OpenedMessage, type Reader } from './
 
 /** Where an opened message's binary parts come from (REST by default; tests pass fakes). */
 export interface SealedFiles {
-  listAttachments(messageId: string): Promise<AttachmentView[]>;
+  listAttachments(messageId: string, signal?: AbortSignal): Promise<AttachmentView[]>;
   ciphertext(attachmentId: string): Promise<Uint8Array>;
-  audio(messageId: string): Promise<Uint8Array>;
+  audio(messageId: string, signal?: AbortSignal): Promise<Uint8Array>;
   save(bytes: Uint8Array, name: string, type: string): void;
 }
 
 export const restSealedFiles: SealedFiles = {
-  async listAttachments(messageId) {
-    const token = getToken();
-    const res = await fetch(`/api/message/${encodeURIComponent(messageId)}/attachments`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
-    if (!res.ok) throw new HttpError(res.status, null);
-    return (await res.json()) as AttachmentView[];
-  },
+  listAttachments: (messageId, signal) => fetchMessageAttachments(messageId, signal),
   ciphertext: (id) => fetchAttachmentCiphertext(id),
-  audio: (id) => fetchMessageAudio(id),
+  audio: (id, signal) => fetchMessageAudio(id, signal),
   save: saveBytes,
 };
 
@@ -71,64 +67,48 @@ export function EncryptedMessageBody({ message, opened, unlockPrompt, files = re
   );
 }
 
-type AudioState = { kind: 'loading' } | { kind: 'ready'; url: string } | { kind: 'failed' };
-
 function EncryptedAudio({ messageId, contentKey, audio, files }: { messageId: string; contentKey: CryptoKey; audio: NonNullable<TSealedPayload['audio']>; files: SealedFiles }) {
-  const [state, setState] = useState<AudioState>({ kind: 'loading' });
-  useEffect(() => {
-    let live = true;
-    let url: string | null = null;
-    setState({ kind: 'loading' });
-    files
-      .audio(messageId)
-      .then((ciphertext) => openAudio(contentKey, audio.iv, ciphertext))
-      .then((plain) => {
-        if (!live) return;
-        url = URL.createObjectURL(new Blob([plain], { type: audio.type || 'audio/webm' }));
-        setState({ kind: 'ready', url });
-      })
-      .catch((error: unknown) => {
-        if (!live) return;
-        console.warn('Could not open the encrypted recording', error);
-        setState({ kind: 'failed' });
-      });
-    return () => {
-      live = false;
-      if (url) URL.revokeObjectURL(url);
-    };
-  }, [messageId, contentKey, audio.iv, audio.type, files]);
+  const recording = useQuery({
+    // The IV names this recording's sealing (a CryptoKey cannot be part of a key; the IV is unique to it).
+    queryKey: ['sealed-audio', messageId, audio.iv],
+    queryFn: async ({ signal }) => {
+      try {
+        const plain = await openAudio(contentKey, audio.iv, await files.audio(messageId, signal));
+        return new Blob([plain as Uint8Array<ArrayBuffer>], { type: audio.type || 'audio/webm' });
+      } catch (error) {
+        if (!signal.aborted) console.warn('Could not open the encrypted recording', error);
+        throw error;
+      }
+    },
+    // Decrypted bytes are not kept once the player leaves, and a recording that did not open will not on a retry.
+    gcTime: 0,
+    staleTime: Infinity,
+    retry: false,
+  });
+  const url = useObjectUrl(recording.data);
 
-  if (state.kind === 'loading') return <Skeleton lines={1} label="Decrypting the recording" />;
-  if (state.kind === 'failed') return <p className="muted">{T.audioFailed}</p>;
-  return <audio className="audio" controls preload="metadata" src={state.url} aria-label={T.audioTitle} />;
+  if (recording.isError) return <p className="muted">{T.audioFailed}</p>;
+  if (!url) return <Skeleton lines={1} label="Decrypting the recording" />;
+  return <audio className="audio" controls preload="metadata" src={url} aria-label={T.audioTitle} />;
 }
 
 type Entry = NonNullable<TSealedPayload['attachments']>[number];
-type ListState = { kind: 'loading' } | { kind: 'ready'; items: AttachmentView[] } | { kind: 'failed' };
-
 function EncryptedAttachments({ messageId, entries, files }: { messageId: string; entries: Entry[]; files: SealedFiles }) {
-  const [list, setList] = useState<ListState>({ kind: 'loading' });
-  useEffect(() => {
-    let live = true;
-    files.listAttachments(messageId).then(
-      (items) => live && setList({ kind: 'ready', items }),
-      () => live && setList({ kind: 'failed' }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [messageId, files]);
+  const list = useQuery({
+    queryKey: ['message-attachments', messageId],
+    queryFn: ({ signal }) => files.listAttachments(messageId, signal),
+  });
 
   let body: ReactNode;
-  if (list.kind === 'loading') body = <Skeleton lines={2} label={T.attachmentsLoading} />;
-  else if (list.kind === 'failed') body = <p className="muted">{T.attachmentsFailed}</p>;
+  if (list.isPending) body = <Skeleton lines={2} label={T.attachmentsLoading} />;
+  else if (list.isError) body = <p className="muted">{T.attachmentsFailed}</p>;
   else {
     const byIv = new Map(entries.map((e) => [canonicalB64u(e.iv), e]));
-    const uploaded = new Set(list.items.map((a) => canonicalB64u(a.iv)));
+    const uploaded = new Set(list.data.map((a) => canonicalB64u(a.iv)));
     const missing = entries.filter((e) => !uploaded.has(canonicalB64u(e.iv)));
     body = (
       <ul className="attachment-list">
-        {list.items.map((a) => (
+        {list.data.map((a) => (
           <AttachmentRow key={a.id} attachment={a} entry={byIv.get(canonicalB64u(a.iv)) ?? null} files={files} />
         ))}
         {missing.map((e) => (

@@ -4,34 +4,9 @@
  * endpoint GET /api/download/decrypted-file/{id}?key= is deliberately not used: it would hand the file
  * key to the server (docs/security/e2ee.md §11).
  */
-import { getToken } from '../../lib/session';
-
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly detail: string | null,
-  ) {
-    super(detail ?? `HTTP ${status}`);
-    this.name = 'HttpError';
-  }
-}
-
-function authHeaders(): Record<string, string> {
-  const token = getToken();
-  return token ? { Authorization: `Bearer ${token}` } : {};
-}
-
-async function failure(res: Response): Promise<HttpError> {
-  let detail: string | null = null;
-  try {
-    const body = (await res.json()) as { detail?: unknown };
-    if (typeof body.detail === 'string') detail = body.detail;
-    else if (Array.isArray(body.detail)) detail = body.detail.map((d: { msg?: string }) => d?.msg).filter(Boolean).join(' ') || null;
-  } catch {
-    // not JSON
-  }
-  return new HttpError(res.status, detail);
-}
+import type { AttachmentView } from '@afterword/worker/contracts/attachments';
+import { httpErrorFrom } from '../../lib/api-error';
+import { authHeaders, restFetch } from '../../lib/rest';
 
 export interface EncryptedUpload {
   messageId: string;
@@ -88,14 +63,19 @@ export async function uploadEncryptedFile({ messageId, ciphertext, ivBase64, nam
     headers: { ...authHeaders(), 'Content-Type': contentType },
     body: body as Uint8Array<ArrayBuffer>,
   });
-  if (res.status !== 201) throw await failure(res);
+  if (res.status !== 201) throw await httpErrorFrom(res);
   return (await res.json()) as { id: string };
 }
 
 async function getBytes(url: string, signal?: AbortSignal): Promise<Uint8Array> {
-  const res = await fetch(url, { headers: authHeaders(), signal });
-  if (!res.ok) throw await failure(res);
+  const res = await restFetch(url, { signal });
   return new Uint8Array(await res.arrayBuffer());
+}
+
+/** GET /api/message/{id}/attachments: the message's uploads (ciphertext metadata only). */
+export async function fetchMessageAttachments(messageId: string, signal?: AbortSignal): Promise<AttachmentView[]> {
+  const res = await restFetch(`/api/message/${encodeURIComponent(messageId)}/attachments`, { signal });
+  return (await res.json()) as AttachmentView[];
 }
 
 /** GET /api/attachments/{id}/ciphertext: the stored bytes, as uploaded. */

@@ -3,7 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/field';
-import { readErrorDetail } from '../../lib/api-error';
+import { readApiError } from '../../lib/api-error';
 import { useSingleFlight } from '../../lib/use-single-flight';
 import { T } from './texts';
 
@@ -28,7 +28,7 @@ export function ForgotPasswordForm({ request }: { request: (email: string) => Pr
         await request(parsed.data);
         setSent(true);
       } catch (err) {
-        setFormError(readErrorDetail(err) ?? T.forgotFailed);
+        setFormError(readApiError(err).detail ?? T.forgotFailed);
       }
     });
   }

@@ -5,7 +5,7 @@
 import type { KeyBundleView, PublicKeyView } from '@afterword/worker/contracts/e2ee';
 import type { TKeyBundle, TPublicKeyJwk } from '@afterword/worker/contracts/e2ee';
 import { createKeyBundle, unwrapPrivateKey } from '../../crypto';
-import { readHttpStatus } from '../../lib/api-error';
+import { readApiError } from '../../lib/api-error';
 import type { TrpcClient } from '../../lib/trpc';
 import type { E2eeStore } from './key-store';
 
@@ -26,7 +26,7 @@ export class NoKeysError extends Error {
 
 const nullOn404 = <T,>(p: Promise<T>): Promise<T | null> =>
   p.catch((error: unknown) => {
-    if (readHttpStatus(error) === 404) return null;
+    if (readApiError(error).status === 404) return null;
     throw error;
   });
 
@@ -61,7 +61,7 @@ export async function setUpKeysAfterSignIn(api: KeysApi, store: E2eeStore, passw
       return 'created';
     } catch (error) {
       // Another tab made them a moment ago: use those.
-      if (readHttpStatus(error) !== 409) throw error;
+      if (readApiError(error).status !== 409) throw error;
       bundle = await api.mine();
       if (!bundle) throw error;
     }

@@ -6,8 +6,7 @@ import { Button } from '../../components/button';
 import { TextField } from '../../components/field';
 import { toast } from '../../components/toast';
 import { rewrapPrivateKey } from '../../crypto';
-import { readErrorDetail } from '../../lib/api-error';
-import { readFieldIssues } from '../../lib/field-issues';
+import { readApiError } from '../../lib/api-error';
 import { useSingleFlight } from '../../lib/use-single-flight';
 import { T } from './texts';
 
@@ -65,7 +64,7 @@ export function PasswordSection({ mine, changePassword }: PasswordSectionProps) 
         setConfirm('');
         toast.success(T.passwordChanged);
       } catch (error) {
-        const issues = readFieldIssues(error);
+        const { fieldIssues: issues, detail } = readApiError(error);
         if (issues) {
           const byField: Partial<Record<Field, string>> = {};
           const rest: string[] = [];
@@ -76,7 +75,7 @@ export function PasswordSection({ mine, changePassword }: PasswordSectionProps) 
           setErrors(byField);
           setFormError(rest.length ? rest.join(' ') : null);
         } else {
-          setFormError(readErrorDetail(error) ?? T.passwordChangeFailed);
+          setFormError(detail ?? T.passwordChangeFailed);
         }
       }
     });

@@ -7,8 +7,7 @@ import { CheckboxField } from '../../components/checkbox';
 import { Field, TextField } from '../../components/field';
 import { Skeleton } from '../../components/skeleton';
 import { createKeyBundle, parseRecoveryKey, rewrapPrivateKey, unwrapPrivateKey } from '../../crypto';
-import { readErrorDetail } from '../../lib/api-error';
-import { readFieldIssues } from '../../lib/field-issues';
+import { readApiError } from '../../lib/api-error';
 import { useSingleFlight } from '../../lib/use-single-flight';
 import { T } from './texts';
 
@@ -50,7 +49,7 @@ export function ResetPasswordFlow({ token, api, onReset }: { token: string; api:
     }
     api.inspect(token).then(
       (info) => setInspect({ kind: 'ready', info }),
-      (error: unknown) => setInspect({ kind: 'invalid', message: readErrorDetail(error) ?? T.resetInvalid }),
+      (error: unknown) => setInspect({ kind: 'invalid', message: readApiError(error).detail ?? T.resetInvalid }),
     );
   }, [api, token]);
 
@@ -153,10 +152,11 @@ function ResetForm({ token, info, api, onReset }: { token: string; info: Passwor
         setDone(true);
         await onReset({ email: info.email, password, newRecoveryKey });
       } catch (error) {
-        const issues = readFieldIssues(error);
-        const pw = issues?.find((i) => i.path[0] === 'new_password');
+        // A 422's detail is its issues' messages joined: shown above the form unless one is the password's.
+        const { fieldIssues, detail } = readApiError(error);
+        const pw = fieldIssues?.find((i) => i.path[0] === 'new_password');
         if (pw) setErrors({ password: pw.msg });
-        else setFormError(issues?.map((i) => i.msg).join(' ') || readErrorDetail(error) || T.resetFailed);
+        else setFormError(detail ?? T.resetFailed);
       }
     });
   }

@@ -5,8 +5,7 @@ import { CheckboxField } from '../../components/checkbox';
 import { Field, TextField } from '../../components/field';
 import { SelectField } from '../../components/select';
 import { toast } from '../../components/toast';
-import { readErrorDetail } from '../../lib/api-error';
-import { readFieldIssues } from '../../lib/field-issues';
+import { readApiError } from '../../lib/api-error';
 import { useSingleFlight } from '../../lib/use-single-flight';
 import { AttachmentPicker, deliverAtWithFiles, PickedFileList, type PickedFile } from '../e2ee/attachment-picker';
 import type { EncryptedUpload } from '../e2ee/files-api';
@@ -38,9 +37,8 @@ const RULE_FIELDS = new Set<string>(['trigger_type', 'trigger_value', 'expire_wi
 
 /** Places the server's 422 details under their fields; whatever has no field goes above the button. */
 export function placeServerErrors(error: unknown): Errors {
-  const issues = readFieldIssues(error);
+  const { fieldIssues: issues, detail } = readApiError(error);
   if (!issues) {
-    const detail = readErrorDetail(error);
     return { ...NO_ERRORS, form: detail ? [detail] : [] };
   }
   const out: Errors = { fields: {}, rules: {}, form: [] };
@@ -88,7 +86,7 @@ async function recipientKeyOf(keys: E2eeCreateDeps['keys'], recipient: string) {
   try {
     found = await keys.publicKeyOf(recipient.trim());
   } catch (error) {
-    const issues = readFieldIssues(error);
+    const issues = readApiError(error).fieldIssues;
     if (issues) throw new E2eeRefusal({ ...NO_ERRORS, fields: { recipient_user_id: issues[0]!.msg } });
     throw error;
   }
@@ -176,7 +174,7 @@ export function CreateMessageForm({ create, onCreated, e2ee }: CreateMessageForm
         await e2ee.upload({ messageId, ciphertext: f.encrypted.ciphertext, ivBase64: f.encrypted.ivBase64, name: f.name });
         mark(f.id, { status: 'uploaded' });
       } catch (error) {
-        mark(f.id, { status: 'failed', error: readErrorDetail(error) ?? (error instanceof Error && error.message ? error.message : null) });
+        mark(f.id, { status: 'failed', error: readApiError(error).detail ?? (error instanceof Error && error.message ? error.message : null) });
       }
     }
   }

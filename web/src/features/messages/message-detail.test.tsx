@@ -1,6 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setToken } from '../../lib/session';
+import { renderWithQuery } from '../../test-utils/query-client';
 import { CANCEL_CONFIRM_TEXT, MessageDetail, RELEASE_CONFIRM_TEXT, type MessageDetailData } from './message-detail';
 import { messageView } from './test-fixtures';
 
@@ -25,7 +26,7 @@ function data(overrides: Partial<MessageDetailData> = {}): MessageDetailData {
 function renderDetail(d = data()) {
   const onRelease = vi.fn(async (_id: string) => true);
   const onCancel = vi.fn(async (_id: string) => true);
-  render(<MessageDetail data={d} onRelease={onRelease} onCancel={onCancel} pending={false} />);
+  renderWithQuery(<MessageDetail data={d} onRelease={onRelease} onCancel={onCancel} pending={false} />);
   return { onRelease, onCancel };
 }
 

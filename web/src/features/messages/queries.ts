@@ -1,6 +1,6 @@
 import type { TCreateMessageInput } from '@afterword/worker/contracts/messages';
 import { toast } from '../../components/toast';
-import { readErrorDetail } from '../../lib/api-error';
+import { readApiError } from '../../lib/api-error';
 import { trpc } from '../../lib/trpc';
 
 /** While a message may still change on its own (a rule fires, a channel answers), re-read it this often. */
@@ -8,7 +8,7 @@ export const MESSAGE_REFRESH_MS = 5_000;
 /** Lists and the inbox: other devices, rules and deliveries change them too. */
 export const MESSAGE_LIST_REFRESH_MS = 30_000;
 
-const failed = (fallback: string) => (error: unknown) => void toast.error(readErrorDetail(error) ?? fallback);
+const failed = (fallback: string) => (error: unknown) => void toast.error(readApiError(error).detail ?? fallback);
 
 /** Everything a message change can move. */
 export function useRefreshMessages() {

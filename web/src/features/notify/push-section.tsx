@@ -1,11 +1,15 @@
-import { useEffect, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
 import { Skeleton } from '../../components/skeleton';
 import { toast } from '../../components/toast';
-import { readErrorDetail } from '../../lib/api-error';
+import { readApiError } from '../../lib/api-error';
 import { trpc } from '../../lib/trpc';
 import { currentSubscription, pushSupported, PushPermissionError, subscribeThisDevice } from './push';
+
+/** This browser's own subscription endpoint (null when it has none); only this tab's buttons change it. */
+const THIS_DEVICE_KEY = ['push', 'this-device-endpoint'] as const;
 
 /**
  * Push on this device. Nothing is registered until the user asks: 'Enable push on this device' asks
@@ -16,23 +20,25 @@ export function PushSection() {
   const list = trpc.notify.pushSubscriptions.useQuery();
   const subscribe = trpc.notify.subscribePush.useMutation();
   const unsubscribe = trpc.notify.unsubscribePush.useMutation();
+  const queryClient = useQueryClient();
   const [supported] = useState(pushSupported);
-  const [endpoint, setEndpoint] = useState<string | null | undefined>(supported ? undefined : null);
+  const thisDevice = useQuery({
+    queryKey: THIS_DEVICE_KEY,
+    // A browser that cannot say counts as not subscribed, as before: the button then offers to enable.
+    queryFn: () => currentSubscription().then((sub) => sub?.endpoint ?? null, () => null),
+    enabled: supported,
+    // Read afresh each time the section appears (the browser's settings may have changed meanwhile),
+    // but not on focus: the permission prompt's focus change would race an enable in progress.
+    staleTime: Infinity,
+    refetchOnMount: 'always',
+    retry: false,
+  });
+  const setEndpoint = (value: string | null) => queryClient.setQueryData(THIS_DEVICE_KEY, value);
   const [blocked, setBlocked] = useState(() => supported && Notification.permission === 'denied');
   const [busy, setBusy] = useState(false);
 
-  useEffect(() => {
-    if (!supported) return;
-    let live = true;
-    currentSubscription()
-      .then((sub) => live && setEndpoint(sub?.endpoint ?? null))
-      .catch(() => live && setEndpoint(null));
-    return () => {
-      live = false;
-    };
-  }, [supported]);
-
   if (!supported) return <p className="muted">This browser cannot receive push notifications.</p>;
+  const endpoint = thisDevice.data;
   if (endpoint === undefined || list.isPending) return <Skeleton lines={2} label="Checking push on this device" />;
 
   // The server lists subscriptions by endpoint origin only, so "on" is this browser's own subscription.
@@ -55,7 +61,7 @@ export function PushSection() {
         toast.error('Notifications are not allowed for this site, so push cannot be turned on.');
       } else {
         console.error('Could not enable push', error);
-        toast.error(readErrorDetail(error) ?? 'Could not enable push on this device. Please try again.');
+        toast.error(readApiError(error).detail ?? 'Could not enable push on this device. Please try again.');
       }
     } finally {
       setBusy(false);
@@ -74,7 +80,7 @@ export function PushSection() {
       toast.success('Push is off for this device');
     } catch (error) {
       console.error('Could not disable push', error);
-      toast.error(readErrorDetail(error) ?? 'Could not disable push on this device. Please try again.');
+      toast.error(readApiError(error).detail ?? 'Could not disable push on this device. Please try again.');
     } finally {
       setBusy(false);
     }

@@ -1,10 +1,10 @@
 import type { TNotifyPreferences } from '@afterword/worker/contracts/notify';
 import type { TProfileUpdate } from '@afterword/worker/contracts/profile';
 import { toast } from '../../components/toast';
-import { readErrorDetail } from '../../lib/api-error';
+import { readApiError } from '../../lib/api-error';
 import { trpc } from '../../lib/trpc';
 
-const failed = (fallback: string) => (error: unknown) => void toast.error(readErrorDetail(error) ?? fallback);
+const failed = (fallback: string) => (error: unknown) => void toast.error(readApiError(error).detail ?? fallback);
 const ok = () => true;
 const no = () => false;
 

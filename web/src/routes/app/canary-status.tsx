@@ -12,11 +12,13 @@ import { useSimulatedMiss } from '../../features/canary/simulated-miss';
 import { useCheckIn, useCreateCanary, useDeleteCanary } from '../../features/canary/use-canary-actions';
 import { DeadmanSection } from '../../features/deadman/deadman-section';
 import { useDeadmanActions } from '../../features/deadman/use-deadman-actions';
+import { awaitReads } from '../../lib/route-data';
 import { isTestMode } from '../../lib/test-mode';
 import { trpc } from '../../lib/trpc';
 import { useNow } from '../../lib/use-now';
 
 export const Route = createFileRoute('/app/canary-status')({
+  loader: ({ context: { trpc } }) => awaitReads(trpc.canary.status.ensureData(), trpc.canary.list.ensureData(), trpc.deadman.get.ensureData()),
   component: CanaryStatusPage,
 });
 

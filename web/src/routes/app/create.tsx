@@ -10,6 +10,8 @@ import { useCreateMessage } from '../../features/messages/queries';
 import { trpc } from '../../lib/trpc';
 
 export const Route = createFileRoute('/app/create')({
+  // The form reads nothing before it is used; the storage meter appears once E2EE is ticked, so warm it.
+  loader: ({ context: { trpc } }) => void trpc.attachments.storage.prefetch(),
   component: CreateMessagePage,
 });
 

@@ -3,15 +3,23 @@ import { Card } from '../../components/card';
 import { Skeleton } from '../../components/skeleton';
 import { PageHeader } from '../../features/app-pages/page-header';
 import { KeysSection } from '../../features/developer/keys-section';
-import { useKeyActions, useWebhookActions } from '../../features/developer/queries';
+import { ATTEMPTS_SHOWN, useKeyActions, useWebhookActions } from '../../features/developer/queries';
 import { QuotaNote } from '../../features/developer/quota-note';
 import { SamplePayload } from '../../features/developer/sample-payload';
 import { WebhookAttempts } from '../../features/developer/webhook-attempts';
 import { WebhooksSection } from '../../features/developer/webhooks-section';
 import { API_DOCS_PATH, OPENAPI_PATH } from '../../lib/links';
+import { awaitReads } from '../../lib/route-data';
 import { trpc } from '../../lib/trpc';
 
 export const Route = createFileRoute('/app/developer')({
+  loader: ({ context: { trpc } }) => {
+    void trpc.webhooks.sample.prefetch(undefined, { staleTime: Infinity });
+    const webhooks = trpc.webhooks.list.ensureData();
+    // Each endpoint shows its attempts log: start those as soon as the list is known, without waiting.
+    void webhooks.then((list) => list.forEach((w) => void trpc.webhooks.attempts.prefetch({ id: w.id, limit: ATTEMPTS_SHOWN })), () => undefined);
+    return awaitReads(trpc.auth.me.ensureData(), trpc.developer.keys.list.ensureData(), webhooks);
+  },
   component: DeveloperPage,
 });
 

@@ -5,9 +5,11 @@ import { ConnectedUnlockPrompt } from '../../features/e2ee/unlock-prompt';
 import { isSealed, useReader } from '../../features/e2ee/use-opened-message';
 import { InboxList } from '../../features/messages/inbox-list';
 import { MESSAGE_LIST_REFRESH_MS } from '../../features/messages/queries';
+import { awaitReads } from '../../lib/route-data';
 import { trpc } from '../../lib/trpc';
 
 export const Route = createFileRoute('/app/inbox')({
+  loader: ({ context: { trpc } }) => awaitReads(trpc.message.inbox.ensureData()),
   component: InboxPage,
 });
 

@@ -8,11 +8,13 @@ import { CANARY_STATUS_REFRESH_MS, RECENT_ACTIVITY_LIMIT } from '../../features/
 import { SimulateMissPanel } from '../../features/canary/simulate-miss-panel';
 import { useSimulatedMiss } from '../../features/canary/simulated-miss';
 import { useCheckIn } from '../../features/canary/use-canary-actions';
+import { awaitReads } from '../../lib/route-data';
 import { isTestMode } from '../../lib/test-mode';
 import { trpc } from '../../lib/trpc';
 import { useNow } from '../../lib/use-now';
 
 export const Route = createFileRoute('/app/')({
+  loader: ({ context: { trpc } }) => awaitReads(trpc.canary.status.ensureData(), trpc.activity.recent.ensureData({ limit: RECENT_ACTIVITY_LIMIT })),
   component: DashboardPage,
 });
 

@@ -11,9 +11,16 @@ import { PreferencesForm } from '../../features/notify/preferences-form';
 import { ProfileForm } from '../../features/notify/profile-form';
 import { PushSection } from '../../features/notify/push-section';
 import { usePreferenceActions, useProfileActions } from '../../features/notify/queries';
+import { awaitReads } from '../../lib/route-data';
 import { trpc } from '../../lib/trpc';
 
 export const Route = createFileRoute('/app/notifications')({
+  loader: ({ context: { trpc } }) => {
+    // Below the fold: the push devices and the storage meter may arrive after the page.
+    void trpc.notify.pushSubscriptions.prefetch();
+    void trpc.attachments.storage.prefetch();
+    return awaitReads(trpc.notify.preferences.ensureData(), trpc.profile.get.ensureData());
+  },
   component: NotificationsPage,
 });
 

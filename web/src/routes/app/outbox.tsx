@@ -3,13 +3,20 @@ import { EmptyState } from '../../components/empty-state';
 import { Skeleton } from '../../components/skeleton';
 import { PageHeader } from '../../features/app-pages/page-header';
 import { OutboxList } from '../../features/outbox/outbox-list';
+import { awaitReads } from '../../lib/route-data';
 import { trpc } from '../../lib/trpc';
 
+const OUTBOX_LIMIT = 100;
+
 export const Route = createFileRoute('/app/outbox')({
+  // The list is read only where the outbox exists (its status says so), as the page does.
+  loader: ({ context: { trpc } }) =>
+    awaitReads(
+      trpc.outbox.status.ensureData(undefined, { staleTime: Infinity }).then((status) => (status.enabled ? trpc.outbox.list.ensureData({ limit: OUTBOX_LIMIT }) : undefined)),
+    ),
   component: OutboxPage,
 });
 
-const OUTBOX_LIMIT = 100;
 const OUTBOX_REFRESH_MS = 5_000;
 
 function OutboxPage() {

@@ -4,12 +4,15 @@ import { buttonClass } from '../../../components/button';
 import { PageHeader } from '../../../features/app-pages/page-header';
 import { isMessageFilter, MessageFilterTabs, MessageList } from '../../../features/messages/message-list';
 import { MESSAGE_LIST_REFRESH_MS } from '../../../features/messages/queries';
+import { awaitReads } from '../../../lib/route-data';
 import { trpc } from '../../../lib/trpc';
 
 export const Route = createFileRoute('/app/messages/')({
   // The filter lives in the address (?filter=pending), so it survives a reload and can be linked to.
   validateSearch: (search: Record<string, unknown>): { filter?: MessageFilter } =>
     isMessageFilter(search.filter) && search.filter !== 'all' ? { filter: search.filter } : {},
+  loaderDeps: ({ search }) => ({ filter: search.filter ?? 'all' }),
+  loader: ({ context: { trpc }, deps: { filter } }) => awaitReads(trpc.message.list.ensureData({ filter })),
   component: MessagesPage,
 });
 

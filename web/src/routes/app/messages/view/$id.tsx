@@ -6,10 +6,13 @@ import { ConnectedEncryptedMessage } from '../../../../features/e2ee/encrypted-m
 import { isSettled } from '../../../../features/messages/format';
 import { MessageDetail } from '../../../../features/messages/message-detail';
 import { MESSAGE_REFRESH_MS, useMessageActions } from '../../../../features/messages/queries';
-import { readErrorDetail, readHttpStatus } from '../../../../lib/api-error';
+import { readApiError } from '../../../../lib/api-error';
+import { awaitReads } from '../../../../lib/route-data';
 import { trpc } from '../../../../lib/trpc';
 
 export const Route = createFileRoute('/app/messages/view/$id')({
+  // A missing or foreign id fails here quietly and is shown by the page as 'could not be found'.
+  loader: ({ context: { trpc }, params: { id } }) => awaitReads(trpc.message.byId.ensureData({ id })),
   component: MessageViewPage,
 });
 
@@ -43,13 +46,7 @@ function MessageViewPage() {
       {query.isPending ? (
         <Skeleton lines={6} label="Loading the message" />
       ) : query.isError ? (
-        <EmptyState title={[404, 422].includes(readHttpStatus(query.error) ?? 0) ? 'This message could not be found.' : 'This message could not be loaded.'}>
-          <p>
-            {[404, 422].includes(readHttpStatus(query.error) ?? 0)
-              ? 'It may have been removed, or it is not addressed to you yet.'
-              : (readErrorDetail(query.error) ?? 'Reload the page to try again.')}
-          </p>
-        </EmptyState>
+        <LoadFailed error={query.error} />
       ) : (
         <MessageDetail
           data={query.data}
@@ -60,5 +57,16 @@ function MessageViewPage() {
         />
       )}
     </>
+  );
+}
+
+/** A malformed id (422) reads like one that is not there: either way there is nothing to show. */
+function LoadFailed({ error }: { error: unknown }) {
+  const { status, detail } = readApiError(error);
+  const notFound = status === 404 || status === 422;
+  return (
+    <EmptyState title={notFound ? 'This message could not be found.' : 'This message could not be loaded.'}>
+      <p>{notFound ? 'It may have been removed, or it is not addressed to you yet.' : (detail ?? 'Reload the page to try again.')}</p>
+    </EmptyState>
   );
 }
