@@ -3,21 +3,10 @@ import type { AttachmentUploaded, AttachmentView, StorageView } from '../contrac
 import { PLANS, type PasswordResetInspection } from '../contracts/auth';
 import { type KeyBundleView, type PublicKeyView } from '../contracts/e2ee';
 import { ZPublicKeyJwk, ZWrappedPrivateKey } from '../contracts/e2ee';
-import {
-  DELIVERY_METHODS,
-  MESSAGE_STATUSES,
-  TRIGGER_TYPES,
-  type DeliveryLogEntry,
-  type MessageRuleView,
-  type MessageTransitionView,
-  type MessageView,
-} from '../contracts/messages';
 import { ZScheduledDeletion } from '../contracts/legal';
 import type { PhoneVerificationStarted, ProfileView } from '../contracts/profile';
 import type { listOutbox } from '../channels/outbox';
 import type { listScheduledDeletions } from '../domains/legal/list-deletions';
-import type { getMessageDetail } from '../domains/messages/read-messages';
-import type { PushSubscriptionView } from '../domains/notify/push-subscriptions';
 
 /*
  * Response schemas for answers that the contracts describe only as TypeScript interfaces. Each one is
@@ -34,69 +23,6 @@ export function mirrors<T>() {
 }
 
 export const ZOk = z.object({ ok: z.literal(true) });
-
-export const ZMessageRuleView = mirrors<MessageRuleView>()(
-  z.object({
-    trigger_type: z.enum(TRIGGER_TYPES),
-    trigger_value: z.string(),
-    expire_window: z.number().int().nullable().describe('Days the rule stays armable after it first could fire; null = no limit'),
-    fired_at: z.string().nullable(),
-  }),
-);
-
-export const ZMessageView = mirrors<MessageView>()(
-  z.object({
-    id: z.string(),
-    sender_id: z.string(),
-    recipient_user_id: z.string(),
-    recipient_email: z.string().optional(),
-    sender_email: z.string().optional(),
-    sender_name: z.string().optional(),
-    content: z.string().describe("Empty for an end-to-end encrypted message (the sealed text is in content_encrypted)"),
-    content_encrypted: z.string().nullable().describe('The v1 envelope as JSON (use_e2ee), else null'),
-    deliver_at: z.string(),
-    delivered: z.boolean().describe("True once released: the recipient has it in their inbox (status tells how the channel went)"),
-    delivery_method: z.enum(DELIVERY_METHODS),
-    use_e2ee: z.boolean(),
-    rules: z.array(ZMessageRuleView),
-    status: z.enum(MESSAGE_STATUSES),
-    has_audio: z.boolean(),
-    audio_type: z.string().nullable(),
-    armed_at: z.string().nullable(),
-    cancel_deadline: z.string().nullable(),
-    released_at: z.string().nullable(),
-    created_at: z.string(),
-  }),
-);
-
-export const ZMessageTransitionView = mirrors<MessageTransitionView>()(
-  z.object({
-    at: z.string(),
-    from: z.enum(MESSAGE_STATUSES).nullable(),
-    to: z.enum(MESSAGE_STATUSES),
-    cause: z.string(),
-    detail: z.string(),
-  }),
-);
-
-export const ZDeliveryLogEntry = mirrors<DeliveryLogEntry>()(
-  z.object({
-    created_at: z.string(),
-    channel: z.enum([...DELIVERY_METHODS, 'inbox']),
-    success: z.boolean(),
-    error: z.string().optional(),
-    attempt: z.number().int(),
-  }),
-);
-
-export const ZMessageDetail = mirrors<Awaited<ReturnType<typeof getMessageDetail>>>()(
-  z.object({
-    message: ZMessageView,
-    transitions: z.array(ZMessageTransitionView),
-    log: z.array(ZDeliveryLogEntry),
-    role: z.enum(['sender', 'recipient']),
-  }),
-);
 
 export const ZScheduledDeletions = mirrors<Awaited<ReturnType<typeof listScheduledDeletions>>>()(z.object({ items: z.array(ZScheduledDeletion) }));
 
@@ -134,10 +60,6 @@ export const ZPublicKeyView = mirrors<PublicKeyView>()(z.object({ user_id: z.str
 
 export const ZPasswordResetInspection = mirrors<PasswordResetInspection>()(
   z.object({ email: z.string(), has_keys: z.boolean(), recovery_wrap: ZWrappedPrivateKey.nullable() }),
-);
-
-export const ZPushSubscriptionView = mirrors<PushSubscriptionView>()(
-  z.object({ id: z.string(), endpoint_origin: z.string(), created_at: z.string() }),
 );
 
 export const ZOutboxMessage = mirrors<Awaited<ReturnType<typeof listOutbox>>[number]>()(
