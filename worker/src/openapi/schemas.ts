@@ -1,10 +1,5 @@
 import { z } from 'zod';
-import type { AttachmentUploaded, AttachmentView, StorageView } from '../contracts/attachments';
-import { PLANS, type PasswordResetInspection } from '../contracts/auth';
-import { type KeyBundleView, type PublicKeyView } from '../contracts/e2ee';
-import { ZPublicKeyJwk, ZWrappedPrivateKey } from '../contracts/e2ee';
 import { ZScheduledDeletion } from '../contracts/legal';
-import type { PhoneVerificationStarted, ProfileView } from '../contracts/profile';
 import type { listOutbox } from '../channels/outbox';
 import type { listScheduledDeletions } from '../domains/legal/list-deletions';
 
@@ -25,42 +20,6 @@ export function mirrors<T>() {
 export const ZOk = z.object({ ok: z.literal(true) });
 
 export const ZScheduledDeletions = mirrors<Awaited<ReturnType<typeof listScheduledDeletions>>>()(z.object({ items: z.array(ZScheduledDeletion) }));
-
-export const ZAttachmentUploaded = mirrors<AttachmentUploaded>()(
-  z.object({ id: z.string(), message_id: z.string(), iv: z.string(), name: z.string(), size: z.number().int() }),
-);
-
-export const ZAttachmentView = mirrors<AttachmentView>()(
-  z.object({ id: z.string(), iv: z.string(), name: z.string(), size: z.number().int(), created_at: z.string() }),
-);
-
-export const ZStorageView = mirrors<StorageView>()(
-  z.object({ used_bytes: z.number().int(), limit_bytes: z.number().int(), plan: z.enum(PLANS) }),
-);
-
-const profileShape = {
-  id: z.string(),
-  email: z.string(),
-  display_name: z.string(),
-  time_zone: z.string(),
-  phone: z.string().nullable(),
-  phone_verified: z.boolean(),
-  pending_phone: z.string().nullable().describe('A verification in progress: the number the code went to'),
-};
-export const ZProfileView = mirrors<ProfileView>()(z.object(profileShape));
-export const ZPhoneVerificationStarted = mirrors<PhoneVerificationStarted>()(
-  z.object({ ...profileShape, code_expires_at: z.string(), resend_available_at: z.string() }),
-);
-
-export const ZKeyBundleView = mirrors<KeyBundleView>()(
-  z.object({ public_key: ZPublicKeyJwk, password_wrap: ZWrappedPrivateKey, recovery_wrap: ZWrappedPrivateKey, created_at: z.string() }),
-);
-
-export const ZPublicKeyView = mirrors<PublicKeyView>()(z.object({ user_id: z.string(), public_key: ZPublicKeyJwk }));
-
-export const ZPasswordResetInspection = mirrors<PasswordResetInspection>()(
-  z.object({ email: z.string(), has_keys: z.boolean(), recovery_wrap: ZWrappedPrivateKey.nullable() }),
-);
 
 export const ZOutboxMessage = mirrors<Awaited<ReturnType<typeof listOutbox>>[number]>()(
   z.object({
