@@ -1,7 +1,4 @@
 import { z } from 'zod';
-import { ZScheduledDeletion } from '../contracts/legal';
-import type { listOutbox } from '../channels/outbox';
-import type { listScheduledDeletions } from '../domains/legal/list-deletions';
 
 /*
  * Response schemas for answers that the contracts describe only as TypeScript interfaces. Each one is
@@ -18,22 +15,6 @@ export function mirrors<T>() {
 }
 
 export const ZOk = z.object({ ok: z.literal(true) });
-
-export const ZScheduledDeletions = mirrors<Awaited<ReturnType<typeof listScheduledDeletions>>>()(z.object({ items: z.array(ZScheduledDeletion) }));
-
-export const ZOutboxMessage = mirrors<Awaited<ReturnType<typeof listOutbox>>[number]>()(
-  z.object({
-    id: z.string(),
-    channel: z.enum(['email', 'sms', 'call', 'push']),
-    address: z.string(),
-    recipient_user_id: z.string().nullable().describe('The account the delivery was for; null when none is known (operator view only)'),
-    subject: z.string(),
-    text: z.string(),
-    link: z.string().nullable(),
-    idempotency_key: z.string(),
-    created_at: z.string(),
-  }),
-);
 
 /** Every error: `{detail}`, a sentence or FastAPI-style field issues (docs/decisions/api-errors.md). */
 export const ERROR_SCHEMA = {
