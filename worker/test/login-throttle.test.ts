@@ -131,7 +131,15 @@ describe('the client address', () => {
   it('ignores a client-sent CF-Connecting-IP on a local server: every request is the one local client', async () => {
     const local = { ...env, TRUST_CF_CONNECTING_IP: undefined } as unknown as typeof env;
     const email = `local-${crypto.randomUUID()}@example.com`;
-    await createApp().request('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json', ...fromAddress('203.0.113.200') }, body: JSON.stringify({ email, password: 'wrong password!' }) }, local);
+    await createApp().request(
+      '/api/auth/login',
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...fromAddress('203.0.113.200') },
+        body: JSON.stringify({ email, password: 'wrong password!' }),
+      },
+      local,
+    );
     expect(await env.DB.prepare("SELECT count(*) AS n FROM rate_limits WHERE key = 'login:ip:203.0.113.200'").first('n')).toBe(0);
     expect(clientAddress({ APP_ENV: 'development' } as never, '203.0.113.200')).toBe(LOCAL_CLIENT);
   });

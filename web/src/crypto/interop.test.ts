@@ -105,7 +105,14 @@ async function makeWebFixture(): Promise<Fixture> {
     audio: { iv: bytesToBase64url(sealedAudio.iv), type: 'audio/webm' },
     attachments: [{ iv: file.ivText, key: file.keyText, name: 'photo.png', type: 'image/png', size: fileBytes.length }],
   };
-  const { envelope } = await sealMessage({ payload, contentKey, readers: [{ kid, publicKey: await exportPublicJwk(me.publicKey) }, { kid: otherKid, publicKey: await exportPublicJwk(other.publicKey) }] });
+  const { envelope } = await sealMessage({
+    payload,
+    contentKey,
+    readers: [
+      { kid, publicKey: await exportPublicJwk(me.publicKey) },
+      { kid: otherKid, publicKey: await exportPublicJwk(other.publicKey) },
+    ],
+  });
   return {
     made_by: 'web/src/crypto (WebCrypto)',
     kid,

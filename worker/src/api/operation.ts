@@ -97,9 +97,14 @@ export interface Operation<
 }
 
 /** Declares an operation; the identity function that lets TypeScript infer and check the parts together. */
-export function defineOperation<A extends Access, I extends OperationInput, R, M extends HttpMethod, const N extends string | false, O extends z.ZodType = z.ZodType>(
-  op: Operation<A, I, O, R, M, N>,
-): Operation<A, I, O, R, M, N> {
+export function defineOperation<
+  A extends Access,
+  I extends OperationInput,
+  R,
+  M extends HttpMethod,
+  const N extends string | false,
+  O extends z.ZodType = z.ZodType,
+>(op: Operation<A, I, O, R, M, N>): Operation<A, I, O, R, M, N> {
   return op;
 }
 

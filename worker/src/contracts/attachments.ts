@@ -56,7 +56,11 @@ export function cleanFileName(name: string): string {
  * it is bytes, not text).
  */
 export const ZAttachmentUploadFields = z.object({
-  message_id: z.string({ message: 'message_id is required' }).trim().uuid({ message: 'message_id must be a message id (a UUID)' }).transform((v) => v.toLowerCase()),
+  message_id: z
+    .string({ message: 'message_id is required' })
+    .trim()
+    .uuid({ message: 'message_id must be a message id (a UUID)' })
+    .transform((v) => v.toLowerCase()),
   iv: base64OfBytes('iv', AES_GCM_IV_BYTES),
   name: z
     .string()

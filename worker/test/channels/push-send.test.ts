@@ -1,11 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
 import type { OutgoingMessage, PushSubscriptionJson } from '../../src/channels/types';
-import {
-  createPushChannel,
-  pushPayload,
-  sendWebPush,
-  type SendWebPushOptions,
-} from '../../src/channels/push/send';
+import { createPushChannel, pushPayload, sendWebPush, type SendWebPushOptions } from '../../src/channels/push/send';
 import { MAX_PUSH_PLAINTEXT_BYTES } from '../../src/channels/push/encrypt';
 import { generateVapidKeys, importVapid, type VapidSigner } from '../../src/channels/push/vapid';
 import type { PushReceipt } from '../peers/push';

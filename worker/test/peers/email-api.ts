@@ -65,9 +65,7 @@ export async function startEmailApiPeer(project: TestProject) {
     const url = new URL(req.url ?? '/', 'http://x');
     if (req.method === 'GET' && url.pathname === '/__sent') {
       const to = url.searchParams.get('to');
-      const list = to
-        ? sent.filter((s) => [s.body.to].flat().some((t) => t.toLowerCase().includes(to.toLowerCase())))
-        : sent;
+      const list = to ? sent.filter((s) => [s.body.to].flat().some((t) => t.toLowerCase().includes(to.toLowerCase()))) : sent;
       return send(res, 200, list);
     }
     if (url.pathname !== '/emails') return error(res, 404, 'not_found', 'The requested endpoint does not exist.');

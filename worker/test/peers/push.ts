@@ -209,8 +209,7 @@ export async function startPushPeer(project: TestProject) {
           receipt.status = 403;
           return res.writeHead(403, { 'Content-Type': 'text/plain' }).end(`${receipt.vapidError}\n`);
         }
-        const plain =
-          receipt.headers.contentEncoding === 'aes128gcm' ? decrypt(body, sub, receipt) : 'Content-Encoding is not aes128gcm';
+        const plain = receipt.headers.contentEncoding === 'aes128gcm' ? decrypt(body, sub, receipt) : 'Content-Encoding is not aes128gcm';
         if (typeof plain === 'string') {
           receipt.decryptError = plain;
           receipt.status = 400;
@@ -219,8 +218,7 @@ export async function startPushPeer(project: TestProject) {
         receipt.payload = plain.toString('utf8');
         if (sub.hang) return; // never answer: the sender's timeout must fire (the socket closes at teardown)
         receipt.status = sub.status;
-        const headers: Record<string, string> =
-          sub.status === 201 ? { Location: `${origin}/message/${randomBytes(8).toString('hex')}` } : {};
+        const headers: Record<string, string> = sub.status === 201 ? { Location: `${origin}/message/${randomBytes(8).toString('hex')}` } : {};
         if (sub.status === 429) headers['Retry-After'] = '30';
         return res.writeHead(sub.status, headers).end();
       }

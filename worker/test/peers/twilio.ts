@@ -171,7 +171,7 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
     if (!from && !params.get('MessagingServiceSid')) return fail(400, 21603, "A 'From' phone number is required.");
     if (!params.get('Body') && !params.get('MediaUrl') && !params.get('ContentSid')) return fail(400, 21602, 'Message body is required.');
   } else {
-    if (!from) return fail(400, 21213, "Caller phone number is required");
+    if (!from) return fail(400, 21213, 'Caller phone number is required');
     if (!params.get('Twiml') && !params.get('Url') && !params.get('ApplicationSid')) {
       return fail(400, 21205, 'Url parameter is required.');
     }

@@ -48,7 +48,11 @@ function show(kind: ToastKind, message: string, options: ToastOptions = {}): str
     next = rest;
   }
   const duration = options.duration ?? TOAST_DURATIONS[kind];
-  if (duration !== null) timers.set(id, setTimeout(() => dismiss(id), duration));
+  if (duration !== null)
+    timers.set(
+      id,
+      setTimeout(() => dismiss(id), duration),
+    );
   emit(next);
   return id;
 }

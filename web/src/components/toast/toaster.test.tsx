@@ -6,7 +6,9 @@ import { Toaster } from './toaster';
 
 function visibleMessages() {
   const region = screen.getByRole('region', { name: 'Notifications' });
-  return within(region).queryAllByRole('listitem').map((li) => li.querySelector('.toast__message')?.textContent);
+  return within(region)
+    .queryAllByRole('listitem')
+    .map((li) => li.querySelector('.toast__message')?.textContent);
 }
 
 describe('Toaster', () => {

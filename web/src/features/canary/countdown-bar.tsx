@@ -23,8 +23,8 @@ export function CountdownBar({ view }: { view: CountdownView }) {
         <span className="countdown__grace" style={{ width: `${gracePercent}%` }} aria-hidden="true" />
       </div>
       <p className="countdown__legend">
-        The bar empties towards the deadline, at its left end.{' '}
-        <span className="countdown__swatch" aria-hidden="true" /> Grace period: the last {gracePercent} %.
+        The bar empties towards the deadline, at its left end. <span className="countdown__swatch" aria-hidden="true" /> Grace period: the last {gracePercent}{' '}
+        %.
       </p>
     </div>
   );

@@ -10,7 +10,7 @@ export const ORIGIN_LABEL: Record<WebhookAttempt['origin'], string> = { event: '
 const succeeded = (a: WebhookAttempt) => a.success ?? (a.status_code !== null && a.status_code >= 200 && a.status_code < 300);
 
 /** Every delivery attempt, newest first: time, `webhook-id`, attempt number, status code, duration, error, and what sent it. */
-export function AttemptsLog({ attempts, label }: { attempts: readonly WebhookAttempt[]; /** Names the table, e.g. the endpoint's URL. */ label: string }) {
+export function AttemptsLog({ attempts, label }: { attempts: readonly WebhookAttempt[] /** Names the table, e.g. the endpoint's URL. */; label: string }) {
   if (!attempts.length) {
     return (
       <EmptyState title="No delivery attempts yet.">
@@ -26,7 +26,9 @@ export function AttemptsLog({ attempts, label }: { attempts: readonly WebhookAtt
         <thead>
           <tr>
             <th scope="col">Time</th>
-            <th scope="col"><code>webhook-id</code></th>
+            <th scope="col">
+              <code>webhook-id</code>
+            </th>
             <th scope="col">Attempt</th>
             <th scope="col">Status</th>
             <th scope="col">Duration</th>
@@ -37,8 +39,12 @@ export function AttemptsLog({ attempts, label }: { attempts: readonly WebhookAtt
         <tbody>
           {sorted.map((a) => (
             <tr key={a.id}>
-              <td><time dateTime={a.created_at}>{formatDateTime(a.created_at)}</time></td>
-              <td><code>{a.message_id}</code></td>
+              <td>
+                <time dateTime={a.created_at}>{formatDateTime(a.created_at)}</time>
+              </td>
+              <td>
+                <code>{a.message_id}</code>
+              </td>
               <td>{a.attempt}</td>
               <td>
                 <Badge tone={succeeded(a) ? 'active' : 'missed'}>

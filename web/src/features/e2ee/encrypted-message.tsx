@@ -67,7 +67,17 @@ export function EncryptedMessageBody({ message, opened, unlockPrompt, files = re
   );
 }
 
-function EncryptedAudio({ messageId, contentKey, audio, files }: { messageId: string; contentKey: CryptoKey; audio: NonNullable<TSealedPayload['audio']>; files: SealedFiles }) {
+function EncryptedAudio({
+  messageId,
+  contentKey,
+  audio,
+  files,
+}: {
+  messageId: string;
+  contentKey: CryptoKey;
+  audio: NonNullable<TSealedPayload['audio']>;
+  files: SealedFiles;
+}) {
   const recording = useQuery({
     // The IV names this recording's sealing (a CryptoKey cannot be part of a key; the IV is unique to it).
     queryKey: ['sealed-audio', messageId, audio.iv],

@@ -48,7 +48,9 @@ export function RecoveryKeyModal({ pending, onClose }: RecoveryKeyModalProps) {
       }
     >
       <p>{T.recoveryOnce}</p>
-      <pre className="code-block recovery-key" aria-label="Your recovery key"><code>{pending.recoveryKey}</code></pre>
+      <pre className="code-block recovery-key" aria-label="Your recovery key">
+        <code>{pending.recoveryKey}</code>
+      </pre>
       <div className="button-row">
         <Button variant="secondary" onClick={() => void copyText(pending.recoveryKey, T.recoveryCopied)}>
           {T.recoveryCopy}

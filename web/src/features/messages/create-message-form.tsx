@@ -227,9 +227,7 @@ export function CreateMessageForm({ create, onCreated, e2ee }: CreateMessageForm
   return (
     <form className="create-form" onSubmit={handleSubmit} noValidate aria-label="Create message">
       <Field label="Message" error={errors.fields.content} hint="What you want them to read.">
-        {(control) => (
-          <textarea className="input textarea" name="content" rows={8} value={content} onChange={(e) => setContent(e.target.value)} {...control} />
-        )}
+        {(control) => <textarea className="input textarea" name="content" rows={8} value={content} onChange={(e) => setContent(e.target.value)} {...control} />}
       </Field>
       <div className="form-row">
         <TextField
@@ -280,7 +278,9 @@ export function CreateMessageForm({ create, onCreated, e2ee }: CreateMessageForm
       {errors.form.length ? (
         <div role="alert" className="alert">
           {errors.form.map((m, i) => (
-            <p key={i} className="alert__line">{m}</p>
+            <p key={i} className="alert__line">
+              {m}
+            </p>
           ))}
         </div>
       ) : null}

@@ -38,7 +38,6 @@ function isPrintableAscii(s: string): boolean {
   return /^[\u0020-\u007e]*$/.test(s);
 }
 
-
 /**
  * RFC 2047 encoded words (`=?UTF-8?B?…?=`), each at most 75 characters and never splitting a UTF-8
  * sequence, joined by folding whitespace (which decoders drop between adjacent encoded words).
@@ -140,12 +139,7 @@ export interface BuiltMessage {
 }
 
 /** The complete RFC 5322 message for one delivery: headers, a blank line, the quoted-printable body. */
-export async function buildMessage(
-  from: EmailAddress,
-  to: EmailAddress,
-  message: OutgoingMessage,
-  date: Date,
-): Promise<BuiltMessage> {
+export async function buildMessage(from: EmailAddress, to: EmailAddress, message: OutgoingMessage, date: Date): Promise<BuiltMessage> {
   const messageId = await messageIdFor(message.idempotencyKey, from);
   const headers = [
     `From: ${formatAddressHeader(from)}`,

@@ -24,10 +24,7 @@ export type TwilioParams = URLSearchParams | Record<string, string | readonly st
 const encoder = new TextEncoder();
 
 async function hmacKey(authToken: string): Promise<CryptoKey> {
-  return crypto.subtle.importKey('raw', encoder.encode(authToken), { name: 'HMAC', hash: 'SHA-1' }, false, [
-    'sign',
-    'verify',
-  ]);
+  return crypto.subtle.importKey('raw', encoder.encode(authToken), { name: 'HMAC', hash: 'SHA-1' }, false, ['sign', 'verify']);
 }
 
 function groupParams(params: TwilioParams): Map<string, string[]> {
@@ -122,11 +119,7 @@ export async function verifyTwilioSignature(
  * URL Twilio was given (default: the request's own URL). Returns the parsed parameters when valid,
  * `null` otherwise. The request body is read from a clone, so the caller may still read it.
  */
-export async function verifyTwilioRequest(
-  request: Request,
-  authToken: string,
-  publicUrl: string = request.url,
-): Promise<URLSearchParams | null> {
+export async function verifyTwilioRequest(request: Request, authToken: string, publicUrl: string = request.url): Promise<URLSearchParams | null> {
   const signature = request.headers.get('x-twilio-signature');
   if (!signature) return null;
   const contentType = request.headers.get('content-type') ?? '';

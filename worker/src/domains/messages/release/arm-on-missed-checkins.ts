@@ -36,7 +36,14 @@ export async function armOnMissedCheckins(ctx: ServiceContext, event: MissedChec
     if (!loaded || loaded.message.status !== 'scheduled') continue;
     const index = firingMissRule(loaded.message.rules, event.misses);
     if (index < 0) continue;
-    const { applied } = await armMessage(ctx, loaded, index, firedAt, `${event.misses} missed check-in${event.misses === 1 ? '' : 's'} in a row`, `event:${event.event_id}`);
+    const { applied } = await armMessage(
+      ctx,
+      loaded,
+      index,
+      firedAt,
+      `${event.misses} missed check-in${event.misses === 1 ? '' : 's'} in a row`,
+      `event:${event.event_id}`,
+    );
     // The clock releases it at the end of the cancel window (at once when there is none).
     if (applied) await syncReleaseTimer(ctx.env, candidate.id);
   }
