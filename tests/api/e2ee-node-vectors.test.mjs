@@ -42,7 +42,7 @@ async function openFixture(f) {
   // The fixture's password is not in NFKC form: opening with its normalised spelling proves both sides normalise alike.
   assert.notEqual(f.password, f.password.normalize('NFKC'));
   await e2ee.unwrapPrivateKey(f.password_wrap, { password: f.password.normalize('NFKC') });
-  await rejectsWith(e2ee.unwrapPrivateKey(f.password_wrap, { password: f.password + '!' }), 'wrong-key', 'wrong password');
+  await rejectsWith(e2ee.unwrapPrivateKey(f.password_wrap, { password: `${f.password}!` }), 'wrong-key', 'wrong password');
 
   const fromRecovery = await e2ee.unwrapPrivateKey(f.recovery_wrap, { recoveryKey: f.recovery_key.toLowerCase().replace(/-/g, ' ') });
   assert.equal(dOf(fromRecovery.privateKey), expectedD);
@@ -81,7 +81,7 @@ test('AES-256-GCM known answer: McGrew–Viega GCM test case 15 decrypts through
     pt.toString('hex'),
     'd9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a721c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b391aafd255',
   );
-  await rejectsWith(e2ee.decryptFile(key, iv, Buffer.from(ct + tag.slice(0, -1) + 'd', 'hex')), 'tampered', 'altered tag');
+  await rejectsWith(e2ee.decryptFile(key, iv, Buffer.from(`${ct}${tag.slice(0, -1)}d`, 'hex')), 'tampered', 'altered tag');
 });
 
 test('Node-sealed envelopes, wraps and bundles satisfy the zod contract and the documented sizes', async () => {
@@ -168,7 +168,7 @@ test('tampering and wrong keys fail with the documented error kinds', async () =
   const malformed = [
     ['non-JSON', '{"v":1'],
     ['v 2', { ...envelope, v: 2 }],
-    ['padded iv', { ...envelope, iv: envelope.iv + '==' }],
+    ['padded iv', { ...envelope, iv: `${envelope.iv}==` }],
     ['iv 11 bytes', { ...envelope, iv: Buffer.alloc(11).toString('base64url') }],
     ['epk with d', withWrap({ epk: { ...w.epk, d: bob.privateJwk.d } })],
     ['zero recipients', { ...envelope, recipients: [] }],

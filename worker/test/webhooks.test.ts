@@ -84,7 +84,7 @@ describe('POST /api/developer/webhooks', () => {
     ['not base64', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaS!'],
     ['base64url alphabet', `whsec_${btoa('\xfb\xff'.repeat(12)).replace(/\+/g, '-').replace(/\//g, '_')}`],
     ['missing padding', `whsec_${btoa('y'.repeat(25)).replace(/=+$/, '')}`],
-    ['non-canonical last character', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSx'.slice(0, -1) + 'x='],
+    ['non-canonical last character', `${'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSx'.slice(0, -1)}x=`],
     ['23 bytes', `whsec_${btoa('z'.repeat(23))}`],
     ['65 bytes', `whsec_${btoa('z'.repeat(65))}`],
     ['empty after the prefix', 'whsec_'],

@@ -28,7 +28,7 @@ describe('private key wrap', () => {
 
   it('a wrong password is a WrongKeyError, never garbage', async () => {
     const wrapped = await wrapPrivateKey((await generateKeyPair()).privateKey, { password: PASSWORD }, FAST);
-    await expect(unwrapPrivateKey(wrapped, { password: PASSWORD + '!' })).rejects.toThrow(WrongKeyError);
+    await expect(unwrapPrivateKey(wrapped, { password: `${PASSWORD}!` })).rejects.toThrow(WrongKeyError);
     await expect(unwrapPrivateKey(wrapped, { password: 'Correct horse battery staple' })).rejects.toThrow(/wrong password/);
   });
 

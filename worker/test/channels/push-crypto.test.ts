@@ -159,7 +159,7 @@ describe('RFC 8292 VAPID', () => {
     const other = await generateVapidKeys();
     const otherPub = await crypto.subtle.importKey('raw', fromBase64Url(other.publicKey), { name: 'ECDSA', namedCurve: 'P-256' }, false, ['verify']);
     expect(await crypto.subtle.verify(alg, otherPub, jwt.sig, jwt.input)).toBe(false);
-    const tampered = te.encode(td.decode(jwt.input).replace(/\.$/, '') + 'x');
+    const tampered = te.encode(`${td.decode(jwt.input).replace(/\.$/, '')}x`);
     expect(await crypto.subtle.verify(alg, pub, jwt.sig, tampered)).toBe(false);
   });
 

@@ -98,7 +98,7 @@ describe('Web Push against a real push endpoint', () => {
   it('a long message is shortened to fit one record and still arrives decrypted', async () => {
     const { signer } = await newVapid();
     const sub = await subscribe();
-    const text = 'Dear Sam, '.repeat(10_000) + 'END';
+    const text = `${'Dear Sam, '.repeat(10_000)}END`;
     const json = pushPayload({ idempotencyKey: 'k', subject: 'Long', text, link: 'https://a.example/app/inbox/9' });
     expect(new TextEncoder().encode(json).length).toBeLessThanOrEqual(MAX_PUSH_PLAINTEXT_BYTES);
     expect(await sendWebPush(sub, json, options(signer))).toMatchObject({ ok: true });

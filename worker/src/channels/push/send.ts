@@ -122,10 +122,10 @@ export function pushPayload(message: OutgoingMessage): string {
   let hi = chars.length;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    if (te.encode(make(chars.slice(0, mid).join('') + '…')).length <= MAX_PUSH_PLAINTEXT_BYTES) lo = mid;
+    if (te.encode(make(`${chars.slice(0, mid).join('')}…`)).length <= MAX_PUSH_PLAINTEXT_BYTES) lo = mid;
     else hi = mid - 1;
   }
-  json = make(chars.slice(0, lo).join('') + '…');
+  json = make(`${chars.slice(0, lo).join('')}…`);
   if (te.encode(json).length > MAX_PUSH_PLAINTEXT_BYTES) throw new Error('push title or link too long');
   return json;
 }
