@@ -81,20 +81,20 @@ describe('POST /api/message/create with use_e2ee', () => {
   });
 
   const refusals: [string, (s: User, r: User) => Record<string, unknown>, (string | number)[], string | RegExp][] = [
-    ['non-empty content', (s, r) => ({ content: 'the plaintext, by mistake' }), ['body', 'content'], E2EE_MESSAGE_ERRORS.contentNotEmpty],
+    ['non-empty content', () => ({ content: 'the plaintext, by mistake' }), ['body', 'content'], E2EE_MESSAGE_ERRORS.contentNotEmpty],
     ['whitespace content', () => ({ content: ' ' }), ['body', 'content'], E2EE_MESSAGE_ERRORS.contentNotEmpty],
     ['no content_encrypted', () => ({ content_encrypted: undefined }), ['body', 'content_encrypted'], E2EE_MESSAGE_ERRORS.envelopeMissing],
     ['null content_encrypted', () => ({ content_encrypted: null }), ['body', 'content_encrypted'], E2EE_MESSAGE_ERRORS.envelopeMissing],
     ['content_encrypted that is not JSON', () => ({ content_encrypted: 'ciphertext' }), ['body', 'content_encrypted'], 'content_encrypted is not JSON'],
     [
       'an envelope of version 2',
-      (s, r) => ({ content_encrypted: JSON.stringify(envelope([r.id], { v: 2 })) }),
+      (_s, r) => ({ content_encrypted: JSON.stringify(envelope([r.id], { v: 2 })) }),
       ['body', 'content_encrypted'],
       /not a v1 envelope: v/,
     ],
     [
       'an envelope with an 8-byte iv',
-      (s, r) => ({ content_encrypted: JSON.stringify(envelope([r.id], { iv: b64u(8) })) }),
+      (_s, r) => ({ content_encrypted: JSON.stringify(envelope([r.id], { iv: b64u(8) })) }),
       ['body', 'content_encrypted'],
       /iv must encode 12 bytes/,
     ],
@@ -107,7 +107,7 @@ describe('POST /api/message/create with use_e2ee', () => {
     ],
     [
       'a wrap whose epk carries a private key',
-      (s, r) => ({ content_encrypted: JSON.stringify(envelope([r.id], { recipients: [{ ...recipientWrap(r.id), epk: { ...publicJwk(), d: b64u(32) } }] })) }),
+      (_s, r) => ({ content_encrypted: JSON.stringify(envelope([r.id], { recipients: [{ ...recipientWrap(r.id), epk: { ...publicJwk(), d: b64u(32) } }] })) }),
       ['body', 'content_encrypted'],
       /epk/,
     ],

@@ -11,9 +11,9 @@ import { decryptWebhookSecret, encryptWebhookSecret } from '../src/domains/webho
 import { signWebhook, webhookHeaders } from '../src/domains/webhooks/signature';
 import { createServiceContext } from '../src/env';
 import { consumeBatch } from '../src/queues/consume';
-import { api, signedInUser } from './helpers/api';
+import { api } from './helpers/api';
 import { servicesAt } from './helpers/canary';
-import { captureQueues, scriptedChannels, type QueuedJob } from './helpers/messages';
+import { captureQueues, scriptedChannels } from './helpers/messages';
 import { endpoint, received, receiver, script, webhookJobs } from './helpers/webhooks';
 
 const MIN = 60_000;
