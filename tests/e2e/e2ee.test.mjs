@@ -398,7 +398,7 @@ describe('E2EE between two browsers: a message with a recording and a file', () 
     j.requests = requests;
     assert.ok(requests.length > 20, `requests were recorded (${requests.length})`);
     const create = requests.find((q) => /message\.create/.test(q.url));
-    assert.ok(create?.body && create.body.includes(Buffer.from('content_encrypted')), 'the create request body was recorded and carries the envelope');
+    assert.ok(create?.body?.includes(Buffer.from('content_encrypted')), 'the create request body was recorded and carries the envelope');
     const upload = requests.find((q) => q.url.endsWith('/api/upload/encrypted-file'));
     assert.ok(upload, 'the upload request was recorded');
     assert.ok(upload.body && upload.body.length > 16, `the upload body (multipart) was recorded (${upload.body?.length ?? 'none'} bytes)`);

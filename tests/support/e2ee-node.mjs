@@ -153,7 +153,7 @@ export function importPrivateKey(input) {
   } catch {
     key = undefined;
   }
-  if (!key || key.type !== 'private' || key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1')
+  if (key?.type !== 'private' || key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1')
     fail('format', 'not an EC P-256 private key');
   return key;
 }

@@ -66,7 +66,7 @@ export const ZAttachmentUploadFields = z.object({
     .string()
     .max(ATTACHMENT_NAME_MAX, { message: `name must be at most ${ATTACHMENT_NAME_MAX} characters` })
     .optional()
-    .transform((v) => (v && v.trim() ? cleanFileName(v) : undefined)),
+    .transform((v) => (v?.trim() ? cleanFileName(v) : undefined)),
 });
 export type TAttachmentUploadFields = z.output<typeof ZAttachmentUploadFields>;
 

@@ -72,10 +72,10 @@ export async function startEmailApiPeer(project: TestProject) {
     if (req.method !== 'POST') return error(res, 405, 'method_not_allowed', 'Method is not allowed for the requested path.');
 
     const auth = req.headers.authorization ?? null;
-    if (!auth || !auth.startsWith('Bearer ')) return error(res, 401, 'missing_api_key', 'Missing API key in the authorization header.');
+    if (!auth?.startsWith('Bearer ')) return error(res, 401, 'missing_api_key', 'Missing API key in the authorization header.');
     if (auth !== `Bearer ${API_KEY}`) return error(res, 403, 'invalid_api_key', 'API key is invalid.');
     const contentType = req.headers['content-type'] ?? null;
-    if (!contentType || !contentType.startsWith('application/json')) {
+    if (!contentType?.startsWith('application/json')) {
       return error(res, 422, 'validation_error', 'Content-Type must be application/json.');
     }
 

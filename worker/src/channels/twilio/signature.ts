@@ -103,7 +103,7 @@ export async function verifyTwilioSignature(
 ): Promise<boolean> {
   if (!authToken || !signatureHeader) return false;
   const mac = fromBase64(signatureHeader.trim());
-  if (!mac || mac.length !== 20) return false;
+  if (mac?.length !== 20) return false;
   const key = await hmacKey(authToken);
   let valid = false;
   // Every candidate is checked (no early exit), each with WebCrypto's constant-time MAC comparison.

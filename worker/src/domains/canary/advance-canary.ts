@@ -45,7 +45,7 @@ export async function advanceCanary(
       .where(and(eq(schema.canaryTransitions.canary_id, canaryId), eq(schema.canaryTransitions.cycle_deadline, currentCycle))),
   ]);
   const canary = canaries[0];
-  if (!canary || !canary.active) return { nextDueAt: null };
+  if (!canary?.active) return { nextDueAt: null };
 
   const now = ctx.now().getTime();
   const intervalMs = canary.interval_seconds * 1000;

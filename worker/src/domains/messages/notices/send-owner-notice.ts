@@ -40,7 +40,7 @@ export async function sendOwnerNotice(
     .limit(1);
   const now = ctx.now();
   // Not pending, or an early duplicate of a job already waiting for its quiet hours to end.
-  if (!row || row.notice.status !== 'pending' || row.notice.due_at.getTime() > now.getTime() + 1000) return 'none';
+  if (row?.notice.status !== 'pending' || row.notice.due_at.getTime() > now.getTime() + 1000) return 'none';
   const { notice, user } = row;
   const prefs = await getNotifyPreferences(ctx, user.id);
 

@@ -33,7 +33,7 @@ export async function armOnMissedCheckins(ctx: ServiceContext, event: MissedChec
   for (const candidate of candidates) {
     if (firingMissRule(candidate.rules, event.misses) < 0) continue;
     const loaded = await loadEngineMessage(ctx, candidate.id);
-    if (!loaded || loaded.message.status !== 'scheduled') continue;
+    if (loaded?.message.status !== 'scheduled') continue;
     const index = firingMissRule(loaded.message.rules, event.misses);
     if (index < 0) continue;
     const { applied } = await armMessage(
