@@ -205,7 +205,7 @@ describe('checking in', () => {
       await api('GET', `/api/ping/${canary.token}`);
       await api('POST', '/api/canary/checkin', { json: { token: canary.token } });
     } finally {
-      spies.forEach((restore) => restore());
+      for (const restore of spies) restore();
     }
     expect(lines.join('\n')).not.toContain(canary.token);
   });

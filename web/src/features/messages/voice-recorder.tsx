@@ -49,7 +49,7 @@ export function VoiceRecorder({ value, onChange, error, disabled }: VoiceRecorde
   // Leaving the page stops the microphone and frees the preview.
   useEffect(
     () => () => {
-      streamRef.current?.getTracks().forEach((t) => t.stop());
+      for (const t of streamRef.current?.getTracks() ?? []) t.stop();
       if (recorderRef.current?.state === 'recording') recorderRef.current.stop();
       if (latest.current) URL.revokeObjectURL(latest.current.url);
     },
@@ -66,7 +66,7 @@ export function VoiceRecorder({ value, onChange, error, disabled }: VoiceRecorde
         if (e.data.size) chunks.push(e.data);
       };
       recorder.onstop = () => {
-        stream.getTracks().forEach((t) => t.stop());
+        for (const t of stream.getTracks()) t.stop();
         streamRef.current = null;
         recorderRef.current = null;
         setRecording(false);
