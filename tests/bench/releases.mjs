@@ -361,7 +361,12 @@ async function runLatency(worker, runId, watch) {
   R.delivered = rows.filter((r) => r.status === 'delivered').length;
   R.rewarned = rows.filter((r) => r.rewarned > 0).length;
   R.missByAlarm = rows.filter((r) => r.missed_by === 'alarm').length;
-  R.releaseCauses = Object.entries(rows.reduce((a, r) => ((a[r.release_cause ?? 'none'] = (a[r.release_cause ?? 'none'] ?? 0) + 1), a), {}))
+  const causes = {};
+  for (const r of rows) {
+    const cause = r.release_cause ?? 'none';
+    causes[cause] = (causes[cause] ?? 0) + 1;
+  }
+  R.releaseCauses = Object.entries(causes)
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
   R.over2s = rows.filter((r) => r.first_attempt != null && r.first_attempt - r.deadline > GOAL_P99_MS).length;

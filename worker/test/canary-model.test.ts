@@ -479,7 +479,10 @@ describe('canary engine against a reference model', () => {
             const end = world.now + ref * (horizonIntervals + 1);
             const checkIns: number[] = [];
             let at = world.now;
-            for (const g of checkInGaps) checkIns.push((at += Math.round((ref * g) / 1000)));
+            for (const g of checkInGaps) {
+              at += Math.round((ref * g) / 1000);
+              checkIns.push(at);
+            }
             // Cycle starts: creation, then each check-in that happens before the end.
             const starts = [world.now, ...checkIns.filter((t) => t <= end)];
 

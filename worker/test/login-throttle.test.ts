@@ -11,7 +11,11 @@ import { api, signedInUser } from './helpers/api';
 
 const fromAddress = (ip: string) => ({ 'cf-connecting-ip': ip });
 const login = (email: string, password: string, ip: string) => api('POST', '/api/auth/login', { json: { email, password }, headers: fromAddress(ip) });
-const statuses = (results: { status: number }[]) => results.reduce<Record<number, number>>((n, r) => ({ ...n, [r.status]: (n[r.status] ?? 0) + 1 }), {});
+const statuses = (results: { status: number }[]) => {
+  const counts: Record<number, number> = {};
+  for (const r of results) counts[r.status] = (counts[r.status] ?? 0) + 1;
+  return counts;
+};
 
 describe('failed-login throttling', () => {
   it('answers 429 with Retry-After after 5 failures from one address, even for the right password from there', async () => {

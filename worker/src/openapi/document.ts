@@ -222,7 +222,8 @@ export function buildOpenApiDocument(routes: readonly RouteDoc[] = ROUTE_DOCS): 
   const paths: Record<string, Json> = {};
   const tagNames: string[] = TAGS.map((t) => t.name);
   for (const route of routes) {
-    const item = (paths[route.path] ??= {});
+    const item = paths[route.path] ?? {};
+    paths[route.path] = item;
     if (item[route.method]) throw new Error(`openapi: ${route.method.toUpperCase()} ${route.path} is documented twice`);
     item[route.method] = operation(route);
     for (const tag of route.tags) if (!tagNames.includes(tag)) tagNames.push(tag);

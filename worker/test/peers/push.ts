@@ -1,4 +1,4 @@
-import { createECDH, createPublicKey, createDecipheriv, hkdfSync, randomBytes, verify, type ECDH } from 'node:crypto';
+import { createECDH, createPublicKey, createDecipheriv, hkdfSync, randomBytes, verify, type ECDH, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestProject } from 'vitest/node';
@@ -87,7 +87,7 @@ function checkVapid(header: string | undefined, origin: string, receipt: PushRec
   if (receipt.jwtHeader?.alg !== 'ES256') return 'JWT alg is not ES256';
   const point = Buffer.from(cred.k, 'base64url');
   if (point.length !== 65 || point[0] !== 0x04) return 'k is not an uncompressed P-256 point';
-  let key;
+  let key: KeyObject;
   try {
     key = createPublicKey({
       key: { kty: 'EC', crv: 'P-256', x: b64u(point.subarray(1, 33)), y: b64u(point.subarray(33)) },

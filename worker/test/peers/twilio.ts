@@ -127,7 +127,11 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
 
   const params = new URLSearchParams(raw);
   const form: Record<string, string[]> = {};
-  for (const [name, value] of params) (form[name] ??= []).push(value);
+  for (const [name, value] of params) {
+    const values = form[name] ?? [];
+    form[name] = values;
+    values.push(value);
+  }
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers[name] = value;
   const record: RecordedTwilioRequest = { method: req.method, path: url.pathname, headers, form, raw, answered: 0 };

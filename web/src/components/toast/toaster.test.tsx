@@ -53,7 +53,9 @@ describe('Toaster', () => {
 
   it('keeps a loading toast until it is replaced, then uses the new kind’s duration', () => {
     let id = '';
-    act(() => void (id = toast.loading('AI model training in progress')));
+    act(() => {
+      id = toast.loading('AI model training in progress');
+    });
     act(() => vi.advanceTimersByTime(60_000));
     expect(visibleMessages()).toEqual(['AI model training in progress']);
     act(() => void toast.success('AI model training complete', { id }));
