@@ -108,5 +108,4 @@ export function defineOperation<
   return op;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyOperation = Operation<any, any, any, any, any, any>;
+export type AnyOperation = Operation;
