@@ -44,6 +44,7 @@ export function cleanFileName(name: string): string {
   const cleaned = name
     .normalize('NFC')
     // No control characters, no path: the name is a label, never a location.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the class matches the control characters (U+0000–U+001F, U+007F) to strip them from a header value
     .replace(/[\u0000-\u001f\u007f]/g, '')
     .replace(/^.*[\\/]/, '')
     .trim()
