@@ -20,9 +20,11 @@ export function SamplePayload({ payload }: { payload: unknown }) {
         <code>webhook-timestamp</code> and <code>webhook-signature</code> (<code>v1,</code> + an HMAC-SHA256 of <code>id.timestamp.body</code>). Verify the
         signature on the raw body before trusting it.
       </p>
-      <pre className="code-block" tabIndex={0} aria-label="Sample missed_checkins payload">
-        <code>{JSON.stringify(payload ?? FALLBACK_SAMPLE, null, 2)}</code>
-      </pre>
+      <figure className="code-figure" aria-label="Sample missed_checkins payload">
+        <pre className="code-block">
+          <code>{JSON.stringify(payload ?? FALLBACK_SAMPLE, null, 2)}</code>
+        </pre>
+      </figure>
     </>
   );
 }

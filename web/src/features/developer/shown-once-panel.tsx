@@ -34,9 +34,11 @@ export function ShownOncePanel({ title, valueLabel, value, warning, copyLabel, c
         {warning}
       </p>
       {children}
-      <pre className="code-block once-panel__value" aria-label={valueLabel}>
-        <code>{value}</code>
-      </pre>
+      <figure className="code-figure" aria-label={valueLabel}>
+        <pre className="code-block once-panel__value">
+          <code>{value}</code>
+        </pre>
+      </figure>
       <div className="button-row">
         <Button onClick={() => void copyText(value, copiedMessage)}>{copyLabel}</Button>
         <Button variant="secondary" onClick={onDone}>

@@ -33,9 +33,11 @@ createServer((req, res) => {
 function Snippet({ label, code }: { label: string; code: string }) {
   return (
     <>
-      <pre className="code-block" tabIndex={0} aria-label={label}>
-        <code>{code}</code>
-      </pre>
+      <figure className="code-figure" aria-label={label}>
+        <pre className="code-block">
+          <code>{code}</code>
+        </pre>
+      </figure>
       <div className="button-row">
         <Button variant="secondary" onClick={() => void copyText(code, 'Copied')}>
           Copy<span className="visually-hidden"> {label}</span>

@@ -21,13 +21,13 @@ export const isMessageFilter = (v: unknown): v is MessageFilter => MESSAGE_FILTE
 /** Toggle buttons (aria-pressed), like the pricing cycle tabs. */
 export function MessageFilterTabs({ value, onChange }: { value: MessageFilter; onChange: (filter: MessageFilter) => void }) {
   return (
-    <div className="cycle-tabs" role="group" aria-label="Show messages">
+    <fieldset className="cycle-tabs" aria-label="Show messages">
       {MESSAGE_FILTERS.map((f) => (
         <button key={f} type="button" className="cycle-tabs__tab" aria-pressed={value === f} onClick={() => onChange(f)}>
           {FILTER_LABEL[f]}
         </button>
       ))}
-    </div>
+    </fieldset>
   );
 }
 
