@@ -99,6 +99,7 @@ function EncryptedAudio({
 
   if (recording.isError) return <p className="muted">{T.audioFailed}</p>;
   if (!url) return <Skeleton lines={1} label="Decrypting the recording" />;
+  // biome-ignore lint/a11y/useMediaCaption: a user's own voice recording: no caption or transcript exists for it (see docs/decisions/formatting.md)
   return <audio className="audio" controls preload="metadata" src={url} aria-label={T.audioTitle} />;
 }
 

@@ -124,6 +124,7 @@ export function VoiceRecorder({ value, onChange, error, disabled }: VoiceRecorde
       </div>
       {value && !recording ? (
         <div className="recorder__preview">
+          {/* biome-ignore lint/a11y/useMediaCaption: the preview of what the user just recorded: no caption or transcript exists for it */}
           <audio controls src={value.url} aria-label="Preview of your recording" />
           <p className="field__hint">Length {formatDuration(value.seconds)}</p>
         </div>
