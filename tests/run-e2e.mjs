@@ -24,7 +24,12 @@ if (!existsSync(indexHtml)) {
 const testsDir = join(repoRoot, 'tests');
 const files = ['api', 'e2e']
   .filter((d) => !only || d === only)
-  .flatMap((d) => readdirSync(join(testsDir, d)).filter((f) => f.endsWith('.test.mjs')).sort().map((f) => join(testsDir, d, f)));
+  .flatMap((d) =>
+    readdirSync(join(testsDir, d))
+      .filter((f) => f.endsWith('.test.mjs'))
+      .sort()
+      .map((f) => join(testsDir, d, f)),
+  );
 
 const google = await startFakeGoogle();
 const port = await freePort();

@@ -12,7 +12,9 @@ export const users = sqliteTable(
     password_hash: text('password_hash'),
     data_policy_region: text('data_policy_region', { enum: ['US-HIPAA', 'EU-GDPR', 'INTL-General'] }).notNull(),
     legal_jurisdiction: text('legal_jurisdiction'),
-    plan: text('plan', { enum: ['free', 'plus', 'pro', 'immortality'] }).notNull().default('free'),
+    plan: text('plan', { enum: ['free', 'plus', 'pro', 'immortality'] })
+      .notNull()
+      .default('free'),
     /** Google's stable subject id, set when the account signs in with Google. */
     google_sub: text('google_sub').unique(),
     /** Profile (issue 4): what channels and notices need. */

@@ -64,10 +64,7 @@ export const webhookDeliveries = sqliteTable(
     created_at: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
     updated_at: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
   },
-  (t) => [
-    uniqueIndex('webhook_deliveries_once').on(t.webhook_id, t.event_id),
-    index('webhook_deliveries_due_idx').on(t.status, t.next_attempt_at),
-  ],
+  (t) => [uniqueIndex('webhook_deliveries_once').on(t.webhook_id, t.event_id), index('webhook_deliveries_due_idx').on(t.status, t.next_attempt_at)],
 );
 
 /** Every HTTP attempt (or refusal to send), as the Developer page shows it. */

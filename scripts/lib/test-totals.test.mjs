@@ -5,7 +5,16 @@ import { countNodeTestSummary, countVitestReport, createTotals } from './test-to
 
 /** node:test's spec reporter summary, as run-e2e prints it. */
 const summary = ({ pass = 0, fail = 0, cancelled = 0, skipped = 0, todo = 0 }) =>
-  ['ℹ tests 9', 'ℹ suites 0', `ℹ pass ${pass}`, `ℹ fail ${fail}`, `ℹ cancelled ${cancelled}`, `ℹ skipped ${skipped}`, `ℹ todo ${todo}`, 'ℹ duration_ms 99050.3'].join('\n');
+  [
+    'ℹ tests 9',
+    'ℹ suites 0',
+    `ℹ pass ${pass}`,
+    `ℹ fail ${fail}`,
+    `ℹ cancelled ${cancelled}`,
+    `ℹ skipped ${skipped}`,
+    `ℹ todo ${todo}`,
+    'ℹ duration_ms 99050.3',
+  ].join('\n');
 
 describe('node:test summaries', () => {
   test('a cancelled test (its timeout on a busy machine) counts as failed', () => {
@@ -14,7 +23,12 @@ describe('node:test summaries', () => {
   });
 
   test('failed and cancelled add up; skipped and todo do not count', () => {
-    assert.deepEqual(countNodeTestSummary(summary({ pass: 10, fail: 2, cancelled: 3, skipped: 4, todo: 5 })), { passed: 10, failed: 5, cancelled: 3, reported: true });
+    assert.deepEqual(countNodeTestSummary(summary({ pass: 10, fail: 2, cancelled: 3, skipped: 4, todo: 5 })), {
+      passed: 10,
+      failed: 5,
+      cancelled: 3,
+      reported: true,
+    });
   });
 
   test('the last summary wins (an earlier one may be echoed in the output)', () => {
@@ -39,7 +53,11 @@ describe('vitest JSON reports', () => {
   });
 
   test('a test file that could not load (no tests of its own) is one failure, which numFailedTests leaves out', () => {
-    const report = { success: false, numFailedTests: 0, testResults: [file('passed', 'passed', 'passed'), { name: '/broken.test.ts', status: 'failed', message: 'load failure', assertionResults: [] }] };
+    const report = {
+      success: false,
+      numFailedTests: 0,
+      testResults: [file('passed', 'passed', 'passed'), { name: '/broken.test.ts', status: 'failed', message: 'load failure', assertionResults: [] }],
+    };
     assert.deepEqual(countVitestReport(report), { passed: 2, failed: 1 });
   });
 

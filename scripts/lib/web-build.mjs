@@ -19,7 +19,13 @@ function newestMtime(dir) {
 
 /** The VITE_* variables a build bakes in, as one comparable string. */
 function viteFlags(env) {
-  return JSON.stringify(Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('VITE_')).sort(([a], [b]) => a.localeCompare(b))));
+  return JSON.stringify(
+    Object.fromEntries(
+      Object.entries(env)
+        .filter(([k]) => k.startsWith('VITE_'))
+        .sort(([a], [b]) => a.localeCompare(b)),
+    ),
+  );
 }
 
 function lastBuildFlags() {

@@ -1,8 +1,9 @@
-// `npm test`: typecheck, Worker tests (vitest inside workerd), web component tests, the task scripts'
-// own tests, a fresh web build, then the black-box API and browser tests against a `wrangler dev` that
-// tests/run-e2e.mjs starts and stops on a free port. Ends with one "N passed, N failed" line that
-// agrees with the exit code: a test that did not pass and was not skipped counts as failed, a timed-out
-// (cancelled) one included, and a failed step counts at least one (scripts/lib/test-totals.mjs).
+// `npm test`: lint (Biome), typecheck, Worker tests (vitest inside workerd), web component tests, the
+// task scripts' own tests, a fresh web build, then the black-box API and browser tests against a
+// `wrangler dev` that tests/run-e2e.mjs starts and stops on a free port. Ends with one "N passed,
+// N failed" line that agrees with the exit code: a test that did not pass and was not skipped counts as
+// failed, a timed-out (cancelled) one included, and a failed step counts at least one
+// (scripts/lib/test-totals.mjs).
 import { readFileSync, rmSync } from 'node:fs';
 import { countNodeTestSummary, countVitestReport, createTotals } from '../lib/test-totals.mjs';
 import { buildWebIfStale } from '../lib/web-build.mjs';
@@ -33,6 +34,12 @@ async function nodeTests(name, cmd, args, opts) {
   const note = !counts.reported ? 'no summary' : counts.cancelled ? `${counts.cancelled} cancelled: timed out or cut short` : undefined;
   totals.add(name, { ...counts, note }, r.code === 0);
 }
+
+// Lint first: it takes a second and fails on an unformatted file as on a lint error or warning; a
+// failure is a failed step like the typecheck, and the run goes on.
+step('Lint (Biome: formatting and lint rules, read-only)');
+const lint = await run('biome', ['ci', '--error-on-warnings', '.']);
+totals.add('lint', {}, lint.code === 0);
 
 step('Typecheck (TypeScript strict, every package)');
 const tc = await run('pnpm', ['-r', '--workspace-concurrency=1', 'run', 'typecheck']);

@@ -5,7 +5,9 @@ import { api, login, register, uniqueEmail, PASSWORD } from '../support/http.mjs
 
 test('register → 201 profile; email trimmed and lower-cased; duplicate → 409', async () => {
   const email = uniqueEmail('Mixed.Case');
-  const res = await api('POST', '/api/auth/register', { body: { email: `  ${email.toUpperCase()} `, password: PASSWORD, data_policy_region: 'EU-GDPR', legal_jurisdiction: 'Germany' } });
+  const res = await api('POST', '/api/auth/register', {
+    body: { email: `  ${email.toUpperCase()} `, password: PASSWORD, data_policy_region: 'EU-GDPR', legal_jurisdiction: 'Germany' },
+  });
   assert.equal(res.status, 201, res.text);
   assert.equal(res.json.email, email.toLowerCase());
   assert.match(res.json.id, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);

@@ -42,7 +42,7 @@ async function openFixture(f) {
   // The fixture's password is not in NFKC form: opening with its normalised spelling proves both sides normalise alike.
   assert.notEqual(f.password, f.password.normalize('NFKC'));
   await e2ee.unwrapPrivateKey(f.password_wrap, { password: f.password.normalize('NFKC') });
-  await rejectsWith(e2ee.unwrapPrivateKey(f.password_wrap, { password: f.password + '!' }), 'wrong-key', 'wrong password');
+  await rejectsWith(e2ee.unwrapPrivateKey(f.password_wrap, { password: `${f.password}!` }), 'wrong-key', 'wrong password');
 
   const fromRecovery = await e2ee.unwrapPrivateKey(f.recovery_wrap, { recoveryKey: f.recovery_key.toLowerCase().replace(/-/g, ' ') });
   assert.equal(dOf(fromRecovery.privateKey), expectedD);
@@ -77,8 +77,11 @@ test('AES-256-GCM known answer: McGrew–Viega GCM test case 15 decrypts through
   const ct = '522dc1f099567d07f47f37a32a84427d643a8cdcbfe5c0c97598a2bd2555d1aa8cb08e48590dbb3da7b08b1056828838c5f61e6393ba7a0abcc9f662898015ad';
   const tag = 'b094dac5d93471bdec1a502270e3cc6c';
   const pt = await e2ee.decryptFile(key, iv, Buffer.from(ct + tag, 'hex'));
-  assert.equal(pt.toString('hex'), 'd9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a721c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b391aafd255');
-  await rejectsWith(e2ee.decryptFile(key, iv, Buffer.from(ct + tag.slice(0, -1) + 'd', 'hex')), 'tampered', 'altered tag');
+  assert.equal(
+    pt.toString('hex'),
+    'd9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a721c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b391aafd255',
+  );
+  await rejectsWith(e2ee.decryptFile(key, iv, Buffer.from(`${ct}${tag.slice(0, -1)}d`, 'hex')), 'tampered', 'altered tag');
 });
 
 test('Node-sealed envelopes, wraps and bundles satisfy the zod contract and the documented sizes', async () => {
@@ -87,7 +90,14 @@ test('Node-sealed envelopes, wraps and bundles satisfy the zod contract and the 
   const contentKey = (await e2ee.encryptFile(Buffer.alloc(0))).key;
   const audio = await e2ee.sealAudio(contentKey, Buffer.from('audio'));
   const payload = { text: 'hello', audio: { iv: e2ee.b64u(audio.iv), type: 'audio/webm' } };
-  const { envelope, contentKey: returned } = await e2ee.sealEnvelope({ payload, contentKey, readers: [{ kid: KID_B, publicKey: bob.publicJwk }, { kid: KID_A, publicKey: alice.publicJwk }] });
+  const { envelope, contentKey: returned } = await e2ee.sealEnvelope({
+    payload,
+    contentKey,
+    readers: [
+      { kid: KID_B, publicKey: bob.publicJwk },
+      { kid: KID_A, publicKey: alice.publicJwk },
+    ],
+  });
   assert.deepEqual(returned, contentKey);
 
   assert.deepEqual(contract.ZEnvelope.parse(envelope), envelope);
@@ -149,12 +159,16 @@ test('tampering and wrong keys fail with the documented error kinds', async () =
   for (const [label, forged, code] of cases) await rejectsWith(e2ee.openEnvelope(forged, reader), code, label);
   await rejectsWith(e2ee.openEnvelope(envelope, { kid: KID_B, privateKey: carol.privateKey }), 'wrong-key', 'wrong private key');
   await rejectsWith(e2ee.openEnvelope(envelope, { kid: KID_A, privateKey: bob.privateKey }), 'not-a-recipient', 'no wrap');
-  await rejectsWith(e2ee.openEnvelope({ ...envelope, recipients: [{ ...w, kid: KID_A }] }, { kid: KID_A, privateKey: bob.privateKey }), 'wrong-key', 'relabelled wrap (kid is the AAD)');
+  await rejectsWith(
+    e2ee.openEnvelope({ ...envelope, recipients: [{ ...w, kid: KID_A }] }, { kid: KID_A, privateKey: bob.privateKey }),
+    'wrong-key',
+    'relabelled wrap (kid is the AAD)',
+  );
 
   const malformed = [
     ['non-JSON', '{"v":1'],
     ['v 2', { ...envelope, v: 2 }],
-    ['padded iv', { ...envelope, iv: envelope.iv + '==' }],
+    ['padded iv', { ...envelope, iv: `${envelope.iv}==` }],
     ['iv 11 bytes', { ...envelope, iv: Buffer.alloc(11).toString('base64url') }],
     ['epk with d', withWrap({ epk: { ...w.epk, d: bob.privateJwk.d } })],
     ['zero recipients', { ...envelope, recipients: [] }],
@@ -168,5 +182,10 @@ test('tampering and wrong keys fail with the documented error kinds', async () =
   const wrapped = await e2ee.wrapPrivateKey(bob.privateKey, { password: 'pw pw pw pw' }, { iterations: 100_000 });
   await rejectsWith(e2ee.unwrapPrivateKey({ ...wrapped, ct: flip(wrapped.ct, 7) }, { password: 'pw pw pw pw' }), 'wrong-key', 'altered wrap');
   await rejectsWith(e2ee.unwrapPrivateKey(wrapped, { recoveryKey: (await e2ee.generateRecoveryKey()).text }), 'wrong-key', 'recovery key for a password wrap');
-  for (const bad of ['', 'ABCD', '0'.repeat(52), 'B'.repeat(52)]) assert.throws(() => e2ee.parseRecoveryKey(bad), (err) => err.code === 'malformed-recovery-key', bad);
+  for (const bad of ['', 'ABCD', '0'.repeat(52), 'B'.repeat(52)])
+    assert.throws(
+      () => e2ee.parseRecoveryKey(bad),
+      (err) => err.code === 'malformed-recovery-key',
+      bad,
+    );
 });

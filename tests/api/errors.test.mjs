@@ -16,7 +16,12 @@ test('malformed JSON → 400 {detail}', async () => {
 });
 
 test('a JSON body over 1 MiB → 413 {detail}', async () => {
-  const big = JSON.stringify({ email: uniqueEmail(), password: PASSWORD, data_policy_region: 'INTL-General', legal_jurisdiction: 'x'.repeat(1024 * 1024 + 10) });
+  const big = JSON.stringify({
+    email: uniqueEmail(),
+    password: PASSWORD,
+    data_policy_region: 'INTL-General',
+    legal_jurisdiction: 'x'.repeat(1024 * 1024 + 10),
+  });
   const res = await api('POST', '/api/auth/register', { raw: big, headers: { 'content-type': 'application/json' } });
   assert.equal(res.status, 413);
   assert.equal(typeof res.json.detail, 'string');
@@ -40,8 +45,14 @@ test('wrong types and missing fields → 422 with [{loc,msg,type}]', async () =>
     assert.equal(typeof item.type, 'string');
   }
   const locs = res.json.detail.map((d) => d.loc.join('.'));
-  assert.ok(locs.some((l) => l.includes('email')), locs.join(', '));
-  assert.ok(locs.some((l) => l.includes('password')), locs.join(', '));
+  assert.ok(
+    locs.some((l) => l.includes('email')),
+    locs.join(', '),
+  );
+  assert.ok(
+    locs.some((l) => l.includes('password')),
+    locs.join(', '),
+  );
 });
 
 test('region rules are enforced on the server', async () => {
@@ -84,7 +95,12 @@ test('a chunked JSON body (no Content-Length) over 1 MiB → 413', async () => {
       c.enqueue(chunk);
     },
   });
-  const res = await fetch(new URL('/api/auth/login', process.env.AFTERWORD_ORIGIN), { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' });
+  const res = await fetch(new URL('/api/auth/login', process.env.AFTERWORD_ORIGIN), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+    duplex: 'half',
+  });
   assert.equal(res.status, 413);
   assert.equal(typeof (await res.json()).detail, 'string');
 });

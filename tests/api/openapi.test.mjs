@@ -27,7 +27,10 @@ test('GET /api/openapi.json is a valid OpenAPI 3.1 document', async () => {
 
 test('the document points at this server and explains both kinds of bearer token', async () => {
   const doc = await fetchDocument();
-  assert.deepEqual(doc.servers.map((s) => s.url), [origin()]);
+  assert.deepEqual(
+    doc.servers.map((s) => s.url),
+    [origin()],
+  );
   const scheme = doc.components.securitySchemes.bearerAuth;
   assert.equal(scheme.type, 'http');
   assert.equal(scheme.scheme, 'bearer');
@@ -102,7 +105,9 @@ test('the Scalar bundle is served by the app itself as JavaScript', async () => 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const getBrowser = sharedBrowser({ after });
 
-test('the reference renders in Chromium with no CSP violation and no request to another origin', { skip: !existsSync(chromium) && `no Chromium at ${chromium}` }, async () => {
+test('the reference renders in Chromium with no CSP violation and no request to another origin', {
+  skip: !existsSync(chromium) && `no Chromium at ${chromium}`,
+}, async () => {
   const { context, errors } = await newContext(await getBrowser());
   try {
     const page = await context.newPage();

@@ -33,7 +33,15 @@ export async function runApiKeyBench(worker, { accessToken, userId, connections 
   const listed = await fetch(`${worker.origin}/api/developer/keys`, { headers: { authorization: `Bearer ${accessToken}` } }).then((r) => r.json());
   const [stored] = await d1(worker.persistDir, `SELECT coalesce(sum(count), 0) AS n FROM api_usage WHERE key_id = '${keyId}'`);
   return {
-    rows: rows.map((r) => ({ path: r.path, connections, 'req/s': r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts })),
+    rows: rows.map((r) => ({
+      path: r.path,
+      connections,
+      'req/s': r.requests.average,
+      p50: r.latency.p50,
+      p99: r.latency.p99,
+      non2xx: r.non2xx,
+      errors: r.errors + r.timeouts,
+    })),
     // A run's last requests (one per connection) reach the Worker but are cut off before autocannon reads them.
     counting: { answered, inFlightAtEnds: 2 + 2 * connections, listed: listed.find((k) => k.id === keyId)?.usage_count, stored: Number(stored?.n) },
   };
@@ -45,7 +53,9 @@ export function printApiKeyResults({ rows, counting }) {
   const mean = (path, f) => rows.filter((r) => r.path === path).reduce((a, r) => a + f(r), 0) / rows.filter((r) => r.path === path).length;
   const costRatio = mean('session', (r) => r['req/s']) / mean('API key', (r) => r['req/s']);
   const p50Ratio = mean('API key', (r) => r.p50) / mean('session', (r) => r.p50);
-  console.log(`  key path cost = ${costRatio.toFixed(2)}× the session path by throughput, ${p50Ratio.toFixed(2)}× by p50 (goal ≤ 1.2×: ${costRatio <= 1.2 ? 'met' : 'NOT met'})`);
+  console.log(
+    `  key path cost = ${costRatio.toFixed(2)}× the session path by throughput, ${p50Ratio.toFixed(2)}× by p50 (goal ≤ 1.2×: ${costRatio <= 1.2 ? 'met' : 'NOT met'})`,
+  );
   const { answered, inFlightAtEnds, listed, stored } = counting;
   const exact = listed === stored && stored >= answered && stored <= answered + inFlightAtEnds;
   console.log(

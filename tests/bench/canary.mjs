@@ -72,7 +72,11 @@ export function workerdRss(pgid) {
 
 async function json(res) {
   const text = await res.text();
-  try { return JSON.parse(text); } catch { return text; }
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 async function post(origin, path, body, token) {
@@ -174,7 +178,10 @@ async function lateness(persistDir, prefix, expected) {
 /** Waits until every canary named `prefix…` has its misses=1 row, or until `untilMs`. */
 async function waitRecorded(persistDir, prefix, expected, untilMs) {
   for (;;) {
-    const [r] = await d1(persistDir, `SELECT count(*) AS n FROM canary_transitions t JOIN canaries c ON c.id = t.canary_id WHERE c.name LIKE '${prefix}%' AND t.kind = 'missed' AND t.misses = 1`);
+    const [r] = await d1(
+      persistDir,
+      `SELECT count(*) AS n FROM canary_transitions t JOIN canaries c ON c.id = t.canary_id WHERE c.name LIKE '${prefix}%' AND t.kind = 'missed' AND t.misses = 1`,
+    );
     if (r.n >= expected || Date.now() >= untilMs) return r.n;
     await sleep(10_000);
   }
@@ -244,19 +251,28 @@ export async function runCanaryBench(worker) {
     url: origin,
     connections: 50,
     duration: DURATION,
-    requests: [{
-      method: 'POST',
-      path: '/api/canary/checkin',
-      headers: { 'content-type': 'application/json' },
-      setupRequest: (req) => ({ ...req, body: JSON.stringify({ token: tokens[k++ % tokens.length] }) }),
-    }],
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/canary/checkin',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (req) => ({ ...req, body: JSON.stringify({ token: tokens[k++ % tokens.length] }) }),
+      },
+    ],
   };
   // Alternating rounds (health, check-in, health, check-in, …, health): each check-in run is compared
   // with the health runs right before and after it, and the median round is reported, so a load spike
   // from elsewhere on the machine moves one round, not the result.
   say(`check-in benchmark: ${ROUNDS} rounds of GET /api/health / POST /api/canary/checkin, ${DURATION} s each, 50 connections, ending with GET /api/health…`);
   await cannon({ ...checkinReq, duration: 2 }); // warm-up of the check-in path
-  const sum = (r) => ({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total, errors: r.errors + r.timeouts, non2xx: r.non2xx });
+  const sum = (r) => ({
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    total: r.requests.total,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+  });
   const health = [sum(await cannon({ url: `${origin}/api/health`, connections: 50, duration: DURATION }))];
   const checkins = [];
   for (let i = 0; i < ROUNDS; i++) {
@@ -283,7 +299,9 @@ export async function runCanaryBench(worker) {
     say(`burst: creating ${BURST} canaries due within one 5 s window…`);
     const b = await createDueIn(origin, session, BURST, 5000, 'burst-', pool.perSecond);
     R.burstCreate = b;
-    say(`burst: created in ${b.seconds.toFixed(1)} s; deadlines ${new Date(b.first).toISOString()} … +${((b.last - b.first) / 1000).toFixed(2)} s; intervals ${b.minInterval}–${b.maxInterval} s`);
+    say(
+      `burst: created in ${b.seconds.toFixed(1)} s; deadlines ${new Date(b.first).toISOString()} … +${((b.last - b.first) / 1000).toFixed(2)} s; intervals ${b.minInterval}–${b.maxInterval} s`,
+    );
     await memory('2,000 armed (1,000 pool + 1,000 burst, before they fire)', CHECKIN_CANARIES + BURST);
     const waitUntil = b.last + MARGIN_MS;
     say(`burst: waiting ${((waitUntil - Date.now()) / 1000).toFixed(0)} s for the window + ${MARGIN_MS / 1000} s margin…`);
@@ -304,18 +322,25 @@ export async function runCanaryBench(worker) {
       // (which also stops their timers) so the 10-minute run measures its own uniform load.
       say(`large: deleting the ${BURST} burst canaries first…`);
       let di = 0;
-      await Promise.all(Array.from({ length: CREATE_CONCURRENCY }, async () => {
-        for (let i = di++; i < BURST; i = di++) {
-          const res = await fetch(`${origin}/api/canary/${b.canaries[i].id}`, { method: 'DELETE', headers: { authorization: `Bearer ${session}` } });
-          await res.text();
-          if (res.status !== 200) throw new Error(`delete canary failed: ${res.status}`);
-        }
-      }));
+      await Promise.all(
+        Array.from({ length: CREATE_CONCURRENCY }, async () => {
+          for (let i = di++; i < BURST; i = di++) {
+            const res = await fetch(`${origin}/api/canary/${b.canaries[i].id}`, { method: 'DELETE', headers: { authorization: `Bearer ${session}` } });
+            await res.text();
+            if (res.status !== 200) throw new Error(`delete canary failed: ${res.status}`);
+          }
+        }),
+      );
       say(`large: creating ${LARGE_N} canaries due uniformly over 10 minutes…`);
       const L = await createDueIn(origin, session, LARGE_N, LARGE_SPREAD_MS, 'large-', pool.perSecond);
       R.largeCreate = L;
-      say(`large: created in ${L.seconds.toFixed(1)} s (${L.perSecond.toFixed(0)}/s); deadlines ${new Date(L.first).toISOString()} … +${((L.last - L.first) / 1000).toFixed(0)} s; intervals ${L.minInterval}–${L.maxInterval} s`);
-      await memory(`${(CHECKIN_CANARIES + LARGE_N).toLocaleString('en')} armed (1,000 pool + 10,000 before they fire; burst deleted)`, CHECKIN_CANARIES + LARGE_N);
+      say(
+        `large: created in ${L.seconds.toFixed(1)} s (${L.perSecond.toFixed(0)}/s); deadlines ${new Date(L.first).toISOString()} … +${((L.last - L.first) / 1000).toFixed(0)} s; intervals ${L.minInterval}–${L.maxInterval} s`,
+      );
+      await memory(
+        `${(CHECKIN_CANARIES + LARGE_N).toLocaleString('en')} armed (1,000 pool + 10,000 before they fire; burst deleted)`,
+        CHECKIN_CANARIES + LARGE_N,
+      );
       const until = L.last + MARGIN_MS;
       say(`large: waiting ${((until - Date.now()) / 1000).toFixed(0)} s for the 10-minute window + ${MARGIN_MS / 1000} s margin…`);
       while (Date.now() < until) {
@@ -330,7 +355,9 @@ export async function runCanaryBench(worker) {
         R.largeEventually = await lateness(persistDir, 'large-', LARGE_N);
         R.largeEventually.checkedAfterMs = Date.now() - L.last;
       }
-      say(`large: p50 ${fmtMs(R.largeRun.p50)}, p99 ${fmtMs(R.largeRun.p99)}, max ${fmtMs(R.largeRun.max)}, lost ${R.largeRun.lost}, twice ${R.largeRun.duplicated}`);
+      say(
+        `large: p50 ${fmtMs(R.largeRun.p50)}, p99 ${fmtMs(R.largeRun.p99)}, max ${fmtMs(R.largeRun.max)}, lost ${R.largeRun.lost}, twice ${R.largeRun.duplicated}`,
+      );
     }
   } finally {
     if (cron) {
@@ -340,7 +367,10 @@ export async function runCanaryBench(worker) {
   }
   const [armedNow] = await d1(persistDir, `SELECT count(*) AS n FROM canaries WHERE active = 1 AND timer_due_at IS NOT NULL`);
   await memory('end of run (after the deadlines fired; re-armed for the next interval)', armedNow.n);
-  const [all] = await d1(persistDir, `SELECT count(*) AS n FROM (SELECT canary_id, cycle_deadline, kind, misses FROM canary_transitions GROUP BY 1, 2, 3, 4 HAVING count(*) > 1)`);
+  const [all] = await d1(
+    persistDir,
+    `SELECT count(*) AS n FROM (SELECT canary_id, cycle_deadline, kind, misses FROM canary_transitions GROUP BY 1, 2, 3, 4 HAVING count(*) > 1)`,
+  );
   R.duplicatesAnyKind = all.n;
   return R;
 }
@@ -348,9 +378,9 @@ export async function runCanaryBench(worker) {
 function latenessRow(name, L) {
   return {
     case: name,
-    'p50': fmtMs(L.p50),
-    'p99': fmtMs(L.p99),
-    'max': fmtMs(L.max),
+    p50: fmtMs(L.p50),
+    p99: fmtMs(L.p99),
+    max: fmtMs(L.max),
     '>500 ms': L.over500,
     '>1 s': L.over1000,
     recorded: `${L.recorded}/${L.expected}`,
@@ -364,29 +394,55 @@ function latenessRow(name, L) {
 
 export function printCanaryResults(R) {
   const c = R.checkin;
-  console.log(`\n== Canary check-in: autocannon, ${R.connections} connections, ${R.duration} s each → 127.0.0.1 → wrangler dev (local proxy) → workerd, local D1 ==`);
-  console.log('   baseline = GET /api/health of the same Worker through the same wrangler dev proxy, alternating with the check-in runs; each round compares a check-in run with the health runs just before and after it');
-  const r = (name, x) => ({ run: name, 'req/s': Number(x.rps.toFixed(1)), p50: fmtMs(x.p50), p99: fmtMs(x.p99), requests: x.total, errors: x.errors, non2xx: x.non2xx });
+  console.log(
+    `\n== Canary check-in: autocannon, ${R.connections} connections, ${R.duration} s each → 127.0.0.1 → wrangler dev (local proxy) → workerd, local D1 ==`,
+  );
+  console.log(
+    '   baseline = GET /api/health of the same Worker through the same wrangler dev proxy, alternating with the check-in runs; each round compares a check-in run with the health runs just before and after it',
+  );
+  const r = (name, x) => ({
+    run: name,
+    'req/s': Number(x.rps.toFixed(1)),
+    p50: fmtMs(x.p50),
+    p99: fmtMs(x.p99),
+    requests: x.total,
+    errors: x.errors,
+    non2xx: x.non2xx,
+  });
   const table = [r('GET /api/health', c.health[0])];
   c.checkins.forEach((ci, i) => {
     table.push(r(`POST /api/canary/checkin (${CHECKIN_CANARIES} tokens), round ${i + 1}`, ci), r('GET /api/health', c.health[i + 1]));
   });
   console.table(table);
-  console.table(c.rounds.map((x, i) => ({ round: i + 1, 'check-in req/s ÷ baseline req/s': `${(x.throughput * 100).toFixed(0)} %`, 'check-in p99 ÷ baseline p99': `${x.p99x.toFixed(2)}×` })));
+  console.table(
+    c.rounds.map((x, i) => ({
+      round: i + 1,
+      'check-in req/s ÷ baseline req/s': `${(x.throughput * 100).toFixed(0)} %`,
+      'check-in p99 ÷ baseline p99': `${x.p99x.toFixed(2)}×`,
+    })),
+  );
   const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const tp = med(c.rounds.map((x) => x.throughput));
   const p99x = med(c.rounds.map((x) => x.p99x));
   console.log(`  check-in throughput = ${(tp * 100).toFixed(0)} % of the baseline's (median round; goal ≥ 50 %: ${tp >= 0.5 ? 'met' : 'NOT met'})`);
   console.log(`  check-in p99 = ${p99x.toFixed(2)}× the baseline's p99 (median round; goal < 4×: ${p99x < 4 ? 'met' : 'NOT met'})`);
-  console.log(`  canary creation (sets up the row and arms its Durable Object), ${CREATE_CONCURRENCY} in flight: ${R.create.perSecond.toFixed(0)}/s, p50 ${fmtMs(R.create.p50)}, p99 ${fmtMs(R.create.p99)}`);
+  console.log(
+    `  canary creation (sets up the row and arms its Durable Object), ${CREATE_CONCURRENCY} in flight: ${R.create.perSecond.toFixed(0)}/s, p50 ${fmtMs(R.create.p50)}, p99 ${fmtMs(R.create.p99)}`,
+  );
 
   console.log(`\n== Deadline lateness: fired_at − due_at of each canary's first missed row (kind='missed', misses=1), local D1 ==`);
-  console.log(`   cron reconciler: ${R.cron ? `triggered every 60 s through /cdn-cgi/handler/scheduled (${R.cronRuns?.runs ?? 0} runs, ${R.cronRuns?.failures ?? 0} failed)` : 'NOT triggered (BENCH_CRON=0): alarms only'}`);
+  console.log(
+    `   cron reconciler: ${R.cron ? `triggered every 60 s through /cdn-cgi/handler/scheduled (${R.cronRuns?.runs ?? 0} runs, ${R.cronRuns?.failures ?? 0} failed)` : 'NOT triggered (BENCH_CRON=0): alarms only'}`,
+  );
   const b = R.burstCreate;
-  console.log(`   (a) ${BURST} deadlines within ${((b.last - b.first) / 1000).toFixed(2)} s (intervals ${b.minInterval}–${b.maxInterval} s, created in ${b.seconds.toFixed(1)} s)`);
+  console.log(
+    `   (a) ${BURST} deadlines within ${((b.last - b.first) / 1000).toFixed(2)} s (intervals ${b.minInterval}–${b.maxInterval} s, created in ${b.seconds.toFixed(1)} s)`,
+  );
   if (R.largeCreate) {
     const L = R.largeCreate;
-    console.log(`   (b) ${LARGE_N} deadlines over ${((L.last - L.first) / 1000).toFixed(0)} s (intervals ${L.minInterval}–${L.maxInterval} s, created in ${L.seconds.toFixed(1)} s at ${L.perSecond.toFixed(0)}/s)`);
+    console.log(
+      `   (b) ${LARGE_N} deadlines over ${((L.last - L.first) / 1000).toFixed(0)} s (intervals ${L.minInterval}–${L.maxInterval} s, created in ${L.seconds.toFixed(1)} s at ${L.perSecond.toFixed(0)}/s)`,
+    );
   } else console.log('   (b) 10,000 over 10 minutes: skipped (run with BENCH_LARGE=1; adds about 15 minutes)');
   const rows = [latenessRow(`${BURST} due in 5 s`, R.burst)];
   if (R.burstEventually) rows.push(latenessRow(`${BURST} due in 5 s (later)`, R.burstEventually));
@@ -396,9 +452,13 @@ export function printCanaryResults(R) {
   console.log('  goal: p99 ≤ 500 ms, max ≤ 1 s, none lost, none twice');
   console.log(`  same (canary, cycle, kind, misses) recorded twice, any canary, any kind: ${R.duplicatesAnyKind}`);
   const kindRows = [];
-  for (const [name, L] of [['burst', R.burst], ['large', R.largeRun]]) {
+  for (const [name, L] of [
+    ['burst', R.burst],
+    ['large', R.largeRun],
+  ]) {
     if (!L) continue;
-    for (const k of L.kinds) kindRows.push({ set: name, kind: k.kind, misses: k.misses, recorded_by: k.by, rows: k.n, 'mean late': fmtMs(k.avg_late), 'max late': fmtMs(k.max_late) });
+    for (const k of L.kinds)
+      kindRows.push({ set: name, kind: k.kind, misses: k.misses, recorded_by: k.by, rows: k.n, 'mean late': fmtMs(k.avg_late), 'max late': fmtMs(k.max_late) });
   }
   console.log('  every transition recorded for those canaries (due_at → fired_at):');
   console.table(kindRows);
@@ -417,7 +477,10 @@ export function printCanaryResults(R) {
 // Standalone: `node tests/bench/canary.mjs`.
 if (import.meta.url === `file://${process.argv[1]}`) {
   say('starting wrangler dev (fresh local D1, --test-scheduled)…');
-  const worker = await startWorker({ extraArgs: ['--test-scheduled'], log: process.env.AFTERWORD_WORKER_LOG ? (l) => console.error(`[wrangler] ${l}`) : undefined });
+  const worker = await startWorker({
+    extraArgs: ['--test-scheduled'],
+    log: process.env.AFTERWORD_WORKER_LOG ? (l) => console.error(`[wrangler] ${l}`) : undefined,
+  });
   let R;
   try {
     R = await runCanaryBench(worker);

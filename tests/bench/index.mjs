@@ -58,7 +58,13 @@ async function measureKdf() {
   const times = [];
   for (let i = 0; i < KDF_RUNS; i++) times.push(await once());
   times.sort((a, b) => a - b);
-  return { runs: KDF_RUNS, mean: times.reduce((a, b) => a + b, 0) / times.length, median: times[Math.floor(times.length / 2)], min: times[0], max: times.at(-1) };
+  return {
+    runs: KDF_RUNS,
+    mean: times.reduce((a, b) => a + b, 0) / times.length,
+    median: times[Math.floor(times.length / 2)],
+    min: times[0],
+    max: times.at(-1),
+  };
 }
 
 function measureInitialJs() {
@@ -92,7 +98,9 @@ async function measureLoadedJs(origin) {
   try {
     const page = await browser.newPage();
     const urls = new Set();
-    page.on('response', (r) => { if (r.request().resourceType() === 'script' && r.url().startsWith(origin)) urls.add(new URL(r.url()).pathname); });
+    page.on('response', (r) => {
+      if (r.request().resourceType() === 'script' && r.url().startsWith(origin)) urls.add(new URL(r.url()).pathname);
+    });
     await page.goto(`${origin}/`, { waitUntil: 'networkidle' });
     const dist = join(repoRoot, 'web', 'dist');
     const files = [...urls].map((src) => {
@@ -123,7 +131,10 @@ const kdf = await measureKdf();
 const js = measureInitialJs();
 
 console.log('bench: starting wrangler dev (fresh local D1)…');
-const worker = await startWorker({ extraArgs: ['--test-scheduled'], log: process.env.AFTERWORD_WORKER_LOG ? (l) => console.error(`[wrangler] ${l}`) : undefined });
+const worker = await startWorker({
+  extraArgs: ['--test-scheduled'],
+  log: process.env.AFTERWORD_WORKER_LOG ? (l) => console.error(`[wrangler] ${l}`) : undefined,
+});
 const results = [];
 let canary = null;
 let releases = null;
@@ -151,7 +162,8 @@ try {
   results.push(row('GET /api/health', await cannon({ ...health, connections: CONNECTIONS, duration: DURATION })));
   results.push(row('POST /api/auth/login', await cannon({ ...login, connections: CONNECTIONS, duration: DURATION })));
   if (!js.error) js.loaded = await measureLoadedJs(worker.origin).catch((e) => ({ error: e.message }));
-  if (API_KEYS) apiKeys = await runApiKeyBench(worker, { accessToken: (await check.json()).access_token, userId: (await reg.json()).id, connections: CONNECTIONS });
+  if (API_KEYS)
+    apiKeys = await runApiKeyBench(worker, { accessToken: (await check.json()).access_token, userId: (await reg.json()).id, connections: CONNECTIONS });
   if (CANARY) canary = await runCanaryBench(worker);
   if (RELEASES) releases = await runReleaseBench(worker);
   if (WEBHOOKS) webhooks = await runWebhookBench(worker);
@@ -179,7 +191,9 @@ else {
   console.log(`  total: ${fmtKB(js.raw)} raw, ${fmtKB(js.gzip)} gzipped — ${pct}% of the 200 KB budget (${js.gzip <= JS_BUDGET ? 'within' : 'OVER'} budget)`);
   if (js.loaded?.error) console.log(`  (Chromium cross-check failed: ${js.loaded.error})`);
   else if (js.loaded) {
-    console.log(`  cross-check, scripts Chromium fetched opening / (incl. lazy route chunks): ${js.loaded.files.length} files, ${fmtKB(js.loaded.raw)} raw, ${fmtKB(js.loaded.gzip)} gzipped (${((js.loaded.gzip / JS_BUDGET) * 100).toFixed(0)}% of budget)`);
+    console.log(
+      `  cross-check, scripts Chromium fetched opening / (incl. lazy route chunks): ${js.loaded.files.length} files, ${fmtKB(js.loaded.raw)} raw, ${fmtKB(js.loaded.gzip)} gzipped (${((js.loaded.gzip / JS_BUDGET) * 100).toFixed(0)}% of budget)`,
+    );
   }
 }
 

@@ -80,7 +80,11 @@ async function post(origin, path, body, token) {
       continue;
     }
     let parsed;
-    try { parsed = JSON.parse(text); } catch { parsed = text; }
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = text;
+    }
     return { status: res.status, body: parsed, retried: attempt > 0 };
   }
 }
@@ -108,18 +112,23 @@ async function many(n, lanes, expect, send) {
   const out = new Array(n);
   let next = 0;
   const t0 = Date.now();
-  await Promise.all(Array.from({ length: Math.min(lanes, n) }, async () => {
-    for (;;) {
-      const i = next++;
-      if (i >= n) return;
-      for (let attempt = 0; ; attempt++) {
-        const res = await send(i).catch((e) => ({ status: 0, body: String(e) }));
-        if (res.status === expect) { out[i] = res.body; break; }
-        if (attempt >= 2) throw new Error(`request ${i} failed: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
-        await sleep(200);
+  await Promise.all(
+    Array.from({ length: Math.min(lanes, n) }, async () => {
+      for (;;) {
+        const i = next++;
+        if (i >= n) return;
+        for (let attempt = 0; ; attempt++) {
+          const res = await send(i).catch((e) => ({ status: 0, body: String(e) }));
+          if (res.status === expect) {
+            out[i] = res.body;
+            break;
+          }
+          if (attempt >= 2) throw new Error(`request ${i} failed: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+          await sleep(200);
+        }
       }
-    }
-  }));
+    }),
+  );
   return { out, startedAt: t0, endedAt: Date.now(), seconds: (Date.now() - t0) / 1000 };
 }
 
@@ -141,8 +150,12 @@ async function seedUsers(worker, prefix, n) {
   const lines = [];
   for (let i = 0; i < n; i += 100) {
     const chunk = senders.slice(i, i + 100);
-    lines.push(`INSERT INTO users (id, email, password_hash, data_policy_region, created_at, updated_at) VALUES ${chunk.map((s) => `(${q(s.id)}, ${q(s.email)}, ${q(hash)}, 'INTL-General', ${now}, ${now})`).join(', ')};`);
-    lines.push(`INSERT INTO sessions (id, user_id, token_hash, created_at, expires_at, method) VALUES ${chunk.map((s) => `(${q(randomUUID())}, ${q(s.id)}, ${q(s.tokenHash)}, ${now}, ${now + 86_400_000}, 'password')`).join(', ')};`);
+    lines.push(
+      `INSERT INTO users (id, email, password_hash, data_policy_region, created_at, updated_at) VALUES ${chunk.map((s) => `(${q(s.id)}, ${q(s.email)}, ${q(hash)}, 'INTL-General', ${now}, ${now})`).join(', ')};`,
+    );
+    lines.push(
+      `INSERT INTO sessions (id, user_id, token_hash, created_at, expires_at, method) VALUES ${chunk.map((s) => `(${q(randomUUID())}, ${q(s.id)}, ${q(s.tokenHash)}, ${now}, ${now + 86_400_000}, 'password')`).join(', ')};`,
+    );
   }
   await d1File(persistDir, lines.join('\n'));
   // The Worker must see them: one authenticated request per seeding is a cheap check.
@@ -257,7 +270,9 @@ async function runLatency(worker, runId, watch) {
 
   const tag = `bench-release ${runId} #`;
   say(`latency: creating ${N} messages (one per sender; missed_checkins 1, expire_window 0, email), ${CONCURRENCY} in flight…`);
-  const msgs = await many(N, CONCURRENCY, 201, (i) => post(origin, '/api/message/create', (a) => messageInput(recipient.id, messageInputText(tag, i, a)), senders[i].token));
+  const msgs = await many(N, CONCURRENCY, 201, (i) =>
+    post(origin, '/api/message/create', (a) => messageInput(recipient.id, messageInputText(tag, i, a)), senders[i].token),
+  );
   const ids = new Set(msgs.out.map((m) => m.id));
   R.createMessages = { seconds: msgs.seconds, perSecond: N / msgs.seconds };
   say(`latency: messages created in ${msgs.seconds.toFixed(1)} s (${R.createMessages.perSecond.toFixed(0)}/s)`);
@@ -273,7 +288,12 @@ async function runLatency(worker, runId, watch) {
   say(`latency: creating ${N} canaries (one per sender) due within ${SPREAD_MS / 1000} s from ${new Date(windowStart).toISOString().slice(11, 19)}…`);
   const can = await many(N, CONCURRENCY, 201, async (i) => {
     const target = windowStart + Math.min(500, SPREAD_MS / 2) + (inner * (i + 0.5)) / N;
-    const res = await post(origin, '/api/canary/create', () => ({ name: `rel-${i}`, interval_seconds: Math.max(60, Math.round((target - Date.now()) / 1000)) }), senders[i].token);
+    const res = await post(
+      origin,
+      '/api/canary/create',
+      () => ({ name: `rel-${i}`, interval_seconds: Math.max(60, Math.round((target - Date.now()) / 1000)) }),
+      senders[i].token,
+    );
     if (res.status === 403 && res.retried) {
       // The first attempt created it before the restart (a free account has one canary): use that one.
       const list = await fetch(`${origin}/api/canary/list`, { headers: { authorization: `Bearer ${senders[i].token}` } });
@@ -284,11 +304,22 @@ async function runLatency(worker, runId, watch) {
   });
   const deadlines = can.out.map((c) => Date.parse(c.deadline)).sort((a, b) => a - b);
   const intervals = can.out.map((c) => c.interval_seconds).sort((a, b) => a - b);
-  R.createCanaries = { seconds: can.seconds, perSecond: N / can.seconds, first: deadlines[0], last: deadlines.at(-1), minInterval: intervals[0], maxInterval: intervals.at(-1) };
-  say(`latency: canaries created in ${can.seconds.toFixed(1)} s; deadlines ${new Date(deadlines[0]).toISOString()} … +${((deadlines.at(-1) - deadlines[0]) / 1000).toFixed(2)} s`);
+  R.createCanaries = {
+    seconds: can.seconds,
+    perSecond: N / can.seconds,
+    first: deadlines[0],
+    last: deadlines.at(-1),
+    minInterval: intervals[0],
+    maxInterval: intervals.at(-1),
+  };
+  say(
+    `latency: canaries created in ${can.seconds.toFixed(1)} s; deadlines ${new Date(deadlines[0]).toISOString()} … +${((deadlines.at(-1) - deadlines[0]) / 1000).toFixed(2)} s`,
+  );
 
   const until = deadlines.at(-1) + WAIT_MS;
-  say(`latency: waiting for the deadlines (${((deadlines.at(-1) - Date.now()) / 1000).toFixed(0)} s), then until every message has an email attempt (at most ${WAIT_MS / 1000} s more)…`);
+  say(
+    `latency: waiting for the deadlines (${((deadlines.at(-1) - Date.now()) / 1000).toFixed(0)} s), then until every message has an email attempt (at most ${WAIT_MS / 1000} s more)…`,
+  );
   await sleep(Math.max(0, deadlines.at(-1) - Date.now() + 10_000));
   for (;;) {
     const attempted = await countAttempted(persistDir, tag, ids);
@@ -330,10 +361,19 @@ async function runLatency(worker, runId, watch) {
   R.delivered = rows.filter((r) => r.status === 'delivered').length;
   R.rewarned = rows.filter((r) => r.rewarned > 0).length;
   R.missByAlarm = rows.filter((r) => r.missed_by === 'alarm').length;
-  R.releaseCauses = Object.entries(rows.reduce((a, r) => ((a[r.release_cause ?? 'none'] = (a[r.release_cause ?? 'none'] ?? 0) + 1), a), {}))
-    .map(([k, v]) => `${k} ${v}`).join(', ');
+  const causes = {};
+  for (const r of rows) {
+    const cause = r.release_cause ?? 'none';
+    causes[cause] = (causes[cause] ?? 0) + 1;
+  }
+  R.releaseCauses = Object.entries(causes)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
   R.over2s = rows.filter((r) => r.first_attempt != null && r.first_attempt - r.deadline > GOAL_P99_MS).length;
-  const [notices] = await d1(persistDir, `SELECT count(*) AS n, sum(status = 'sent') AS sent FROM owner_notices WHERE user_id IN (SELECT sender_id FROM messages WHERE content LIKE ${q(`${tag}%`)})`);
+  const [notices] = await d1(
+    persistDir,
+    `SELECT count(*) AS n, sum(status = 'sent') AS sent FROM owner_notices WHERE user_id IN (SELECT sender_id FROM messages WHERE content LIKE ${q(`${tag}%`)})`,
+  );
   R.notices = notices;
   say(`latency: p50 ${fmtMs(R.total.p50)}, p99 ${fmtMs(R.total.p99)}, max ${fmtMs(R.total.max)}, lost ${R.lost}, twice ${R.twice}`);
   // Unwatched, the canaries keep missing (misses 2, 3, … every interval) and load the parts that follow.
@@ -357,11 +397,20 @@ async function releaseMany(worker, runId, label) {
   const token = senders[0].token;
   const tag = `bench-${label} ${runId} #`;
   say(`${label}: creating ${TPUT_N} messages of one sender…`);
-  const created = await many(TPUT_N, CONCURRENCY, 201, (i) => post(origin, '/api/message/create', (a) => messageInput(recipient.id, messageInputText(tag, i, a)), token));
+  const created = await many(TPUT_N, CONCURRENCY, 201, (i) =>
+    post(origin, '/api/message/create', (a) => messageInput(recipient.id, messageInputText(tag, i, a)), token),
+  );
   await sleep(2000); // let the creation settle
   say(`${label}: releasing all ${TPUT_N} with POST /api/messages/deliver/{id}, ${CONCURRENCY} in flight…`);
   const released = await many(TPUT_N, CONCURRENCY, 200, (i) => post(origin, `/api/messages/deliver/${created.out[i].id}`, undefined, token));
-  return { recipient, tag, ids: created.out.map((m) => m.id), releaseSeconds: released.seconds, releaseStartedAt: released.startedAt, releaseEndedAt: released.endedAt };
+  return {
+    recipient,
+    tag,
+    ids: created.out.map((m) => m.id),
+    releaseSeconds: released.seconds,
+    releaseStartedAt: released.startedAt,
+    releaseEndedAt: released.endedAt,
+  };
 }
 
 async function throughputFigures(persistDir, tag) {
@@ -379,14 +428,20 @@ async function throughputFigures(persistDir, tag) {
        (SELECT max(o.created_at) FROM outbox_messages o WHERE o.channel = 'email' AND o.text LIKE ${q(`${tag}%`)}) AS last_outbox
      FROM messages m WHERE m.content LIKE ${q(`${tag}%`)} AND m.released_at IS NOT NULL`,
   );
-  const byStatus = await d1(persistDir, `SELECT d.status AS status, count(*) AS n FROM deliveries d JOIN messages m ON m.id = d.message_id WHERE m.content LIKE ${q(`${tag}%`)} GROUP BY 1 ORDER BY 1`);
+  const byStatus = await d1(
+    persistDir,
+    `SELECT d.status AS status, count(*) AS n FROM deliveries d JOIN messages m ON m.id = d.message_id WHERE m.content LIKE ${q(`${tag}%`)} GROUP BY 1 ORDER BY 1`,
+  );
   r.deliveriesByStatus = byStatus.map((x) => `${x.status} ${x.n}`).join(', ');
   return r;
 }
 
 async function waitDelivered(persistDir, tag, count, untilMs) {
   for (;;) {
-    const [r] = await d1(persistDir, `SELECT count(DISTINCT l.message_id) AS n FROM delivery_log l JOIN messages m ON m.id = l.message_id WHERE l.channel = 'email' AND l.success = 1 AND m.content LIKE ${q(`${tag}%`)}`);
+    const [r] = await d1(
+      persistDir,
+      `SELECT count(DISTINCT l.message_id) AS n FROM delivery_log l JOIN messages m ON m.id = l.message_id WHERE l.channel = 'email' AND l.success = 1 AND m.content LIKE ${q(`${tag}%`)}`,
+    );
     if (r.n >= count || Date.now() >= untilMs) return r.n;
     await sleep(3000);
   }
@@ -463,7 +518,13 @@ async function runSmtpThroughput(runId) {
   const batches = [];
   say(`smtp: SMTP sink on 127.0.0.1:${sink.port}; starting a second wrangler dev with EMAIL_TRANSPORT=smtp…`);
   const worker = await startWorker({
-    vars: { EMAIL_TRANSPORT: 'smtp', SMTP_HOST: '127.0.0.1', SMTP_PORT: String(sink.port), SMTP_SECURE: 'none', EMAIL_FROM: 'Afterword Bench <bench@afterword.test>' },
+    vars: {
+      EMAIL_TRANSPORT: 'smtp',
+      SMTP_HOST: '127.0.0.1',
+      SMTP_PORT: String(sink.port),
+      SMTP_SECURE: 'none',
+      EMAIL_FROM: 'Afterword Bench <bench@afterword.test>',
+    },
     extraArgs: ['--test-scheduled'],
     log: (l) => {
       // miniflare logs each consumer batch: "QUEUE afterword-deliveries 100/100 (1346ms)".
@@ -555,51 +616,83 @@ export function printReleaseResults(R) {
 }
 
 function printLatency(R, L) {
-  console.log(`\n== Release latency: ${L.n} canaries of ${L.n} senders missing within ${(L.spreadMs / 1000).toFixed(0)} s → their messages (missed_checkins 1, expire_window 0) → email (outbox) ==`);
-  console.log('   path: wrangler dev\'s local workerd, local D1 (SQLite), local Durable Objects (CanaryClock alarm → JOBS → ReleaseClock), miniflare\'s local queues (JOBS, DELIVERIES); timestamps from D1 rows');
+  console.log(
+    `\n== Release latency: ${L.n} canaries of ${L.n} senders missing within ${(L.spreadMs / 1000).toFixed(0)} s → their messages (missed_checkins 1, expire_window 0) → email (outbox) ==`,
+  );
+  console.log(
+    "   path: wrangler dev's local workerd, local D1 (SQLite), local Durable Objects (CanaryClock alarm → JOBS → ReleaseClock), miniflare's local queues (JOBS, DELIVERIES); timestamps from D1 rows",
+  );
   console.log(`   latency per message = created_at of its first delivery_log row with channel 'email' − its canary's deadline (last_check_in + interval)`);
   const c = L.createCanaries;
-  console.log(`   set-up: ${L.n} senders + sessions seeded in D1 in ${L.seedSeconds.toFixed(1)} s; messages created at ${L.createMessages.perSecond.toFixed(0)}/s; canaries at ${c.perSecond.toFixed(0)}/s (intervals ${c.minInterval}–${c.maxInterval} s), deadlines within ${((c.last - c.first) / 1000).toFixed(2)} s`);
-  if (L.deactivated) console.log(`   ${L.deactivated} canaries left active by earlier parts were deactivated first (in D1) so their misses would not share the run`);
-  console.log(`   cron reconciler: ${R.cronEmulated ? `triggered every 60 s (${L.watch.cronRuns} runs in this part, ${L.watch.cronFailures} failed)` : 'not triggered (BENCH_CRON=0)'}; counted ${(L.checkedAfterMs / 1000).toFixed(0)} s after the last deadline; load (1 min) ${L.load1m.toFixed(2)}`);
-  console.log(`   workerd restarted by wrangler dev during this part (a watched file changed): ${L.watch.respawns} new workerd process(es)${L.watch.respawns ? ' — queue messages in flight were dropped; only the reconciler brings those back' : ''}`);
+  console.log(
+    `   set-up: ${L.n} senders + sessions seeded in D1 in ${L.seedSeconds.toFixed(1)} s; messages created at ${L.createMessages.perSecond.toFixed(0)}/s; canaries at ${c.perSecond.toFixed(0)}/s (intervals ${c.minInterval}–${c.maxInterval} s), deadlines within ${((c.last - c.first) / 1000).toFixed(2)} s`,
+  );
+  if (L.deactivated)
+    console.log(`   ${L.deactivated} canaries left active by earlier parts were deactivated first (in D1) so their misses would not share the run`);
+  console.log(
+    `   cron reconciler: ${R.cronEmulated ? `triggered every 60 s (${L.watch.cronRuns} runs in this part, ${L.watch.cronFailures} failed)` : 'not triggered (BENCH_CRON=0)'}; counted ${(L.checkedAfterMs / 1000).toFixed(0)} s after the last deadline; load (1 min) ${L.load1m.toFixed(2)}`,
+  );
+  console.log(
+    `   workerd restarted by wrangler dev during this part (a watched file changed): ${L.watch.respawns} new workerd process(es)${L.watch.respawns ? ' — queue messages in flight were dropped; only the reconciler brings those back' : ''}`,
+  );
   console.table(L.stages.map(([stage, s]) => ({ stage, n: s.n, p50: fmtMs(s.p50), p99: fmtMs(s.p99), max: fmtMs(s.max), min: fmtMs(s.min) })));
   if (L.extraMessages) console.log(`  (${L.extraMessages} extra message(s) left by create requests retried after a workerd restart are not counted)`);
-  console.log(`  messages: ${L.rows}/${L.n} found; delivered ${L.delivered}; lost (no email attempt) ${L.lost}; twice ${L.twice}; failed attempts ${L.failedAttempts}; > 2 s late ${L.over2s}`);
-  console.log(`  cross-check: ${L.deliveries} deliveries rows, ${L.inboxLogs} inbox log rows, ${L.outboxRows} outbox rows with the messages' texts; misses recorded by alarm ${L.missByAlarm}/${L.rows}; canaries re-warned (late reminder) ${L.rewarned}; release causes: ${L.releaseCauses}; owner notices ${L.notices.n} (${L.notices.sent ?? 0} sent)`);
+  console.log(
+    `  messages: ${L.rows}/${L.n} found; delivered ${L.delivered}; lost (no email attempt) ${L.lost}; twice ${L.twice}; failed attempts ${L.failedAttempts}; > 2 s late ${L.over2s}`,
+  );
+  console.log(
+    `  cross-check: ${L.deliveries} deliveries rows, ${L.inboxLogs} inbox log rows, ${L.outboxRows} outbox rows with the messages' texts; misses recorded by alarm ${L.missByAlarm}/${L.rows}; canaries re-warned (late reminder) ${L.rewarned}; release causes: ${L.releaseCauses}; owner notices ${L.notices.n} (${L.notices.sent ?? 0} sent)`,
+  );
   if (L.rewarned) {
     const tol = (i) => ((i * 1000 * 0.2 * 0.05) / 1000).toFixed(1);
-    console.log(`  ${L.rewarned} canaries were re-warned (late_rewarn): the grace reminder was not delivered a full grace period (less 5 %: ${tol(c.minInterval)}–${tol(c.maxInterval)} s with these ${c.minInterval}–${c.maxInterval} s intervals) before the miss was recorded; by design their misses count only after a fresh grace period, which is inside their end-to-end latency`);
+    console.log(
+      `  ${L.rewarned} canaries were re-warned (late_rewarn): the grace reminder was not delivered a full grace period (less 5 %: ${tol(c.minInterval)}–${tol(c.maxInterval)} s with these ${c.minInterval}–${c.maxInterval} s intervals) before the miss was recorded; by design their misses count only after a fresh grace period, which is inside their end-to-end latency`,
+    );
   }
   const met = L.total.p99 != null && L.total.p99 <= GOAL_P99_MS && L.lost === 0 && L.twice === 0;
   console.log(`  goal: p99 ≤ 2 s, none lost, none twice — ${met ? 'met' : 'NOT met'} (p99 ${fmtMs(L.total.p99)}, lost ${L.lost}, twice ${L.twice})`);
 }
 
 function printThroughput(R) {
-
-  console.log(`\n== Delivery throughput: N messages released at once (POST /api/messages/deliver/{id}, ${CONCURRENCY} in flight) → DELIVERIES queue → email ==`);
-  console.log('   messages/s = distinct messages delivered ÷ (last delivery − first release); outbox: last outbox row created_at; SMTP: when the sink on 127.0.0.1 received the last one');
+  console.log(
+    `\n== Delivery throughput: N messages released at once (POST /api/messages/deliver/{id}, ${CONCURRENCY} in flight) → DELIVERIES queue → email ==`,
+  );
+  console.log(
+    '   messages/s = distinct messages delivered ÷ (last delivery − first release); outbox: last outbox row created_at; SMTP: when the sink on 127.0.0.1 received the last one',
+  );
   const rows = [tputRow('outbox (EMAIL_TRANSPORT=outbox)', R.outbox)];
   if (R.smtp && !R.smtp.error) rows.push(tputRow('SMTP server on 127.0.0.1 (EMAIL_TRANSPORT=smtp, second Worker)', R.smtp));
   console.table(rows);
   const o = R.outbox.figures;
-  console.log(`  outbox cross-check: ${o.outbox_rows} outbox rows (${o.outbox_distinct} distinct texts) for ${o.messages} messages; ${o.delivered} messages settled 'delivered'; deliveries rows: ${o.deliveriesByStatus}`);
+  console.log(
+    `  outbox cross-check: ${o.outbox_rows} outbox rows (${o.outbox_distinct} distinct texts) for ${o.messages} messages; ${o.delivered} messages settled 'delivered'; deliveries rows: ${o.deliveriesByStatus}`,
+  );
   if (R.smtp?.error) console.log(`  SMTP run failed: ${R.smtp.error}`);
   else if (R.smtp) {
     const s = R.smtp;
     console.log(`  SMTP sink: smtp-server ${GREET_DELAY ? 'with' : 'without'} its 100 ms greeting pause, no TLS, no AUTH`);
-    if (s.batches?.length) console.log(`  DELIVERIES consumer batches (miniflare runs one at a time; each email is one SMTP connection, sent in turn): ${s.batches.map((b) => `${b.size} in ${b.ms} ms`).join(', ')} → ${((s.batches.reduce((a, b) => a + b.size, 0) * 1000) / s.batches.reduce((a, b) => a + b.ms, 0)).toFixed(0)} emails/s while busy`);
-    console.log(`  SMTP cross-check: the sink received ${s.received} mails for the recipient (${s.distinctMessageIds} distinct Message-IDs, ${s.distinctTexts} distinct message texts) and ${s.toOthers} others (owner notices to the sender); D1 shows ${s.figures.ok_messages} delivered, ${s.figures.failed_logs} failed attempts; deliveries rows: ${s.figures.deliveriesByStatus}`);
+    if (s.batches?.length)
+      console.log(
+        `  DELIVERIES consumer batches (miniflare runs one at a time; each email is one SMTP connection, sent in turn): ${s.batches.map((b) => `${b.size} in ${b.ms} ms`).join(', ')} → ${((s.batches.reduce((a, b) => a + b.size, 0) * 1000) / s.batches.reduce((a, b) => a + b.ms, 0)).toFixed(0)} emails/s while busy`,
+      );
+    console.log(
+      `  SMTP cross-check: the sink received ${s.received} mails for the recipient (${s.distinctMessageIds} distinct Message-IDs, ${s.distinctTexts} distinct message texts) and ${s.toOthers} others (owner notices to the sender); D1 shows ${s.figures.ok_messages} delivered, ${s.figures.failed_logs} failed attempts; deliveries rows: ${s.figures.deliveriesByStatus}`,
+    );
   } else console.log('  SMTP: skipped (BENCH_SMTP=0)');
   const respawns = [R.outbox, R.smtp].filter((t) => t && !t.error).map((t) => t.watch.respawns);
-  console.log(`  workerd restarted by wrangler dev during these runs: ${respawns.join(' / ')} new process(es) (outbox / SMTP)${respawns.some(Boolean) ? ' — queue messages in flight were dropped; the figures of that run include the reconciler\'s repair' : ''}`);
+  console.log(
+    `  workerd restarted by wrangler dev during these runs: ${respawns.join(' / ')} new process(es) (outbox / SMTP)${respawns.some(Boolean) ? " — queue messages in flight were dropped; the figures of that run include the reconciler's repair" : ''}`,
+  );
   if (R.restarts) console.log(`  ${R.restarts} request(s) hit a wrangler dev reload (503) and were retried`);
 }
 
 // Standalone: `node tests/bench/releases.mjs`.
 if (import.meta.url === `file://${process.argv[1]}`) {
   say('starting wrangler dev (fresh local D1, --test-scheduled)…');
-  const worker = await startWorker({ extraArgs: ['--test-scheduled'], log: process.env.AFTERWORD_WORKER_LOG ? (l) => console.error(`[wrangler] ${l}`) : undefined });
+  const worker = await startWorker({
+    extraArgs: ['--test-scheduled'],
+    log: process.env.AFTERWORD_WORKER_LOG ? (l) => console.error(`[wrangler] ${l}`) : undefined,
+  });
   let R;
   try {
     R = await runReleaseBench(worker);

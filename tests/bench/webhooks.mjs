@@ -52,7 +52,11 @@ async function call(origin, method, path, body, token) {
       continue;
     }
     let parsed;
-    try { parsed = JSON.parse(text); } catch { parsed = text; }
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = text;
+    }
     return { status: res.status, body: parsed };
   }
 }
@@ -80,7 +84,15 @@ async function startReceiver(secrets) {
   });
   server.keepAliveTimeout = 30_000;
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { base: `http://127.0.0.1:${server.address().port}`, hits, close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+  return {
+    base: `http://127.0.0.1:${server.address().port}`,
+    hits,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
 }
 
 export async function runWebhookBench(worker) {
@@ -107,23 +119,33 @@ export async function runWebhookBench(worker) {
     const t0 = Date.now();
     const hooks = new Array(N);
     let next = 0;
-    await Promise.all(Array.from({ length: Math.min(10, N) }, async () => {
-      for (;;) {
-        const i = next++;
-        if (i >= N) return;
-        const res = await call(origin, 'POST', '/api/developer/webhooks', { url: `${receiver.base}/hook/${i}`, event: 'missed_checkins', retry: true }, token);
-        if (res.status !== 201) throw new Error(`create webhook ${i} failed: ${res.status} ${JSON.stringify(res.body)}`);
-        secrets.set(i, res.body.hmac_secret);
-        hooks[i] = res.body;
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: Math.min(10, N) }, async () => {
+        for (;;) {
+          const i = next++;
+          if (i >= N) return;
+          const res = await call(
+            origin,
+            'POST',
+            '/api/developer/webhooks',
+            { url: `${receiver.base}/hook/${i}`, event: 'missed_checkins', retry: true },
+            token,
+          );
+          if (res.status !== 201) throw new Error(`create webhook ${i} failed: ${res.status} ${JSON.stringify(res.body)}`);
+          secrets.set(i, res.body.hmac_secret);
+          hooks[i] = res.body;
+        }
+      }),
+    );
     R.createSeconds = (Date.now() - t0) / 1000;
 
     const canary = await call(origin, 'POST', '/api/canary/create', { name: 'webhook fan-out', interval_seconds: INTERVAL_S }, token);
     if (canary.status !== 201) throw new Error(`create canary failed: ${canary.status} ${JSON.stringify(canary.body)}`);
     const deadline = Date.parse(canary.body.deadline);
     R.deadline = deadline;
-    say(`endpoints created in ${R.createSeconds.toFixed(1)} s; canary ${canary.body.id} due at ${new Date(deadline).toISOString().slice(11, 23)} (in ${((deadline - Date.now()) / 1000).toFixed(0)} s); waiting…`);
+    say(
+      `endpoints created in ${R.createSeconds.toFixed(1)} s; canary ${canary.body.id} due at ${new Date(deadline).toISOString().slice(11, 23)} (in ${((deadline - Date.now()) / 1000).toFixed(0)} s); waiting…`,
+    );
 
     if (CRON) {
       cronTimer = setInterval(async () => {
@@ -167,11 +189,20 @@ export async function runWebhookBench(worker) {
     R.missedAt = t?.fired_at ?? null;
     R.emittedAt = t?.emitted_at ?? null;
     const ids = hooks.map((h) => q(h.id)).join(', ');
-    const [d] = await d1(persistDir, `SELECT min(created_at) AS first, max(created_at) AS last, count(*) AS n FROM webhook_deliveries WHERE webhook_id IN (${ids}) AND event_id NOT LIKE 'test:%'`);
+    const [d] = await d1(
+      persistDir,
+      `SELECT min(created_at) AS first, max(created_at) AS last, count(*) AS n FROM webhook_deliveries WHERE webhook_id IN (${ids}) AND event_id NOT LIKE 'test:%'`,
+    );
     R.deliveriesCreated = d;
-    const attempts = await d1(persistDir, `SELECT attempt, success, count(*) AS n, avg(duration_ms) AS avg_ms FROM webhook_attempts WHERE webhook_id IN (${ids}) GROUP BY attempt, success`);
+    const attempts = await d1(
+      persistDir,
+      `SELECT attempt, success, count(*) AS n, avg(duration_ms) AS avg_ms FROM webhook_attempts WHERE webhook_id IN (${ids}) GROUP BY attempt, success`,
+    );
     R.attempts = attempts;
-    const [span] = await d1(persistDir, `SELECT min(created_at) AS first, max(created_at) AS last FROM webhook_attempts WHERE webhook_id IN (${ids}) AND attempt = 1`);
+    const [span] = await d1(
+      persistDir,
+      `SELECT min(created_at) AS first, max(created_at) AS last FROM webhook_attempts WHERE webhook_id IN (${ids}) AND attempt = 1`,
+    );
     R.attemptSpan = span;
     // Leave nothing armed for later parts.
     await call(origin, 'DELETE', `/api/canary/${canary.body.id}`, undefined, token);
@@ -193,17 +224,27 @@ export function printWebhookResults(R) {
     { measure: 'received / lost / twice / failed verification', value: `${R.received} / ${R.lost} / ${R.twice} / ${R.unverified}` },
     { measure: 'deadline → missed transition recorded (fired_at)', value: rel(R.missedAt) },
     { measure: 'deadline → event emitted to JOBS (emitted_at)', value: rel(R.emittedAt) },
-    { measure: `deadline → ${R.deliveriesCreated?.n ?? 0} deliveries written (first … last)`, value: `${rel(R.deliveriesCreated?.first)} … ${rel(R.deliveriesCreated?.last)}` },
+    {
+      measure: `deadline → ${R.deliveriesCreated?.n ?? 0} deliveries written (first … last)`,
+      value: `${rel(R.deliveriesCreated?.first)} … ${rel(R.deliveriesCreated?.last)}`,
+    },
     { measure: 'deadline → first attempts started (first … last)', value: `${rel(R.attemptSpan?.first)} … ${rel(R.attemptSpan?.last)}` },
   ]);
-  console.log(`  attempts in D1: ${R.attempts.map((a) => `#${a.attempt} ${a.success ? 'ok' : 'failed'} × ${a.n} (avg ${Number(a.avg_ms).toFixed(1)} ms)`).join(', ') || 'none'}`);
-  console.log(`  endpoints created in ${R.createSeconds.toFixed(1)} s; canaries deactivated first: ${R.deactivated}; emulated cron runs: ${R.cronRuns}; checked ${(R.checkedAfterMs / 1000).toFixed(1)} s after the deadline`);
+  console.log(
+    `  attempts in D1: ${R.attempts.map((a) => `#${a.attempt} ${a.success ? 'ok' : 'failed'} × ${a.n} (avg ${Number(a.avg_ms).toFixed(1)} ms)`).join(', ') || 'none'}`,
+  );
+  console.log(
+    `  endpoints created in ${R.createSeconds.toFixed(1)} s; canaries deactivated first: ${R.deactivated}; emulated cron runs: ${R.cronRuns}; checked ${(R.checkedAfterMs / 1000).toFixed(1)} s after the deadline`,
+  );
 }
 
 // Standalone: `node tests/bench/webhooks.mjs`.
 if (import.meta.url === `file://${process.argv[1]}`) {
   say('starting wrangler dev (fresh local D1, --test-scheduled)…');
-  const worker = await startWorker({ extraArgs: ['--test-scheduled'], log: process.env.AFTERWORD_WORKER_LOG ? (l) => console.error(`[wrangler] ${l}`) : undefined });
+  const worker = await startWorker({
+    extraArgs: ['--test-scheduled'],
+    log: process.env.AFTERWORD_WORKER_LOG ? (l) => console.error(`[wrangler] ${l}`) : undefined,
+  });
   let R;
   try {
     R = await runWebhookBench(worker);

@@ -56,9 +56,22 @@ test('the sidebar has exactly the nine SPEC entries, in order, each reaching its
   try {
     const links = sidebar(page).getByRole('link');
     await links.first().waitFor();
-    assert.deepEqual((await links.allTextContents()).map((t) => t.trim()), SIDEBAR);
+    assert.deepEqual(
+      (await links.allTextContents()).map((t) => t.trim()),
+      SIDEBAR,
+    );
     const hrefs = await links.evaluateAll((els) => els.map((e) => e.getAttribute('href')));
-    assert.deepEqual(hrefs, ['/app', '/app/messages', '/app/create', '/app/voice-legacy', '/app/voice-chat', '/app/import', '/app/canary-status', '/app/consent', '/app/help']);
+    assert.deepEqual(hrefs, [
+      '/app',
+      '/app/messages',
+      '/app/create',
+      '/app/voice-legacy',
+      '/app/voice-chat',
+      '/app/import',
+      '/app/canary-status',
+      '/app/consent',
+      '/app/help',
+    ]);
     await sidebar(page).getByRole('link', { name: 'Canary Status' }).click();
     await page.waitForURL('**/app/canary-status');
     assert.equal(await sidebar(page).getByRole('link', { name: 'Canary Status' }).getAttribute('aria-current'), 'page');
@@ -106,8 +119,26 @@ test('at desktop width the sidebar is always shown', async () => {
 
 const ID = randomUUID();
 const APP_ROUTES = [
-  '', 'messages', `messages/view/${ID}`, 'create', 'voice-legacy', 'voice-chat', 'import', 'canary-status', 'vault', 'capsules',
-  'memorial', `memorial/${ID}`, 'remembrances', `capsule/${ID}`, 'guardian', 'legacy-graph', 'consent', 'notifications', 'developer', 'help',
+  '',
+  'messages',
+  `messages/view/${ID}`,
+  'create',
+  'voice-legacy',
+  'voice-chat',
+  'import',
+  'canary-status',
+  'vault',
+  'capsules',
+  'memorial',
+  `memorial/${ID}`,
+  'remembrances',
+  `capsule/${ID}`,
+  'guardian',
+  'legacy-graph',
+  'consent',
+  'notifications',
+  'developer',
+  'help',
 ];
 
 test('every /app route of SPEC section 2 loads inside the shell', async () => {

@@ -157,7 +157,10 @@ test("login: 'Signing in…' while submitting, then lands on /app with the token
     assert.ok(token);
     assert.equal((await api('GET', '/api/auth/me', { token })).json.email, acct.email);
     await screenshot(page, 'login-landed-app');
-    assert.deepEqual(errors.filter((e) => !/401|Failed to load resource/.test(e.text)), []);
+    assert.deepEqual(
+      errors.filter((e) => !/401|Failed to load resource/.test(e.text)),
+      [],
+    );
   } finally {
     await context.close();
   }
@@ -241,7 +244,9 @@ test('Google sign-in with an unverified email ends on /login with an error shown
   }
 });
 
-test('with Google sign-in off in the build, a token the callback hands back is not taken', { skip: googleInBuild && 'the web build has Google sign-in' }, async () => {
+test('with Google sign-in off in the build, a token the callback hands back is not taken', {
+  skip: googleInBuild && 'the web build has Google sign-in',
+}, async () => {
   await fakeGoogleControl().queueIdentity({ sub: `off-${randomUUID()}`, email: `o.${randomUUID().slice(0, 8)}@gmail.test`, email_verified: true });
   const { page, context } = await freshPage();
   try {
@@ -260,7 +265,9 @@ test('login: an email in the wrong format is refused in the browser without call
   try {
     await page.goto('/login');
     const calls = [];
-    page.on('request', (r) => { if (r.url().includes('/api/')) calls.push(r.url()); });
+    page.on('request', (r) => {
+      if (r.url().includes('/api/')) calls.push(r.url());
+    });
     await page.getByLabel('Email').fill('not-an-email');
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();

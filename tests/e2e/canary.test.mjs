@@ -266,7 +266,10 @@ test('canary pages: notifications and title with a fake clock: reminder 60 s bef
     await page.clock.runFor(60_000);
     shown = await notificationsShown(page);
     assert.equal(count(shown, 'Upcoming check-in'), 1);
-    assert.deepEqual(shown.filter((n) => n.title === 'Missed check-in'), [{ title: 'Missed check-in', body: 'Your messages may be released.' }]);
+    assert.deepEqual(
+      shown.filter((n) => n.title === 'Missed check-in'),
+      [{ title: 'Missed check-in', body: 'Your messages may be released.' }],
+    );
     await health(page).getByText('Missed', { exact: true }).waitFor();
     assert.ok((await page.title()).startsWith('⚠'), `title warns: ${await page.title()}`);
     const meter = page.getByRole('meter', { name: 'Time left before the deadline', exact: true });
@@ -350,7 +353,10 @@ test("canary pages: plan limit: a second canary on the Free plan shows the serve
     assert.equal(await region.locator('.toast--success').count(), 0, 'no success toast');
     assert.equal(calls(requests, 'canary.create').length, 1);
     const items = (await api('GET', '/api/canary/list', { token: acct.token })).json;
-    assert.deepEqual(items.map((c) => c.name), ['First']);
+    assert.deepEqual(
+      items.map((c) => c.name),
+      ['First'],
+    );
     await screenshot(page, 'canary-plan-limit');
     // The 403 itself is logged by Chrome ("Failed to load resource"); nothing else may be.
     const other = errors.filter((e) => !/status of 403/.test(e.text));

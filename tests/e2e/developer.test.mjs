@@ -32,12 +32,8 @@ async function signedIn(path, { permissions = [] } = {}) {
   return { acct, page, context, errors };
 }
 
-
-
-
 /** GET with an API key, as an integrator's script would. */
 const withKey = (path, key) => fetch(new URL(path, origin()), { headers: { authorization: `Bearer ${key}` } });
-
 
 test('developer: create a key, see it once, use it from Node within and outside its scope, revoke it', async () => {
   const { page, context, errors } = await signedIn('/app/developer', { permissions: ['clipboard-read', 'clipboard-write'] });
@@ -219,7 +215,14 @@ test('developer: a sandbox key simulates its canary’s miss; the signed event (
 
     const hit = await eventually(() => receiver.received.find((r) => r.method === 'POST'), 'the receiver got the simulated event');
     const event = new Webhook(hook.json.hmac_secret).verify(hit.body, hit.headers);
-    assert.deepEqual(event.data, { user_id: acct.user.id, event: 'missed_checkins', canary_id: canary.json.id, misses: 1, deadline: canary.json.deadline, sandbox: true });
+    assert.deepEqual(event.data, {
+      user_id: acct.user.id,
+      event: 'missed_checkins',
+      canary_id: canary.json.id,
+      misses: 1,
+      deadline: canary.json.deadline,
+      sandbox: true,
+    });
 
     // The canary itself was not touched.
     const status = await api('GET', '/api/canary/status', { token: acct.token });

@@ -25,8 +25,7 @@ import * as node from '../support/e2ee-node.mjs';
 import { assertNoSeriousAxeViolations, card, eventually, h1, toast } from '../support/page.mjs';
 import { startWorker } from '../support/worker-server.mjs';
 
-const E2EE_WARNING =
-  'Warning: This will send an unreadable encrypted message to the recipient who can only decrypt it if they hold the required private key.';
+const E2EE_WARNING = 'Warning: This will send an unreadable encrypted message to the recipient who can only decrypt it if they hold the required private key.';
 const PASSWORD = 'Correct-Horse-Battery-42';
 /** The longest any one wait in a step may take (Playwright's default is 30 s). */
 const STEP_TIMEOUT = 60_000;
@@ -110,7 +109,6 @@ async function recordedContext() {
   return { context, page, errors, requests: () => Promise.all(pending) };
 }
 
-
 async function uiLogin(page, email, password) {
   await page.goto('/login');
   await page.getByLabel('Email').fill(email);
@@ -153,7 +151,11 @@ function spellings(label, value) {
   if (typeof value === 'string') {
     out.push({ label, needle: Buffer.from(value, 'utf8') });
     const compact = value.replace(/-/g, '');
-    if (compact !== value && /^[A-Z2-7]+$/.test(compact)) out.push({ label: `${label} (no dashes)`, needle: Buffer.from(compact, 'utf8') }, { label: `${label} (lower case)`, needle: Buffer.from(compact.toLowerCase(), 'utf8') });
+    if (compact !== value && /^[A-Z2-7]+$/.test(compact))
+      out.push(
+        { label: `${label} (no dashes)`, needle: Buffer.from(compact, 'utf8') },
+        { label: `${label} (lower case)`, needle: Buffer.from(compact.toLowerCase(), 'utf8') },
+      );
   } else {
     const bytes = Buffer.from(value);
     out.push(
@@ -205,7 +207,16 @@ async function nodeSealAndSend({ senderToken, recipientId, text, file }) {
   const { envelope } = await node.sealEnvelope({ payload, readers: [{ kid: recipientId, publicKey: pub.json.public_key }] });
   const created = await call('POST', '/api/message/create', {
     token: senderToken,
-    body: { recipient_user_id: recipientId, content: '', content_encrypted: JSON.stringify(envelope), use_e2ee: true, delivery_method: 'email', rules: [], consent: true, deliver_at: inAnHour() },
+    body: {
+      recipient_user_id: recipientId,
+      content: '',
+      content_encrypted: JSON.stringify(envelope),
+      use_e2ee: true,
+      delivery_method: 'email',
+      rules: [],
+      consent: true,
+      deliver_at: inAnHour(),
+    },
   });
   assert.equal(created.status, 201, `create: ${created.buf}`);
   const id = created.json.id;
@@ -238,13 +249,16 @@ describe('E2EE between two browsers: a message with a recording and a file', () 
   /** What the steps hand on: accounts, contexts, recovery keys, the file key, the message id… */
   const j = {};
 
-  before(async () => {
-    j.worker = await getWorker();
-    j.sender = await register('sender');
-    j.recipient = await register('recipient');
-    j.r = await recordedContext();
-    j.s = await recordedContext();
-  }, { timeout: SETUP_TIMEOUT });
+  before(
+    async () => {
+      j.worker = await getWorker();
+      j.sender = await register('sender');
+      j.recipient = await register('recipient');
+      j.r = await recordedContext();
+      j.s = await recordedContext();
+    },
+    { timeout: SETUP_TIMEOUT },
+  );
   after(async () => {
     await j.s?.context.close();
     await j.r?.context.close();
@@ -304,7 +318,9 @@ describe('E2EE between two browsers: a message with a recording and a file', () 
     await s.page.locator('.recorder__time', { hasText: /^0:(0[1-9]|[1-5]\d)$/ }).waitFor();
     await s.page.getByRole('button', { name: 'Stop recording', exact: true }).click();
     await s.page.getByLabel('Preview of your recording').waitFor();
-    await s.page.getByLabel('Choose files to encrypt').setInputFiles({ name: FILE_NAME, mimeType: 'text/plain', buffer: Buffer.from(`P.S. ${FILE_MARKER}\n`, 'utf8') });
+    await s.page
+      .getByLabel('Choose files to encrypt')
+      .setInputFiles({ name: FILE_NAME, mimeType: 'text/plain', buffer: Buffer.from(`P.S. ${FILE_MARKER}\n`, 'utf8') });
     const fileItem = s.page.getByRole('listitem', { name: FILE_NAME });
     await fileItem.waitFor();
     j.fileKey = (await fileItem.locator('code').textContent()).trim();
@@ -348,7 +364,9 @@ describe('E2EE between two browsers: a message with a recording and a file', () 
     const audio = card(r.page, 'Message').locator('audio');
     await audio.waitFor();
     assert.match(await audio.getAttribute('src'), /^blob:/);
-    const duration = await audio.evaluate((a) => new Promise((res) => (a.readyState >= 1 ? res(a.duration) : a.addEventListener('loadedmetadata', () => res(a.duration), { once: true }))));
+    const duration = await audio.evaluate(
+      (a) => new Promise((res) => (a.readyState >= 1 ? res(a.duration) : a.addEventListener('loadedmetadata', () => res(a.duration), { once: true }))),
+    );
     assert.ok(duration > 0 || duration === Infinity, `the decrypted recording is playable audio (duration ${duration})`);
     const [download] = await Promise.all([r.page.waitForEvent('download'), r.page.getByRole('button', { name: `Download ${FILE_NAME}` }).click()]);
     assert.equal(download.suggestedFilename(), FILE_NAME);
@@ -380,14 +398,21 @@ describe('E2EE between two browsers: a message with a recording and a file', () 
     j.requests = requests;
     assert.ok(requests.length > 20, `requests were recorded (${requests.length})`);
     const create = requests.find((q) => /message\.create/.test(q.url));
-    assert.ok(create?.body && create.body.includes(Buffer.from('content_encrypted')), 'the create request body was recorded and carries the envelope');
+    assert.ok(create?.body?.includes(Buffer.from('content_encrypted')), 'the create request body was recorded and carries the envelope');
     const upload = requests.find((q) => q.url.endsWith('/api/upload/encrypted-file'));
     assert.ok(upload, 'the upload request was recorded');
     assert.ok(upload.body && upload.body.length > 16, `the upload body (multipart) was recorded (${upload.body?.length ?? 'none'} bytes)`);
-    assert.deepEqual(requests.filter((q) => q.url.includes('/download/decrypted-file')).map((q) => q.url), [], 'the web app never hands a file key to the server');
+    assert.deepEqual(
+      requests.filter((q) => q.url.includes('/download/decrypted-file')).map((q) => q.url),
+      [],
+      'the web app never hands a file key to the server',
+    );
     assert.deepEqual(leaks(requests, await secrets()), [], 'no secret in any request');
     // The check can see: the password does travel (sign-in sends it, by design), and so does the file's ciphertext.
-    assert.ok(leaks(requests, spellings('password', PASSWORD)).some((l) => /auth\.login/.test(l)), 'request bodies are really inspected');
+    assert.ok(
+      leaks(requests, spellings('password', PASSWORD)).some((l) => /auth\.login/.test(l)),
+      'request bodies are really inspected',
+    );
   });
 
   test('no D1 row and no stored byte (D1 files, R2 blobs) holds any of those secrets', async () => {
@@ -411,9 +436,20 @@ describe('E2EE between two browsers: a message with a recording and a file', () 
     // Every table, every row: the markers are nowhere.
     const names = tables.map((t) => t.name).filter((name) => !name.startsWith('_cf_'));
     assert.ok(names.includes('messages') && names.includes('user_keys'), `the table list is real (${names.join(', ')})`);
-    const dumpText = (await d1Batch(worker.persistDir, names.map((name) => `SELECT * FROM "${name}"`))).map((rows) => JSON.stringify(rows)).join('\n');
+    const dumpText = (
+      await d1Batch(
+        worker.persistDir,
+        names.map((name) => `SELECT * FROM "${name}"`),
+      )
+    )
+      .map((rows) => JSON.stringify(rows))
+      .join('\n');
     assert.ok(dumpText.includes(sender.email), 'the dump is real (it has the sender email)');
-    assert.deepEqual(all.filter((sec) => Buffer.from(dumpText, 'utf8').includes(sec.needle)).map((sec) => sec.label), [], 'no secret in any D1 row');
+    assert.deepEqual(
+      all.filter((sec) => Buffer.from(dumpText, 'utf8').includes(sec.needle)).map((sec) => sec.label),
+      [],
+      'no secret in any D1 row',
+    );
 
     const tree = readTree(worker.persistDir);
     assert.ok(filesContaining(tree, sender.email).length > 0, 'the raw scan sees D1 text');
@@ -446,7 +482,10 @@ describe('E2EE between two browsers: a message with a recording and a file', () 
     const attachmentCt = await call('GET', `/api/attachments/${listed.json[0].id}/ciphertext`, { token: recipientToken });
     assert.equal(attachmentCt.status, 200);
     assert.equal((await node.decryptFile(entry.key, entry.iv, attachmentCt.buf)).toString('utf8'), `P.S. ${FILE_MARKER}\n`);
-    const senderOpened = await node.openMessage(asRecipient.json.message.content_encrypted, { kid: sender.id ?? (await (await call('GET', '/api/auth/me', { token: senderToken })).json).id, privateKey: senderKey.privateKey });
+    const senderOpened = await node.openMessage(asRecipient.json.message.content_encrypted, {
+      kid: sender.id ?? (await (await call('GET', '/api/auth/me', { token: senderToken })).json).id,
+      privateKey: senderKey.privateKey,
+    });
     assert.equal(senderOpened.text, secretText, 'sealed for the sender too');
   });
 
@@ -456,7 +495,12 @@ describe('E2EE between two browsers: a message with a recording and a file', () 
     const { senderToken } = await tokensAndKeys();
     const NODE_MARKER = `NODE-MARKER-${randomUUID()}`;
     const NODE_FILE = `NODE-FILE-${randomUUID()}`;
-    const nodeId = await nodeSealAndSend({ senderToken, recipientId: recipient.id, text: `Sealed by Node: ${NODE_MARKER}`, file: { name: 'node.txt', content: NODE_FILE } });
+    const nodeId = await nodeSealAndSend({
+      senderToken,
+      recipientId: recipient.id,
+      text: `Sealed by Node: ${NODE_MARKER}`,
+      file: { name: 'node.txt', content: NODE_FILE },
+    });
     await r.page.getByRole('link', { name: 'Back to your Inbox' }).click();
     await h1(r.page, 'Inbox').waitFor();
     await r.page.locator('.message-item__excerpt').getByText(`Sealed by Node: ${NODE_MARKER}`, { exact: true }).waitFor();
@@ -499,7 +543,6 @@ async function openMessageView(page, id, password) {
   await content.first().waitFor();
 }
 
-
 describe('E2EE recovery: what a password change and the two kinds of reset do to an old message', () => {
   const MARKER = `OLD-MESSAGE-${randomUUID()}`;
   const PW2 = 'Second-Password-Strong-7';
@@ -508,17 +551,20 @@ describe('E2EE recovery: what a password change and the two kinds of reset do to
   /** The owner's context and page, their recovery key, the friend's token, the old message… */
   const j = {};
 
-  before(async () => {
-    j.owner = await register('owner');
-    j.friend = await register('friend');
-    j.friendToken = await apiLogin(j.friend.email);
-    j.o = await recordedContext();
-    const { page } = j.o;
-    await uiLogin(page, j.owner.email, PASSWORD);
-    j.recovery = await saveRecoveryKey(page);
-    j.ownerId = (await call('GET', '/api/auth/me', { token: await storedToken(page) })).json.id;
-    j.oldId = await nodeSealAndSend({ senderToken: j.friendToken, recipientId: j.ownerId, text: `Before everything: ${MARKER}` });
-  }, { timeout: SETUP_TIMEOUT });
+  before(
+    async () => {
+      j.owner = await register('owner');
+      j.friend = await register('friend');
+      j.friendToken = await apiLogin(j.friend.email);
+      j.o = await recordedContext();
+      const { page } = j.o;
+      await uiLogin(page, j.owner.email, PASSWORD);
+      j.recovery = await saveRecoveryKey(page);
+      j.ownerId = (await call('GET', '/api/auth/me', { token: await storedToken(page) })).json.id;
+      j.oldId = await nodeSealAndSend({ senderToken: j.friendToken, recipientId: j.ownerId, text: `Before everything: ${MARKER}` });
+    },
+    { timeout: SETUP_TIMEOUT },
+  );
   after(async () => {
     await j.o?.context.close();
   });
@@ -557,7 +603,9 @@ describe('E2EE recovery: what a password change and the two kinds of reset do to
     await section.getByLabel('Current password').fill(PASSWORD);
     await section.getByRole('button', { name: 'Change password' }).click();
     await toast(page, 'Password changed').waitFor();
-    await card(page, 'Storage').getByText(/ of 1 GB used \(Free plan\)/).waitFor();
+    await card(page, 'Storage')
+      .getByText(/ of 1 GB used \(Free plan\)/)
+      .waitFor();
     await screenshot(page, 'e2ee-password-section');
     await openMessageView(page, j.oldId, PW2);
     await card(page, 'Message').getByText(MARKER, { exact: false }).waitFor();
@@ -618,7 +666,11 @@ describe('E2EE recovery: what a password change and the two kinds of reset do to
   test('none of this sent a recovery key or the old message anywhere', async () => {
     needs(j.newRecovery, 'both resets above');
     const requests = await j.o.requests();
-    const secrets = [...spellings('old recovery key', j.recovery.key), ...spellings('new recovery key', j.newRecovery.key), ...spellings('old message', MARKER)];
+    const secrets = [
+      ...spellings('old recovery key', j.recovery.key),
+      ...spellings('new recovery key', j.newRecovery.key),
+      ...spellings('old message', MARKER),
+    ];
     assert.deepEqual(leaks(requests, secrets), [], 'no recovery key or plaintext in any request');
   });
 });

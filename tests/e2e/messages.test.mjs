@@ -17,8 +17,7 @@ after(async () => {
 });
 const getBrowser = () => (launching ??= launchBrowser(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream']));
 
-const E2EE_WARNING =
-  'Warning: This will send an unreadable encrypted message to the recipient who can only decrypt it if they hold the required private key.';
+const E2EE_WARNING = 'Warning: This will send an unreadable encrypted message to the recipient who can only decrypt it if they hold the required private key.';
 /** A zone far from UTC, so the local-time → ISO conversion is really exercised. */
 const TIME_ZONE = 'America/New_York';
 
@@ -44,10 +43,6 @@ function procedures(requestUrl) {
   return p.startsWith('/api/trpc/') ? decodeURIComponent(p.slice('/api/trpc/'.length)).split(',') : [];
 }
 const calls = (requests, proc) => requests.filter((r) => procedures(r.url).includes(proc));
-
-
-
-
 
 /** 'YYYY-MM-DDTHH:mm' for tomorrow at 10:00 in the page's time zone (a datetime-local value). */
 const tomorrowAtTen = (page) =>
@@ -143,7 +138,9 @@ test('messages: two users: create with and without rules, Release now, log and h
     assert.equal(Date.parse(detailB.message.deliver_at), expected, `deliver_at ${detailB.message.deliver_at} is ${local} in ${TIME_ZONE}`);
     assert.equal(detailB.message.rules.length, 0);
     assert.equal(detailB.message.has_audio, true, 'the recording was sent');
-    await card(page, 'Message').getByText(/^Released at /).waitFor();
+    await card(page, 'Message')
+      .getByText(/^Released at /)
+      .waitFor();
     const audio = card(page, 'Message').locator('audio');
     await audio.waitFor();
     assert.match(await audio.getAttribute('src'), /^blob:/, 'the recording plays from an object URL');
@@ -167,12 +164,23 @@ test('messages: two users: create with and without rules, Release now, log and h
       assert.ok(time.length > 0 && channel.length > 0, `row has a time and a channel: ${JSON.stringify(rows)}`);
       assert.ok(['Success', 'Failed'].includes(result), `result is Success or Failed: ${result}`);
     }
-    const history = await card(page, 'State history').locator('.timeline__item').evaluateAll((lis) =>
-      lis.map((li) => ({ states: li.querySelector('.timeline__states').textContent.replace(/\s+/g, ' ').trim(), detail: li.querySelector('.timeline__detail')?.textContent ?? '' })),
-    );
+    const history = await card(page, 'State history')
+      .locator('.timeline__item')
+      .evaluateAll((lis) =>
+        lis.map((li) => ({
+          states: li.querySelector('.timeline__states').textContent.replace(/\s+/g, ' ').trim(),
+          detail: li.querySelector('.timeline__detail')?.textContent ?? '',
+        })),
+      );
     assert.equal(history[0].states, 'Scheduled', `history starts at Scheduled: ${JSON.stringify(history)}`);
-    assert.ok(history.some((h) => h.states.endsWith('Delivered')), `history reaches Delivered: ${JSON.stringify(history)}`);
-    assert.ok(history.every((h) => h.detail.length > 0), 'every step says why');
+    assert.ok(
+      history.some((h) => h.states.endsWith('Delivered')),
+      `history reaches Delivered: ${JSON.stringify(history)}`,
+    );
+    assert.ok(
+      history.every((h) => h.detail.length > 0),
+      'every step says why',
+    );
     await screenshot(page, 'message-view-released');
     await assertNoSeriousAxeViolations(page, '/app/messages/view (released)');
 
@@ -353,7 +361,12 @@ test('messages: at 375 px the new pages do not scroll sideways', async () => {
     await page.getByLabel('Use end-to-end encryption').check();
     assert.ok((await overflow()) <= 0, `/app/create scrolls sideways by ${await overflow()}px`);
     await screenshot(page, 'create-message-375');
-    for (const [path, title] of [['/app/messages', 'My Messages'], ['/app/inbox', 'Inbox'], ['/app/outbox', 'Outbox'], ['/app/notifications', 'Notifications']]) {
+    for (const [path, title] of [
+      ['/app/messages', 'My Messages'],
+      ['/app/inbox', 'Inbox'],
+      ['/app/outbox', 'Outbox'],
+      ['/app/notifications', 'Notifications'],
+    ]) {
       await page.goto(path);
       await h1(page, title).waitFor();
       await page.waitForTimeout(300);

@@ -29,7 +29,10 @@ test('landing page: hero heading and links to pricing, login, signup, a status p
     assert.ok(await status.count(), 'a status page link');
     await screenshot(page, 'landing');
     // Following each link reaches a real page.
-    for (const [name, path] of [[/^pricing$/i, '/pricing'], [/status/i, null]]) {
+    for (const [name, path] of [
+      [/^pricing$/i, '/pricing'],
+      [/status/i, null],
+    ]) {
       await page.goto('/');
       const link = page.getByRole('link', { name }).first();
       const href = await link.getAttribute('href');
@@ -38,7 +41,10 @@ test('landing page: hero heading and links to pricing, login, signup, a status p
       assert.equal(await page.getByText('Page not found').count(), 0, `${href} is a real page`);
       assert.ok((await page.getByRole('heading', { level: 1 }).first().textContent()).trim(), `${href} has a heading`);
     }
-    assert.deepEqual(errors.filter((e) => e.text.startsWith('pageerror')), []);
+    assert.deepEqual(
+      errors.filter((e) => e.text.startsWith('pageerror')),
+      [],
+    );
   } finally {
     await context.close();
   }
@@ -67,7 +73,7 @@ for (const path of ['/terms', '/privacy']) {
     try {
       await page.getByRole('heading', { level: 1 }).waitFor();
       const back = page.getByRole('link', { name: 'Back to home' });
-      assert.equal(await back.count() >= 1, true);
+      assert.equal((await back.count()) >= 1, true);
       await back.first().click();
       await page.waitForURL((u) => u.pathname === '/');
       assert.equal(pathOf(page), '/');
@@ -93,7 +99,11 @@ test('/support: a USD amount field, NFT unlockables and early-adopter perks; sub
     await amount.press('Enter');
     await page.waitForTimeout(300);
     assert.equal(page.url(), before);
-    assert.deepEqual(requests.filter((u) => u.includes('/api/')), [], 'no API call');
+    assert.deepEqual(
+      requests.filter((u) => u.includes('/api/')),
+      [],
+      'no API call',
+    );
   } finally {
     await context.close();
   }

@@ -114,7 +114,8 @@ function checkPublicJwk(jwk, what = 'public key') {
   fromB64u(jwk.x, `${what}.x`, 32);
   fromB64u(jwk.y, `${what}.y`, 32);
   if (jwk.ext !== undefined && typeof jwk.ext !== 'boolean') fail('format', `${what}.ext must be a boolean`);
-  if (jwk.key_ops !== undefined && !(Array.isArray(jwk.key_ops) && jwk.key_ops.every((o) => typeof o === 'string'))) fail('format', `${what}.key_ops must be strings`);
+  if (jwk.key_ops !== undefined && !(Array.isArray(jwk.key_ops) && jwk.key_ops.every((o) => typeof o === 'string')))
+    fail('format', `${what}.key_ops must be strings`);
 }
 
 function publicKeyFromJwk(jwk, what, failCode = 'format') {
@@ -134,7 +135,12 @@ export function publicJwkOf(key) {
 
 export async function generateKeyPair() {
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  return { privateKey, publicJwk: publicJwkOf(privateKey), privateJwk: privateKey.export({ format: 'jwk' }), pkcs8: privateKey.export({ type: 'pkcs8', format: 'der' }) };
+  return {
+    privateKey,
+    publicJwk: publicJwkOf(privateKey),
+    privateJwk: privateKey.export({ format: 'jwk' }),
+    pkcs8: privateKey.export({ type: 'pkcs8', format: 'der' }),
+  };
 }
 
 /** A P-256 private key from a KeyObject, a JWK with `d`, or PKCS#8 DER bytes. */
@@ -147,7 +153,8 @@ export function importPrivateKey(input) {
   } catch {
     key = undefined;
   }
-  if (!key || key.type !== 'private' || key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1') fail('format', 'not an EC P-256 private key');
+  if (key?.type !== 'private' || key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1')
+    fail('format', 'not an EC P-256 private key');
   return key;
 }
 
@@ -228,7 +235,8 @@ export function checkWrappedPrivateKey(w) {
   if (kdf.hash !== 'SHA-256') fail('format', 'wrapped private key: kdf.hash must be SHA-256');
   fromB64u(kdf.salt, 'kdf.salt', 16);
   if (kdf.name === 'PBKDF2') {
-    if (!Number.isInteger(kdf.iterations) || kdf.iterations < 100_000 || kdf.iterations > 10_000_000) fail('format', 'wrapped private key: iterations out of range');
+    if (!Number.isInteger(kdf.iterations) || kdf.iterations < 100_000 || kdf.iterations > 10_000_000)
+      fail('format', 'wrapped private key: iterations out of range');
   } else if (kdf.name === 'HKDF') {
     if (kdf.info !== RECOVERY_INFO) fail('format', 'wrapped private key: kdf.info');
   } else fail('format', 'wrapped private key: kdf.name must be PBKDF2 or HKDF');
@@ -249,7 +257,14 @@ export async function unwrapPrivateKey(wrapped, secret) {
     if (!('recoveryKey' in secret)) fail('wrong-key', 'this wrap opens with the recovery key');
     key = await hkdf32(recoveryBytes(secret.recoveryKey), salt, RECOVERY_INFO);
   }
-  const pkcs8 = gcmOpen(key, fromB64u(w.iv, 'iv', 12), fromB64u(w.ct, 'ct'), utf8(PRIVATE_KEY_AAD), 'wrong-key', w.kdf.name === 'PBKDF2' ? 'wrong password' : 'wrong recovery key');
+  const pkcs8 = gcmOpen(
+    key,
+    fromB64u(w.iv, 'iv', 12),
+    fromB64u(w.ct, 'ct'),
+    utf8(PRIVATE_KEY_AAD),
+    'wrong-key',
+    w.kdf.name === 'PBKDF2' ? 'wrong password' : 'wrong recovery key',
+  );
   return { pkcs8, privateKey: importPrivateKey(pkcs8) };
 }
 
@@ -269,7 +284,8 @@ export function checkPayload(p) {
     for (const a of p.attachments) {
       fromB64u(a?.iv, 'attachments.iv', 12);
       fromB64u(a.key, 'attachments.key', 32);
-      if (typeof a.name !== 'string' || a.name.length > 255 || typeof a.type !== 'string' || a.type.length > 100 || !Number.isInteger(a.size) || a.size < 0) fail('format', 'payload.attachments entry');
+      if (typeof a.name !== 'string' || a.name.length > 255 || typeof a.type !== 'string' || a.type.length > 100 || !Number.isInteger(a.size) || a.size < 0)
+        fail('format', 'payload.attachments entry');
     }
   }
   return p;
@@ -291,7 +307,8 @@ export function checkEnvelope(input) {
   fromB64u(e.iv, 'iv', 12);
   const ct = fromB64u(e.ct, 'ct');
   if (ct.length < 16 || ct.length > 400_000) fail('format', 'ct must be 16–400,000 bytes');
-  if (!Array.isArray(e.recipients) || e.recipients.length < 1 || e.recipients.length > MAX_RECIPIENTS) fail('format', `an envelope has 1–${MAX_RECIPIENTS} recipients`);
+  if (!Array.isArray(e.recipients) || e.recipients.length < 1 || e.recipients.length > MAX_RECIPIENTS)
+    fail('format', `an envelope has 1–${MAX_RECIPIENTS} recipients`);
   for (const r of e.recipients) {
     if (!r || typeof r.kid !== 'string' || !UUID.test(r.kid)) fail('format', 'recipient kid must be a UUID');
     if (r.alg !== WRAP_ALG) fail('format', `recipient alg must be ${WRAP_ALG}`);
@@ -329,7 +346,14 @@ export async function openEnvelope(input, { kid, privateKey }) {
   const epk = publicKeyFromJwk(wrap.epk, 'epk', 'wrong-key');
   const z = diffieHellman({ privateKey: importPrivateKey(privateKey), publicKey: epk });
   const wrapKey = await hkdf32(z, fromB64u(wrap.salt, 'salt', 16), WRAP_INFO);
-  const contentKey = gcmOpen(wrapKey, fromB64u(wrap.iv, 'iv', 12), fromB64u(wrap.wrapped, 'wrapped', 48), utf8(wrap.kid), 'wrong-key', 'the content key did not unwrap');
+  const contentKey = gcmOpen(
+    wrapKey,
+    fromB64u(wrap.iv, 'iv', 12),
+    fromB64u(wrap.wrapped, 'wrapped', 48),
+    utf8(wrap.kid),
+    'wrong-key',
+    'the content key did not unwrap',
+  );
   const plaintext = gcmOpen(contentKey, fromB64u(e.iv, 'iv', 12), fromB64u(e.ct, 'ct'), utf8(CONTENT_AAD), 'tampered', 'the content did not authenticate');
   let payload;
   try {

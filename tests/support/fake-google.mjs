@@ -13,7 +13,11 @@ import { createServer } from 'node:http';
 
 const b64url = (buf) => Buffer.from(buf).toString('base64url');
 
-export async function startFakeGoogle({ clientId = `fake-client-${randomUUID()}.apps.test`, clientSecret = randomBytes(16).toString('hex'), redirectUris = [] } = {}) {
+export async function startFakeGoogle({
+  clientId = `fake-client-${randomUUID()}.apps.test`,
+  clientSecret = randomBytes(16).toString('hex'),
+  redirectUris = [],
+} = {}) {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const kid = `test-${randomBytes(6).toString('hex')}`;
   const jwk = { ...publicKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' };
@@ -32,7 +36,14 @@ export async function startFakeGoogle({ clientId = `fake-client-${randomUUID()}.
       if (req.method === 'POST' && url.pathname === '/token') return token(req, body, res);
       if (req.method === 'GET' && url.pathname === '/jwks') return json(res, 200, { keys: [jwk] }, { 'Cache-Control': 'public, max-age=60' });
       if (req.method === 'GET' && url.pathname === '/.well-known/openid-configuration') {
-        return json(res, 200, { issuer: origin, authorization_endpoint: `${origin}/authorize`, token_endpoint: `${origin}/token`, jwks_uri: `${origin}/jwks`, id_token_signing_alg_values_supported: ['RS256'], code_challenge_methods_supported: ['S256'] });
+        return json(res, 200, {
+          issuer: origin,
+          authorization_endpoint: `${origin}/authorize`,
+          token_endpoint: `${origin}/token`,
+          jwks_uri: `${origin}/jwks`,
+          id_token_signing_alg_values_supported: ['RS256'],
+          code_challenge_methods_supported: ['S256'],
+        });
       }
       if (req.method === 'POST' && url.pathname === '/_control/identities') {
         const ids = JSON.parse(body.toString() || '[]');
@@ -55,7 +66,8 @@ export async function startFakeGoogle({ clientId = `fake-client-${randomUUID()}.
     const redirectUri = q.get('redirect_uri');
     // Per RFC 6749 4.1.2.1: a bad client or redirect_uri is shown to the user, never redirected.
     if (q.get('client_id') !== clientId) return json(res, 400, { error: 'invalid_client', error_description: 'unknown client_id' });
-    if (!redirectUri || !allowedRedirects.has(redirectUri)) return json(res, 400, { error: 'redirect_uri_mismatch', error_description: `redirect_uri not registered: ${redirectUri}` });
+    if (!redirectUri || !allowedRedirects.has(redirectUri))
+      return json(res, 400, { error: 'redirect_uri_mismatch', error_description: `redirect_uri not registered: ${redirectUri}` });
     const back = (params) => {
       const to = new URL(redirectUri);
       for (const [k, v] of Object.entries(params)) if (v != null) to.searchParams.set(k, v);
@@ -86,8 +98,10 @@ export async function startFakeGoogle({ clientId = `fake-client-${randomUUID()}.
       id = decodeURIComponent(decoded.slice(0, i));
       secret = decodeURIComponent(decoded.slice(i + 1));
     }
-    if (id !== clientId || !safeEqual(secret ?? '', clientSecret)) return json(res, 401, { error: 'invalid_client' }, { 'WWW-Authenticate': 'Basic realm="fake-google"' });
-    if (!/^application\/x-www-form-urlencoded/.test(req.headers['content-type'] ?? '')) return json(res, 400, { error: 'invalid_request', error_description: 'form-encoded body required' });
+    if (id !== clientId || !safeEqual(secret ?? '', clientSecret))
+      return json(res, 401, { error: 'invalid_client' }, { 'WWW-Authenticate': 'Basic realm="fake-google"' });
+    if (!/^application\/x-www-form-urlencoded/.test(req.headers['content-type'] ?? ''))
+      return json(res, 400, { error: 'invalid_request', error_description: 'form-encoded body required' });
     if (form.get('grant_type') !== 'authorization_code') return json(res, 400, { error: 'unsupported_grant_type' });
     const code = form.get('code');
     const entry = code ? codes.get(code) : undefined;
@@ -95,7 +109,8 @@ export async function startFakeGoogle({ clientId = `fake-client-${randomUUID()}.
     if (!entry || entry.expiresAt < Date.now()) return json(res, 400, { error: 'invalid_grant', error_description: 'unknown, used or expired code' });
     if (form.get('redirect_uri') !== entry.redirectUri) return json(res, 400, { error: 'invalid_grant', error_description: 'redirect_uri mismatch' });
     const verifier = form.get('code_verifier') ?? '';
-    if (b64url(createHash('sha256').update(verifier).digest()) !== entry.challenge) return json(res, 400, { error: 'invalid_grant', error_description: 'code_verifier does not match' });
+    if (b64url(createHash('sha256').update(verifier).digest()) !== entry.challenge)
+      return json(res, 400, { error: 'invalid_grant', error_description: 'code_verifier does not match' });
     const now = Math.floor(Date.now() / 1000);
     const claims = { iss: origin, azp: clientId, aud: clientId, iat: now, exp: now + 3600, ...entry.identity };
     return json(res, 200, { access_token: b64url(randomBytes(24)), id_token: signJwt(claims), token_type: 'Bearer', expires_in: 3599, scope: entry.scope });
@@ -119,9 +134,15 @@ export async function startFakeGoogle({ clientId = `fake-client-${randomUUID()}.
     kid,
     log,
     /** The next sign-in (one /authorize) gets this identity; missing fields come from the default. */
-    queueIdentity(identity) { queue.push({ ...defaultIdentity, ...identity }); },
-    setDefaultIdentity(identity) { defaultIdentity = { ...defaultIdentity, ...identity }; },
-    allowRedirectUri(uri) { allowedRedirects.add(uri); },
+    queueIdentity(identity) {
+      queue.push({ ...defaultIdentity, ...identity });
+    },
+    setDefaultIdentity(identity) {
+      defaultIdentity = { ...defaultIdentity, ...identity };
+    },
+    allowRedirectUri(uri) {
+      allowedRedirects.add(uri);
+    },
     signJwt,
     /** The --var values the Worker needs to use this provider. */
     workerVars() {
@@ -134,7 +155,11 @@ export async function startFakeGoogle({ clientId = `fake-client-${randomUUID()}.
         GOOGLE_ISSUER: origin,
       };
     },
-    stop: () => new Promise((r) => { server.closeAllConnections?.(); server.close(() => r()); }),
+    stop: () =>
+      new Promise((r) => {
+        server.closeAllConnections?.();
+        server.close(() => r());
+      }),
   };
   return api;
 }

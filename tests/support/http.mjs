@@ -23,7 +23,11 @@ export async function api(method, path, { body, token, headers = {}, raw } = {})
   const res = await fetch(url(path), { method, headers: h, body: payload, redirect: 'manual' });
   const text = await res.text();
   let json;
-  try { json = text ? JSON.parse(text) : undefined; } catch { json = undefined; }
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
   return { status: res.status, headers: res.headers, text, json };
 }
 
@@ -49,7 +53,12 @@ export class CookieJar {
       const eq = pair.indexOf('=');
       const name = pair.slice(0, eq);
       const value = pair.slice(eq + 1);
-      const attr = Object.fromEntries(attrs.map((a) => { const i = a.indexOf('='); return i < 0 ? [a.toLowerCase(), true] : [a.slice(0, i).toLowerCase(), a.slice(i + 1)]; }));
+      const attr = Object.fromEntries(
+        attrs.map((a) => {
+          const i = a.indexOf('=');
+          return i < 0 ? [a.toLowerCase(), true] : [a.slice(0, i).toLowerCase(), a.slice(i + 1)];
+        }),
+      );
       const path = typeof attr.path === 'string' ? attr.path : new URL(requestUrl).pathname.replace(/\/[^/]*$/, '') || '/';
       const key = `${name};${path}`;
       const expired = attr['max-age'] !== undefined ? Number(attr['max-age']) <= 0 : attr.expires ? Date.parse(attr.expires) <= Date.now() : false;

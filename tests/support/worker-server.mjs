@@ -53,21 +53,36 @@ export async function startWorker(opts = {}) {
   child.stdout.on('data', onData);
   child.stderr.on('data', onData);
   let exited = null;
-  const exitPromise = new Promise((res) => child.on('exit', (code, signal) => { exited = { code, signal }; res(exited); }));
+  const exitPromise = new Promise((res) =>
+    child.on('exit', (code, signal) => {
+      exited = { code, signal };
+      res(exited);
+    }),
+  );
 
   let stopped = false;
   async function stop() {
     if (stopped) return;
     stopped = true;
     if (exited === null) {
-      try { process.kill(-child.pid, 'SIGTERM'); } catch {}
-      const timer = setTimeout(() => { try { process.kill(-child.pid, 'SIGKILL'); } catch {} }, 5000);
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {}
+      const timer = setTimeout(() => {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {}
+      }, 5000);
       await exitPromise;
       clearTimeout(timer);
     }
     // workerd children may outlive wrangler for a moment: make sure the group is gone.
     for (let i = 0; i < 50 && groupAlive(child.pid); i++) {
-      if (i === 20) { try { process.kill(-child.pid, 'SIGKILL'); } catch {} }
+      if (i === 20) {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {}
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
     rmSync(persistDir, { recursive: true, force: true });

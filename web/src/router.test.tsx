@@ -36,12 +36,33 @@ describe('route loaders', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it.each([
-    ['/app', [['canary.status', undefined], ['activity.recent', { limit: RECENT_ACTIVITY_LIMIT }]]],
+    [
+      '/app',
+      [
+        ['canary.status', undefined],
+        ['activity.recent', { limit: RECENT_ACTIVITY_LIMIT }],
+      ],
+    ],
     ['/app/messages', [['message.list', { filter: 'all' }]]],
     ['/app/messages?filter=sent', [['message.list', { filter: 'sent' }]]],
     [`/app/messages/view/${MESSAGE_ID}`, [['message.byId', { id: MESSAGE_ID }]]],
-    ['/app/canary-status', [['canary.status', undefined], ['canary.list', undefined], ['deadman.get', undefined]]],
-    ['/app/notifications', [['notify.preferences', undefined], ['profile.get', undefined], ['notify.pushSubscriptions', undefined], ['attachments.storage', undefined]]],
+    [
+      '/app/canary-status',
+      [
+        ['canary.status', undefined],
+        ['canary.list', undefined],
+        ['deadman.get', undefined],
+      ],
+    ],
+    [
+      '/app/notifications',
+      [
+        ['notify.preferences', undefined],
+        ['profile.get', undefined],
+        ['notify.pushSubscriptions', undefined],
+        ['attachments.storage', undefined],
+      ],
+    ],
     ['/app/inbox', [['message.inbox', undefined]]],
     ['/app/create', [['attachments.storage', undefined]]],
   ] as const)('%s reads what its page reads, with the same input', async (path, expected) => {
@@ -55,11 +76,14 @@ describe('route loaders', () => {
     for (const procedure of ['auth.me', 'outbox.status']) expect(api.callsTo(procedure), procedure).toHaveLength(1);
   });
 
-  it('/app/developer reads keys, webhooks and then each webhook\'s attempts', async () => {
+  it("/app/developer reads keys, webhooks and then each webhook's attempts", async () => {
     const api = fakeTrpcApi({ ...FRAME, 'webhooks.list': () => ok([{ id: 'wh-1' }, { id: 'wh-2' }]) });
     await load('/app/developer', api);
     await vi.waitFor(() => expect(api.callsTo('webhooks.attempts')).toHaveLength(2));
-    expect(api.callsTo('webhooks.attempts')).toEqual([{ id: 'wh-1', limit: ATTEMPTS_SHOWN }, { id: 'wh-2', limit: ATTEMPTS_SHOWN }]);
+    expect(api.callsTo('webhooks.attempts')).toEqual([
+      { id: 'wh-1', limit: ATTEMPTS_SHOWN },
+      { id: 'wh-2', limit: ATTEMPTS_SHOWN },
+    ]);
     for (const procedure of ['auth.me', 'developer.keys.list', 'webhooks.sample']) expect(api.callsTo(procedure), procedure).toHaveLength(1);
   });
 

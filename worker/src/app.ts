@@ -33,8 +33,18 @@ export function createApp() {
 
   // The same caps as the REST adapter's readJsonBody, declared or streamed: 1 MiB, except a lone
   // message.create (it carries its audio inline).
-  const trpcLimit = bodyLimit({ maxSize: MAX_JSON_BYTES, onError: () => { throw payloadTooLarge(); } });
-  const messageCreateLimit = bodyLimit({ maxSize: MESSAGE_CREATE_MAX_BODY_BYTES, onError: () => { throw payloadTooLarge(MESSAGE_CREATE_MAX_BODY_BYTES); } });
+  const trpcLimit = bodyLimit({
+    maxSize: MAX_JSON_BYTES,
+    onError: () => {
+      throw payloadTooLarge();
+    },
+  });
+  const messageCreateLimit = bodyLimit({
+    maxSize: MESSAGE_CREATE_MAX_BODY_BYTES,
+    onError: () => {
+      throw payloadTooLarge(MESSAGE_CREATE_MAX_BODY_BYTES);
+    },
+  });
   app.use('/api/trpc/*', trpcGuards);
   app.use('/api/trpc/*', (c, next) => (c.req.path === '/api/trpc/message.create' ? messageCreateLimit(c, next) : trpcLimit(c, next)));
   app.use(

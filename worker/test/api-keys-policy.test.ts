@@ -186,7 +186,10 @@ describe('the scope matrix over every ROUTE_DOCS entry (real requests)', () => {
         ['GET', '/api/trpc/message.pending'],
         ['POST', '/api/trpc/developer.keys.create'],
       ] as const) {
-        const res = await api(method, path, { token: keys.get(subsetKey(scopes)), json: method === 'POST' ? { name: 'x', scopes: ['read:canary'] } : undefined });
+        const res = await api(method, path, {
+          token: keys.get(subsetKey(scopes)),
+          json: method === 'POST' ? { name: 'x', scopes: ['read:canary'] } : undefined,
+        });
         expect(res.status).toBe(403);
         expect(res.data.detail).toBe(KEY_TRPC_REFUSED);
       }

@@ -10,7 +10,12 @@ import { endpointFor } from './helpers/webhooks';
 /** Rows that mean something left (or was queued to leave) through a channel or a webhook. */
 async function outgoing() {
   const count = async (table: string) => (await env.DB.prepare(`SELECT count(*) AS n FROM ${table}`).first<{ n: number }>())!.n;
-  return { outbox: await count('outbox_messages'), deliveries: await count('deliveries'), webhooks: await count('webhook_deliveries'), notices: await count('owner_notices') };
+  return {
+    outbox: await count('outbox_messages'),
+    deliveries: await count('deliveries'),
+    webhooks: await count('webhook_deliveries'),
+    notices: await count('owner_notices'),
+  };
 }
 
 describe('sandbox keys', () => {
@@ -38,9 +43,14 @@ describe('sandbox keys', () => {
     }
     // And the routes that would send are closed to every key, sandbox or not.
     expect((await api('POST', `/api/messages/deliver/${message.id}`, { token: created.data.key })).status).toBe(403);
-    expect((await api('POST', '/api/developer/webhooks', { token: created.data.key, json: { url: 'http://127.0.0.1:9/x', event: 'missed_checkins', retry: false } })).status).toBe(403);
+    expect(
+      (await api('POST', '/api/developer/webhooks', { token: created.data.key, json: { url: 'http://127.0.0.1:9/x', event: 'missed_checkins', retry: false } }))
+        .status,
+    ).toBe(403);
     // The one thing a sandbox key can make leave: simulated events to the owner's own endpoint, each marked.
-    const events = await env.DB.prepare('SELECT event_id, payload FROM webhook_deliveries WHERE webhook_id = ?').bind(hook.id).all<{ event_id: string; payload: string }>();
+    const events = await env.DB.prepare('SELECT event_id, payload FROM webhook_deliveries WHERE webhook_id = ?')
+      .bind(hook.id)
+      .all<{ event_id: string; payload: string }>();
     expect(events.results.length).toBeGreaterThan(0);
     for (const e of events.results) {
       expect(e.event_id).toMatch(/^sandbox:/);

@@ -30,12 +30,20 @@ const keyRow = (id: string) => env.DB.prepare('SELECT * FROM api_keys WHERE id =
 /** The user's accepted calls this month (the sum of their keys' rows in D1, after the usage buffer's flush), or null when none was counted. */
 const usageCount = async (userId: string) => {
   await flushPendingUsage(createDb(env.DB));
-  return (await env.DB.prepare('SELECT sum(count) AS count FROM api_usage WHERE user_id = ? AND month = ?').bind(userId, new Date().toISOString().slice(0, 7)).first<{ count: number | null }>())?.count ?? null;
+  return (
+    (
+      await env.DB.prepare('SELECT sum(count) AS count FROM api_usage WHERE user_id = ? AND month = ?')
+        .bind(userId, new Date().toISOString().slice(0, 7))
+        .first<{ count: number | null }>()
+    )?.count ?? null
+  );
 };
 /** One key's counters, derived from its monthly rows in D1 (after the usage buffer's flush). */
 const keyUsage = async (keyId: string) => {
   await flushPendingUsage(createDb(env.DB));
-  return (await env.DB.prepare('SELECT coalesce(sum(count), 0) AS usage_count, max(last_used_at) AS last_used_at FROM api_usage WHERE key_id = ?').bind(keyId).first<{ usage_count: number; last_used_at: number | null }>())!;
+  return (await env.DB.prepare('SELECT coalesce(sum(count), 0) AS usage_count, max(last_used_at) AS last_used_at FROM api_usage WHERE key_id = ?')
+    .bind(keyId)
+    .first<{ usage_count: number; last_used_at: number | null }>())!;
 };
 
 /**
@@ -181,9 +189,7 @@ describe('creating, listing and revoking keys', () => {
     const dump = JSON.stringify(await env.DB.prepare('SELECT * FROM api_keys').all());
     expect(dump).not.toContain(created.key);
     expect(dump).not.toContain(secretPart);
-    expect(Object.keys(row!).sort()).toEqual(
-      ['client_name', 'created_at', 'id', 'key_hash', 'prefix', 'revoked_at', 'sandbox', 'scopes', 'user_id'].sort(),
-    );
+    expect(Object.keys(row!).sort()).toEqual(['client_name', 'created_at', 'id', 'key_hash', 'prefix', 'revoked_at', 'sandbox', 'scopes', 'user_id'].sort());
   });
 
   it('lists the caller’s active keys without the key or its hash, and not other people’s', async () => {
@@ -347,7 +353,9 @@ describe('key calls', () => {
     const second = await createKey(owner.token, ['webhook:death-verification']);
     const limit = PLAN_LIMITS.free.apiCallsPerMonth;
     const month = new Date().toISOString().slice(0, 7);
-    await env.DB.prepare('INSERT INTO api_usage (key_id, user_id, month, count, last_used_at) VALUES (?, ?, ?, ?, ?)').bind(first.id, owner.id, month, limit - 1, Date.now()).run();
+    await env.DB.prepare('INSERT INTO api_usage (key_id, user_id, month, count, last_used_at) VALUES (?, ?, ?, ?, ?)')
+      .bind(first.id, owner.id, month, limit - 1, Date.now())
+      .run();
 
     const last = await api('POST', '/api/death-verification/report', { token: first.key });
     expect(last.status).toBe(501);

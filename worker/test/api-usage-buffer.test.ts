@@ -26,7 +26,9 @@ describe('API usage buffer', () => {
   it('concurrent calls near the quota: exactly the remaining budget is accepted, and D1 ends at the limit', async () => {
     const { owner, keyId, key } = await ownerWithKey();
     const limit = PLAN_LIMITS.free.apiCallsPerMonth;
-    await env.DB.prepare('INSERT INTO api_usage (key_id, user_id, month, count, last_used_at) VALUES (?, ?, ?, ?, ?)').bind(keyId, owner.id, month(), limit - 5, Date.now()).run();
+    await env.DB.prepare('INSERT INTO api_usage (key_id, user_id, month, count, last_used_at) VALUES (?, ?, ?, ?, ?)')
+      .bind(keyId, owner.id, month(), limit - 5, Date.now())
+      .run();
     const answers = await Promise.all(Array.from({ length: 12 }, () => api('GET', '/api/canary/status', { token: key })));
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses.filter((s) => s === 200)).toHaveLength(5);

@@ -23,7 +23,13 @@ async function setup() {
 async function newMessage(sender: User, recipient: User) {
   const res = await api('POST', '/api/message/create', {
     token: sender.token,
-    json: { recipient_user_id: recipient.id, content: 'See the attached files.', delivery_method: 'email', consent: true, rules: [{ trigger_type: 'missed_checkins', trigger_value: 3 }] },
+    json: {
+      recipient_user_id: recipient.id,
+      content: 'See the attached files.',
+      delivery_method: 'email',
+      consent: true,
+      rules: [{ trigger_type: 'missed_checkins', trigger_value: 3 }],
+    },
   });
   if (res.status !== 201) throw new Error(`create failed: ${res.status} ${res.text}`);
   return res.data as { id: string };
@@ -58,8 +64,19 @@ function form(fields: { file?: Blob | string; fileName?: string; message_id?: st
 
 const upload = (token: string, fields: Parameters<typeof form>[0]) => api('POST', '/api/upload/encrypted-file', { token, body: form(fields) });
 
-async function uploadOk(token: string, messageId: string, bytes: Uint8Array<ArrayBuffer> = random(64), extra: { iv?: string; name?: string; fileName?: string } = {}) {
-  const res = await upload(token, { file: new Blob([bytes]), message_id: messageId, iv: extra.iv ?? toBase64(random(12)), name: extra.name, fileName: extra.fileName });
+async function uploadOk(
+  token: string,
+  messageId: string,
+  bytes: Uint8Array<ArrayBuffer> = random(64),
+  extra: { iv?: string; name?: string; fileName?: string } = {},
+) {
+  const res = await upload(token, {
+    file: new Blob([bytes]),
+    message_id: messageId,
+    iv: extra.iv ?? toBase64(random(12)),
+    name: extra.name,
+    fileName: extra.fileName,
+  });
   if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${res.text}`);
   return res.data as { id: string; message_id: string; iv: string; name: string; size: number };
 }
@@ -129,7 +146,11 @@ describe('POST /api/upload/encrypted-file', () => {
     const json = await api('POST', '/api/upload/encrypted-file', { token: sender.token, json: { message_id: message.id } });
     expect(json.status).toBe(415);
     expect(json.data.detail).toMatch(/multipart\/form-data/);
-    const garbage = await api('POST', '/api/upload/encrypted-file', { token: sender.token, body: 'this is not multipart', headers: { 'content-type': 'multipart/form-data; boundary=xyz' } });
+    const garbage = await api('POST', '/api/upload/encrypted-file', {
+      token: sender.token,
+      body: 'this is not multipart',
+      headers: { 'content-type': 'multipart/form-data; boundary=xyz' },
+    });
     expect(garbage.status).toBe(400);
     expect(garbage.data.detail).toMatch(/Malformed multipart/);
     const noBoundary = await api('POST', '/api/upload/encrypted-file', { token: sender.token, body: 'x', headers: { 'content-type': 'multipart/form-data' } });
@@ -169,7 +190,10 @@ describe('POST /api/upload/encrypted-file', () => {
       expect(res).toMatchObject({ status: 404, data: { detail: 'Message not found' } });
     }
     expect((await upload(stranger.token, { file: new Blob([random(32)]), message_id: crypto.randomUUID(), iv: toBase64(random(12)) })).status).toBe(404);
-    expect((await api('POST', '/api/upload/encrypted-file', { body: form({ file: new Blob([random(32)]), message_id: message.id, iv: toBase64(random(12)) }) })).status).toBe(401);
+    expect(
+      (await api('POST', '/api/upload/encrypted-file', { body: form({ file: new Blob([random(32)]), message_id: message.id, iv: toBase64(random(12)) }) }))
+        .status,
+    ).toBe(401);
     expect(await stored()).toEqual(before);
   });
 
@@ -190,8 +214,14 @@ describe('POST /api/upload/encrypted-file', () => {
     const { sender, message } = await setup();
     const objectsBefore = await objectCount();
     const now = Date.now();
-    const insert = env.DB.prepare('INSERT INTO message_attachments (id, message_id, owner_id, r2_key, iv, name, size, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-    await env.DB.batch(Array.from({ length: ATTACHMENTS_PER_MESSAGE_MAX }, (_, i) => insert.bind(crypto.randomUUID(), message.id, sender.id, `attachments/x${i}`, toBase64(random(12)), 'f', 16, now)));
+    const insert = env.DB.prepare(
+      'INSERT INTO message_attachments (id, message_id, owner_id, r2_key, iv, name, size, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    await env.DB.batch(
+      Array.from({ length: ATTACHMENTS_PER_MESSAGE_MAX }, (_, i) =>
+        insert.bind(crypto.randomUUID(), message.id, sender.id, `attachments/x${i}`, toBase64(random(12)), 'f', 16, now),
+      ),
+    );
     const res = await upload(sender.token, { file: new Blob([random(32)]), message_id: message.id, iv: toBase64(random(12)) });
     expect(res.status).toBe(409);
     expect(await objectCount()).toBe(objectsBefore);
@@ -203,7 +233,9 @@ describe('storage quota', () => {
     const { sender, message } = await setup();
     const limit = PLAN_LIMITS.free.storageBytes;
     // Usage reached cheaply: the message's audio says it takes all but 40 bytes.
-    await env.DB.prepare('UPDATE messages SET audio_bytes = ? WHERE id = ?').bind(limit - 40, message.id).run();
+    await env.DB.prepare('UPDATE messages SET audio_bytes = ? WHERE id = ?')
+      .bind(limit - 40, message.id)
+      .run();
     await uploadOk(sender.token, message.id, random(40)); // exactly fills it
     const before = await stored();
     const over = await upload(sender.token, { file: new Blob([random(16)]), message_id: message.id, iv: toBase64(random(12)) });
@@ -227,7 +259,11 @@ describe('storage quota', () => {
     await env.DB.prepare('UPDATE messages SET audio_bytes = 1000 WHERE id IN (?, ?)').bind(message.id, second.id).run();
     await uploadOk(sender.token, message.id, random(30));
     await uploadOk(sender.token, second.id, random(20));
-    expect((await api('GET', '/api/profile/storage', { token: sender.token })).data).toEqual({ used_bytes: 2050, limit_bytes: PLAN_LIMITS.free.storageBytes, plan: 'free' });
+    expect((await api('GET', '/api/profile/storage', { token: sender.token })).data).toEqual({
+      used_bytes: 2050,
+      limit_bytes: PLAN_LIMITS.free.storageBytes,
+      plan: 'free',
+    });
     expect((await api('GET', '/api/profile/storage', { token: recipient.token })).data.used_bytes).toBe(0);
     expect((await api('GET', '/api/profile/storage')).status).toBe(401);
   });
@@ -249,7 +285,11 @@ describe('reading attachments', () => {
     await release(sender, message.id);
     expect((await api('GET', `/api/message/${message.id}/attachments`, { token: recipient.token })).data).toEqual(list.data);
     expect((await trpcQuery('attachments.list', { message_id: message.id }, recipient.token)).data.result.data).toEqual(list.data);
-    for (const path of [`/api/message/${message.id}/attachments`, `/api/attachments/${a.id}/ciphertext`, `/api/download/decrypted-file/${a.id}?key=${toBase64Url(random(32))}`]) {
+    for (const path of [
+      `/api/message/${message.id}/attachments`,
+      `/api/attachments/${a.id}/ciphertext`,
+      `/api/download/decrypted-file/${a.id}?key=${toBase64Url(random(32))}`,
+    ]) {
       expect((await raw(path, stranger.token)).status).toBe(404);
     }
     expect((await trpcQuery('attachments.list', { message_id: message.id }, stranger.token)).status).toBe(404);
@@ -329,14 +369,19 @@ describe('GET /api/download/decrypted-file/{id}?key=', () => {
     const blobs = env.BLOBS;
     const brokenBlobs = new Proxy(blobs, {
       get(target, prop) {
-        if (prop === 'get') return async () => { throw new Error('R2 unavailable'); };
+        if (prop === 'get')
+          return async () => {
+            throw new Error('R2 unavailable');
+          };
         const value = Reflect.get(target, prop);
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
     const ctx = createExecutionContext();
     const failing = await createApp().fetch(
-      new Request(`http://afterword.test/api/download/decrypted-file/${a.id}?key=${toBase64Url(key)}`, { headers: { authorization: `Bearer ${sender.token}` } }),
+      new Request(`http://afterword.test/api/download/decrypted-file/${a.id}?key=${toBase64Url(key)}`, {
+        headers: { authorization: `Bearer ${sender.token}` },
+      }),
       { ...env, BLOBS: brokenBlobs },
       ctx,
     );
@@ -348,7 +393,9 @@ describe('GET /api/download/decrypted-file/{id}?key=', () => {
     for (const form of forms) expect(logged).not.toContain(form);
 
     // Nor is it anywhere in the database.
-    const { results: tables } = await env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'").all<{ name: string }>();
+    const { results: tables } = await env.DB.prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'",
+    ).all<{ name: string }>();
     for (const { name } of tables) {
       const { results } = await env.DB.prepare(`SELECT * FROM "${name}"`).all();
       const dump = JSON.stringify(results);

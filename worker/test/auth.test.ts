@@ -157,7 +157,9 @@ describe('login, me and logout', () => {
 
   it('refuses an expired session', async () => {
     const user = await signedInUser();
-    await env.DB.prepare('UPDATE sessions SET expires_at = ? WHERE user_id = ?').bind(Date.now() - 1000, user.id).run();
+    await env.DB.prepare('UPDATE sessions SET expires_at = ? WHERE user_id = ?')
+      .bind(Date.now() - 1000, user.id)
+      .run();
     expect((await api('GET', '/api/auth/me', { token: user.token })).status).toBe(401);
   });
 });

@@ -11,7 +11,9 @@ describe('creating canaries', () => {
     expect(res.data).toMatchObject({ name: 'Daily walk', interval_seconds: 7200, active: true, status: 'active', misses: 0 });
     expect(res.data.token).toMatch(/^[\w-]{43}$/);
     expect(Date.parse(res.data.deadline) - Date.parse(res.data.last_check_in)).toBe(7200_000);
-    const row = await env.DB.prepare('SELECT token_hash, timer_due_at FROM canaries WHERE id = ?').bind(res.data.id).first<{ token_hash: string; timer_due_at: number }>();
+    const row = await env.DB.prepare('SELECT token_hash, timer_due_at FROM canaries WHERE id = ?')
+      .bind(res.data.id)
+      .first<{ token_hash: string; timer_due_at: number }>();
     expect(row?.token_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(row?.token_hash).not.toContain(res.data.token);
     // The first wake is the grace-entry reminder, at 80 % of the interval.
@@ -82,7 +84,11 @@ describe('listing, status and deleting', () => {
   it('reports status for the canary with the earliest deadline, and nulls for none', async () => {
     const owner = await signedInUser();
     expect((await api('GET', '/api/canary/status', { token: owner.token })).data).toMatchObject({
-      last_check_in: null, interval_seconds: null, missed: false, deadline: null, misses: 0,
+      last_check_in: null,
+      interval_seconds: null,
+      missed: false,
+      deadline: null,
+      misses: 0,
     });
     await env.DB.prepare("UPDATE users SET plan = 'pro' WHERE id = ?").bind(owner.id).run();
     await createCanaryFor(owner.token, { interval_seconds: 7200 });
@@ -94,7 +100,9 @@ describe('listing, status and deleting', () => {
   it('shows missed and the number of misses once deadlines have passed', async () => {
     const owner = await signedInUser();
     const canary = await createCanaryFor(owner.token, { interval_seconds: 600 });
-    await env.DB.prepare('UPDATE canaries SET last_check_in = ? WHERE id = ?').bind(Date.now() - 2.5 * 600_000, canary.id).run();
+    await env.DB.prepare('UPDATE canaries SET last_check_in = ? WHERE id = ?')
+      .bind(Date.now() - 2.5 * 600_000, canary.id)
+      .run();
     const status = await api('GET', '/api/canary/status', { token: owner.token });
     expect(status.data).toMatchObject({ missed: true, misses: 2, status: 'missed' });
   });
@@ -123,7 +131,9 @@ describe('checking in', () => {
   it('checks in with the token alone, without a session', async () => {
     const owner = await signedInUser();
     const canary = await createCanaryFor(owner.token);
-    await env.DB.prepare('UPDATE canaries SET last_check_in = ? WHERE id = ?').bind(Date.now() - 1_000_000, canary.id).run();
+    await env.DB.prepare('UPDATE canaries SET last_check_in = ? WHERE id = ?')
+      .bind(Date.now() - 1_000_000, canary.id)
+      .run();
     const res = await api('POST', '/api/canary/checkin', { json: { token: canary.token } });
     expect(res.status).toBe(200);
     expect(res.data.checked_in).toBe(1);
@@ -183,15 +193,19 @@ describe('checking in', () => {
     const lines: string[] = [];
     const spies = (['log', 'warn', 'error'] as const).map((m) => {
       const original = console[m];
-      console[m] = (...args: unknown[]) => { lines.push(args.map(String).join(' ')); };
-      return () => { console[m] = original; };
+      console[m] = (...args: unknown[]) => {
+        lines.push(args.map(String).join(' '));
+      };
+      return () => {
+        console[m] = original;
+      };
     });
     try {
       await api('POST', `/api/ping/${canary.token}`);
       await api('GET', `/api/ping/${canary.token}`);
       await api('POST', '/api/canary/checkin', { json: { token: canary.token } });
     } finally {
-      spies.forEach((restore) => restore());
+      for (const restore of spies) restore();
     }
     expect(lines.join('\n')).not.toContain(canary.token);
   });

@@ -28,9 +28,7 @@ import { byKey, CanaryModel, type ModelCanary } from './helpers/canary-model';
 // Vite passes VITE_* variables from the shell into the workerd test runtime (process.env is not).
 const penv: Record<string, string | undefined> = (import.meta as { env?: Record<string, string | undefined> }).env ?? {};
 const replay = (property: 'safety' | 'liveness') =>
-  penv.VITE_FC_SEED && (penv.VITE_FC_PROPERTY ?? property) === property
-    ? { seed: Number(penv.VITE_FC_SEED), path: penv.VITE_FC_PATH, endOnFailure: true }
-    : {};
+  penv.VITE_FC_SEED && (penv.VITE_FC_PROPERTY ?? property) === property ? { seed: Number(penv.VITE_FC_SEED), path: penv.VITE_FC_PATH, endOnFailure: true } : {};
 /** VITE_FC_RUNS=<n> for a longer soak than the default (which keeps the file well under a minute). */
 const runs = (n: number) => (penv.VITE_FC_RUNS ? Number(penv.VITE_FC_RUNS) : n);
 
@@ -78,29 +76,47 @@ const boundaryArb = fc.record({
   miss: fc.constantFrom<FirstMiss>('D', 'D+1', 'D+g-1', 'D+g', 'D+g+1', 'warned-1', 'warned', 'warned+1'),
 });
 const outageArb = fc.record({ t: fc.constant('outage' as const), intervals: fc.integer({ min: 90, max: 130 }) });
-const stepArb = (outages: boolean): fc.Arbitrary<Step> => fc.oneof(
-  { arbitrary: boundaryArb, weight: 3 },
-  { arbitrary: outages ? outageArb : fc.constant({ t: 'advance' as const, ms: 1 }), weight: 1 },
-  { arbitrary: fc.record({ t: fc.constant('advance' as const), ms: fc.oneof(fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 1, max: 10 * MINUTE })) }), weight: 2 },
-  { arbitrary: fc.record({ t: fc.constant('advanceIntervals' as const), permille: fc.oneof(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 3500 })) }), weight: 3 },
-  {
-    arbitrary: fc.record({
-      t: fc.constant('landOn' as const),
-      c: canaryIdx,
-      at: fc.constantFrom<StepTarget>('graceStart', 'deadline', 'miss', 'countsFrom', 'timer', 'lateLimit', 'warnedLimit'),
-      k: fc.integer({ min: 1, max: 3 }),
-      off: fc.constantFrom<-1 | 0 | 1>(0, 0, -1, 1),
-    }),
-    weight: 4,
-  },
-  { arbitrary: fc.record({ t: fc.constant('run' as const), c: canaryIdx, by: fc.constantFrom<'alarm' | 'reconciler'>('alarm', 'alarm', 'reconciler'), twice: fc.boolean() }), weight: 5 },
-  { arbitrary: fc.record({ t: fc.constant('sendFails' as const), c: canaryIdx }), weight: 2 },
-  { arbitrary: fc.constant({ t: 'reconcile' as const }), weight: 2 },
-  { arbitrary: fc.constant({ t: 'checkInAll' as const }), weight: 1 },
-  { arbitrary: fc.record({ t: fc.constant('checkInToken' as const), c: canaryIdx }), weight: 1 },
-  { arbitrary: fc.record({ t: fc.constant('create' as const), ratio: fc.constantFrom<0.5 | 1 | 2>(0.5, 1, 2) }), weight: 1 },
-  { arbitrary: fc.record({ t: fc.constant('delete' as const), c: canaryIdx }), weight: 1 },
-);
+const stepArb = (outages: boolean): fc.Arbitrary<Step> =>
+  fc.oneof(
+    { arbitrary: boundaryArb, weight: 3 },
+    { arbitrary: outages ? outageArb : fc.constant({ t: 'advance' as const, ms: 1 }), weight: 1 },
+    {
+      arbitrary: fc.record({ t: fc.constant('advance' as const), ms: fc.oneof(fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 1, max: 10 * MINUTE })) }),
+      weight: 2,
+    },
+    {
+      arbitrary: fc.record({
+        t: fc.constant('advanceIntervals' as const),
+        permille: fc.oneof(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 3500 })),
+      }),
+      weight: 3,
+    },
+    {
+      arbitrary: fc.record({
+        t: fc.constant('landOn' as const),
+        c: canaryIdx,
+        at: fc.constantFrom<StepTarget>('graceStart', 'deadline', 'miss', 'countsFrom', 'timer', 'lateLimit', 'warnedLimit'),
+        k: fc.integer({ min: 1, max: 3 }),
+        off: fc.constantFrom<-1 | 0 | 1>(0, 0, -1, 1),
+      }),
+      weight: 4,
+    },
+    {
+      arbitrary: fc.record({
+        t: fc.constant('run' as const),
+        c: canaryIdx,
+        by: fc.constantFrom<'alarm' | 'reconciler'>('alarm', 'alarm', 'reconciler'),
+        twice: fc.boolean(),
+      }),
+      weight: 5,
+    },
+    { arbitrary: fc.record({ t: fc.constant('sendFails' as const), c: canaryIdx }), weight: 2 },
+    { arbitrary: fc.constant({ t: 'reconcile' as const }), weight: 2 },
+    { arbitrary: fc.constant({ t: 'checkInAll' as const }), weight: 1 },
+    { arbitrary: fc.record({ t: fc.constant('checkInToken' as const), c: canaryIdx }), weight: 1 },
+    { arbitrary: fc.record({ t: fc.constant('create' as const), ratio: fc.constantFrom<0.5 | 1 | 2>(0.5, 1, 2) }), weight: 1 },
+    { arbitrary: fc.record({ t: fc.constant('delete' as const), c: canaryIdx }), weight: 1 },
+  );
 const outagesOn = LONG_OUTAGES || penv.VITE_FC_OUTAGES === '1';
 
 let user: User;
@@ -115,8 +131,19 @@ beforeAll(async () => {
 
 /** What the generated runs actually exercised (printed at the end, so a weak generator shows). */
 const stats = {
-  safetyRuns: 0, steps: 0, emitted: 0, emittedMissesAbove1: 0, timerRuns: 0, rewarnedCycles: 0, emittedAfterRewarn: 0,
-  failedSends: 0, reconcilerCatchUps: 0, checkInsEndingMissedCycle: 0, deletesWithPendingMiss: 0, livenessRuns: 0, livenessEmitted: 0,
+  safetyRuns: 0,
+  steps: 0,
+  emitted: 0,
+  emittedMissesAbove1: 0,
+  timerRuns: 0,
+  rewarnedCycles: 0,
+  emittedAfterRewarn: 0,
+  failedSends: 0,
+  reconcilerCatchUps: 0,
+  checkInsEndingMissedCycle: 0,
+  deletesWithPendingMiss: 0,
+  livenessRuns: 0,
+  livenessEmitted: 0,
 };
 
 // The engine logs every emission (console.log) and every repaired timer (console.warn): thousands of lines here.
@@ -238,7 +265,9 @@ async function step(world: World, s: Step) {
       const warned = graceStart + (delta ?? 0) + c.graceMs - tol;
       const d = cy.deadline;
       const g = c.graceMs;
-      const target = { D: d, 'D+1': d + 1, 'D+g-1': d + g - 1, 'D+g': d + g, 'D+g+1': d + g + 1, 'warned-1': warned - 1, warned, 'warned+1': warned + 1 }[s.miss];
+      const target = { D: d, 'D+1': d + 1, 'D+g-1': d + g - 1, 'D+g': d + g, 'D+g+1': d + g + 1, 'warned-1': warned - 1, warned, 'warned+1': warned + 1 }[
+        s.miss
+      ];
       world.now = Math.max(world.now, d, target);
       await runTimer(world, c, 'alarm');
       return;
@@ -258,13 +287,21 @@ async function step(world: World, s: Step) {
       if (!c) return;
       const cy = model.cycle(c);
       const target =
-        s.at === 'graceStart' ? cy.deadline - c.graceMs
-        : s.at === 'deadline' ? cy.deadline
-        : s.at === 'miss' ? model.dueOf(c, cy.deadline, s.k + 1)
-        : s.at === 'countsFrom' ? cy.countsFrom
-        : s.at === 'lateLimit' ? cy.deadline + c.graceMs
-        : s.at === 'warnedLimit' ? (cy.reminderAt === null ? null : cy.reminderAt + c.graceMs - c.toleranceMs)
-        : world.timerDue.get(c.id);
+        s.at === 'graceStart'
+          ? cy.deadline - c.graceMs
+          : s.at === 'deadline'
+            ? cy.deadline
+            : s.at === 'miss'
+              ? model.dueOf(c, cy.deadline, s.k + 1)
+              : s.at === 'countsFrom'
+                ? cy.countsFrom
+                : s.at === 'lateLimit'
+                  ? cy.deadline + c.graceMs
+                  : s.at === 'warnedLimit'
+                    ? cy.reminderAt === null
+                      ? null
+                      : cy.reminderAt + c.graceMs - c.toleranceMs
+                    : world.timerDue.get(c.id);
       if (target != null && target + s.off > world.now) world.now = target + s.off;
       return;
     }
@@ -339,9 +376,15 @@ async function step(world: World, s: Step) {
 
 /** The recorded history in D1 equals the model's, row for row. */
 async function checkRecorded(world: World) {
-  const { results } = await env.DB.prepare(
-    'SELECT canary_id, cycle_deadline, kind, misses, fired_at, counts_from, emitted_at FROM canary_transitions',
-  ).all<{ canary_id: string; cycle_deadline: number; kind: string; misses: number; fired_at: number; counts_from: number | null; emitted_at: number | null }>();
+  const { results } = await env.DB.prepare('SELECT canary_id, cycle_deadline, kind, misses, fired_at, counts_from, emitted_at FROM canary_transitions').all<{
+    canary_id: string;
+    cycle_deadline: number;
+    kind: string;
+    misses: number;
+    fired_at: number;
+    counts_from: number | null;
+    emitted_at: number | null;
+  }>();
   const actual = results
     .map((r) => ({
       canary: r.canary_id,
@@ -436,7 +479,10 @@ describe('canary engine against a reference model', () => {
             const end = world.now + ref * (horizonIntervals + 1);
             const checkIns: number[] = [];
             let at = world.now;
-            for (const g of checkInGaps) checkIns.push((at += Math.round((ref * g) / 1000)));
+            for (const g of checkInGaps) {
+              at += Math.round((ref * g) / 1000);
+              checkIns.push(at);
+            }
             // Cycle starts: creation, then each check-in that happens before the end.
             const starts = [world.now, ...checkIns.filter((t) => t <= end)];
 
@@ -469,7 +515,10 @@ describe('canary engine against a reference model', () => {
                   const due = model.dueOf(c, deadline, k);
                   if (due >= endedAt || due > end) break;
                   stats.livenessEmitted++;
-                  expect(cy.emitted.get(k), `misses ${k} of cycle ${model.rel(deadline)} (interval ${c.intervalMs / 1000}s) emitted at its due time ${model.rel(due)}`).toBe(due);
+                  expect(
+                    cy.emitted.get(k),
+                    `misses ${k} of cycle ${model.rel(deadline)} (interval ${c.intervalMs / 1000}s) emitted at its due time ${model.rel(due)}`,
+                  ).toBe(due);
                 }
                 expect(cy.rewarned, `cycle ${model.rel(deadline)} was on time and warned`).toBe(false);
               }

@@ -47,7 +47,17 @@ describe('the reconciler (every minute)', () => {
     await advanceCanary(servicesAt(start + 0.8 * HOUR), canary.id, 'alarm');
     // The queue is down when the deadline fires: the send throws, the row stays unsent.
     const failing = servicesAt(start + HOUR);
-    const broken = { ...failing, env: { ...failing.env, JOBS: { sendBatch: async () => { throw new Error('queue unavailable'); } } as unknown as Queue } };
+    const broken = {
+      ...failing,
+      env: {
+        ...failing.env,
+        JOBS: {
+          sendBatch: async () => {
+            throw new Error('queue unavailable');
+          },
+        } as unknown as Queue,
+      },
+    };
     await expect(advanceCanary(broken, canary.id, 'alarm')).rejects.toThrow('queue unavailable');
     expect((await transitionsOf(canary.id)).find((t) => t.kind === 'missed')?.emitted_at).toBeNull();
 
@@ -61,7 +71,15 @@ describe('the reconciler (every minute)', () => {
 
 describe('the missed_checkins event on the queue', () => {
   it('is acknowledged by the consumer, including a redelivery of the same event', async () => {
-    const event = { type: 'missed_checkins', event_id: crypto.randomUUID(), user_id: 'u', canary_id: 'c', misses: 1, deadline: new Date().toISOString(), fired_at: new Date().toISOString() };
+    const event = {
+      type: 'missed_checkins',
+      event_id: crypto.randomUUID(),
+      user_id: 'u',
+      canary_id: 'c',
+      misses: 1,
+      deadline: new Date().toISOString(),
+      fired_at: new Date().toISOString(),
+    };
     const batch = createMessageBatch('afterword-jobs', [
       { id: 'm1', timestamp: new Date(), attempts: 1, body: event },
       { id: 'm1', timestamp: new Date(), attempts: 2, body: event },

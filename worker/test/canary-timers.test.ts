@@ -47,7 +47,11 @@ describe('the deadline timer (advanceCanary with a controlled clock)', () => {
     }
     expect(sends.map((e) => (e as { misses: number }).misses)).toEqual([1, 2, 3]);
     const misses = (await transitionsOf(canary.id)).filter((t) => t.kind === 'missed');
-    expect(misses.map((t) => [t.misses, t.due_at])).toEqual([[1, deadline], [2, deadline + HOUR], [3, deadline + 2 * HOUR]]);
+    expect(misses.map((t) => [t.misses, t.due_at])).toEqual([
+      [1, deadline],
+      [2, deadline + HOUR],
+      [3, deadline + 2 * HOUR],
+    ]);
   });
 
   it('starts a new cycle at a check-in: the old misses stop, the new deadline counts from the check-in', async () => {
@@ -81,7 +85,9 @@ describe('the deadline timer (advanceCanary with a controlled clock)', () => {
     expect(rows.map((t) => t.kind)).toEqual(['grace_reminder', 'late_rewarn', 'missed']);
     expect(rows.find((t) => t.kind === 'missed')).toMatchObject({ counts_from: late + grace, emitted_at: null });
     expect(fired.result.nextDueAt?.getTime()).toBe(late + grace);
-    const activity = await env.DB.prepare("SELECT summary FROM activity WHERE kind = 'late_rewarn' AND canary_id = ?").bind(canary.id).first<{ summary: string }>();
+    const activity = await env.DB.prepare("SELECT summary FROM activity WHERE kind = 'late_rewarn' AND canary_id = ?")
+      .bind(canary.id)
+      .first<{ summary: string }>();
     expect(activity?.summary).toMatch(/nothing is released before then/);
 
     // Still no check-in once the fresh grace period is over: now it counts, once.
@@ -119,7 +125,9 @@ describe('catching up after a long outage', () => {
     expect(Math.max(...misses)).toBe(650);
     // Late by far more than a grace period: re-warned, so nothing is sent until the fresh grace ends.
     expect([...first.sent, ...second.sent]).toEqual([]);
-    const activity = await env.DB.prepare("SELECT count(*) AS n FROM activity WHERE kind = 'missed_checkin' AND canary_id = ?").bind(canary.id).first<{ n: number }>();
+    const activity = await env.DB.prepare("SELECT count(*) AS n FROM activity WHERE kind = 'missed_checkin' AND canary_id = ?")
+      .bind(canary.id)
+      .first<{ n: number }>();
     expect(activity?.n).toBe(2);
   });
 });

@@ -15,7 +15,13 @@ describe("the dead-man's switch", () => {
     expect(Date.parse(setup.data.deadline) - Date.now()).toBeGreaterThan(47.9 * HOUR);
     const deletions = await api('GET', '/api/legal/deletions', { token: owner.token });
     expect(deletions.data.items).toEqual([
-      { type: 'account', id: 'deadman', status: 'armed', reason: 'deadman', deletion_date: new Date(Date.parse(setup.data.deadline) + DEADMAN_FINAL_NOTICE_MS).toISOString() },
+      {
+        type: 'account',
+        id: 'deadman',
+        status: 'armed',
+        reason: 'deadman',
+        deletion_date: new Date(Date.parse(setup.data.deadline) + DEADMAN_FINAL_NOTICE_MS).toISOString(),
+      },
     ]);
   });
 
@@ -41,7 +47,9 @@ describe("the dead-man's switch", () => {
     expect(await processDeadmanSwitches(servicesAt(deadline - 1000))).toEqual({ scheduled: 0, deleted: 0 });
     expect(await processDeadmanSwitches(servicesAt(deadline + 1000))).toEqual({ scheduled: 1, deleted: 0 });
     const listed = await api('GET', '/api/legal/deletions', { token: owner.token });
-    expect(listed.data.items).toEqual([expect.objectContaining({ type: 'account', status: 'scheduled', deletion_date: new Date(deadline + 1000 + DEADMAN_FINAL_NOTICE_MS).toISOString() })]);
+    expect(listed.data.items).toEqual([
+      expect.objectContaining({ type: 'account', status: 'scheduled', deletion_date: new Date(deadline + 1000 + DEADMAN_FINAL_NOTICE_MS).toISOString() }),
+    ]);
     // Running again within the final day changes nothing.
     expect(await processDeadmanSwitches(servicesAt(deadline + 2 * HOUR))).toEqual({ scheduled: 0, deleted: 0 });
 

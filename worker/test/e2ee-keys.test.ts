@@ -8,8 +8,20 @@ import { api, signedInUser } from './helpers/api';
 /** Syntactically valid v1 formats: random bytes of the right lengths (the server never opens them). */
 const b64u = (n: number) => toBase64Url(crypto.getRandomValues(new Uint8Array(n)));
 const publicJwk = () => ({ kty: 'EC', crv: 'P-256', x: b64u(32), y: b64u(32), ext: true, key_ops: [] });
-const passwordWrap = () => ({ v: 1, kdf: { name: 'PBKDF2', hash: 'SHA-256', iterations: 600_000, salt: b64u(16) }, alg: 'A256GCM', iv: b64u(12), ct: b64u(154) });
-const recoveryWrap = () => ({ v: 1, kdf: { name: 'HKDF', hash: 'SHA-256', salt: b64u(16), info: E2EE_RECOVERY_INFO }, alg: 'A256GCM', iv: b64u(12), ct: b64u(154) });
+const passwordWrap = () => ({
+  v: 1,
+  kdf: { name: 'PBKDF2', hash: 'SHA-256', iterations: 600_000, salt: b64u(16) },
+  alg: 'A256GCM',
+  iv: b64u(12),
+  ct: b64u(154),
+});
+const recoveryWrap = () => ({
+  v: 1,
+  kdf: { name: 'HKDF', hash: 'SHA-256', salt: b64u(16), info: E2EE_RECOVERY_INFO },
+  alg: 'A256GCM',
+  iv: b64u(12),
+  ct: b64u(154),
+});
 const bundle = () => ({ public_key: publicJwk(), password_wrap: passwordWrap(), recovery_wrap: recoveryWrap() });
 
 const trpcQuery = (proc: string, input: unknown, token?: string) =>
@@ -61,7 +73,11 @@ describe('PUT and GET /api/keys/me', () => {
     ['y in standard base64 with padding', (b) => ({ ...b, public_key: { ...b.public_key, y: btoa('x'.repeat(32)) } }), ['body', 'public_key', 'y']],
     ['password_wrap with the recovery HKDF', (b) => ({ ...b, password_wrap: recoveryWrap() }), ['body', 'password_wrap']],
     ['recovery_wrap with PBKDF2', (b) => ({ ...b, recovery_wrap: passwordWrap() }), ['body', 'recovery_wrap']],
-    ['too few PBKDF2 iterations', (b) => ({ ...b, password_wrap: { ...b.password_wrap, kdf: { ...b.password_wrap.kdf, iterations: 1000 } } }), ['body', 'password_wrap', 'kdf', 'iterations']],
+    [
+      'too few PBKDF2 iterations',
+      (b) => ({ ...b, password_wrap: { ...b.password_wrap, kdf: { ...b.password_wrap.kdf, iterations: 1000 } } }),
+      ['body', 'password_wrap', 'kdf', 'iterations'],
+    ],
     ['a wrap of version 2', (b) => ({ ...b, password_wrap: { ...b.password_wrap, v: 2 } }), ['body', 'password_wrap', 'v']],
     ['a wrap with a short iv', (b) => ({ ...b, recovery_wrap: { ...b.recovery_wrap, iv: b64u(8) } }), ['body', 'recovery_wrap', 'iv']],
     ['no recovery_wrap', (b) => ({ public_key: b.public_key, password_wrap: b.password_wrap }), ['body', 'recovery_wrap']],

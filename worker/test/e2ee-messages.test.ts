@@ -73,23 +73,56 @@ describe('POST /api/message/create with use_e2ee', () => {
 
   it('accepts the recipient kid in upper case', async () => {
     const { sender, recipient } = await pair();
-    const res = await api('POST', '/api/message/create', { token: sender.token, json: sealedBody(sender, recipient, { content_encrypted: JSON.stringify(envelope([recipient.id.toUpperCase()])) }) });
+    const res = await api('POST', '/api/message/create', {
+      token: sender.token,
+      json: sealedBody(sender, recipient, { content_encrypted: JSON.stringify(envelope([recipient.id.toUpperCase()])) }),
+    });
     expect(res.status).toBe(201);
   });
 
   const refusals: [string, (s: User, r: User) => Record<string, unknown>, (string | number)[], string | RegExp][] = [
-    ['non-empty content', (s, r) => ({ content: 'the plaintext, by mistake' }), ['body', 'content'], E2EE_MESSAGE_ERRORS.contentNotEmpty],
+    ['non-empty content', () => ({ content: 'the plaintext, by mistake' }), ['body', 'content'], E2EE_MESSAGE_ERRORS.contentNotEmpty],
     ['whitespace content', () => ({ content: ' ' }), ['body', 'content'], E2EE_MESSAGE_ERRORS.contentNotEmpty],
     ['no content_encrypted', () => ({ content_encrypted: undefined }), ['body', 'content_encrypted'], E2EE_MESSAGE_ERRORS.envelopeMissing],
     ['null content_encrypted', () => ({ content_encrypted: null }), ['body', 'content_encrypted'], E2EE_MESSAGE_ERRORS.envelopeMissing],
     ['content_encrypted that is not JSON', () => ({ content_encrypted: 'ciphertext' }), ['body', 'content_encrypted'], 'content_encrypted is not JSON'],
-    ['an envelope of version 2', (s, r) => ({ content_encrypted: JSON.stringify(envelope([r.id], { v: 2 })) }), ['body', 'content_encrypted'], /not a v1 envelope: v/],
-    ['an envelope with an 8-byte iv', (s, r) => ({ content_encrypted: JSON.stringify(envelope([r.id], { iv: b64u(8) })) }), ['body', 'content_encrypted'], /iv must encode 12 bytes/],
+    [
+      'an envelope of version 2',
+      (_s, r) => ({ content_encrypted: JSON.stringify(envelope([r.id], { v: 2 })) }),
+      ['body', 'content_encrypted'],
+      /not a v1 envelope: v/,
+    ],
+    [
+      'an envelope with an 8-byte iv',
+      (_s, r) => ({ content_encrypted: JSON.stringify(envelope([r.id], { iv: b64u(8) })) }),
+      ['body', 'content_encrypted'],
+      /iv must encode 12 bytes/,
+    ],
     ['an envelope without recipients', () => ({ content_encrypted: JSON.stringify(envelope([])) }), ['body', 'content_encrypted'], /recipients/],
-    ['an envelope with 5 recipients', (s, r) => ({ content_encrypted: JSON.stringify(envelope([r.id, s.id, crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()])) }), ['body', 'content_encrypted'], /recipients/],
-    ['a wrap whose epk carries a private key', (s, r) => ({ content_encrypted: JSON.stringify(envelope([r.id], { recipients: [{ ...recipientWrap(r.id), epk: { ...publicJwk(), d: b64u(32) } }] })) }), ['body', 'content_encrypted'], /epk/],
-    ['an envelope with a key for the sender only', (s) => ({ content_encrypted: JSON.stringify(envelope([s.id])) }), ['body', 'content_encrypted'], E2EE_MESSAGE_ERRORS.noRecipientWrap],
-    ['sealed audio shorter than its tag', () => ({ audio_base64: base64(crypto.getRandomValues(new Uint8Array(15))) }), ['body', 'audio_base64'], /at least 16 bytes/],
+    [
+      'an envelope with 5 recipients',
+      (s, r) => ({ content_encrypted: JSON.stringify(envelope([r.id, s.id, crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()])) }),
+      ['body', 'content_encrypted'],
+      /recipients/,
+    ],
+    [
+      'a wrap whose epk carries a private key',
+      (_s, r) => ({ content_encrypted: JSON.stringify(envelope([r.id], { recipients: [{ ...recipientWrap(r.id), epk: { ...publicJwk(), d: b64u(32) } }] })) }),
+      ['body', 'content_encrypted'],
+      /epk/,
+    ],
+    [
+      'an envelope with a key for the sender only',
+      (s) => ({ content_encrypted: JSON.stringify(envelope([s.id])) }),
+      ['body', 'content_encrypted'],
+      E2EE_MESSAGE_ERRORS.noRecipientWrap,
+    ],
+    [
+      'sealed audio shorter than its tag',
+      () => ({ audio_base64: base64(crypto.getRandomValues(new Uint8Array(15))) }),
+      ['body', 'audio_base64'],
+      /at least 16 bytes/,
+    ],
     ['sealed audio that is not base64', () => ({ audio_base64: '!!!' }), ['body', 'audio_base64'], 'audio_base64 is not valid base64'],
   ];
   it.each(refusals)('refuses %s with 422, storing nothing', async (_name, overrides, loc, msg) => {
@@ -116,7 +149,10 @@ describe('POST /api/message/create with use_e2ee', () => {
     const { sender, recipient } = await pair();
     const before = await count('messages');
     const plain = { recipient_user_id: recipient.id, content: 'plain', delivery_method: 'email', consent: true };
-    const res = await api('POST', '/api/message/create', { token: sender.token, json: { ...plain, content_encrypted: JSON.stringify(envelope([recipient.id])) } });
+    const res = await api('POST', '/api/message/create', {
+      token: sender.token,
+      json: { ...plain, content_encrypted: JSON.stringify(envelope([recipient.id])) },
+    });
     expect(res.status).toBe(422);
     expect(res.data.detail).toEqual([{ loc: ['body', 'content_encrypted'], msg: E2EE_MESSAGE_ERRORS.notE2ee, type: 'e2ee_required' }]);
     const explicitFalse = await api('POST', '/api/message/create', { token: sender.token, json: { ...plain, use_e2ee: false, content_encrypted: '' } });
@@ -146,7 +182,10 @@ describe('POST /api/message/create with use_e2ee', () => {
   it('refuses sealed audio one byte over 10 MB + 16 bytes with 413, storing nothing', async () => {
     const { sender, recipient } = await pair();
     const before = [await count('messages'), await audioObjects()];
-    const big = await api('POST', '/api/message/create', { token: sender.token, json: sealedBody(sender, recipient, { audio_base64: base64(new Uint8Array(AUDIO_MAX_BYTES + 17)) }) });
+    const big = await api('POST', '/api/message/create', {
+      token: sender.token,
+      json: sealedBody(sender, recipient, { audio_base64: base64(new Uint8Array(AUDIO_MAX_BYTES + 17)) }),
+    });
     expect(big.status).toBe(413);
     expect([await count('messages'), await audioObjects()]).toEqual(before);
   });
@@ -178,7 +217,9 @@ describe('delivery of an E2EE message', () => {
     const deliveryId = jobs.find((j) => j.queue === 'DELIVERIES')!.body.delivery_id as string;
     await captureQueues(() => deliverMessage(servicesAt(deliverAt + 1000), deliveryId));
 
-    const { results } = await env.DB.prepare('SELECT * FROM outbox_messages WHERE idempotency_key = ?').bind(`delivery:${deliveryId}`).all<Record<string, any>>();
+    const { results } = await env.DB.prepare('SELECT * FROM outbox_messages WHERE idempotency_key = ?')
+      .bind(`delivery:${deliveryId}`)
+      .all<Record<string, any>>();
     expect(results).toHaveLength(1);
     const row = results[0]!;
     expect(row).toMatchObject({ channel: 'email', address: recipient.email });
@@ -200,7 +241,9 @@ describe('GET /api/message/{id}/audio of an E2EE message', () => {
     const { sender, recipient } = await pair();
     const sealed = crypto.getRandomValues(new Uint8Array(64));
     const created = await api('POST', '/api/message/create', { token: sender.token, json: sealedBody(sender, recipient, { audio_base64: base64(sealed) }) });
-    const res = await exports.default.fetch(new Request(`http://afterword.test/api/message/${created.data.id}/audio`, { headers: { authorization: `Bearer ${sender.token}` } }));
+    const res = await exports.default.fetch(
+      new Request(`http://afterword.test/api/message/${created.data.id}/audio`, { headers: { authorization: `Bearer ${sender.token}` } }),
+    );
     expect(res.headers.get('content-type')).toBe('application/octet-stream');
     expect(new Uint8Array(await res.arrayBuffer())).toEqual(sealed);
   });

@@ -24,7 +24,10 @@ async function nextIdentity(extra: { email_verified?: boolean } = {}) {
 
 /** A page-made client state: 32 random bytes, base64url (what the login page sends). */
 function clientState() {
-  return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32)))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }
 
 /** Start → provider consent → callback; returns the fragment of the final `/login#…` redirect. */

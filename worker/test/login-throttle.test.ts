@@ -11,7 +11,11 @@ import { api, signedInUser } from './helpers/api';
 
 const fromAddress = (ip: string) => ({ 'cf-connecting-ip': ip });
 const login = (email: string, password: string, ip: string) => api('POST', '/api/auth/login', { json: { email, password }, headers: fromAddress(ip) });
-const statuses = (results: { status: number }[]) => results.reduce<Record<number, number>>((n, r) => ({ ...n, [r.status]: (n[r.status] ?? 0) + 1 }), {});
+const statuses = (results: { status: number }[]) => {
+  const counts: Record<number, number> = {};
+  for (const r of results) counts[r.status] = (counts[r.status] ?? 0) + 1;
+  return counts;
+};
 
 describe('failed-login throttling', () => {
   it('answers 429 with Retry-After after 5 failures from one address, even for the right password from there', async () => {
@@ -131,7 +135,15 @@ describe('the client address', () => {
   it('ignores a client-sent CF-Connecting-IP on a local server: every request is the one local client', async () => {
     const local = { ...env, TRUST_CF_CONNECTING_IP: undefined } as unknown as typeof env;
     const email = `local-${crypto.randomUUID()}@example.com`;
-    await createApp().request('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json', ...fromAddress('203.0.113.200') }, body: JSON.stringify({ email, password: 'wrong password!' }) }, local);
+    await createApp().request(
+      '/api/auth/login',
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...fromAddress('203.0.113.200') },
+        body: JSON.stringify({ email, password: 'wrong password!' }),
+      },
+      local,
+    );
     expect(await env.DB.prepare("SELECT count(*) AS n FROM rate_limits WHERE key = 'login:ip:203.0.113.200'").first('n')).toBe(0);
     expect(clientAddress({ APP_ENV: 'development' } as never, '203.0.113.200')).toBe(LOCAL_CLIENT);
   });

@@ -107,7 +107,9 @@ describe('POST /api/message/create', () => {
     expect(deliverAt).toBeGreaterThanOrEqual(before - 1000);
     expect(deliverAt).toBeLessThanOrEqual(Date.now() + 1000);
     // Stored as sent back.
-    const row = await env.DB.prepare('SELECT sender_id, status, rules FROM messages WHERE id = ?').bind(res.data.id).first<{ sender_id: string; status: string; rules: string }>();
+    const row = await env.DB.prepare('SELECT sender_id, status, rules FROM messages WHERE id = ?')
+      .bind(res.data.id)
+      .first<{ sender_id: string; status: string; rules: string }>();
     expect(row).toMatchObject({ sender_id: sender.id, status: 'scheduled' });
     expect(JSON.parse(row!.rules).map((r: { trigger_value: string }) => r.trigger_value)).toEqual(['3', '5', '2099-01-01', '7', '0']);
   });
@@ -129,7 +131,10 @@ describe('POST /api/message/create', () => {
 
   it('keeps a message without rules and a future deliver_at pending; a date-time without offset is UTC', async () => {
     const { sender, recipient } = await pair();
-    const res = await api('POST', '/api/message/create', { token: sender.token, json: messageBody(recipient.id, { rules: [], deliver_at: '2099-06-01T12:00' }) });
+    const res = await api('POST', '/api/message/create', {
+      token: sender.token,
+      json: messageBody(recipient.id, { rules: [], deliver_at: '2099-06-01T12:00' }),
+    });
     expect(res.status).toBe(201);
     expect(res.data).toMatchObject({ status: 'scheduled', delivered: false, released_at: null, deliver_at: '2099-06-01T12:00:00.000Z', rules: [] });
     const dated = await createMessage(sender, recipient.id, { rules: [], deliver_at: '2099-06-01' });
@@ -151,7 +156,10 @@ describe('POST /api/message/create', () => {
   it('accepts content of exactly 100,000 characters and ten rules', async () => {
     const { sender, recipient } = await pair();
     const rules = Array.from({ length: 10 }, (_, i) => ({ trigger_type: 'missed_checkins', trigger_value: i + 1 }));
-    const res = await api('POST', '/api/message/create', { token: sender.token, json: messageBody(recipient.id, { content: 'x'.repeat(CONTENT_MAX_CHARS), rules }) });
+    const res = await api('POST', '/api/message/create', {
+      token: sender.token,
+      json: messageBody(recipient.id, { content: 'x'.repeat(CONTENT_MAX_CHARS), rules }),
+    });
     expect(res.status).toBe(201);
     expect(res.data.content).toHaveLength(CONTENT_MAX_CHARS);
     expect(res.data.rules).toHaveLength(10);
@@ -247,7 +255,15 @@ describe('refusing bad input: 422 naming the field, nothing stored', () => {
   const long = 'x'.repeat(CONTENT_MAX_CHARS + 1);
   const rule = (trigger_type: string, trigger_value: unknown, extra: Record<string, unknown> = {}) => ({ rules: [{ trigger_type, trigger_value, ...extra }] });
   const cases: [string, (recipientId: string) => Record<string, unknown>, (string | number)[]][] = [
-    ['a missing recipient', (r) => { const b: Record<string, unknown> = messageBody(r); delete b.recipient_user_id; return b; }, ['body', 'recipient_user_id']],
+    [
+      'a missing recipient',
+      (r) => {
+        const b: Record<string, unknown> = messageBody(r);
+        delete b.recipient_user_id;
+        return b;
+      },
+      ['body', 'recipient_user_id'],
+    ],
     ['a blank recipient', (r) => messageBody(r, { recipient_user_id: '' }), ['body', 'recipient_user_id']],
     ['a whitespace recipient', (r) => messageBody(r, { recipient_user_id: '   ' }), ['body', 'recipient_user_id']],
     ['a malformed recipient uuid', (r) => messageBody(r, { recipient_user_id: 'not-a-uuid' }), ['body', 'recipient_user_id']],
@@ -255,9 +271,25 @@ describe('refusing bad input: 422 naming the field, nothing stored', () => {
     ['a numeric recipient', (r) => messageBody(r, { recipient_user_id: 42 }), ['body', 'recipient_user_id']],
     ['delivery_method fax', (r) => messageBody(r, { delivery_method: 'fax' }), ['body', 'delivery_method']],
     ['delivery_method EMAIL', (r) => messageBody(r, { delivery_method: 'EMAIL' }), ['body', 'delivery_method']],
-    ['a missing delivery_method', (r) => { const b: Record<string, unknown> = messageBody(r); delete b.delivery_method; return b; }, ['body', 'delivery_method']],
+    [
+      'a missing delivery_method',
+      (r) => {
+        const b: Record<string, unknown> = messageBody(r);
+        delete b.delivery_method;
+        return b;
+      },
+      ['body', 'delivery_method'],
+    ],
     ['consent false', (r) => messageBody(r, { consent: false }), ['body', 'consent']],
-    ['consent missing', (r) => { const b: Record<string, unknown> = messageBody(r); delete b.consent; return b; }, ['body', 'consent']],
+    [
+      'consent missing',
+      (r) => {
+        const b: Record<string, unknown> = messageBody(r);
+        delete b.consent;
+        return b;
+      },
+      ['body', 'consent'],
+    ],
     ['consent "true"', (r) => messageBody(r, { consent: 'true' }), ['body', 'consent']],
     ['content over 100,000 characters', (r) => messageBody(r, { content: long }), ['body', 'content']],
     ['content a number', (r) => messageBody(r, { content: 12 }), ['body', 'content']],
@@ -287,9 +319,23 @@ describe('refusing bad input: 422 naming the field, nothing stored', () => {
     ['expire_window "soon"', (r) => messageBody(r, rule('fixed_date', '2099-01-01', { expire_window: 'soon' })), ['body', 'rules', 0, 'expire_window']],
     ['expire_window 366', (r) => messageBody(r, rule('delay_after_death', 1, { expire_window: 366 })), ['body', 'rules', 0, 'expire_window']],
     ['an unknown trigger_type', (r) => messageBody(r, rule('full_moon', 1)), ['body', 'rules', 0, 'trigger_type']],
-    ['a bad second rule', (r) => messageBody(r, { rules: [{ trigger_type: 'missed_checkins', trigger_value: 2 }, { trigger_type: 'fixed_date', trigger_value: 'nope' }] }), ['body', 'rules', 1, 'trigger_value']],
+    [
+      'a bad second rule',
+      (r) =>
+        messageBody(r, {
+          rules: [
+            { trigger_type: 'missed_checkins', trigger_value: 2 },
+            { trigger_type: 'fixed_date', trigger_value: 'nope' },
+          ],
+        }),
+      ['body', 'rules', 1, 'trigger_value'],
+    ],
     ['rules not a list', (r) => messageBody(r, { rules: { trigger_type: 'missed_checkins', trigger_value: 2 } }), ['body', 'rules']],
-    ['more than 10 rules', (r) => messageBody(r, { rules: Array.from({ length: 11 }, () => ({ trigger_type: 'missed_checkins', trigger_value: 2 })) }), ['body', 'rules']],
+    [
+      'more than 10 rules',
+      (r) => messageBody(r, { rules: Array.from({ length: 11 }, () => ({ trigger_type: 'missed_checkins', trigger_value: 2 })) }),
+      ['body', 'rules'],
+    ],
     ['use_e2ee "yes"', (r) => messageBody(r, { use_e2ee: 'yes' }), ['body', 'use_e2ee']],
     ['audio_base64 not base64', (r) => messageBody(r, { audio_base64: '!!! this is not base64 !!!' }), ['body', 'audio_base64']],
     ['audio_base64 of the wrong length', (r) => messageBody(r, { audio_base64: 'GkXfo' }), ['body', 'audio_base64']],
@@ -319,7 +365,10 @@ describe('refusing bad input: 422 naming the field, nothing stored', () => {
   it('refuses use_e2ee true with something that is not a sealed envelope (422), storing nothing', async () => {
     const { sender, recipient } = await pair();
     const before = await messageCount();
-    const res = await api('POST', '/api/message/create', { token: sender.token, json: messageBody(recipient.id, { content: '', use_e2ee: true, content_encrypted: 'ciphertext' }) });
+    const res = await api('POST', '/api/message/create', {
+      token: sender.token,
+      json: messageBody(recipient.id, { content: '', use_e2ee: true, content_encrypted: 'ciphertext' }),
+    });
     expect(res.status).toBe(422);
     expect(res.data.detail[0].loc).toEqual(['body', 'content_encrypted']);
     expect(await messageCount()).toBe(before);
@@ -348,9 +397,17 @@ describe('refusing bad input: 422 naming the field, nothing stored', () => {
     });
     expect(form.status).toBe(415);
     expect(form.data.detail).toMatch(/JSON/);
-    const text = await api('POST', '/api/message/create', { token: sender.token, body: JSON.stringify(messageBody(recipient.id)), headers: { 'content-type': 'text/plain' } });
+    const text = await api('POST', '/api/message/create', {
+      token: sender.token,
+      body: JSON.stringify(messageBody(recipient.id)),
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(text.status).toBe(415);
-    const malformed = await api('POST', '/api/message/create', { token: sender.token, body: '{"recipient_user_id": ', headers: { 'content-type': 'application/json' } });
+    const malformed = await api('POST', '/api/message/create', {
+      token: sender.token,
+      body: '{"recipient_user_id": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.data).toEqual({ detail: 'Malformed JSON body' });
     expect(await messageCount()).toBe(before);
@@ -376,7 +433,10 @@ describe('audio size limits', () => {
   it('refuses ~10.5 MB of WebM audio with 413 and stores nothing', async () => {
     const { sender, recipient } = await pair();
     const [messagesBefore, blobsBefore] = [await messageCount(), await audioObjectCount()];
-    const res = await api('POST', '/api/message/create', { token: sender.token, json: messageBody(recipient.id, { audio_base64: base64(audioBytes(WEBM, 10.5 * 1024 * 1024)) }) });
+    const res = await api('POST', '/api/message/create', {
+      token: sender.token,
+      json: messageBody(recipient.id, { audio_base64: base64(audioBytes(WEBM, 10.5 * 1024 * 1024)) }),
+    });
     expect(res.status).toBe(413);
     expect(typeof res.data.detail).toBe('string');
     expect(await messageCount()).toBe(messagesBefore);
@@ -386,7 +446,10 @@ describe('audio size limits', () => {
   it('refuses audio one byte over 10 MB with 413', async () => {
     const { sender, recipient } = await pair();
     const before = await messageCount();
-    const res = await api('POST', '/api/message/create', { token: sender.token, json: messageBody(recipient.id, { audio_base64: base64(audioBytes(WEBM, AUDIO_MAX_BYTES + 1)) }) });
+    const res = await api('POST', '/api/message/create', {
+      token: sender.token,
+      json: messageBody(recipient.id, { audio_base64: base64(audioBytes(WEBM, AUDIO_MAX_BYTES + 1)) }),
+    });
     expect(res.status).toBe(413);
     expect(res.data.detail).toBe('audio must be at most 10 MB');
     expect(await messageCount()).toBe(before);
@@ -396,7 +459,10 @@ describe('audio size limits', () => {
   it('refuses audio 100 kB over 10 MB with 413, like any audio over the limit', async () => {
     const { sender, recipient } = await pair();
     const before = await messageCount();
-    const res = await api('POST', '/api/message/create', { token: sender.token, json: messageBody(recipient.id, { audio_base64: base64(audioBytes(WEBM, AUDIO_MAX_BYTES + 100_000)) }) });
+    const res = await api('POST', '/api/message/create', {
+      token: sender.token,
+      json: messageBody(recipient.id, { audio_base64: base64(audioBytes(WEBM, AUDIO_MAX_BYTES + 100_000)) }),
+    });
     expect(res.status).toBe(413);
     expect(await messageCount()).toBe(before);
   });
@@ -633,7 +699,10 @@ describe('sender actions', () => {
 
     const detail = await api('GET', `/api/message/${created.id}`, { token: sender.token });
     expect(detail.data.message).toMatchObject({ status: 'cancelled', delivered: false });
-    expect(detail.data.transitions.map((t: { to: string; cause: string }) => `${t.to}:${t.cause}`)).toEqual(['scheduled:created', 'cancelled:cancelled_by_sender']);
+    expect(detail.data.transitions.map((t: { to: string; cause: string }) => `${t.to}:${t.cause}`)).toEqual([
+      'scheduled:created',
+      'cancelled:cancelled_by_sender',
+    ]);
     expect(detail.data.log).toEqual([]);
     expect((await api('GET', '/api/message/inbox', { token: recipient.token })).data).toEqual([]);
     expect((await api('GET', `/api/message/${created.id}`, { token: recipient.token })).status).toBe(404);
@@ -663,9 +732,13 @@ describe('sender actions', () => {
       if (r.status === 200) expect(r.data).toMatchObject({ delivered: true });
     }
     expect(results.some((r) => r.status === 200)).toBe(true);
-    const manual = await env.DB.prepare("SELECT count(*) AS n FROM message_transitions WHERE message_id = ? AND cause = 'manual'").bind(created.id).first<{ n: number }>();
+    const manual = await env.DB.prepare("SELECT count(*) AS n FROM message_transitions WHERE message_id = ? AND cause = 'manual'")
+      .bind(created.id)
+      .first<{ n: number }>();
     expect(manual?.n).toBe(1);
-    const count = await env.DB.prepare("SELECT count(*) AS n FROM delivery_log WHERE message_id = ? AND channel = 'inbox'").bind(created.id).first<{ n: number }>();
+    const count = await env.DB.prepare("SELECT count(*) AS n FROM delivery_log WHERE message_id = ? AND channel = 'inbox'")
+      .bind(created.id)
+      .first<{ n: number }>();
     expect(count?.n).toBe(1);
   });
 });
@@ -673,10 +746,17 @@ describe('sender actions', () => {
 describe('the same operations over tRPC', () => {
   it('creates with message.create and reads the result over REST', async () => {
     const { sender, recipient } = await pair();
-    const res = await api('POST', '/api/trpc/message.create', { token: sender.token, json: messageBody(recipient.id, { rules: [{ trigger_type: 'fixed_date', trigger_value: '2099-03-04' }] }) });
+    const res = await api('POST', '/api/trpc/message.create', {
+      token: sender.token,
+      json: messageBody(recipient.id, { rules: [{ trigger_type: 'fixed_date', trigger_value: '2099-03-04' }] }),
+    });
     expect(res.status).toBe(200);
     const created = res.data.result.data;
-    expect(created).toMatchObject({ status: 'scheduled', delivered: false, rules: [{ trigger_type: 'fixed_date', trigger_value: '2099-03-04', expire_window: null, fired_at: null }] });
+    expect(created).toMatchObject({
+      status: 'scheduled',
+      delivered: false,
+      rules: [{ trigger_type: 'fixed_date', trigger_value: '2099-03-04', expire_window: null, fired_at: null }],
+    });
     expect((await api('GET', `/api/message/${created.id}`, { token: sender.token })).data.role).toBe('sender');
     const byId = await trpcQuery('message.byId', { id: created.id }, sender.token);
     expect(byId.data.result.data.message.id).toBe(created.id);
@@ -687,7 +767,10 @@ describe('the same operations over tRPC', () => {
   it('refuses bad input with 422 and field issues rooted at input, storing nothing', async () => {
     const { sender, recipient } = await pair();
     const before = await messageCount();
-    const res = await api('POST', '/api/trpc/message.create', { token: sender.token, json: messageBody(recipient.id, { rules: [{ trigger_type: 'missed_checkins', trigger_value: 0 }] }) });
+    const res = await api('POST', '/api/trpc/message.create', {
+      token: sender.token,
+      json: messageBody(recipient.id, { rules: [{ trigger_type: 'missed_checkins', trigger_value: 0 }] }),
+    });
     expect(res.status).toBe(422);
     expect(res.data.error.data.detail).toEqual(expect.arrayContaining([expect.objectContaining({ loc: ['body', 'rules', 0, 'trigger_value'] })]));
     const e2ee = await api('POST', '/api/trpc/message.create', { token: sender.token, json: messageBody(recipient.id, { content: '', use_e2ee: true }) });
@@ -701,7 +784,10 @@ describe('the same operations over tRPC', () => {
 
   it('takes the larger body limit for message.create: 1.5 MB of audio, while another procedure stays at 1 MiB', async () => {
     const { sender, recipient } = await pair();
-    const res = await api('POST', '/api/trpc/message.create', { token: sender.token, json: messageBody(recipient.id, { audio_base64: base64(audioBytes(OGG, 1_500_000)) }) });
+    const res = await api('POST', '/api/trpc/message.create', {
+      token: sender.token,
+      json: messageBody(recipient.id, { audio_base64: base64(audioBytes(OGG, 1_500_000)) }),
+    });
     expect(res.status).toBe(200);
     expect(res.data.result.data).toMatchObject({ has_audio: true, audio_type: 'audio/ogg' });
     const other = await api('POST', '/api/trpc/message.cancel', { token: sender.token, json: { id: res.data.result.data.id, pad: 'x'.repeat(1024 * 1024) } });

@@ -37,9 +37,7 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const INTERVAL = DAY;
 
-type RuleSpec =
-  | { trigger_type: 'missed_checkins'; n: number; w: number }
-  | { trigger_type: 'fixed_date'; offsetHours: number; w: number };
+type RuleSpec = { trigger_type: 'missed_checkins'; n: number; w: number } | { trigger_type: 'fixed_date'; offsetHours: number; w: number };
 interface MessageSpec {
   deliverOffsetHours: number;
   rules: RuleSpec[];
@@ -145,12 +143,23 @@ describe('release engine model', () => {
               ? { trigger_type: r.trigger_type, trigger_value: r.n, expire_window: r.w }
               : { trigger_type: r.trigger_type, trigger_value: new Date(t0 + r.offsetHours * HOUR).toISOString(), expire_window: r.w },
           );
-          const input = ZCreateMessageInput.parse({ recipient_user_id: recipient.id, content: 'model', delivery_method: 'email', deliver_at: new Date(deliverAt).toISOString(), rules, consent: true });
+          const input = ZCreateMessageInput.parse({
+            recipient_user_id: recipient.id,
+            content: 'model',
+            delivery_method: 'email',
+            deliver_at: new Date(deliverAt).toISOString(),
+            rules,
+            consent: true,
+          });
           const view = await run(() => createMessage(at(), senderUser, input));
           ids.push(view.id);
           model.push({
             deliverAt,
-            rules: spec.rules.map((r) => (r.trigger_type === 'missed_checkins' ? { type: r.trigger_type, n: r.n, at: 0, w: r.w, spent: false } : { type: r.trigger_type, n: 0, at: t0 + r.offsetHours * HOUR, w: r.w, spent: false })),
+            rules: spec.rules.map((r) =>
+              r.trigger_type === 'missed_checkins'
+                ? { type: r.trigger_type, n: r.n, at: 0, w: r.w, spent: false }
+                : { type: r.trigger_type, n: 0, at: t0 + r.offsetHours * HOUR, w: r.w, spent: false },
+            ),
             status: 'scheduled',
             cancelDeadline: null,
             releasedAt: null,
@@ -176,14 +185,23 @@ describe('release engine model', () => {
 
         const check = async (label: string) => {
           for (let i = 0; i < ids.length; i++) {
-            const row = (await env.DB.prepare('SELECT status, cancel_deadline, released_at, deliver_at FROM messages WHERE id = ?').bind(ids[i]).first<Record<string, number | string | null>>())!;
+            const row = (await env.DB.prepare('SELECT status, cancel_deadline, released_at, deliver_at FROM messages WHERE id = ?')
+              .bind(ids[i])
+              .first<Record<string, number | string | null>>())!;
             const m = model[i]!;
             const status = row.status === 'scheduled' || row.status === 'armed' ? row.status : 'released';
-            expect({ label, i, status, cancelDeadline: row.cancel_deadline ?? null }).toEqual({ label, i, status: m.status, cancelDeadline: m.status === 'armed' ? m.cancelDeadline : null });
+            expect({ label, i, status, cancelDeadline: row.cancel_deadline ?? null }).toEqual({
+              label,
+              i,
+              status: m.status,
+              cancelDeadline: m.status === 'armed' ? m.cancelDeadline : null,
+            });
             if (m.status === 'released') {
               expect(row.released_at as number).toBeGreaterThanOrEqual(m.deliverAt);
             }
-            const { results } = await env.DB.prepare("SELECT count(*) AS n FROM delivery_log WHERE message_id = ? AND channel = 'email' AND success = 1").bind(ids[i]).all<{ n: number }>();
+            const { results } = await env.DB.prepare("SELECT count(*) AS n FROM delivery_log WHERE message_id = ? AND channel = 'email' AND success = 1")
+              .bind(ids[i])
+              .all<{ n: number }>();
             expect(results[0]!.n).toBeLessThanOrEqual(1);
           }
         };
@@ -265,7 +283,11 @@ describe('release engine model', () => {
         await check('end');
         for (let i = 0; i < ids.length; i++) {
           const released = model[i]!.status === 'released';
-          const { results } = await env.DB.prepare('SELECT count(*) AS n FROM outbox_messages o JOIN deliveries d ON o.idempotency_key = ? || d.id WHERE d.message_id = ?').bind('delivery:', ids[i]).all<{ n: number }>();
+          const { results } = await env.DB.prepare(
+            'SELECT count(*) AS n FROM outbox_messages o JOIN deliveries d ON o.idempotency_key = ? || d.id WHERE d.message_id = ?',
+          )
+            .bind('delivery:', ids[i])
+            .all<{ n: number }>();
           expect({ i, outbox: results[0]!.n }).toEqual({ i, outbox: released ? 1 : 0 });
         }
       }),

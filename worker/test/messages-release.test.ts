@@ -23,9 +23,22 @@ async function pair() {
   return { sender, recipient };
 }
 
-function missedEvent(canary: { id: string; last_check_in: string; interval_seconds: number }, userId: string, misses: number, firedAt: number): MissedCheckinsEvent {
+function missedEvent(
+  canary: { id: string; last_check_in: string; interval_seconds: number },
+  userId: string,
+  misses: number,
+  firedAt: number,
+): MissedCheckinsEvent {
   const deadline = Date.parse(canary.last_check_in) + canary.interval_seconds * 1000;
-  return { type: 'missed_checkins', event_id: crypto.randomUUID(), user_id: userId, canary_id: canary.id, misses, deadline: new Date(deadline).toISOString(), fired_at: new Date(firedAt).toISOString() };
+  return {
+    type: 'missed_checkins',
+    event_id: crypto.randomUUID(),
+    user_id: userId,
+    canary_id: canary.id,
+    misses,
+    deadline: new Date(deadline).toISOString(),
+    fired_at: new Date(firedAt).toISOString(),
+  };
 }
 
 const deliverJobs = (jobs: { queue: string; body: Record<string, unknown> }[]) => jobs.filter((j) => j.queue === 'DELIVERIES');
@@ -82,7 +95,10 @@ describe('release rules (advanceMessage with a controlled clock)', () => {
     const date = new Date(Date.now() + 3 * DAY);
     const day = date.toISOString().slice(0, 10);
     const dueAt = Date.parse(`${day}T00:00:00Z`);
-    const m = await createMessageFor(sender.token, { recipient_user_id: recipient.id, rules: [{ trigger_type: 'fixed_date', trigger_value: day, expire_window: 2 }] });
+    const m = await createMessageFor(sender.token, {
+      recipient_user_id: recipient.id,
+      rules: [{ trigger_type: 'fixed_date', trigger_value: day, expire_window: 2 }],
+    });
     expect((await captureQueues(() => advanceMessage(servicesAt(dueAt - 1), m.id, 'direct'))).result.nextWakeAt?.getTime()).toBe(dueAt);
 
     const armed = await captureQueues(() => advanceMessage(servicesAt(dueAt + 5), m.id, 'direct'));
@@ -104,7 +120,10 @@ describe('release rules (advanceMessage with a controlled clock)', () => {
   it('an armed message is released when its cancel window ends without a check-in', async () => {
     const { sender, recipient } = await pair();
     const dueAt = Date.now() + DAY;
-    const m = await createMessageFor(sender.token, { recipient_user_id: recipient.id, rules: [{ trigger_type: 'fixed_date', trigger_value: new Date(dueAt).toISOString(), expire_window: 1 }] });
+    const m = await createMessageFor(sender.token, {
+      recipient_user_id: recipient.id,
+      rules: [{ trigger_type: 'fixed_date', trigger_value: new Date(dueAt).toISOString(), expire_window: 1 }],
+    });
     await captureQueues(() => advanceMessage(servicesAt(dueAt), m.id, 'direct'));
     await captureQueues(() => advanceMessage(servicesAt(dueAt + DAY - 1), m.id, 'direct'));
     expect((await messageRow(m.id))!.status).toBe('armed');
@@ -117,7 +136,10 @@ describe('release rules (advanceMessage with a controlled clock)', () => {
   it('missed_checkins(N) arms at the Nth miss; a stale or repeated event changes nothing; a later miss re-arms', async () => {
     const { sender, recipient } = await pair();
     const canary = await createCanaryFor(sender.token, { interval_seconds: 3600 });
-    const m = await createMessageFor(sender.token, { recipient_user_id: recipient.id, rules: [{ trigger_type: 'missed_checkins', trigger_value: 2, expire_window: 3 }] });
+    const m = await createMessageFor(sender.token, {
+      recipient_user_id: recipient.id,
+      rules: [{ trigger_type: 'missed_checkins', trigger_value: 2, expire_window: 3 }],
+    });
     const t = Date.now() + HOUR;
     const first = missedEvent(canary, sender.id, 1, t);
     await captureQueues(() => armOnMissedCheckins(servicesAt(t), first));
@@ -144,7 +166,12 @@ describe('release rules (advanceMessage with a controlled clock)', () => {
     await captureQueues(() => armOnMissedCheckins(servicesAt(checkInAt + 2 * HOUR), missedEvent(renewed, sender.id, 2, checkInAt + 2 * HOUR)));
     row = (await messageRow(m.id))!;
     expect(row.status).toBe('armed');
-    expect(await transitionCauses(m.id)).toEqual(['∅→scheduled:created', 'scheduled→armed:rule_fired', 'armed→scheduled:check_in', 'scheduled→armed:rule_fired']);
+    expect(await transitionCauses(m.id)).toEqual([
+      '∅→scheduled:created',
+      'scheduled→armed:rule_fired',
+      'armed→scheduled:check_in',
+      'scheduled→armed:rule_fired',
+    ]);
   });
 
   it('a rule firing before deliver_at releases no earlier than deliver_at (window counted from it)', async () => {
@@ -208,18 +235,28 @@ describe('delivery (the DELIVERIES consumer)', () => {
     const { recipient, m, deliveryId, at } = await released();
     await captureQueues(() => deliverMessage(servicesAt(at + 1000), deliveryId));
     await captureQueues(() => deliverMessage(servicesAt(at + 2000), deliveryId));
-    const { results: outbox } = await env.DB.prepare("SELECT * FROM outbox_messages WHERE idempotency_key = ?").bind(`delivery:${deliveryId}`).all<Record<string, any>>();
+    const { results: outbox } = await env.DB.prepare('SELECT * FROM outbox_messages WHERE idempotency_key = ?')
+      .bind(`delivery:${deliveryId}`)
+      .all<Record<string, any>>();
     expect(outbox).toHaveLength(1);
     expect(outbox[0]).toMatchObject({ channel: 'email', address: recipient.email, recipient_user_id: recipient.id, text: 'Hello from the past' });
     expect(outbox[0]!.link).toContain(`/app/messages/view/${m.id}`);
     expect((await messageRow(m.id))!.status).toBe('delivered');
-    const { results: log } = await env.DB.prepare('SELECT channel, success, attempt FROM delivery_log WHERE message_id = ? ORDER BY created_at').bind(m.id).all();
-    expect(log).toEqual([{ channel: 'inbox', success: 1, attempt: 1 }, { channel: 'email', success: 1, attempt: 1 }]);
+    const { results: log } = await env.DB.prepare('SELECT channel, success, attempt FROM delivery_log WHERE message_id = ? ORDER BY created_at')
+      .bind(m.id)
+      .all();
+    expect(log).toEqual([
+      { channel: 'inbox', success: 1, attempt: 1 },
+      { channel: 'email', success: 1, attempt: 1 },
+    ]);
   });
 
   it('retries a retryable failure with backoff, then succeeds', async () => {
     const { m, deliveryId, at } = await released();
-    const channels = scriptedChannels([{ ok: false, retryable: true, error: 'smtp 451 try later' }, { ok: true, providerId: 'p1' }]);
+    const channels = scriptedChannels([
+      { ok: false, retryable: true, error: 'smtp 451 try later' },
+      { ok: true, providerId: 'p1' },
+    ]);
     const first = await captureQueues(() => deliverMessage(servicesAt(at), deliveryId, channels));
     expect(first.jobs).toEqual([{ queue: 'DELIVERIES', body: { type: 'deliver', delivery_id: deliveryId }, delaySeconds: RETRY_DELAYS_SECONDS[0] }]);
     // A duplicate job before the retry is due does not send; it waits again.
@@ -265,7 +302,12 @@ describe('delivery (the DELIVERIES consumer)', () => {
   describe('what the delivery log says about a failure', () => {
     it('never stores an exception message: a channel that throws is logged as an internal error with a reference', async () => {
       const { m, deliveryId, at } = await released('email');
-      const throwing = { ...scriptedChannels([{ ok: true }]), email: async () => { throw new Error('SMTP password hunter2 rejected by 10.0.0.7'); } };
+      const throwing = {
+        ...scriptedChannels([{ ok: true }]),
+        email: async () => {
+          throw new Error('SMTP password hunter2 rejected by 10.0.0.7');
+        },
+      };
       const warned = vi.spyOn(console, 'warn').mockImplementation(() => {});
       await captureQueues(() => deliverMessage(servicesAt(at), deliveryId, throwing));
       const row = await env.DB.prepare("SELECT error FROM delivery_log WHERE message_id = ? AND channel = 'email'").bind(m.id).first<{ error: string }>();
@@ -281,7 +323,10 @@ describe('delivery (the DELIVERIES consumer)', () => {
       [{ ok: false, retryable: true, status: 503, error: 'HTTP 503 upstream connect error' }, 'The email provider was unavailable (503).'],
       [{ ok: false, retryable: false, status: 550, error: 'RCPT TO: 550 5.1.1 user unknown at mx.internal' }, 'The email provider refused the delivery (550).'],
       [{ ok: false, retryable: true, error: 'SMTP timed out after 10s during DATA' }, 'The email provider did not answer in time.'],
-      [{ ok: false, retryable: true, reason: 'misconfigured', error: 'email misconfigured: SMTP_HOST is not set' }, 'The email provider is not configured on this server.'],
+      [
+        { ok: false, retryable: true, reason: 'misconfigured', error: 'email misconfigured: SMTP_HOST is not set' },
+        'The email provider is not configured on this server.',
+      ],
       [{ ok: false, retryable: false, error: 'invalid recipient address' }, "The recipient's email address is not valid."],
     ] as const)('classifies %j as %s', async (result, sentence) => {
       const { m, deliveryId, at } = await released('email');
@@ -315,7 +360,9 @@ describe('owner notices', () => {
 
     const morning = night + 7.5 * HOUR;
     expect((await captureQueues(() => sendOwnerNotice(servicesAt(morning), noticeId))).result).toBe('sent');
-    const sent = await env.DB.prepare('SELECT address, recipient_user_id, subject FROM outbox_messages WHERE idempotency_key = ?').bind(`notice:${noticeId}:email`).first();
+    const sent = await env.DB.prepare('SELECT address, recipient_user_id, subject FROM outbox_messages WHERE idempotency_key = ?')
+      .bind(`notice:${noticeId}:email`)
+      .first();
     expect(sent).toEqual({ address: sender.email, recipient_user_id: sender.id, subject: expect.stringContaining('was released') });
     expect((await captureQueues(() => sendOwnerNotice(servicesAt(morning + 1), noticeId))).result).toBe('none');
   });
@@ -329,7 +376,7 @@ describe('owner notices', () => {
     const at = Date.now() + DAY;
     const m = await createMessageFor(sender.token, { recipient_user_id: recipient.id, deliver_at: new Date(at).toISOString() });
     const { jobs } = await captureQueues(() => advanceMessage(servicesAt(at), m.id, 'direct'));
-    expect((await sendOwnerNotice(servicesAt(at), noticeJobs(jobs)[0]!.body.notice_id as string))).toBe('skipped');
+    expect(await sendOwnerNotice(servicesAt(at), noticeJobs(jobs)[0]!.body.notice_id as string)).toBe('skipped');
   });
 });
 
@@ -338,7 +385,11 @@ describe('erasure', () => {
     const { deleteAccount } = await import('../src/domains/account/delete-account');
     const { sender, recipient } = await pair();
     const webm = btoa(String.fromCharCode(0x1a, 0x45, 0xdf, 0xa3, 1, 2, 3, 4));
-    const m = await createMessageFor(sender.token, { recipient_user_id: recipient.id, deliver_at: new Date(Date.now() + DAY).toISOString(), audio_base64: webm });
+    const m = await createMessageFor(sender.token, {
+      recipient_user_id: recipient.id,
+      deliver_at: new Date(Date.now() + DAY).toISOString(),
+      audio_base64: webm,
+    });
     expect(await env.BLOBS.head(`messages/${m.id}/audio`)).not.toBeNull();
     await deleteAccount(servicesAt(Date.now()), sender.id);
     expect(await messageRow(m.id)).toBeNull();
@@ -351,9 +402,15 @@ describe('erasure', () => {
     const { sender, recipient } = await pair();
     const ctx = servicesAt(Date.now());
     await deliverToOutbox(ctx, 'email', sender.email, { idempotencyKey: `erase:${sender.id}`, recipientUserId: sender.id, subject: 'Mine', text: 'x' });
-    await deliverToOutbox(ctx, 'email', recipient.email, { idempotencyKey: `erase:${recipient.id}`, recipientUserId: recipient.id, subject: 'Theirs', text: 'x' });
+    await deliverToOutbox(ctx, 'email', recipient.email, {
+      idempotencyKey: `erase:${recipient.id}`,
+      recipientUserId: recipient.id,
+      subject: 'Theirs',
+      text: 'x',
+    });
     await deleteAccount(ctx, sender.id);
-    const mailOf = async (id: string) => (await env.DB.prepare('SELECT count(*) AS n FROM outbox_messages WHERE recipient_user_id = ?').bind(id).first<{ n: number }>())!.n;
+    const mailOf = async (id: string) =>
+      (await env.DB.prepare('SELECT count(*) AS n FROM outbox_messages WHERE recipient_user_id = ?').bind(id).first<{ n: number }>())!.n;
     expect({ sender: await mailOf(sender.id), recipient: await mailOf(recipient.id) }).toEqual({ sender: 0, recipient: 1 });
   });
 });

@@ -117,7 +117,6 @@ describe('GET /api/notify/logs/{id}', () => {
 });
 
 describe('notify preferences over tRPC', () => {
-
   it('reads and saves through the same services, with the same SMS rule', async () => {
     const owner = await signedInUser();
     const caller = await callerAs(owner.id);

@@ -13,7 +13,7 @@ import { api } from './helpers/api';
  */
 
 /** Hono's `/api/message/:id` → OpenAPI's `/api/message/{id}`; no trailing slash. */
-const normalise = (path: string) => (path.replace(/:([A-Za-z0-9_]+)(\{[^}]*\})?/g, '{$1}').replace(/\/+$/, '') || '/');
+const normalise = (path: string) => path.replace(/:([A-Za-z0-9_]+)(\{[^}]*\})?/g, '{$1}').replace(/\/+$/, '') || '/';
 const key = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
 
 function servedRoutes() {
@@ -162,7 +162,13 @@ describe('the OpenAPI document', () => {
       if (pathParams(path).length) {
         // Except a route that only refuses the method (GET /api/ping/{token}: 405 whatever the token).
         if (Object.keys(op.responses).join() !== '405') expect(op.responses['404'], where).toBeDefined();
-        expect(op.parameters.filter((p: any) => p.in === 'path').map((p: any) => p.name).sort(), where).toEqual(pathParams(path).sort());
+        expect(
+          op.parameters
+            .filter((p: any) => p.in === 'path')
+            .map((p: any) => p.name)
+            .sort(),
+          where,
+        ).toEqual(pathParams(path).sort());
       }
     }
   });

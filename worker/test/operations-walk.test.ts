@@ -99,7 +99,20 @@ describe('every declared operation', () => {
   it('refuses an API key without the scope (403), and any key on a session-only operation', async () => {
     const owner = await signedInUser();
     const everything = await keyWith(owner, API_SCOPES);
-    const allBut = Object.fromEntries(await Promise.all(API_SCOPES.map(async (s) => [s, await keyWith(owner, API_SCOPES.filter((x) => x !== s))] as const)));
+    const allBut = Object.fromEntries(
+      await Promise.all(
+        API_SCOPES.map(
+          async (s) =>
+            [
+              s,
+              await keyWith(
+                owner,
+                API_SCOPES.filter((x) => x !== s),
+              ),
+            ] as const,
+        ),
+      ),
+    );
     for (const op of rest) {
       const id = crypto.randomUUID();
       if (op.access.kind === 'session') {

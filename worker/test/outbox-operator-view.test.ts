@@ -75,6 +75,8 @@ describe('outbox.listAll over tRPC', () => {
     expect(keysOf(await on.outbox.listAll({ limit: 500 }))).toEqual(expect.arrayContaining(keys));
     const prod = await callerAs(owner.id, { services: createServiceContext(envWith({ ...OPERATOR_ON, APP_ENV: 'production' })) });
     await expect(prod.outbox.listAll()).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect((await callerAs(null, { services: createServiceContext(envWith(OPERATOR_ON)) })).outbox.listAll()).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect((await callerAs(null, { services: createServiceContext(envWith(OPERATOR_ON)) })).outbox.listAll()).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+    });
   });
 });

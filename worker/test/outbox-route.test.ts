@@ -47,7 +47,13 @@ describe('GET /api/outbox: each account reads its own local mailbox', () => {
     expect(res.status).toBe(200);
     expect(res.data.enabled).toBe(true);
     expect(res.data.messages).toEqual([
-      expect.objectContaining({ channel: 'sms', address: '+14155550100', subject: 'Subject route:2', recipient_user_id: owner.id, created_at: new Date(t0 + 1000).toISOString() }),
+      expect.objectContaining({
+        channel: 'sms',
+        address: '+14155550100',
+        subject: 'Subject route:2',
+        recipient_user_id: owner.id,
+        created_at: new Date(t0 + 1000).toISOString(),
+      }),
       expect.objectContaining({ channel: 'email', address: owner.email, subject: 'Subject route:1', link: 'http://127.0.0.1:8787/app/inbox' }),
     ]);
     const one = await api('GET', '/api/outbox?limit=1', { token: owner.token });
@@ -62,7 +68,9 @@ describe('GET /api/outbox: each account reads its own local mailbox', () => {
     // The takeover this closes: ask for a reset of the owner's account, read the link from the outbox, set a password.
     const asked = await api('POST', '/api/auth/password-reset/request', { json: { email: owner.email }, headers: { 'cf-connecting-ip': '198.18.0.7' } });
     expect(asked.status).toBe(202);
-    const { results } = await env.DB.prepare("SELECT link FROM outbox_messages WHERE idempotency_key LIKE 'password-reset:%' AND address = ?").bind(owner.email).all<{ link: string }>();
+    const { results } = await env.DB.prepare("SELECT link FROM outbox_messages WHERE idempotency_key LIKE 'password-reset:%' AND address = ?")
+      .bind(owner.email)
+      .all<{ link: string }>();
     expect(results).toHaveLength(1);
     const link = results[0]!.link;
     const token = new URL(link).searchParams.get('token')!;

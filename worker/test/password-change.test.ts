@@ -10,8 +10,20 @@ import { api, signedInUser } from './helpers/api';
 type User = Awaited<ReturnType<typeof signedInUser>>;
 
 const b64u = (n: number) => toBase64Url(crypto.getRandomValues(new Uint8Array(n)));
-const passwordWrap = () => ({ v: 1, kdf: { name: 'PBKDF2', hash: 'SHA-256', iterations: 600_000, salt: b64u(16) }, alg: 'A256GCM', iv: b64u(12), ct: b64u(154) });
-const recoveryWrap = () => ({ v: 1, kdf: { name: 'HKDF', hash: 'SHA-256', salt: b64u(16), info: E2EE_RECOVERY_INFO }, alg: 'A256GCM', iv: b64u(12), ct: b64u(154) });
+const passwordWrap = () => ({
+  v: 1,
+  kdf: { name: 'PBKDF2', hash: 'SHA-256', iterations: 600_000, salt: b64u(16) },
+  alg: 'A256GCM',
+  iv: b64u(12),
+  ct: b64u(154),
+});
+const recoveryWrap = () => ({
+  v: 1,
+  kdf: { name: 'HKDF', hash: 'SHA-256', salt: b64u(16), info: E2EE_RECOVERY_INFO },
+  alg: 'A256GCM',
+  iv: b64u(12),
+  ct: b64u(154),
+});
 const bundle = () => ({ public_key: { kty: 'EC', crv: 'P-256', x: b64u(32), y: b64u(32) }, password_wrap: passwordWrap(), recovery_wrap: recoveryWrap() });
 
 const NEW_PASSWORD = 'a brand new passphrase 2';
@@ -19,9 +31,11 @@ let ipCounter = 0;
 const freshAddress = () => ({ 'cf-connecting-ip': `198.18.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}` });
 
 const login = (email: string, password: string) => api('POST', '/api/auth/login', { json: { email, password }, headers: freshAddress() });
-const change = (user: User, body: Record<string, unknown>, token = user.token) => api('POST', '/api/auth/password', { token, json: body, headers: freshAddress() });
+const change = (user: User, body: Record<string, unknown>, token = user.token) =>
+  api('POST', '/api/auth/password', { token, json: body, headers: freshAddress() });
 const me = (token: string) => api('GET', '/api/auth/me', { token });
-const passwordHash = async (id: string) => (await env.DB.prepare('SELECT password_hash FROM users WHERE id = ?').bind(id).first<{ password_hash: string }>())!.password_hash;
+const passwordHash = async (id: string) =>
+  (await env.DB.prepare('SELECT password_hash FROM users WHERE id = ?').bind(id).first<{ password_hash: string }>())!.password_hash;
 const storedWrap = async (id: string) => {
   const row = await env.DB.prepare('SELECT password_wrap, recovery_wrap, public_key FROM user_keys WHERE user_id = ?').bind(id).first<Record<string, string>>();
   return row && { password_wrap: JSON.parse(row.password_wrap!), recovery_wrap: JSON.parse(row.recovery_wrap!), public_key: JSON.parse(row.public_key!) };
@@ -70,14 +84,44 @@ describe('POST /api/auth/password', () => {
   });
 
   const bad: [string, (u: User) => Record<string, unknown>, (string | number)[], string | undefined][] = [
-    ['a wrong current password', () => ({ current_password: 'not my password', new_password: NEW_PASSWORD }), ['body', 'current_password'], PASSWORD_CHANGE_ERRORS.wrongCurrent],
+    [
+      'a wrong current password',
+      () => ({ current_password: 'not my password', new_password: NEW_PASSWORD }),
+      ['body', 'current_password'],
+      PASSWORD_CHANGE_ERRORS.wrongCurrent,
+    ],
     ['no current password', () => ({ new_password: NEW_PASSWORD }), ['body', 'current_password'], undefined],
-    ['a new password of 9 characters', (u) => ({ current_password: u.password, new_password: 'short one' }), ['body', 'new_password'], 'Password must be at least 10 characters'],
-    ['a new password of 257 characters', (u) => ({ current_password: u.password, new_password: 'x'.repeat(257) }), ['body', 'new_password'], 'Password must be at most 256 characters'],
+    [
+      'a new password of 9 characters',
+      (u) => ({ current_password: u.password, new_password: 'short one' }),
+      ['body', 'new_password'],
+      'Password must be at least 10 characters',
+    ],
+    [
+      'a new password of 257 characters',
+      (u) => ({ current_password: u.password, new_password: 'x'.repeat(257) }),
+      ['body', 'new_password'],
+      'Password must be at most 256 characters',
+    ],
     ['a common new password', (u) => ({ current_password: u.password, new_password: 'password123' }), ['body', 'new_password'], PASSWORD_CHANGE_ERRORS.common],
-    ['the same password again', (u) => ({ current_password: u.password, new_password: u.password }), ['body', 'new_password'], PASSWORD_CHANGE_ERRORS.samePassword],
-    ['a password_wrap using the recovery HKDF', (u) => ({ current_password: u.password, new_password: NEW_PASSWORD, password_wrap: recoveryWrap() }), ['body', 'password_wrap'], 'password_wrap must use PBKDF2'],
-    ['a password_wrap with a short ct', (u) => ({ current_password: u.password, new_password: NEW_PASSWORD, password_wrap: { ...passwordWrap(), ct: b64u(50) } }), ['body', 'password_wrap', 'ct'], undefined],
+    [
+      'the same password again',
+      (u) => ({ current_password: u.password, new_password: u.password }),
+      ['body', 'new_password'],
+      PASSWORD_CHANGE_ERRORS.samePassword,
+    ],
+    [
+      'a password_wrap using the recovery HKDF',
+      (u) => ({ current_password: u.password, new_password: NEW_PASSWORD, password_wrap: recoveryWrap() }),
+      ['body', 'password_wrap'],
+      'password_wrap must use PBKDF2',
+    ],
+    [
+      'a password_wrap with a short ct',
+      (u) => ({ current_password: u.password, new_password: NEW_PASSWORD, password_wrap: { ...passwordWrap(), ct: b64u(50) } }),
+      ['body', 'password_wrap', 'ct'],
+      undefined,
+    ],
   ];
   it.each(bad)('refuses %s with 422 and changes nothing', async (_name, body, loc, msg) => {
     const user = await signedInUser();
@@ -92,7 +136,8 @@ describe('POST /api/auth/password', () => {
 
   it('counts wrong current passwords as failed sign-ins (429 after the login limit from that address)', async () => {
     const user = await signedInUser();
-    const fromOneAddress = (body: Record<string, unknown>) => api('POST', '/api/auth/password', { token: user.token, json: body, headers: { 'cf-connecting-ip': '198.51.100.61' } });
+    const fromOneAddress = (body: Record<string, unknown>) =>
+      api('POST', '/api/auth/password', { token: user.token, json: body, headers: { 'cf-connecting-ip': '198.51.100.61' } });
     for (let i = 0; i < LOGIN_LIMITS.pair.max; i++) {
       expect((await fromOneAddress({ current_password: `wrong guess ${i}`, new_password: NEW_PASSWORD })).status).toBe(422);
     }
@@ -118,12 +163,26 @@ describe('POST /api/auth/password', () => {
     const ctx = createServiceContext(env);
     const { results } = await env.DB.prepare('SELECT * FROM users WHERE id = ?').bind(user.id).all<Record<string, any>>();
     const row = results[0]!;
-    const staleUser = { ...row, created_at: new Date(row.created_at), updated_at: new Date(row.updated_at), phone_verified_at: null, death_confirmed_at: null } as never;
+    const staleUser = {
+      ...row,
+      created_at: new Date(row.created_at),
+      updated_at: new Date(row.updated_at),
+      phone_verified_at: null,
+      death_confirmed_at: null,
+    } as never;
     // Another change lands first (the user row the request loaded is now stale).
     expect((await change(user, { current_password: user.password, new_password: NEW_PASSWORD, password_wrap: passwordWrap() })).status).toBe(200);
     const afterFirst = await storedWrap(user.id);
     // Called from no known session: had its revocation run, it would end user.token's session too.
-    await expect(changePassword(ctx, staleUser, crypto.randomUUID(), { current_password: user.password, new_password: 'yet another passphrase', password_wrap: passwordWrap() as never }, '198.18.200.1')).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(
+      changePassword(
+        ctx,
+        staleUser,
+        crypto.randomUUID(),
+        { current_password: user.password, new_password: 'yet another passphrase', password_wrap: passwordWrap() as never },
+        '198.18.200.1',
+      ),
+    ).rejects.toMatchObject({ code: 'CONFLICT' });
     expect(await storedWrap(user.id)).toEqual(afterFirst);
     expect((await login(user.email, NEW_PASSWORD)).status).toBe(200);
     expect((await me(user.token)).status).toBe(200);
@@ -132,10 +191,18 @@ describe('POST /api/auth/password', () => {
 
   it('works over tRPC (auth.changePassword) with the same rules', async () => {
     const user = await signedInUser();
-    const wrong = await api('POST', '/api/trpc/auth.changePassword', { token: user.token, json: { current_password: 'nope nope', new_password: NEW_PASSWORD }, headers: freshAddress() });
+    const wrong = await api('POST', '/api/trpc/auth.changePassword', {
+      token: user.token,
+      json: { current_password: 'nope nope', new_password: NEW_PASSWORD },
+      headers: freshAddress(),
+    });
     expect(wrong.status).toBe(422);
     expect(wrong.data.error.data.detail[0]).toMatchObject({ loc: ['body', 'current_password'], msg: PASSWORD_CHANGE_ERRORS.wrongCurrent });
-    const ok = await api('POST', '/api/trpc/auth.changePassword', { token: user.token, json: { current_password: user.password, new_password: NEW_PASSWORD }, headers: freshAddress() });
+    const ok = await api('POST', '/api/trpc/auth.changePassword', {
+      token: user.token,
+      json: { current_password: user.password, new_password: NEW_PASSWORD },
+      headers: freshAddress(),
+    });
     expect(ok.status).toBe(200);
     expect(ok.data.result.data).toEqual({ ok: true });
     expect((await login(user.email, NEW_PASSWORD)).status).toBe(200);

@@ -13,8 +13,20 @@ type User = Awaited<ReturnType<typeof signedInUser>>;
 
 const MIN = 60_000;
 const b64u = (n: number) => toBase64Url(crypto.getRandomValues(new Uint8Array(n)));
-const passwordWrap = () => ({ v: 1, kdf: { name: 'PBKDF2', hash: 'SHA-256', iterations: 600_000, salt: b64u(16) }, alg: 'A256GCM', iv: b64u(12), ct: b64u(154) });
-const recoveryWrap = () => ({ v: 1, kdf: { name: 'HKDF', hash: 'SHA-256', salt: b64u(16), info: E2EE_RECOVERY_INFO }, alg: 'A256GCM', iv: b64u(12), ct: b64u(154) });
+const passwordWrap = () => ({
+  v: 1,
+  kdf: { name: 'PBKDF2', hash: 'SHA-256', iterations: 600_000, salt: b64u(16) },
+  alg: 'A256GCM',
+  iv: b64u(12),
+  ct: b64u(154),
+});
+const recoveryWrap = () => ({
+  v: 1,
+  kdf: { name: 'HKDF', hash: 'SHA-256', salt: b64u(16), info: E2EE_RECOVERY_INFO },
+  alg: 'A256GCM',
+  iv: b64u(12),
+  ct: b64u(154),
+});
 const bundle = () => ({ public_key: { kty: 'EC', crv: 'P-256', x: b64u(32), y: b64u(32) }, password_wrap: passwordWrap(), recovery_wrap: recoveryWrap() });
 
 const NEW_PASSWORD = 'a fresh start passphrase';
@@ -28,7 +40,9 @@ const confirm = (body: Record<string, unknown>) => api('POST', '/api/auth/passwo
 const login = (email: string, password: string, ip?: string) => api('POST', '/api/auth/login', { json: { email, password }, headers: from(ip) });
 
 async function emailsTo(address: string) {
-  const { results } = await env.DB.prepare("SELECT * FROM outbox_messages WHERE channel = 'email' AND address = ? ORDER BY rowid").bind(address).all<Record<string, any>>();
+  const { results } = await env.DB.prepare("SELECT * FROM outbox_messages WHERE channel = 'email' AND address = ? ORDER BY rowid")
+    .bind(address)
+    .all<Record<string, any>>();
   return results;
 }
 /** The token of the newest reset link emailed to `address`. */
@@ -40,10 +54,18 @@ async function resetToken(user: User) {
   expect((await requestReset(user.email)).status).toBe(202);
   return latestToken(user.email);
 }
-const passwordHash = async (id: string) => (await env.DB.prepare('SELECT password_hash FROM users WHERE id = ?').bind(id).first<{ password_hash: string }>())!.password_hash;
+const passwordHash = async (id: string) =>
+  (await env.DB.prepare('SELECT password_hash FROM users WHERE id = ?').bind(id).first<{ password_hash: string }>())!.password_hash;
 async function keysOf(id: string) {
   const row = await env.DB.prepare('SELECT * FROM user_keys WHERE user_id = ?').bind(id).first<Record<string, any>>();
-  return row && { public_key: JSON.parse(row.public_key), password_wrap: JSON.parse(row.password_wrap), recovery_wrap: JSON.parse(row.recovery_wrap), created_at: row.created_at };
+  return (
+    row && {
+      public_key: JSON.parse(row.public_key),
+      password_wrap: JSON.parse(row.password_wrap),
+      recovery_wrap: JSON.parse(row.recovery_wrap),
+      created_at: row.created_at,
+    }
+  );
 }
 async function withKeys(user: User) {
   const b = bundle();
@@ -194,10 +216,26 @@ describe('POST /api/auth/password-reset/confirm', () => {
   const bad: [string, (token: string) => Record<string, unknown>, (string | number)[]][] = [
     ['a short password', (token) => ({ token, new_password: 'too short' }), ['body', 'new_password']],
     ['a common password', (token) => ({ token, new_password: 'password123' }), ['body', 'new_password']],
-    ['half a bundle (public_key without recovery_wrap)', (token) => ({ token, new_password: NEW_PASSWORD, key_bundle: { public_key: bundle().public_key, password_wrap: passwordWrap() } }), ['body', 'key_bundle', 'recovery_wrap']],
-    ['a recovery-HKDF password_wrap', (token) => ({ token, new_password: NEW_PASSWORD, key_bundle: { password_wrap: recoveryWrap() } }), ['body', 'key_bundle', 'password_wrap']],
-    ['an unknown key_bundle field', (token) => ({ token, new_password: NEW_PASSWORD, key_bundle: { password_wrap: passwordWrap(), private_key: 'x' } }), ['body', 'key_bundle']],
-    ['{password_wrap} on an account without keys', (token) => ({ token, new_password: NEW_PASSWORD, key_bundle: { password_wrap: passwordWrap() } }), ['body', 'key_bundle']],
+    [
+      'half a bundle (public_key without recovery_wrap)',
+      (token) => ({ token, new_password: NEW_PASSWORD, key_bundle: { public_key: bundle().public_key, password_wrap: passwordWrap() } }),
+      ['body', 'key_bundle', 'recovery_wrap'],
+    ],
+    [
+      'a recovery-HKDF password_wrap',
+      (token) => ({ token, new_password: NEW_PASSWORD, key_bundle: { password_wrap: recoveryWrap() } }),
+      ['body', 'key_bundle', 'password_wrap'],
+    ],
+    [
+      'an unknown key_bundle field',
+      (token) => ({ token, new_password: NEW_PASSWORD, key_bundle: { password_wrap: passwordWrap(), private_key: 'x' } }),
+      ['body', 'key_bundle'],
+    ],
+    [
+      '{password_wrap} on an account without keys',
+      (token) => ({ token, new_password: NEW_PASSWORD, key_bundle: { password_wrap: passwordWrap() } }),
+      ['body', 'key_bundle'],
+    ],
   ];
   it.each(bad)('refuses %s with 422, leaving the link usable', async (_name, body, loc) => {
     const user = await signedInUser();
@@ -224,16 +262,23 @@ describe('POST /api/auth/password-reset/confirm', () => {
     const deadline = t + PASSWORD_RESET_TTL_MINUTES * MIN;
     await expect(inspectPasswordReset(servicesAt(deadline - 1), lateToken)).resolves.toMatchObject({ email: late.email });
     await expect(inspectPasswordReset(servicesAt(deadline), lateToken)).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-    await expect(confirmPasswordReset(servicesAt(deadline), { token: lateToken, new_password: NEW_PASSWORD, key_bundle: undefined }, freshIp())).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(
+      confirmPasswordReset(servicesAt(deadline), { token: lateToken, new_password: NEW_PASSWORD, key_bundle: undefined }, freshIp()),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
     expect((await login(late.email, late.password)).status).toBe(200);
-    await expect(confirmPasswordReset(servicesAt(deadline - 1), { token: onTimeToken, new_password: NEW_PASSWORD, key_bundle: undefined }, freshIp())).resolves.toEqual({ ok: true });
+    await expect(
+      confirmPasswordReset(servicesAt(deadline - 1), { token: onTimeToken, new_password: NEW_PASSWORD, key_bundle: undefined }, freshIp()),
+    ).resolves.toEqual({ ok: true });
     expect((await login(onTime.email, NEW_PASSWORD)).status).toBe(200);
   });
 
   it('lets only one of two simultaneous uses of a link succeed', async () => {
     const user = await signedInUser();
     const token = await resetToken(user);
-    const results = await Promise.all([confirm({ token, new_password: 'first racing passphrase' }), confirm({ token, new_password: 'second racing passphrase' })]);
+    const results = await Promise.all([
+      confirm({ token, new_password: 'first racing passphrase' }),
+      confirm({ token, new_password: 'second racing passphrase' }),
+    ]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
     const winner = results[0]!.status === 200 ? 'first racing passphrase' : 'second racing passphrase';
     expect((await login(user.email, winner)).status).toBe(200);
@@ -262,7 +307,10 @@ describe('password reset over tRPC', () => {
     const refused = await api('POST', '/api/trpc/auth.confirmPasswordReset', { json: { token, new_password: NEW_PASSWORD }, headers: from() });
     expect(refused.status).toBe(422);
     expect(refused.data.error.data.detail[0].loc).toEqual(['body', 'key_bundle']);
-    const ok = await api('POST', '/api/trpc/auth.confirmPasswordReset', { json: { token, new_password: NEW_PASSWORD, key_bundle: { password_wrap: passwordWrap() } }, headers: from() });
+    const ok = await api('POST', '/api/trpc/auth.confirmPasswordReset', {
+      json: { token, new_password: NEW_PASSWORD, key_bundle: { password_wrap: passwordWrap() } },
+      headers: from(),
+    });
     expect(ok.data.result.data).toEqual({ ok: true });
     const unknown = await api('POST', '/api/trpc/auth.inspectPasswordReset', { json: { token } });
     expect(unknown.status).toBe(400);

@@ -1,11 +1,6 @@
 import { env } from 'cloudflare:test';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
-import {
-  PHONE_CODE_MAX_ATTEMPTS,
-  PHONE_CODE_RESEND_SECONDS,
-  PHONE_CODE_TTL_SECONDS,
-  PHONE_CODES_PER_HOUR,
-} from '../src/contracts/profile';
+import { PHONE_CODE_MAX_ATTEMPTS, PHONE_CODE_RESEND_SECONDS, PHONE_CODE_TTL_SECONDS, PHONE_CODES_PER_HOUR } from '../src/contracts/profile';
 import { createServiceContext } from '../src/env';
 import { startPhoneVerification } from '../src/domains/profile/start-phone-verification';
 import { newVerificationCode } from '../src/domains/profile/verification-code';
@@ -98,7 +93,9 @@ describe('phone verification', () => {
     const started = await api('POST', '/api/profile/phone', { token: owner.token, json: { phone: '+1 (415) 555-0100' } });
     expect(started.status).toBe(200);
     expect(started.data).toMatchObject({ phone: null, phone_verified: false, pending_phone: PHONE });
-    expect(Date.parse(started.data.code_expires_at) - Date.parse(started.data.resend_available_at)).toBe((PHONE_CODE_TTL_SECONDS - PHONE_CODE_RESEND_SECONDS) * 1000);
+    expect(Date.parse(started.data.code_expires_at) - Date.parse(started.data.resend_available_at)).toBe(
+      (PHONE_CODE_TTL_SECONDS - PHONE_CODE_RESEND_SECONDS) * 1000,
+    );
 
     const sms = await codeFromOutbox(owner.id);
     expect(sms.address).toBe(PHONE);
@@ -115,7 +112,9 @@ describe('phone verification', () => {
     expect(verified.status).toBe(200);
     expect(verified.data).toMatchObject({ phone: PHONE, phone_verified: true, pending_phone: null });
     expect(await verificationRow(owner.id)).toBeNull();
-    const user = await env.DB.prepare('SELECT phone_e164, phone_verified_at FROM users WHERE id = ?').bind(owner.id).first<{ phone_e164: string; phone_verified_at: number }>();
+    const user = await env.DB.prepare('SELECT phone_e164, phone_verified_at FROM users WHERE id = ?')
+      .bind(owner.id)
+      .first<{ phone_e164: string; phone_verified_at: number }>();
     expect(user?.phone_e164).toBe(PHONE);
     expect(user?.phone_verified_at).toBeGreaterThan(0);
     // The code is single use.
@@ -174,7 +173,10 @@ describe('phone verification', () => {
     const t0 = Date.now();
     await startPhoneVerification(servicesAt(t0), owner.id, PHONE);
     const { code } = await codeFromOutbox(owner.id);
-    await expect(verifyPhone(servicesAt(t0 + PHONE_CODE_TTL_SECONDS * 1000), owner.id, code)).rejects.toMatchObject({ code: 'UNPROCESSABLE', detail: CODE_EXPIRED });
+    await expect(verifyPhone(servicesAt(t0 + PHONE_CODE_TTL_SECONDS * 1000), owner.id, code)).rejects.toMatchObject({
+      code: 'UNPROCESSABLE',
+      detail: CODE_EXPIRED,
+    });
     expect(await verificationRow(owner.id)).toBeNull();
 
     await startPhoneVerification(servicesAt(t0 + 700_000), owner.id, PHONE);
@@ -212,7 +214,10 @@ describe('phone verification', () => {
     const t0 = Date.now();
     for (let i = 0; i < PHONE_CODES_PER_HOUR; i++) await startPhoneVerification(servicesAt(t0 + i * 61_000), owner.id, PHONE);
     const capped = startPhoneVerification(servicesAt(t0 + PHONE_CODES_PER_HOUR * 61_000), owner.id, PHONE);
-    await expect(capped).rejects.toMatchObject({ code: 'TOO_MANY_REQUESTS', detail: expect.stringMatching(/^Too many codes requested\. Try again in \d+ minutes\.$/) });
+    await expect(capped).rejects.toMatchObject({
+      code: 'TOO_MANY_REQUESTS',
+      detail: expect.stringMatching(/^Too many codes requested\. Try again in \d+ minutes\.$/),
+    });
     const err = await capped.catch((e) => e);
     expect(Number(err.headers['Retry-After'])).toBe(3600 - PHONE_CODES_PER_HOUR * 61);
     await expect(startPhoneVerification(servicesAt(t0 + 3600_000), owner.id, PHONE)).resolves.toMatchObject({ pending_phone: PHONE });
@@ -232,15 +237,17 @@ describe('phone verification', () => {
     expect(await verificationRow(owner.id)).toBeNull();
   });
 
-  it.each([['five digits', '12345'], ['seven digits', '1234567'], ['letters', 'abcdef'], ['a number', 123456]])(
-    'refuses a code of %s with 422',
-    async (_name, code) => {
-      const owner = await signedInUser();
-      const res = await api('POST', '/api/profile/phone/verify', { token: owner.token, json: { code } });
-      expect(res.status).toBe(422);
-      expect(res.data.detail[0].loc).toEqual(['body', 'code']);
-    },
-  );
+  it.each([
+    ['five digits', '12345'],
+    ['seven digits', '1234567'],
+    ['letters', 'abcdef'],
+    ['a number', 123456],
+  ])('refuses a code of %s with 422', async (_name, code) => {
+    const owner = await signedInUser();
+    const res = await api('POST', '/api/profile/phone/verify', { token: owner.token, json: { code } });
+    expect(res.status).toBe(422);
+    expect(res.data.detail[0].loc).toEqual(['body', 'code']);
+  });
 
   it('answers 422 when no code was asked for', async () => {
     const owner = await signedInUser();
@@ -360,18 +367,23 @@ describe('verification codes', () => {
 });
 
 describe('profile over tRPC', () => {
-
   it('get, update, startPhoneVerification, verifyPhone and removePhone', async () => {
     const owner = await signedInUser();
     const caller = await callerAs(owner.id);
     expect(await caller.profile.get()).toMatchObject({ id: owner.id, display_name: '' });
-    expect(await caller.profile.update({ display_name: 'Grace', time_zone: 'America/New_York' })).toMatchObject({ display_name: 'Grace', time_zone: 'America/New_York' });
+    expect(await caller.profile.update({ display_name: 'Grace', time_zone: 'America/New_York' })).toMatchObject({
+      display_name: 'Grace',
+      time_zone: 'America/New_York',
+    });
     expect(await caller.profile.startPhoneVerification({ phone: PHONE })).toMatchObject({ pending_phone: PHONE });
     const resHeaders = new Headers();
     const throttled = await callerAs(owner.id, { resHeaders });
     await expect(throttled.profile.startPhoneVerification({ phone: PHONE })).rejects.toMatchObject({ code: 'TOO_MANY_REQUESTS' });
     expect(Number(resHeaders.get('Retry-After'))).toBeGreaterThan(0);
-    await expect(caller.profile.verifyPhone({ code: otherCode((await codeFromOutbox(owner.id)).code) })).rejects.toMatchObject({ code: 'UNPROCESSABLE_CONTENT', message: WRONG_CODE });
+    await expect(caller.profile.verifyPhone({ code: otherCode((await codeFromOutbox(owner.id)).code) })).rejects.toMatchObject({
+      code: 'UNPROCESSABLE_CONTENT',
+      message: WRONG_CODE,
+    });
     expect(await caller.profile.verifyPhone({ code: (await codeFromOutbox(owner.id)).code })).toMatchObject({ phone: PHONE, phone_verified: true });
     expect(await caller.profile.removePhone()).toMatchObject({ phone: null, phone_verified: false });
   });

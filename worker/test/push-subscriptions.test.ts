@@ -4,12 +4,7 @@ import { importVapid } from '../src/channels/push';
 import { createApp } from '../src/app';
 import { createServiceContext } from '../src/env';
 import { fromBase64Url, toBase64Url } from '../src/lib/encoding';
-import {
-  listPushSubscriptions,
-  MAX_PUSH_SUBSCRIPTIONS_PER_USER,
-  removeGoneSubscription,
-  subscribePush,
-} from '../src/domains/notify/push-subscriptions';
+import { listPushSubscriptions, MAX_PUSH_SUBSCRIPTIONS_PER_USER, removeGoneSubscription, subscribePush } from '../src/domains/notify/push-subscriptions';
 import { LOCAL_VAPID_SUBJECT, vapidKeysFor, vapidPublicKey } from '../src/domains/notify/vapid-keys';
 import { callerAs } from './helpers/trpc';
 import { api, signedInUser } from './helpers/api';
@@ -27,7 +22,11 @@ async function apiWithEnv(overrides: Record<string, unknown>, method: string, pa
   const headers = new Headers();
   if (opts.token) headers.set('authorization', `Bearer ${opts.token}`);
   if (opts.json !== undefined) headers.set('content-type', 'application/json');
-  const res = await createApp().request(path, { method, headers, body: opts.json === undefined ? undefined : JSON.stringify(opts.json) }, { ...env, ...overrides });
+  const res = await createApp().request(
+    path,
+    { method, headers, body: opts.json === undefined ? undefined : JSON.stringify(opts.json) },
+    { ...env, ...overrides },
+  );
   return { status: res.status, data: (await res.json()) as any };
 }
 
@@ -206,7 +205,6 @@ describe('/api/notify/push/subscriptions', () => {
 });
 
 describe('push over tRPC', () => {
-
   it('vapidKey, subscribePush, pushSubscriptions and unsubscribePush call the same services', async () => {
     const owner = await signedInUser();
     const caller = await callerAs(owner.id);

@@ -2,7 +2,11 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult } from 
 import { describe, expect, it, vi } from 'vitest';
 import { consumeBatch } from '../src/queues/consume';
 
-const batchOf = (bodies: unknown[]) => createMessageBatch('afterword-jobs', bodies.map((body, i) => ({ id: `m${i}`, timestamp: new Date(), attempts: 1, body })));
+const batchOf = (bodies: unknown[]) =>
+  createMessageBatch(
+    'afterword-jobs',
+    bodies.map((body, i) => ({ id: `m${i}`, timestamp: new Date(), attempts: 1, body })),
+  );
 
 describe('the queue consumer parses every body with its schema', () => {
   it('acknowledges (never retries) a body that fails its schema or has an unknown type, and logs the issues without the contents', async () => {

@@ -8,8 +8,12 @@ describe('the every-minute sweep', () => {
   it('deletes sessions past their expiry and ended throttle windows, and keeps live ones', async () => {
     const live = await signedInUser();
     const stale = await signedInUser();
-    await env.DB.prepare('UPDATE sessions SET expires_at = ? WHERE user_id = ?').bind(Date.now() - 1, stale.id).run();
-    await env.DB.prepare("INSERT INTO rate_limits (key, count, window_ends_at) VALUES ('login:ip:old', 3, ?)").bind(Date.now() - 1).run();
+    await env.DB.prepare('UPDATE sessions SET expires_at = ? WHERE user_id = ?')
+      .bind(Date.now() - 1, stale.id)
+      .run();
+    await env.DB.prepare("INSERT INTO rate_limits (key, count, window_ends_at) VALUES ('login:ip:old', 3, ?)")
+      .bind(Date.now() - 1)
+      .run();
 
     const swept = await sweepExpired(createServiceContext(env));
     expect(swept.sessions).toBeGreaterThanOrEqual(1);

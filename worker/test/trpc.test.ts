@@ -57,12 +57,22 @@ describe('tRPC procedures call the same services as REST', () => {
 
 describe('the tRPC error path matches REST', () => {
   it('answers an unexpected error as "Internal error" with the request id, and nothing of the error itself', async () => {
-    const boomRouter = router({ boom: publicProcedure.query(() => { throw new Error('database password is hunter2'); }) });
+    const boomRouter = router({
+      boom: publicProcedure.query(() => {
+        throw new Error('database password is hunter2');
+      }),
+    });
     const res = await fetchRequestHandler({
       endpoint: '/api/trpc',
       req: new Request('http://afterword.test/api/trpc/boom'),
       router: boomRouter,
-      createContext: () => ({ services: createServiceContext(env), principal: null, clientAddress: 'local', requestId: 'req-walk-1', resHeaders: new Headers() }),
+      createContext: () => ({
+        services: createServiceContext(env),
+        principal: null,
+        clientAddress: 'local',
+        requestId: 'req-walk-1',
+        resHeaders: new Headers(),
+      }),
     });
     const body = await res.text();
     expect(res.status).toBe(500);

@@ -11,9 +11,9 @@ import { decryptWebhookSecret, encryptWebhookSecret } from '../src/domains/webho
 import { signWebhook, webhookHeaders } from '../src/domains/webhooks/signature';
 import { createServiceContext } from '../src/env';
 import { consumeBatch } from '../src/queues/consume';
-import { api, signedInUser } from './helpers/api';
+import { api } from './helpers/api';
 import { servicesAt } from './helpers/canary';
-import { captureQueues, scriptedChannels, type QueuedJob } from './helpers/messages';
+import { captureQueues, scriptedChannels } from './helpers/messages';
 import { endpoint, received, receiver, script, webhookJobs } from './helpers/webhooks';
 
 const MIN = 60_000;
@@ -62,7 +62,12 @@ describe('Standard Webhooks signing', () => {
     const body = '{"test": 2432232314}';
     const signature = await signWebhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', headers['webhook-id'], Number(headers['webhook-timestamp']), body);
     const verify = async (b: string) =>
-      (await (await fetch(`${receiver.base}/__verify`, { method: 'POST', body: JSON.stringify({ secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', headers: { ...headers, 'webhook-signature': signature }, body: b }) })).json()) as { ok: boolean; error?: string };
+      (await (
+        await fetch(`${receiver.base}/__verify`, {
+          method: 'POST',
+          body: JSON.stringify({ secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', headers: { ...headers, 'webhook-signature': signature }, body: b }),
+        })
+      ).json()) as { ok: boolean; error?: string };
     expect(await verify(body)).toEqual({ ok: true, error: null });
     expect(await verify('{"test": 2432232315}')).toEqual({ ok: false, error: 'No matching signature found' });
   });
@@ -84,7 +89,10 @@ describe('Standard Webhooks signing', () => {
 describe('missed_checkins → signed deliveries to a real receiver', () => {
   it('the registered subscriber queues one delivery per active endpoint; the consumer sends it; standardwebhooks verifies it', async () => {
     const { owner, hook } = await endpoint('e2e');
-    const second = await api('POST', '/api/developer/webhooks', { token: owner.token, json: { url: `${receiver.base}/hook/e2e-2`, event: 'missed_checkins', retry: false } });
+    const second = await api('POST', '/api/developer/webhooks', {
+      token: owner.token,
+      json: { url: `${receiver.base}/hook/e2e-2`, event: 'missed_checkins', retry: false },
+    });
     await script('e2e-2', second.data.hmac_secret);
     const stranger = await endpoint('e2e-stranger');
     const now = Date.now();
@@ -95,13 +103,19 @@ describe('missed_checkins → signed deliveries to a real receiver', () => {
     expect(queued).toHaveLength(2);
 
     // The real queue consumer, with the jobs as the DELIVERIES batch.
-    const batch = createMessageBatch('afterword-deliveries', queued.map((j, i) => ({ id: `m${i}`, timestamp: new Date(), attempts: 1, body: j.body })));
+    const batch = createMessageBatch(
+      'afterword-deliveries',
+      queued.map((j, i) => ({ id: `m${i}`, timestamp: new Date(), attempts: 1, body: j.body })),
+    );
     const ctx = createExecutionContext();
     await consumeBatch(batch, env);
     const result = await getQueueResult(batch, ctx);
     expect(result.explicitAcks.sort()).toEqual(['m0', 'm1']);
 
-    for (const [name, secret] of [['e2e', hook.hmac_secret], ['e2e-2', second.data.hmac_secret]] as const) {
+    for (const [name, secret] of [
+      ['e2e', hook.hmac_secret],
+      ['e2e-2', second.data.hmac_secret],
+    ] as const) {
       const [got, ...more] = await received(name);
       expect(more).toEqual([]);
       expect(got!.verified, got!.verifyError ?? '').toBe(true);
@@ -116,13 +130,17 @@ describe('missed_checkins → signed deliveries to a real receiver', () => {
       });
       // The receiver's copy of the library refuses the same request with one byte changed.
       const tampered = got!.body.replace('"misses":2', '"misses":3');
-      const check = (await (await fetch(`${receiver.base}/__verify`, { method: 'POST', body: JSON.stringify({ secret, headers: got!.headers, body: tampered }) })).json()) as { ok: boolean; error: string };
+      const check = (await (
+        await fetch(`${receiver.base}/__verify`, { method: 'POST', body: JSON.stringify({ secret, headers: got!.headers, body: tampered }) })
+      ).json()) as { ok: boolean; error: string };
       expect(check).toEqual({ ok: false, error: 'No matching signature found' });
     }
     expect(await received('e2e-stranger')).toEqual([]);
     void stranger;
     const attempts = await api('GET', `/api/developer/webhooks/${hook.id}/attempts`, { token: owner.token });
-    expect(attempts.data).toEqual([expect.objectContaining({ attempt: 1, status_code: 200, success: true, event: 'missed_checkins', error: null, origin: 'event' })]);
+    expect(attempts.data).toEqual([
+      expect.objectContaining({ attempt: 1, status_code: 200, success: true, event: 'missed_checkins', error: null, origin: 'event' }),
+    ]);
   });
 
   it('is idempotent on event_id: a redelivered event adds no delivery and sends nothing more', async () => {
@@ -267,7 +285,10 @@ describe('410 Gone', () => {
     expect(notice.text).toContain(hook.url);
     expect(notice.link).toMatch(/\/app\/developer$/);
     // The owner's canary_events alert governs it: off → skipped, not sent.
-    await api('POST', '/api/notify/preferences', { token: owner.token, json: { methods: ['email'], quiet_hours: { start: '00:00', end: '00:00' }, alerts: { vaults: true, messages: true, canary_events: false } } });
+    await api('POST', '/api/notify/preferences', {
+      token: owner.token,
+      json: { methods: ['email'], quiet_hours: { start: '00:00', end: '00:00' }, alerts: { vaults: true, messages: true, canary_events: false } },
+    });
     const channels = scriptedChannels([{ ok: true }]);
     expect(await sendOwnerNotice(servicesAt(t), notice.id, channels)).toBe('skipped');
     expect(channels.calls).toEqual([]);
@@ -281,7 +302,10 @@ describe('410 Gone', () => {
     const test = await api('POST', `/api/developer/webhooks/${hook.id}/test`, { token: owner.token });
     expect(test.data).toMatchObject({ delivered: true, attempt: { origin: 'test' } });
     expect((await webhookRow(hook.id))!).toMatchObject({ status: 'active', disabled_reason: null });
-    expect((await env.DB.prepare("SELECT count(*) AS n FROM owner_notices WHERE user_id = ? AND kind = 'webhook_disabled'").bind(owner.id).first<{ n: number }>())!.n).toBe(1);
+    expect(
+      (await env.DB.prepare("SELECT count(*) AS n FROM owner_notices WHERE user_id = ? AND kind = 'webhook_disabled'").bind(owner.id).first<{ n: number }>())!
+        .n,
+    ).toBe(1);
   });
 
   it('a retry queued before the endpoint was disabled is dropped without sending', async () => {
@@ -303,7 +327,10 @@ describe('SSRF at send time and redirects', () => {
     const { owner } = await endpoint('redirect', { steps: [{ status: 302, headers: { location: `${receiver.base}/hook/redirect-target` } }] });
     const t = Date.now();
     const r = await captureQueues(async () => deliverWebhook(servicesAt(t), await fanOutOne(owner.id, t)));
-    expect(r.result).toMatchObject({ outcome: 'failed', attempt: { status_code: 302, error: `redirect (302 to ${receiver.base}/hook/redirect-target) not followed` } });
+    expect(r.result).toMatchObject({
+      outcome: 'failed',
+      attempt: { status_code: 302, error: `redirect (302 to ${receiver.base}/hook/redirect-target) not followed` },
+    });
     expect(webhookJobs(r.jobs)).toEqual([]);
     expect(await received('redirect')).toHaveLength(1);
     expect(await received('redirect-target')).toEqual([]);
@@ -330,7 +357,10 @@ describe('SSRF at send time and redirects', () => {
     const id = await fanOutOne(owner.id, t);
     const production = createServiceContext(withEnv({ APP_ENV: 'production', WEBHOOK_DOH_URL: inject('dohResolver').url }), () => new Date(t));
     const r = await captureQueues(() => deliverWebhook(production, id));
-    expect(r.result).toMatchObject({ outcome: 'failed', attempt: { status_code: null, success: false, error: 'not sent: url resolves to a non-public address (127.0.0.1)' } });
+    expect(r.result).toMatchObject({
+      outcome: 'failed',
+      attempt: { status_code: null, success: false, error: 'not sent: url resolves to a non-public address (127.0.0.1)' },
+    });
     expect(await received('prod-dns')).toEqual([]);
   });
 
@@ -362,7 +392,9 @@ describe('the reconciler', () => {
     expect(webhookJobs(later.jobs).map((j) => j.body.delivery_id)).toContain(lost);
 
     // Claimed, then the worker died mid-attempt: once the lease is over, it is re-sent and re-claimed.
-    await env.DB.prepare("UPDATE webhook_deliveries SET status = 'sending', attempts = 1, lease_until = ? WHERE id = ?").bind(t + MIN, lost).run();
+    await env.DB.prepare("UPDATE webhook_deliveries SET status = 'sending', attempts = 1, lease_until = ? WHERE id = ?")
+      .bind(t + MIN, lost)
+      .run();
     expect(webhookJobs((await captureQueues(() => reconcileWebhooks(servicesAt(t + 30_000)))).jobs).map((j) => j.body.delivery_id)).not.toContain(lost);
     const after = await captureQueues(() => reconcileWebhooks(servicesAt(t + MIN + 1)));
     expect(webhookJobs(after.jobs).map((j) => j.body.delivery_id)).toContain(lost);

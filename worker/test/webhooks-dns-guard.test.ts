@@ -21,11 +21,18 @@ describe('webhook hosts are resolved before a production attempt', () => {
   });
 
   it('allows a name whose every address is public', async () => {
-    expect(await checkResolvedHost('hooks.public.example.com', production())).toEqual({ ok: true, addresses: ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'] });
+    expect(await checkResolvedHost('hooks.public.example.com', production())).toEqual({
+      ok: true,
+      addresses: ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'],
+    });
   });
 
   it('treats a name that does not resolve, or a resolver that fails, as a retryable refusal', async () => {
-    expect(await checkResolvedHost('nowhere.example.org', production())).toMatchObject({ ok: false, retryable: true, reason: 'nowhere.example.org does not exist (NXDOMAIN)' });
+    expect(await checkResolvedHost('nowhere.example.org', production())).toMatchObject({
+      ok: false,
+      retryable: true,
+      reason: 'nowhere.example.org does not exist (NXDOMAIN)',
+    });
     const broken = { ...production(), WEBHOOK_DOH_URL: 'http://127.0.0.1:1/dns-query' } as unknown as Env;
     expect(await checkResolvedHost('hooks.public.example.com', broken)).toMatchObject({ ok: false, retryable: true });
   });
@@ -38,14 +45,38 @@ describe('webhook hosts are resolved before a production attempt', () => {
 
 describe('non-public addresses', () => {
   it.each([
-    '0.0.0.0', '10.1.2.3', '100.64.0.1', '127.0.0.1', '127.255.255.254', '169.254.169.254', '172.16.0.1', '172.31.255.255',
-    '192.0.0.8', '192.0.2.1', '192.168.1.1', '198.18.0.1', '198.51.100.1', '203.0.113.1', '224.0.0.1', '255.255.255.255',
-    '::', '::1', 'fd00:ec2::254', 'fc00::1', 'fe80::1', 'ff02::1', '2001:db8::1', '::ffff:127.0.0.1', '::ffff:7f00:1',
-    '64:ff9b::10.0.0.1', '2002:c0a8:0101::1', '::127.0.0.1', 'not an address',
+    '0.0.0.0',
+    '10.1.2.3',
+    '100.64.0.1',
+    '127.0.0.1',
+    '127.255.255.254',
+    '169.254.169.254',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.0.0.8',
+    '192.0.2.1',
+    '192.168.1.1',
+    '198.18.0.1',
+    '198.51.100.1',
+    '203.0.113.1',
+    '224.0.0.1',
+    '255.255.255.255',
+    '::',
+    '::1',
+    'fd00:ec2::254',
+    'fc00::1',
+    'fe80::1',
+    'ff02::1',
+    '2001:db8::1',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+    '64:ff9b::10.0.0.1',
+    '2002:c0a8:0101::1',
+    '::127.0.0.1',
+    'not an address',
   ])('%s is refused', (ip) => expect(isNonPublicAddress(ip)).toBe(true));
 
-  it.each(['93.184.216.34', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:93.184.216.34', '64:ff9b::8.8.8.8'])(
-    '%s is public',
-    (ip) => expect(isNonPublicAddress(ip)).toBe(false),
+  it.each(['93.184.216.34', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:93.184.216.34', '64:ff9b::8.8.8.8'])('%s is public', (ip) =>
+    expect(isNonPublicAddress(ip)).toBe(false),
   );
 });

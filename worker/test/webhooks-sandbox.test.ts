@@ -14,7 +14,10 @@ import { endpointFor, received, webhookJobs } from './helpers/webhooks';
  * canary would send, marked `sandbox: true`, to the owner's endpoints — and nothing else happens.
  */
 async function keyFor(token: string, opts: { sandbox: boolean; scopes?: ApiScope[] }) {
-  const res = await api('POST', '/api/developer/keys', { token, json: { name: 'sandbox test', scopes: opts.scopes ?? ['read:canary'], sandbox: opts.sandbox } });
+  const res = await api('POST', '/api/developer/keys', {
+    token,
+    json: { name: 'sandbox test', scopes: opts.scopes ?? ['read:canary'], sandbox: opts.sandbox },
+  });
   expect(res.status).toBe(201);
   return res.data.key as string;
 }
@@ -39,18 +42,31 @@ describe('POST /api/sandbox/missed-checkins', () => {
     const hook = await endpointFor(owner, 'sandbox-sim');
     const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
     // A message a real first miss would arm.
-    const message = await createMessageFor(owner.token, { recipient_user_id: recipient.id, rules: [{ trigger_type: 'missed_checkins', trigger_value: 1, expire_window: 1 }] });
+    const message = await createMessageFor(owner.token, {
+      recipient_user_id: recipient.id,
+      rules: [{ trigger_type: 'missed_checkins', trigger_value: 1, expire_window: 1 }],
+    });
     const key = await keyFor(owner.token, { sandbox: true });
     const before = await sideEffects(owner.id);
     const messageBefore = await messageRow(message.id);
 
     const { result: res, jobs } = await captureQueues(() => simulate(key));
     expect(res.status, res.text).toBe(202);
-    expect(res.data).toEqual({ event_id: expect.stringMatching(/^sandbox:[0-9a-f-]{36}$/), canary_id: canary.id, misses: 1, deadline: canary.deadline, sandbox: true, deliveries: 1 });
+    expect(res.data).toEqual({
+      event_id: expect.stringMatching(/^sandbox:[0-9a-f-]{36}$/),
+      canary_id: canary.id,
+      misses: 1,
+      deadline: canary.deadline,
+      sandbox: true,
+      deliveries: 1,
+    });
     // Only the webhook delivery was queued: no JOBS (no release, no notice).
     expect(jobs.map((j) => j.queue)).toEqual(['DELIVERIES']);
 
-    const batch = createMessageBatch('afterword-deliveries', webhookJobs(jobs).map((j, i) => ({ id: `s${i}`, timestamp: new Date(), attempts: 1, body: j.body })));
+    const batch = createMessageBatch(
+      'afterword-deliveries',
+      webhookJobs(jobs).map((j, i) => ({ id: `s${i}`, timestamp: new Date(), attempts: 1, body: j.body })),
+    );
     await consumeBatch(batch, env);
     expect((await getQueueResult(batch, createExecutionContext())).explicitAcks).toEqual(['s0']);
     const [got, ...more] = await received('sandbox-sim');
@@ -117,6 +133,10 @@ describe('POST /api/sandbox/missed-checkins', () => {
       expect((await api('POST', '/api/sandbox/missed-checkins')).status).toBe(401);
     });
     expect(jobs).toEqual([]);
-    expect((await env.DB.prepare('SELECT count(*) AS n FROM webhook_deliveries WHERE webhook_id IN (SELECT id FROM webhooks WHERE user_id = ?)').bind(owner.id).first<{ n: number }>())!.n).toBe(0);
+    expect(
+      (await env.DB.prepare('SELECT count(*) AS n FROM webhook_deliveries WHERE webhook_id IN (SELECT id FROM webhooks WHERE user_id = ?)')
+        .bind(owner.id)
+        .first<{ n: number }>())!.n,
+    ).toBe(0);
   });
 });

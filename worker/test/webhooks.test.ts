@@ -23,7 +23,8 @@ async function apiWith(e: Env, method: string, path: string, token: string, json
   return { status: res.status, data: (await res.json()) as any };
 }
 
-const create = (token: string, json: Record<string, unknown>) => api('POST', '/api/developer/webhooks', { token, json: { event: 'missed_checkins', retry: true, ...json } });
+const create = (token: string, json: Record<string, unknown>) =>
+  api('POST', '/api/developer/webhooks', { token, json: { event: 'missed_checkins', retry: true, ...json } });
 
 async function script(name: string, secret: string, steps: unknown[] = [{ status: 200 }]) {
   const res = await fetch(`${receiver.base}/__script/${name}`, { method: 'PUT', body: JSON.stringify({ secret, steps }) });
@@ -39,7 +40,14 @@ describe('POST /api/developer/webhooks', () => {
     const secret: string = res.data.hmac_secret;
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(decodeWebhookSecret(secret)?.byteLength).toBe(32);
-    expect(res.data).toMatchObject({ url: `${receiver.base}/hook/gen`, event: 'missed_checkins', retry: true, status: 'active', disabled_reason: null, sandbox: false });
+    expect(res.data).toMatchObject({
+      url: `${receiver.base}/hook/gen`,
+      event: 'missed_checkins',
+      retry: true,
+      status: 'active',
+      disabled_reason: null,
+      sandbox: false,
+    });
 
     const row = (await env.DB.prepare('SELECT * FROM webhooks WHERE id = ?').bind(res.data.id).first<Record<string, any>>())!;
     const rowText = JSON.stringify(row);
@@ -76,7 +84,7 @@ describe('POST /api/developer/webhooks', () => {
     ['not base64', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaS!'],
     ['base64url alphabet', `whsec_${btoa('\xfb\xff'.repeat(12)).replace(/\+/g, '-').replace(/\//g, '_')}`],
     ['missing padding', `whsec_${btoa('y'.repeat(25)).replace(/=+$/, '')}`],
-    ['non-canonical last character', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSx'.slice(0, -1) + 'x='],
+    ['non-canonical last character', `${'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSx'.slice(0, -1)}x=`],
     ['23 bytes', `whsec_${btoa('z'.repeat(23))}`],
     ['65 bytes', `whsec_${btoa('z'.repeat(65))}`],
     ['empty after the prefix', 'whsec_'],
@@ -84,7 +92,9 @@ describe('POST /api/developer/webhooks', () => {
     const owner = await signedInUser();
     const res = await create(owner.token, { url: GOOD_HTTPS, hmac_secret: secret });
     expect(res.status).toBe(422);
-    expect(res.data.detail).toEqual([expect.objectContaining({ loc: ['body', 'hmac_secret'], msg: expect.stringMatching(/whsec_ followed by the base64 of 24 to 64 bytes/) })]);
+    expect(res.data.detail).toEqual([
+      expect.objectContaining({ loc: ['body', 'hmac_secret'], msg: expect.stringMatching(/whsec_ followed by the base64 of 24 to 64 bytes/) }),
+    ]);
   });
 
   it.each([
@@ -108,7 +118,9 @@ describe('POST /api/developer/webhooks', () => {
     const owner = await signedInUser();
     const now = Date.now();
     const rows = Array.from({ length: MAX_WEBHOOKS_PER_USER }, () =>
-      env.DB.prepare(`INSERT INTO webhooks (id, user_id, url, event, secret_encrypted, secret_hint, retry, sandbox, status, created_at, updated_at) VALUES (?, ?, ?, 'missed_checkins', 'v1.x.y', 'abcd', 1, 0, 'active', ?, ?)`).bind(crypto.randomUUID(), owner.id, GOOD_HTTPS, now, now),
+      env.DB.prepare(
+        `INSERT INTO webhooks (id, user_id, url, event, secret_encrypted, secret_hint, retry, sandbox, status, created_at, updated_at) VALUES (?, ?, ?, 'missed_checkins', 'v1.x.y', 'abcd', 1, 0, 'active', ?, ?)`,
+      ).bind(crypto.randomUUID(), owner.id, GOOD_HTTPS, now, now),
     );
     await env.DB.batch(rows);
     const res = await create(owner.token, { url: GOOD_HTTPS });
@@ -121,8 +133,15 @@ describe('POST /api/developer/webhooks', () => {
     const owner = await signedInUser();
     const key = await api('POST', '/api/developer/keys', { token: owner.token, json: { name: 'ci', scopes: ['read:canary'], sandbox: false } });
     expect(key.status).toBe(201);
-    for (const [method, path] of [['GET', '/api/developer/webhooks'], ['POST', '/api/developer/webhooks'], ['GET', '/api/developer/webhooks/sample']] as const) {
-      const res = await api(method, path, { token: key.data.key, json: method === 'POST' ? { url: GOOD_HTTPS, event: 'missed_checkins', retry: true } : undefined });
+    for (const [method, path] of [
+      ['GET', '/api/developer/webhooks'],
+      ['POST', '/api/developer/webhooks'],
+      ['GET', '/api/developer/webhooks/sample'],
+    ] as const) {
+      const res = await api(method, path, {
+        token: key.data.key,
+        json: method === 'POST' ? { url: GOOD_HTTPS, event: 'missed_checkins', retry: true } : undefined,
+      });
       expect(res.status, `${method} ${path}`).toBe(403);
     }
     expect((await api('GET', '/api/developer/webhooks', { token: owner.token })).data).toEqual([]);
@@ -170,16 +189,23 @@ describe('the SSRF guard', () => {
     expect((await env.DB.prepare('SELECT count(*) AS n FROM webhooks WHERE user_id = ?').bind(owner.id).first<{ n: number }>())!.n).toBe(0);
   });
 
-  it.each([GOOD_HTTPS, 'https://hooks.example.com:443/x?team=1', 'https://ec2-3-4-5-6.compute-1.amazonaws.com/hook'])('accepts %s in production', async (url) => {
-    const owner = await signedInUser();
-    const res = await apiWith(PRODUCTION, 'POST', '/api/developer/webhooks', owner.token, { url, event: 'missed_checkins', retry: true });
-    expect(res.status).toBe(201);
-    expect(res.data.url).toBe(new URL(url).href);
-  });
+  it.each([GOOD_HTTPS, 'https://hooks.example.com:443/x?team=1', 'https://ec2-3-4-5-6.compute-1.amazonaws.com/hook'])(
+    'accepts %s in production',
+    async (url) => {
+      const owner = await signedInUser();
+      const res = await apiWith(PRODUCTION, 'POST', '/api/developer/webhooks', owner.token, { url, event: 'missed_checkins', retry: true });
+      expect(res.status).toBe(201);
+      expect(res.data.url).toBe(new URL(url).href);
+    },
+  );
 
   it('refuses to store a secret in production without WEBHOOK_SECRET_KEY (500, nothing stored)', async () => {
     const owner = await signedInUser();
-    const res = await apiWith(withEnv({ APP_ENV: 'production' }), 'POST', '/api/developer/webhooks', owner.token, { url: GOOD_HTTPS, event: 'missed_checkins', retry: true });
+    const res = await apiWith(withEnv({ APP_ENV: 'production' }), 'POST', '/api/developer/webhooks', owner.token, {
+      url: GOOD_HTTPS,
+      event: 'missed_checkins',
+      retry: true,
+    });
     expect(res.status).toBe(500);
     expect((await env.DB.prepare('SELECT count(*) AS n FROM webhooks WHERE user_id = ?').bind(owner.id).first<{ n: number }>())!.n).toBe(0);
   });
@@ -299,7 +325,9 @@ describe('tRPC webhooks.*', () => {
     expect(tested.delivered).toBe(true);
     expect(await caller.webhooks.attempts({ id: created.id })).toEqual([tested.attempt]);
     expect((await caller.webhooks.sample()).data.user_id).toBe(owner.id);
-    await expect(caller.webhooks.create({ url: GOOD_HTTPS, event: 'missed_checkins', hmac_secret: 'whsec_short', retry: true })).rejects.toMatchObject({ code: 'UNPROCESSABLE_CONTENT' });
+    await expect(caller.webhooks.create({ url: GOOD_HTTPS, event: 'missed_checkins', hmac_secret: 'whsec_short', retry: true })).rejects.toMatchObject({
+      code: 'UNPROCESSABLE_CONTENT',
+    });
     await expect(caller.webhooks.remove({ id: crypto.randomUUID() })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect(await caller.webhooks.remove({ id: created.id })).toEqual({ id: created.id, deleted: true });
     expect(await caller.webhooks.list()).toEqual([]);

@@ -17,9 +17,19 @@ export function CheckboxField({ label, hint, error, describedBy, className, ...r
   return (
     <div className={['checkbox', className].filter(Boolean).join(' ')}>
       <input type="checkbox" id={id} className="checkbox__input" aria-describedby={described} aria-invalid={error ? true : undefined} {...rest} />
-      <label htmlFor={id} className="checkbox__label">{label}</label>
-      {hint ? <p id={hintId} className="field__hint checkbox__hint">{hint}</p> : null}
-      {error ? <p id={errorId} className="field__error checkbox__hint">{error}</p> : null}
+      <label htmlFor={id} className="checkbox__label">
+        {label}
+      </label>
+      {hint ? (
+        <p id={hintId} className="field__hint checkbox__hint">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={errorId} className="field__error checkbox__hint">
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -18,7 +18,17 @@ interface ConfirmDialogProps {
 }
 
 /** A yes/no question in the shared Modal: focus trapped inside, Cancel first, Escape cancels. */
-export function ConfirmDialog({ open, onOpenChange, title, description, confirmLabel, cancelLabel = 'Cancel', confirmVariant = 'primary', pending = false, onConfirm }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  confirmLabel,
+  cancelLabel = 'Cancel',
+  confirmVariant = 'primary',
+  pending = false,
+  onConfirm,
+}: ConfirmDialogProps) {
   return (
     <Modal
       open={open}

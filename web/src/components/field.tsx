@@ -28,9 +28,17 @@ export function Field({ label, hint, error, required, children }: FieldProps) {
         {label}
         {required ? <span className="field__required"> (required)</span> : null}
       </label>
-      {hint ? <p id={hintId} className="field__hint">{hint}</p> : null}
+      {hint ? (
+        <p id={hintId} className="field__hint">
+          {hint}
+        </p>
+      ) : null}
       {children({ id, 'aria-describedby': describedBy, 'aria-invalid': error ? true : undefined, required })}
-      {error ? <p id={errorId} className="field__error">{error}</p> : null}
+      {error ? (
+        <p id={errorId} className="field__error">
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -13,7 +13,15 @@ const IV15 = 'cafebabefacedbaddecaf888';
 const P15 = 'd9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a721c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b391aafd255';
 const GCM_VECTORS = [
   { name: 'test case 13', key: '00'.repeat(32), iv: '00'.repeat(12), pt: '', aad: '', ct: '', tag: '530f8afbc74536b9a963b4f1c4cb738b' },
-  { name: 'test case 14', key: '00'.repeat(32), iv: '00'.repeat(12), pt: '00'.repeat(16), aad: '', ct: 'cea7403d4d606b6e074ec5d3baf39d18', tag: 'd0d1c8a799996bf0265b98b5d48ab919' },
+  {
+    name: 'test case 14',
+    key: '00'.repeat(32),
+    iv: '00'.repeat(12),
+    pt: '00'.repeat(16),
+    aad: '',
+    ct: 'cea7403d4d606b6e074ec5d3baf39d18',
+    tag: 'd0d1c8a799996bf0265b98b5d48ab919',
+  },
   {
     name: 'test case 15',
     key: K15,

@@ -37,6 +37,9 @@ export async function decryptFile(key: Uint8Array | string, iv: Uint8Array | str
 }
 
 /** The payload entry that hands an attachment's key to the message's readers (ZSealedPayload.attachments). */
-export function attachmentPayloadEntry(file: EncryptedFile, meta: { name: string; type: string; size: number }): { iv: string; key: string; name: string; type: string; size: number } {
+export function attachmentPayloadEntry(
+  file: EncryptedFile,
+  meta: { name: string; type: string; size: number },
+): { iv: string; key: string; name: string; type: string; size: number } {
   return { iv: file.ivText, key: file.keyText, name: meta.name, type: meta.type, size: meta.size };
 }

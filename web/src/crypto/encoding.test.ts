@@ -6,7 +6,15 @@ const ascii = (s: string) => new TextEncoder().encode(s);
 
 describe('base64url (RFC 4648 §5, no padding)', () => {
   it('matches the RFC 4648 §10 test vectors without their padding', () => {
-    const vectors: [string, string][] = [['', ''], ['f', 'Zg'], ['fo', 'Zm8'], ['foo', 'Zm9v'], ['foob', 'Zm9vYg'], ['fooba', 'Zm9vYmE'], ['foobar', 'Zm9vYmFy']];
+    const vectors: [string, string][] = [
+      ['', ''],
+      ['f', 'Zg'],
+      ['fo', 'Zm8'],
+      ['foo', 'Zm9v'],
+      ['foob', 'Zm9vYg'],
+      ['fooba', 'Zm9vYmE'],
+      ['foobar', 'Zm9vYmFy'],
+    ];
     for (const [plain, encoded] of vectors) {
       expect(bytesToBase64url(ascii(plain))).toBe(encoded);
       expect(base64urlToBytes(encoded)).toEqual(ascii(plain));

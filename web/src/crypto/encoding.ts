@@ -70,7 +70,8 @@ export function bytesToBase64url(bytes: Uint8Array): string {
 export function base64urlToBytes(text: string, what = 'value', expectedLength?: number): Bytes {
   if (typeof text !== 'string') throw new FormatError(`${what} must be a base64url string`);
   const bytes = decode(text, B64URL, what);
-  if (expectedLength !== undefined && bytes.length !== expectedLength) throw new FormatError(`${what} must encode ${expectedLength} bytes, not ${bytes.length}`);
+  if (expectedLength !== undefined && bytes.length !== expectedLength)
+    throw new FormatError(`${what} must encode ${expectedLength} bytes, not ${bytes.length}`);
   return bytes;
 }
 

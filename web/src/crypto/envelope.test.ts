@@ -2,7 +2,7 @@ import { ZEnvelope, type TEnvelope, type TPublicKeyJwk, type TSealedPayload } fr
 import { beforeAll, describe, expect, it } from 'vitest';
 import { aesGcmEncrypt } from './aes-gcm';
 import { base64urlToBytes, bytesToBase64url, utf8Encode } from './encoding';
-import { E2eeError, FormatError, NotARecipientError, TamperedError, WrongKeyError } from './errors';
+import { type E2eeError, FormatError, NotARecipientError, TamperedError, WrongKeyError } from './errors';
 import { exportPublicJwk, generateKeyPair } from './keys';
 import { generateContentKey, openAudio, openEnvelope, openMessage, readEnvelope, sealAudio, sealMessage } from './envelope';
 import { flipB64u, KID_A, KID_B, KID_C } from './test-helpers';
@@ -24,7 +24,15 @@ async function person(kid: string): Promise<Person> {
 const payload: TSealedPayload = { text: 'If you read this, I am gone. Ich liebe dich — 🕯️' };
 
 async function sealed(): Promise<TEnvelope> {
-  return (await sealMessage({ payload, readers: [{ kid: bob.kid, publicKey: bob.jwk }, { kid: alice.kid, publicKey: alice.jwk }] })).envelope;
+  return (
+    await sealMessage({
+      payload,
+      readers: [
+        { kid: bob.kid, publicKey: bob.jwk },
+        { kid: alice.kid, publicKey: alice.jwk },
+      ],
+    })
+  ).envelope;
 }
 
 beforeAll(async () => {
@@ -66,7 +74,9 @@ describe('sealMessage / openMessage', () => {
     const full: TSealedPayload = {
       text: 'with audio',
       audio: { iv: bytesToBase64url(sealedAudio.iv), type: 'audio/webm' },
-      attachments: [{ iv: bytesToBase64url(new Uint8Array(12)), key: bytesToBase64url(new Uint8Array(32).fill(7)), name: 'will.pdf', type: 'application/pdf', size: 1234 }],
+      attachments: [
+        { iv: bytesToBase64url(new Uint8Array(12)), key: bytesToBase64url(new Uint8Array(32).fill(7)), name: 'will.pdf', type: 'application/pdf', size: 1234 },
+      ],
     };
     const { envelope, contentKey: returned } = await sealMessage({ payload: full, contentKey, readers: [{ kid: bob.kid, publicKey: bob.jwk }] });
     expect(returned).toBe(contentKey);
@@ -151,8 +161,8 @@ describe('envelope parser', () => {
       ['v 2', { ...good, v: 2 }],
       ['v "1"', { ...good, v: '1' }],
       ['alg', { ...good, alg: 'A128GCM' }],
-      ['iv with +', { ...good, iv: good.iv.slice(0, -1) + '+' }],
-      ['iv padded', { ...good, iv: good.iv + '==' }],
+      ['iv with +', { ...good, iv: `${good.iv.slice(0, -1)}+` }],
+      ['iv padded', { ...good, iv: `${good.iv}==` }],
       ['iv 11 bytes', { ...good, iv: bytesToBase64url(new Uint8Array(11)) }],
       ['iv 13 bytes', { ...good, iv: bytesToBase64url(new Uint8Array(13)) }],
       ['ct too short', { ...good, ct: bytesToBase64url(new Uint8Array(15)) }],

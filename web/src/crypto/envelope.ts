@@ -79,7 +79,8 @@ export async function sealMessage(input: SealMessageInput): Promise<{ envelope: 
   const payload = ZSealedPayload.safeParse(input.payload);
   if (!payload.success) throw new FormatError(`the payload is not valid: ${issue(payload.error)}`);
   const { readers } = input;
-  if (readers.length < 1 || readers.length > MAX_ENVELOPE_RECIPIENTS) throw new FormatError(`an envelope has 1–${MAX_ENVELOPE_RECIPIENTS} readers, not ${readers.length}`);
+  if (readers.length < 1 || readers.length > MAX_ENVELOPE_RECIPIENTS)
+    throw new FormatError(`an envelope has 1–${MAX_ENVELOPE_RECIPIENTS} readers, not ${readers.length}`);
   const kids = new Set(readers.map((r) => r.kid.toLowerCase()));
   if (kids.size !== readers.length) throw new FormatError('each reader may appear only once');
   for (const r of readers) {
@@ -119,10 +120,14 @@ export function readEnvelope(input: string | unknown): TEnvelope {
  * an altered epk/salt/iv/wrapped/kid). TamperedError: the content did not authenticate. FormatError:
  * malformed input, or an authenticated payload that is not a ZSealedPayload.
  */
-export async function openEnvelope(input: string | unknown, reader: { kid: string; privateKey: CryptoKey }): Promise<{ payload: TSealedPayload; contentKey: CryptoKey }> {
+export async function openEnvelope(
+  input: string | unknown,
+  reader: { kid: string; privateKey: CryptoKey },
+): Promise<{ payload: TSealedPayload; contentKey: CryptoKey }> {
   const envelope = readEnvelope(input);
   const algorithm = reader.privateKey.algorithm as EcKeyAlgorithm;
-  if (reader.privateKey.type !== 'private' || algorithm.name !== 'ECDH' || algorithm.namedCurve !== 'P-256') throw new FormatError('openEnvelope needs the reader’s ECDH P-256 private key');
+  if (reader.privateKey.type !== 'private' || algorithm.name !== 'ECDH' || algorithm.namedCurve !== 'P-256')
+    throw new FormatError('openEnvelope needs the reader’s ECDH P-256 private key');
   const wrap = envelope.recipients.find((r) => r.kid.toLowerCase() === reader.kid.toLowerCase());
   if (!wrap) throw new NotARecipientError('this message was not sealed for you');
 

@@ -50,7 +50,7 @@ async function openFixture(f: Fixture): Promise<void> {
   expect([expectedJwk.x, expectedJwk.y]).toEqual([f.public_jwk.x, f.public_jwk.y]);
   const fromPassword = await unwrapPrivateKeyPkcs8(f.password_wrap, { password: f.password });
   expect((await privateJwkOf(fromPassword)).d).toBe(f.private_jwk.d);
-  await expect(unwrapPrivateKeyPkcs8(f.password_wrap, { password: f.password + ' ' })).rejects.toThrow(WrongKeyError);
+  await expect(unwrapPrivateKeyPkcs8(f.password_wrap, { password: `${f.password} ` })).rejects.toThrow(WrongKeyError);
   const fromRecovery = await unwrapPrivateKeyPkcs8(f.recovery_wrap, { recoveryKey: f.recovery_key.toLowerCase() });
   expect((await privateJwkOf(fromRecovery)).d).toBe(f.private_jwk.d);
 
@@ -105,7 +105,14 @@ async function makeWebFixture(): Promise<Fixture> {
     audio: { iv: bytesToBase64url(sealedAudio.iv), type: 'audio/webm' },
     attachments: [{ iv: file.ivText, key: file.keyText, name: 'photo.png', type: 'image/png', size: fileBytes.length }],
   };
-  const { envelope } = await sealMessage({ payload, contentKey, readers: [{ kid, publicKey: await exportPublicJwk(me.publicKey) }, { kid: otherKid, publicKey: await exportPublicJwk(other.publicKey) }] });
+  const { envelope } = await sealMessage({
+    payload,
+    contentKey,
+    readers: [
+      { kid, publicKey: await exportPublicJwk(me.publicKey) },
+      { kid: otherKid, publicKey: await exportPublicJwk(other.publicKey) },
+    ],
+  });
   return {
     made_by: 'web/src/crypto (WebCrypto)',
     kid,
@@ -135,5 +142,5 @@ it.runIf(env.E2EE_WRITE_FIXTURE === '1')('writes fixtures/interop-v1.json', asyn
   // (`here` is a variable so Vite does not rewrite `new URL(literal, import.meta.url)` into an asset URL.)
   const here = import.meta.url;
   const path = decodeURIComponent(new URL('fixtures/interop-v1.json', here).pathname);
-  await fs.writeFile(path, JSON.stringify(ordered, null, 2) + '\n');
+  await fs.writeFile(path, `${JSON.stringify(ordered, null, 2)}\n`);
 });

@@ -30,17 +30,23 @@ export async function derivePasswordWrapKey(password: string, salt: Uint8Array, 
   checkSalt(salt);
   if (!Number.isInteger(iterations) || iterations < 100_000 || iterations > 10_000_000) throw new FormatError('PBKDF2 iterations out of range');
   const base = await crypto.subtle.importKey('raw', utf8Encode(password.normalize('NFKC')), 'PBKDF2', false, ['deriveKey']);
-  return crypto.subtle.deriveKey({ name: 'PBKDF2', hash: 'SHA-256', salt: new Uint8Array(salt), iterations }, base, { name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
+  return crypto.subtle.deriveKey({ name: 'PBKDF2', hash: 'SHA-256', salt: new Uint8Array(salt), iterations }, base, { name: 'AES-GCM', length: 256 }, false, [
+    'encrypt',
+    'decrypt',
+  ]);
 }
 
 /** HKDF-SHA-256(ikm, salt, info) → AES-GCM-256; `info` separates the purposes of keys from one secret. */
 export async function hkdfAesKey(ikm: Uint8Array, salt: Uint8Array, info: string): Promise<CryptoKey> {
   checkSalt(salt);
   const base = await crypto.subtle.importKey('raw', new Uint8Array(ikm), 'HKDF', false, ['deriveKey']);
-  return crypto.subtle.deriveKey({ name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(salt), info: utf8Encode(info) }, base, { name: 'AES-GCM', length: 256 }, false, [
-    'encrypt',
-    'decrypt',
-  ]);
+  return crypto.subtle.deriveKey(
+    { name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(salt), info: utf8Encode(info) },
+    base,
+    { name: 'AES-GCM', length: 256 },
+    false,
+    ['encrypt', 'decrypt'],
+  );
 }
 
 /** The recovery key's 32 bytes → the key that wraps the private key (info E2EE_RECOVERY_INFO). */

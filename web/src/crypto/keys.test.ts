@@ -51,9 +51,24 @@ describe('ECDH P-256 keys', () => {
 
   it('computes the RFC 7638 thumbprint over the canonical JSON', async () => {
     // Independent check: hash the RFC 7638 member order by hand.
-    const jwk = { kty: 'EC' as const, crv: 'P-256' as const, x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0' };
-    const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode('{"crv":"P-256","kty":"EC","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}')));
-    const expected = btoa(String.fromCharCode(...digest)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    const jwk = {
+      kty: 'EC' as const,
+      crv: 'P-256' as const,
+      x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU',
+      y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0',
+    };
+    const digest = new Uint8Array(
+      await crypto.subtle.digest(
+        'SHA-256',
+        new TextEncoder().encode(
+          '{"crv":"P-256","kty":"EC","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}',
+        ),
+      ),
+    );
+    const expected = btoa(String.fromCharCode(...digest))
+      .replace(/\+/g, '-')
+      .replace(/\//g, '_')
+      .replace(/=+$/, '');
     expect(await publicKeyThumbprint(jwk)).toBe(expected);
   });
 });

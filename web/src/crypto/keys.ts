@@ -27,7 +27,8 @@ export async function exportPublicJwk(publicKey: CryptoKey): Promise<TPublicKeyJ
  */
 export async function importPublicJwk(jwk: unknown): Promise<CryptoKey> {
   const parsed = ZPublicKeyJwk.safeParse(jwk);
-  if (!parsed.success) throw new FormatError(`not a P-256 public key JWK: ${parsed.error.issues[0]?.path.join('.') || 'root'} ${parsed.error.issues[0]?.message ?? ''}`.trim());
+  if (!parsed.success)
+    throw new FormatError(`not a P-256 public key JWK: ${parsed.error.issues[0]?.path.join('.') || 'root'} ${parsed.error.issues[0]?.message ?? ''}`.trim());
   const { kty, crv, x, y } = parsed.data;
   try {
     return await crypto.subtle.importKey('jwk', { kty, crv, x, y }, EC, true, []);

@@ -28,7 +28,7 @@ describe('private key wrap', () => {
 
   it('a wrong password is a WrongKeyError, never garbage', async () => {
     const wrapped = await wrapPrivateKey((await generateKeyPair()).privateKey, { password: PASSWORD }, FAST);
-    await expect(unwrapPrivateKey(wrapped, { password: PASSWORD + '!' })).rejects.toThrow(WrongKeyError);
+    await expect(unwrapPrivateKey(wrapped, { password: `${PASSWORD}!` })).rejects.toThrow(WrongKeyError);
     await expect(unwrapPrivateKey(wrapped, { password: 'Correct horse battery staple' })).rejects.toThrow(/wrong password/);
   });
 
@@ -60,7 +60,12 @@ describe('private key wrap', () => {
 
   it('refuses malformed wraps with FormatError', async () => {
     const wrapped = await wrapPrivateKey((await generateKeyPair()).privateKey, { password: PASSWORD }, FAST);
-    for (const bad of ['{', JSON.stringify({ ...wrapped, v: 2 }), JSON.stringify({ ...wrapped, iv: wrapped.iv.slice(2) }), JSON.stringify({ ...wrapped, alg: 'A128GCM' })]) {
+    for (const bad of [
+      '{',
+      JSON.stringify({ ...wrapped, v: 2 }),
+      JSON.stringify({ ...wrapped, iv: wrapped.iv.slice(2) }),
+      JSON.stringify({ ...wrapped, alg: 'A128GCM' }),
+    ]) {
       await expect(unwrapPrivateKey(bad, { password: PASSWORD })).rejects.toThrow(FormatError);
     }
     await expect(wrapPrivateKey(new Uint8Array(138), { password: PASSWORD })).rejects.toThrow(FormatError);

@@ -5,7 +5,14 @@
  * they are not authenticated separately — changing them only derives a different key, and the GCM tag
  * (AAD E2EE_PRIVATE_KEY_AAD) then refuses the wrap.
  */
-import { E2EE_PRIVATE_KEY_AAD, E2EE_RECOVERY_INFO, E2EE_VERSION, PBKDF2_ITERATIONS, ZWrappedPrivateKey, type TWrappedPrivateKey } from '@afterword/worker/contracts/e2ee';
+import {
+  E2EE_PRIVATE_KEY_AAD,
+  E2EE_RECOVERY_INFO,
+  E2EE_VERSION,
+  PBKDF2_ITERATIONS,
+  ZWrappedPrivateKey,
+  type TWrappedPrivateKey,
+} from '@afterword/worker/contracts/e2ee';
 import { aesGcmDecrypt, aesGcmEncrypt } from './aes-gcm';
 import { base64urlToBytes, bytesToBase64url, utf8Encode, type Bytes } from './encoding';
 import { FormatError, TamperedError, WrongKeyError } from './errors';
@@ -26,7 +33,11 @@ function recoveryBytes(key: string | Uint8Array): Uint8Array {
  * Seals a private key (a CryptoKey that is extractable, or its PKCS#8 bytes) under a password or a
  * recovery key. `iterations` exists for tests and future raises; production uses PBKDF2_ITERATIONS.
  */
-export async function wrapPrivateKey(privateKey: CryptoKey | Uint8Array, secret: UnlockSecret, options: { iterations?: number } = {}): Promise<TWrappedPrivateKey> {
+export async function wrapPrivateKey(
+  privateKey: CryptoKey | Uint8Array,
+  secret: UnlockSecret,
+  options: { iterations?: number } = {},
+): Promise<TWrappedPrivateKey> {
   const pkcs8 = privateKey instanceof Uint8Array ? privateKey : await exportPrivatePkcs8(privateKey);
   // Refuse to seal something that is not a P-256 private key: a wrap of garbage would only fail years later.
   await importPrivatePkcs8(pkcs8);
@@ -36,11 +47,23 @@ export async function wrapPrivateKey(privateKey: CryptoKey | Uint8Array, secret:
     const iterations = options.iterations ?? PBKDF2_ITERATIONS;
     const key = await derivePasswordWrapKey(secret.password, salt, iterations);
     const { iv, ciphertext } = await aesGcmEncrypt(key, pkcs8, AAD);
-    wrapped = { v: E2EE_VERSION, kdf: { name: 'PBKDF2', hash: 'SHA-256', iterations, salt: bytesToBase64url(salt) }, alg: 'A256GCM', iv: bytesToBase64url(iv), ct: bytesToBase64url(ciphertext) };
+    wrapped = {
+      v: E2EE_VERSION,
+      kdf: { name: 'PBKDF2', hash: 'SHA-256', iterations, salt: bytesToBase64url(salt) },
+      alg: 'A256GCM',
+      iv: bytesToBase64url(iv),
+      ct: bytesToBase64url(ciphertext),
+    };
   } else {
     const key = await deriveRecoveryWrapKey(recoveryBytes(secret.recoveryKey), salt);
     const { iv, ciphertext } = await aesGcmEncrypt(key, pkcs8, AAD);
-    wrapped = { v: E2EE_VERSION, kdf: { name: 'HKDF', hash: 'SHA-256', salt: bytesToBase64url(salt), info: E2EE_RECOVERY_INFO }, alg: 'A256GCM', iv: bytesToBase64url(iv), ct: bytesToBase64url(ciphertext) };
+    wrapped = {
+      v: E2EE_VERSION,
+      kdf: { name: 'HKDF', hash: 'SHA-256', salt: bytesToBase64url(salt), info: E2EE_RECOVERY_INFO },
+      alg: 'A256GCM',
+      iv: bytesToBase64url(iv),
+      ct: bytesToBase64url(ciphertext),
+    };
   }
   return ZWrappedPrivateKey.parse(wrapped);
 }
@@ -56,7 +79,8 @@ export function parseWrappedPrivateKey(input: unknown): TWrappedPrivateKey {
     }
   }
   const parsed = ZWrappedPrivateKey.safeParse(json);
-  if (!parsed.success) throw new FormatError(`not a v1 wrapped private key: ${parsed.error.issues[0]?.path.join('.') || 'root'} ${parsed.error.issues[0]?.message ?? ''}`.trim());
+  if (!parsed.success)
+    throw new FormatError(`not a v1 wrapped private key: ${parsed.error.issues[0]?.path.join('.') || 'root'} ${parsed.error.issues[0]?.message ?? ''}`.trim());
   return parsed.data;
 }
 
@@ -98,7 +122,12 @@ export async function unwrapPrivateKey(input: unknown, secret: UnlockSecret, opt
  * secret and seals again with another, with a new salt and IV. The private key itself does not change,
  * so every message sealed for it stays readable.
  */
-export async function rewrapPrivateKey(input: unknown, from: UnlockSecret, to: UnlockSecret, options: { iterations?: number } = {}): Promise<TWrappedPrivateKey> {
+export async function rewrapPrivateKey(
+  input: unknown,
+  from: UnlockSecret,
+  to: UnlockSecret,
+  options: { iterations?: number } = {},
+): Promise<TWrappedPrivateKey> {
   const pkcs8 = await unwrapPrivateKeyPkcs8(input, from);
   return wrapPrivateKey(pkcs8, to, options);
 }

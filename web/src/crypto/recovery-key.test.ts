@@ -8,7 +8,7 @@ describe('recovery key', () => {
   it('is RFC 4648 base32 of 32 bytes, unpadded, 13 dash-separated groups of 4', async () => {
     // Expected strings from Python's base64.b32encode with the '====' padding removed.
     expect(formatRecoveryKey(Uint8Array.from({ length: 32 }, (_, i) => i))).toBe(group('AAAQEAYEAUDAOCAJBIFQYDIOB4IBCEQTCQKRMFYYDENBWHA5DYPQ'));
-    expect(formatRecoveryKey(new Uint8Array(32).fill(0xff))).toBe(group('7'.repeat(51) + 'Q'));
+    expect(formatRecoveryKey(new Uint8Array(32).fill(0xff))).toBe(group(`${'7'.repeat(51)}Q`));
     const { bytes, text } = await generateRecoveryKey();
     expect(bytes).toHaveLength(32);
     expect(text).toMatch(/^[A-Z2-7]{4}(-[A-Z2-7]{4}){12}$/);
@@ -28,10 +28,10 @@ describe('recovery key', () => {
     const good = 'A'.repeat(52);
     expect(() => parseRecoveryKey('')).toThrow(/empty/);
     expect(() => parseRecoveryKey(good.slice(1))).toThrow(/52 characters.*51/);
-    expect(() => parseRecoveryKey(good + 'AAAA')).toThrow(/52 characters.*56/);
-    expect(() => parseRecoveryKey('0' + good.slice(1))).toThrow(/'0'.*letter 'O'/);
-    expect(() => parseRecoveryKey(good.slice(1) + '!')).toThrow(MalformedRecoveryKeyError);
-    expect(() => parseRecoveryKey(good.slice(1) + 'B')).toThrow(/last group/); // non-zero padding bits
+    expect(() => parseRecoveryKey(`${good}AAAA`)).toThrow(/52 characters.*56/);
+    expect(() => parseRecoveryKey(`0${good.slice(1)}`)).toThrow(/'0'.*letter 'O'/);
+    expect(() => parseRecoveryKey(`${good.slice(1)}!`)).toThrow(MalformedRecoveryKeyError);
+    expect(() => parseRecoveryKey(`${good.slice(1)}B`)).toThrow(/last group/); // non-zero padding bits
     expect(() => formatRecoveryKey(new Uint8Array(16))).toThrow(MalformedRecoveryKeyError);
   });
 

@@ -33,7 +33,9 @@ function base32(bytes: Uint8Array): string {
 /** 32 bytes → "ABCD-EFGH-…" (13 groups of 4). */
 export function formatRecoveryKey(bytes: Uint8Array): string {
   if (bytes.length !== RECOVERY_KEY_BYTES) throw new MalformedRecoveryKeyError(`a recovery key is ${RECOVERY_KEY_BYTES} bytes`);
-  return base32(bytes).match(/.{1,4}/g)!.join('-');
+  return base32(bytes)
+    .match(/.{1,4}/g)!
+    .join('-');
 }
 
 /** A new recovery key: its bytes (for HKDF) and its text (to show once and offer as a .txt download). */
@@ -52,7 +54,14 @@ export function parseRecoveryKey(input: string): Bytes {
   if (compact.length === 0) throw new MalformedRecoveryKeyError('the recovery key is empty');
   const bad = [...compact].find((c) => !ALPHABET.includes(c));
   if (bad !== undefined) {
-    const hint = bad === '0' ? " (did you mean the letter 'O'?)" : bad === '1' ? " (did you mean the letter 'I' or 'L'?)" : bad === '8' ? " (did you mean the letter 'B'?)" : '';
+    const hint =
+      bad === '0'
+        ? " (did you mean the letter 'O'?)"
+        : bad === '1'
+          ? " (did you mean the letter 'I' or 'L'?)"
+          : bad === '8'
+            ? " (did you mean the letter 'B'?)"
+            : '';
     throw new MalformedRecoveryKeyError(`the recovery key contains '${bad}', which is not one of its characters (A–Z, 2–7)${hint}`);
   }
   if (compact.length !== RECOVERY_KEY_CHARS) {

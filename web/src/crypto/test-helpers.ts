@@ -24,7 +24,10 @@ export function flipB64u(text: string, byteIndex = 0): string {
   const bin = atob(text.replace(/-/g, '+').replace(/_/g, '/') + pad);
   const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
   const flipped = flipBit(bytes, byteIndex);
-  return btoa(String.fromCharCode(...flipped)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(String.fromCharCode(...flipped))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }
 
 export const KID_A = '0b6f7d4e-2f55-4c3a-9a51-3f0f8a2d7c11';

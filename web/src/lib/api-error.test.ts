@@ -12,14 +12,19 @@ const trpcError = (httpStatus: number, data: Record<string, unknown>) =>
 
 /** What the tRPC client really throws for `response`. */
 async function trpcFailure(response: Response): Promise<unknown> {
-  vi.stubGlobal('fetch', vi.fn(async () => response));
-  return createTrpcClient(() => undefined).message.byId.query({ id: '7d3f0c2e-4b1a-4c8e-9f6d-2a5b8c1e0f3a' }).catch((e: unknown) => e);
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => response),
+  );
+  return createTrpcClient(() => undefined)
+    .message.byId.query({ id: '7d3f0c2e-4b1a-4c8e-9f6d-2a5b8c1e0f3a' })
+    .catch((e: unknown) => e);
 }
 
 describe('readApiError', () => {
   afterEach(() => vi.unstubAllGlobals());
 
-  it('reads a tRPC error: its status and the server\'s detail', async () => {
+  it("reads a tRPC error: its status and the server's detail", async () => {
     const error = await trpcFailure(trpcError(404, { detail: 'Message not found' }));
     expect(readApiError(error)).toEqual({ status: 404, detail: 'Message not found', fieldIssues: null, requestId: null });
   });
@@ -74,7 +79,9 @@ describe('readApiError', () => {
     const offline = () => Promise.reject(new TypeError('Failed to fetch'));
     const viaTrpc = await (async () => {
       vi.stubGlobal('fetch', vi.fn(offline));
-      return createTrpcClient(() => undefined).canary.status.query().catch((e: unknown) => e);
+      return createTrpcClient(() => undefined)
+        .canary.status.query()
+        .catch((e: unknown) => e);
     })();
     const none = { status: null, detail: null, fieldIssues: null, requestId: null };
     expect(readApiError(viaTrpc)).toEqual(none);

@@ -48,7 +48,10 @@ describe('the login page takes a hand-back only from the sign-in this tab starte
   });
 
   it('shows the error of its own hand-back, and refuses an error message it did not ask for', () => {
-    expect(decide(`#error=Google%20sign-in%20failed.%20Please%20try%20again.&state=${KEPT}`)).toEqual({ kind: 'error', message: 'Google sign-in failed. Please try again.' });
+    expect(decide(`#error=Google%20sign-in%20failed.%20Please%20try%20again.&state=${KEPT}`)).toEqual({
+      kind: 'error',
+      message: 'Google sign-in failed. Please try again.',
+    });
     expect(decide('#error=Your%20account%20is%20locked%2C%20call%20us')).toEqual({ kind: 'refused' });
   });
 

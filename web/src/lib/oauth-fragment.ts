@@ -19,10 +19,7 @@ export const GOOGLE_STATE_KEY = 'googleSignInState';
 /** What the login page says when a hand-back is not the one it asked for. */
 export const HAND_BACK_REFUSED = 'Google sign-in could not be completed. Please try again.';
 
-export type OAuthFragment =
-  | { kind: 'token'; accessToken: string; state: string | null }
-  | { kind: 'error'; message: string; state: string | null }
-  | null;
+export type OAuthFragment = { kind: 'token'; accessToken: string; state: string | null } | { kind: 'error'; message: string; state: string | null } | null;
 
 export function parseOAuthFragment(hash: string): OAuthFragment {
   const params = new URLSearchParams(hash.startsWith('#') ? hash.slice(1) : hash);
@@ -51,11 +48,20 @@ export function checkHandBack(fragment: OAuthFragment, { googleEnabled, keptStat
 /** 32 random bytes, base64url: 43 characters that travel in a URL unescaped (contracts: ZGoogleSignInStart). */
 export function newClientState(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }
 
 /** Keeps a fresh state in `storage` and sends the browser to the server, which redirects to Google. */
-export function startGoogleSignIn({ storage = sessionStorage, go = (url: string) => window.location.assign(url) }: { storage?: Storage; go?: (url: string) => void } = {}): void {
+export function startGoogleSignIn({
+  storage = sessionStorage,
+  go = (url: string) => window.location.assign(url),
+}: {
+  storage?: Storage;
+  go?: (url: string) => void;
+} = {}): void {
   const state = newClientState();
   storage.setItem(GOOGLE_STATE_KEY, state);
   go(`${GOOGLE_SIGNIN_PATH}?client_state=${state}`);

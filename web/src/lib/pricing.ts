@@ -25,22 +25,42 @@ export interface Tier {
 }
 
 const BASE_TIERS: Tier[] = [
-  { id: 'free', name: 'Free', tagline: 'Start with one check-in.', recommended: false,
+  {
+    id: 'free',
+    name: 'Free',
+    tagline: 'Start with one check-in.',
+    recommended: false,
     pricing: { monthly: 0, annual: 0, lifetime: 0, closeout: null },
     limits: { canaries: 1, storageGb: 1, voiceMinutesPerSession: 0, apiCalls: 100 },
-    features: ['1 canary', 'Encrypted messages', '1 GB storage'] },
-  { id: 'plus', name: 'Plus (Guardian)', tagline: 'For people with a few people to look after.', recommended: false,
+    features: ['1 canary', 'Encrypted messages', '1 GB storage'],
+  },
+  {
+    id: 'plus',
+    name: 'Plus (Guardian)',
+    tagline: 'For people with a few people to look after.',
+    recommended: false,
     pricing: { monthly: 4.99, annual: 49, lifetime: 149, closeout: { price: 99, years: 5 } },
     limits: { canaries: 3, storageGb: 10, voiceMinutesPerSession: 5, apiCalls: 1000 },
-    features: ['3 canaries', 'Guardian assignment', '10 GB storage', '5 voice minutes per session'] },
-  { id: 'pro', name: 'Pro (Legacy)', tagline: 'The full legacy toolkit.', recommended: true,
+    features: ['3 canaries', 'Guardian assignment', '10 GB storage', '5 voice minutes per session'],
+  },
+  {
+    id: 'pro',
+    name: 'Pro (Legacy)',
+    tagline: 'The full legacy toolkit.',
+    recommended: true,
     pricing: { monthly: 14.99, annual: 149, lifetime: 349, closeout: { price: 149, years: 10 } },
     limits: { canaries: 'unlimited', storageGb: 100, voiceMinutesPerSession: 20, apiCalls: 10000 },
-    features: ['Unlimited canaries', 'Voice legacy', '100 GB storage', '20 voice minutes per session'] },
-  { id: 'immortality', name: 'Immortality', tagline: 'For large archives and families.', recommended: false,
+    features: ['Unlimited canaries', 'Voice legacy', '100 GB storage', '20 voice minutes per session'],
+  },
+  {
+    id: 'immortality',
+    name: 'Immortality',
+    tagline: 'For large archives and families.',
+    recommended: false,
     pricing: { monthly: 49.99, annual: 499, lifetime: 999, closeout: { price: 299, years: 20 } },
     limits: { canaries: 'unlimited', storageGb: 1000, voiceMinutesPerSession: 60, apiCalls: 100000 },
-    features: ['Unlimited canaries', '1000 GB storage', '60 voice minutes per session', '100,000 API calls'] },
+    features: ['Unlimited canaries', '1000 GB storage', '60 voice minutes per session', '100,000 API calls'],
+  },
 ];
 
 type PriceOverrides = Partial<Record<TierId, Partial<Pick<Tier['pricing'], 'monthly' | 'annual' | 'lifetime'>>>>;

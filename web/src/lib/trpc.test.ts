@@ -23,7 +23,10 @@ describe('tRPC client', () => {
   });
 
   it('leaves a failed sign-in to the login form', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => unauthorizedResponse()));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => unauthorizedResponse()),
+    );
     const onUnauthorized = vi.fn();
     await expect(createTrpcClient(onUnauthorized).auth.login.mutate({ email: 'a@b.co', password: 'x' })).rejects.toThrow();
     expect(onUnauthorized).not.toHaveBeenCalled();

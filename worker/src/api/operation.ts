@@ -97,11 +97,15 @@ export interface Operation<
 }
 
 /** Declares an operation; the identity function that lets TypeScript infer and check the parts together. */
-export function defineOperation<A extends Access, I extends OperationInput, R, M extends HttpMethod, const N extends string | false, O extends z.ZodType = z.ZodType>(
-  op: Operation<A, I, O, R, M, N>,
-): Operation<A, I, O, R, M, N> {
+export function defineOperation<
+  A extends Access,
+  I extends OperationInput,
+  R,
+  M extends HttpMethod,
+  const N extends string | false,
+  O extends z.ZodType = z.ZodType,
+>(op: Operation<A, I, O, R, M, N>): Operation<A, I, O, R, M, N> {
   return op;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyOperation = Operation<any, any, any, any, any, any>;
+export type AnyOperation = Operation;

@@ -28,7 +28,13 @@ export function toRouteDoc(op: AnyOperation & { path: string }): RouteDoc {
     responses: {
       ...(op.docs.reserved
         ? {}
-        : { [status]: { description: op.docs.responses?.[status]?.description ?? 'OK', ...(op.output ? { schema: op.output } : {}), ...(op.docs.contentType ? { contentType: op.docs.contentType } : {}) } }),
+        : {
+            [status]: {
+              description: op.docs.responses?.[status]?.description ?? 'OK',
+              ...(op.output ? { schema: op.output } : {}),
+              ...(op.docs.contentType ? { contentType: op.docs.contentType } : {}),
+            },
+          }),
       ...Object.fromEntries(Object.entries(op.docs.responses ?? {}).filter(([s]) => Number(s) !== status)),
     },
   };

@@ -27,13 +27,15 @@ type QueryIn<I> = I extends { query: z.ZodType } ? z.input<I['query']> : unknown
 type BodyIn<I> = I extends { body: z.ZodType } ? z.input<I['body']> : unknown;
 type HasPart<I> = I extends { params: z.ZodType } ? true : I extends { query: z.ZodType } ? true : I extends { body: z.ZodType } ? true : false;
 type OnlyQuery<I> = I extends { params: z.ZodType } ? false : I extends { body: z.ZodType } ? false : I extends { query: z.ZodType } ? true : false;
+// biome-ignore lint/suspicious/noConfusingVoidType: `void` is tRPC's own "takes no input" type: it is what lets the client call such a procedure with no argument (`useQuery()`); undefined would require one
 type TrpcInputOf<I> = HasPart<I> extends false ? void : OnlyQuery<I> extends true ? QueryIn<I> | undefined : ParamsIn<I> & QueryIn<I> & BodyIn<I>;
 type KindOf<Op extends AnyOperation> = Op['trpcKind'] extends 'query' | 'mutation' ? Op['trpcKind'] : Op['method'] extends 'get' ? 'query' : 'mutation';
-type ProcedureOf<Op extends AnyOperation> = Op extends Operation<infer _A, infer I, infer _O, infer R, infer _M, infer _N>
-  ? KindOf<Op> extends 'query'
-    ? TRPCQueryProcedure<{ input: TrpcInputOf<I>; output: Awaited<R>; meta: object }>
-    : TRPCMutationProcedure<{ input: TrpcInputOf<I>; output: Awaited<R>; meta: object }>
-  : never;
+type ProcedureOf<Op extends AnyOperation> =
+  Op extends Operation<infer _A, infer I, infer _O, infer R, infer _M, infer _N>
+    ? KindOf<Op> extends 'query'
+      ? TRPCQueryProcedure<{ input: TrpcInputOf<I>; output: Awaited<R>; meta: object }>
+      : TRPCMutationProcedure<{ input: TrpcInputOf<I>; output: Awaited<R>; meta: object }>
+    : never;
 export type ProceduresOf<Ops extends readonly AnyOperation[]> = {
   [Op in Ops[number] as Op['trpc'] extends string ? Op['trpc'] : never]: ProcedureOf<Op>;
 };

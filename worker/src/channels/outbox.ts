@@ -11,12 +11,7 @@ import type { AddressedMessage, ChannelKind, DeliveryResult } from './types';
  * answers with the first delivery's id, as providers with idempotency keys do. The row keeps the account
  * it is for: a local install is a shared mailbox server, and each account may read only its own mail.
  */
-export async function deliverToOutbox(
-  ctx: ServiceContext,
-  channel: ChannelKind,
-  address: string,
-  message: AddressedMessage,
-): Promise<DeliveryResult> {
+export async function deliverToOutbox(ctx: ServiceContext, channel: ChannelKind, address: string, message: AddressedMessage): Promise<DeliveryResult> {
   const id = crypto.randomUUID();
   const [row] = await ctx.db
     .insert(schema.outboxMessages)

@@ -20,7 +20,12 @@ export interface Channels {
   push(subscription: PushSubscriptionJson, message: AddressedMessage): Promise<DeliveryResult>;
 }
 
-const misconfigured = (err: unknown): DeliveryResult => ({ ok: false, retryable: true, reason: 'misconfigured', error: err instanceof Error ? err.message : 'channel misconfigured' });
+const misconfigured = (err: unknown): DeliveryResult => ({
+  ok: false,
+  retryable: true,
+  reason: 'misconfigured',
+  error: err instanceof Error ? err.message : 'channel misconfigured',
+});
 
 function phone(ctx: ServiceContext, kind: 'sms' | 'call', make: () => PhoneChannel | null) {
   let channel: PhoneChannel | null;

@@ -44,6 +44,7 @@ export function cleanFileName(name: string): string {
   const cleaned = name
     .normalize('NFC')
     // No control characters, no path: the name is a label, never a location.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the class matches the control characters (U+0000–U+001F, U+007F) to strip them from a header value
     .replace(/[\u0000-\u001f\u007f]/g, '')
     .replace(/^.*[\\/]/, '')
     .trim()
@@ -56,13 +57,17 @@ export function cleanFileName(name: string): string {
  * it is bytes, not text).
  */
 export const ZAttachmentUploadFields = z.object({
-  message_id: z.string({ message: 'message_id is required' }).trim().uuid({ message: 'message_id must be a message id (a UUID)' }).transform((v) => v.toLowerCase()),
+  message_id: z
+    .string({ message: 'message_id is required' })
+    .trim()
+    .uuid({ message: 'message_id must be a message id (a UUID)' })
+    .transform((v) => v.toLowerCase()),
   iv: base64OfBytes('iv', AES_GCM_IV_BYTES),
   name: z
     .string()
     .max(ATTACHMENT_NAME_MAX, { message: `name must be at most ${ATTACHMENT_NAME_MAX} characters` })
     .optional()
-    .transform((v) => (v && v.trim() ? cleanFileName(v) : undefined)),
+    .transform((v) => (v?.trim() ? cleanFileName(v) : undefined)),
 });
 export type TAttachmentUploadFields = z.output<typeof ZAttachmentUploadFields>;
 

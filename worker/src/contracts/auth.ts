@@ -1,10 +1,5 @@
 import { z } from 'zod';
-import {
-  DATA_POLICY_REGIONS,
-  EU_MEMBER_STATES,
-  INTL_JURISDICTION_MAX,
-  US_STATES,
-} from './regions';
+import { DATA_POLICY_REGIONS, EU_MEMBER_STATES, INTL_JURISDICTION_MAX, US_STATES } from './regions';
 import { ZKeyBundle, ZPublicKeyJwk, ZWrappedPrivateKey } from './e2ee';
 
 /** Trimmed, lower-cased email (DESIGN section 1: one account per email). */
@@ -41,8 +36,7 @@ export const ZRegisterInput = z
   })
   .superRefine((input, ctx) => {
     const j = input.legal_jurisdiction;
-    const issue = (message: string) =>
-      ctx.addIssue({ code: 'custom', path: ['legal_jurisdiction'], message });
+    const issue = (message: string) => ctx.addIssue({ code: 'custom', path: ['legal_jurisdiction'], message });
     switch (input.data_policy_region) {
       case 'US-HIPAA':
         if (!j || !(US_STATES as readonly string[]).includes(j)) issue('US-HIPAA requires a US state from the list');
@@ -118,7 +112,11 @@ export type TChangePassword = z.input<typeof ZChangePassword>;
 export const ZPasswordResetRequest = z.object({ email: ZEmail });
 
 /** The token from the emailed link (`/reset-password?token=…`). */
-export const ZResetToken = z.string({ message: 'token is required' }).trim().min(1, { message: 'token is required' }).max(200, { message: 'token is not a reset token' });
+export const ZResetToken = z
+  .string({ message: 'token is required' })
+  .trim()
+  .min(1, { message: 'token is required' })
+  .max(200, { message: 'token is not a reset token' });
 
 /** POST /api/auth/password-reset/inspect. */
 export const ZPasswordResetInspect = z.object({ token: ZResetToken });
@@ -150,14 +148,15 @@ export type TResetKeyBundle = z.output<typeof ZResetKeyBundle>;
 export const ZPasswordResetConfirm = z.object({
   token: ZResetToken,
   new_password: ZNewPassword,
-  key_bundle: ZResetKeyBundle.optional().nullable().transform((v) => v ?? undefined),
+  key_bundle: ZResetKeyBundle.optional()
+    .nullable()
+    .transform((v) => v ?? undefined),
 });
 export type TPasswordResetConfirm = z.input<typeof ZPasswordResetConfirm>;
 
 /** What the reset page needs to let the browser open the old private key with the recovery key. */
 export const ZPasswordResetInspection = z.object({ email: z.string(), has_keys: z.boolean(), recovery_wrap: ZWrappedPrivateKey.nullable() });
 export type PasswordResetInspection = z.infer<typeof ZPasswordResetInspection>;
-
 
 /** A reset link works this long, once. */
 export const PASSWORD_RESET_TTL_MINUTES = 30;

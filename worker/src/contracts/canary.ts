@@ -22,7 +22,13 @@ export const ZIntervalSeconds = z
 /** POST /api/canary/create. */
 export const ZCreateCanaryInput = z.object({
   interval_seconds: ZIntervalSeconds.default(DEFAULT_INTERVAL_SECONDS),
-  name: z.string().trim().max(CANARY_NAME_MAX).optional().nullable().transform((v) => v ?? ''),
+  name: z
+    .string()
+    .trim()
+    .max(CANARY_NAME_MAX)
+    .optional()
+    .nullable()
+    .transform((v) => v ?? ''),
 });
 export type TCreateCanaryInput = z.input<typeof ZCreateCanaryInput>;
 
@@ -70,4 +76,3 @@ export const ZCheckInResult = z.object({
   canaries: z.array(z.object({ id: z.string(), deadline: z.string() })),
 });
 export type TCheckInResult = z.infer<typeof ZCheckInResult>;
-

@@ -63,4 +63,3 @@ export const ZApiKeyList = z.array(ZApiKey);
 
 export const ZRevokedApiKey = z.object({ id: z.string(), revoked_at: z.string() });
 export type TRevokedApiKey = z.infer<typeof ZRevokedApiKey>;
-

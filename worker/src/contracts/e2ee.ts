@@ -78,7 +78,12 @@ export const ZSealedPayload = z.object({
 });
 export type TSealedPayload = z.infer<typeof ZSealedPayload>;
 
-const ZPbkdf2 = z.object({ name: z.literal('PBKDF2'), hash: z.literal('SHA-256'), iterations: z.number().int().min(100_000).max(10_000_000), salt: b64u(16, 'salt') });
+const ZPbkdf2 = z.object({
+  name: z.literal('PBKDF2'),
+  hash: z.literal('SHA-256'),
+  iterations: z.number().int().min(100_000).max(10_000_000),
+  salt: b64u(16, 'salt'),
+});
 const ZRecoveryHkdf = z.object({ name: z.literal('HKDF'), hash: z.literal('SHA-256'), salt: b64u(16, 'salt'), info: z.literal(E2EE_RECOVERY_INFO) });
 
 /** A private key (PKCS#8) sealed under a password- or recovery-derived key. */
@@ -108,7 +113,11 @@ export function parseEnvelope(text: string): { ok: true; envelope: TEnvelope } |
     return { ok: false, error: 'content_encrypted is not JSON' };
   }
   const parsed = ZEnvelope.safeParse(json);
-  if (!parsed.success) return { ok: false, error: `content_encrypted is not a v1 envelope: ${parsed.error.issues[0]?.path.join('.') || 'root'} ${parsed.error.issues[0]?.message ?? ''}`.trim() };
+  if (!parsed.success)
+    return {
+      ok: false,
+      error: `content_encrypted is not a v1 envelope: ${parsed.error.issues[0]?.path.join('.') || 'root'} ${parsed.error.issues[0]?.message ?? ''}`.trim(),
+    };
   return { ok: true, envelope: parsed.data };
 }
 
@@ -116,7 +125,12 @@ export function parseEnvelope(text: string): { ok: true; envelope: TEnvelope } |
 export const ZKeysOfUser = z.object({ user_id: z.string().trim().uuid({ message: 'user_id must be a user id (a UUID)' }) });
 
 /** GET /api/keys/me and the 201 of PUT /api/keys/me. */
-export const ZKeyBundleView = z.object({ public_key: ZPublicKeyJwk, password_wrap: ZWrappedPrivateKey, recovery_wrap: ZWrappedPrivateKey, created_at: z.string() });
+export const ZKeyBundleView = z.object({
+  public_key: ZPublicKeyJwk,
+  password_wrap: ZWrappedPrivateKey,
+  recovery_wrap: ZWrappedPrivateKey,
+  created_at: z.string(),
+});
 export type KeyBundleView = z.infer<typeof ZKeyBundleView>;
 
 /** GET /api/keys/{userId}: what a sender needs to seal for that user. */

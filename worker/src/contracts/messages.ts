@@ -57,29 +57,36 @@ const wholeNumber = (label: string, min: number, max: number) =>
       .max(max, { message: `${label} must be at most ${max}` }),
   );
 
-const ZExpireWindow = z.union([z.null(), z.literal('').transform(() => null), wholeNumber('expire_window (days)', 0, EXPIRE_WINDOW_MAX_DAYS)]).optional().transform((v) => v ?? null);
+const ZExpireWindow = z
+  .union([z.null(), z.literal('').transform(() => null), wholeNumber('expire_window (days)', 0, EXPIRE_WINDOW_MAX_DAYS)])
+  .optional()
+  .transform((v) => v ?? null);
 
 /** One rule, validated by its type (DESIGN section 3). trigger_value is stored as a canonical string. */
-export const ZRule = z.discriminatedUnion('trigger_type', [
-  z.object({
-    trigger_type: z.literal('missed_checkins'),
-    trigger_value: wholeNumber('missed check-ins count', 1, MISSED_CHECKINS_MAX).transform(String),
-    expire_window: ZExpireWindow,
-  }),
-  z.object({
-    trigger_type: z.literal('fixed_date'),
-    trigger_value: z
-      .string({ message: 'fixed date must be an ISO date (YYYY-MM-DD) or date-time' })
-      .trim()
-      .refine((v) => parseIsoInstant(v) !== null, { message: 'fixed date must be an ISO date (YYYY-MM-DD) or date-time' }),
-    expire_window: ZExpireWindow,
-  }),
-  z.object({
-    trigger_type: z.literal('delay_after_death'),
-    trigger_value: wholeNumber('delay after death (days)', 0, DAYS_MAX).transform(String),
-    expire_window: ZExpireWindow,
-  }),
-], { message: `trigger_type must be one of ${TRIGGER_TYPES.join(', ')}` });
+export const ZRule = z.discriminatedUnion(
+  'trigger_type',
+  [
+    z.object({
+      trigger_type: z.literal('missed_checkins'),
+      trigger_value: wholeNumber('missed check-ins count', 1, MISSED_CHECKINS_MAX).transform(String),
+      expire_window: ZExpireWindow,
+    }),
+    z.object({
+      trigger_type: z.literal('fixed_date'),
+      trigger_value: z
+        .string({ message: 'fixed date must be an ISO date (YYYY-MM-DD) or date-time' })
+        .trim()
+        .refine((v) => parseIsoInstant(v) !== null, { message: 'fixed date must be an ISO date (YYYY-MM-DD) or date-time' }),
+      expire_window: ZExpireWindow,
+    }),
+    z.object({
+      trigger_type: z.literal('delay_after_death'),
+      trigger_value: wholeNumber('delay after death (days)', 0, DAYS_MAX).transform(String),
+      expire_window: ZExpireWindow,
+    }),
+  ],
+  { message: `trigger_type must be one of ${TRIGGER_TYPES.join(', ')}` },
+);
 export type TRuleInput = z.input<typeof ZRule>;
 export type TRule = z.output<typeof ZRule>;
 
@@ -88,10 +95,20 @@ export const ZUserId = z.string().trim().uuid({ message: 'recipient_user_id must
 /** POST /api/message/create (SPEC sections 3, 5, 7). */
 export const ZCreateMessageInput = z.object({
   recipient_user_id: ZUserId,
-  content: z.string().max(CONTENT_MAX_CHARS, { message: `content must be at most ${CONTENT_MAX_CHARS.toLocaleString('en-US')} characters` }).default(''),
+  content: z
+    .string()
+    .max(CONTENT_MAX_CHARS, { message: `content must be at most ${CONTENT_MAX_CHARS.toLocaleString('en-US')} characters` })
+    .default(''),
   /** Empty or absent = now. */
   deliver_at: z
-    .union([z.null(), z.literal(''), z.string().trim().refine((v) => v === '' || parseIsoInstant(v) !== null, { message: 'deliver_at must be an ISO date or date-time' })])
+    .union([
+      z.null(),
+      z.literal(''),
+      z
+        .string()
+        .trim()
+        .refine((v) => v === '' || parseIsoInstant(v) !== null, { message: 'deliver_at must be an ISO date or date-time' }),
+    ])
     .optional()
     .transform((v) => (v ? v : null)),
   delivery_method: z.enum(DELIVERY_METHODS, { message: `delivery_method must be one of ${DELIVERY_METHODS.join(', ')}` }),
@@ -102,7 +119,10 @@ export const ZCreateMessageInput = z.object({
     .max(CONTENT_ENCRYPTED_MAX_CHARS, { message: `content_encrypted must be at most ${CONTENT_ENCRYPTED_MAX_CHARS.toLocaleString('en-US')} characters` })
     .optional()
     .nullable(),
-  rules: z.array(ZRule).max(RULES_MAX, { message: `at most ${RULES_MAX} rules` }).default([]),
+  rules: z
+    .array(ZRule)
+    .max(RULES_MAX, { message: `at most ${RULES_MAX} rules` })
+    .default([]),
   consent: z.literal(true, { message: 'consent must be true' }),
   /** Size is checked on the decoded bytes (413 past 10 MB) and bounded by this call's body limit. */
   audio_base64: z.string().optional().nullable(),
@@ -145,10 +165,10 @@ export const ZMessageView = z.object({
   recipient_email: z.string().optional(),
   sender_email: z.string().optional(),
   sender_name: z.string().optional(),
-  content: z.string().describe("Empty for an end-to-end encrypted message (the sealed text is in content_encrypted)"),
+  content: z.string().describe('Empty for an end-to-end encrypted message (the sealed text is in content_encrypted)'),
   content_encrypted: z.string().nullable().describe('The v1 envelope as JSON (use_e2ee), else null'),
   deliver_at: z.string(),
-  delivered: z.boolean().describe("True once released: the recipient has it in their inbox (status tells how the channel went)"),
+  delivered: z.boolean().describe('True once released: the recipient has it in their inbox (status tells how the channel went)'),
   delivery_method: z.enum(DELIVERY_METHODS),
   use_e2ee: z.boolean(),
   rules: z.array(ZMessageRuleView),

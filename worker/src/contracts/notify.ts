@@ -28,7 +28,12 @@ export const DEFAULT_NOTIFY_PREFERENCES: TNotifyPreferences = {
 
 /** POST /api/notify/push/subscriptions: PushSubscription.toJSON() from the browser. */
 export const ZPushSubscription = z.object({
-  endpoint: z.string().trim().url({ message: 'endpoint must be a URL' }).max(2048).refine((u) => /^https?:\/\//.test(u), { message: 'endpoint must be an http(s) URL' }),
+  endpoint: z
+    .string()
+    .trim()
+    .url({ message: 'endpoint must be a URL' })
+    .max(2048)
+    .refine((u) => /^https?:\/\//.test(u), { message: 'endpoint must be an http(s) URL' }),
   expirationTime: z.number().nullable().optional(),
   keys: z.object({
     p256dh: z.string().regex(/^[A-Za-z0-9_-]{80,100}={0,2}$/, { message: 'keys.p256dh must be a base64url P-256 public key' }),

@@ -22,7 +22,11 @@ export const ZTimeZone = z.string().trim().min(1).max(64).refine(isTimeZone, { m
 
 /** PATCH /api/profile. */
 export const ZProfileUpdate = z.object({
-  display_name: z.string().trim().max(DISPLAY_NAME_MAX, { message: `display_name must be at most ${DISPLAY_NAME_MAX} characters` }).optional(),
+  display_name: z
+    .string()
+    .trim()
+    .max(DISPLAY_NAME_MAX, { message: `display_name must be at most ${DISPLAY_NAME_MAX} characters` })
+    .optional(),
   time_zone: ZTimeZone.optional(),
 });
 export type TProfileUpdate = z.input<typeof ZProfileUpdate>;
@@ -37,7 +41,12 @@ export const ZPhoneE164 = z
 /** POST /api/profile/phone: send a code to this number. */
 export const ZStartPhoneVerification = z.object({ phone: ZPhoneE164 });
 /** POST /api/profile/phone/verify. */
-export const ZVerifyPhone = z.object({ code: z.string().trim().regex(/^\d{6}$/, { message: 'code must be the 6 digits we sent' }) });
+export const ZVerifyPhone = z.object({
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, { message: 'code must be the 6 digits we sent' }),
+});
 
 /** GET|PATCH /api/profile, and the answer of the phone routes that settle a number. */
 export const ZProfileView = z.object({

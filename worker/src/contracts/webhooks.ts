@@ -124,9 +124,7 @@ export const ZMissedCheckinsPayload = z.object({
 export type TMissedCheckinsPayload = z.output<typeof ZMissedCheckinsPayload>;
 
 /** POST /api/sandbox/missed-checkins: which canary's miss to simulate (default: the one GET /api/canary/status reports). */
-export const ZSimulateMissedCheckinsInput = z
-  .object({ canary_id: z.uuid({ message: 'canary_id must be a canary id' }).optional() })
-  .strict();
+export const ZSimulateMissedCheckinsInput = z.object({ canary_id: z.uuid({ message: 'canary_id must be a canary id' }).optional() }).strict();
 export type TSimulateMissedCheckinsInput = z.output<typeof ZSimulateMissedCheckinsInput>;
 
 /** What a simulated miss sent: the event's data and how many endpoints it was queued for. */

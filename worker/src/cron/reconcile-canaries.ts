@@ -35,7 +35,12 @@ export async function reconcileCanaries(ctx: ServiceContext) {
     try {
       await advanceCanary(ctx, canary.id, 'reconciler');
       const next = await armCanaryTimer(ctx.env, canary.id);
-      log.warn('reconciler repaired a canary timer', { canary_id: canary.id, late_ms: lateMs, timer_was: canary.timer_due_at ? 'overdue' : 'missing', next_due_at: next });
+      log.warn('reconciler repaired a canary timer', {
+        canary_id: canary.id,
+        late_ms: lateMs,
+        timer_was: canary.timer_due_at ? 'overdue' : 'missing',
+        next_due_at: next,
+      });
     } catch (err) {
       // One canary that cannot be advanced (e.g. the queue is down) must not stop the others' repair.
       failed++;

@@ -21,7 +21,11 @@ export function clientAddress(env: Pick<Bindings, 'APP_ENV' | 'TRUST_CF_CONNECTI
  * /64 (`2001:db8:1:2::/64`), not the address.
  */
 export function ipv6Prefix64(address: string): string {
-  const bare = address.trim().toLowerCase().replace(/^\[|\]$/g, '').split('%')[0]!;
+  const bare = address
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .split('%')[0]!;
   const [head = '', tail] = bare.split('::');
   const headParts = head ? head.split(':') : [];
   const tailParts = tail ? tail.split(':') : [];

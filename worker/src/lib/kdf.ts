@@ -20,12 +20,8 @@ export interface ScryptParams {
 
 export function scrypt(password: string | Uint8Array, salt: Uint8Array, params: ScryptParams): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
-    scryptCallback(
-      password,
-      salt,
-      params.keyLength,
-      { N: params.N, r: params.r, p: params.p, maxmem: 256 * params.N * params.r + 1024 * 1024 },
-      (err, key) => (err ? reject(err) : resolve(new Uint8Array(key))),
+    scryptCallback(password, salt, params.keyLength, { N: params.N, r: params.r, p: params.p, maxmem: 256 * params.N * params.r + 1024 * 1024 }, (err, key) =>
+      err ? reject(err) : resolve(new Uint8Array(key)),
     );
   });
 }

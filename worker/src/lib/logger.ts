@@ -31,5 +31,5 @@ export function redactUrl(url: string): string {
   }
   // A name that is not a plain identifier may itself be the secret (`?<key>` without `key=`).
   const names = [...new Set(u.searchParams.keys())].map((k) => (/^[A-Za-z_][A-Za-z0-9_.-]{0,31}$/.test(k) ? k : '…'));
-  return u.pathname + (names.length ? '?' + names.map((k) => `${k}=…`).join('&') : '');
+  return u.pathname + (names.length ? `?${names.map((k) => `${k}=…`).join('&')}` : '');
 }

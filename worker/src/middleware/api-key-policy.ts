@@ -35,13 +35,13 @@ interface CompiledRoute {
   literals: number;
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export function compileRoutes(docs: readonly RouteDoc[]): Map<string, CompiledRoute[]> {
   const byMethod = new Map<string, CompiledRoute[]>();
   for (const doc of docs) {
     const segments = doc.path.split('/');
-    const pattern = new RegExp(`^${segments.map((s) => (/^\{[^/{}]+\}$/.test(s) ? '[^/]+' : escape(s))).join('/')}$`);
+    const pattern = new RegExp(`^${segments.map((s) => (/^\{[^/{}]+\}$/.test(s) ? '[^/]+' : escapeRegExp(s))).join('/')}$`);
     const literals = segments.filter((s) => !/^\{[^/{}]+\}$/.test(s)).length;
     const list = byMethod.get(doc.method) ?? [];
     list.push({ doc, pattern, literals });

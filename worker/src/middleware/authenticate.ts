@@ -22,11 +22,8 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
   if (token && looksLikeApiKey(token)) {
     const access = keyRouteAccess(c.req.method, c.req.path);
     if (access.kind === 'public') return next();
-    const call = await authenticateApiKey(
-      c.get('services'),
-      token,
-      access.kind === 'open' ? { meter: true, scope: access.scope } : { meter: false },
-      (work) => deferred(c, work),
+    const call = await authenticateApiKey(c.get('services'), token, access.kind === 'open' ? { meter: true, scope: access.scope } : { meter: false }, (work) =>
+      deferred(c, work),
     );
     c.set('principal', keyPrincipal(call));
     return enforceApiKeyPolicy(c, next, access, call);

@@ -47,7 +47,11 @@ const TAGS: { name: string; description: string }[] = [
   { name: 'Canaries', description: 'Check-in timers. Miss a deadline and the messages with a missed-check-ins rule start to arm.' },
   { name: "Dead-man's switch", description: 'Account deletion after a chosen number of hours without a check-in.' },
   { name: 'Legal', description: 'Deletions that will happen, listed beforehand.' },
-  { name: 'Messages', description: 'Prepared messages, released to their recipients when their rules fire. Every message route answers 404 for a message that is not yours (or not yet released to you).' },
+  {
+    name: 'Messages',
+    description:
+      'Prepared messages, released to their recipients when their rules fire. Every message route answers 404 for a message that is not yours (or not yet released to you).',
+  },
   { name: 'Attachments', description: 'Files encrypted in the client (AES-GCM-256); the server stores ciphertext only.' },
   { name: 'Notifications', description: 'How and when the account holder is told things; Web Push devices.' },
   { name: 'Profile', description: 'Name, time zone, the verified phone that sms and call deliveries use, storage.' },
@@ -172,7 +176,9 @@ function responses(route: RouteDoc): Json {
   for (const [status, description] of Object.entries(standardErrors(route))) merged[Number(status)] = { description };
   for (const [status, r] of Object.entries(route.responses)) merged[Number(status)] = r;
   const out: Json = {};
-  for (const status of Object.keys(merged).map(Number).sort((a, b) => a - b)) {
+  for (const status of Object.keys(merged)
+    .map(Number)
+    .sort((a, b) => a - b)) {
     const r = merged[status]!;
     const entry: Json = { description: r.description };
     if (r.schema) entry.content = { [r.contentType ?? 'application/json']: { schema: jsonSchema(r.schema, 'output') } };
@@ -216,7 +222,8 @@ export function buildOpenApiDocument(routes: readonly RouteDoc[] = ROUTE_DOCS): 
   const paths: Record<string, Json> = {};
   const tagNames: string[] = TAGS.map((t) => t.name);
   for (const route of routes) {
-    const item = (paths[route.path] ??= {});
+    const item = paths[route.path] ?? {};
+    paths[route.path] = item;
     if (item[route.method]) throw new Error(`openapi: ${route.method.toUpperCase()} ${route.path} is documented twice`);
     item[route.method] = operation(route);
     for (const tag of route.tags) if (!tagNames.includes(tag)) tagNames.push(tag);

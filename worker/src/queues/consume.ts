@@ -25,7 +25,12 @@ export async function consumeBatch(batch: MessageBatch<unknown>, env: Bindings) 
     const parsed = ZQueueJob.safeParse(message.body);
     if (!parsed.success) {
       const type = (message.body as { type?: unknown } | null)?.type;
-      log.error('queue message refused by its schema', { queue: batch.queue, id: message.id, type: String(type), issues: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) });
+      log.error('queue message refused by its schema', {
+        queue: batch.queue,
+        id: message.id,
+        type: String(type),
+        issues: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`),
+      });
       message.ack();
       continue;
     }

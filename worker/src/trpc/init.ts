@@ -56,6 +56,4 @@ const appErrors = t.middleware(async ({ ctx, next }) => {
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const publicProcedure = t.procedure.use(appErrors);
-export const protectedProcedure = publicProcedure.use(({ ctx, next }) =>
-  next({ ctx: { ...ctx, principal: requirePrincipal(ctx.principal) } }),
-);
+export const protectedProcedure = publicProcedure.use(({ ctx, next }) => next({ ctx: { ...ctx, principal: requirePrincipal(ctx.principal) } }));

@@ -102,10 +102,7 @@ describe('Resend HTTP API adapter against a fake of the documented endpoint', ()
   });
 
   it('maps an unreachable API to retryable', async () => {
-    const result = await createEmailApiSender(config({ base: `http://127.0.0.1:${smtp.refusedPort}` }))(
-      { email: uniqueAddress() },
-      message(),
-    );
+    const result = await createEmailApiSender(config({ base: `http://127.0.0.1:${smtp.refusedPort}` }))({ email: uniqueAddress() }, message());
     expect(result).toMatchObject({ ok: false, retryable: true });
     expectNoSecret(result);
   });

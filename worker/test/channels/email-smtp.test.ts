@@ -79,9 +79,7 @@ describe('SMTP adapter against a real SMTP server', () => {
     expect(mail!.to).toEqual([{ address: to, name: 'Ána Müller' }]);
     expect(mail!.subject).toBe('Ein letzter Gruß — für dich ✉');
     expect(mail!.rawSubject).toMatch(/^=\?UTF-8\?B\?[A-Za-z0-9+/=]+\?=/);
-    expect(mail!.text?.trimEnd()).toBe(
-      `${text.trimEnd()}\n\nRead it in your Afterword inbox:\nhttps://afterword.test/app/inbox/m_123`,
-    );
+    expect(mail!.text?.trimEnd()).toBe(`${text.trimEnd()}\n\nRead it in your Afterword inbox:\nhttps://afterword.test/app/inbox/m_123`);
     // The lone-dot line survived: without dot-stuffing it would have ended DATA early.
     expect(mail!.text).toContain('\n.\n');
     expect(mail!.messageId).toMatch(/^<afterword\.[0-9a-f]{32}@afterword\.test>$/);
@@ -122,10 +120,7 @@ describe('SMTP adapter against a real SMTP server', () => {
 
   it('maps bad credentials over AUTH LOGIN to not retryable, without the password', async () => {
     const wrong = 'wrong-login-pa55-qq';
-    const result = await createSmtpSender(config({ port: peer.loginOnlyPort, password: wrong }))(
-      { email: uniqueAddress() },
-      message(),
-    );
+    const result = await createSmtpSender(config({ port: peer.loginOnlyPort, password: wrong }))({ email: uniqueAddress() }, message());
     expect(result).toMatchObject({ ok: false, retryable: false, status: 535 });
     expect(JSON.stringify(result)).not.toContain(wrong);
     expect(JSON.stringify(result)).not.toContain(btoa(wrong));
@@ -197,10 +192,7 @@ describe('SMTP adapter against a real SMTP server', () => {
 
   it('rejects a recipient address that would inject SMTP commands', async () => {
     const evil = uniqueAddress('evil');
-    const result = await createSmtpSender(config())(
-      { email: `victim@example.test>\r\nRCPT TO:<${evil}` },
-      message(),
-    );
+    const result = await createSmtpSender(config())({ email: `victim@example.test>\r\nRCPT TO:<${evil}` }, message());
     expect(result).toMatchObject({ ok: false, retryable: false });
     expect(await receivedBy(evil)).toHaveLength(0);
   });

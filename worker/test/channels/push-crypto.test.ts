@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encryptPushPayload, generateSenderKeyPair, importEcdhPrivateKey } from '../../src/channels/push/encrypt';
-import {
-  generateVapidKeys,
-  importVapid,
-  vapidAuthorization,
-  vapidJwt,
-  VAPID_TOKEN_SECONDS,
-} from '../../src/channels/push/vapid';
+import { generateVapidKeys, importVapid, vapidAuthorization, vapidJwt, VAPID_TOKEN_SECONDS } from '../../src/channels/push/vapid';
 import { fromBase64Url, toBase64Url } from '../../src/lib/encoding';
 
 /**
@@ -108,9 +102,7 @@ describe('RFC 8291 aes128gcm encryption', () => {
       expect(td.decode(out.plaintext)).toBe(text);
     }
     // Another subscription's auth secret cannot open it (AES-GCM tag check).
-    await expect(
-      userAgentDecrypt(a, uaPublic, ua.privateKey, crypto.getRandomValues(new Uint8Array(16))),
-    ).rejects.toThrow();
+    await expect(userAgentDecrypt(a, uaPublic, ua.privateKey, crypto.getRandomValues(new Uint8Array(16)))).rejects.toThrow();
   });
 
   it('padding is zeros after the 0x02 delimiter and still decrypts', async () => {
@@ -126,9 +118,7 @@ describe('RFC 8291 aes128gcm encryption', () => {
     const auth = crypto.getRandomValues(new Uint8Array(16));
     await expect(encryptPushPayload('x', { p256dh: new Uint8Array(65), auth })).rejects.toThrow(); // not a point
     await expect(encryptPushPayload('x', { p256dh: RFC8291.uaPublic, auth: new Uint8Array(8) })).rejects.toThrow(/16 bytes/);
-    await expect(
-      encryptPushPayload(new Uint8Array(4096), { p256dh: RFC8291.uaPublic, auth: RFC8291.authSecret }),
-    ).rejects.toThrow(/one record/);
+    await expect(encryptPushPayload(new Uint8Array(4096), { p256dh: RFC8291.uaPublic, auth: RFC8291.authSecret })).rejects.toThrow(/one record/);
   });
 });
 
@@ -169,7 +159,7 @@ describe('RFC 8292 VAPID', () => {
     const other = await generateVapidKeys();
     const otherPub = await crypto.subtle.importKey('raw', fromBase64Url(other.publicKey), { name: 'ECDSA', namedCurve: 'P-256' }, false, ['verify']);
     expect(await crypto.subtle.verify(alg, otherPub, jwt.sig, jwt.input)).toBe(false);
-    const tampered = te.encode(td.decode(jwt.input).replace(/\.$/, '') + 'x');
+    const tampered = te.encode(`${td.decode(jwt.input).replace(/\.$/, '')}x`);
     expect(await crypto.subtle.verify(alg, pub, jwt.sig, tampered)).toBe(false);
   });
 

@@ -1,11 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
 import type { OutgoingMessage, PushSubscriptionJson } from '../../src/channels/types';
-import {
-  createPushChannel,
-  pushPayload,
-  sendWebPush,
-  type SendWebPushOptions,
-} from '../../src/channels/push/send';
+import { createPushChannel, pushPayload, sendWebPush, type SendWebPushOptions } from '../../src/channels/push/send';
 import { MAX_PUSH_PLAINTEXT_BYTES } from '../../src/channels/push/encrypt';
 import { generateVapidKeys, importVapid, type VapidSigner } from '../../src/channels/push/vapid';
 import type { PushReceipt } from '../peers/push';
@@ -103,7 +98,7 @@ describe('Web Push against a real push endpoint', () => {
   it('a long message is shortened to fit one record and still arrives decrypted', async () => {
     const { signer } = await newVapid();
     const sub = await subscribe();
-    const text = 'Dear Sam, '.repeat(10_000) + 'END';
+    const text = `${'Dear Sam, '.repeat(10_000)}END`;
     const json = pushPayload({ idempotencyKey: 'k', subject: 'Long', text, link: 'https://a.example/app/inbox/9' });
     expect(new TextEncoder().encode(json).length).toBeLessThanOrEqual(MAX_PUSH_PLAINTEXT_BYTES);
     expect(await sendWebPush(sub, json, options(signer))).toMatchObject({ ok: true });

@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  computeTwilioSignature,
-  twilioSignedPayload,
-  verifyTwilioRequest,
-  verifyTwilioSignature,
-} from '../../src/channels/twilio/signature';
+import { computeTwilioSignature, twilioSignedPayload, verifyTwilioRequest, verifyTwilioSignature } from '../../src/channels/twilio/signature';
 
 // Known answers.
 // (1) Twilio's "Webhooks security" guide (https://www.twilio.com/docs/usage/webhooks/webhooks-security,

@@ -71,7 +71,12 @@ function basic(user: string, pass: string) {
 }
 
 function xmlUnescape(text: string) {
-  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+  return text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
 }
 
 describe('peer wiring', () => {
@@ -164,7 +169,19 @@ describe('sms over Twilio (Messages.json)', () => {
   it('refuses numbers that are not E.164 without calling Twilio, as gone', async () => {
     const acct = await account();
     const sms = acct.sms();
-    for (const bad of ['', '+', '14155550123', '004414155550123', '+0123456789', '+1 415 555 0123', '+1-415-555-0123', '+1234567890123456', '+123456', `${TO}\n`, 'tel:+14155550123']) {
+    for (const bad of [
+      '',
+      '+',
+      '14155550123',
+      '004414155550123',
+      '+0123456789',
+      '+1 415 555 0123',
+      '+1-415-555-0123',
+      '+1234567890123456',
+      '+123456',
+      `${TO}\n`,
+      'tel:+14155550123',
+    ]) {
       const result = await sms.send(bad, message());
       expect(result, bad).toMatchObject({ ok: false, retryable: false, gone: true });
     }
@@ -278,9 +295,7 @@ describe('call over Twilio (Calls.json with TwiML)', () => {
     expect(req!.form).toEqual({
       To: [TO],
       From: [FROM],
-      Twiml: [
-        '<Response><Say voice="Polly.Joanna">A message from Ada. I wanted you to have this. You can read it in your Afterword inbox.</Say></Response>',
-      ],
+      Twiml: ['<Response><Say voice="Polly.Joanna">A message from Ada. I wanted you to have this. You can read it in your Afterword inbox.</Say></Response>'],
       StatusCallback: ['https://afterword.example/api/notify/twilio/status'],
     });
     expect(result).toEqual({ ok: true, providerId: req!.sid });

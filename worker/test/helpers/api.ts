@@ -2,11 +2,7 @@ import type { TRegisterInput } from '../../src/contracts/auth';
 import { exports } from 'cloudflare:workers';
 
 /** Calls the Worker's real fetch handler, as a browser or curl would. */
-export async function api(
-  method: string,
-  path: string,
-  opts: { json?: unknown; body?: BodyInit; token?: string; headers?: HeadersInit } = {},
-) {
+export async function api(method: string, path: string, opts: { json?: unknown; body?: BodyInit; token?: string; headers?: HeadersInit } = {}) {
   const headers = new Headers(opts.headers);
   if (opts.token) headers.set('authorization', `Bearer ${opts.token}`);
   let body = opts.body;

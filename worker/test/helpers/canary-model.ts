@@ -146,7 +146,8 @@ export class CanaryModel {
     if (!c) return void this.violations.push(`${where}: not a canary of this run`);
     if (c.deleted) this.violations.push(`${where}: the canary was deleted`);
     const deadline = Date.parse(ev.deadline);
-    if (deadline !== this.deadlineOf(c)) this.violations.push(`${where}: that cycle was ended by a check-in (current deadline ${this.rel(this.deadlineOf(c))})`);
+    if (deadline !== this.deadlineOf(c))
+      this.violations.push(`${where}: that cycle was ended by a check-in (current deadline ${this.rel(this.deadlineOf(c))})`);
     const cy = this.cycle(c, deadline);
     const due = this.dueOf(c, deadline, ev.misses);
     if (!Number.isInteger(ev.misses) || ev.misses < 1) this.violations.push(`${where}: misses must be a positive integer`);
@@ -155,7 +156,9 @@ export class CanaryModel {
     if (before !== undefined) this.violations.push(`${where}: already emitted at ${this.rel(before)}`);
     if (cy.firstMissAt === null) this.violations.push(`${where}: no timer run recorded a miss in this cycle`);
     else if (cy.rewarned && at < cy.firstMissAt + c.graceMs) {
-      this.violations.push(`${where}: before the fresh grace period ends at ${this.rel(cy.firstMissAt + c.graceMs)} (first miss recorded at ${this.rel(cy.firstMissAt)}, reminder ${cy.reminderAt === null ? 'never' : `at ${this.rel(cy.reminderAt)}`})`);
+      this.violations.push(
+        `${where}: before the fresh grace period ends at ${this.rel(cy.firstMissAt + c.graceMs)} (first miss recorded at ${this.rel(cy.firstMissAt)}, reminder ${cy.reminderAt === null ? 'never' : `at ${this.rel(cy.reminderAt)}`})`,
+      );
     }
     if (before === undefined) cy.emitted.set(ev.misses, at);
   }

@@ -36,6 +36,15 @@ export async function transitionsOf(canaryId: string) {
     'SELECT kind, misses, due_at, fired_at, counts_from, emitted_at, cycle_deadline, recorded_by FROM canary_transitions WHERE canary_id = ? ORDER BY kind, misses',
   )
     .bind(canaryId)
-    .all<{ kind: string; misses: number; due_at: number; fired_at: number; counts_from: number | null; emitted_at: number | null; cycle_deadline: number; recorded_by: string }>();
+    .all<{
+      kind: string;
+      misses: number;
+      due_at: number;
+      fired_at: number;
+      counts_from: number | null;
+      emitted_at: number | null;
+      cycle_deadline: number;
+      recorded_by: string;
+    }>();
   return results;
 }

@@ -34,7 +34,10 @@ export async function captureQueues<T>(fn: () => Promise<T>): Promise<{ result: 
 }
 
 export async function createMessageFor(token: string, body: Record<string, unknown>) {
-  const res = await api('POST', '/api/message/create', { token, json: { delivery_method: 'email', consent: true, content: 'Hello from the past', rules: [], ...body } });
+  const res = await api('POST', '/api/message/create', {
+    token,
+    json: { delivery_method: 'email', consent: true, content: 'Hello from the past', rules: [], ...body },
+  });
   if (res.status !== 201) throw new Error(`create message failed: ${res.status} ${res.text}`);
   return res.data as { id: string; status: string; deliver_at: string };
 }
@@ -44,7 +47,9 @@ export async function messageRow(id: string) {
 }
 
 export async function transitionCauses(id: string) {
-  const { results } = await env.DB.prepare('SELECT from_status, to_status, cause FROM message_transitions WHERE message_id = ? ORDER BY created_at, rowid').bind(id).all<{ from_status: string | null; to_status: string; cause: string }>();
+  const { results } = await env.DB.prepare('SELECT from_status, to_status, cause FROM message_transitions WHERE message_id = ? ORDER BY created_at, rowid')
+    .bind(id)
+    .all<{ from_status: string | null; to_status: string; cause: string }>();
   return results.map((r) => `${r.from_status ?? '∅'}→${r.to_status}:${r.cause}`);
 }
 

@@ -23,9 +23,18 @@ export const DOH_ZONE: { [name: string]: Record[] } = {
   'metadata.attacker.example.com': [{ type: 1, data: '169.254.169.254' }],
   'v6-loopback.attacker.example.com': [{ type: 28, data: '::1' }],
   'mapped.attacker.example.com': [{ type: 28, data: '::ffff:192.168.1.1' }],
-  'mixed.attacker.example.com': [{ type: 1, data: '93.184.216.34' }, { type: 1, data: '192.168.0.10' }],
-  'cname.attacker.example.com': [{ type: 5, data: 'internal.attacker.example.com.' }, { type: 1, data: '172.16.5.5' }],
-  'hooks.public.example.com': [{ type: 1, data: '93.184.216.34' }, { type: 28, data: '2606:2800:220:1:248:1893:25c8:1946' }],
+  'mixed.attacker.example.com': [
+    { type: 1, data: '93.184.216.34' },
+    { type: 1, data: '192.168.0.10' },
+  ],
+  'cname.attacker.example.com': [
+    { type: 5, data: 'internal.attacker.example.com.' },
+    { type: 1, data: '172.16.5.5' },
+  ],
+  'hooks.public.example.com': [
+    { type: 1, data: '93.184.216.34' },
+    { type: 28, data: '2606:2800:220:1:248:1893:25c8:1946' },
+  ],
 };
 
 export async function startDohResolver(project: TestProject) {

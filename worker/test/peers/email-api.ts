@@ -65,19 +65,17 @@ export async function startEmailApiPeer(project: TestProject) {
     const url = new URL(req.url ?? '/', 'http://x');
     if (req.method === 'GET' && url.pathname === '/__sent') {
       const to = url.searchParams.get('to');
-      const list = to
-        ? sent.filter((s) => [s.body.to].flat().some((t) => t.toLowerCase().includes(to.toLowerCase())))
-        : sent;
+      const list = to ? sent.filter((s) => [s.body.to].flat().some((t) => t.toLowerCase().includes(to.toLowerCase()))) : sent;
       return send(res, 200, list);
     }
     if (url.pathname !== '/emails') return error(res, 404, 'not_found', 'The requested endpoint does not exist.');
     if (req.method !== 'POST') return error(res, 405, 'method_not_allowed', 'Method is not allowed for the requested path.');
 
     const auth = req.headers.authorization ?? null;
-    if (!auth || !auth.startsWith('Bearer ')) return error(res, 401, 'missing_api_key', 'Missing API key in the authorization header.');
+    if (!auth?.startsWith('Bearer ')) return error(res, 401, 'missing_api_key', 'Missing API key in the authorization header.');
     if (auth !== `Bearer ${API_KEY}`) return error(res, 403, 'invalid_api_key', 'API key is invalid.');
     const contentType = req.headers['content-type'] ?? null;
-    if (!contentType || !contentType.startsWith('application/json')) {
+    if (!contentType?.startsWith('application/json')) {
       return error(res, 422, 'validation_error', 'Content-Type must be application/json.');
     }
 

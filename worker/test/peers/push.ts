@@ -1,4 +1,4 @@
-import { createECDH, createPublicKey, createDecipheriv, hkdfSync, randomBytes, verify, type ECDH } from 'node:crypto';
+import { createECDH, createPublicKey, createDecipheriv, hkdfSync, randomBytes, verify, type ECDH, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestProject } from 'vitest/node';
@@ -87,7 +87,7 @@ function checkVapid(header: string | undefined, origin: string, receipt: PushRec
   if (receipt.jwtHeader?.alg !== 'ES256') return 'JWT alg is not ES256';
   const point = Buffer.from(cred.k, 'base64url');
   if (point.length !== 65 || point[0] !== 0x04) return 'k is not an uncompressed P-256 point';
-  let key;
+  let key: KeyObject;
   try {
     key = createPublicKey({
       key: { kty: 'EC', crv: 'P-256', x: b64u(point.subarray(1, 33)), y: b64u(point.subarray(33)) },
@@ -209,8 +209,7 @@ export async function startPushPeer(project: TestProject) {
           receipt.status = 403;
           return res.writeHead(403, { 'Content-Type': 'text/plain' }).end(`${receipt.vapidError}\n`);
         }
-        const plain =
-          receipt.headers.contentEncoding === 'aes128gcm' ? decrypt(body, sub, receipt) : 'Content-Encoding is not aes128gcm';
+        const plain = receipt.headers.contentEncoding === 'aes128gcm' ? decrypt(body, sub, receipt) : 'Content-Encoding is not aes128gcm';
         if (typeof plain === 'string') {
           receipt.decryptError = plain;
           receipt.status = 400;
@@ -219,8 +218,7 @@ export async function startPushPeer(project: TestProject) {
         receipt.payload = plain.toString('utf8');
         if (sub.hang) return; // never answer: the sender's timeout must fire (the socket closes at teardown)
         receipt.status = sub.status;
-        const headers: Record<string, string> =
-          sub.status === 201 ? { Location: `${origin}/message/${randomBytes(8).toString('hex')}` } : {};
+        const headers: Record<string, string> = sub.status === 201 ? { Location: `${origin}/message/${randomBytes(8).toString('hex')}` } : {};
         if (sub.status === 429) headers['Retry-After'] = '30';
         return res.writeHead(sub.status, headers).end();
       }

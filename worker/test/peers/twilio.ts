@@ -127,7 +127,11 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
 
   const params = new URLSearchParams(raw);
   const form: Record<string, string[]> = {};
-  for (const [name, value] of params) (form[name] ??= []).push(value);
+  for (const [name, value] of params) {
+    const values = form[name] ?? [];
+    form[name] = values;
+    values.push(value);
+  }
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers[name] = value;
   const record: RecordedTwilioRequest = { method: req.method, path: url.pathname, headers, form, raw, answered: 0 };
@@ -171,7 +175,7 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
     if (!from && !params.get('MessagingServiceSid')) return fail(400, 21603, "A 'From' phone number is required.");
     if (!params.get('Body') && !params.get('MediaUrl') && !params.get('ContentSid')) return fail(400, 21602, 'Message body is required.');
   } else {
-    if (!from) return fail(400, 21213, "Caller phone number is required");
+    if (!from) return fail(400, 21213, 'Caller phone number is required');
     if (!params.get('Twiml') && !params.get('Url') && !params.get('ApplicationSid')) {
       return fail(400, 21205, 'Url parameter is required.');
     }

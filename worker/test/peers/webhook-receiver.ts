@@ -82,7 +82,12 @@ async function streamBody(res: ServerResponse, total: number, record: ReceivedWe
   record.bodyComplete = false;
   res.on('finish', () => (record.bodyComplete = true));
   let closed = false;
-  const gone = new Promise<void>((resolve) => res.once('close', () => { closed = true; resolve(); }));
+  const gone = new Promise<void>((resolve) =>
+    res.once('close', () => {
+      closed = true;
+      resolve();
+    }),
+  );
   while (record.bodyWritten < total && !closed) {
     const ok = res.write(chunk);
     record.bodyWritten += chunk.length;
@@ -124,7 +129,16 @@ export async function startWebhookReceiver(project: TestProject) {
     const check = verify(script?.secret, headers, body);
     const list = received.get(name) ?? [];
     received.set(name, list);
-    const record: ReceivedWebhook = { at: Date.now(), path: url.pathname, headers, body, verified: check.ok, verifyError: check.error, signatureMatches: check.matches, answered: 'hang' in step ? 'hang' : step.status };
+    const record: ReceivedWebhook = {
+      at: Date.now(),
+      path: url.pathname,
+      headers,
+      body,
+      verified: check.ok,
+      verifyError: check.error,
+      signatureMatches: check.matches,
+      answered: 'hang' in step ? 'hang' : step.status,
+    };
     list.push(record);
     if ('hang' in step) return; // never answered
     res.writeHead(step.status, { 'content-type': 'text/plain', ...(step.headers ?? {}) });

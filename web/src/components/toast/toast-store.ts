@@ -28,7 +28,7 @@ const listeners = new Set<() => void>();
 
 function emit(next: readonly Toast[]) {
   toasts = next;
-  listeners.forEach((listener) => listener());
+  for (const listener of listeners) listener();
 }
 
 function clearTimer(id: string) {
@@ -48,14 +48,18 @@ function show(kind: ToastKind, message: string, options: ToastOptions = {}): str
     next = rest;
   }
   const duration = options.duration ?? TOAST_DURATIONS[kind];
-  if (duration !== null) timers.set(id, setTimeout(() => dismiss(id), duration));
+  if (duration !== null)
+    timers.set(
+      id,
+      setTimeout(() => dismiss(id), duration),
+    );
   emit(next);
   return id;
 }
 
 function dismiss(id?: string) {
   const gone = id === undefined ? toasts : toasts.filter((t) => t.id === id);
-  gone.forEach((t) => clearTimer(t.id));
+  for (const t of gone) clearTimer(t.id);
   emit(id === undefined ? [] : toasts.filter((t) => t.id !== id));
 }
 
@@ -75,7 +79,7 @@ export const toastStore = {
   getSnapshot: () => toasts,
   /** Tests only: forget every toast and timer. */
   reset() {
-    timers.forEach((timer) => clearTimeout(timer));
+    for (const timer of timers.values()) clearTimeout(timer);
     timers.clear();
     emit([]);
   },

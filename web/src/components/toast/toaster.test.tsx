@@ -6,7 +6,9 @@ import { Toaster } from './toaster';
 
 function visibleMessages() {
   const region = screen.getByRole('region', { name: 'Notifications' });
-  return within(region).queryAllByRole('listitem').map((li) => li.querySelector('.toast__message')?.textContent);
+  return within(region)
+    .queryAllByRole('listitem')
+    .map((li) => li.querySelector('.toast__message')?.textContent);
 }
 
 describe('Toaster', () => {
@@ -51,7 +53,9 @@ describe('Toaster', () => {
 
   it('keeps a loading toast until it is replaced, then uses the new kind’s duration', () => {
     let id = '';
-    act(() => void (id = toast.loading('AI model training in progress')));
+    act(() => {
+      id = toast.loading('AI model training in progress');
+    });
     act(() => vi.advanceTimersByTime(60_000));
     expect(visibleMessages()).toEqual(['AI model training in progress']);
     act(() => void toast.success('AI model training complete', { id }));

@@ -1,10 +1,4 @@
-import {
-  EU_MEMBER_STATES,
-  INTL_JURISDICTION_MAX,
-  INTL_JURISDICTION_PLACEHOLDER,
-  US_STATES,
-  type DataPolicyRegion,
-} from '@afterword/worker/contracts/regions';
+import { EU_MEMBER_STATES, INTL_JURISDICTION_MAX, INTL_JURISDICTION_PLACEHOLDER, US_STATES, type DataPolicyRegion } from '@afterword/worker/contracts/regions';
 import { TextField } from '../../components/field';
 import { SelectField, toOptions } from '../../components/select';
 
@@ -22,18 +16,41 @@ const EU_OPTIONS = toOptions(EU_MEMBER_STATES);
 export function JurisdictionField({ region, value, onChange, error }: JurisdictionFieldProps) {
   if (region === 'US-HIPAA') {
     return (
-      <SelectField label="State" name="legal_jurisdiction" required options={US_OPTIONS} placeholder="Choose a state"
-        value={value} onChange={(e) => onChange(e.target.value)} error={error} />
+      <SelectField
+        label="State"
+        name="legal_jurisdiction"
+        required
+        options={US_OPTIONS}
+        placeholder="Choose a state"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        error={error}
+      />
     );
   }
   if (region === 'EU-GDPR') {
     return (
-      <SelectField label="Member state" name="legal_jurisdiction" required options={EU_OPTIONS} placeholder="Choose a member state"
-        value={value} onChange={(e) => onChange(e.target.value)} error={error} />
+      <SelectField
+        label="Member state"
+        name="legal_jurisdiction"
+        required
+        options={EU_OPTIONS}
+        placeholder="Choose a member state"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        error={error}
+      />
     );
   }
   return (
-    <TextField label="Jurisdiction (optional)" name="legal_jurisdiction" placeholder={INTL_JURISDICTION_PLACEHOLDER}
-      maxLength={INTL_JURISDICTION_MAX} value={value} onChange={(e) => onChange(e.target.value)} error={error} />
+    <TextField
+      label="Jurisdiction (optional)"
+      name="legal_jurisdiction"
+      placeholder={INTL_JURISDICTION_PLACEHOLDER}
+      maxLength={INTL_JURISDICTION_MAX}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      error={error}
+    />
   );
 }

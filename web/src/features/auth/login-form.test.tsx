@@ -21,7 +21,12 @@ function fillAndSubmit() {
 describe('LoginForm', () => {
   it('disables the button, reads Signing in… and ignores repeat submits while pending', async () => {
     let fail: (e: unknown) => void = () => undefined;
-    const login = vi.fn<LoginFn>(() => new Promise((_, reject) => { fail = reject; }));
+    const login = vi.fn<LoginFn>(
+      () =>
+        new Promise((_, reject) => {
+          fail = reject;
+        }),
+    );
     await renderLogin(login);
     fillAndSubmit();
     const pending = (await screen.findByRole('button', { name: 'Signing in…' })) as HTMLButtonElement;
@@ -35,7 +40,11 @@ describe('LoginForm', () => {
   });
 
   it("shows the server's detail when there is one", async () => {
-    await renderLogin(vi.fn<LoginFn>(async () => { throw { data: { detail: 'Invalid email or password' } }; }));
+    await renderLogin(
+      vi.fn<LoginFn>(async () => {
+        throw { data: { detail: 'Invalid email or password' } };
+      }),
+    );
     fillAndSubmit();
     expect((await screen.findByRole('alert')).textContent).toBe('Invalid email or password');
   });

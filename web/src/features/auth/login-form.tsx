@@ -66,11 +66,31 @@ export function LoginForm({ login, onSignedIn, afterSignIn, initialError = null,
 
   return (
     <form className="auth-form" onSubmit={handleSubmit} noValidate aria-label="Sign in">
-      {formError ? <p role="alert" className="alert">{formError}</p> : null}
-      <TextField label="Email" name="email" type="email" autoComplete="email" required value={email}
-        onChange={(e) => setEmail(e.target.value)} error={fieldErrors.email} />
-      <TextField label="Password" name="password" type="password" autoComplete="current-password" required value={password}
-        onChange={(e) => setPassword(e.target.value)} error={fieldErrors.password} />
+      {formError ? (
+        <p role="alert" className="alert">
+          {formError}
+        </p>
+      ) : null}
+      <TextField
+        label="Email"
+        name="email"
+        type="email"
+        autoComplete="email"
+        required
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        error={fieldErrors.email}
+      />
+      <TextField
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        required
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        error={fieldErrors.password}
+      />
       <Button type="submit" className="button--block" disabled={submitting}>
         {submitting ? 'Signing in…' : 'Sign in'}
       </Button>

@@ -72,7 +72,14 @@ describe('SignupForm', () => {
 
   it('reads Creating account… while pending and shows the fallback on failure', async () => {
     let fail: (e: unknown) => void = noop;
-    const register = await renderSignup(vi.fn(() => new Promise((_, reject) => { fail = reject; })));
+    const register = await renderSignup(
+      vi.fn(
+        () =>
+          new Promise((_, reject) => {
+            fail = reject;
+          }),
+      ),
+    );
     fillCredentials();
     fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
     const pending = await screen.findByRole('button', { name: 'Creating account…' });

@@ -58,16 +58,42 @@ export function SignupForm({ register, onRegistered }: SignupFormProps) {
 
   return (
     <form className="auth-form" onSubmit={handleSubmit} noValidate aria-label="Create account">
-      <TextField label="Email" name="email" type="email" autoComplete="email" required value={email}
-        onChange={(e) => setEmail(e.target.value)} error={fieldErrors.email} />
-      <TextField label="Password" name="password" type="password" autoComplete="new-password" required
-        hint={`At least ${PASSWORD_MIN} characters.`} value={password}
-        onChange={(e) => setPassword(e.target.value)} error={fieldErrors.password} />
-      <SelectField label="Legal Region" name="data_policy_region" options={REGION_OPTIONS} value={region}
+      <TextField
+        label="Email"
+        name="email"
+        type="email"
+        autoComplete="email"
+        required
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        error={fieldErrors.email}
+      />
+      <TextField
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        required
+        hint={`At least ${PASSWORD_MIN} characters.`}
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        error={fieldErrors.password}
+      />
+      <SelectField
+        label="Legal Region"
+        name="data_policy_region"
+        options={REGION_OPTIONS}
+        value={region}
         hint="Decides which data-protection rules apply to your account."
-        onChange={(e) => changeRegion(e.target.value as DataPolicyRegion)} error={fieldErrors.data_policy_region} />
+        onChange={(e) => changeRegion(e.target.value as DataPolicyRegion)}
+        error={fieldErrors.data_policy_region}
+      />
       <JurisdictionField region={region} value={jurisdiction} onChange={setJurisdiction} error={fieldErrors.legal_jurisdiction} />
-      {formError ? <p role="alert" className="alert">{formError}</p> : null}
+      {formError ? (
+        <p role="alert" className="alert">
+          {formError}
+        </p>
+      ) : null}
       <Button type="submit" className="button--block" disabled={submitting}>
         {submitting ? 'Creating account…' : 'Create account'}
       </Button>

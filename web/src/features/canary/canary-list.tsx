@@ -51,9 +51,7 @@ export function CanaryList({ canaries, nowMs, origin, onDelete, deletePending }:
         onOpenChange={(open) => !open && setConfirming(null)}
         title={DELETE_CONFIRM_TEXT}
         description={
-          confirming
-            ? `“${canaryLabel(confirming.name)}” and its check-in schedule end now, and its token stops working at once. This cannot be undone.`
-            : null
+          confirming ? `“${canaryLabel(confirming.name)}” and its check-in schedule end now, and its token stops working at once. This cannot be undone.` : null
         }
         confirmLabel="Delete canary"
         confirmVariant="danger"
@@ -73,18 +71,35 @@ function CanaryItem({ canary, nowMs, origin, onDelete }: { canary: TCanary; nowM
   return (
     <li className="canary-item">
       <div className="canary-item__head">
-        <h3 id={titleId} className="canary-item__name">{name}</h3>
+        <h3 id={titleId} className="canary-item__name">
+          {name}
+        </h3>
         <HealthBadge health={health} />
       </div>
       <dl className="facts">
-        <div><dt>Interval</dt><dd>{formatInterval(canary.interval_seconds)}</dd></div>
-        <div><dt>Last check-in</dt><dd><time dateTime={canary.last_check_in}>{formatDateTime(canary.last_check_in)}</time></dd></div>
-        <div><dt>Deadline</dt><dd><time dateTime={canary.deadline}>{formatDateTime(canary.deadline)}</time></dd></div>
+        <div>
+          <dt>Interval</dt>
+          <dd>{formatInterval(canary.interval_seconds)}</dd>
+        </div>
+        <div>
+          <dt>Last check-in</dt>
+          <dd>
+            <time dateTime={canary.last_check_in}>{formatDateTime(canary.last_check_in)}</time>
+          </dd>
+        </div>
+        <div>
+          <dt>Deadline</dt>
+          <dd>
+            <time dateTime={canary.deadline}>{formatDateTime(canary.deadline)}</time>
+          </dd>
+        </div>
       </dl>
       <div className="canary-item__ping">
         <p className="canary-item__label">Ping URL for cron jobs (a POST checks in; keep it secret)</p>
         <code className="code-line">POST {url}</code>
-        <pre className="code-block"><code>{curl}</code></pre>
+        <pre className="code-block">
+          <code>{curl}</code>
+        </pre>
         <div className="button-row">
           <Button variant="secondary" onClick={() => void copyText(canary.token, 'Token copied')}>
             Copy token<span className="visually-hidden"> for {name}</span>

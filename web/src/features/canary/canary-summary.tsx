@@ -22,15 +22,16 @@ interface CanarySummaryProps {
 export function CanarySummary({ status, loading, failed, nowMs, simulatedMiss, onHeartbeat, heartbeatPending }: CanarySummaryProps) {
   if (loading) return <Skeleton lines={4} label="Loading your canary" />;
   if (failed) return <p className="muted">Your canary could not be loaded. It will try again shortly; reload the page if this stays.</p>;
-  const view =
-    status?.last_check_in && status.interval_seconds
-      ? countdownView(status.last_check_in, status.interval_seconds, nowMs, simulatedMiss)
-      : null;
+  const view = status?.last_check_in && status.interval_seconds ? countdownView(status.last_check_in, status.interval_seconds, nowMs, simulatedMiss) : null;
   if (!status || !view || !status.last_check_in || !status.interval_seconds) {
     return (
       <EmptyState
         title="You have no canary yet."
-        action={<Link to="/app/canary-status" className={buttonClass('primary')}>Create a canary on Canary Status</Link>}
+        action={
+          <Link to="/app/canary-status" className={buttonClass('primary')}>
+            Create a canary on Canary Status
+          </Link>
+        }
       >
         <p>A canary is the regular check-in that keeps your messages held back. Create one to start the countdown.</p>
       </EmptyState>
@@ -41,13 +42,14 @@ export function CanarySummary({ status, loading, failed, nowMs, simulatedMiss, o
       <dl className="facts">
         <div>
           <dt>Health</dt>
-          <dd><HealthBadge health={view.health} />{simulatedMiss ? <span className="muted"> (simulated)</span> : null}</dd>
+          <dd>
+            <HealthBadge health={view.health} />
+            {simulatedMiss ? <span className="muted"> (simulated)</span> : null}
+          </dd>
         </div>
         <div>
           <dt>Time remaining</dt>
-          <dd className="canary-summary__remaining">
-            {view.health === 'Missed' ? 'None. The deadline has passed.' : formatRemaining(view.remainingMs)}
-          </dd>
+          <dd className="canary-summary__remaining">{view.health === 'Missed' ? 'None. The deadline has passed.' : formatRemaining(view.remainingMs)}</dd>
         </div>
         <div>
           <dt>Last check-in</dt>
@@ -62,14 +64,18 @@ export function CanarySummary({ status, loading, failed, nowMs, simulatedMiss, o
         </div>
         <div>
           <dt>Deadline</dt>
-          <dd><time dateTime={new Date(view.deadlineMs).toISOString()}>{formatDateTime(view.deadlineMs)}</time></dd>
+          <dd>
+            <time dateTime={new Date(view.deadlineMs).toISOString()}>{formatDateTime(view.deadlineMs)}</time>
+          </dd>
         </div>
       </dl>
       <CountdownBar view={view} />
       <Button onClick={onHeartbeat} disabled={heartbeatPending} aria-describedby="heartbeat-hint">
         Heartbeat
       </Button>
-      <p id="heartbeat-hint" className="muted canary-summary__hint">Checks in every canary you have and restarts their countdowns.</p>
+      <p id="heartbeat-hint" className="muted canary-summary__hint">
+        Checks in every canary you have and restarts their countdowns.
+      </p>
     </div>
   );
 }

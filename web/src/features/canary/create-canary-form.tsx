@@ -1,9 +1,4 @@
-import {
-  DEFAULT_INTERVAL_SECONDS,
-  INTERVAL_MAX_SECONDS,
-  ZCreateCanaryInput,
-  type TCreateCanaryInput,
-} from '@afterword/worker/contracts/canary';
+import { DEFAULT_INTERVAL_SECONDS, INTERVAL_MAX_SECONDS, ZCreateCanaryInput, type TCreateCanaryInput } from '@afterword/worker/contracts/canary';
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/field';

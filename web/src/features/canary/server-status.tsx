@@ -25,14 +25,33 @@ export function ServerStatus({ status, loading, simulatedMiss, onCheckIn, checkI
       </p>
       {status?.last_check_in ? (
         <dl className="facts">
-          <div><dt>Last check-in</dt><dd><time dateTime={status.last_check_in}>{formatDateTime(status.last_check_in)}</time></dd></div>
-          {status.interval_seconds ? <div><dt>Interval</dt><dd>{formatInterval(status.interval_seconds)}</dd></div> : null}
-          {status.deadline ? <div><dt>Next deadline</dt><dd><time dateTime={status.deadline}>{formatDateTime(status.deadline)}</time></dd></div> : null}
+          <div>
+            <dt>Last check-in</dt>
+            <dd>
+              <time dateTime={status.last_check_in}>{formatDateTime(status.last_check_in)}</time>
+            </dd>
+          </div>
+          {status.interval_seconds ? (
+            <div>
+              <dt>Interval</dt>
+              <dd>{formatInterval(status.interval_seconds)}</dd>
+            </div>
+          ) : null}
+          {status.deadline ? (
+            <div>
+              <dt>Next deadline</dt>
+              <dd>
+                <time dateTime={status.deadline}>{formatDateTime(status.deadline)}</time>
+              </dd>
+            </div>
+          ) : null}
         </dl>
       ) : (
         <p className="muted">No canary yet, so there is nothing to miss. Create one below.</p>
       )}
-      <Button onClick={onCheckIn} disabled={checkInPending}>Check in now</Button>
+      <Button onClick={onCheckIn} disabled={checkInPending}>
+        Check in now
+      </Button>
     </div>
   );
 }

@@ -10,7 +10,7 @@ const listeners = new Set<() => void>();
 
 function emit(next: number | null) {
   simulatedAtMs = next;
-  listeners.forEach((listener) => listener());
+  for (const listener of listeners) listener();
 }
 
 export const simulatedMiss = {

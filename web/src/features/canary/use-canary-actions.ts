@@ -12,12 +12,7 @@ const failed = (fallback: string) => (error: unknown) => void toast.error(readAp
 function useRefreshCanaries() {
   const utils = trpc.useUtils();
   return () =>
-    Promise.all([
-      utils.canary.status.invalidate(),
-      utils.canary.list.invalidate(),
-      utils.activity.recent.invalidate(),
-      utils.deadman.get.invalidate(),
-    ]);
+    Promise.all([utils.canary.status.invalidate(), utils.canary.list.invalidate(), utils.activity.recent.invalidate(), utils.deadman.get.invalidate()]);
 }
 
 /** SPEC section 7: a session check-in without a token checks in all the user's canaries. */

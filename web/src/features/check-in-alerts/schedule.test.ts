@@ -9,7 +9,7 @@ function replay(deadlineMs: number, fromMs: number, untilMs: number, fired: Fire
   let now = fromMs;
   for (let i = 0; i < 1000 && now <= untilMs; i++) {
     const plan = planCheckInAlerts(deadlineMs, now, fired);
-    plan.due.forEach((kind) => shown.push({ kind, atMs: now }));
+    for (const kind of plan.due) shown.push({ kind, atMs: now });
     fired = markFired(fired, plan.due, deadlineMs);
     if (plan.wakeInMs === null) break;
     now += plan.wakeInMs;

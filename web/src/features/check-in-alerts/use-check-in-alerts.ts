@@ -24,7 +24,7 @@ export function useCheckInAlerts(deadlineMs: number | null, serverMissed = false
       const plan = planCheckInAlerts(deadlineMs, Date.now(), fired.current);
       if (deadlineMs !== null && plan.due.length) {
         fired.current = markFired(fired.current, plan.due, deadlineMs);
-        plan.due.forEach((kind) => showCheckInNotification(kind));
+        for (const kind of plan.due) showCheckInNotification(kind);
       }
       setMissedTitleWarning(plan.missed || serverMissed);
       if (plan.wakeInMs !== null) timer = setTimeout(run, plan.wakeInMs);

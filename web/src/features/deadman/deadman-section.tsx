@@ -58,11 +58,11 @@ export function DeadmanSection({ deadman, loading, nowMs, onSetup, onCancel, pen
         <>
           <p>
             If you do not check in
-            {deadman.hours ? ` within ${deadman.hours} hours of your last check-in` : ''}, your account and everything
-            in it will be deleted
+            {deadman.hours ? ` within ${deadman.hours} hours of your last check-in` : ''}, your account and everything in it will be deleted
             {deadman.deadline ? (
               <>
-                {' '}after <time dateTime={deadman.deadline}>{formatDateTime(deadman.deadline)}</time>
+                {' '}
+                after <time dateTime={deadman.deadline}>{formatDateTime(deadman.deadline)}</time>
               </>
             ) : null}
             . Releases due by then are delivered first. A check-in moves this deadline.

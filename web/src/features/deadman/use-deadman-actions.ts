@@ -21,8 +21,16 @@ export function useDeadmanActions() {
     onError: onError("Could not cancel the dead-man's switch. Please try again."),
   });
   return {
-    setup: (hours: number) => setup.mutateAsync({ hours }).then(() => true, () => false),
-    cancel: () => cancel.mutateAsync().then(() => true, () => false),
+    setup: (hours: number) =>
+      setup.mutateAsync({ hours }).then(
+        () => true,
+        () => false,
+      ),
+    cancel: () =>
+      cancel.mutateAsync().then(
+        () => true,
+        () => false,
+      ),
     pending: setup.isPending || cancel.isPending,
   };
 }

@@ -70,7 +70,11 @@ export function CreateKeyForm({ onCreate, pending }: CreateKeyFormProps) {
             onChange={(e) => toggle(scope, e.target.checked)}
           />
         ))}
-        {scopeError ? <p id={scopeErrorId} className="field__error" role="alert">{scopeError}</p> : null}
+        {scopeError ? (
+          <p id={scopeErrorId} className="field__error" role="alert">
+            {scopeError}
+          </p>
+        ) : null}
         <p className="field__hint">A key can never manage keys, webhooks or your account.</p>
       </fieldset>
       <CheckboxField

@@ -63,8 +63,14 @@ export function CreateWebhookForm({ onCreate, pending }: CreateWebhookFormProps)
         onChange={(e) => setUrl(e.target.value)}
         error={urlError}
       />
-      <SelectField label="Event" name="event" options={EVENT_OPTIONS} value="missed_checkins" onChange={() => undefined}
-        hint="Sent when one of your canaries misses a check-in." />
+      <SelectField
+        label="Event"
+        name="event"
+        options={EVENT_OPTIONS}
+        value="missed_checkins"
+        onChange={() => undefined}
+        hint="Sent when one of your canaries misses a check-in."
+      />
       <TextField
         label="Signing secret (optional)"
         name="hmac_secret"

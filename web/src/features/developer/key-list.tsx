@@ -40,11 +40,38 @@ export function KeyList({ keys, onRevoke, revokePending }: KeyListProps) {
               {k.sandbox ? <Badge tone="grace">Sandbox</Badge> : <Badge tone="accent">Live</Badge>}
             </div>
             <dl className="facts">
-              <div><dt>Key</dt><dd><code>{keyPrefix(k.prefix)}</code></dd></div>
-              <div><dt>Scopes</dt><dd>{k.scopes.length ? k.scopes.map((s) => <code key={s} className="dev-item__scope">{s}</code>) : 'None'}</dd></div>
-              <div><dt>Calls</dt><dd>{formatCount(k.usage_count)}</dd></div>
-              <div><dt>Last used</dt><dd>{k.last_used_at ? <time dateTime={k.last_used_at}>{formatLastUsed(k.last_used_at)}</time> : 'Never'}</dd></div>
-              <div><dt>Created</dt><dd><time dateTime={k.created_at}>{formatDateTime(k.created_at)}</time></dd></div>
+              <div>
+                <dt>Key</dt>
+                <dd>
+                  <code>{keyPrefix(k.prefix)}</code>
+                </dd>
+              </div>
+              <div>
+                <dt>Scopes</dt>
+                <dd>
+                  {k.scopes.length
+                    ? k.scopes.map((s) => (
+                        <code key={s} className="dev-item__scope">
+                          {s}
+                        </code>
+                      ))
+                    : 'None'}
+                </dd>
+              </div>
+              <div>
+                <dt>Calls</dt>
+                <dd>{formatCount(k.usage_count)}</dd>
+              </div>
+              <div>
+                <dt>Last used</dt>
+                <dd>{k.last_used_at ? <time dateTime={k.last_used_at}>{formatLastUsed(k.last_used_at)}</time> : 'Never'}</dd>
+              </div>
+              <div>
+                <dt>Created</dt>
+                <dd>
+                  <time dateTime={k.created_at}>{formatDateTime(k.created_at)}</time>
+                </dd>
+              </div>
             </dl>
             <div className="button-row">
               <Button variant="danger" onClick={() => setConfirming(k)}>

@@ -104,7 +104,12 @@ describe('CreateKeyForm: scopes', () => {
 
 describe('KeyList', () => {
   it('lists name, prefix, scopes, sandbox, usage, last use and creation', () => {
-    setup({ keys: [apiKey({ scopes: ['read:canary', 'read:messages'], usage_count: 1234, last_used_at: '2026-05-14T10:00:00Z' }), apiKey({ id: 'k2', client_name: 'Live one', sandbox: false, prefix: 'afw_live_Zz99' })] });
+    setup({
+      keys: [
+        apiKey({ scopes: ['read:canary', 'read:messages'], usage_count: 1234, last_used_at: '2026-05-14T10:00:00Z' }),
+        apiKey({ id: 'k2', client_name: 'Live one', sandbox: false, prefix: 'afw_live_Zz99' }),
+      ],
+    });
     const [first, second] = screen.getAllByRole('listitem');
     expect(first!.textContent).toContain('Sandbox');
     expect(first!.textContent).toContain('read:canary');

@@ -38,7 +38,11 @@ export function useKeyActions() {
         () => null,
       ),
     createPending: create.isPending,
-    revoke: (id: string) => revoke.mutateAsync({ id }).then(() => true, () => false),
+    revoke: (id: string) =>
+      revoke.mutateAsync({ id }).then(
+        () => true,
+        () => false,
+      ),
     revokePending: revoke.isPending,
   };
 }
@@ -80,11 +84,18 @@ export function useWebhookActions() {
         () => null,
       ),
     createPending: create.isPending,
-    remove: (id: string) => remove.mutateAsync({ id }).then(() => true, () => false),
+    remove: (id: string) =>
+      remove.mutateAsync({ id }).then(
+        () => true,
+        () => false,
+      ),
     removePending: remove.isPending,
     test: (id: string) => {
       setTestingId(id);
-      return test.mutateAsync({ id }).then(() => true, () => false);
+      return test.mutateAsync({ id }).then(
+        () => true,
+        () => false,
+      );
     },
     testingId,
   };

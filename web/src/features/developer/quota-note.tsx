@@ -11,13 +11,12 @@ export function QuotaNote({ plan }: { plan: PlanId | undefined }) {
     <div className="note">
       {mine ? (
         <p className="alert__line">
-          Your plan, {mine.name}, includes <strong>{formatCount(mine.apiCallsPerMonth)} API calls a month</strong>, shared by
-          all your keys.
+          Your plan, {mine.name}, includes <strong>{formatCount(mine.apiCallsPerMonth)} API calls a month</strong>, shared by all your keys.
         </p>
       ) : null}
       <p className="alert__line">
-        Past the limit, calls are refused with 429 and a <code>Retry-After</code> header until the next month. Every answer
-        carries <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code> and <code>X-RateLimit-Reset</code>.
+        Past the limit, calls are refused with 429 and a <code>Retry-After</code> header until the next month. Every answer carries{' '}
+        <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code> and <code>X-RateLimit-Reset</code>.
       </p>
       <p className="alert__line">
         Monthly calls by plan: {PLAN_ORDER.map((id) => `${PLAN_LIMITS[id].name} ${formatCount(PLAN_LIMITS[id].apiCallsPerMonth)}`).join(' · ')}.{' '}

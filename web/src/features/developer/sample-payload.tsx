@@ -16,11 +16,15 @@ export function SamplePayload({ payload }: { payload: unknown }) {
   return (
     <>
       <p>
-        Each event is a POST with a JSON body like this one and three headers: <code>webhook-id</code> (the same for every
-        retry of one event), <code>webhook-timestamp</code> and <code>webhook-signature</code> (<code>v1,</code> + an HMAC-SHA256
-        of <code>id.timestamp.body</code>). Verify the signature on the raw body before trusting it.
+        Each event is a POST with a JSON body like this one and three headers: <code>webhook-id</code> (the same for every retry of one event),{' '}
+        <code>webhook-timestamp</code> and <code>webhook-signature</code> (<code>v1,</code> + an HMAC-SHA256 of <code>id.timestamp.body</code>). Verify the
+        signature on the raw body before trusting it.
       </p>
-      <pre className="code-block" tabIndex={0} aria-label="Sample missed_checkins payload"><code>{JSON.stringify(payload ?? FALLBACK_SAMPLE, null, 2)}</code></pre>
+      <figure className="code-figure" aria-label="Sample missed_checkins payload">
+        <pre className="code-block">
+          <code>{JSON.stringify(payload ?? FALLBACK_SAMPLE, null, 2)}</code>
+        </pre>
+      </figure>
     </>
   );
 }

@@ -27,13 +27,23 @@ export function ShownOncePanel({ title, valueLabel, value, warning, copyLabel, c
   useEffect(() => ref.current?.focus(), []);
   return (
     <section ref={ref} className="once-panel" aria-labelledby={titleId} tabIndex={-1}>
-      <h3 id={titleId} className="once-panel__title">{title}</h3>
-      <p className="warning once-panel__warning" role="note">{warning}</p>
+      <h3 id={titleId} className="once-panel__title">
+        {title}
+      </h3>
+      <p className="warning once-panel__warning" role="note">
+        {warning}
+      </p>
       {children}
-      <pre className="code-block once-panel__value" aria-label={valueLabel}><code>{value}</code></pre>
+      <figure className="code-figure" aria-label={valueLabel}>
+        <pre className="code-block once-panel__value">
+          <code>{value}</code>
+        </pre>
+      </figure>
       <div className="button-row">
         <Button onClick={() => void copyText(value, copiedMessage)}>{copyLabel}</Button>
-        <Button variant="secondary" onClick={onDone}>{T.onceDone}</Button>
+        <Button variant="secondary" onClick={onDone}>
+          {T.onceDone}
+        </Button>
       </div>
     </section>
   );

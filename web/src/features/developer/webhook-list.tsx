@@ -46,16 +46,47 @@ export function WebhookList({ webhooks, onDelete, deletePending, onTest, testing
             </div>
             {!isActive(w) ? (
               <p className="alert dev-item__disabled">
-                Disabled{w.disabled_at ? <> on <time dateTime={w.disabled_at}>{formatDateTime(w.disabled_at)}</time></> : null}:{' '}
-                {w.disabled_reason ?? 'no events are sent to this endpoint.'}
+                Disabled
+                {w.disabled_at ? (
+                  <>
+                    {' '}
+                    on <time dateTime={w.disabled_at}>{formatDateTime(w.disabled_at)}</time>
+                  </>
+                ) : null}
+                : {w.disabled_reason ?? 'no events are sent to this endpoint.'}
               </p>
             ) : null}
             <dl className="facts">
-              <div><dt>ID</dt><dd><code>{w.id}</code></dd></div>
-              <div><dt>Event</dt><dd><code>{w.event}</code></dd></div>
-              <div><dt>Retries</dt><dd>{w.retry ? 'On' : 'Off'}</dd></div>
-              {w.sandbox ? <div><dt>Mode</dt><dd>Sandbox</dd></div> : null}
-              {w.hmac_secret ? <div><dt>Signing secret</dt><dd><code>{w.hmac_secret}</code></dd></div> : null}
+              <div>
+                <dt>ID</dt>
+                <dd>
+                  <code>{w.id}</code>
+                </dd>
+              </div>
+              <div>
+                <dt>Event</dt>
+                <dd>
+                  <code>{w.event}</code>
+                </dd>
+              </div>
+              <div>
+                <dt>Retries</dt>
+                <dd>{w.retry ? 'On' : 'Off'}</dd>
+              </div>
+              {w.sandbox ? (
+                <div>
+                  <dt>Mode</dt>
+                  <dd>Sandbox</dd>
+                </div>
+              ) : null}
+              {w.hmac_secret ? (
+                <div>
+                  <dt>Signing secret</dt>
+                  <dd>
+                    <code>{w.hmac_secret}</code>
+                  </dd>
+                </div>
+              ) : null}
             </dl>
             <div className="button-row">
               <Button variant="secondary" disabled={testingId === w.id} onClick={() => void onTest(w.id)}>
@@ -75,7 +106,11 @@ export function WebhookList({ webhooks, onDelete, deletePending, onTest, testing
         open={confirming !== null}
         onOpenChange={(open) => !open && setConfirming(null)}
         title={T.deleteWebhookTitle}
-        description={confirming ? `No more events are sent to ${confirming.url}, including retries still waiting, and its delivery log is deleted. This cannot be undone.` : null}
+        description={
+          confirming
+            ? `No more events are sent to ${confirming.url}, including retries still waiting, and its delivery log is deleted. This cannot be undone.`
+            : null
+        }
         confirmLabel={T.deleteWebhookConfirm}
         confirmVariant="danger"
         pending={deletePending}

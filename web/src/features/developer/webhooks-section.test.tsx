@@ -97,7 +97,16 @@ describe('CreateWebhookForm and the secret shown once', () => {
 describe('WebhookList', () => {
   it('shows status, the masked secret, and why a webhook was disabled', () => {
     setup({
-      webhooks: [webhook(), webhook({ id: 'w2', url: 'https://gone.example/h', status: 'disabled', disabled_reason: 'The endpoint answered 410 Gone.', disabled_at: '2026-05-14T10:00:00Z' })],
+      webhooks: [
+        webhook(),
+        webhook({
+          id: 'w2',
+          url: 'https://gone.example/h',
+          status: 'disabled',
+          disabled_reason: 'The endpoint answered 410 Gone.',
+          disabled_at: '2026-05-14T10:00:00Z',
+        }),
+      ],
     });
     const [active, disabled] = screen.getAllByRole('listitem');
     expect(within(active!).getByText('Active')).toBeTruthy();
@@ -138,15 +147,44 @@ describe('AttemptsLog', () => {
         attempts={[
           attempt({ id: 'a1', attempt: 1, status_code: 503, success: false, duration_ms: 2345, error: 'HTTP 503', created_at: '2026-05-14T09:00:00Z' }),
           attempt({ id: 'a2', attempt: 2, status_code: 200, success: true, duration_ms: 87, created_at: '2026-05-14T09:00:05Z' }),
-          attempt({ id: 'a3', message_id: 'msg_other', attempt: 1, status_code: null, success: false, duration_ms: 10_000, error: 'Timed out after 10 s', origin: 'sandbox', created_at: '2026-05-14T08:00:00Z' }),
-          attempt({ id: 'a4', message_id: 'msg_test', attempt: 1, status_code: 200, success: true, duration_ms: 12, origin: 'test', created_at: '2026-05-14T07:00:00Z' }),
+          attempt({
+            id: 'a3',
+            message_id: 'msg_other',
+            attempt: 1,
+            status_code: null,
+            success: false,
+            duration_ms: 10_000,
+            error: 'Timed out after 10 s',
+            origin: 'sandbox',
+            created_at: '2026-05-14T08:00:00Z',
+          }),
+          attempt({
+            id: 'a4',
+            message_id: 'msg_test',
+            attempt: 1,
+            status_code: 200,
+            success: true,
+            duration_ms: 12,
+            origin: 'test',
+            created_at: '2026-05-14T07:00:00Z',
+          }),
         ]}
       />,
     );
     const table = screen.getByRole('table', { name: /Delivery attempts to https:\/\/example.com\/h/ });
-    const header = within(table).getAllByRole('columnheader').map((h) => h.textContent);
+    const header = within(table)
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent);
     expect(header).toEqual(['Time', 'webhook-id', 'Attempt', 'Status', 'Duration', 'Error', 'Source']);
-    const rows = within(table).getAllByRole('row').slice(1).map((r) => within(r).getAllByRole('cell').slice(1).map((c) => c.textContent));
+    const rows = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((r) =>
+        within(r)
+          .getAllByRole('cell')
+          .slice(1)
+          .map((c) => c.textContent),
+      );
     expect(rows).toEqual([
       ['msg_first', '2', '200 delivered', '87 ms', '—', 'Missed check-in'],
       ['msg_first', '1', '503 failed', '2.3 s', 'HTTP 503', 'Missed check-in'],

@@ -59,7 +59,14 @@ export function WebhooksSection(props: WebhooksSectionProps) {
         ) : loadFailed || !webhooks ? (
           <p className="muted">Your webhooks could not be loaded. Reload the page to try again.</p>
         ) : (
-          <WebhookList webhooks={webhooks} onDelete={props.onDelete} deletePending={props.deletePending} onTest={props.onTest} testingId={props.testingId} renderAttempts={props.renderAttempts} />
+          <WebhookList
+            webhooks={webhooks}
+            onDelete={props.onDelete}
+            deletePending={props.deletePending}
+            onTest={props.onTest}
+            testingId={props.testingId}
+            renderAttempts={props.renderAttempts}
+          />
         )}
       </div>
     </div>

@@ -59,7 +59,14 @@ export async function encryptPicked(files: File[], already: number): Promise<{ p
     }
     try {
       const encrypted = await encryptFile(new Uint8Array(await file.arrayBuffer()));
-      picked.push({ id: `f${++seq}`, name: file.name || 'attachment', type: file.type || 'application/octet-stream', size: file.size, encrypted, status: 'ready' });
+      picked.push({
+        id: `f${++seq}`,
+        name: file.name || 'attachment',
+        type: file.type || 'application/octet-stream',
+        size: file.size,
+        encrypted,
+        status: 'ready',
+      });
     } catch {
       problems.push(T.attachmentEncryptFailed(file.name));
     }
@@ -108,7 +115,11 @@ export function AttachmentPicker({ files, onChange, disabled, storage }: Attachm
         </label>
         <input id={inputId} type="file" multiple className="input" aria-describedby={hintId} onChange={(e) => void choose(e)} disabled={disabled || busy} />
       </div>
-      {busy ? <p className="field__hint" role="status">Encrypting…</p> : null}
+      {busy ? (
+        <p className="field__hint" role="status">
+          Encrypting…
+        </p>
+      ) : null}
       {problems.map((p, i) => (
         <p key={i} className="field__error">
           {p}
@@ -143,7 +154,11 @@ export function PickedFileList({ files, onRemove }: { files: PickedFile[]; onRem
             <code className="code-line">{f.encrypted.keyText}</code>
           </p>
           <div className="button-row">
-            <Button variant="secondary" onClick={() => void copyText(f.encrypted.keyText, T.attachmentKeyCopied)} aria-label={`${T.attachmentCopyKey} for ${f.name}`}>
+            <Button
+              variant="secondary"
+              onClick={() => void copyText(f.encrypted.keyText, T.attachmentKeyCopied)}
+              aria-label={`${T.attachmentCopyKey} for ${f.name}`}
+            >
               {T.attachmentCopyKey}
             </Button>
             {onRemove && f.status === 'ready' ? (

@@ -173,12 +173,17 @@ describe('opening an E2EE message', () => {
     const file = await encryptFile(utf8Encode(FILE_TEXT));
     fileCiphertext = file.ciphertext;
     const { envelope } = await sealMessage({
-      payload: { text: 'The keys are in the blue box.\nLove, A.', attachments: [{ iv: file.ivText, key: file.keyText, name: 'notes.txt', type: 'text/plain', size: FILE_TEXT.length }] },
+      payload: {
+        text: 'The keys are in the blue box.\nLove, A.',
+        attachments: [{ iv: file.ivText, key: file.keyText, name: 'notes.txt', type: 'text/plain', size: FILE_TEXT.length }],
+      },
       readers: [{ kid: ME, publicKey: await exportPublicJwk(mine.publicKey) }],
     });
     sealed = JSON.stringify(envelope);
     // The server lists the upload with its IV in standard base64.
-    listed = [{ id: 'att-1', iv: btoa(String.fromCharCode(...file.iv)), name: 'notes.txt', size: file.ciphertext.length, created_at: '2026-01-01T00:00:00.000Z' }];
+    listed = [
+      { id: 'att-1', iv: btoa(String.fromCharCode(...file.iv)), name: 'notes.txt', size: file.ciphertext.length, created_at: '2026-01-01T00:00:00.000Z' },
+    ];
   });
   let listed: AttachmentView[];
 
@@ -352,7 +357,9 @@ describe('ResetPasswordFlow', () => {
   });
 
   it('an invalid link says so and offers a new one', async () => {
-    const error = Object.assign(new Error('x'), { data: { httpStatus: 400, detail: 'This password reset link is invalid, has expired or was already used. Ask for a new one.' } });
+    const error = Object.assign(new Error('x'), {
+      data: { httpStatus: 400, detail: 'This password reset link is invalid, has expired or was already used. Ask for a new one.' },
+    });
     renderWithRouter(() => <ResetPasswordFlow token="tok" api={{ inspect: async () => Promise.reject(error), confirm: vi.fn() }} onReset={vi.fn()} />);
     expect((await screen.findByRole('alert')).textContent).toMatch(/invalid, has expired/);
     expect(screen.getByRole('link', { name: T.resetAskAgain }).getAttribute('href')).toBe('/forgot-password');
@@ -369,7 +376,10 @@ describe('ResetPasswordFlow', () => {
 describe('multipartBody', () => {
   it('is a multipart/form-data body the platform parses back to the same fields and bytes', async () => {
     const bytes = new Uint8Array([0, 1, 2, 13, 10, 45, 45, 255]);
-    const { body, contentType } = multipartBody({ message_id: ME, iv: 'AAECAwQFBgcICQoL', name: 'Brief "für" dich.txt' }, { field: 'file', filename: 'encrypted.bin', bytes });
+    const { body, contentType } = multipartBody(
+      { message_id: ME, iv: 'AAECAwQFBgcICQoL', name: 'Brief "für" dich.txt' },
+      { field: 'file', filename: 'encrypted.bin', bytes },
+    );
     const form = await new Response(body as Uint8Array<ArrayBuffer>, { headers: { 'content-type': contentType } }).formData();
     expect(form.get('message_id')).toBe(ME);
     expect(form.get('iv')).toBe('AAECAwQFBgcICQoL');

@@ -14,7 +14,11 @@ const SPOKEN = 'pretend this is webm';
 async function openedWithAudio() {
   const contentKey = await generateContentKey();
   const sealed = await sealAudio(contentKey, utf8Encode(SPOKEN));
-  const opened: OpenedMessage = { state: 'open', contentKey, payload: { text: 'Listen to this.', audio: { iv: bytesToBase64url(sealed.iv), type: 'audio/ogg' } } };
+  const opened: OpenedMessage = {
+    state: 'open',
+    contentKey,
+    payload: { text: 'Listen to this.', audio: { iv: bytesToBase64url(sealed.iv), type: 'audio/ogg' } },
+  };
   return { opened, ciphertext: sealed.ciphertext };
 }
 
@@ -62,7 +66,14 @@ describe('EncryptedMessageBody: the sealed recording', () => {
   it('says the recording could not be loaded when the download fails', async () => {
     const { opened } = await openedWithAudio();
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    renderWithQuery(<EncryptedMessageBody message={message} opened={opened} unlockPrompt={null} files={files(async () => Promise.reject(new TypeError('Failed to fetch')))} />);
+    renderWithQuery(
+      <EncryptedMessageBody
+        message={message}
+        opened={opened}
+        unlockPrompt={null}
+        files={files(async () => Promise.reject(new TypeError('Failed to fetch')))}
+      />,
+    );
     expect(await screen.findByText(T.audioFailed)).toBeTruthy();
   });
 });

@@ -67,7 +67,17 @@ export function EncryptedMessageBody({ message, opened, unlockPrompt, files = re
   );
 }
 
-function EncryptedAudio({ messageId, contentKey, audio, files }: { messageId: string; contentKey: CryptoKey; audio: NonNullable<TSealedPayload['audio']>; files: SealedFiles }) {
+function EncryptedAudio({
+  messageId,
+  contentKey,
+  audio,
+  files,
+}: {
+  messageId: string;
+  contentKey: CryptoKey;
+  audio: NonNullable<TSealedPayload['audio']>;
+  files: SealedFiles;
+}) {
   const recording = useQuery({
     // The IV names this recording's sealing (a CryptoKey cannot be part of a key; the IV is unique to it).
     queryKey: ['sealed-audio', messageId, audio.iv],
@@ -89,6 +99,7 @@ function EncryptedAudio({ messageId, contentKey, audio, files }: { messageId: st
 
   if (recording.isError) return <p className="muted">{T.audioFailed}</p>;
   if (!url) return <Skeleton lines={1} label="Decrypting the recording" />;
+  // biome-ignore lint/a11y/useMediaCaption: a user's own voice recording: no caption or transcript exists for it (see docs/decisions/formatting.md)
   return <audio className="audio" controls preload="metadata" src={url} aria-label={T.audioTitle} />;
 }
 

@@ -30,7 +30,10 @@ function containsBytes(haystack: Uint8Array, needle: Uint8Array): boolean {
  * it does not expose to request inspection (DevTools, the browser tests' request log); built by hand,
  * every byte that leaves is visible, which is what the zero-knowledge test checks.
  */
-export function multipartBody(fields: Record<string, string>, file: { field: string; filename: string; bytes: Uint8Array }): { body: Uint8Array; contentType: string } {
+export function multipartBody(
+  fields: Record<string, string>,
+  file: { field: string; filename: string; bytes: Uint8Array },
+): { body: Uint8Array; contentType: string } {
   const enc = new TextEncoder();
   const quote = (v: string) => v.replace(/[\r\n"]/g, (c) => encodeURIComponent(c));
   for (;;) {
@@ -38,7 +41,9 @@ export function multipartBody(fields: Record<string, string>, file: { field: str
     const parts: Uint8Array[] = [];
     for (const [k, v] of Object.entries(fields)) parts.push(enc.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(k)}"\r\n\r\n${v}\r\n`));
     parts.push(
-      enc.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(file.field)}"; filename="${quote(file.filename)}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+      enc.encode(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${quote(file.field)}"; filename="${quote(file.filename)}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
       file.bytes,
       enc.encode(`\r\n--${boundary}--\r\n`),
     );

@@ -24,7 +24,7 @@ export class NoKeysError extends Error {
   override readonly name = 'NoKeysError';
 }
 
-const nullOn404 = <T,>(p: Promise<T>): Promise<T | null> =>
+const nullOn404 = <T>(p: Promise<T>): Promise<T | null> =>
   p.catch((error: unknown) => {
     if (readApiError(error).status === 404) return null;
     throw error;

@@ -89,12 +89,34 @@ export function PasswordSection({ mine, changePassword }: PasswordSectionProps) 
           {formError}
         </p>
       ) : null}
-      <TextField label={T.currentPassword} name="current_password" type="password" autoComplete="current-password" value={current}
-        onChange={(e) => setCurrent(e.target.value)} error={errors.current_password} />
-      <TextField label={T.newPassword} name="new_password" type="password" autoComplete="new-password" value={next}
-        onChange={(e) => setNext(e.target.value)} error={errors.new_password} hint="At least 10 characters." />
-      <TextField label={T.confirmPassword} name="confirm_password" type="password" autoComplete="new-password" value={confirm}
-        onChange={(e) => setConfirm(e.target.value)} error={errors.confirm} />
+      <TextField
+        label={T.currentPassword}
+        name="current_password"
+        type="password"
+        autoComplete="current-password"
+        value={current}
+        onChange={(e) => setCurrent(e.target.value)}
+        error={errors.current_password}
+      />
+      <TextField
+        label={T.newPassword}
+        name="new_password"
+        type="password"
+        autoComplete="new-password"
+        value={next}
+        onChange={(e) => setNext(e.target.value)}
+        error={errors.new_password}
+        hint="At least 10 characters."
+      />
+      <TextField
+        label={T.confirmPassword}
+        name="confirm_password"
+        type="password"
+        autoComplete="new-password"
+        value={confirm}
+        onChange={(e) => setConfirm(e.target.value)}
+        error={errors.confirm}
+      />
       <Button type="submit" disabled={pending}>
         {pending ? T.changingPassword : T.changePassword}
       </Button>

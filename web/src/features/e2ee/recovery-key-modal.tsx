@@ -48,7 +48,11 @@ export function RecoveryKeyModal({ pending, onClose }: RecoveryKeyModalProps) {
       }
     >
       <p>{T.recoveryOnce}</p>
-      <pre className="code-block recovery-key" aria-label="Your recovery key"><code>{pending.recoveryKey}</code></pre>
+      <figure className="code-figure" aria-label="Your recovery key">
+        <pre className="code-block recovery-key">
+          <code>{pending.recoveryKey}</code>
+        </pre>
+      </figure>
       <div className="button-row">
         <Button variant="secondary" onClick={() => void copyText(pending.recoveryKey, T.recoveryCopied)}>
           {T.recoveryCopy}

@@ -71,7 +71,17 @@ export function ResetPasswordFlow({ token, api, onReset }: { token: string; api:
 
 type Mode = 'recovery' | 'lost';
 
-function ResetForm({ token, info, api, onReset }: { token: string; info: PasswordResetInspection; api: ResetApi; onReset: (result: ResetResult) => Promise<void> | void }) {
+function ResetForm({
+  token,
+  info,
+  api,
+  onReset,
+}: {
+  token: string;
+  info: PasswordResetInspection;
+  api: ResetApi;
+  onReset: (result: ResetResult) => Promise<void> | void;
+}) {
   const hasKeys = info.has_keys && info.recovery_wrap !== null;
   const [mode, setMode] = useState<Mode>('recovery');
   const [recoveryText, setRecoveryText] = useState('');
@@ -227,7 +237,13 @@ function ResetForm({ token, info, api, onReset }: { token: string; info: Passwor
             <p className="reset-flow__warning-title">{T.noRecoveryWarningTitle}</p>
             <p>{T.noRecoveryWarning}</p>
           </div>
-          <CheckboxField label={T.noRecoveryConfirm} checked={acknowledged} onChange={(e) => setAcknowledged(e.target.checked)} describedBy={warningId} error={ackError} />
+          <CheckboxField
+            label={T.noRecoveryConfirm}
+            checked={acknowledged}
+            onChange={(e) => setAcknowledged(e.target.checked)}
+            describedBy={warningId}
+            error={ackError}
+          />
           <p className="auth-form__switch">
             <Button variant="ghost" onClick={() => setMode('recovery')}>
               {T.haveRecoveryKey}
@@ -242,10 +258,25 @@ function ResetForm({ token, info, api, onReset }: { token: string; info: Passwor
               {formError}
             </p>
           ) : null}
-          <TextField label={T.newPassword} name="new_password" type="password" autoComplete="new-password" value={password}
-            onChange={(e) => setPassword(e.target.value)} error={errors.password} hint="At least 10 characters." />
-          <TextField label={T.confirmPassword} name="confirm_password" type="password" autoComplete="new-password" value={confirm}
-            onChange={(e) => setConfirm(e.target.value)} error={errors.confirm} />
+          <TextField
+            label={T.newPassword}
+            name="new_password"
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            error={errors.password}
+            hint="At least 10 characters."
+          />
+          <TextField
+            label={T.confirmPassword}
+            name="confirm_password"
+            type="password"
+            autoComplete="new-password"
+            value={confirm}
+            onChange={(e) => setConfirm(e.target.value)}
+            error={errors.confirm}
+          />
           <Button type="submit" className="button--block" disabled={saving.pending}>
             {saving.pending ? T.resetSubmitting : T.resetSubmit}
           </Button>

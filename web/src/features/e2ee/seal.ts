@@ -4,7 +4,16 @@
  * and the sender. What leaves the browser is only the envelope and the sealed audio.
  */
 import type { TSealedPayload } from '@afterword/worker/contracts/e2ee';
-import { attachmentPayloadEntry, bytesToBase64, bytesToBase64url, generateContentKey, sealAudio, sealMessage, type EncryptedFile, type Reader } from '../../crypto';
+import {
+  attachmentPayloadEntry,
+  bytesToBase64,
+  bytesToBase64url,
+  generateContentKey,
+  sealAudio,
+  sealMessage,
+  type EncryptedFile,
+  type Reader,
+} from '../../crypto';
 
 export interface SealInput {
   text: string;

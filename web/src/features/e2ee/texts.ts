@@ -34,16 +34,14 @@ export const T = {
   unlockButton: 'Unlock',
   unlocking: 'Unlocking…',
   unlockWrongPassword: 'That password does not unlock your encryption keys. Use the password you sign in with.',
-  unlockNoKeys:
-    'Your account has no encryption keys yet. They are created the next time you sign in with your email and password.',
+  unlockNoKeys: 'Your account has no encryption keys yet. They are created the next time you sign in with your email and password.',
   unlockFailed: 'Your keys could not be unlocked. Check your connection and try again.',
   unlocked: 'Encrypted messages unlocked',
 
   // Opening a message.
   decrypting: 'Decrypting the message',
   encryptedNote: 'End-to-end encrypted. It was decrypted in your browser; Afterword cannot read it.',
-  notForYou:
-    'This message is encrypted for another key. It was not sealed for your account, so it cannot be opened here.',
+  notForYou: 'This message is encrypted for another key. It was not sealed for your account, so it cannot be opened here.',
   wrongKey:
     'This message is encrypted for another key. Your current keys cannot open it. This happens when an account’s keys were replaced after a password reset without the recovery key: what was sealed for the old keys cannot be read by anyone any more.',
   tampered: 'This message could not be decrypted: its encrypted data was changed or damaged. Nothing of it is shown.',

@@ -3,11 +3,9 @@ import { Button } from '../../components/button';
 import { API_DOCS_PATH, OPENAPI_PATH } from '../../lib/links';
 import { copyText } from '../../lib/clipboard';
 
-export const curlStatus = (origin: string) =>
-  `curl -H "Authorization: Bearer afw_test_…" ${origin}/api/canary/status`;
+export const curlStatus = (origin: string) => `curl -H "Authorization: Bearer afw_test_…" ${origin}/api/canary/status`;
 export const curlPing = (origin: string) => `curl -X POST ${origin}/api/ping/<token>`;
-export const curlSimulateMiss = (origin: string) =>
-  `curl -X POST -H "Authorization: Bearer afw_test_…" ${origin}/api/sandbox/missed-checkins`;
+export const curlSimulateMiss = (origin: string) => `curl -X POST -H "Authorization: Bearer afw_test_…" ${origin}/api/sandbox/missed-checkins`;
 
 /** A complete receiver: verify the raw body with the Standard Webhooks library before using it. */
 export const VERIFY_SAMPLE = `// npm install standardwebhooks
@@ -35,7 +33,11 @@ createServer((req, res) => {
 function Snippet({ label, code }: { label: string; code: string }) {
   return (
     <>
-      <pre className="code-block" tabIndex={0} aria-label={label}><code>{code}</code></pre>
+      <figure className="code-figure" aria-label={label}>
+        <pre className="code-block">
+          <code>{code}</code>
+        </pre>
+      </figure>
       <div className="button-row">
         <Button variant="secondary" onClick={() => void copyText(code, 'Copied')}>
           Copy<span className="visually-hidden"> {label}</span>
@@ -51,34 +53,33 @@ export function DeveloperTips({ origin }: { origin: string }) {
       <section aria-labelledby="tips-keys">
         <h3 id="tips-keys">Call the API with a key</h3>
         <p>
-          Create a key on the <Link to="/app/developer">Developer</Link> page, with only the scopes your script needs. Send it as
-          a bearer token. A sandbox key (<code>afw_test_…</code>) works on your data but never sends a real delivery.
+          Create a key on the <Link to="/app/developer">Developer</Link> page, with only the scopes your script needs. Send it as a bearer token. A sandbox key
+          (<code>afw_test_…</code>) works on your data but never sends a real delivery.
         </p>
         <Snippet label="Canary status with an API key" code={curlStatus(origin)} />
         <p>
-          A key outside its scope gets 403 with the missing scope named, a revoked key 401, and past your plan’s monthly calls
-          429 with <code>Retry-After</code>.
+          A key outside its scope gets 403 with the missing scope named, a revoked key 401, and past your plan’s monthly calls 429 with <code>Retry-After</code>
+          .
         </p>
       </section>
       <section aria-labelledby="tips-ping">
         <h3 id="tips-ping">Check in from a cron job</h3>
         <p>
-          Each canary has a ping URL that needs no key: a POST checks in. Copy its token on{' '}
-          <Link to="/app/canary-status">Canary Status</Link> and keep it secret.
+          Each canary has a ping URL that needs no key: a POST checks in. Copy its token on <Link to="/app/canary-status">Canary Status</Link> and keep it
+          secret.
         </p>
         <Snippet label="Check in with a canary token" code={curlPing(origin)} />
       </section>
       <section aria-labelledby="tips-webhooks">
         <h3 id="tips-webhooks">Verify a webhook in Node</h3>
         <p>
-          Events follow the Standard Webhooks specification, so the <code>standardwebhooks</code> package verifies them. Pass
-          the body as the exact text you received, not re-serialised JSON; a wrong signature or an old timestamp throws.
+          Events follow the Standard Webhooks specification, so the <code>standardwebhooks</code> package verifies them. Pass the body as the exact text you
+          received, not re-serialised JSON; a wrong signature or an old timestamp throws.
         </p>
         <Snippet label="Webhook receiver in Node" code={VERIFY_SAMPLE} />
         <p>
-          To test your receiver without missing a check-in, a sandbox key with <code>read:canary</code> can send the event your
-          canary would send. It arrives signed, with <code>data.sandbox: true</code>; your canary, messages and recipients are
-          not touched.
+          To test your receiver without missing a check-in, a sandbox key with <code>read:canary</code> can send the event your canary would send. It arrives
+          signed, with <code>data.sandbox: true</code>; your canary, messages and recipients are not touched.
         </p>
         <Snippet label="Simulate a missed check-in with a sandbox key" code={curlSimulateMiss(origin)} />
       </section>

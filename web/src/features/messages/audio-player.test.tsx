@@ -53,7 +53,10 @@ describe('AudioPlayer', () => {
   });
 
   it('revokes the previous URL when the message changes', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => recording()));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => recording()),
+    );
     const { revoked } = objectUrls();
     const { rerender } = renderWithQuery(<AudioPlayer messageId="m-7" />);
     await player();
@@ -64,7 +67,10 @@ describe('AudioPlayer', () => {
   });
 
   it('says the recording could not be loaded when the server refuses it', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ detail: 'Message not found' }), { status: 404 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify({ detail: 'Message not found' }), { status: 404 })),
+    );
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const { created } = objectUrls();
     renderWithQuery(<AudioPlayer messageId="m-7" />);

@@ -29,5 +29,6 @@ export function AudioPlayer({ messageId, label = 'Voice recording' }: { messageI
 
   if (recording.isError) return <p className="muted">The recording could not be loaded. Reload the page to try again.</p>;
   if (!url) return <Skeleton lines={1} label="Loading the recording" />;
+  // biome-ignore lint/a11y/useMediaCaption: a user's own voice recording: no caption or transcript exists for it (see docs/decisions/formatting.md)
   return <audio className="audio" controls preload="metadata" src={url} aria-label={label} />;
 }

@@ -65,7 +65,10 @@ describe('CreateMessageForm with end-to-end encryption', () => {
     expect(input.content_encrypted).not.toContain('blue box');
     const envelope = JSON.parse(input.content_encrypted!);
     expect(envelope.recipients.map((r: { kid: string }) => r.kid)).toEqual([RECIPIENT, SENDER]);
-    for (const [kid, privateKey] of [[RECIPIENT, recipientKeys.privateKey], [SENDER, senderKeys.privateKey]] as const) {
+    for (const [kid, privateKey] of [
+      [RECIPIENT, recipientKeys.privateKey],
+      [SENDER, senderKeys.privateKey],
+    ] as const) {
       const { payload } = await openEnvelope(input.content_encrypted!, { kid, privateKey });
       expect(payload).toEqual({ text: 'Dear Ada, the keys are in the blue box.' });
     }

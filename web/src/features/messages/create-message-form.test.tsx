@@ -102,7 +102,14 @@ describe('CreateMessageForm', () => {
 
   it("reads 'Creating…' and is disabled while sending; repeat submits are ignored", async () => {
     let resolve: (v: { id: string }) => void = () => undefined;
-    const { create } = setup(vi.fn<Create>(() => new Promise((r) => { resolve = r; })));
+    const { create } = setup(
+      vi.fn<Create>(
+        () =>
+          new Promise((r) => {
+            resolve = r;
+          }),
+      ),
+    );
     fireEvent.click(submitButton());
     const pending = await screen.findByRole('button', { name: 'Creating…' });
     expect((pending as HTMLButtonElement).disabled).toBe(true);
@@ -127,7 +134,11 @@ describe('CreateMessageForm', () => {
     expect(screen.getByLabelText(/^Recipient User ID/).getAttribute('aria-invalid')).toBe('true');
     const rule = rules()[0]!;
     expect(within(rule).getByText('missed check-ins count must be a whole number')).toBeTruthy();
-    expect(within(rule).getByLabelText(/^Number of missed check-ins/).getAttribute('aria-invalid')).toBe('true');
+    expect(
+      within(rule)
+        .getByLabelText(/^Number of missed check-ins/)
+        .getAttribute('aria-invalid'),
+    ).toBe('true');
     expect(screen.getByRole('alert').textContent).toBe('consent must be true');
     expect(toasts()).toEqual([['error', CREATE_FAILURE_TOAST]]);
     expect(CREATE_FAILURE_TOAST).toBe('Failed to create message');

@@ -46,7 +46,8 @@ export function placeServerErrors(error: unknown): Errors {
     const [top, index, leaf] = path;
     if (top === 'rules' && typeof index === 'number') {
       const key = typeof leaf === 'string' && RULE_FIELDS.has(leaf) ? (leaf as keyof RuleErrors) : 'rule';
-      const rule = (out.rules[index] ??= {});
+      const rule = out.rules[index] ?? {};
+      out.rules[index] = rule;
       rule[key] ??= msg;
     } else if (typeof top === 'string' && TOP_FIELDS.has(top)) {
       out.fields[top as TopField] ??= msg;
@@ -82,7 +83,7 @@ class E2eeRefusal extends Error {
 
 /** The recipient's public key, or a refusal placed under the recipient field. */
 async function recipientKeyOf(keys: E2eeCreateDeps['keys'], recipient: string) {
-  let found;
+  let found: Awaited<ReturnType<E2eeCreateDeps['keys']['publicKeyOf']>>;
   try {
     found = await keys.publicKeyOf(recipient.trim());
   } catch (error) {
@@ -136,7 +137,7 @@ export function CreateMessageForm({ create, onCreated, e2ee }: CreateMessageForm
     const [me, mine] = await Promise.all([e2ee.keys.whoami(), e2ee.keys.mine()]);
     if (!mine) throw new E2eeRefusal({ ...NO_ERRORS, fields: { use_e2ee: T.senderNoKeys } });
     const to = await recipientKeyOf(e2ee.keys, recipient);
-    let sealed;
+    let sealed: Awaited<ReturnType<typeof sealNewMessage>>;
     try {
       sealed = await sealNewMessage({
         text: content,
@@ -227,9 +228,7 @@ export function CreateMessageForm({ create, onCreated, e2ee }: CreateMessageForm
   return (
     <form className="create-form" onSubmit={handleSubmit} noValidate aria-label="Create message">
       <Field label="Message" error={errors.fields.content} hint="What you want them to read.">
-        {(control) => (
-          <textarea className="input textarea" name="content" rows={8} value={content} onChange={(e) => setContent(e.target.value)} {...control} />
-        )}
+        {(control) => <textarea className="input textarea" name="content" rows={8} value={content} onChange={(e) => setContent(e.target.value)} {...control} />}
       </Field>
       <div className="form-row">
         <TextField
@@ -280,7 +279,9 @@ export function CreateMessageForm({ create, onCreated, e2ee }: CreateMessageForm
       {errors.form.length ? (
         <div role="alert" className="alert">
           {errors.form.map((m, i) => (
-            <p key={i} className="alert__line">{m}</p>
+            <p key={i} className="alert__line">
+              {m}
+            </p>
           ))}
         </div>
       ) : null}

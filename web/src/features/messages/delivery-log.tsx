@@ -29,12 +29,16 @@ export function DeliveryLog({ entries }: { entries: readonly DeliveryLogEntry[] 
         <tbody>
           {sorted.map((e, i) => (
             <tr key={`${e.created_at}-${e.channel}-${e.attempt}-${i}`}>
-              <td><time dateTime={e.created_at}>{formatDateTime(e.created_at)}</time></td>
+              <td>
+                <time dateTime={e.created_at}>{formatDateTime(e.created_at)}</time>
+              </td>
               <td>
                 {CHANNEL_LABEL[e.channel] ?? e.channel}
                 {e.attempt > 1 ? <span className="muted"> (attempt {e.attempt})</span> : null}
               </td>
-              <td><Badge tone={e.success ? 'active' : 'missed'}>{e.success ? 'Success' : 'Failed'}</Badge></td>
+              <td>
+                <Badge tone={e.success ? 'active' : 'missed'}>{e.success ? 'Success' : 'Failed'}</Badge>
+              </td>
               <td className="log-table__error">{e.error ?? <span className="muted">—</span>}</td>
             </tr>
           ))}

@@ -38,8 +38,16 @@ export function InboxList({ messages, loading, failed, renderEncryptedExcerpt }:
             </div>
             <p className="message-item__excerpt">{m.use_e2ee && m.content_encrypted && renderEncryptedExcerpt ? renderEncryptedExcerpt(m) : excerpt(m)}</p>
             <dl className="facts">
-              <div><dt>From</dt><dd className="break">{m.sender_name?.trim() && m.sender_email ? `${m.sender_name.trim()} (${m.sender_email})` : from}</dd></div>
-              <div><dt>Released</dt><dd><time dateTime={released}>{formatDateTime(released)}</time></dd></div>
+              <div>
+                <dt>From</dt>
+                <dd className="break">{m.sender_name?.trim() && m.sender_email ? `${m.sender_name.trim()} (${m.sender_email})` : from}</dd>
+              </div>
+              <div>
+                <dt>Released</dt>
+                <dd>
+                  <time dateTime={released}>{formatDateTime(released)}</time>
+                </dd>
+              </div>
             </dl>
             <Link to="/app/messages/view/$id" params={{ id: m.id }} className={buttonClass('secondary')}>
               Open<span className="visually-hidden"> the message from {from}</span>

@@ -52,19 +52,48 @@ export function MessageDetail({ data, onRelease, onCancel, pending, renderEncryp
     <div className="stack">
       <Card title="Message">
         <dl className="facts">
-          <div><dt>Status</dt><dd><Badge tone={STATUS_TONE[message.status]}>{STATUS_LABEL[message.status]}</Badge></dd></div>
+          <div>
+            <dt>Status</dt>
+            <dd>
+              <Badge tone={STATUS_TONE[message.status]}>{STATUS_LABEL[message.status]}</Badge>
+            </dd>
+          </div>
           {isSender ? (
-            <div><dt>To</dt><dd className="break">{to}</dd></div>
+            <div>
+              <dt>To</dt>
+              <dd className="break">{to}</dd>
+            </div>
           ) : (
-            <div><dt>From</dt><dd className="break">{senderLabel(message)}</dd></div>
+            <div>
+              <dt>From</dt>
+              <dd className="break">{senderLabel(message)}</dd>
+            </div>
           )}
-          <div><dt>Deliver at</dt><dd><time dateTime={message.deliver_at}>{formatDateTime(message.deliver_at)}</time></dd></div>
-          <div><dt>Method</dt><dd>{method}</dd></div>
+          <div>
+            <dt>Deliver at</dt>
+            <dd>
+              <time dateTime={message.deliver_at}>{formatDateTime(message.deliver_at)}</time>
+            </dd>
+          </div>
+          <div>
+            <dt>Method</dt>
+            <dd>{method}</dd>
+          </div>
           {message.released_at ? (
-            <div><dt>Released</dt><dd><time dateTime={message.released_at}>{formatDateTime(message.released_at)}</time></dd></div>
+            <div>
+              <dt>Released</dt>
+              <dd>
+                <time dateTime={message.released_at}>{formatDateTime(message.released_at)}</time>
+              </dd>
+            </div>
           ) : null}
           {message.status === 'armed' && message.cancel_deadline ? (
-            <div><dt>Release after</dt><dd><time dateTime={message.cancel_deadline}>{formatDateTime(message.cancel_deadline)}</time></dd></div>
+            <div>
+              <dt>Release after</dt>
+              <dd>
+                <time dateTime={message.cancel_deadline}>{formatDateTime(message.cancel_deadline)}</time>
+              </dd>
+            </div>
           ) : null}
         </dl>
         {isSender ? <WhatHappensNext message={message} /> : null}
@@ -90,7 +119,12 @@ export function MessageDetail({ data, onRelease, onCancel, pending, renderEncryp
               {message.rules.map((rule, i) => (
                 <li key={i}>
                   {describeRule(rule)}
-                  {rule.fired_at ? <span className="muted"> (fired <time dateTime={rule.fired_at}>{formatDateTime(rule.fired_at)}</time>)</span> : null}
+                  {rule.fired_at ? (
+                    <span className="muted">
+                      {' '}
+                      (fired <time dateTime={rule.fired_at}>{formatDateTime(rule.fired_at)}</time>)
+                    </span>
+                  ) : null}
                 </li>
               ))}
             </ul>
@@ -98,8 +132,12 @@ export function MessageDetail({ data, onRelease, onCancel, pending, renderEncryp
         ) : null}
         {open ? (
           <div className="button-row">
-            <Button onClick={() => setConfirming('release')} disabled={pending}>Release now</Button>
-            <Button variant="secondary" onClick={() => setConfirming('cancel')} disabled={pending}>Cancel message</Button>
+            <Button onClick={() => setConfirming('release')} disabled={pending}>
+              Release now
+            </Button>
+            <Button variant="secondary" onClick={() => setConfirming('cancel')} disabled={pending}>
+              Cancel message
+            </Button>
           </div>
         ) : null}
       </Card>
@@ -153,8 +191,8 @@ function WhatHappensNext({ message }: { message: MessageView }) {
   if (message.status === 'armed') {
     return (
       <p className="note">
-        A rule has fired. It is released {message.cancel_deadline ? <>at {at(message.cancel_deadline)}</> : 'soon'} unless you check in or
-        cancel it before then.
+        A rule has fired. It is released {message.cancel_deadline ? <>at {at(message.cancel_deadline)}</> : 'soon'} unless you check in or cancel it before
+        then.
       </p>
     );
   }
@@ -180,7 +218,9 @@ function ReplyBox() {
       <Field label="Your reply" hint="Replies are not sent yet. Nothing you write here is stored or delivered.">
         {(control) => <textarea className="input textarea" rows={3} name="reply" value={text} onChange={(e) => setText(e.target.value)} {...control} />}
       </Field>
-      <Button type="submit" variant="secondary">Reply</Button>
+      <Button type="submit" variant="secondary">
+        Reply
+      </Button>
     </form>
   );
 }

@@ -21,13 +21,13 @@ export const isMessageFilter = (v: unknown): v is MessageFilter => MESSAGE_FILTE
 /** Toggle buttons (aria-pressed), like the pricing cycle tabs. */
 export function MessageFilterTabs({ value, onChange }: { value: MessageFilter; onChange: (filter: MessageFilter) => void }) {
   return (
-    <div className="cycle-tabs" role="group" aria-label="Show messages">
+    <fieldset className="cycle-tabs" aria-label="Show messages">
       {MESSAGE_FILTERS.map((f) => (
         <button key={f} type="button" className="cycle-tabs__tab" aria-pressed={value === f} onClick={() => onChange(f)}>
           {FILTER_LABEL[f]}
         </button>
       ))}
-    </div>
+    </fieldset>
   );
 }
 
@@ -54,7 +54,13 @@ export function MessageList({ messages, filter, loading, failed }: MessageListPr
     return (
       <EmptyState
         title={empty.title}
-        action={filter === 'all' ? <Link to="/app/create" className={buttonClass('primary')}>Create Message</Link> : undefined}
+        action={
+          filter === 'all' ? (
+            <Link to="/app/create" className={buttonClass('primary')}>
+              Create Message
+            </Link>
+          ) : undefined
+        }
       >
         <p>{empty.body}</p>
       </EmptyState>
@@ -78,10 +84,24 @@ function MessageItem({ message }: { message: MessageView }) {
         <Badge tone={STATUS_TONE[message.status]}>{STATUS_LABEL[message.status]}</Badge>
       </div>
       <dl className="facts">
-        <div><dt>To</dt><dd className="break">{recipientLabel(message)}</dd></div>
-        <div><dt>Deliver at</dt><dd><time dateTime={message.deliver_at}>{formatDateTime(message.deliver_at)}</time></dd></div>
-        <div><dt>Method</dt><dd>{METHOD_LABEL[message.delivery_method]}</dd></div>
-        <div><dt>Delivered</dt><dd>{message.delivered ? 'Yes' : 'Not yet'}</dd></div>
+        <div>
+          <dt>To</dt>
+          <dd className="break">{recipientLabel(message)}</dd>
+        </div>
+        <div>
+          <dt>Deliver at</dt>
+          <dd>
+            <time dateTime={message.deliver_at}>{formatDateTime(message.deliver_at)}</time>
+          </dd>
+        </div>
+        <div>
+          <dt>Method</dt>
+          <dd>{METHOD_LABEL[message.delivery_method]}</dd>
+        </div>
+        <div>
+          <dt>Delivered</dt>
+          <dd>{message.delivered ? 'Yes' : 'Not yet'}</dd>
+        </div>
       </dl>
       <Link to="/app/messages/view/$id" params={{ id: message.id }} className={buttonClass('secondary')}>
         View<span className="visually-hidden"> message: {title}</span>

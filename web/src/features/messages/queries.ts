@@ -49,8 +49,16 @@ export function useMessageActions() {
     onError: failed('Could not cancel the message. Please try again.'),
   });
   return {
-    release: (id: string) => release.mutateAsync({ id }).then(() => true, () => false),
-    cancel: (id: string) => cancel.mutateAsync({ id }).then(() => true, () => false),
+    release: (id: string) =>
+      release.mutateAsync({ id }).then(
+        () => true,
+        () => false,
+      ),
+    cancel: (id: string) =>
+      cancel.mutateAsync({ id }).then(
+        () => true,
+        () => false,
+      ),
     pending: release.isPending || cancel.isPending,
   };
 }

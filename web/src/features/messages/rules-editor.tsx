@@ -50,8 +50,7 @@ export function RulesEditor({ rules, onChange, errors = {}, error }: RulesEditor
     <fieldset className="fieldset rules-editor">
       <legend className="fieldset__legend">Delivery rules</legend>
       <p className="field__hint">
-        Without rules, the message is delivered at its delivery time. With rules, it is delivered when any rule is met, and never before
-        that time.
+        Without rules, the message is delivered at its delivery time. With rules, it is delivered when any rule is met, and never before that time.
       </p>
       {error ? <p className="field__error">{error}</p> : null}
       {rules.length ? (

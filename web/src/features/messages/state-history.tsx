@@ -21,7 +21,7 @@ export function StateHistory({ transitions }: { transitions: readonly MessageTra
                   <span className="visually-hidden"> to </span> {STATUS_LABEL[t.to] ?? t.to}
                 </>
               ) : (
-                STATUS_LABEL[t.to] ?? t.to
+                (STATUS_LABEL[t.to] ?? t.to)
               )}
             </span>
           </p>

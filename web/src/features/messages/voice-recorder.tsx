@@ -49,7 +49,7 @@ export function VoiceRecorder({ value, onChange, error, disabled }: VoiceRecorde
   // Leaving the page stops the microphone and frees the preview.
   useEffect(
     () => () => {
-      streamRef.current?.getTracks().forEach((t) => t.stop());
+      for (const t of streamRef.current?.getTracks() ?? []) t.stop();
       if (recorderRef.current?.state === 'recording') recorderRef.current.stop();
       if (latest.current) URL.revokeObjectURL(latest.current.url);
     },
@@ -66,7 +66,7 @@ export function VoiceRecorder({ value, onChange, error, disabled }: VoiceRecorde
         if (e.data.size) chunks.push(e.data);
       };
       recorder.onstop = () => {
-        stream.getTracks().forEach((t) => t.stop());
+        for (const t of stream.getTracks()) t.stop();
         streamRef.current = null;
         recorderRef.current = null;
         setRecording(false);
@@ -124,6 +124,7 @@ export function VoiceRecorder({ value, onChange, error, disabled }: VoiceRecorde
       </div>
       {value && !recording ? (
         <div className="recorder__preview">
+          {/* biome-ignore lint/a11y/useMediaCaption: the preview of what the user just recorded: no caption or transcript exists for it */}
           <audio controls src={value.url} aria-label="Preview of your recording" />
           <p className="field__hint">Length {formatDuration(value.seconds)}</p>
         </div>

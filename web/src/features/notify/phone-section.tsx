@@ -64,7 +64,9 @@ export function PhoneSection({ profile, onStart, onVerify, onRemove, pending }: 
           </p>
           <p className="muted">Your SMS alerts, and messages others send you by SMS or phone call, go to this number.</p>
           <div className="button-row section-gap">
-            <Button variant="secondary" onClick={() => setConfirmRemove(true)} disabled={pending}>Remove phone number</Button>
+            <Button variant="secondary" onClick={() => setConfirmRemove(true)} disabled={pending}>
+              Remove phone number
+            </Button>
           </div>
         </>
       ) : (
@@ -84,8 +86,18 @@ export function PhoneSection({ profile, onStart, onVerify, onRemove, pending }: 
             hint={`We sent ${PHONE_CODE_LENGTH} digits to ${profile.pending_phone}.`}
             error={error}
           />
-          <Button type="submit" disabled={pending}>Verify</Button>
-          <Button variant="ghost" onClick={() => { setChanging(true); setError(null); }}>Use a different number</Button>
+          <Button type="submit" disabled={pending}>
+            Verify
+          </Button>
+          <Button
+            variant="ghost"
+            onClick={() => {
+              setChanging(true);
+              setError(null);
+            }}
+          >
+            Use a different number
+          </Button>
         </form>
       ) : (
         <form className="form-row" onSubmit={sendCode} noValidate aria-label={verified ? 'Change phone number' : 'Add phone number'}>
@@ -99,7 +111,9 @@ export function PhoneSection({ profile, onStart, onVerify, onRemove, pending }: 
             hint="In international form, starting with + and the country code, e.g. +14155550100."
             error={error}
           />
-          <Button type="submit" variant={verified ? 'secondary' : 'primary'} disabled={pending}>Send code</Button>
+          <Button type="submit" variant={verified ? 'secondary' : 'primary'} disabled={pending}>
+            Send code
+          </Button>
         </form>
       )}
 

@@ -9,15 +9,26 @@ function setup(value: TNotifyPreferences = DEFAULT_NOTIFY_PREFERENCES, onSave = 
 }
 
 const group = (name: string) => screen.getByRole('group', { name });
-const checked = (name: string) => within(group(name)).getAllByRole('checkbox').map((c) => [c.closest('.checkbox')?.querySelector('label')?.textContent, (c as HTMLInputElement).checked]);
+const checked = (name: string) =>
+  within(group(name))
+    .getAllByRole('checkbox')
+    .map((c) => [c.closest('.checkbox')?.querySelector('label')?.textContent, (c as HTMLInputElement).checked]);
 
 describe('PreferencesForm', () => {
   it('shows the saved methods, quiet hours and alerts', () => {
     setup({ methods: ['sms'], quiet_hours: { start: '23:00', end: '06:30' }, alerts: { vaults: false, messages: true, canary_events: true } });
-    expect(checked('How to reach you')).toEqual([['Email', false], ['SMS', true], ['Push', false]]);
+    expect(checked('How to reach you')).toEqual([
+      ['Email', false],
+      ['SMS', true],
+      ['Push', false],
+    ]);
     expect((screen.getByLabelText('Start') as HTMLInputElement).value).toBe('23:00');
     expect((screen.getByLabelText('End') as HTMLInputElement).value).toBe('06:30');
-    expect(checked('Alerts')).toEqual([['Vaults', false], ['Messages', true], ['Canary events', true]]);
+    expect(checked('Alerts')).toEqual([
+      ['Vaults', false],
+      ['Messages', true],
+      ['Canary events', true],
+    ]);
     expect(group('Quiet hours').textContent).toContain('Europe/Berlin');
   });
 
@@ -47,7 +58,15 @@ describe('PreferencesForm', () => {
 
   it("reads 'Saving…' while saving and ignores a second submit", async () => {
     let done: (v: boolean) => void = () => undefined;
-    const onSave = setup(undefined, vi.fn(() => new Promise<boolean>((r) => { done = r; })));
+    const onSave = setup(
+      undefined,
+      vi.fn(
+        () =>
+          new Promise<boolean>((r) => {
+            done = r;
+          }),
+      ),
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Save preferences' }));
     const pending = await screen.findByRole('button', { name: 'Saving…' });
     expect((pending as HTMLButtonElement).disabled).toBe(true);

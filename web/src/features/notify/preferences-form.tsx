@@ -35,8 +35,7 @@ export function PreferencesForm({ value, timeZone, onSave }: PreferencesFormProp
   const [errors, setErrors] = useState<FieldErrors>({});
   const { pending, run, isBusy } = useSingleFlight();
 
-  const toggleMethod = (m: NotifyMethod, on: boolean) =>
-    setMethods((prev) => NOTIFY_METHODS.filter((x) => (x === m ? on : prev.includes(x))));
+  const toggleMethod = (m: NotifyMethod, on: boolean) => setMethods((prev) => NOTIFY_METHODS.filter((x) => (x === m ? on : prev.includes(x))));
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -57,16 +56,23 @@ export function PreferencesForm({ value, timeZone, onSave }: PreferencesFormProp
       <fieldset className="fieldset">
         <legend className="fieldset__legend">How to reach you</legend>
         {NOTIFY_METHODS.map((m) => (
-          <CheckboxField key={m} label={METHOD_LABELS[m]} name="methods" value={m} hint={METHOD_HINTS[m]}
-            checked={methods.includes(m)} onChange={(e) => toggleMethod(m, e.target.checked)} />
+          <CheckboxField
+            key={m}
+            label={METHOD_LABELS[m]}
+            name="methods"
+            value={m}
+            hint={METHOD_HINTS[m]}
+            checked={methods.includes(m)}
+            onChange={(e) => toggleMethod(m, e.target.checked)}
+          />
         ))}
         {errors.methods ? <p className="field__error">{errors.methods}</p> : null}
       </fieldset>
       <fieldset className="fieldset">
         <legend className="fieldset__legend">Quiet hours</legend>
         <p className="field__hint">
-          Reminders and alerts to you wait until quiet hours end{timeZone ? ` (${timeZone} time)` : ''}. Releases to your recipients are never
-          delayed. The same start and end means no quiet hours.
+          Reminders and alerts to you wait until quiet hours end{timeZone ? ` (${timeZone} time)` : ''}. Releases to your recipients are never delayed. The same
+          start and end means no quiet hours.
         </p>
         <div className="form-row">
           <TextField label="Start" name="quiet_hours.start" type="time" value={start} onChange={(e) => setStart(e.target.value)} />
@@ -77,11 +83,19 @@ export function PreferencesForm({ value, timeZone, onSave }: PreferencesFormProp
       <fieldset className="fieldset">
         <legend className="fieldset__legend">Alerts</legend>
         {ALERTS.map((a) => (
-          <CheckboxField key={a.key} label={a.label} name={`alerts.${a.key}`} hint={a.hint} checked={alerts[a.key]}
-            onChange={(e) => setAlerts((prev) => ({ ...prev, [a.key]: e.target.checked }))} />
+          <CheckboxField
+            key={a.key}
+            label={a.label}
+            name={`alerts.${a.key}`}
+            hint={a.hint}
+            checked={alerts[a.key]}
+            onChange={(e) => setAlerts((prev) => ({ ...prev, [a.key]: e.target.checked }))}
+          />
         ))}
       </fieldset>
-      <Button type="submit" disabled={pending}>{pending ? 'Saving…' : 'Save preferences'}</Button>
+      <Button type="submit" disabled={pending}>
+        {pending ? 'Saving…' : 'Save preferences'}
+      </Button>
     </form>
   );
 }

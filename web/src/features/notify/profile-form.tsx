@@ -42,25 +42,47 @@ export function ProfileForm({ profile, browserZone, onSave }: ProfileFormProps) 
   return (
     <>
       <dl className="facts">
-        <div><dt>Email</dt><dd className="break">{profile.email}</dd></div>
+        <div>
+          <dt>Email</dt>
+          <dd className="break">{profile.email}</dd>
+        </div>
         <div>
           <dt>Your user ID</dt>
-          <dd className="break"><code>{profile.id}</code></dd>
+          <dd className="break">
+            <code>{profile.id}</code>
+          </dd>
         </div>
       </dl>
       <p className="field__hint">Someone who wants to leave you a message needs your user ID.</p>
       <div className="button-row section-gap">
-        <Button variant="secondary" onClick={() => void copyText(profile.id, 'User ID copied')}>Copy user ID</Button>
+        <Button variant="secondary" onClick={() => void copyText(profile.id, 'User ID copied')}>
+          Copy user ID
+        </Button>
       </div>
       <form onSubmit={handleSubmit} noValidate aria-label="Profile">
         <div className="form-row">
-          <TextField label="Display name" name="display_name" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)}
-            hint="Shown to the people who receive your messages." error={errors.display_name} />
-          <SelectField label="Time zone" name="time_zone" options={zones} value={zone} onChange={(e) => setZone(e.target.value)}
+          <TextField
+            label="Display name"
+            name="display_name"
+            autoComplete="name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            hint="Shown to the people who receive your messages."
+            error={errors.display_name}
+          />
+          <SelectField
+            label="Time zone"
+            name="time_zone"
+            options={zones}
+            value={zone}
+            onChange={(e) => setZone(e.target.value)}
             hint={initial.suggested ? `Suggested from this browser. Save to use it instead of ${profile.time_zone}.` : 'Quiet hours follow this time zone.'}
-            error={errors.time_zone} />
+            error={errors.time_zone}
+          />
         </div>
-        <Button type="submit" disabled={pending}>{pending ? 'Saving…' : 'Save profile'}</Button>
+        <Button type="submit" disabled={pending}>
+          {pending ? 'Saving…' : 'Save profile'}
+        </Button>
       </form>
     </>
   );

@@ -25,7 +25,11 @@ export function PushSection() {
   const thisDevice = useQuery({
     queryKey: THIS_DEVICE_KEY,
     // A browser that cannot say counts as not subscribed, as before: the button then offers to enable.
-    queryFn: () => currentSubscription().then((sub) => sub?.endpoint ?? null, () => null),
+    queryFn: () =>
+      currentSubscription().then(
+        (sub) => sub?.endpoint ?? null,
+        () => null,
+      ),
     enabled: supported,
     // Read afresh each time the section appears (the browser's settings may have changed meanwhile),
     // but not on focus: the permission prompt's focus change would race an enable in progress.
@@ -97,9 +101,7 @@ export function PushSection() {
           {on ? ', this one included' : ''}.
         </p>
       ) : null}
-      {blocked && !on ? (
-        <p className="note">Notifications are blocked for this site. Allow them in your browser's site settings, then try again.</p>
-      ) : null}
+      {blocked && !on ? <p className="note">Notifications are blocked for this site. Allow them in your browser's site settings, then try again.</p> : null}
       {on ? (
         <Button variant="secondary" onClick={() => void disable()} disabled={busy}>
           Disable<span className="visually-hidden"> push on this device</span>

@@ -7,7 +7,10 @@ export function pushSupported(): boolean {
 
 /** A VAPID public key (base64url, as the server gives it) as the bytes PushManager.subscribe takes. */
 export function urlBase64ToUint8Array(base64url: string): Uint8Array<ArrayBuffer> {
-  const padded = base64url.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(base64url.length / 4) * 4, '=');
+  const padded = base64url
+    .replace(/-/g, '+')
+    .replace(/_/g, '/')
+    .padEnd(Math.ceil(base64url.length / 4) * 4, '=');
   const binary = atob(padded);
   const out = new Uint8Array(new ArrayBuffer(binary.length));
   for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);

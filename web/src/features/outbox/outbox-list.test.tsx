@@ -25,6 +25,8 @@ describe('OutboxList', () => {
     expect(screen.getByRole('heading', { name: 'Reset your Afterword password' })).toBeTruthy();
     expect(screen.getByText('Email')).toBeTruthy();
     expect(screen.getByText('ada@example.com')).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'http://127.0.0.1:8787/reset-password?token=abc' }).getAttribute('href')).toBe('http://127.0.0.1:8787/reset-password?token=abc');
+    expect(screen.getByRole('link', { name: 'http://127.0.0.1:8787/reset-password?token=abc' }).getAttribute('href')).toBe(
+      'http://127.0.0.1:8787/reset-password?token=abc',
+    );
   });
 });

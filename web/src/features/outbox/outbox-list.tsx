@@ -30,8 +30,8 @@ export function OutboxList({ items }: { items: readonly OutboxItem[] }) {
     return (
       <EmptyState title="Nothing for you yet.">
         <p>
-          When Afterword would email you, text you, call you or notify one of your devices — a message released to you, a notice about
-          your own messages, a password reset link, a phone code — it appears here at once.
+          When Afterword would email you, text you, call you or notify one of your devices — a message released to you, a notice about your own messages, a
+          password reset link, a phone code — it appears here at once.
         </p>
       </EmptyState>
     );
@@ -48,13 +48,28 @@ export function OutboxList({ items }: { items: readonly OutboxItem[] }) {
               <Badge tone="accent">{CHANNEL[item.channel] ?? item.channel}</Badge>
             </div>
             <dl className="facts">
-              <div><dt>To</dt><dd className="break">{item.address}</dd></div>
-              <div><dt>Time</dt><dd><time dateTime={item.created_at}>{formatDateTime(item.created_at)}</time></dd></div>
+              <div>
+                <dt>To</dt>
+                <dd className="break">{item.address}</dd>
+              </div>
+              <div>
+                <dt>Time</dt>
+                <dd>
+                  <time dateTime={item.created_at}>{formatDateTime(item.created_at)}</time>
+                </dd>
+              </div>
             </dl>
             <div className="message-content outbox-item__text">{item.text}</div>
             {item.link ? (
               <p className="outbox-item__link">
-                Link: {href ? <a href={href} className="break">{item.link}</a> : <span className="break">{item.link}</span>}
+                Link:{' '}
+                {href ? (
+                  <a href={href} className="break">
+                    {item.link}
+                  </a>
+                ) : (
+                  <span className="break">{item.link}</span>
+                )}
               </p>
             ) : null}
           </li>

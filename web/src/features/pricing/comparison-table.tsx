@@ -4,7 +4,10 @@ const ROWS: { label: string; value: (t: Tier) => string }[] = [
   { label: 'Monthly', value: (t) => formatUsd(t.pricing.monthly) },
   { label: 'Annual', value: (t) => formatUsd(t.pricing.annual) },
   { label: 'Lifetime', value: (t) => formatUsd(t.pricing.lifetime) },
-  { label: 'Memorial closeout', value: (t) => (t.pricing.closeout ? `${formatUsd(t.pricing.closeout.price)} for ${t.pricing.closeout.years} years` : 'Not offered') },
+  {
+    label: 'Memorial closeout',
+    value: (t) => (t.pricing.closeout ? `${formatUsd(t.pricing.closeout.price)} for ${t.pricing.closeout.years} years` : 'Not offered'),
+  },
   { label: 'Canaries', value: (t) => (t.limits.canaries === 'unlimited' ? 'Unlimited' : String(t.limits.canaries)) },
   { label: 'Storage', value: (t) => `${t.limits.storageGb} GB` },
   { label: 'Voice minutes per session', value: (t) => String(t.limits.voiceMinutesPerSession) },
@@ -13,24 +16,32 @@ const ROWS: { label: string; value: (t: Tier) => string }[] = [
 
 export function ComparisonTable() {
   return (
-    <div className="table-scroll" role="region" aria-labelledby="compare-title" tabIndex={0}>
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard to scroll it (axe scrollable-region-focusable, WCAG 2.1.1)
+    <section className="table-scroll" aria-labelledby="compare-title" tabIndex={0}>
       <table className="table">
         <caption id="compare-title">Compare plans (prices in USD)</caption>
         <thead>
           <tr>
             <th scope="col">Feature</th>
-            {TIERS.map((t) => <th key={t.id} scope="col">{t.name}{t.recommended ? ' (recommended)' : ''}</th>)}
+            {TIERS.map((t) => (
+              <th key={t.id} scope="col">
+                {t.name}
+                {t.recommended ? ' (recommended)' : ''}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
           {ROWS.map((row) => (
             <tr key={row.label}>
               <th scope="row">{row.label}</th>
-              {TIERS.map((t) => <td key={t.id}>{row.value(t)}</td>)}
+              {TIERS.map((t) => (
+                <td key={t.id}>{row.value(t)}</td>
+              ))}
             </tr>
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }

@@ -20,10 +20,14 @@ export function TierCard({ tier, cycle, onChooseCloseout }: TierCardProps) {
       <p className="tier-card__tagline muted">{tier.tagline}</p>
       <p className="tier-card__price">{price}</p>
       <ul className="tier-card__features">
-        {tier.features.map((f) => <li key={f}>{f}</li>)}
+        {tier.features.map((f) => (
+          <li key={f}>{f}</li>
+        ))}
       </ul>
       {tier.id === 'free' ? (
-        <Link to="/signup" className={buttonClass('secondary', 'button--block')}>Start free</Link>
+        <Link to="/signup" className={buttonClass('secondary', 'button--block')}>
+          Start free
+        </Link>
       ) : !offered ? null : cycle === 'memorial_closeout' ? (
         <Button variant={tier.recommended ? 'primary' : 'secondary'} className="button--block" onClick={() => onChooseCloseout(tier)}>
           Choose {tier.name} closeout

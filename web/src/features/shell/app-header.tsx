@@ -16,13 +16,19 @@ export function AppHeader({ email, menuOpen, sidebarId, onToggleMenu, onLogout }
       <Button variant="ghost" className="app-header__menu" aria-expanded={menuOpen} aria-controls={sidebarId} onClick={onToggleMenu}>
         Menu
       </Button>
-      <Link to="/app" className="brand">Afterword</Link>
+      <Link to="/app" className="brand">
+        Afterword
+      </Link>
       <div className="app-header__end">
-        <Link to="/pricing" className={buttonClass('secondary')}>Upgrade</Link>
+        <Link to="/pricing" className={buttonClass('secondary')}>
+          Upgrade
+        </Link>
         <span className="avatar" role="img" aria-label={email ? `Signed in as ${email}` : 'Your account'} title={email}>
           {initial}
         </span>
-        <Button variant="ghost" onClick={onLogout}>Logout</Button>
+        <Button variant="ghost" onClick={onLogout}>
+          Logout
+        </Button>
       </div>
     </header>
   );

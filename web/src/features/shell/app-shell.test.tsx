@@ -17,7 +17,14 @@ const EXPECTED = [
 ];
 
 async function renderShell(onLogout = vi.fn()) {
-  renderWithRouter(() => <AppShell email="ada@example.com" onLogout={onLogout}><p>Page</p></AppShell>, '/app');
+  renderWithRouter(
+    () => (
+      <AppShell email="ada@example.com" onLogout={onLogout}>
+        <p>Page</p>
+      </AppShell>
+    ),
+    '/app',
+  );
   await screen.findByText('Page');
   return onLogout;
 }
@@ -32,7 +39,14 @@ describe('AppShell', () => {
   });
 
   it('links the local Outbox apart from the SPEC entries, only when the server says it exists', async () => {
-    renderWithRouter(() => <AppShell email="ada@example.com" onLogout={vi.fn()} outboxEnabled><p>Page</p></AppShell>, '/app');
+    renderWithRouter(
+      () => (
+        <AppShell email="ada@example.com" onLogout={vi.fn()} outboxEnabled>
+          <p>Page</p>
+        </AppShell>
+      ),
+      '/app',
+    );
     await screen.findByText('Page');
     const local = screen.getByRole('navigation', { name: 'Local development' });
     expect(within(local).getByRole('link', { name: 'Outbox' }).getAttribute('href')).toBe('/app/outbox');

@@ -17,9 +17,10 @@ export function AppShell({ email, onLogout, outboxEnabled = false, children }: A
   const [menuOpen, setMenuOpen] = useState(false);
   return (
     <div className="app-shell">
-      <a className="skip-link" href="#main">Skip to content</a>
-      <AppHeader email={email} menuOpen={menuOpen} sidebarId={SIDEBAR_ID}
-        onToggleMenu={() => setMenuOpen((open) => !open)} onLogout={onLogout} />
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <AppHeader email={email} menuOpen={menuOpen} sidebarId={SIDEBAR_ID} onToggleMenu={() => setMenuOpen((open) => !open)} onLogout={onLogout} />
       <div className="app-shell__body">
         <SidebarNav id={SIDEBAR_ID} open={menuOpen} onNavigate={() => setMenuOpen(false)} outboxEnabled={outboxEnabled} />
         <main id="main" className="app-main" tabIndex={-1}>

@@ -18,7 +18,9 @@ export function ExplainerVideo() {
         <track kind="captions" srcLang="en" label="English" src={EXPLAINER_CAPTIONS_PATH} default />
       </video>
       <p id={descriptionId}>A 43-second narrated introduction to Afterword, with English captions.</p>
-      <p><a href={EXPLAINER_VIDEO_PATH}>Watch the explainer video (WebM, 1 min)</a></p>
+      <p>
+        <a href={EXPLAINER_VIDEO_PATH}>Watch the explainer video (WebM, 1 min)</a>
+      </p>
     </>
   );
 }

@@ -32,7 +32,9 @@ function CheckoutPage() {
       <EmptyState title="Checkout is not available yet.">
         <p>Payments are not open. Nothing has been charged and no plan has changed. Your account keeps working on the Free plan.</p>
       </EmptyState>
-      <p className="section"><Link to="/pricing">Back to pricing</Link></p>
+      <p className="section">
+        <Link to="/pricing">Back to pricing</Link>
+      </p>
     </div>
   );
 }

@@ -25,14 +25,20 @@ function LandingPage() {
     <>
       <section className="hero" aria-labelledby="hero-title">
         <div className="container">
-          <h1 id="hero-title" className="hero__title">Words for the people you love, kept safe until they are needed.</h1>
+          <h1 id="hero-title" className="hero__title">
+            Words for the people you love, kept safe until they are needed.
+          </h1>
           <p className="hero__lead">
-            Afterword holds your messages and delivers them to the people you choose if you stop checking in.
-            Nothing is released while you keep confirming that you are okay.
+            Afterword holds your messages and delivers them to the people you choose if you stop checking in. Nothing is released while you keep confirming that
+            you are okay.
           </p>
           <div className="hero__actions">
-            <Link to="/signup" className={buttonClass('primary')}>Create your account</Link>
-            <Link to="/pricing" className={buttonClass('secondary')}>See pricing</Link>
+            <Link to="/signup" className={buttonClass('primary')}>
+              Create your account
+            </Link>
+            <Link to="/pricing" className={buttonClass('secondary')}>
+              See pricing
+            </Link>
           </div>
         </div>
       </section>
@@ -42,7 +48,9 @@ function LandingPage() {
         <ol className="steps">
           {STEPS.map((step, i) => (
             <li key={step.title} className="card">
-              <p className="steps__number" aria-hidden="true">{i + 1}</p>
+              <p className="steps__number" aria-hidden="true">
+                {i + 1}
+              </p>
               <h3>{step.title}</h3>
               <p>{step.body}</p>
             </li>

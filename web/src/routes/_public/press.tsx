@@ -17,7 +17,11 @@ function PressPage() {
       </div>
       <section className="card" aria-labelledby="deck-title">
         <h2 id="deck-title">Pitch deck</h2>
-        <p><a href={PITCH_DECK_PATH} download>Download the Afterword pitch deck (PDF)</a></p>
+        <p>
+          <a href={PITCH_DECK_PATH} download>
+            Download the Afterword pitch deck (PDF)
+          </a>
+        </p>
       </section>
       <section className="card" id="explainer-video" aria-labelledby="video-title">
         <h2 id="video-title">Explainer video</h2>
@@ -27,7 +31,9 @@ function PressPage() {
         <h2 id="resources-title">Resources</h2>
         <ul>
           <li>Short description: "Afterword keeps your words safe until the people you love need them."</li>
-          <li>Press enquiries: <a href={CONTACT_MAILTO}>{CONTACT_EMAIL}</a></li>
+          <li>
+            Press enquiries: <a href={CONTACT_MAILTO}>{CONTACT_EMAIL}</a>
+          </li>
         </ul>
       </section>
     </div>

@@ -22,7 +22,9 @@ function PricingPage() {
       <CycleTabs value={cycle} onChange={setCycle} savingPercent={annualSavingPercent()} />
       <h2 className="visually-hidden">Plans</h2>
       <ul className="tier-grid">
-        {TIERS.map((tier) => <TierCard key={tier.id} tier={tier} cycle={cycle} onChooseCloseout={setCloseoutTier} />)}
+        {TIERS.map((tier) => (
+          <TierCard key={tier.id} tier={tier} cycle={cycle} onChooseCloseout={setCloseoutTier} />
+        ))}
       </ul>
       <section className="section" aria-labelledby="compare-heading">
         <h2 id="compare-heading">Feature comparison</h2>

@@ -40,7 +40,7 @@ function ResetPasswordPage() {
       const { access_token } = await trpcClient.auth.login.mutate({ email, password });
       setToken(access_token);
     } catch {
-      toast(T.resetDone + ' ' + T.resetSignIn + '.');
+      toast(`${T.resetDone} ${T.resetSignIn}.`);
       return;
     }
     await setUpKeysAfterSignIn(keysApiFromClient(trpcClient), e2eeStore, password).catch((error: unknown) =>

@@ -32,7 +32,9 @@ function StatusPage() {
       <h1>Service status</h1>
       <section className="card" aria-labelledby="api-status" aria-live="polite">
         <h2 id="api-status">Afterword API</h2>
-        {!health ? <Skeleton lines={1} label="Checking the service" /> : (
+        {!health ? (
+          <Skeleton lines={1} label="Checking the service" />
+        ) : (
           <p>
             {health.state === 'up' ? <Badge tone="active">Operational</Badge> : <Badge tone="missed">Unreachable</Badge>}{' '}
             <span className="muted">Checked at {health.checkedAt.toLocaleTimeString()}.</span>

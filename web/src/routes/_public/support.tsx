@@ -20,11 +20,16 @@ function SupportPage() {
         <form onSubmit={(e) => e.preventDefault()} aria-describedby="donate-note">
           <TextField label="Amount (USD)" name="amount" type="number" inputMode="decimal" min={1} step="1" placeholder="25" />
         </form>
-        <p id="donate-note" className="note">Donations are not open yet, so this form does not send anything or charge you. Thank you for thinking of us.</p>
+        <p id="donate-note" className="note">
+          Donations are not open yet, so this form does not send anything or charge you. Thank you for thinking of us.
+        </p>
       </section>
       <section className="card" aria-labelledby="nft-title">
         <h2 id="nft-title">NFT unlockables</h2>
-        <p>Supporters will be able to collect commemorative artwork as NFT unlockables. They are a thank-you only: they grant no access to anyone's messages or data.</p>
+        <p>
+          Supporters will be able to collect commemorative artwork as NFT unlockables. They are a thank-you only: they grant no access to anyone's messages or
+          data.
+        </p>
       </section>
       <section className="card" aria-labelledby="perks-title">
         <h2 id="perks-title">Early-adopter perks</h2>

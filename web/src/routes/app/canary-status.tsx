@@ -59,13 +59,7 @@ function CanaryStatusPage() {
           ) : list.isError ? (
             <p className="muted">Your canaries could not be loaded. Reload the page to try again.</p>
           ) : (
-            <CanaryList
-              canaries={list.data ?? []}
-              nowMs={nowMs}
-              origin={window.location.origin}
-              onDelete={remove.remove}
-              deletePending={remove.pending}
-            />
+            <CanaryList canaries={list.data ?? []} nowMs={nowMs} origin={window.location.origin} onDelete={remove.remove} deletePending={remove.pending} />
           )}
         </Card>
         <Card title="Dead-man's switch">

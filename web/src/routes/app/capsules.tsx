@@ -6,11 +6,5 @@ export const Route = createFileRoute('/app/capsules')({
 });
 
 function CapsulesPage() {
-  return (
-    <NotBuiltPage
-      title="Capsules"
-      intro="Browse time capsules by theme and year."
-      notice="Capsules are not available yet."
-    />
-  );
+  return <NotBuiltPage title="Capsules" intro="Browse time capsules by theme and year." notice="Capsules are not available yet." />;
 }

@@ -17,7 +17,10 @@ export const Route = createFileRoute('/app/developer')({
     void trpc.webhooks.sample.prefetch(undefined, { staleTime: Infinity });
     const webhooks = trpc.webhooks.list.ensureData();
     // Each endpoint shows its attempts log: start those as soon as the list is known, without waiting.
-    void webhooks.then((list) => list.forEach((w) => void trpc.webhooks.attempts.prefetch({ id: w.id, limit: ATTEMPTS_SHOWN })), () => undefined);
+    void webhooks.then(
+      (list) => list.forEach((w) => void trpc.webhooks.attempts.prefetch({ id: w.id, limit: ATTEMPTS_SHOWN })),
+      () => undefined,
+    );
     return awaitReads(trpc.auth.me.ensureData(), trpc.developer.keys.list.ensureData(), webhooks);
   },
   component: DeveloperPage,
@@ -41,8 +44,7 @@ function DeveloperPage() {
       <div className="stack">
         <Card title="API reference">
           <p>
-            Every call the API answers, with its scope, request and responses:{' '}
-            <a href={API_DOCS_PATH}>open the interactive API reference</a>, or download the{' '}
+            Every call the API answers, with its scope, request and responses: <a href={API_DOCS_PATH}>open the interactive API reference</a>, or download the{' '}
             <a href={OPENAPI_PATH}>OpenAPI document (JSON)</a>. Send a key as <code>Authorization: Bearer &lt;key&gt;</code>.
           </p>
           <QuotaNote plan={me.data?.plan} />

@@ -27,7 +27,9 @@ function HelpPage() {
           <ExplainerVideo />
         </Card>
         <Card title="Still stuck?">
-          <p>Write to <a href={CONTACT_MAILTO}>{CONTACT_EMAIL}</a>. A person reads every message.</p>
+          <p>
+            Write to <a href={CONTACT_MAILTO}>{CONTACT_EMAIL}</a>. A person reads every message.
+          </p>
         </Card>
       </div>
     </>

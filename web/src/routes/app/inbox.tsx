@@ -21,8 +21,7 @@ function InboxPage() {
     <>
       <PageHeader title="Inbox">
         <p>
-          Messages other people prepared for you, once they have been released. Your own messages are in{' '}
-          <Link to="/app/messages">My Messages</Link>.
+          Messages other people prepared for you, once they have been released. Your own messages are in <Link to="/app/messages">My Messages</Link>.
         </p>
       </PageHeader>
       {needsKey ? <ConnectedUnlockPrompt /> : null}

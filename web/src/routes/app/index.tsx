@@ -49,8 +49,7 @@ function DashboardPage() {
         </Card>
       </div>
       <p className="section">
-        New here? <Link to="/app/help">Read how Afterword works</Link>. Messages other people have left for you are in your{' '}
-        <Link to="/app/inbox">Inbox</Link>.
+        New here? <Link to="/app/help">Read how Afterword works</Link>. Messages other people have left for you are in your <Link to="/app/inbox">Inbox</Link>.
       </p>
     </>
   );

@@ -37,7 +37,10 @@ function NotificationsPage() {
   return (
     <>
       <PageHeader title="Notifications">
-        <p>Choose how you are reminded and alerted, set quiet hours, add the phone number and devices that reach you, and manage your password, encryption keys and storage.</p>
+        <p>
+          Choose how you are reminded and alerted, set quiet hours, add the phone number and devices that reach you, and manage your password, encryption keys
+          and storage.
+        </p>
       </PageHeader>
       <div className="stack">
         <Card title="Preferences">

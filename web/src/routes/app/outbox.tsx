@@ -12,7 +12,9 @@ export const Route = createFileRoute('/app/outbox')({
   // The list is read only where the outbox exists (its status says so), as the page does.
   loader: ({ context: { trpc } }) =>
     awaitReads(
-      trpc.outbox.status.ensureData(undefined, { staleTime: Infinity }).then((status) => (status.enabled ? trpc.outbox.list.ensureData({ limit: OUTBOX_LIMIT }) : undefined)),
+      trpc.outbox.status
+        .ensureData(undefined, { staleTime: Infinity })
+        .then((status) => (status.enabled ? trpc.outbox.list.ensureData({ limit: OUTBOX_LIMIT }) : undefined)),
     ),
   component: OutboxPage,
 });
@@ -29,8 +31,8 @@ function OutboxPage() {
     <>
       <PageHeader title="Outbox">
         <p>
-          This is your local mailbox: what Afterword would have sent to you — emails, text messages, calls and push notifications, newest
-          first. Afterword runs locally here, so nothing was really sent, and each person signed in sees only what was meant for them.
+          This is your local mailbox: what Afterword would have sent to you — emails, text messages, calls and push notifications, newest first. Afterword runs
+          locally here, so nothing was really sent, and each person signed in sees only what was meant for them.
         </p>
       </PageHeader>
       {status.isPending ? (

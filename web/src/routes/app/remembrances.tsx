@@ -6,11 +6,5 @@ export const Route = createFileRoute('/app/remembrances')({
 });
 
 function RemembrancesPage() {
-  return (
-    <NotBuiltPage
-      title="Remembrances"
-      intro="Search remembrances by name, tag and cause."
-      notice="Remembrances are not available yet."
-    />
-  );
+  return <NotBuiltPage title="Remembrances" intro="Search remembrances by name, tag and cause." notice="Remembrances are not available yet." />;
 }

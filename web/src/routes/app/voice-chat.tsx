@@ -6,11 +6,5 @@ export const Route = createFileRoute('/app/voice-chat')({
 });
 
 function VoiceChatPage() {
-  return (
-    <NotBuiltPage
-      title="Voice Chat"
-      intro="Talk with your trained persona by text or microphone."
-      notice="Voice chat is not available yet."
-    />
-  );
+  return <NotBuiltPage title="Voice Chat" intro="Talk with your trained persona by text or microphone." notice="Voice chat is not available yet." />;
 }

@@ -53,7 +53,12 @@ export function createEmailApiSender(config: EmailApiConfig): EmailSender {
   const doFetch = config.fetch ?? fetch;
   const timeoutMs = config.timeoutMs ?? DEFAULT_EMAIL_API_TIMEOUT_MS;
   const url = `${config.base.replace(/\/+$/, '')}/emails`;
-  const redact = (s: string) => s.split(config.apiKey).join('[redacted]').replace(/[\r\n]+/g, ' ').slice(0, 300);
+  const redact = (s: string) =>
+    s
+      .split(config.apiKey)
+      .join('[redacted]')
+      .replace(/[\r\n]+/g, ' ')
+      .slice(0, 300);
 
   return async (to, message): Promise<DeliveryResult> => {
     if (!isValidAddress(to.email)) return { ok: false, retryable: false, error: 'invalid recipient address' };
@@ -90,20 +95,14 @@ export function createEmailApiSender(config: EmailApiConfig): EmailSender {
     }
 
     if (res.ok) {
-      const id = body && typeof body === 'object' && typeof (body as { id?: unknown }).id === 'string'
-        ? (body as { id: string }).id
-        : undefined;
+      const id = body && typeof body === 'object' && typeof (body as { id?: unknown }).id === 'string' ? (body as { id: string }).id : undefined;
       return id ? { ok: true, providerId: id } : { ok: true };
     }
 
     const e = (body && typeof body === 'object' ? body : {}) as ResendError;
     const detail = [e.name, e.message].filter((x): x is string => typeof x === 'string' && x !== '').join(': ');
     const error = redact(`email API answered ${res.status}${detail ? ` ${detail}` : ''}`);
-    const retryable =
-      res.status === 429 ||
-      res.status === 408 ||
-      res.status >= 500 ||
-      (res.status === 409 && e.name === 'concurrent_idempotent_requests');
+    const retryable = res.status === 429 || res.status === 408 || res.status >= 500 || (res.status === 409 && e.name === 'concurrent_idempotent_requests');
     return { ok: false, retryable, error, status: res.status };
   };
 }

@@ -13,6 +13,7 @@ import { toBase64, toHex } from '../../lib/encoding';
 const encoder = new TextEncoder();
 
 /** An address that can be put between angle brackets without escaping (no spaces, controls, <>, quotes). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the class names the control characters (U+0000–U+001F, U+007F) on purpose, to refuse them in an address
 const ADDR_SPEC = /^[^\s<>()",;:\\[\]@\u0000-\u001f\u007f]+@[A-Za-z0-9.-]+$/;
 
 export function isValidAddress(email: string): boolean {
@@ -31,13 +32,13 @@ export function parseAddress(value: string): EmailAddress | null {
 
 /** Removes what could break out of a header line (CR, LF and other controls). */
 function oneLine(s: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point: CR/LF and the other controls must not reach a header line
   return s.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
 }
 
 function isPrintableAscii(s: string): boolean {
   return /^[\u0020-\u007e]*$/.test(s);
 }
-
 
 /**
  * RFC 2047 encoded words (`=?UTF-8?B?…?=`), each at most 75 characters and never splitting a UTF-8
@@ -140,12 +141,7 @@ export interface BuiltMessage {
 }
 
 /** The complete RFC 5322 message for one delivery: headers, a blank line, the quoted-printable body. */
-export async function buildMessage(
-  from: EmailAddress,
-  to: EmailAddress,
-  message: OutgoingMessage,
-  date: Date,
-): Promise<BuiltMessage> {
+export async function buildMessage(from: EmailAddress, to: EmailAddress, message: OutgoingMessage, date: Date): Promise<BuiltMessage> {
   const messageId = await messageIdFor(message.idempotencyKey, from);
   const headers = [
     `From: ${formatAddressHeader(from)}`,

@@ -170,7 +170,6 @@ function ehloExtensions(r: Reply): Map<string, string> {
   return ext;
 }
 
-
 /** Removes every form in which a credential could appear in a message, and caps its length. */
 function redact(message: string, config: SmtpConfig): string {
   let out = message;

@@ -53,11 +53,7 @@ export function classifyPushStatus(status: number, location?: string | null): De
  * Encrypt `payload` for `subscription` and POST it to the subscription's endpoint.
  * Never throws for delivery problems: every outcome is a DeliveryResult.
  */
-export async function sendWebPush(
-  subscription: PushSubscriptionJson,
-  payload: string | Uint8Array,
-  options: SendWebPushOptions,
-): Promise<DeliveryResult> {
+export async function sendWebPush(subscription: PushSubscriptionJson, payload: string | Uint8Array, options: SendWebPushOptions): Promise<DeliveryResult> {
   let url: URL;
   try {
     url = new URL(subscription.endpoint);
@@ -100,9 +96,7 @@ export async function sendWebPush(
     await res.body?.cancel().catch(() => undefined);
     return classifyPushStatus(res.status, res.headers.get('Location'));
   } catch {
-    return controller.signal.aborted
-      ? failure(`push service did not answer within ${timeoutMs} ms`, true)
-      : failure('push service unreachable', true);
+    return controller.signal.aborted ? failure(`push service did not answer within ${timeoutMs} ms`, true) : failure('push service unreachable', true);
   } finally {
     clearTimeout(timer);
   }
@@ -120,8 +114,7 @@ export interface PushPayload {
  * one push record (3993 bytes). The full message is always in the recipient's inbox behind `url`.
  */
 export function pushPayload(message: OutgoingMessage): string {
-  const make = (body: string) =>
-    JSON.stringify({ title: message.subject, body, ...(message.link ? { url: message.link } : {}) } satisfies PushPayload);
+  const make = (body: string) => JSON.stringify({ title: message.subject, body, ...(message.link ? { url: message.link } : {}) } satisfies PushPayload);
   let json = make(message.text);
   if (te.encode(json).length <= MAX_PUSH_PLAINTEXT_BYTES) return json;
   const chars = Array.from(message.text);
@@ -129,10 +122,10 @@ export function pushPayload(message: OutgoingMessage): string {
   let hi = chars.length;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    if (te.encode(make(chars.slice(0, mid).join('') + '…')).length <= MAX_PUSH_PLAINTEXT_BYTES) lo = mid;
+    if (te.encode(make(`${chars.slice(0, mid).join('')}…`)).length <= MAX_PUSH_PLAINTEXT_BYTES) lo = mid;
     else hi = mid - 1;
   }
-  json = make(chars.slice(0, lo).join('') + '…');
+  json = make(`${chars.slice(0, lo).join('')}…`);
   if (te.encode(json).length > MAX_PUSH_PLAINTEXT_BYTES) throw new Error('push title or link too long');
   return json;
 }

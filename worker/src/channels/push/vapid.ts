@@ -64,9 +64,7 @@ export async function importVapid(config: VapidConfig): Promise<VapidSigner> {
   const xy = pointToJwkXY(point); // throws if not a 65-byte uncompressed point
   let key: CryptoKey;
   try {
-    key = await crypto.subtle.importKey('jwk', { kty: 'EC', crv: 'P-256', ...xy, d: config.privateKey, ext: false }, ECDSA, false, [
-      'sign',
-    ]);
+    key = await crypto.subtle.importKey('jwk', { kty: 'EC', crv: 'P-256', ...xy, d: config.privateKey, ext: false }, ECDSA, false, ['sign']);
   } catch {
     // workerd (BoringSSL) already refuses a JWK whose d does not belong to x, y.
     throw new Error('VAPID_PUBLIC_KEY does not match VAPID_PRIVATE_KEY (or a key is malformed)');
@@ -86,15 +84,9 @@ export function audienceOf(endpoint: string): string {
 }
 
 /** A signed ES256 VAPID JWT for `endpoint`. `nowSeconds` is injectable for tests. */
-export async function vapidJwt(
-  signer: VapidSigner,
-  endpoint: string,
-  nowSeconds: number = Math.floor(Date.now() / 1000),
-): Promise<string> {
+export async function vapidJwt(signer: VapidSigner, endpoint: string, nowSeconds: number = Math.floor(Date.now() / 1000)): Promise<string> {
   const header = toBase64Url(te.encode(JSON.stringify({ typ: 'JWT', alg: 'ES256' })));
-  const claims = toBase64Url(
-    te.encode(JSON.stringify({ aud: audienceOf(endpoint), exp: nowSeconds + VAPID_TOKEN_SECONDS, sub: signer.subject })),
-  );
+  const claims = toBase64Url(te.encode(JSON.stringify({ aud: audienceOf(endpoint), exp: nowSeconds + VAPID_TOKEN_SECONDS, sub: signer.subject })));
   const input = `${header}.${claims}`;
   // WebCrypto's ECDSA signature is already the JWS form (r || s, 64 bytes; RFC 7518 section 3.4).
   const sig = new Uint8Array(await crypto.subtle.sign(SIGN, signer.key, te.encode(input)));

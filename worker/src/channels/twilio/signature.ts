@@ -24,10 +24,7 @@ export type TwilioParams = URLSearchParams | Record<string, string | readonly st
 const encoder = new TextEncoder();
 
 async function hmacKey(authToken: string): Promise<CryptoKey> {
-  return crypto.subtle.importKey('raw', encoder.encode(authToken), { name: 'HMAC', hash: 'SHA-1' }, false, [
-    'sign',
-    'verify',
-  ]);
+  return crypto.subtle.importKey('raw', encoder.encode(authToken), { name: 'HMAC', hash: 'SHA-1' }, false, ['sign', 'verify']);
 }
 
 function groupParams(params: TwilioParams): Map<string, string[]> {
@@ -106,7 +103,7 @@ export async function verifyTwilioSignature(
 ): Promise<boolean> {
   if (!authToken || !signatureHeader) return false;
   const mac = fromBase64(signatureHeader.trim());
-  if (!mac || mac.length !== 20) return false;
+  if (mac?.length !== 20) return false;
   const key = await hmacKey(authToken);
   let valid = false;
   // Every candidate is checked (no early exit), each with WebCrypto's constant-time MAC comparison.
@@ -122,11 +119,7 @@ export async function verifyTwilioSignature(
  * URL Twilio was given (default: the request's own URL). Returns the parsed parameters when valid,
  * `null` otherwise. The request body is read from a clone, so the caller may still read it.
  */
-export async function verifyTwilioRequest(
-  request: Request,
-  authToken: string,
-  publicUrl: string = request.url,
-): Promise<URLSearchParams | null> {
+export async function verifyTwilioRequest(request: Request, authToken: string, publicUrl: string = request.url): Promise<URLSearchParams | null> {
   const signature = request.headers.get('x-twilio-signature');
   if (!signature) return null;
   const contentType = request.headers.get('content-type') ?? '';

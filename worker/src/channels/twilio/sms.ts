@@ -19,7 +19,10 @@ function truncate(text: string, max: number): string {
   const chars = Array.from(text); // code points: never split a surrogate pair
   if (chars.length <= max) return text;
   if (max <= 1) return chars.slice(0, Math.max(0, max)).join('');
-  return `${chars.slice(0, max - 1).join('').trimEnd()}…`;
+  return `${chars
+    .slice(0, max - 1)
+    .join('')
+    .trimEnd()}…`;
 }
 
 /**

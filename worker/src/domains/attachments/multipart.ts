@@ -25,6 +25,7 @@ export async function readMultipart(req: Request, maxBytes: number): Promise<For
 export function textField(form: FormData, name: string): string | undefined {
   const value = form.get(name);
   if (value === null) return undefined;
-  if (typeof value !== 'string') throw new AppError('UNPROCESSABLE', [{ loc: ['body', name], msg: `${name} must be a text field, not a file`, type: 'string_type' }]);
+  if (typeof value !== 'string')
+    throw new AppError('UNPROCESSABLE', [{ loc: ['body', name], msg: `${name} must be a text field, not a file`, type: 'string_type' }]);
   return value;
 }

@@ -32,9 +32,16 @@ async function readUpload(form: FormData) {
   const files = form.getAll('file');
   const file = files[0];
   if (file === undefined) throw new AppError('UNPROCESSABLE', [{ loc: ['body', 'file'], msg: 'file is required (the encrypted bytes)', type: 'missing' }]);
-  if (typeof file === 'string') throw new AppError('UNPROCESSABLE', [{ loc: ['body', 'file'], msg: 'file must be a file part (the encrypted bytes), not a text field', type: 'file_type' }]);
+  if (typeof file === 'string')
+    throw new AppError('UNPROCESSABLE', [
+      { loc: ['body', 'file'], msg: 'file must be a file part (the encrypted bytes), not a text field', type: 'file_type' },
+    ]);
   if (files.length > 1) throw new AppError('UNPROCESSABLE', [{ loc: ['body', 'file'], msg: 'send one file per upload', type: 'too_many' }]);
-  const fields = parseOrThrow(ZAttachmentUploadFields, { message_id: textField(form, 'message_id'), iv: textField(form, 'iv'), name: textField(form, 'name') }, 'body');
+  const fields = parseOrThrow(
+    ZAttachmentUploadFields,
+    { message_id: textField(form, 'message_id'), iv: textField(form, 'iv'), name: textField(form, 'name') },
+    'body',
+  );
   return { fields, file: { bytes: new Uint8Array(await file.arrayBuffer()), fileName: file.name } };
 }
 
@@ -51,7 +58,9 @@ function decryptionKey(key: string): Uint8Array<ArrayBuffer> {
   if (!parsed.success) {
     throw new AppError(
       'BAD_REQUEST',
-      key === '' ? 'key is required: the base64 AES-256 key shown when the file was encrypted (?key=…)' : 'key must be base64 or base64url of exactly 32 bytes (the AES-256 key shown when the file was encrypted)',
+      key === ''
+        ? 'key is required: the base64 AES-256 key shown when the file was encrypted (?key=…)'
+        : 'key must be base64 or base64url of exactly 32 bytes (the AES-256 key shown when the file was encrypted)',
     );
   }
   return decodeBase64Any(parsed.data)!;
@@ -71,7 +80,11 @@ export const attachmentsOperations = [
     trpc: false,
     access: { kind: 'session' },
     input: {
-      multipart: { schema: ZAttachmentUploadFields.extend({ file: z.file().describe('The ciphertext (one file part)') }), maxBytes: ATTACHMENT_MAX_BODY_BYTES, read: readUpload },
+      multipart: {
+        schema: ZAttachmentUploadFields.extend({ file: z.file().describe('The ciphertext (one file part)') }),
+        maxBytes: ATTACHMENT_MAX_BODY_BYTES,
+        read: readUpload,
+      },
     },
     output: ZAttachmentUploaded,
     status: 201,
@@ -79,13 +92,13 @@ export const attachmentsOperations = [
       operationId: 'uploadEncryptedFile',
       summary: 'Attach an encrypted file to a message',
       description:
-        'The file is AES-GCM-256 ciphertext made in the client (12-byte IV, no AAD): the server stores it as is. 16 bytes to 25 MiB, at most 20 files per message, within the plan\'s storage (413 past it). Only the sender, before release.',
+        "The file is AES-GCM-256 ciphertext made in the client (12-byte IV, no AAD): the server stores it as is. 16 bytes to 25 MiB, at most 20 files per message, within the plan's storage (413 past it). Only the sender, before release.",
       tags,
       responses: {
         201: { description: 'Stored' },
         404: { description: 'Message not found (or not yours)' },
         409: { description: 'The message was released or cancelled, or already has 20 files' },
-        413: { description: 'Over 25 MiB, or over the plan\'s storage' },
+        413: { description: "Over 25 MiB, or over the plan's storage" },
       },
     },
     run: ({ services, principal }, { fields, file }) => uploadAttachment(services, principal.user, fields, file),

@@ -39,7 +39,12 @@ export async function listAttachments(ctx: ServiceContext, userId: string, messa
 /** One attachment the caller may read, or 404 (unknown, or not theirs to see). */
 export async function loadReadableAttachment(ctx: ServiceContext, userId: string, attachmentId: string): Promise<MessageAttachment> {
   const [row] = await ctx.db
-    .select({ attachment: schema.messageAttachments, sender_id: schema.messages.sender_id, recipient_user_id: schema.messages.recipient_user_id, released_at: schema.messages.released_at })
+    .select({
+      attachment: schema.messageAttachments,
+      sender_id: schema.messages.sender_id,
+      recipient_user_id: schema.messages.recipient_user_id,
+      released_at: schema.messages.released_at,
+    })
     .from(schema.messageAttachments)
     .innerJoin(schema.messages, eq(schema.messages.id, schema.messageAttachments.message_id))
     .where(eq(schema.messageAttachments.id, attachmentId.toLowerCase()))
@@ -49,7 +54,11 @@ export async function loadReadableAttachment(ctx: ServiceContext, userId: string
 }
 
 /** GET /api/attachments/{id}/ciphertext: the stored bytes, as uploaded. */
-export async function getAttachmentCiphertext(ctx: ServiceContext, userId: string, attachmentId: string): Promise<{ attachment: MessageAttachment; object: R2ObjectBody }> {
+export async function getAttachmentCiphertext(
+  ctx: ServiceContext,
+  userId: string,
+  attachmentId: string,
+): Promise<{ attachment: MessageAttachment; object: R2ObjectBody }> {
   const attachment = await loadReadableAttachment(ctx, userId, attachmentId);
   const object = await ctx.env.BLOBS.get(attachment.r2_key);
   if (!object) throw attachmentNotFound();

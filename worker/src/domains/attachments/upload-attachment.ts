@@ -25,8 +25,10 @@ const messageNotFound = () => new AppError('NOT_FOUND', 'Message not found');
 
 /** The checks of the file's size that need no database: before anything is read or stored. */
 export function checkFileSize(size: number) {
-  if (size < ATTACHMENT_MIN_BYTES) throw fileIssue(`file must be at least ${ATTACHMENT_MIN_BYTES} bytes (AES-GCM ciphertext ends with a 16-byte tag)`, 'too_small');
-  if (size > ATTACHMENT_MAX_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', `file must be at most ${formatBytes(ATTACHMENT_MAX_BYTES)} (${ATTACHMENT_MAX_BYTES} bytes)`);
+  if (size < ATTACHMENT_MIN_BYTES)
+    throw fileIssue(`file must be at least ${ATTACHMENT_MIN_BYTES} bytes (AES-GCM ciphertext ends with a 16-byte tag)`, 'too_small');
+  if (size > ATTACHMENT_MAX_BYTES)
+    throw new AppError('PAYLOAD_TOO_LARGE', `file must be at most ${formatBytes(ATTACHMENT_MAX_BYTES)} (${ATTACHMENT_MAX_BYTES} bytes)`);
 }
 
 interface MessageState {
@@ -47,7 +49,12 @@ async function messageState(ctx: ServiceContext, userId: string, messageId: stri
 function refusal(state: MessageState | null): AppError | null {
   if (!state) return messageNotFound();
   if (state.released_at != null || (state.status !== 'scheduled' && state.status !== 'armed')) {
-    return new AppError('CONFLICT', state.status === 'cancelled' ? 'This message was cancelled; files can no longer be attached' : 'This message was already released; files can no longer be attached');
+    return new AppError(
+      'CONFLICT',
+      state.status === 'cancelled'
+        ? 'This message was cancelled; files can no longer be attached'
+        : 'This message was already released; files can no longer be attached',
+    );
   }
   if (state.attachments >= ATTACHMENTS_PER_MESSAGE_MAX) return new AppError('CONFLICT', `A message can carry at most ${ATTACHMENTS_PER_MESSAGE_MAX} files`);
   return null;
@@ -60,7 +67,12 @@ function refusal(state: MessageState | null): AppError | null {
  * release or another upload at the same moment cannot slip past the checks. When the row is not
  * written, the R2 object is deleted again: a refused or failed upload leaves nothing behind.
  */
-export async function uploadAttachment(ctx: ServiceContext, user: Pick<User, 'id' | 'plan'>, fields: TAttachmentUploadFields, file: UploadedFile): Promise<AttachmentUploaded> {
+export async function uploadAttachment(
+  ctx: ServiceContext,
+  user: Pick<User, 'id' | 'plan'>,
+  fields: TAttachmentUploadFields,
+  file: UploadedFile,
+): Promise<AttachmentUploaded> {
   const size = file.bytes.byteLength;
   checkFileSize(size);
   const early = refusal(await messageState(ctx, user.id, fields.message_id));

@@ -43,7 +43,8 @@ export async function changePassword(
   // The right password: its slot is given back now, whatever the rest of the change says.
   await settleLoginSuccess(ctx, throttle);
   if (isCommonPassword(input.new_password)) throw issue('new_password', PASSWORD_CHANGE_ERRORS.common, 'common_password');
-  if (input.new_password.normalize('NFKC') === input.current_password.normalize('NFKC')) throw issue('new_password', PASSWORD_CHANGE_ERRORS.samePassword, 'same_password');
+  if (input.new_password.normalize('NFKC') === input.current_password.normalize('NFKC'))
+    throw issue('new_password', PASSWORD_CHANGE_ERRORS.samePassword, 'same_password');
   const keys = await hasKeys(ctx, user.id);
   if (keys && !input.password_wrap) throw issue('password_wrap', PASSWORD_CHANGE_ERRORS.wrapRequired, 'missing');
   if (!keys && input.password_wrap) throw issue('password_wrap', PASSWORD_CHANGE_ERRORS.noKeysToWrap, 'no_keys');
@@ -55,10 +56,20 @@ export async function changePassword(
   const unchanged = `(SELECT password_hash FROM users WHERE id = ?1) = ?2`;
   const statements: D1PreparedStatement[] = [];
   if (input.password_wrap) {
-    statements.push(db.prepare(`UPDATE user_keys SET password_wrap = ?3, updated_at = ?4 WHERE user_id = ?1 AND ${unchanged}`).bind(user.id, user.password_hash, JSON.stringify(input.password_wrap), now));
+    statements.push(
+      db
+        .prepare(`UPDATE user_keys SET password_wrap = ?3, updated_at = ?4 WHERE user_id = ?1 AND ${unchanged}`)
+        .bind(user.id, user.password_hash, JSON.stringify(input.password_wrap), now),
+    );
   }
-  statements.push(db.prepare(`UPDATE sessions SET revoked_at = ?3 WHERE user_id = ?1 AND id != ?4 AND revoked_at IS NULL AND ${unchanged}`).bind(user.id, user.password_hash, now, sessionId));
-  statements.push(db.prepare(`UPDATE users SET password_hash = ?3, updated_at = ?4 WHERE id = ?1 AND password_hash = ?2`).bind(user.id, user.password_hash, newHash, now));
+  statements.push(
+    db
+      .prepare(`UPDATE sessions SET revoked_at = ?3 WHERE user_id = ?1 AND id != ?4 AND revoked_at IS NULL AND ${unchanged}`)
+      .bind(user.id, user.password_hash, now, sessionId),
+  );
+  statements.push(
+    db.prepare(`UPDATE users SET password_hash = ?3, updated_at = ?4 WHERE id = ?1 AND password_hash = ?2`).bind(user.id, user.password_hash, newHash, now),
+  );
   const results = await db.batch(statements);
   if (results.at(-1)!.meta.changes !== 1) throw new AppError('CONFLICT', 'Your password was changed at the same moment elsewhere. Sign in again and retry.');
   return { ok: true };

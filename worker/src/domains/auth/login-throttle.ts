@@ -83,10 +83,7 @@ export async function reserveLoginAttempt(ctx: ServiceContext, keys: LoginThrott
 
   if ((results[open.length]!.results as unknown[]).length === limited.length) return { keys, taken };
   const rows = results[open.length + 1]!.results as { key: string; count: number; window_ends_at: number }[];
-  const endsAt = Math.max(
-    ...rows.filter((r) => r.count >= (limited.find((l) => l.key === r.key)?.max ?? Infinity)).map((r) => r.window_ends_at),
-    now + 1000,
-  );
+  const endsAt = Math.max(...rows.filter((r) => r.count >= (limited.find((l) => l.key === r.key)?.max ?? Infinity)).map((r) => r.window_ends_at), now + 1000);
   const retryAfter = Math.max(1, Math.ceil((endsAt - now) / 1000));
   throw new AppError('TOO_MANY_REQUESTS', `Too many failed sign-in attempts. Try again in ${retryAfter} seconds.`, {
     'Retry-After': String(retryAfter),

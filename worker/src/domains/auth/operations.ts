@@ -1,5 +1,15 @@
 import { defineOperation } from '../../api/operation';
-import { ZChangePassword, ZLoginInput, ZLoginResult, ZMe, ZPasswordResetConfirm, ZPasswordResetInspect, ZPasswordResetInspection, ZPasswordResetRequest, ZRegisterInput } from '../../contracts/auth';
+import {
+  ZChangePassword,
+  ZLoginInput,
+  ZLoginResult,
+  ZMe,
+  ZPasswordResetConfirm,
+  ZPasswordResetInspect,
+  ZPasswordResetInspection,
+  ZPasswordResetRequest,
+  ZRegisterInput,
+} from '../../contracts/auth';
 import { ZOk } from '../../contracts/transport';
 import { changePassword } from './change-password';
 import { loginUser } from './login-user';
@@ -43,7 +53,8 @@ export const authOperations = [
     docs: {
       operationId: 'login',
       summary: 'Sign in with email and password',
-      description: 'Returns a session token for `Authorization: Bearer …`. Five failed attempts lock the email and the client address for a while (429 with `Retry-After`).',
+      description:
+        'Returns a session token for `Authorization: Bearer …`. Five failed attempts lock the email and the client address for a while (429 with `Retry-After`).',
       tags,
       responses: {
         200: { description: 'A session' },

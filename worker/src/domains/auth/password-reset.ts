@@ -60,7 +60,9 @@ export async function requestPasswordReset(ctx: ServiceContext, email: string, c
   const byAddress = await countRequest(ctx, `pwreset:ip:${clientAddress}`, nowMs);
   if (byAddress.count > PASSWORD_RESET_REQUESTS_PER_ADDRESS_PER_HOUR) {
     const seconds = Math.max(1, Math.ceil((byAddress.endsAt - nowMs) / 1000));
-    throw new AppError('TOO_MANY_REQUESTS', `Too many password reset requests. Try again in ${Math.ceil(seconds / 60)} minutes.`, { 'Retry-After': String(seconds) });
+    throw new AppError('TOO_MANY_REQUESTS', `Too many password reset requests. Try again in ${Math.ceil(seconds / 60)} minutes.`, {
+      'Retry-After': String(seconds),
+    });
   }
   // Counted for every email, known or not, so the limit itself reveals nothing.
   const byEmail = await countRequest(ctx, `pwreset:email:${await hashSecret(email)}`, nowMs);
@@ -164,13 +166,19 @@ export async function confirmPasswordReset(ctx: ServiceContext, input: z.output<
         .bind(row.id, now, row.user_id, JSON.stringify(bundle.public_key), JSON.stringify(bundle.password_wrap), JSON.stringify(bundle.recovery_wrap)),
     );
   } else if (bundle) {
-    statements.push(db.prepare(`UPDATE user_keys SET password_wrap = ?4, updated_at = ?2 WHERE user_id = ?3 AND ${live}`).bind(row.id, now, row.user_id, JSON.stringify(bundle.password_wrap)));
+    statements.push(
+      db
+        .prepare(`UPDATE user_keys SET password_wrap = ?4, updated_at = ?2 WHERE user_id = ?3 AND ${live}`)
+        .bind(row.id, now, row.user_id, JSON.stringify(bundle.password_wrap)),
+    );
   }
   // A reset lifts the account's sign-in limits: its email ceiling and every address's pair window.
   const throttle = await loginThrottleKeys(row.email, clientAddress);
   statements.push(
     db.prepare(`UPDATE sessions SET revoked_at = ?2 WHERE user_id = ?3 AND revoked_at IS NULL AND ${live}`).bind(row.id, now, row.user_id),
-    db.prepare(`DELETE FROM rate_limits WHERE (key = ?4 OR substr(key, 1, length(?5)) = ?5) AND ${live}`).bind(row.id, now, row.user_id, throttle.email, throttle.pairPrefix),
+    db
+      .prepare(`DELETE FROM rate_limits WHERE (key = ?4 OR substr(key, 1, length(?5)) = ?5) AND ${live}`)
+      .bind(row.id, now, row.user_id, throttle.email, throttle.pairPrefix),
     db.prepare(`UPDATE password_reset_tokens SET used_at = ?2 WHERE user_id = ?3 AND id != ?1 AND used_at IS NULL AND ${live}`).bind(row.id, now, row.user_id),
     db.prepare(`UPDATE password_reset_tokens SET used_at = ?2 WHERE id = ?1 AND used_at IS NULL AND expires_at > ?2`).bind(row.id, now),
   );

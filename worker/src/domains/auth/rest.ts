@@ -7,6 +7,4 @@ import { finishGoogleSignIn, startGoogleSignIn } from './google-sign-in';
  * cookies, so plain routes (documented in openapi/routes/auth.ts). Every other /api/auth/* route is an
  * operation (operations.ts).
  */
-export const googleSignInRoutes = new Hono<AppEnv>()
-  .get('/google', (c) => startGoogleSignIn(c))
-  .get('/google/callback', (c) => finishGoogleSignIn(c));
+export const googleSignInRoutes = new Hono<AppEnv>().get('/google', (c) => startGoogleSignIn(c)).get('/google/callback', (c) => finishGoogleSignIn(c));

@@ -32,13 +32,7 @@ export async function findSessionUser(ctx: ServiceContext, token: string) {
     .select({ user: schema.users, sessionId: schema.sessions.id })
     .from(schema.sessions)
     .innerJoin(schema.users, eq(schema.users.id, schema.sessions.user_id))
-    .where(
-      and(
-        eq(schema.sessions.token_hash, await hashSecret(token)),
-        isNull(schema.sessions.revoked_at),
-        gt(schema.sessions.expires_at, ctx.now()),
-      ),
-    )
+    .where(and(eq(schema.sessions.token_hash, await hashSecret(token)), isNull(schema.sessions.revoked_at), gt(schema.sessions.expires_at, ctx.now())))
     .limit(1);
   return rows[0] ?? null;
 }

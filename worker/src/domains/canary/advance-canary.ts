@@ -45,7 +45,7 @@ export async function advanceCanary(
       .where(and(eq(schema.canaryTransitions.canary_id, canaryId), eq(schema.canaryTransitions.cycle_deadline, currentCycle))),
   ]);
   const canary = canaries[0];
-  if (!canary || !canary.active) return { nextDueAt: null };
+  if (!canary?.active) return { nextDueAt: null };
 
   const now = ctx.now().getTime();
   const intervalMs = canary.interval_seconds * 1000;
@@ -68,12 +68,27 @@ export async function advanceCanary(
   if (health.status === 'grace' && !find('grace_reminder', 0)) {
     // Until notification channels exist, the in-app feed is the channel: recorded is delivered.
     inserts.push(
-      ctx.db.insert(schema.canaryTransitions).values({
-        ...base, id: crypto.randomUUID(), kind: 'grace_reminder', misses: 0, due_at: new Date(health.graceStartsMs),
-        delivery_channel: 'in_app', delivery_status: 'delivered', delivered_at: new Date(now),
-      }).onConflictDoNothing(),
-      activityInsert(ctx, { userId: canary.user_id, canaryId: canary.id, kind: 'grace_reminder', source: 'system', at: new Date(now),
-        summary: `Reminder: check in before ${cycle.toISOString()} or your canary "${canaryLabel(canary.name)}" is missed.` }),
+      ctx.db
+        .insert(schema.canaryTransitions)
+        .values({
+          ...base,
+          id: crypto.randomUUID(),
+          kind: 'grace_reminder',
+          misses: 0,
+          due_at: new Date(health.graceStartsMs),
+          delivery_channel: 'in_app',
+          delivery_status: 'delivered',
+          delivered_at: new Date(now),
+        })
+        .onConflictDoNothing(),
+      activityInsert(ctx, {
+        userId: canary.user_id,
+        canaryId: canary.id,
+        kind: 'grace_reminder',
+        source: 'system',
+        at: new Date(now),
+        summary: `Reminder: check in before ${cycle.toISOString()} or your canary "${canaryLabel(canary.name)}" is missed.`,
+      }),
     );
   }
 
@@ -89,12 +104,27 @@ export async function advanceCanary(
         // release. Warn now and give a fresh grace period before the misses count.
         countsFrom = now + grace;
         inserts.push(
-          ctx.db.insert(schema.canaryTransitions).values({
-            ...base, id: crypto.randomUUID(), kind: 'late_rewarn', misses: 0, due_at: new Date(deadline),
-            delivery_channel: 'in_app', delivery_status: 'delivered', delivered_at: new Date(now),
-          }).onConflictDoNothing(),
-          activityInsert(ctx, { userId: canary.user_id, canaryId: canary.id, kind: 'late_rewarn', source: 'system', at: new Date(now),
-            summary: `Your canary "${canaryLabel(canary.name)}" passed its deadline while reminders could not reach you. Check in before ${new Date(countsFrom).toISOString()}; nothing is released before then.` }),
+          ctx.db
+            .insert(schema.canaryTransitions)
+            .values({
+              ...base,
+              id: crypto.randomUUID(),
+              kind: 'late_rewarn',
+              misses: 0,
+              due_at: new Date(deadline),
+              delivery_channel: 'in_app',
+              delivery_status: 'delivered',
+              delivered_at: new Date(now),
+            })
+            .onConflictDoNothing(),
+          activityInsert(ctx, {
+            userId: canary.user_id,
+            canaryId: canary.id,
+            kind: 'late_rewarn',
+            source: 'system',
+            at: new Date(now),
+            summary: `Your canary "${canaryLabel(canary.name)}" passed its deadline while reminders could not reach you. Check in before ${new Date(countsFrom).toISOString()}; nothing is released before then.`,
+          }),
         );
       }
     }
@@ -108,17 +138,31 @@ export async function advanceCanary(
     for (const misses of unrecorded) {
       const dueAt = deadline + (misses - 1) * intervalMs;
       inserts.push(
-        ctx.db.insert(schema.canaryTransitions).values({
-          ...base, id: crypto.randomUUID(), kind: 'missed', misses, due_at: new Date(dueAt), counts_from: new Date(Math.max(dueAt, countsFrom)),
-        }).onConflictDoNothing(),
+        ctx.db
+          .insert(schema.canaryTransitions)
+          .values({
+            ...base,
+            id: crypto.randomUUID(),
+            kind: 'missed',
+            misses,
+            due_at: new Date(dueAt),
+            counts_from: new Date(Math.max(dueAt, countsFrom)),
+          })
+          .onConflictDoNothing(),
       );
     }
     if (unrecorded.length) {
       const [lo, hi] = [unrecorded[0]!, unrecorded.at(-1)!];
       const span = lo === hi ? `${lo} ${lo === 1 ? 'interval' : 'intervals'}` : `${lo} to ${hi} intervals`;
       inserts.push(
-        activityInsert(ctx, { userId: canary.user_id, canaryId: canary.id, kind: 'missed_checkin', source: 'system', at: new Date(now),
-          summary: `Missed check-in on "${canaryLabel(canary.name)}" (${span} without a check-in).` }),
+        activityInsert(ctx, {
+          userId: canary.user_id,
+          canaryId: canary.id,
+          kind: 'missed_checkin',
+          source: 'system',
+          at: new Date(now),
+          summary: `Missed check-in on "${canaryLabel(canary.name)}" (${span} without a check-in).`,
+        }),
       );
     }
   }
@@ -132,9 +176,10 @@ export async function advanceCanary(
 
   const backlog = health.status === 'missed' && recorded.filter((t) => t.kind === 'missed').length < health.misses;
   const nextDueAt = backlog ? new Date(now + 1) : nextAttention(recorded, health, intervalMs, now);
-  const timer = opts.armsTimer && canary.timer_due_at?.getTime() !== nextDueAt.getTime()
-    ? [ctx.db.update(schema.canaries).set({ timer_due_at: nextDueAt }).where(eq(schema.canaries.id, canary.id))]
-    : [];
+  const timer =
+    opts.armsTimer && canary.timer_due_at?.getTime() !== nextDueAt.getTime()
+      ? [ctx.db.update(schema.canaries).set({ timer_due_at: nextDueAt }).where(eq(schema.canaries.id, canary.id))]
+      : [];
   await runBatch(ctx.db, [...marks, ...timer]);
   return { nextDueAt };
 }

@@ -8,9 +8,7 @@ export function deadmanCheckInStatements(db: D1Database, owner: { sql: string; p
   const p = owner.params.length;
   const bind = (...extra: unknown[]) => [...owner.params, ...extra];
   return [
-    db
-      .prepare(`UPDATE deadman_switches SET deadline = ?${p + 1} + CAST(hours * 3600000 AS INTEGER) WHERE user_id = ${owner.sql}`)
-      .bind(...bind(now)),
+    db.prepare(`UPDATE deadman_switches SET deadline = ?${p + 1} + CAST(hours * 3600000 AS INTEGER) WHERE user_id = ${owner.sql}`).bind(...bind(now)),
     // The activity row first: the next statement changes the status this one looks for.
     db
       .prepare(

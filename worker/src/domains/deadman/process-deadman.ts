@@ -37,10 +37,21 @@ export async function processDeadmanSwitches(ctx: ServiceContext) {
     const deletionDate = new Date(Math.max(now.getTime(), sw.deadline.getTime()) + DEADMAN_FINAL_NOTICE_MS);
     await runBatch(ctx.db, [
       ctx.db.insert(schema.scheduledDeletions).values({
-        id: crypto.randomUUID(), user_id: sw.user_id, type: 'account', reason: 'deadman', deletion_date: deletionDate, status: 'scheduled', created_at: now,
+        id: crypto.randomUUID(),
+        user_id: sw.user_id,
+        type: 'account',
+        reason: 'deadman',
+        deletion_date: deletionDate,
+        status: 'scheduled',
+        created_at: now,
       }),
-      activityInsert(ctx, { userId: sw.user_id, kind: 'account_deletion_scheduled', source: 'system', at: now,
-        summary: `No check-in for ${sw.hours} hours: your account will be deleted after ${deletionDate.toISOString()}. Check in to cancel.` }),
+      activityInsert(ctx, {
+        userId: sw.user_id,
+        kind: 'account_deletion_scheduled',
+        source: 'system',
+        at: now,
+        summary: `No check-in for ${sw.hours} hours: your account will be deleted after ${deletionDate.toISOString()}. Check in to cancel.`,
+      }),
     ]);
   }
 

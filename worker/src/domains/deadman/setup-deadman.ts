@@ -16,8 +16,13 @@ export async function setupDeadman(ctx: ServiceContext, userId: string, input: z
       .insert(schema.deadmanSwitches)
       .values({ user_id: userId, hours: input.hours, armed_at: now, deadline })
       .onConflictDoUpdate({ target: schema.deadmanSwitches.user_id, set: { hours: input.hours, armed_at: now, deadline } }),
-    activityInsert(ctx, { userId, kind: 'deadman_set', source: 'web', at: now,
-      summary: `Dead-man's switch set: if you do not check in for ${input.hours} hours, your account is scheduled for deletion.` }),
+    activityInsert(ctx, {
+      userId,
+      kind: 'deadman_set',
+      source: 'web',
+      at: now,
+      summary: `Dead-man's switch set: if you do not check in for ${input.hours} hours, your account is scheduled for deletion.`,
+    }),
   ]);
   return { active: true, hours: input.hours, deadline: deadline.toISOString() };
 }

@@ -1,10 +1,4 @@
-import {
-  API_KEY_CHECKSUM_LENGTH,
-  API_KEY_LENGTH,
-  API_KEY_LIVE_PREFIX,
-  API_KEY_RANDOM_LENGTH,
-  API_KEY_TEST_PREFIX,
-} from '../../contracts/developer';
+import { API_KEY_CHECKSUM_LENGTH, API_KEY_LENGTH, API_KEY_LIVE_PREFIX, API_KEY_RANDOM_LENGTH, API_KEY_TEST_PREFIX } from '../../contracts/developer';
 
 /**
  * The API key format (docs/decisions/api-keys.md), after GitHub's token format: a readable prefix

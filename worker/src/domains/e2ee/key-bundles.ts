@@ -42,7 +42,14 @@ export async function createKeys(ctx: ServiceContext, userId: string, bundle: TK
   const now = ctx.now();
   const [row] = await ctx.db
     .insert(schema.userKeys)
-    .values({ user_id: userId, public_key: bundle.public_key, password_wrap: bundle.password_wrap, recovery_wrap: bundle.recovery_wrap, created_at: now, updated_at: now })
+    .values({
+      user_id: userId,
+      public_key: bundle.public_key,
+      password_wrap: bundle.password_wrap,
+      recovery_wrap: bundle.recovery_wrap,
+      created_at: now,
+      updated_at: now,
+    })
     .onConflictDoNothing({ target: schema.userKeys.user_id })
     .returning();
   if (!row) throw new AppError('CONFLICT', KEYS_EXIST);

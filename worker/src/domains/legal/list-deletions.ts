@@ -15,7 +15,13 @@ export async function listScheduledDeletions(ctx: ServiceContext, userId: string
     .select()
     .from(schema.scheduledDeletions)
     .where(and(eq(schema.scheduledDeletions.user_id, userId), eq(schema.scheduledDeletions.status, 'scheduled')));
-  const items: TScheduledDeletion[] = rows.map((r) => ({ type: r.type, id: r.id, deletion_date: r.deletion_date.toISOString(), status: 'scheduled', reason: r.reason }));
+  const items: TScheduledDeletion[] = rows.map((r) => ({
+    type: r.type,
+    id: r.id,
+    deletion_date: r.deletion_date.toISOString(),
+    status: 'scheduled',
+    reason: r.reason,
+  }));
   const deadman = await getDeadman(ctx, userId);
   if (deadman.active && deadman.deadline && !items.length) {
     items.push({

@@ -32,7 +32,8 @@ function checkSealedFields(input: TCreateMessage): string | null {
   const parsed = parseEnvelope(input.content_encrypted);
   if (!parsed.ok) throw invalid('content_encrypted', parsed.error, 'envelope');
   const recipientId = input.recipient_user_id.toLowerCase();
-  if (!parsed.envelope.recipients.some((w) => w.kid.toLowerCase() === recipientId)) throw invalid('content_encrypted', E2EE_MESSAGE_ERRORS.noRecipientWrap, 'envelope_recipient');
+  if (!parsed.envelope.recipients.some((w) => w.kid.toLowerCase() === recipientId))
+    throw invalid('content_encrypted', E2EE_MESSAGE_ERRORS.noRecipientWrap, 'envelope_recipient');
   return input.content_encrypted;
 }
 
@@ -54,7 +55,12 @@ export async function createMessage(ctx: ServiceContext, sender: User, input: TC
   const now = ctx.now();
   const id = crypto.randomUUID();
   const deliverAt = input.deliver_at ? parseIsoInstant(input.deliver_at)! : now;
-  const rules: StoredRule[] = input.rules.map((r) => ({ trigger_type: r.trigger_type, trigger_value: r.trigger_value, expire_window: r.expire_window, fired_at: null }));
+  const rules: StoredRule[] = input.rules.map((r) => ({
+    trigger_type: r.trigger_type,
+    trigger_value: r.trigger_value,
+    expire_window: r.expire_window,
+    fired_at: null,
+  }));
   const waiting = rules.length
     ? `Waiting for ${rules.map(describeRule).join(' or ')}; never before ${iso(deliverAt.getTime())}.`
     : `Scheduled for ${iso(deliverAt.getTime())}.`;
@@ -101,7 +107,15 @@ export async function createMessage(ctx: ServiceContext, sender: User, input: TC
     const index = misses > 0 ? firingMissRule(rules, misses) : -1;
     if (index >= 0) {
       const loaded = await loadEngineMessage(ctx, id);
-      if (loaded) await armMessage(ctx, loaded, index, now.getTime(), `${misses} missed check-in${misses === 1 ? '' : 's'} in a row when it was created`, 'created-while-missing');
+      if (loaded)
+        await armMessage(
+          ctx,
+          loaded,
+          index,
+          now.getTime(),
+          `${misses} missed check-in${misses === 1 ? '' : 's'} in a row when it was created`,
+          'created-while-missing',
+        );
     }
   }
   const fresh = await loadEngineMessage(ctx, id);

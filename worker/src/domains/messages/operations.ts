@@ -42,7 +42,13 @@ export const messageOperations = [
     access: readMessages,
     input: {},
     output: messages,
-    docs: { operationId: 'pendingMessages', summary: 'Unreleased messages', description: "The caller's messages that have not been released yet.", tags, responses: { 200: { description: 'Messages' } } },
+    docs: {
+      operationId: 'pendingMessages',
+      summary: 'Unreleased messages',
+      description: "The caller's messages that have not been released yet.",
+      tags,
+      responses: { 200: { description: 'Messages' } },
+    },
     run: ({ services, principal }) => pendingMessages(services, principal.user.id),
   }),
   defineOperation({
@@ -53,7 +59,13 @@ export const messageOperations = [
     // Lenient on purpose: an unknown filter reads as `all` (old links keep working).
     input: { query: z.object({ filter: z.enum(MESSAGE_FILTERS).default('all').catch('all') }) },
     output: messages,
-    docs: { operationId: 'listMessages', summary: 'My messages', description: 'Newest first. An unknown `filter` reads as `all`.', tags, responses: { 200: { description: 'Messages' } } },
+    docs: {
+      operationId: 'listMessages',
+      summary: 'My messages',
+      description: 'Newest first. An unknown `filter` reads as `all`.',
+      tags,
+      responses: { 200: { description: 'Messages' } },
+    },
     run: ({ services, principal }, { filter }) => listMessages(services, principal.user.id, filter),
   }),
   defineOperation({
@@ -63,7 +75,13 @@ export const messageOperations = [
     access: readMessages,
     input: {},
     output: messages,
-    docs: { operationId: 'sentMessages', summary: 'Released messages', description: "The caller's messages that have been released.", tags, responses: { 200: { description: 'Messages' } } },
+    docs: {
+      operationId: 'sentMessages',
+      summary: 'Released messages',
+      description: "The caller's messages that have been released.",
+      tags,
+      responses: { 200: { description: 'Messages' } },
+    },
     run: ({ services, principal }) => listMessages(services, principal.user.id, 'sent'),
   }),
   defineOperation({
@@ -164,7 +182,12 @@ export const messageOperations = [
     input: { params: ZIdParam },
     output: ZMessageView,
     notFound: messageNotFound,
-    docs: { operationId: 'deliverMessage', summary: 'Release a message now', tags, responses: { 200: { description: 'Released' }, 404: notYours, 409: { description: 'Already released or cancelled' } } },
+    docs: {
+      operationId: 'deliverMessage',
+      summary: 'Release a message now',
+      tags,
+      responses: { 200: { description: 'Released' }, 404: notYours, 409: { description: 'Already released or cancelled' } },
+    },
     run: ({ services, principal }, { id }) => deliverNow(services, principal.user.id, id),
   }),
 ] as const;

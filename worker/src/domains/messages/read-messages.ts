@@ -68,7 +68,11 @@ export async function getMessageDetail(ctx: ServiceContext, userId: string, id: 
 }
 
 function logQuery(ctx: ServiceContext, messageId: string) {
-  return ctx.db.select().from(schema.deliveryLog).where(eq(schema.deliveryLog.message_id, messageId)).orderBy(asc(schema.deliveryLog.created_at), asc(schema.deliveryLog.attempt));
+  return ctx.db
+    .select()
+    .from(schema.deliveryLog)
+    .where(eq(schema.deliveryLog.message_id, messageId))
+    .orderBy(asc(schema.deliveryLog.created_at), asc(schema.deliveryLog.attempt));
 }
 
 function toLogEntry(r: typeof schema.deliveryLog.$inferSelect): DeliveryLogEntry {

@@ -51,7 +51,9 @@ export async function reconcileReleases(ctx: ServiceContext) {
     )
     .limit(BATCH);
   if (lostDeliveries.length) {
-    await ctx.env.DELIVERIES.sendBatch(lostDeliveries.slice(0, 100).map((d) => ({ body: { type: 'deliver', delivery_id: d.id } satisfies DeliverJob, contentType: 'json' as const })));
+    await ctx.env.DELIVERIES.sendBatch(
+      lostDeliveries.slice(0, 100).map((d) => ({ body: { type: 'deliver', delivery_id: d.id } satisfies DeliverJob, contentType: 'json' as const })),
+    );
     counts.deliveries = Math.min(100, lostDeliveries.length);
   }
 
@@ -61,7 +63,9 @@ export async function reconcileReleases(ctx: ServiceContext) {
     .where(and(eq(schema.ownerNotices.status, 'pending'), lte(schema.ownerNotices.due_at, new Date(now - JOB_LOST_AFTER_MS))))
     .limit(100);
   if (lostNotices.length) {
-    await ctx.env.JOBS.sendBatch(lostNotices.map((n) => ({ body: { type: 'owner_notice', notice_id: n.id } satisfies OwnerNoticeJob, contentType: 'json' as const })));
+    await ctx.env.JOBS.sendBatch(
+      lostNotices.map((n) => ({ body: { type: 'owner_notice', notice_id: n.id } satisfies OwnerNoticeJob, contentType: 'json' as const })),
+    );
     counts.notices = lostNotices.length;
   }
 

@@ -8,8 +8,7 @@ import { syncReleaseTimer } from './release/release-timer';
 import { isOpen } from './release/schedule';
 import { releaseMessage } from './release/transitions';
 
-const alreadyDone = (status: string) =>
-  new AppError('CONFLICT', status === 'cancelled' ? 'This message was cancelled' : 'This message was already released');
+const alreadyDone = (status: string) => new AppError('CONFLICT', status === 'cancelled' ? 'This message was cancelled' : 'This message was already released');
 
 /** POST /api/messages/deliver/{id}: the sender releases a scheduled or armed message now. */
 export async function deliverNow(ctx: ServiceContext, userId: string, id: string): Promise<MessageView> {

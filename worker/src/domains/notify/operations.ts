@@ -21,7 +21,12 @@ export const notifyOperations = [
     access: session,
     input: {},
     output: ZNotifyPreferences,
-    docs: { operationId: 'getNotifyPreferences', summary: 'Notification preferences', tags, responses: { 200: { description: 'The preferences (defaults for a new account)' } } },
+    docs: {
+      operationId: 'getNotifyPreferences',
+      summary: 'Notification preferences',
+      tags,
+      responses: { 200: { description: 'The preferences (defaults for a new account)' } },
+    },
     run: ({ services, principal }) => getNotifyPreferences(services, principal.user.id),
   }),
   defineOperation({
@@ -34,7 +39,7 @@ export const notifyOperations = [
     docs: {
       operationId: 'saveNotifyPreferences',
       summary: 'Save notification preferences',
-      description: 'Quiet hours are in the profile\'s time zone; `start` = `end` means none. `sms` needs a verified phone (422 otherwise).',
+      description: "Quiet hours are in the profile's time zone; `start` = `end` means none. `sms` needs a verified phone (422 otherwise).",
       tags,
       responses: { 200: { description: 'The saved preferences' } },
     },

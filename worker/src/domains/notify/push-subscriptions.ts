@@ -73,12 +73,7 @@ export async function subscribePush(ctx: ServiceContext, userId: string, sub: TP
 
 async function pruneOldSubscriptions(ctx: ServiceContext, userId: string) {
   const t = schema.pushSubscriptions;
-  const keep = ctx.db
-    .select({ id: t.id })
-    .from(t)
-    .where(eq(t.user_id, userId))
-    .orderBy(desc(t.created_at), desc(t.id))
-    .limit(MAX_PUSH_SUBSCRIPTIONS_PER_USER);
+  const keep = ctx.db.select({ id: t.id }).from(t).where(eq(t.user_id, userId)).orderBy(desc(t.created_at), desc(t.id)).limit(MAX_PUSH_SUBSCRIPTIONS_PER_USER);
   await ctx.db.delete(t).where(and(eq(t.user_id, userId), notInArray(t.id, keep)));
 }
 

@@ -16,7 +16,12 @@ export const outboxOperations = [
     access: { kind: 'public' },
     input: {},
     output: z.object({ enabled: z.boolean() }),
-    docs: { operationId: 'outboxStatus', summary: 'Whether the outbox exists here', tags, responses: { 200: { description: '`enabled` is false in production' } } },
+    docs: {
+      operationId: 'outboxStatus',
+      summary: 'Whether the outbox exists here',
+      tags,
+      responses: { 200: { description: '`enabled` is false in production' } },
+    },
     run: ({ services }) => ({ enabled: outboxEnabled(services.env) }),
   }),
   defineOperation({

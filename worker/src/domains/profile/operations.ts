@@ -44,7 +44,8 @@ export const profileOperations = [
     docs: {
       operationId: 'startPhoneVerification',
       summary: 'Send a verification code to a phone',
-      description: 'E.164 (spaces, dashes and brackets are dropped first). The code works 10 minutes; a new one no sooner than 60 s after the last, at most 5 per hour (429 with `Retry-After`).',
+      description:
+        'E.164 (spaces, dashes and brackets are dropped first). The code works 10 minutes; a new one no sooner than 60 s after the last, at most 5 per hour (429 with `Retry-After`).',
       tags,
       responses: { 200: { description: 'Code sent' }, 429: { description: 'Too soon for another code' } },
     },

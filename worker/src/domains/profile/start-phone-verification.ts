@@ -1,12 +1,7 @@
 import { schema } from '@afterword/db';
 import { and, eq, sql } from 'drizzle-orm';
 import { createChannels } from '../../channels/registry';
-import {
-  PHONE_CODE_RESEND_SECONDS,
-  PHONE_CODE_TTL_SECONDS,
-  PHONE_CODES_PER_HOUR,
-  type PhoneVerificationStarted,
-} from '../../contracts/profile';
+import { PHONE_CODE_RESEND_SECONDS, PHONE_CODE_TTL_SECONDS, PHONE_CODES_PER_HOUR, type PhoneVerificationStarted } from '../../contracts/profile';
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
 import { log } from '../../lib/logger';
@@ -80,7 +75,11 @@ export async function startPhoneVerification(ctx: ServiceContext, userId: string
 }
 
 async function assertHourlyAllowance(ctx: ServiceContext, userId: string, nowMs: number) {
-  const [limit] = await ctx.db.select().from(schema.rateLimits).where(eq(schema.rateLimits.key, hourlyKey(userId))).limit(1);
+  const [limit] = await ctx.db
+    .select()
+    .from(schema.rateLimits)
+    .where(eq(schema.rateLimits.key, hourlyKey(userId)))
+    .limit(1);
   const endsAt = limit?.window_ends_at.getTime() ?? 0;
   if (limit && endsAt > nowMs && limit.count >= PHONE_CODES_PER_HOUR) {
     throw tooSoon(endsAt - nowMs, (s) => `Too many codes requested. Try again in ${Math.ceil(s / 60)} minutes.`);

@@ -11,7 +11,10 @@ export async function updateProfile(ctx: ServiceContext, userId: string, input: 
   if (input.display_name !== undefined) changes.display_name = input.display_name;
   if (input.time_zone !== undefined) changes.time_zone = input.time_zone;
   if (Object.keys(changes).length) {
-    await ctx.db.update(schema.users).set({ ...changes, updated_at: ctx.now() }).where(eq(schema.users.id, userId));
+    await ctx.db
+      .update(schema.users)
+      .set({ ...changes, updated_at: ctx.now() })
+      .where(eq(schema.users.id, userId));
   }
   return getProfile(ctx, userId);
 }

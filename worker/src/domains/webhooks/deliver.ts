@@ -82,7 +82,9 @@ export async function deliverWebhook(ctx: ServiceContext, deliveryId: string, op
   const isTest = eventOrigin(claimed.event_id) === 'test';
 
   if (webhook.status !== 'active' && !isTest) {
-    await ctx.env.DB.prepare(`UPDATE webhook_deliveries SET status = 'failed', lease_until = NULL, last_error = ?, updated_at = ? WHERE id = ? AND status = 'sending'`)
+    await ctx.env.DB.prepare(
+      `UPDATE webhook_deliveries SET status = 'failed', lease_until = NULL, last_error = ?, updated_at = ? WHERE id = ? AND status = 'sending'`,
+    )
       .bind('endpoint disabled before this attempt', now.getTime(), claimed.id)
       .run();
     return { outcome: 'failed', attempt: null };
@@ -97,19 +99,38 @@ export async function deliverWebhook(ctx: ServiceContext, deliveryId: string, op
   } else if (resolved && !resolved.ok) {
     result = { statusCode: null, durationMs: 0, error: `not sent: ${resolved.reason}`, retryable: resolved.retryable, retryAfterSeconds: null };
   } else if (secret == null) {
-    result = { statusCode: null, durationMs: 0, error: 'not sent: the signing secret could not be decrypted (was WEBHOOK_SECRET_KEY changed?)', retryable: false, retryAfterSeconds: null };
+    result = {
+      statusCode: null,
+      durationMs: 0,
+      error: 'not sent: the signing secret could not be decrypted (was WEBHOOK_SECRET_KEY changed?)',
+      retryable: false,
+      retryAfterSeconds: null,
+    };
   } else {
     try {
       const headers = await webhookHeaders(secret, claimed.message_id, Math.floor(now.getTime() / 1000), claimed.payload);
       result = await postWebhook(checked.url, headers, claimed.payload, now, opts.timeoutMs);
     } catch (err) {
-      result = { statusCode: null, durationMs: 0, error: `unexpected error: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300), retryable: true, retryAfterSeconds: null };
+      result = {
+        statusCode: null,
+        durationMs: 0,
+        error: `unexpected error: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300),
+        retryable: true,
+        retryAfterSeconds: null,
+      };
     }
   }
   return recordAttempt(ctx, claimed, webhook, result, isTest, now);
 }
 
-async function recordAttempt(ctx: ServiceContext, claimed: ClaimedDelivery, webhook: Webhook, result: SendResult, isTest: boolean, at: Date): Promise<DeliverOutcome> {
+async function recordAttempt(
+  ctx: ServiceContext,
+  claimed: ClaimedDelivery,
+  webhook: Webhook,
+  result: SendResult,
+  isTest: boolean,
+  at: Date,
+): Promise<DeliverOutcome> {
   const db = ctx.env.DB;
   const now = ctx.now().getTime();
   const success = result.error == null && result.statusCode != null && result.statusCode >= 200 && result.statusCode < 300;
@@ -139,7 +160,19 @@ async function recordAttempt(ctx: ServiceContext, claimed: ClaimedDelivery, webh
         `INSERT INTO webhook_attempts (id, webhook_id, delivery_id, event, message_id, attempt, status_code, success, duration_ms, error, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .bind(attempt.id, webhook.id, claimed.id, claimed.event, claimed.message_id, claimed.attempts, result.statusCode, success ? 1 : 0, result.durationMs, error, at.getTime()),
+      .bind(
+        attempt.id,
+        webhook.id,
+        claimed.id,
+        claimed.event,
+        claimed.message_id,
+        claimed.attempts,
+        result.statusCode,
+        success ? 1 : 0,
+        result.durationMs,
+        error,
+        at.getTime(),
+      ),
     db
       .prepare(
         `UPDATE webhook_deliveries SET status = ?, next_attempt_at = ?, lease_until = NULL, last_error = ?, last_status_code = ?, updated_at = ?
@@ -172,12 +205,22 @@ async function recordAttempt(ctx: ServiceContext, claimed: ClaimedDelivery, webh
     );
   } else if (success && isTest && webhook.status === 'disabled') {
     statements.push(
-      db.prepare(`UPDATE webhooks SET status = 'active', disabled_reason = NULL, disabled_at = NULL, updated_at = ? WHERE id = ? AND status = 'disabled'`).bind(now, webhook.id),
+      db
+        .prepare(`UPDATE webhooks SET status = 'active', disabled_reason = NULL, disabled_at = NULL, updated_at = ? WHERE id = ? AND status = 'disabled'`)
+        .bind(now, webhook.id),
     );
   }
   const results = await db.batch(statements);
   const noticeInserted = gone && (results[3]?.meta.changes ?? 0) === 1;
-  log.info('webhook attempt', { delivery_id: claimed.id, webhook_id: webhook.id, attempt: claimed.attempts, status_code: result.statusCode, ok: success, status, delay_s: delay });
+  log.info('webhook attempt', {
+    delivery_id: claimed.id,
+    webhook_id: webhook.id,
+    attempt: claimed.attempts,
+    status_code: result.statusCode,
+    ok: success,
+    status,
+    delay_s: delay,
+  });
 
   if (delay != null) {
     await ctx.env.DELIVERIES.send({ type: 'webhook', delivery_id: claimed.id } satisfies WebhookJob, { contentType: 'json', delaySeconds: delay });

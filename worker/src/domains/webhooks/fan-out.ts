@@ -27,12 +27,23 @@ export async function fanOutMissedCheckins(ctx: ServiceContext, event: MissedChe
         `INSERT OR IGNORE INTO webhook_deliveries (id, webhook_id, event_id, event, message_id, payload, status, attempts, next_attempt_at, created_at, updated_at)
          VALUES (?, ?, ?, 'missed_checkins', ?, ?, 'pending', 0, ?, ?, ?) RETURNING id`,
       )
-      .bind(crypto.randomUUID(), w.id, event.event_id, newWebhookMessageId(), JSON.stringify(missedCheckinsPayload(event, { sandbox: opts.sandbox || w.sandbox })), now, now, now),
+      .bind(
+        crypto.randomUUID(),
+        w.id,
+        event.event_id,
+        newWebhookMessageId(),
+        JSON.stringify(missedCheckinsPayload(event, { sandbox: opts.sandbox || w.sandbox })),
+        now,
+        now,
+        now,
+      ),
   );
   const results = await db.batch<{ id: string }>(statements);
   const inserted = results.flatMap((r) => r.results.map((row) => row.id));
   for (let i = 0; i < inserted.length; i += 100) {
-    await ctx.env.DELIVERIES.sendBatch(inserted.slice(i, i + 100).map((id) => ({ body: { type: 'webhook', delivery_id: id } satisfies WebhookJob, contentType: 'json' as const })));
+    await ctx.env.DELIVERIES.sendBatch(
+      inserted.slice(i, i + 100).map((id) => ({ body: { type: 'webhook', delivery_id: id } satisfies WebhookJob, contentType: 'json' as const })),
+    );
   }
   if (inserted.length) log.info('webhook deliveries created', { event_id: event.event_id, user_id: event.user_id, count: inserted.length });
   return inserted.length;

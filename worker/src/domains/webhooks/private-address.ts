@@ -47,7 +47,11 @@ function isNonPublicIPv4(a: number[]): boolean {
 
 /** Eight 16-bit groups, or null. Accepts `::` and an embedded dotted IPv4 tail. */
 function parseIPv6(ip: string): number[] | null {
-  let s = ip.trim().toLowerCase().replace(/^\[|\]$/g, '').split('%')[0]!;
+  let s = ip
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .split('%')[0]!;
   const tail4 = s.match(/:(\d{1,3}(?:\.\d{1,3}){3})$/);
   if (tail4) {
     const v4 = parseIPv4(tail4[1]!);

@@ -17,7 +17,10 @@ export async function reconcileWebhooks(ctx: ServiceContext) {
     .from(schema.webhookDeliveries)
     .where(
       or(
-        and(inArray(schema.webhookDeliveries.status, ['pending', 'retrying']), lte(schema.webhookDeliveries.next_attempt_at, new Date(now - JOB_LOST_AFTER_MS))),
+        and(
+          inArray(schema.webhookDeliveries.status, ['pending', 'retrying']),
+          lte(schema.webhookDeliveries.next_attempt_at, new Date(now - JOB_LOST_AFTER_MS)),
+        ),
         and(eq(schema.webhookDeliveries.status, 'sending'), lte(schema.webhookDeliveries.lease_until, new Date(now))),
       ),
     )

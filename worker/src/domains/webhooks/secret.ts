@@ -32,7 +32,10 @@ function aesKey(master: string): Promise<CryptoKey> {
   if (!key) {
     key = (async () => {
       const ikm = await crypto.subtle.importKey('raw', new TextEncoder().encode(master), 'HKDF', false, ['deriveKey']);
-      return crypto.subtle.deriveKey({ name: 'HKDF', hash: 'SHA-256', salt: HKDF_SALT, info: HKDF_INFO }, ikm, { name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
+      return crypto.subtle.deriveKey({ name: 'HKDF', hash: 'SHA-256', salt: HKDF_SALT, info: HKDF_INFO }, ikm, { name: 'AES-GCM', length: 256 }, false, [
+        'encrypt',
+        'decrypt',
+      ]);
     })();
     keys.set(master, key);
   }
@@ -41,7 +44,11 @@ function aesKey(master: string): Promise<CryptoKey> {
 
 export async function encryptWebhookSecret(env: Bindings, webhookId: string, secret: string): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
-  const ct = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: new TextEncoder().encode(webhookId) }, await aesKey(masterSecret(env)), new TextEncoder().encode(secret));
+  const ct = await crypto.subtle.encrypt(
+    { name: 'AES-GCM', iv, additionalData: new TextEncoder().encode(webhookId) },
+    await aesKey(masterSecret(env)),
+    new TextEncoder().encode(secret),
+  );
   return `v1.${toBase64Url(iv)}.${toBase64Url(new Uint8Array(ct))}`;
 }
 
@@ -50,7 +57,11 @@ export async function decryptWebhookSecret(env: Bindings, webhookId: string, sto
   const [version, iv, ct] = stored.split('.');
   if (version !== 'v1' || !iv || !ct) return null;
   try {
-    const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: fromBase64Url(iv), additionalData: new TextEncoder().encode(webhookId) }, await aesKey(masterSecret(env)), fromBase64Url(ct));
+    const plain = await crypto.subtle.decrypt(
+      { name: 'AES-GCM', iv: fromBase64Url(iv), additionalData: new TextEncoder().encode(webhookId) },
+      await aesKey(masterSecret(env)),
+      fromBase64Url(ct),
+    );
     return new TextDecoder().decode(plain);
   } catch {
     return null;

@@ -29,7 +29,13 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
     res = await fetch(url, { method: 'POST', headers: { 'user-agent': 'Afterword-Webhooks/1', ...headers }, body, redirect: 'manual', signal });
   } catch (err) {
     const timedOut = signal.aborted;
-    return { statusCode: null, durationMs: elapsed(), error: timedOut ? `timed out after ${timeoutMs} ms` : `connection failed: ${describe(err)}`, retryable: true, retryAfterSeconds: null };
+    return {
+      statusCode: null,
+      durationMs: elapsed(),
+      error: timedOut ? `timed out after ${timeoutMs} ms` : `connection failed: ${describe(err)}`,
+      retryable: true,
+      retryAfterSeconds: null,
+    };
   }
   let readError: string | null = null;
   try {

@@ -19,7 +19,11 @@ export interface WebhookEnv {
 export function webhookEnv(env: Bindings): WebhookEnv {
   const raw = env as unknown as Record<string, unknown>;
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
-  return { WEBHOOK_SECRET_KEY: str(raw.WEBHOOK_SECRET_KEY), WEBHOOK_ALLOW_PRIVATE_URLS: str(raw.WEBHOOK_ALLOW_PRIVATE_URLS), WEBHOOK_DOH_URL: str(raw.WEBHOOK_DOH_URL) };
+  return {
+    WEBHOOK_SECRET_KEY: str(raw.WEBHOOK_SECRET_KEY),
+    WEBHOOK_ALLOW_PRIVATE_URLS: str(raw.WEBHOOK_ALLOW_PRIVATE_URLS),
+    WEBHOOK_DOH_URL: str(raw.WEBHOOK_DOH_URL),
+  };
 }
 
 /** Private and plain-http URLs: only outside production, and only when the setting is "true". */

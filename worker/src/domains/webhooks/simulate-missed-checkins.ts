@@ -19,7 +19,11 @@ export const NO_CANARY_TO_SIMULATE = 'You have no active canary: create one, or 
  * only: signed, retried and logged like a real event, but the canary, its messages, its recipients and
  * the owner's notices never see it. Nothing else subscribes to a simulated event.
  */
-export async function simulateMissedCheckins(ctx: ServiceContext, principal: Principal, input: TSimulateMissedCheckinsInput): Promise<TSimulatedMissedCheckins> {
+export async function simulateMissedCheckins(
+  ctx: ServiceContext,
+  principal: Principal,
+  input: TSimulateMissedCheckinsInput,
+): Promise<TSimulatedMissedCheckins> {
   if (principal.via !== 'key' || !principal.sandbox) throw new AppError('FORBIDDEN', SIMULATE_NEEDS_SANDBOX_KEY);
   const userId = principal.user.id;
   const canaryId = input.canary_id ?? (await canaryStatus(ctx, userId)).canary_id;

@@ -20,7 +20,21 @@ const BLOCKED_HOSTS = new Set([
 ]);
 
 /** Suffixes of names that are private by convention or by RFC (6761, 6762, 8375) and `.arpa` reverse zones. */
-const BLOCKED_SUFFIXES = ['.localhost', '.local', '.internal', '.localdomain', '.home.arpa', '.arpa', '.lan', '.intranet', '.corp', '.private', '.test', '.invalid', '.example'];
+const BLOCKED_SUFFIXES = [
+  '.localhost',
+  '.local',
+  '.internal',
+  '.localdomain',
+  '.home.arpa',
+  '.arpa',
+  '.lan',
+  '.intranet',
+  '.corp',
+  '.private',
+  '.test',
+  '.invalid',
+  '.example',
+];
 
 /**
  * The SSRF guard of webhook URLs (DESIGN section 9), run when an endpoint is created (422) and again before
@@ -55,7 +69,8 @@ export function checkWebhookUrl(raw: string, env: Bindings): UrlCheck {
   const last = labels.at(-1)!;
   if (/^\d+(\.\d+){3}$/.test(name) || /^(0x[0-9a-f]*|\d+)$/i.test(last)) return { ok: false, reason: 'url must use a host name, not an IP address' };
   if (labels.length < 2) return { ok: false, reason: 'url must use a public, fully qualified host name' };
-  if (BLOCKED_HOSTS.has(name) || BLOCKED_SUFFIXES.some((s) => name.endsWith(s))) return { ok: false, reason: 'url must not point at a local, internal or metadata host' };
+  if (BLOCKED_HOSTS.has(name) || BLOCKED_SUFFIXES.some((s) => name.endsWith(s)))
+    return { ok: false, reason: 'url must not point at a local, internal or metadata host' };
   if (/(^|\.)\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(\.|$)/.test(name) || labels.some((l) => /^\d{1,3}-\d{1,3}-\d{1,3}-\d{1,3}$/.test(l))) {
     return { ok: false, reason: 'url must not embed an IP address in its host name' };
   }

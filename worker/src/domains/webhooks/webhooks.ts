@@ -1,9 +1,9 @@
 import { schema, type Db } from '@afterword/db';
-import { WEBHOOK_EVENT_TYPES, WEBHOOK_STATUSES } from '@afterword/db/schema';
+import type { WEBHOOK_EVENT_TYPES, WEBHOOK_STATUSES } from '@afterword/db/schema';
 import { and, count, desc, eq } from 'drizzle-orm';
 import {
   MAX_WEBHOOKS_PER_USER,
-  WEBHOOK_EVENTS,
+  type WEBHOOK_EVENTS,
   type TCreateWebhookInput,
   type TMissedCheckinsPayload,
   type TWebhookAttempt,
@@ -88,7 +88,11 @@ export async function createWebhook(ctx: ServiceContext, principal: Principal, i
 }
 
 export async function listWebhooks(ctx: ServiceContext, userId: string): Promise<TWebhookView[]> {
-  const rows = await ctx.db.select().from(schema.webhooks).where(eq(schema.webhooks.user_id, userId)).orderBy(desc(schema.webhooks.created_at), desc(schema.webhooks.id));
+  const rows = await ctx.db
+    .select()
+    .from(schema.webhooks)
+    .where(eq(schema.webhooks.user_id, userId))
+    .orderBy(desc(schema.webhooks.created_at), desc(schema.webhooks.id));
   return rows.map(toWebhookView);
 }
 

@@ -27,7 +27,8 @@ export const routes: RouteDoc[] = [
     path: '/api/auth/google/callback',
     operationId: 'googleSignInCallback',
     summary: 'Google sign-in callback (browser navigation)',
-    description: 'Google redirects here; the Worker answers with a redirect to `/login#…` carrying the session token or an error in the fragment, plus `state` (the `client_state` the flow was started with, if any).',
+    description:
+      'Google redirects here; the Worker answers with a redirect to `/login#…` carrying the session token or an error in the fragment, plus `state` (the `client_state` the flow was started with, if any).',
     tags,
     auth: 'none',
     request: { query: z.object({ code: z.string().optional(), state: z.string().optional(), error: z.string().optional() }) },

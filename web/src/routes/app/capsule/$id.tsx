@@ -6,11 +6,5 @@ export const Route = createFileRoute('/app/capsule/$id')({
 });
 
 function CapsulePage() {
-  return (
-    <NotBuiltPage
-      title="Capsule"
-      intro="A capsule's text, audio and video items."
-      notice="Capsules are not available yet."
-    />
-  );
+  return <NotBuiltPage title="Capsule" intro="A capsule's text, audio and video items." notice="Capsules are not available yet." />;
 }

@@ -6,11 +6,5 @@ export const Route = createFileRoute('/app/memorial/$id')({
 });
 
 function MemorialPage() {
-  return (
-    <NotBuiltPage
-      title="Memorial"
-      intro="A memorial page with public capsules, posts and candles."
-      notice="Memorial pages are not available yet."
-    />
-  );
+  return <NotBuiltPage title="Memorial" intro="A memorial page with public capsules, posts and candles." notice="Memorial pages are not available yet." />;
 }

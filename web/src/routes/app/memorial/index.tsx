@@ -6,11 +6,5 @@ export const Route = createFileRoute('/app/memorial/')({
 });
 
 function MemorialsPage() {
-  return (
-    <NotBuiltPage
-      title="Memorials"
-      intro="Search memorials by text and tag."
-      notice="Memorials are not available yet."
-    />
-  );
+  return <NotBuiltPage title="Memorials" intro="Search memorials by text and tag." notice="Memorials are not available yet." />;
 }

@@ -31,7 +31,9 @@ function MessagesPage() {
       </PageHeader>
       <div className="toolbar">
         <MessageFilterTabs value={filter} onChange={(f) => void navigate({ search: f === 'all' ? {} : { filter: f }, replace: true })} />
-        <Link to="/app/create" className={buttonClass('primary')}>Create Message</Link>
+        <Link to="/app/create" className={buttonClass('primary')}>
+          Create Message
+        </Link>
       </div>
       <MessageList messages={list.data} filter={filter} loading={list.isPending} failed={list.isError} />
     </>

@@ -13,7 +13,8 @@ export function classifyFailure(result: Failure, channel: ChannelKind): string {
   const provider = PROVIDER[channel];
   if (result.reason === 'no_address') return result.error;
   if (result.reason === 'internal') return 'Internal error while sending. It is retried; the reference is in the server log.';
-  if (result.reason === 'misconfigured' || /misconfigured|is not set|not configured/i.test(result.error)) return `The ${provider} is not configured on this server.`;
+  if (result.reason === 'misconfigured' || /misconfigured|is not set|not configured/i.test(result.error))
+    return `The ${provider} is not configured on this server.`;
   if (result.gone) return `The recipient's ${ADDRESS[channel]} no longer exists${result.status ? ` (the ${provider} answered ${result.status})` : ''}.`;
   if (result.reason === 'timeout' || /timed out|answer within/i.test(result.error)) return `The ${provider} did not answer in time.`;
   if (result.status && result.retryable) return `The ${provider} was unavailable (${result.status}).`;

@@ -6,7 +6,12 @@ import type { OutgoingMessage } from '../../../channels/types';
  * the channel carries the text and a link there — and for an end-to-end encrypted message only a notice
  * and the link, never the content (the server cannot read it anyway).
  */
-export function composeDelivery(message: Pick<Message, 'content' | 'use_e2ee' | 'audio_key'>, senderLabel: string, link: string, idempotencyKey: string): OutgoingMessage {
+export function composeDelivery(
+  message: Pick<Message, 'content' | 'use_e2ee' | 'audio_key'>,
+  senderLabel: string,
+  link: string,
+  idempotencyKey: string,
+): OutgoingMessage {
   const subject = `A message from ${senderLabel}`;
   const recording = message.audio_key ? '\n\nIt includes a voice recording: listen to it in your Afterword inbox.' : '';
   const text = message.use_e2ee

@@ -42,7 +42,8 @@ export async function sendThroughChannel(
 /** Every subscribed device; a subscription the push service calls gone is removed. Delivered if any device took it. */
 async function pushToEveryDevice(ctx: ServiceContext, channels: Channels, userId: string, out: AddressedMessage): Promise<DeliveryResult> {
   const subscriptions = await listPushSubscriptions(ctx, userId);
-  if (!subscriptions.length) return { ok: false, retryable: false, reason: 'no_address', error: 'The recipient has no device subscribed to push notifications' };
+  if (!subscriptions.length)
+    return { ok: false, retryable: false, reason: 'no_address', error: 'The recipient has no device subscribed to push notifications' };
   const results = await Promise.all(
     subscriptions.map(async (s) => {
       const result = await channels.push(s, { ...out, idempotencyKey: `${out.idempotencyKey}:${s.id}` });

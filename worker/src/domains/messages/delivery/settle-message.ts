@@ -10,7 +10,7 @@ import { loadEngineMessage } from '../release/load-message';
  */
 export async function settleMessage(ctx: ServiceContext, messageId: string): Promise<void> {
   const loaded = await loadEngineMessage(ctx, messageId);
-  if (!loaded || loaded.message.status !== 'releasing') return;
+  if (loaded?.message.status !== 'releasing') return;
   const rows = await ctx.db.select().from(schema.deliveries).where(eq(schema.deliveries.message_id, messageId));
   if (!rows.length || rows.some((d) => d.status !== 'delivered' && d.status !== 'failed')) return;
   const failed = rows.filter((d) => d.status === 'failed');

@@ -27,7 +27,11 @@ const ALERT_OF: Record<string, 'messages' | 'vaults' | 'canary_events'> = {
  * for their end — releases themselves never wait). Marked sent after sending, so a crash re-sends rather
  * than loses; the idempotency key lets the outbox and providers drop the repeat.
  */
-export async function sendOwnerNotice(ctx: ServiceContext, noticeId: string, channels: Channels = createChannels(ctx)): Promise<'sent' | 'skipped' | 'delayed' | 'none'> {
+export async function sendOwnerNotice(
+  ctx: ServiceContext,
+  noticeId: string,
+  channels: Channels = createChannels(ctx),
+): Promise<'sent' | 'skipped' | 'delayed' | 'none'> {
   const [row] = await ctx.db
     .select({ notice: schema.ownerNotices, user: schema.users })
     .from(schema.ownerNotices)
@@ -36,7 +40,7 @@ export async function sendOwnerNotice(ctx: ServiceContext, noticeId: string, cha
     .limit(1);
   const now = ctx.now();
   // Not pending, or an early duplicate of a job already waiting for its quiet hours to end.
-  if (!row || row.notice.status !== 'pending' || row.notice.due_at.getTime() > now.getTime() + 1000) return 'none';
+  if (row?.notice.status !== 'pending' || row.notice.due_at.getTime() > now.getTime() + 1000) return 'none';
   const { notice, user } = row;
   const prefs = await getNotifyPreferences(ctx, user.id);
 
@@ -47,7 +51,10 @@ export async function sendOwnerNotice(ctx: ServiceContext, noticeId: string, cha
   const waitMs = quietHoursRemainingMs(now, prefs.quiet_hours, user.time_zone);
   if (waitMs > 0) {
     const delaySeconds = Math.min(QUEUE_MAX_DELAY_SECONDS, Math.ceil(waitMs / 1000));
-    await ctx.db.update(schema.ownerNotices).set({ due_at: new Date(now.getTime() + delaySeconds * 1000) }).where(eq(schema.ownerNotices.id, noticeId));
+    await ctx.db
+      .update(schema.ownerNotices)
+      .set({ due_at: new Date(now.getTime() + delaySeconds * 1000) })
+      .where(eq(schema.ownerNotices.id, noticeId));
     await ctx.env.JOBS.send({ type: 'owner_notice', notice_id: noticeId } satisfies OwnerNoticeJob, { contentType: 'json', delaySeconds });
     return 'delayed';
   }
@@ -62,8 +69,15 @@ export async function sendOwnerNotice(ctx: ServiceContext, noticeId: string, cha
   };
   const results: DeliveryResult[] = [];
   for (const method of prefs.methods) {
-    if (method === 'email') results.push(await channels.email({ email: user.email, ...(user.display_name ? { name: user.display_name } : {}) }, { ...out, idempotencyKey: `${out.idempotencyKey}:email` }));
-    if (method === 'sms' && user.phone_e164 && user.phone_verified_at) results.push(await channels.sms(user.phone_e164, { ...out, idempotencyKey: `${out.idempotencyKey}:sms` }));
+    if (method === 'email')
+      results.push(
+        await channels.email(
+          { email: user.email, ...(user.display_name ? { name: user.display_name } : {}) },
+          { ...out, idempotencyKey: `${out.idempotencyKey}:email` },
+        ),
+      );
+    if (method === 'sms' && user.phone_e164 && user.phone_verified_at)
+      results.push(await channels.sms(user.phone_e164, { ...out, idempotencyKey: `${out.idempotencyKey}:sms` }));
     if (method === 'push') {
       for (const s of await listPushSubscriptions(ctx, user.id)) {
         const r = await channels.push(s, { ...out, idempotencyKey: `${out.idempotencyKey}:push:${s.id}` });
@@ -82,5 +96,8 @@ export async function sendOwnerNotice(ctx: ServiceContext, noticeId: string, cha
 }
 
 async function mark(ctx: ServiceContext, id: string, status: 'sent' | 'skipped', at: Date) {
-  await ctx.db.update(schema.ownerNotices).set({ status, sent_at: at }).where(and(eq(schema.ownerNotices.id, id), eq(schema.ownerNotices.status, 'pending')));
+  await ctx.db
+    .update(schema.ownerNotices)
+    .set({ status, sent_at: at })
+    .where(and(eq(schema.ownerNotices.id, id), eq(schema.ownerNotices.status, 'pending')));
 }

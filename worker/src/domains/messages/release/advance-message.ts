@@ -24,7 +24,8 @@ export async function advanceMessage(ctx: ServiceContext, messageId: string, by:
 
     let moved = false;
     if (message.status === 'armed' && message.cancel_deadline && message.cancel_deadline.getTime() <= now) {
-      const reason = message.cancel_deadline.getTime() > (message.armed_at?.getTime() ?? 0) ? 'The cancel window ended without a check-in.' : 'Armed with no cancel window.';
+      const reason =
+        message.cancel_deadline.getTime() > (message.armed_at?.getTime() ?? 0) ? 'The cancel window ended without a check-in.' : 'Armed with no cancel window.';
       moved = (await releaseMessage(ctx, loaded, 'window_ended', reason)).applied;
     } else if (message.status === 'scheduled' && !message.rules.length && message.deliver_at.getTime() <= now) {
       moved = (await releaseMessage(ctx, loaded, 'deliver_at', `Its delivery time ${iso(message.deliver_at.getTime())} came (no rules).`)).applied;

@@ -33,10 +33,17 @@ export async function armOnMissedCheckins(ctx: ServiceContext, event: MissedChec
   for (const candidate of candidates) {
     if (firingMissRule(candidate.rules, event.misses) < 0) continue;
     const loaded = await loadEngineMessage(ctx, candidate.id);
-    if (!loaded || loaded.message.status !== 'scheduled') continue;
+    if (loaded?.message.status !== 'scheduled') continue;
     const index = firingMissRule(loaded.message.rules, event.misses);
     if (index < 0) continue;
-    const { applied } = await armMessage(ctx, loaded, index, firedAt, `${event.misses} missed check-in${event.misses === 1 ? '' : 's'} in a row`, `event:${event.event_id}`);
+    const { applied } = await armMessage(
+      ctx,
+      loaded,
+      index,
+      firedAt,
+      `${event.misses} missed check-in${event.misses === 1 ? '' : 's'} in a row`,
+      `event:${event.event_id}`,
+    );
     // The clock releases it at the end of the cancel window (at once when there is none).
     if (applied) await syncReleaseTimer(ctx.env, candidate.id);
   }

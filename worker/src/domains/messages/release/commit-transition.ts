@@ -4,16 +4,7 @@ import type { ServiceContext } from '../../../env';
 import { log } from '../../../lib/logger';
 import { enqueueOwnerNotice, insertOwnerNotice } from '../notices/enqueue-owner-notice';
 
-export type TransitionCause =
-  | 'created'
-  | 'rule_fired'
-  | 'deliver_at'
-  | 'window_ended'
-  | 'check_in'
-  | 'manual'
-  | 'cancelled_by_sender'
-  | 'delivered'
-  | 'failed';
+export type TransitionCause = 'created' | 'rule_fired' | 'deliver_at' | 'window_ended' | 'check_in' | 'manual' | 'cancelled_by_sender' | 'delivered' | 'failed';
 
 export interface OwnerNoticeDraft {
   kind: 'message_armed' | 'message_released' | 'message_failed';

@@ -35,13 +35,7 @@ function MessageViewPage() {
   return (
     <>
       <PageHeader title="Message">
-        <p>
-          {role === 'recipient' ? (
-            <Link to="/app/inbox">Back to your Inbox</Link>
-          ) : (
-            <Link to="/app/messages">Back to My Messages</Link>
-          )}
-        </p>
+        <p>{role === 'recipient' ? <Link to="/app/inbox">Back to your Inbox</Link> : <Link to="/app/messages">Back to My Messages</Link>}</p>
       </PageHeader>
       {query.isPending ? (
         <Skeleton lines={6} label="Loading the message" />
