@@ -305,6 +305,19 @@ describe('the ladder, step by step', () => {
     expect(await env.DB.prepare("SELECT count(*) AS n FROM delivery_log WHERE message_id = ? AND channel = 'email'").bind(m.id).first('n')).toBeLessThanOrEqual(1);
   });
 
+  it('the reconciler advances an owner whose clock was lost, and re-arms it', async () => {
+    const l = await ladder(1);
+    const at = l.missedAt;
+    await reportAt(at, l.guardians[0]!, l.ids[0]!);
+    await env.DB.prepare('UPDATE death_reports SET timer_due_at = NULL WHERE owner_id = ?').bind(l.owner.id).run();
+    const half = await captureQueues(() => reconcileLadder(servicesAt(at + WINDOW / 2 + 60_000)));
+    expect(half.result.timers).toBeGreaterThanOrEqual(1);
+    expect((await openReport(l.owner.id))!.halfway_sent_at).toBe(at + WINDOW / 2 + 60_000);
+    await env.DB.prepare('UPDATE death_reports SET timer_due_at = NULL WHERE owner_id = ?').bind(l.owner.id).run();
+    await captureQueues(() => reconcileLadder(servicesAt(at + WINDOW + 60_000)));
+    expect((await userRow(l.owner.id)).death_confirmed_at?.getTime()).toBe(at + WINDOW + 60_000);
+  });
+
   it('moves the window end when the halfway reminder went out late (our outage never shortens the owner’s time)', async () => {
     const l = await ladder(1);
     const at = l.missedAt;
