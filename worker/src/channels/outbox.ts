@@ -1,5 +1,6 @@
 import { schema } from '@afterword/db';
 import { desc, eq } from 'drizzle-orm';
+import type { OutboxMessage } from '../contracts/outbox';
 import type { ServiceContext } from '../env';
 import type { AddressedMessage, ChannelKind, DeliveryResult } from './types';
 
@@ -43,7 +44,7 @@ export async function deliverToOutbox(
 export type OutboxReader = { userId: string } | { operator: true };
 
 /** Newest first: what the local outbox page shows to `reader`. */
-export async function listOutbox(ctx: ServiceContext, reader: OutboxReader, limit = 100) {
+export async function listOutbox(ctx: ServiceContext, reader: OutboxReader, limit = 100): Promise<OutboxMessage[]> {
   const t = schema.outboxMessages;
   const rows = await ctx.db
     .select()
@@ -52,5 +53,16 @@ export async function listOutbox(ctx: ServiceContext, reader: OutboxReader, limi
     .where('userId' in reader ? eq(t.recipient_user_id, reader.userId) : undefined)
     .orderBy(desc(t.created_at))
     .limit(Math.min(Math.max(limit, 1), 500));
-  return rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() }));
+  // Field by field, not `...r`: a column added to the table is not answered until the contract says so.
+  return rows.map((r) => ({
+    id: r.id,
+    channel: r.channel,
+    address: r.address,
+    recipient_user_id: r.recipient_user_id,
+    subject: r.subject,
+    text: r.text,
+    link: r.link,
+    idempotency_key: r.idempotency_key,
+    created_at: r.created_at.toISOString(),
+  }));
 }

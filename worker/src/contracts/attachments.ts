@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { fromBase64 } from '../lib/encoding';
-import type { PlanId } from './plans';
+import { PLANS } from './auth';
 
 /**
  * Encrypted attachments (SPEC section 3 "Encrypted attachment upload", DESIGN section 6): AES-GCM-256
@@ -73,29 +73,16 @@ export const ZDecryptionKeyQuery = z.object({ key: base64OfBytes('key', AES_256_
 export const ZMessageAttachmentsInput = z.object({ message_id: z.string().trim().uuid({ message: 'message_id must be a message id (a UUID)' }) });
 
 /** The 201 answer of an upload. */
-export interface AttachmentUploaded {
-  id: string;
-  message_id: string;
-  iv: string;
-  name: string;
-  size: number;
-}
+export const ZAttachmentUploaded = z.object({ id: z.string(), message_id: z.string(), iv: z.string(), name: z.string(), size: z.number().int() });
+export type AttachmentUploaded = z.infer<typeof ZAttachmentUploaded>;
 
 /** One entry of GET /api/message/{id}/attachments. */
-export interface AttachmentView {
-  id: string;
-  iv: string;
-  name: string;
-  size: number;
-  created_at: string;
-}
+export const ZAttachmentView = z.object({ id: z.string(), iv: z.string(), name: z.string(), size: z.number().int(), created_at: z.string() });
+export type AttachmentView = z.infer<typeof ZAttachmentView>;
 
 /** GET /api/profile/storage: audio of the caller's messages + their attachments, against the plan. */
-export interface StorageView {
-  used_bytes: number;
-  limit_bytes: number;
-  plan: PlanId;
-}
+export const ZStorageView = z.object({ used_bytes: z.number().int(), limit_bytes: z.number().int(), plan: z.enum(PLANS) });
+export type StorageView = z.infer<typeof ZStorageView>;
 
 /** 1234567 → "1.2 MB" (decimal units, as plans are sold); used by the server's quota texts and the web app. */
 export function formatBytes(bytes: number): string {

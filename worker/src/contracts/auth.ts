@@ -5,7 +5,7 @@ import {
   INTL_JURISDICTION_MAX,
   US_STATES,
 } from './regions';
-import { ZKeyBundle, ZPublicKeyJwk, type TPublicKeyJwk, type TWrappedPrivateKey } from './e2ee';
+import { ZKeyBundle, ZPublicKeyJwk, ZWrappedPrivateKey } from './e2ee';
 
 /** Trimmed, lower-cased email (DESIGN section 1: one account per email). */
 export const ZEmail = z
@@ -155,11 +155,8 @@ export const ZPasswordResetConfirm = z.object({
 export type TPasswordResetConfirm = z.input<typeof ZPasswordResetConfirm>;
 
 /** What the reset page needs to let the browser open the old private key with the recovery key. */
-export interface PasswordResetInspection {
-  email: string;
-  has_keys: boolean;
-  recovery_wrap: TWrappedPrivateKey | null;
-}
+export const ZPasswordResetInspection = z.object({ email: z.string(), has_keys: z.boolean(), recovery_wrap: ZWrappedPrivateKey.nullable() });
+export type PasswordResetInspection = z.infer<typeof ZPasswordResetInspection>;
 
 
 /** A reset link works this long, once. */

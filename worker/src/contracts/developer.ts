@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { API_SCOPES, type ApiScope } from '../openapi/route-doc';
 
-export { API_SCOPES, type ApiScope };
+/** API key scopes (SPEC section 6, DESIGN section 9). */
+export const API_SCOPES = ['read:canary', 'read:messages', 'create:vault', 'webhook:death-verification'] as const;
+export type ApiScope = (typeof API_SCOPES)[number];
 
 export const API_KEY_NAME_MAX = 100;
 

@@ -116,15 +116,9 @@ export function parseEnvelope(text: string): { ok: true; envelope: TEnvelope } |
 export const ZKeysOfUser = z.object({ user_id: z.string().trim().uuid({ message: 'user_id must be a user id (a UUID)' }) });
 
 /** GET /api/keys/me and the 201 of PUT /api/keys/me. */
-export interface KeyBundleView {
-  public_key: TPublicKeyJwk;
-  password_wrap: TWrappedPrivateKey;
-  recovery_wrap: TWrappedPrivateKey;
-  created_at: string;
-}
+export const ZKeyBundleView = z.object({ public_key: ZPublicKeyJwk, password_wrap: ZWrappedPrivateKey, recovery_wrap: ZWrappedPrivateKey, created_at: z.string() });
+export type KeyBundleView = z.infer<typeof ZKeyBundleView>;
 
 /** GET /api/keys/{userId}: what a sender needs to seal for that user. */
-export interface PublicKeyView {
-  user_id: string;
-  public_key: TPublicKeyJwk;
-}
+export const ZPublicKeyView = z.object({ user_id: z.string(), public_key: ZPublicKeyJwk });
+export type PublicKeyView = z.infer<typeof ZPublicKeyView>;

@@ -9,3 +9,7 @@ export const ZScheduledDeletion = z.object({
   reason: z.string(),
 });
 export type TScheduledDeletion = z.infer<typeof ZScheduledDeletion>;
+
+/** GET /api/legal/deletions. */
+export const ZScheduledDeletions = z.object({ items: z.array(ZScheduledDeletion) });
+export type TScheduledDeletions = z.infer<typeof ZScheduledDeletions>;

@@ -124,50 +124,67 @@ export const ZMessageId = z.object({ id: z.string().uuid({ message: 'Not a messa
 export const MESSAGE_FILTERS = ['all', 'pending', 'sent'] as const;
 export type MessageFilter = (typeof MESSAGE_FILTERS)[number];
 
-export interface MessageRuleView {
-  trigger_type: TriggerType;
-  trigger_value: string;
-  expire_window: number | null;
-  fired_at: string | null;
-}
+/*
+ * Response schemas: each answer's type is inferred from its schema, so the server's services (which
+ * declare these types as their return types), the OpenAPI document and the web app read one definition.
+ */
+
+export const ZMessageRuleView = z.object({
+  trigger_type: z.enum(TRIGGER_TYPES),
+  trigger_value: z.string(),
+  expire_window: z.number().int().nullable().describe('Days the rule stays armable after it first could fire; null = no limit'),
+  fired_at: z.string().nullable(),
+});
+export type MessageRuleView = z.infer<typeof ZMessageRuleView>;
 
 /** A message as its sender (or, once released, its recipient) sees it. */
-export interface MessageView {
-  id: string;
-  sender_id: string;
-  recipient_user_id: string;
-  recipient_email?: string;
-  sender_email?: string;
-  sender_name?: string;
-  content: string;
-  content_encrypted: string | null;
-  deliver_at: string;
-  /** True once released: the recipient has it in their inbox (status tells how the channel went). */
-  delivered: boolean;
-  delivery_method: DeliveryMethod;
-  use_e2ee: boolean;
-  rules: MessageRuleView[];
-  status: MessageStatus;
-  has_audio: boolean;
-  audio_type: string | null;
-  armed_at: string | null;
-  cancel_deadline: string | null;
-  released_at: string | null;
-  created_at: string;
-}
+export const ZMessageView = z.object({
+  id: z.string(),
+  sender_id: z.string(),
+  recipient_user_id: z.string(),
+  recipient_email: z.string().optional(),
+  sender_email: z.string().optional(),
+  sender_name: z.string().optional(),
+  content: z.string().describe("Empty for an end-to-end encrypted message (the sealed text is in content_encrypted)"),
+  content_encrypted: z.string().nullable().describe('The v1 envelope as JSON (use_e2ee), else null'),
+  deliver_at: z.string(),
+  delivered: z.boolean().describe("True once released: the recipient has it in their inbox (status tells how the channel went)"),
+  delivery_method: z.enum(DELIVERY_METHODS),
+  use_e2ee: z.boolean(),
+  rules: z.array(ZMessageRuleView),
+  status: z.enum(MESSAGE_STATUSES),
+  has_audio: z.boolean(),
+  audio_type: z.string().nullable(),
+  armed_at: z.string().nullable(),
+  cancel_deadline: z.string().nullable(),
+  released_at: z.string().nullable(),
+  created_at: z.string(),
+});
+export type MessageView = z.infer<typeof ZMessageView>;
 
-export interface MessageTransitionView {
-  at: string;
-  from: MessageStatus | null;
-  to: MessageStatus;
-  cause: string;
-  detail: string;
-}
+export const ZMessageTransitionView = z.object({
+  at: z.string(),
+  from: z.enum(MESSAGE_STATUSES).nullable(),
+  to: z.enum(MESSAGE_STATUSES),
+  cause: z.string(),
+  detail: z.string(),
+});
+export type MessageTransitionView = z.infer<typeof ZMessageTransitionView>;
 
-export interface DeliveryLogEntry {
-  created_at: string;
-  channel: DeliveryMethod | 'inbox';
-  success: boolean;
-  error?: string;
-  attempt: number;
-}
+export const ZDeliveryLogEntry = z.object({
+  created_at: z.string(),
+  channel: z.enum([...DELIVERY_METHODS, 'inbox']),
+  success: z.boolean(),
+  error: z.string().optional(),
+  attempt: z.number().int(),
+});
+export type DeliveryLogEntry = z.infer<typeof ZDeliveryLogEntry>;
+
+/** GET /api/message/{id}: the message, its state history and delivery attempts, and the caller's role. */
+export const ZMessageDetail = z.object({
+  message: ZMessageView,
+  transitions: z.array(ZMessageTransitionView),
+  log: z.array(ZDeliveryLogEntry),
+  role: z.enum(['sender', 'recipient']),
+});
+export type MessageDetail = z.infer<typeof ZMessageDetail>;

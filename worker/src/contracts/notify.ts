@@ -38,13 +38,6 @@ export const ZPushSubscription = z.object({
 export type TPushSubscription = z.output<typeof ZPushSubscription>;
 export const ZPushEndpoint = z.object({ endpoint: z.string().trim().min(1).max(2048) });
 
-/** GET /api/outbox?limit= (local only): how many of the newest deliveries to show. */
-export const OUTBOX_PAGE_MAX = 500;
-export const ZOutboxQuery = z.object({
-  limit: z.coerce
-    .number({ message: 'limit must be a whole number' })
-    .int({ message: 'limit must be a whole number' })
-    .min(1, { message: 'limit must be at least 1' })
-    .max(OUTBOX_PAGE_MAX, { message: `limit must be at most ${OUTBOX_PAGE_MAX}` })
-    .optional(),
-});
+/** What the owner sees of a device: never the full endpoint (it is a capability URL) nor the keys. */
+export const ZPushSubscriptionView = z.object({ id: z.string(), endpoint_origin: z.string(), created_at: z.string() });
+export type PushSubscriptionView = z.infer<typeof ZPushSubscriptionView>;

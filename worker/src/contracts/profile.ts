@@ -39,19 +39,18 @@ export const ZStartPhoneVerification = z.object({ phone: ZPhoneE164 });
 /** POST /api/profile/phone/verify. */
 export const ZVerifyPhone = z.object({ code: z.string().trim().regex(/^\d{6}$/, { message: 'code must be the 6 digits we sent' }) });
 
-export interface ProfileView {
-  id: string;
-  email: string;
-  display_name: string;
-  time_zone: string;
-  phone: string | null;
-  phone_verified: boolean;
-  /** A verification in progress: the number the code went to. */
-  pending_phone: string | null;
-}
+/** GET|PATCH /api/profile, and the answer of the phone routes that settle a number. */
+export const ZProfileView = z.object({
+  id: z.string(),
+  email: z.string(),
+  display_name: z.string(),
+  time_zone: z.string(),
+  phone: z.string().nullable(),
+  phone_verified: z.boolean(),
+  pending_phone: z.string().nullable().describe('A verification in progress: the number the code went to'),
+});
+export type ProfileView = z.infer<typeof ZProfileView>;
 
 /** POST /api/profile/phone: the profile with the pending number, and when the code lapses or may be resent. */
-export interface PhoneVerificationStarted extends ProfileView {
-  code_expires_at: string;
-  resend_available_at: string;
-}
+export const ZPhoneVerificationStarted = ZProfileView.extend({ code_expires_at: z.string(), resend_available_at: z.string() });
+export type PhoneVerificationStarted = z.infer<typeof ZPhoneVerificationStarted>;

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { MAX_JSON_BYTES } from '../lib/json-body';
 import type { RouteDoc } from './route-doc';
 import { ROUTE_DOCS } from './routes';
-import { ERROR_SCHEMA } from './schemas';
 
 /*
  * The OpenAPI 3.1 document, generated from ROUTE_DOCS (the same list the API-key policy reads) and the
@@ -12,6 +11,33 @@ import { ERROR_SCHEMA } from './schemas';
  */
 
 type Json = Record<string, unknown>;
+
+/** Every error: `{detail}`, a sentence or FastAPI-style field issues (docs/decisions/api-errors.md). */
+const ERROR_SCHEMA = {
+  type: 'object',
+  required: ['detail'],
+  properties: {
+    detail: {
+      description: 'What went wrong: a sentence, or (422) one entry per invalid field.',
+      oneOf: [
+        { type: 'string' },
+        {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['loc', 'msg', 'type'],
+            properties: {
+              loc: { type: 'array', items: { type: ['string', 'integer'] }, description: 'Where: ["body", "email"], ["query", "limit"]…' },
+              msg: { type: 'string' },
+              type: { type: 'string', description: 'A machine-readable kind: missing, invalid_type, too_small…' },
+            },
+          },
+        },
+      ],
+    },
+    request_id: { type: 'string', description: 'Only on 500: the id under which the error was logged.' },
+  },
+} as const;
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
 

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
+import { API_SCOPES, type ApiScope } from '../contracts/developer';
 
-/** API key scopes (SPEC section 6, DESIGN section 9). */
-export const API_SCOPES = ['read:canary', 'read:messages', 'create:vault', 'webhook:death-verification'] as const;
-export type ApiScope = (typeof API_SCOPES)[number];
+/** The key scopes are a contract (contracts/developer.ts): the web app's Developer page offers them too. */
+export { API_SCOPES, type ApiScope };
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 

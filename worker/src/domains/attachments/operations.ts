@@ -1,10 +1,17 @@
 import { z } from 'zod';
 import { ZId, ZIdParam } from '../../api/ids';
 import { defineOperation } from '../../api/operation';
-import { ATTACHMENT_MAX_BODY_BYTES, decodeBase64Any, ZAttachmentUploadFields, ZDecryptionKeyQuery } from '../../contracts/attachments';
+import {
+  ATTACHMENT_MAX_BODY_BYTES,
+  decodeBase64Any,
+  ZAttachmentUploaded,
+  ZAttachmentUploadFields,
+  ZAttachmentView,
+  ZDecryptionKeyQuery,
+  ZStorageView,
+} from '../../contracts/attachments';
 import { AppError } from '../../lib/errors';
 import { parseOrThrow } from '../../lib/validation';
-import { ZAttachmentUploaded, ZAttachmentView, ZStorageView } from '../../openapi/schemas';
 import { messageNotFound } from '../messages/read-messages';
 import { textField } from './multipart';
 import { attachmentNotFound, decryptAttachment, getAttachmentCiphertext, listAttachments } from './read-attachments';

@@ -1,6 +1,6 @@
 import { defineOperation } from '../../api/operation';
-import { ZChangePassword, ZLoginInput, ZLoginResult, ZMe, ZPasswordResetConfirm, ZPasswordResetInspect, ZPasswordResetRequest, ZRegisterInput } from '../../contracts/auth';
-import { ZOk, ZPasswordResetInspection } from '../../openapi/schemas';
+import { ZChangePassword, ZLoginInput, ZLoginResult, ZMe, ZPasswordResetConfirm, ZPasswordResetInspect, ZPasswordResetInspection, ZPasswordResetRequest, ZRegisterInput } from '../../contracts/auth';
+import { ZOk } from '../../contracts/transport';
 import { changePassword } from './change-password';
 import { loginUser } from './login-user';
 import { confirmPasswordReset, inspectPasswordReset, requestPasswordReset } from './password-reset';

@@ -3,7 +3,7 @@ import { ZIdParam } from '../../api/ids';
 import { defineOperation } from '../../api/operation';
 import { ZCanary, ZCanaryStatus, ZCheckInInput, ZCheckInResult, ZCreateCanaryInput } from '../../contracts/canary';
 import { unauthenticated } from '../../lib/errors';
-import { ZOk } from '../../openapi/schemas';
+import { ZOk } from '../../contracts/transport';
 import { checkInAll, checkInWithToken } from './check-in';
 import { createCanary } from './create-canary';
 import { deleteCanary } from './delete-canary';

@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { ZId } from '../../api/ids';
 import { defineOperation } from '../../api/operation';
-import { ZKeysOfUser } from '../../contracts/e2ee';
-import { ZKeyBundle } from '../../contracts/e2ee';
-import { ZKeyBundleView, ZPublicKeyView } from '../../openapi/schemas';
+import { ZKeyBundle, ZKeyBundleView, ZKeysOfUser, ZPublicKeyView } from '../../contracts/e2ee';
 import { createKeys, getOwnKeys, getPublicKey, publicKeyNotFound } from './key-bundles';
 
 /** /api/keys: E2EE key bundles (docs/api.md "End-to-end encryption keys"). Formats: contracts/e2ee.ts. */

@@ -1,6 +1,6 @@
 import { schema } from '@afterword/db';
 import { and, eq } from 'drizzle-orm';
-import type { TScheduledDeletion } from '../../contracts/legal';
+import type { TScheduledDeletion, TScheduledDeletions } from '../../contracts/legal';
 import type { ServiceContext } from '../../env';
 import { getDeadman } from '../deadman/deadman-view';
 import { DEADMAN_FINAL_NOTICE_MS } from '../deadman/process-deadman';
@@ -10,7 +10,7 @@ import { DEADMAN_FINAL_NOTICE_MS } from '../deadman/process-deadman';
  * shows as a projected item (status "armed", dated by its current deadline plus the final notice), a
  * passed one as "scheduled".
  */
-export async function listScheduledDeletions(ctx: ServiceContext, userId: string) {
+export async function listScheduledDeletions(ctx: ServiceContext, userId: string): Promise<TScheduledDeletions> {
   const rows = await ctx.db
     .select()
     .from(schema.scheduledDeletions)

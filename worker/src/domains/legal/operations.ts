@@ -1,5 +1,5 @@
 import { defineOperation } from '../../api/operation';
-import { ZScheduledDeletions } from '../../openapi/schemas';
+import { ZScheduledDeletions } from '../../contracts/legal';
 import { listScheduledDeletions } from './list-deletions';
 
 /** SPEC section 7: /api/legal/* (deletions now; consents and export arrive with data rights). */

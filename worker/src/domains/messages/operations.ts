@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { ZIdParam } from '../../api/ids';
 import { defineOperation } from '../../api/operation';
-import { MESSAGE_CREATE_MAX_BODY_BYTES, MESSAGE_FILTERS, ZCreateMessageInput } from '../../contracts/messages';
-import { ZDeliveryLogEntry, ZMessageDetail, ZMessageView } from '../../openapi/schemas';
+import { MESSAGE_CREATE_MAX_BODY_BYTES, MESSAGE_FILTERS, ZCreateMessageInput, ZDeliveryLogEntry, ZMessageDetail, ZMessageView } from '../../contracts/messages';
 import { createMessage } from './create-message';
 import { getDeliveryLog, getMessageAudio, getMessageDetail, inboxMessages, listMessages, messageNotFound, pendingMessages } from './read-messages';
 import { cancelMessage, deliverNow } from './sender-actions';

@@ -2,7 +2,7 @@ import { schema } from '@afterword/db';
 import type { Message } from '@afterword/db/schema';
 import { and, asc, desc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
-import type { DeliveryLogEntry, MessageFilter, MessageTransitionView, MessageView } from '../../contracts/messages';
+import type { DeliveryLogEntry, MessageDetail, MessageFilter, MessageView } from '../../contracts/messages';
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
 import { toMessageView, toTransitionView } from './message-view';
@@ -50,11 +50,7 @@ function recipientCopy(view: MessageView): MessageView {
   return { ...view, rules: [], armed_at: null, cancel_deadline: null };
 }
 
-export async function getMessageDetail(
-  ctx: ServiceContext,
-  userId: string,
-  id: string,
-): Promise<{ message: MessageView; transitions: MessageTransitionView[]; log: DeliveryLogEntry[]; role: 'sender' | 'recipient' }> {
+export async function getMessageDetail(ctx: ServiceContext, userId: string, id: string): Promise<MessageDetail> {
   const { message, role, senderEmail, senderName, recipientEmail } = await loadReadable(ctx, userId, id);
   const [transitions, log] = await ctx.db.batch([
     ctx.db.select().from(schema.messageTransitions).where(eq(schema.messageTransitions.message_id, id)).orderBy(asc(schema.messageTransitions.created_at)),

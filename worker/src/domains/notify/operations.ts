@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { ZIdParam } from '../../api/ids';
 import { defineOperation } from '../../api/operation';
-import { ZNotifyPreferences, ZPushEndpoint, ZPushSubscription } from '../../contracts/notify';
-import { ZDeliveryLogEntry, ZPushSubscriptionView } from '../../openapi/schemas';
+import { ZDeliveryLogEntry } from '../../contracts/messages';
+import { ZNotifyPreferences, ZPushEndpoint, ZPushSubscription, ZPushSubscriptionView } from '../../contracts/notify';
 import { getDeliveryLog } from '../messages/delivery-log';
 import { messageNotFound } from '../messages/read-messages';
 import { getNotifyPreferences, saveNotifyPreferences } from './preferences';

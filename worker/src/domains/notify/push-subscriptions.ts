@@ -1,19 +1,12 @@
 import { schema } from '@afterword/db';
 import { and, desc, eq, notInArray, sql } from 'drizzle-orm';
 import type { PushSubscriptionJson } from '../../channels/types';
-import type { TPushSubscription } from '../../contracts/notify';
+import type { PushSubscriptionView, TPushSubscription } from '../../contracts/notify';
 import { isProduction, type ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
 
 export interface StoredPushSubscription extends PushSubscriptionJson {
   id: string;
-}
-
-/** What the owner sees of a device: never the full endpoint (it is a capability URL) nor the keys. */
-export interface PushSubscriptionView {
-  id: string;
-  endpoint_origin: string;
-  created_at: string;
 }
 
 /**

@@ -1,12 +1,10 @@
 import { z } from 'zod';
 import { defineOperation } from '../../api/operation';
-import { ZOutboxQuery } from '../../contracts/notify';
-import { ZOutboxMessage } from '../../openapi/schemas';
+import { ZOutboxPage, ZOutboxQuery } from '../../contracts/outbox';
 import { operatorViewEnabled, outboxEnabled, readEveryOutbox, readOutbox } from './outbox-access';
 
 /** /api/outbox: the caller's local mailbox, standing in for every channel (docs/decisions/local-outbox.md). */
 const tags = ['Outbox (local)'];
-const ZOutboxPage = z.object({ enabled: z.literal(true), messages: z.array(ZOutboxMessage) });
 const badLimit = { description: '`limit` is not a whole number from 1 to 500' };
 
 export const outboxOperations = [

@@ -1,6 +1,5 @@
 import { defineOperation } from '../../api/operation';
-import { ZProfileUpdate, ZStartPhoneVerification, ZVerifyPhone } from '../../contracts/profile';
-import { ZPhoneVerificationStarted, ZProfileView } from '../../openapi/schemas';
+import { ZPhoneVerificationStarted, ZProfileUpdate, ZProfileView, ZStartPhoneVerification, ZVerifyPhone } from '../../contracts/profile';
 import { getProfile } from './profile-view';
 import { removePhone } from './remove-phone';
 import { startPhoneVerification } from './start-phone-verification';
