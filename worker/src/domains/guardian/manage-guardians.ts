@@ -8,7 +8,6 @@ import { hashSecret, newSecretToken } from '../../lib/secrets';
 import { enqueueGuardianNotices, noticeToGuardian, returnedIds } from './guardian-notices';
 import { DAY_MS, guardianNotFound, ifRecorded, origin, personName, recordStep } from './ladder-records';
 
-const LIVE = ['invited', 'active'] as const;
 const isLive = (g: Pick<Guardian, 'status'>) => g.status === 'invited' || g.status === 'active';
 
 export function toGuardianView(g: Guardian, name: string | null = null): TGuardianView {
@@ -118,5 +117,3 @@ export async function revokeGuardian(ctx: ServiceContext, ownerId: string, id: s
   const [row] = await ctx.db.select().from(schema.guardians).where(eq(schema.guardians.id, id));
   return toGuardianView(row!);
 }
-
-export { LIVE };
