@@ -11,3 +11,4 @@ export * from './notifications';
 export * from './e2ee';
 export * from './webhooks';
 export * from './api-keys';
+export * from './guardians';

@@ -70,6 +70,8 @@ export const ownerNotices = sqliteTable(
     subject: text('subject').notNull(),
     text: text('text').notNull(),
     link: text('link'),
+    /** A sandbox API key caused it: sent to the local outbox only, whatever the transports are. */
+    outbox_only: integer('outbox_only', { mode: 'boolean' }).notNull().default(false),
     status: text('status', { enum: ['pending', 'sent', 'skipped'] }).notNull(),
     /** Not before: quiet hours move it later. The reconciler re-sends pending notices well past it. */
     due_at: integer('due_at', { mode: 'timestamp_ms' }).notNull(),

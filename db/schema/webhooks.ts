@@ -5,7 +5,7 @@ import { users } from './users';
  * Value lists of the webhook tables. Kept here rather than in enums.ts (the contract in
  * worker/src/contracts/webhooks.ts repeats them and a type check in the webhooks domain keeps the two equal).
  */
-export const WEBHOOK_EVENT_TYPES = ['missed_checkins'] as const;
+export const WEBHOOK_EVENT_TYPES = ['missed_checkins', 'death_confirmed'] as const;
 export const WEBHOOK_STATUSES = ['active', 'disabled'] as const;
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'sending', 'retrying', 'delivered', 'failed'] as const;
 

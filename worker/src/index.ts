@@ -5,6 +5,7 @@ import { consumeBatch } from './queues/consume';
 
 export { CanaryClock } from './durable/canary-clock';
 export { ReleaseClock } from './durable/release-clock';
+export { GuardianClock } from './durable/guardian-clock';
 
 const app = createApp();
 

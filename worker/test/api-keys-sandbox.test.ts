@@ -7,14 +7,18 @@ import { createCanaryFor } from './helpers/canary';
 import { createMessageFor } from './helpers/messages';
 import { endpointFor } from './helpers/webhooks';
 
-/** Rows that mean something left (or was queued to leave) through a channel or a webhook. */
+/**
+ * Rows that mean something left (or was queued to leave) through a channel or a webhook. A sandbox death
+ * report's notices are shown in the local outbox only (`outbox_only`, subject "[Sandbox] …"): the
+ * rehearsal the sandbox promises, never a real send, so they are counted apart.
+ */
 async function outgoing() {
-  const count = async (table: string) => (await env.DB.prepare(`SELECT count(*) AS n FROM ${table}`).first<{ n: number }>())!.n;
+  const count = async (table: string, where = '1') => (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`).first<{ n: number }>())!.n;
   return {
-    outbox: await count('outbox_messages'),
+    outbox: await count('outbox_messages', "subject NOT LIKE '[Sandbox]%'"),
     deliveries: await count('deliveries'),
     webhooks: await count('webhook_deliveries'),
-    notices: await count('owner_notices'),
+    notices: await count('owner_notices', 'outbox_only = 0'),
   };
 }
 
@@ -57,5 +61,11 @@ describe('sandbox keys', () => {
       expect(JSON.parse(e.payload).data.sandbox).toBe(true);
     }
     expect(await outgoing()).toEqual({ ...before, webhooks: before.webhooks + events.results.length });
+    // The death report ran as a rehearsal: its notice is outbox-only, and nobody is marked dead.
+    const rehearsal = await env.DB.prepare("SELECT outbox_only, subject FROM owner_notices WHERE user_id = ? AND kind = 'death_reported'")
+      .bind(owner.id)
+      .all<{ outbox_only: number; subject: string }>();
+    expect(rehearsal.results).toEqual([{ outbox_only: 1, subject: expect.stringMatching(/^\[Sandbox\]/) }]);
+    expect(await env.DB.prepare('SELECT death_confirmed_at FROM users WHERE id = ?').bind(owner.id).first('death_confirmed_at')).toBeNull();
   });
 });

@@ -6,7 +6,7 @@ import { createApp } from '../src/app';
 import { API_KEY_LENGTH, type ApiScope } from '../src/contracts/developer';
 import { PLAN_LIMITS } from '../src/contracts/plans';
 import { BASE62, crc32, keyChecksum, newApiKey, parseApiKey, toBase62 } from '../src/domains/developer/key-format';
-import { DEATH_REPORT_KEY_ONLY, DEATH_REPORT_NOT_YET } from '../src/domains/developer/death-verification';
+import { DEATH_REPORT_KEY_ONLY } from '../src/domains/developer/death-verification';
 import { INVALID_API_KEY, REVOKED_API_KEY } from '../src/domains/developer/authenticate-key';
 import { flushPendingUsage } from '../src/domains/developer/usage-buffer';
 import { createDb } from '@afterword/db';
@@ -231,7 +231,7 @@ describe('creating, listing and revoking keys', () => {
     const owner = await signedInUser();
     const other = await signedInUser();
     const { id, key } = await createKey(owner.token, ['webhook:death-verification']);
-    expect((await api('POST', '/api/death-verification/report', { token: key })).status).toBe(501);
+    expect((await api('POST', '/api/death-verification/report', { token: key })).status).toBe(202);
 
     expect((await api('DELETE', `/api/developer/keys/${id}`, { token: other.token })).status).toBe(404);
     const revoked = await api('DELETE', `/api/developer/keys/${id}`, { token: owner.token });
@@ -314,8 +314,9 @@ describe('key calls', () => {
     const { id, key } = await createKey(owner.token, ['webhook:death-verification']);
     const before = Date.now();
     const res = await api('POST', '/api/death-verification/report', { token: key, json: {} });
-    expect(res.status).toBe(501);
-    expect(res.data.detail).toBe(DEATH_REPORT_NOT_YET);
+    // Accepted: the key's report opens the veto window (worker/test/guardian-ladder.test.ts follows it).
+    expect(res.status).toBe(202);
+    expect(res.data.recorded).toBe('death_reported');
     expect(res.headers.get('x-ratelimit-limit')).toBe('100');
     expect(res.headers.get('x-ratelimit-remaining')).toBe('99');
     const row = await keyUsage(id);
@@ -358,7 +359,7 @@ describe('key calls', () => {
       .run();
 
     const last = await api('POST', '/api/death-verification/report', { token: first.key });
-    expect(last.status).toBe(501);
+    expect(last.status).toBe(202);
     expect(last.headers.get('x-ratelimit-remaining')).toBe('0');
 
     // The quota is the user's, shared by every key.
@@ -379,7 +380,7 @@ describe('key calls', () => {
     // A bigger plan lifts the limit at once; sessions were never metered.
     await env.DB.prepare("UPDATE users SET plan = 'plus' WHERE id = ?").bind(owner.id).run();
     const lifted = await api('POST', '/api/death-verification/report', { token: second.key });
-    expect(lifted.status).toBe(501);
+    expect(lifted.status).toBe(202);
     expect(lifted.headers.get('x-ratelimit-limit')).toBe('1000');
     expect(lifted.headers.get('x-ratelimit-remaining')).toBe(String(1000 - limit - 1));
   });
@@ -389,7 +390,7 @@ describe('key calls', () => {
     const { id, key } = await createKey(owner.token, ['webhook:death-verification']);
     await env.DB.prepare("INSERT INTO api_usage (key_id, user_id, month, count, last_used_at) VALUES (?, ?, '2000-01', 100, 0)").bind(id, owner.id).run();
     const res = await api('POST', '/api/death-verification/report', { token: key });
-    expect(res.status).toBe(501);
+    expect(res.status).toBe(202);
     expect(res.headers.get('x-ratelimit-remaining')).toBe('99');
   });
 

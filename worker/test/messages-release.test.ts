@@ -8,9 +8,9 @@ import { MAX_DELIVERY_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../src/domains/mess
 import { sendOwnerNotice } from '../src/domains/messages/notices/send-owner-notice';
 import { advanceMessage } from '../src/domains/messages/release/advance-message';
 import { armOnMissedCheckins } from '../src/domains/messages/release/arm-on-missed-checkins';
-import { setDeathConfirmed } from '../src/domains/messages/release/set-death-confirmed';
 import { api, signedInUser } from './helpers/api';
 import { createCanaryFor, servicesAt } from './helpers/canary';
+import { confirmDeathDirectly } from './helpers/guardian';
 import { captureQueues, createMessageFor, messageRow, scriptedChannels, transitionCauses } from './helpers/messages';
 
 const MIN = 60_000;
@@ -207,13 +207,13 @@ describe('release rules (advanceMessage with a controlled clock)', () => {
     expect(await transitionCauses(m.id)).toEqual(['∅→scheduled:created', 'scheduled→armed:rule_fired', 'armed→releasing:window_ended']);
   });
 
-  it('delay_after_death fires `days` after setDeathConfirmed, not before', async () => {
+  it('delay_after_death fires `days` after the death is confirmed, not before', async () => {
     const { sender, recipient } = await pair();
     const m = await createMessageFor(sender.token, { recipient_user_id: recipient.id, rules: [{ trigger_type: 'delay_after_death', trigger_value: 2 }] });
     const before = await captureQueues(() => advanceMessage(servicesAt(Date.now() + 100 * DAY), m.id, 'direct'));
     expect(before.result.nextWakeAt).toBeNull();
     const death = Date.now() + DAY;
-    await setDeathConfirmed(servicesAt(death), sender.id, new Date(death));
+    await confirmDeathDirectly(sender.id, death);
     expect((await captureQueues(() => advanceMessage(servicesAt(death + 2 * DAY - 1), m.id, 'direct'))).result.nextWakeAt?.getTime()).toBe(death + 2 * DAY);
     expect((await messageRow(m.id))!.status).toBe('scheduled');
     await captureQueues(() => advanceMessage(servicesAt(death + 2 * DAY), m.id, 'direct'));

@@ -7,6 +7,7 @@ import { E2EE_RECOVERY_INFO } from '../src/contracts/e2ee';
 import { api, signedInUser } from './helpers/api';
 import { createCanaryFor } from './helpers/canary';
 import { createMessageFor } from './helpers/messages';
+import { guardianOf } from './helpers/guardian';
 import { endpointFor } from './helpers/webhooks';
 import { toBase64, toBase64Url } from '../src/lib/encoding';
 
@@ -50,6 +51,11 @@ const OWNED: Record<string, (owner: Persona, recipient: Persona) => Promise<stri
   deleteWebhook: async (owner) => (await endpointFor(owner, 'walk')).id,
   sendWebhookTestEvent: async (owner) => (await endpointFor(owner, 'walk')).id,
   listWebhookAttempts: async (owner) => (await endpointFor(owner, 'walk')).id,
+  revokeGuardian: async (owner) =>
+    (await api('POST', '/api/guardian/assign', { token: owner.token, json: { email: `walk-${crypto.randomUUID()}@example.com`, consent: true } })).data.id,
+  // The guardian's side: `owner` guards `recipient`, and addresses that guardianship.
+  answerAsGuardian: (owner, recipient) => guardianOf(recipient, owner),
+  resignAsGuardian: (owner, recipient) => guardianOf(recipient, owner),
 };
 
 /** Objects every signed-in person may read by design: a public key is what others encrypt to. */

@@ -5,6 +5,7 @@ import { canaryOperations } from '../domains/canary/operations';
 import { deadmanOperations } from '../domains/deadman/operations';
 import { developerOperations } from '../domains/developer/operations';
 import { e2eeOperations } from '../domains/e2ee/operations';
+import { guardianOperations } from '../domains/guardian/operations';
 import { legalOperations } from '../domains/legal/operations';
 import { messageOperations } from '../domains/messages/operations';
 import { notifyOperations } from '../domains/notify/operations';
@@ -31,5 +32,6 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...e2eeOperations,
   ...developerOperations,
   ...webhooksOperations,
+  ...guardianOperations,
   ...outboxOperations,
 ];

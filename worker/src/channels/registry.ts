@@ -61,3 +61,17 @@ export function createChannels(ctx: ServiceContext): Channels {
     push: push.send,
   };
 }
+
+/**
+ * Every channel to the local outbox, whatever the configuration: what a sandbox API key causes
+ * (docs/decisions/api-keys.md, "Sandbox keys") is shown, never sent.
+ */
+export function outboxChannels(ctx: ServiceContext): Channels {
+  return {
+    transports: { email: 'outbox', sms: 'outbox', call: 'outbox', push: 'outbox' },
+    email: (to, m) => deliverToOutbox(ctx, 'email', to.email, m),
+    sms: (to, m) => deliverToOutbox(ctx, 'sms', to, m),
+    call: (to, m) => deliverToOutbox(ctx, 'call', to, m),
+    push: (s, m) => deliverToOutbox(ctx, 'push', s.endpoint, m),
+  };
+}

@@ -11,7 +11,7 @@ export const API_SCOPE_DESCRIPTIONS: Record<ApiScope, string> = {
   'read:canary': 'Read your canaries and their status',
   'read:messages': 'Read your messages, their status and delivery logs',
   'create:vault': 'Create vault items (opens no route until the vault arrives)',
-  'webhook:death-verification': "Report a death from an executor's system (answers 501 until guardians arrive)",
+  'webhook:death-verification': "Report your death from an executor's system (opens the veto window; a check-in refutes it)",
 };
 /** Active (unrevoked) keys one account may hold at once. */
 export const MAX_ACTIVE_API_KEYS = 25;

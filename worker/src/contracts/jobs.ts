@@ -29,5 +29,20 @@ export type OwnerNoticeJob = z.infer<typeof ZOwnerNoticeJob>;
 export const ZWebhookJob = z.object({ type: z.literal('webhook'), delivery_id: z.string().min(1) });
 export type WebhookJob = z.infer<typeof ZWebhookJob>;
 
-export const ZQueueJob = z.discriminatedUnion('type', [ZMissedCheckinsEvent, ZDeliverJob, ZOwnerNoticeJob, ZWebhookJob]);
+/** One notice to one guardian (an invitation, "Have you heard from …?", a refutation, a confirmation). */
+export const ZGuardianNoticeJob = z.object({ type: z.literal('guardian_notice'), notice_id: z.string().min(1) });
+export type GuardianNoticeJob = z.infer<typeof ZGuardianNoticeJob>;
+
+/** What follows a confirmed death (the flag is already set): fire death-triggered releases, send the webhook. */
+export const ZDeathConfirmedJob = z.object({ type: z.literal('death_confirmed'), report_id: z.string().min(1) });
+export type DeathConfirmedJob = z.infer<typeof ZDeathConfirmedJob>;
+
+export const ZQueueJob = z.discriminatedUnion('type', [
+  ZMissedCheckinsEvent,
+  ZDeliverJob,
+  ZOwnerNoticeJob,
+  ZWebhookJob,
+  ZGuardianNoticeJob,
+  ZDeathConfirmedJob,
+]);
 export type QueueJob = z.infer<typeof ZQueueJob>;

@@ -6,7 +6,8 @@ import { fromBase64, toBase64 } from '../lib/encoding';
  * follow the Standard Webhooks specification: headers `webhook-id`, `webhook-timestamp`, `webhook-signature`,
  * secrets `whsec_` + base64.
  */
-export const WEBHOOK_EVENTS = ['missed_checkins'] as const;
+/** `missed_checkins`: a canary missed a check-in; `death_confirmed`: the guardian ladder confirmed the owner's death. */
+export const WEBHOOK_EVENTS = ['missed_checkins', 'death_confirmed'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** A supplied secret decodes to 24–64 bytes; a generated one is 32 random bytes. */
@@ -122,6 +123,27 @@ export const ZMissedCheckinsPayload = z.object({
   }),
 });
 export type TMissedCheckinsPayload = z.output<typeof ZMissedCheckinsPayload>;
+
+/**
+ * The body of a `death_confirmed` webhook: the ladder confirmed the death of the endpoint's owner (a report
+ * by a quorum of guardians or an authorised key, then a veto window that passed without a check-in).
+ * `timestamp` is the confirmation, so the body is the same on every retry.
+ */
+export const ZDeathConfirmedPayload = z.object({
+  type: z.literal('death_confirmed'),
+  timestamp: z.string(),
+  data: z.object({
+    user_id: z.string(),
+    event: z.literal('death_confirmed'),
+    report_id: z.string(),
+    reported_at: z.string(),
+    window_ends_at: z.string(),
+    confirmed_at: z.string(),
+    sandbox: z.literal(true).optional().describe('present when a sandbox API key reported the death (a rehearsal: the death flag is not set)'),
+    test: z.literal(true).optional().describe("present on 'Send test event' deliveries"),
+  }),
+});
+export type TDeathConfirmedPayload = z.output<typeof ZDeathConfirmedPayload>;
 
 /** POST /api/sandbox/missed-checkins: which canary's miss to simulate (default: the one GET /api/canary/status reports). */
 export const ZSimulateMissedCheckinsInput = z.object({ canary_id: z.uuid({ message: 'canary_id must be a canary id' }).optional() }).strict();

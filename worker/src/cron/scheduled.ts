@@ -1,17 +1,19 @@
 import { createServiceContext, type Bindings } from '../env';
 import { log } from '../lib/logger';
 import { processDeadmanSwitches } from '../domains/deadman/process-deadman';
+import { reconcileLadder } from '../domains/guardian/reconcile-ladder';
 import { reconcileReleases } from '../domains/messages/reconcile-releases';
 import { reconcileWebhooks } from '../domains/webhooks/reconcile';
 import { reconcileCanaries } from './reconcile-canaries';
 import { sweepExpired } from './sweep-expired';
 
-/** The every-minute cron: repair canary and release timers and lost jobs, run dead-man switches, sweep expired rows. */
+/** The every-minute cron: repair canary, release and guardian-ladder timers and lost jobs, run dead-man switches, sweep expired rows. */
 export async function runScheduled(controller: ScheduledController, env: Bindings) {
   const ctx = createServiceContext(env, () => new Date(Math.max(Date.now(), controller.scheduledTime)));
   const reconciled = await reconcileCanaries(ctx);
   await reconcileReleases(ctx);
   await reconcileWebhooks(ctx);
+  await reconcileLadder(ctx);
   const deadman = await processDeadmanSwitches(ctx);
   const swept = await sweepExpired(ctx);
   if (reconciled.repaired || reconciled.resent || deadman.scheduled || deadman.deleted || swept.sessions || swept.rateLimits) {

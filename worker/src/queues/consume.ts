@@ -1,5 +1,7 @@
 import { ZQueueJob, type QueueJob } from '../contracts/jobs';
 import { dispatchMissedCheckins } from '../domains/canary/missed-event-subscribers';
+import { completeDeathConfirmation } from '../domains/guardian/complete-confirmation';
+import { sendGuardianNotice } from '../domains/guardian/guardian-notices';
 import { deliverMessage } from '../domains/messages/delivery/deliver-message';
 import { sendOwnerNotice } from '../domains/messages/notices/send-owner-notice';
 import { deliverWebhook } from '../domains/webhooks/deliver';
@@ -18,6 +20,8 @@ const handlers: Handlers = {
   deliver: (job, env) => deliverMessage(createServiceContext(env), job.delivery_id),
   owner_notice: async (job, env) => void (await sendOwnerNotice(createServiceContext(env), job.notice_id)),
   webhook: async (job, env) => void (await deliverWebhook(createServiceContext(env), job.delivery_id)),
+  guardian_notice: async (job, env) => void (await sendGuardianNotice(createServiceContext(env), job.notice_id)),
+  death_confirmed: async (job, env) => void (await completeDeathConfirmation(createServiceContext(env), job.report_id)),
 };
 
 export async function consumeBatch(batch: MessageBatch<unknown>, env: Bindings) {

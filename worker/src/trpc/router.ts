@@ -6,6 +6,7 @@ import { deadmanRouter } from '../domains/deadman/trpc';
 import { legalRouter } from '../domains/legal/trpc';
 import { developerKeysRouter } from '../domains/developer/trpc';
 import { keysRouter } from '../domains/e2ee/trpc';
+import { guardianRouter } from '../domains/guardian/trpc';
 import { messageRouter } from '../domains/messages/trpc';
 import { notifyRouter } from '../domains/notify/trpc';
 import { outboxRouter } from '../domains/outbox/trpc';
@@ -27,6 +28,7 @@ export const appRouter = router({
   keys: keysRouter,
   attachments: attachmentsRouter,
   webhooks: webhooksRouter,
+  guardian: guardianRouter,
   developer: router({ keys: developerKeysRouter }),
 });
 

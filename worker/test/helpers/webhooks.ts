@@ -16,10 +16,14 @@ export async function script(name: string, secret: string, steps: unknown[] = [{
 export const received = async (name: string) => (await (await fetch(`${receiver.base}/__received/${name}`)).json()) as ReceivedWebhook[];
 
 /** An endpoint of `owner` on the receiver at /hook/<name>, scripted to answer `steps`. */
-export async function endpointFor(owner: { token: string }, name: string, opts: { retry?: boolean; steps?: unknown[]; url?: string } = {}) {
+export async function endpointFor(
+  owner: { token: string },
+  name: string,
+  opts: { retry?: boolean; steps?: unknown[]; url?: string; event?: 'missed_checkins' | 'death_confirmed' } = {},
+) {
   const res = await api('POST', '/api/developer/webhooks', {
     token: owner.token,
-    json: { url: opts.url ?? `${receiver.base}/hook/${name}`, event: 'missed_checkins', retry: opts.retry ?? true },
+    json: { url: opts.url ?? `${receiver.base}/hook/${name}`, event: opts.event ?? 'missed_checkins', retry: opts.retry ?? true },
   });
   expect(res.status).toBe(201);
   await script(name, res.data.hmac_secret, opts.steps);

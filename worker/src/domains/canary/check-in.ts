@@ -5,6 +5,7 @@ import { AppError } from '../../lib/errors';
 import { fromHex } from '../../lib/encoding';
 import { constantTimeEqual } from '../../lib/secrets';
 import { deadmanCheckInStatements } from '../deadman/deadman-check-in';
+import { afterRefutation, REFUTE_STATEMENTS, refuteOnCheckInStatements } from '../guardian/refute-on-check-in';
 import { disarmOnCheckInStatements } from '../messages/release/disarm-on-check-in';
 import { canaryTokenHash, isWellFormedCanaryToken } from './canary-token';
 import { armCanaryTimer } from './canary-timer';
@@ -26,8 +27,8 @@ interface CheckedIn {
 /*
  * A check-in is the hottest write of the product, so it is one D1 batch — one round trip, atomic: the
  * canaries' new cycle (UPDATE … RETURNING), the activity row, the dead-man deadline and the cancelling
- * of a scheduled dead-man deletion, and the disarming of every armed message still inside its cancel
- * window (DESIGN section 3). Written in SQL rather than drizzle because the statements select their
+ * of a scheduled dead-man deletion, the disarming of every armed message still inside its cancel
+ * window (DESIGN section 3), and the refutation of an open death report (DESIGN section 5). Written in SQL rather than drizzle because the statements select their
  * owner inside the batch (drizzle's batch cannot express INSERT … SELECT with bound values here).
  */
 const RETURNING = 'RETURNING id, user_id, name, interval_seconds, timer_due_at, token_hash';
@@ -41,7 +42,7 @@ export async function checkInWithToken(ctx: ServiceContext, token: string, sourc
   const now = ctx.now().getTime();
   const db = ctx.env.DB;
   const owner = { sql: '(SELECT user_id FROM canaries WHERE token_hash = ?1 AND active = 1)', params: [hash] };
-  const [updated] = await db.batch<CheckedIn>([
+  const results = await db.batch<CheckedIn>([
     db.prepare(`UPDATE canaries SET last_check_in = ?2 WHERE token_hash = ?1 AND active = 1 ${RETURNING}`).bind(hash, now),
     db
       .prepare(
@@ -51,10 +52,12 @@ export async function checkInWithToken(ctx: ServiceContext, token: string, sourc
       .bind(hash, now, source, crypto.randomUUID()),
     ...deadmanCheckInStatements(db, owner, now, crypto.randomUUID()),
     ...disarmOnCheckInStatements(db, owner, now),
+    ...refuteOnCheckInStatements(db, owner, now),
   ]);
-  const canary = updated?.results[0];
+  const canary = results[0]?.results[0];
   // Found by its hash through the index; compared again in constant time so no path leaks timing.
   if (!canary || !constantTimeEqual(fromHex(canary.token_hash), fromHex(hash))) throw new AppError('NOT_FOUND', UNKNOWN_TOKEN);
+  await afterRefutation(ctx, results.slice(-REFUTE_STATEMENTS));
   return afterCheckIn(ctx, [canary], now);
 }
 
@@ -62,7 +65,7 @@ export async function checkInWithToken(ctx: ServiceContext, token: string, sourc
 export async function checkInAll(ctx: ServiceContext, userId: string, source: CheckInSource): Promise<TCheckInResult> {
   const now = ctx.now().getTime();
   const db = ctx.env.DB;
-  const [updated] = await db.batch<CheckedIn>([
+  const results = await db.batch<CheckedIn>([
     db.prepare(`UPDATE canaries SET last_check_in = ?2 WHERE user_id = ?1 AND active = 1 ${RETURNING}`).bind(userId, now),
     db
       .prepare(
@@ -74,8 +77,10 @@ export async function checkInAll(ctx: ServiceContext, userId: string, source: Ch
       .bind(userId, now, source, crypto.randomUUID()),
     ...deadmanCheckInStatements(db, { sql: '?1', params: [userId] }, now, crypto.randomUUID()),
     ...disarmOnCheckInStatements(db, { sql: '?1', params: [userId] }, now),
+    ...refuteOnCheckInStatements(db, { sql: '?1', params: [userId] }, now),
   ]);
-  return afterCheckIn(ctx, updated?.results ?? [], now);
+  await afterRefutation(ctx, results.slice(-REFUTE_STATEMENTS));
+  return afterCheckIn(ctx, results[0]?.results ?? [], now);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { ZIdParam } from '../../api/ids';
 import { defineOperation } from '../../api/operation';
 import { API_SCOPES, ZApiKeyList, ZCreateApiKeyInput, ZCreatedApiKey, ZRevokedApiKey } from '../../contracts/developer';
+import { ZDeathReportInput, ZDeathReportResult } from '../../contracts/guardian';
 import { AppError } from '../../lib/errors';
 import { DEATH_REPORT_KEY_ONLY, reportDeath } from './death-verification';
 import { createApiKey, keyNotFound, listApiKeys, revokeApiKey } from './manage-keys';
@@ -75,28 +76,34 @@ export const developerOperations = [
     },
     run: ({ services, principal }, { id }) => revokeApiKey(services, principal.user.id, id),
   }),
-  // /api/death-verification: the key-only death report (a 501 stub until the guardian capability).
+  // /api/death-verification: the key-only death report of an executor's system (guardian ladder).
   defineOperation({
     method: 'post',
     path: '/api/death-verification/report',
     trpc: false,
     access: { kind: 'session-or-key', scope: 'webhook:death-verification' },
-    input: {},
+    input: { body: ZDeathReportInput },
+    output: ZDeathReportResult,
+    status: 202,
     docs: {
       operationId: 'reportDeath',
-      summary: 'Report a death (reserved)',
+      summary: "Report the key holder's death",
       description:
-        'API keys only, with the `webhook:death-verification` scope. Reserved for the guardian capability: until it arrives the call changes nothing and answers 501.',
+        "API keys only, with the `webhook:death-verification` scope: an executor's system reports the death of the account the key belongs to (never anyone else's). " +
+        "It opens the veto window (the owner's guardian settings, 72 h by default): the owner is told on every channel at once and halfway, any check-in refutes it, and only a window that passes unrefuted confirms the death, " +
+        'which fires delay-after-death rules and the `death_confirmed` webhook. A sandbox key runs the same path marked `sandbox: true` (notices to the outbox only; the death is never confirmed for real). ' +
+        "Reporting again while a report is open records nothing new (`already_reported`). `note` (≤ 500 characters) is kept on the report's step.",
       tags,
-      reserved: true,
       responses: {
+        202: { description: 'Reported: the veto window is open (see `report.window_ends_at`)' },
         403: { description: 'Called with a session, or by a key without the webhook:death-verification scope' },
-        501: { description: 'Not implemented yet: death reports arrive with the guardian capability' },
+        409: { description: 'The death is already confirmed' },
+        422: { description: '`note` is not text or too long' },
       },
     },
-    run: ({ services, principal }) => {
+    run: ({ services, principal }, input) => {
       if (principal.via !== 'key') throw new AppError('FORBIDDEN', DEATH_REPORT_KEY_ONLY);
-      return reportDeath(services, principal);
+      return reportDeath(services, principal, input);
     },
   }),
 ] as const;

@@ -1,4 +1,4 @@
-import type { TMissedCheckinsPayload } from '../../contracts/webhooks';
+import type { TDeathConfirmedPayload, TMissedCheckinsPayload, WebhookEvent } from '../../contracts/webhooks';
 import type { MissedCheckinsEvent } from '../canary/emit-missed-events';
 
 /**
@@ -39,4 +39,41 @@ export function samplePayload(userId: string, at: Date): TMissedCheckinsPayload 
 export function testPayload(userId: string, at: Date, sandbox: boolean): TMissedCheckinsPayload {
   const sample = samplePayload(userId, at);
   return { ...sample, timestamp: at.toISOString(), data: { ...sample.data, ...(sandbox ? { sandbox: true as const } : {}), test: true } };
+}
+
+/** The body of a `death_confirmed` webhook (the ladder's confirmation; `timestamp` = confirmed_at). */
+export function deathConfirmedPayload(
+  r: { user_id: string; report_id: string; reported_at: Date; window_ends_at: Date; confirmed_at: Date },
+  opts: { sandbox?: boolean } = {},
+): TDeathConfirmedPayload {
+  return {
+    type: 'death_confirmed',
+    timestamp: r.confirmed_at.toISOString(),
+    data: {
+      user_id: r.user_id,
+      event: 'death_confirmed',
+      report_id: r.report_id,
+      reported_at: r.reported_at.toISOString(),
+      window_ends_at: r.window_ends_at.toISOString(),
+      confirmed_at: r.confirmed_at.toISOString(),
+      ...(opts.sandbox ? { sandbox: true as const } : {}),
+    },
+  };
+}
+
+/** 'Send test event' for an endpoint of `event`: its sample, marked `test: true`. */
+export function testPayloadFor(event: WebhookEvent, userId: string, at: Date, sandbox: boolean): TMissedCheckinsPayload | TDeathConfirmedPayload {
+  if (event === 'missed_checkins') return testPayload(userId, at, sandbox);
+  const ts = new Date(Math.floor(at.getTime() / 1000) * 1000);
+  const sample = deathConfirmedPayload(
+    {
+      user_id: userId,
+      report_id: '00000000-0000-4000-8000-000000000000',
+      reported_at: new Date(ts.getTime() - 72 * 3_600_000),
+      window_ends_at: ts,
+      confirmed_at: ts,
+    },
+    { sandbox },
+  );
+  return { ...sample, data: { ...sample.data, test: true } };
 }

@@ -16,7 +16,7 @@ import { AppError } from '../../lib/errors';
 import type { Principal } from '../../middleware/context';
 import { deliverWebhook, type AttemptRecord } from './deliver';
 import { eventOrigin, TEST_EVENT_PREFIX } from './event-origin';
-import { samplePayload, testPayload } from './payload';
+import { samplePayload, testPayloadFor } from './payload';
 import { encryptWebhookSecret, generateWebhookSecret, maskedSecret, secretHint } from './secret';
 import { newWebhookMessageId } from './signature';
 import { checkWebhookUrl } from './url-guard';
@@ -157,7 +157,7 @@ export async function sendTestEvent(ctx: ServiceContext, userId: string, id: str
     event_id: `${TEST_EVENT_PREFIX}${crypto.randomUUID()}`,
     event: webhook.event,
     message_id: newWebhookMessageId(),
-    payload: JSON.stringify(testPayload(userId, now, webhook.sandbox)),
+    payload: JSON.stringify(testPayloadFor(webhook.event, userId, now, webhook.sandbox)),
     status: 'pending',
     attempts: 0,
     next_attempt_at: now,

@@ -10,6 +10,7 @@ import { canaryOperations } from '../../domains/canary/operations';
 import { deadmanOperations } from '../../domains/deadman/operations';
 import { developerOperations } from '../../domains/developer/operations';
 import { e2eeOperations } from '../../domains/e2ee/operations';
+import { guardianOperations } from '../../domains/guardian/operations';
 import { legalOperations } from '../../domains/legal/operations';
 import { messageOperations } from '../../domains/messages/operations';
 import { notifyOperations } from '../../domains/notify/operations';
@@ -40,6 +41,7 @@ export const ROUTE_DOCS: RouteDoc[] = [
   ...routeDocsOf(e2eeOperations),
   ...routeDocsOf(developerOperations),
   ...routeDocsOf(webhooksOperations),
+  ...routeDocsOf(guardianOperations),
   ...routeDocsOf(outboxOperations),
   ...health,
   ...reference,

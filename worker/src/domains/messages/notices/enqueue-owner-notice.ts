@@ -11,6 +11,8 @@ export interface PendingOwnerNotice {
   link: string | null;
   /** ms: when it is written and first due. */
   at: number;
+  /** Caused by a sandbox API key: shown in the local outbox only, never sent. */
+  outboxOnly?: boolean;
 }
 
 /**
@@ -21,10 +23,21 @@ export interface PendingOwnerNotice {
 export function insertOwnerNotice(db: D1Database, notice: PendingOwnerNotice, when: { sql: string; params?: unknown[] }): D1PreparedStatement {
   return db
     .prepare(
-      `INSERT INTO owner_notices (id, user_id, kind, subject, text, link, status, due_at, created_at)
-       SELECT ?, ?, ?, ?, ?, ?, 'pending', ?, ? ${when.sql}`,
+      `INSERT INTO owner_notices (id, user_id, kind, subject, text, link, outbox_only, status, due_at, created_at)
+       SELECT ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ? ${when.sql}`,
     )
-    .bind(notice.id, notice.userId, notice.kind, notice.subject, notice.text, notice.link, notice.at, notice.at, ...(when.params ?? []));
+    .bind(
+      notice.id,
+      notice.userId,
+      notice.kind,
+      notice.subject,
+      notice.text,
+      notice.link,
+      notice.outboxOnly ? 1 : 0,
+      notice.at,
+      notice.at,
+      ...(when.params ?? []),
+    );
 }
 
 /** Queues the sending of a written notice; if the queue refuses, the reconciler resends pending notices. */

@@ -1,6 +1,6 @@
 import { schema } from '@afterword/db';
 import { and, eq } from 'drizzle-orm';
-import { createChannels, type Channels } from '../../../channels/registry';
+import { createChannels, outboxChannels, type Channels } from '../../../channels/registry';
 import type { AddressedMessage, DeliveryResult } from '../../../channels/types';
 import type { ServiceContext } from '../../../env';
 import { log } from '../../../lib/logger';
@@ -19,7 +19,19 @@ const ALERT_OF: Record<string, 'messages' | 'vaults' | 'canary_events'> = {
   message_failed: 'messages',
   // A webhook endpoint answered 410 and was disabled (domains/webhooks/deliver.ts).
   webhook_disabled: 'canary_events',
+  // The guardian ladder (domains/guardian/): who joined or left, a guardian saying you are fine.
+  guardian_accepted: 'canary_events',
+  guardian_declined: 'canary_events',
+  guardian_resigned: 'canary_events',
+  guardian_fine: 'canary_events',
 };
+
+/**
+ * A reported death (and its halfway reminder) reaches the owner on every channel they have — email,
+ * verified phone, every push device — whatever their alert switches, chosen methods and quiet hours
+ * (DESIGN section 5): a warning they never see could become a false confirmation of their death.
+ */
+export const URGENT_NOTICE_KINDS = new Set(['death_reported', 'veto_halfway']);
 
 /**
  * The JOBS consumer of owner notices (a message of theirs armed, released or failed): sent on each of
@@ -43,12 +55,16 @@ export async function sendOwnerNotice(
   if (row?.notice.status !== 'pending' || row.notice.due_at.getTime() > now.getTime() + 1000) return 'none';
   const { notice, user } = row;
   const prefs = await getNotifyPreferences(ctx, user.id);
+  const urgent = URGENT_NOTICE_KINDS.has(notice.kind);
+  const methods = urgent ? (['email', 'sms', 'push'] as const) : prefs.methods;
+  // A sandbox key's notice is shown in the outbox, never sent (docs/decisions/api-keys.md).
+  if (notice.outbox_only) channels = outboxChannels(ctx);
 
-  if (!prefs.alerts[ALERT_OF[notice.kind] ?? 'messages'] || !prefs.methods.length) {
+  if (!urgent && (!prefs.alerts[ALERT_OF[notice.kind] ?? 'messages'] || !prefs.methods.length)) {
     await mark(ctx, noticeId, 'skipped', now);
     return 'skipped';
   }
-  const waitMs = quietHoursRemainingMs(now, prefs.quiet_hours, user.time_zone);
+  const waitMs = urgent ? 0 : quietHoursRemainingMs(now, prefs.quiet_hours, user.time_zone);
   if (waitMs > 0) {
     const delaySeconds = Math.min(QUEUE_MAX_DELAY_SECONDS, Math.ceil(waitMs / 1000));
     await ctx.db
@@ -68,7 +84,7 @@ export async function sendOwnerNotice(
     ...(notice.link ? { link: notice.link } : {}),
   };
   const results: DeliveryResult[] = [];
-  for (const method of prefs.methods) {
+  for (const method of methods) {
     if (method === 'email')
       results.push(
         await channels.email(
@@ -91,7 +107,7 @@ export async function sendOwnerNotice(
     throw new Error(`owner notice not delivered on any method: ${results.map((r) => (r.ok ? '' : r.error)).join('; ')}`);
   }
   await mark(ctx, noticeId, 'sent', now);
-  log.info('owner notice sent', { notice_id: noticeId, kind: notice.kind, methods: prefs.methods.join(',') });
+  log.info('owner notice sent', { notice_id: noticeId, kind: notice.kind, methods: methods.join(',') });
   return 'sent';
 }
 

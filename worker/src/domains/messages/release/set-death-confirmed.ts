@@ -4,12 +4,24 @@ import type { ServiceContext } from '../../../env';
 import { syncReleaseTimer } from './release-timer';
 
 /**
- * The one entry that records a confirmed death (DESIGN section 5: the guardian capability calls it once
- * the waiting period passes unrefuted). It fires `delay_after_death` rules through each message's
- * clock; `at` = null withdraws the flag (a refuted report) before any of them fired.
+ * The one writer of `users.death_confirmed_at` (DESIGN section 5), for the guardian ladder's confirming
+ * batch: it sets the flag only while it is still null and only when `when` holds (SQL after `AND`, e.g.
+ * "the report's compare-and-set won in this batch"), so however many alarms, reconciler passes or queue
+ * redeliveries arrive, the flag is set once, atomically with the report's confirmation. A confirmed death
+ * is never withdrawn by the ladder: a report can only be refuted before its window ends.
  */
-export async function setDeathConfirmed(ctx: ServiceContext, userId: string, at: Date | null): Promise<void> {
-  await ctx.db.update(schema.users).set({ death_confirmed_at: at }).where(eq(schema.users.id, userId));
+export function deathFlagStatement(db: D1Database, userId: string, at: number, when: { sql: string; params?: unknown[] }): D1PreparedStatement {
+  return db
+    .prepare(`UPDATE users SET death_confirmed_at = ?, updated_at = ? WHERE id = ? AND death_confirmed_at IS NULL AND ${when.sql}`)
+    .bind(at, at, userId, ...(when.params ?? []));
+}
+
+/**
+ * What follows a set flag: `delay_after_death` rules start counting — each open message of the sender
+ * with such a rule has its clock re-synced (it reads the flag from D1). Idempotent, so the ladder's
+ * `death_confirmed` job may run it any number of times. The vault's `death_flag` items hook in here too.
+ */
+export async function setDeathConfirmed(ctx: ServiceContext, userId: string): Promise<void> {
   const open = await ctx.db
     .select({ id: schema.messages.id, rules: schema.messages.rules })
     .from(schema.messages)

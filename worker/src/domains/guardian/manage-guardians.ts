@@ -1,0 +1,133 @@
+import { schema } from '@afterword/db';
+import type { Guardian, User } from '@afterword/db/schema';
+import { and, desc, eq } from 'drizzle-orm';
+import { MAX_GUARDIANS, MAX_INVITATIONS_PER_DAY, type TAssignGuardianInput, type TGuardianView } from '../../contracts/guardian';
+import type { ServiceContext } from '../../env';
+import { AppError } from '../../lib/errors';
+import { hashSecret, newSecretToken } from '../../lib/secrets';
+import { enqueueGuardianNotices, noticeToGuardian, returnedIds } from './guardian-notices';
+import { DAY_MS, guardianNotFound, ifRecorded, origin, personName, recordStep } from './ladder-records';
+
+const isLive = (g: Pick<Guardian, 'status'>) => g.status === 'invited' || g.status === 'active';
+
+export function toGuardianView(g: Guardian, name: string | null = null): TGuardianView {
+  return {
+    id: g.id,
+    email: g.email,
+    status: g.status,
+    name,
+    invited_at: g.invited_at.toISOString(),
+    responded_at: g.responded_at?.toISOString() ?? null,
+    ended_at: g.ended_at?.toISOString() ?? null,
+  };
+}
+
+const unprocessable = (field: string, msg: string, type: string) => new AppError('UNPROCESSABLE', [{ loc: ['body', field], msg, type }]);
+
+/**
+ * POST /api/guardian/assign: invites `email` to be a guardian. The answer is the same whether or not the
+ * address has an account (no account enumeration): the invitation is an email with a single-use accept
+ * link carrying a 256-bit token, of which only the SHA-256 is stored. At most 5 invited or active
+ * guardians (403), one live invitation per address (409), never yourself (422), and at most 20
+ * invitations a day (429), so revoking and re-inviting cannot turn us into a mailer.
+ */
+export async function assignGuardian(ctx: ServiceContext, owner: User, input: TAssignGuardianInput): Promise<TGuardianView> {
+  if (input.email === owner.email)
+    throw unprocessable('email', 'You cannot be your own guardian: invite someone who would know if something happened to you', 'self_invitation');
+  const now = ctx.now().getTime();
+  const rows = await ctx.db.select().from(schema.guardians).where(eq(schema.guardians.owner_id, owner.id));
+  const same = rows.find((g) => isLive(g) && g.email === input.email);
+  if (same)
+    throw new AppError(
+      'CONFLICT',
+      same.status === 'active' ? `${input.email} is already your guardian` : `${input.email} is already invited: revoke the invitation to send a new one`,
+    );
+  if (rows.filter(isLive).length >= MAX_GUARDIANS) {
+    throw new AppError(
+      'FORBIDDEN',
+      `You already have ${MAX_GUARDIANS} guardians (invited or active), the most an account may have: revoke one before inviting another`,
+    );
+  }
+  const today = rows.filter((g) => g.invited_at.getTime() > now - DAY_MS).sort((a, b) => a.invited_at.getTime() - b.invited_at.getTime());
+  if (today.length >= MAX_INVITATIONS_PER_DAY) {
+    const seconds = Math.max(1, Math.ceil((today[0]!.invited_at.getTime() + DAY_MS - now) / 1000));
+    throw new AppError('TOO_MANY_REQUESTS', `You sent ${MAX_INVITATIONS_PER_DAY} guardian invitations in the last 24 hours: try again later`, {
+      'Retry-After': String(seconds),
+    });
+  }
+
+  const token = newSecretToken();
+  const id = crypto.randomUUID();
+  const db = ctx.env.DB;
+  const name = personName(owner);
+  const link = `${origin(ctx)}/guardian/accept/${token}`;
+  const step = recordStep(db, { ownerId: owner.id, kind: 'guardian_invited', actor: 'owner', cause: 'owner_invited', detail: input.email, at: now });
+  const statements = [
+    db
+      .prepare(`INSERT INTO guardians (id, owner_id, email, guardian_user_id, status, invite_token_hash, invited_at) VALUES (?, ?, ?, NULL, 'invited', ?, ?)`)
+      .bind(id, owner.id, input.email, await hashSecret(token), now),
+    step.statement,
+    noticeToGuardian(
+      db,
+      owner.id,
+      id,
+      {
+        kind: 'invitation',
+        subject: `${name} asks you to be their guardian on Afterword`,
+        text: [
+          `${name} (${owner.email}) named you as one of their guardians on Afterword, a service that releases the messages they prepared if they stop checking in.`,
+          'As a guardian you may be asked, after they miss a check-in, whether you have heard from them. You can answer that they are fine, hold things for a few days, or report their death — which they can refute by checking in. You never see their messages or files.',
+          `To accept or decline, open this link and sign in (or create an account):\n${link}`,
+          `If you do not know ${name}, ignore this email.`,
+        ].join('\n\n'),
+        sandbox: false,
+        at: now,
+      },
+      ifRecorded(step.id),
+    ),
+  ];
+  let results: D1Result[];
+  try {
+    results = await db.batch(statements);
+  } catch (err) {
+    // Two invitations of one address at once: the partial unique index lets one through.
+    if (String(err).includes('UNIQUE')) throw new AppError('CONFLICT', `${input.email} is already invited: revoke the invitation to send a new one`);
+    throw err;
+  }
+  await enqueueGuardianNotices(ctx, returnedIds(results.slice(2)));
+  const [row] = await ctx.db.select().from(schema.guardians).where(eq(schema.guardians.id, id));
+  return toGuardianView(row!);
+}
+
+/** GET /api/guardian/list: the owner's guardians, newest first, with the accepting account's name. */
+export async function listGuardians(ctx: ServiceContext, ownerId: string): Promise<TGuardianView[]> {
+  const rows = await ctx.db
+    .select({ g: schema.guardians, name: schema.users.display_name, email: schema.users.email })
+    .from(schema.guardians)
+    .leftJoin(schema.users, eq(schema.users.id, schema.guardians.guardian_user_id))
+    .where(eq(schema.guardians.owner_id, ownerId))
+    .orderBy(desc(schema.guardians.invited_at));
+  return rows.map((r) => toGuardianView(r.g, r.email ? personName({ display_name: r.name ?? '', email: r.email }) : null));
+}
+
+/** DELETE /api/guardian/{id}: the owner revokes an invitation or a guardian. Another owner's id is 404. */
+export async function revokeGuardian(ctx: ServiceContext, ownerId: string, id: string): Promise<TGuardianView> {
+  const [g] = await ctx.db
+    .select()
+    .from(schema.guardians)
+    .where(and(eq(schema.guardians.id, id), eq(schema.guardians.owner_id, ownerId)));
+  if (!g) throw guardianNotFound();
+  if (!isLive(g)) throw new AppError('CONFLICT', `This guardian is already ${g.status}`);
+  const now = ctx.now().getTime();
+  const db = ctx.env.DB;
+  const results = await db.batch([
+    db
+      .prepare(`UPDATE guardians SET status = 'revoked', ended_at = ?1, invite_token_hash = NULL WHERE id = ?2 AND status IN ('invited', 'active')`)
+      .bind(now, id),
+    recordStep(db, { ownerId, kind: 'guardian_revoked', actor: 'owner', cause: 'owner_revoked', detail: g.email, at: now }, { sql: 'WHERE changes() = 1' })
+      .statement,
+  ]);
+  if (results[0]!.meta.changes !== 1) throw new AppError('CONFLICT', 'This guardian was just changed: reload and try again');
+  const [row] = await ctx.db.select().from(schema.guardians).where(eq(schema.guardians.id, id));
+  return toGuardianView(row!);
+}

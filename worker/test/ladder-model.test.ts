@@ -1,0 +1,306 @@
+import { schema } from '@afterword/db';
+import type { User } from '@afterword/db/schema';
+import { env } from 'cloudflare:test';
+import { eq } from 'drizzle-orm';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ZCreateMessageInput } from '../src/contracts/messages';
+import { checkInAll } from '../src/domains/canary/check-in';
+import { createCanary } from '../src/domains/canary/create-canary';
+import type { MissedCheckinsEvent } from '../src/domains/canary/emit-missed-events';
+import { reportDeath } from '../src/domains/developer/death-verification';
+import { advanceLadder, HALFWAY_LATE_MS } from '../src/domains/guardian/advance-ladder';
+import { answerAsGuardian } from '../src/domains/guardian/answer-guardian';
+import { askGuardians } from '../src/domains/guardian/ask-guardians';
+import { completeDeathConfirmation } from '../src/domains/guardian/complete-confirmation';
+import { revokeGuardian } from '../src/domains/guardian/manage-guardians';
+import { createMessage } from '../src/domains/messages/create-message';
+import { advanceMessage } from '../src/domains/messages/release/advance-message';
+import type { KeyPrincipal } from '../src/middleware/context';
+import { signedInUser } from './helpers/api';
+import { servicesAt } from './helpers/canary';
+import { guardianOf } from './helpers/guardian';
+import { captureQueues } from './helpers/messages';
+
+/**
+ * Model-based property test of the guardian ladder (issue 13 section 5), extending the release engine's:
+ * random sequences of clock jumps, missed-check-in events (and their redelivery), guardian reports,
+ * executor-key reports (live and sandbox), revocations, holds, refuting check-ins, clock runs (alarms
+ * re-run) and `death_confirmed` jobs (redelivered), checked after every step against a reference model
+ * written from docs/decisions/guardian-ladder.md alone. The invariant: a message with a
+ * delay-after-death rule is released only if a death was reported by a quorum of distinct active
+ * guardians (or an authorised live key), the veto window then passed without a check-in, no hold was in
+ * force — and it is released, and the death confirmed, exactly once.
+ * The fake clock runs a day ahead of the real one, so the real Durable Objects never find anything due.
+ *
+ * Replay a failure: VITE_FC_SEED=<seed> VITE_FC_PATH=<path> pnpm exec vitest run test/ladder-model.test.ts
+ */
+const penv: Record<string, string | undefined> = (import.meta as { env?: Record<string, string | undefined> }).env ?? {};
+const replay = penv.VITE_FC_SEED ? { seed: Number(penv.VITE_FC_SEED), path: penv.VITE_FC_PATH, endOnFailure: true } : {};
+const RUNS = penv.VITE_FC_RUNS ? Number(penv.VITE_FC_RUNS) : 15;
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const INTERVAL = DAY;
+const WINDOW_HOURS = 24;
+const WINDOW = WINDOW_HOURS * HOUR;
+
+type Step =
+  | { t: 'advance'; hours: number }
+  | { t: 'ask' }
+  | { t: 'redeliverAsk' }
+  | { t: 'report'; g: number }
+  | { t: 'keyReport'; sandbox: boolean }
+  | { t: 'revoke'; g: number }
+  | { t: 'hold'; g: number; days: number }
+  | { t: 'checkIn' }
+  | { t: 'run'; twice: boolean }
+  | { t: 'jobs'; redeliver: boolean };
+
+const stepArb: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 5, arbitrary: fc.record({ t: fc.constant('advance' as const), hours: fc.integer({ min: 1, max: 30 }) }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('ask' as const) }) },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant('redeliverAsk' as const) }) },
+  { weight: 5, arbitrary: fc.record({ t: fc.constant('report' as const), g: fc.integer({ min: 0, max: 2 }) }) },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant('keyReport' as const), sandbox: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant('revoke' as const), g: fc.integer({ min: 0, max: 2 }) }) },
+  { weight: 3, arbitrary: fc.record({ t: fc.constant('hold' as const), g: fc.integer({ min: 0, max: 2 }), days: fc.integer({ min: 1, max: 5 }) }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('checkIn' as const) }) },
+  { weight: 4, arbitrary: fc.record({ t: fc.constant('run' as const), twice: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('jobs' as const), redeliver: fc.boolean() }) },
+);
+
+/** The reference: docs/decisions/guardian-ladder.md, nothing else. */
+interface Model {
+  quorum: number;
+  lastCheckIn: number;
+  active: boolean[];
+  report: { votes: Set<number>; key: boolean; windowOpened: number | null; windowEnds: number | null; halfway: number | null; halfwaySent: boolean } | null;
+  holds: { until: number; created: number }[];
+  confirmedAt: number | null;
+  released: boolean;
+}
+
+const holdMax = (m: Model, now: number) => Math.max(0, ...m.holds.filter((h) => h.until > now).map((h) => h.until));
+
+/** What time alone does by `now` (a clock run). */
+function modelRun(m: Model, now: number) {
+  for (;;) {
+    const r = m.report;
+    if (!r || r.windowOpened == null) return;
+    if (!r.halfwaySent && r.halfway! <= now) {
+      r.halfwaySent = true;
+      if (now > r.halfway! + HALFWAY_LATE_MS) r.windowEnds = Math.max(r.windowEnds!, now + Math.floor((r.windowEnds! - r.windowOpened) / 2));
+      continue;
+    }
+    if (r.halfwaySent && r.windowEnds! <= now && holdMax(m, now) <= now) {
+      m.confirmedAt = now;
+      m.report = null;
+    }
+    return;
+  }
+}
+
+function openWindow(m: Model, now: number) {
+  const r = m.report!;
+  r.windowOpened = now;
+  r.windowEnds = now + WINDOW;
+  r.halfway = now + WINDOW / 2;
+}
+
+async function userRow(id: string): Promise<User> {
+  const [u] = await servicesAt(Date.now()).db.select().from(schema.users).where(eq(schema.users.id, id));
+  return u!;
+}
+
+describe('guardian ladder model', () => {
+  it('releases death-triggered messages only after a quorum (or a key), an unrefuted window and no hold — exactly once', async () => {
+    const owner = await signedInUser();
+    const recipient = await signedInUser();
+    const guardians = await Promise.all([0, 1, 2].map(() => signedInUser()));
+    const gids: string[] = [];
+    for (const g of guardians) gids.push(await guardianOf(owner, g));
+    const guardianUsers = await Promise.all(guardians.map((g) => userRow(g.id)));
+
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 3 }), fc.array(stepArb, { minLength: 15, maxLength: 40 }), async (quorum, steps) => {
+        // Each run starts from a clean owner: three active guardians, no reports, one canary, one message.
+        await env.DB.batch([
+          env.DB.prepare('DELETE FROM death_reports WHERE owner_id = ?').bind(owner.id),
+          env.DB.prepare('DELETE FROM guardian_holds WHERE owner_id = ?').bind(owner.id),
+          env.DB.prepare('DELETE FROM ladder_transitions WHERE owner_id = ?').bind(owner.id),
+          env.DB.prepare('DELETE FROM messages WHERE sender_id = ?').bind(owner.id),
+          env.DB.prepare('DELETE FROM canaries WHERE user_id = ?').bind(owner.id),
+          env.DB.prepare('UPDATE users SET death_confirmed_at = NULL WHERE id = ?').bind(owner.id),
+          env.DB.prepare("UPDATE guardians SET status = 'active', ended_at = NULL WHERE owner_id = ?").bind(owner.id),
+          env.DB.prepare(
+            'INSERT INTO guardian_settings (owner_id, quorum, veto_window_hours, ask_after_misses, updated_at) VALUES (?1, ?2, ?3, 1, 0) ON CONFLICT (owner_id) DO UPDATE SET quorum = ?2, veto_window_hours = ?3',
+          ).bind(owner.id, quorum, WINDOW_HOURS),
+        ]);
+        const t0 = Date.now() + DAY;
+        let now = t0;
+        const at = () => servicesAt(now);
+        const ownerUser = await userRow(owner.id);
+        const canary = await createCanary(at(), ownerUser, { interval_seconds: INTERVAL / 1000, name: 'model' });
+        const input = ZCreateMessageInput.parse({
+          recipient_user_id: recipient.id,
+          content: 'after',
+          delivery_method: 'email',
+          rules: [{ trigger_type: 'delay_after_death', trigger_value: 0 }],
+          consent: true,
+        });
+        const message = (await captureQueues(() => createMessage(at(), ownerUser, input))).result;
+        const keyId = crypto.randomUUID();
+        const key = (sandbox: boolean) => ({ user: ownerUser, via: 'key', keyId, scopes: ['webhook:death-verification'], sandbox }) as unknown as KeyPrincipal;
+
+        const m: Model = { quorum, lastCheckIn: t0, active: [true, true, true], report: null, holds: [], confirmedAt: null, released: false };
+        const pendingJobs: string[] = [];
+        const events: MissedCheckinsEvent[] = [];
+        const run = async <T>(fn: () => Promise<T>) => {
+          const { result, jobs } = await captureQueues(fn);
+          for (const j of jobs) if (j.body.type === 'death_confirmed') pendingJobs.push(j.body.report_id as string);
+          return result;
+        };
+        /** Runs `fn`; true if it was refused with an AppError (and what the model expected). */
+        const refused = async (fn: () => Promise<unknown>) => {
+          try {
+            await run(fn);
+            return false;
+          } catch (err) {
+            if ((err as { name?: string }).name !== 'AppError') throw err;
+            return true;
+          }
+        };
+        const runMessage = async () => {
+          await run(() => advanceMessage(at(), message.id, 'direct'));
+          if (m.confirmedAt != null) m.released = true;
+        };
+
+        const check = async (label: string) => {
+          const u = await env.DB.prepare('SELECT death_confirmed_at FROM users WHERE id = ?').bind(owner.id).first<{ death_confirmed_at: number | null }>();
+          expect({ label, confirmedAt: u!.death_confirmed_at }).toEqual({ label, confirmedAt: m.confirmedAt });
+          const msg = await env.DB.prepare('SELECT status FROM messages WHERE id = ?').bind(message.id).first<{ status: string }>();
+          const released = !['scheduled', 'armed'].includes(msg!.status);
+          expect({ label, released }).toEqual({ label, released: m.released });
+          const open = await env.DB.prepare("SELECT window_ends_at FROM death_reports WHERE owner_id = ? AND sandbox = 0 AND status = 'open'")
+            .bind(owner.id)
+            .first<{ window_ends_at: number | null }>();
+          expect({ label, open: open ? (open.window_ends_at ?? 'gathering') : null }).toEqual({
+            label,
+            open: m.report ? (m.report.windowEnds ?? 'gathering') : null,
+          });
+          const once = await env.DB.prepare(
+            `SELECT (SELECT count(*) FROM ladder_transitions t JOIN death_reports r ON r.id = t.report_id WHERE t.owner_id = ?1 AND t.kind = 'death_confirmed' AND r.sandbox = 0) AS confirmations,
+                    (SELECT count(*) FROM message_transitions WHERE message_id = ?2 AND to_status = 'releasing') AS releases,
+                    (SELECT count(*) FROM ladder_transitions WHERE owner_id = ?1 AND kind = 'guardians_asked') AS asks,
+                    (SELECT count(DISTINCT dedupe_key) FROM ladder_transitions WHERE owner_id = ?1 AND kind = 'guardians_asked') AS askCycles`,
+          )
+            .bind(owner.id, message.id)
+            .first<{ confirmations: number; releases: number; asks: number; askCycles: number }>();
+          expect({ label, confirmations: once!.confirmations, releases: once!.releases, asks: once!.asks }).toEqual({
+            label,
+            confirmations: m.confirmedAt != null ? 1 : 0,
+            releases: m.released ? 1 : 0,
+            asks: once!.askCycles,
+          });
+        };
+
+        for (const [k, step] of steps.entries()) {
+          const missed = now >= m.lastCheckIn + INTERVAL;
+          switch (step.t) {
+            case 'advance':
+              now += step.hours * HOUR;
+              break;
+            case 'ask': {
+              const misses = Math.floor((now - m.lastCheckIn - INTERVAL) / INTERVAL) + 1;
+              if (!missed) break;
+              const event: MissedCheckinsEvent = {
+                type: 'missed_checkins',
+                event_id: crypto.randomUUID(),
+                user_id: owner.id,
+                canary_id: canary.id,
+                misses,
+                deadline: new Date(m.lastCheckIn + INTERVAL).toISOString(),
+                fired_at: new Date(now).toISOString(),
+              };
+              events.push(event);
+              await run(() => askGuardians(at(), event));
+              break;
+            }
+            case 'redeliverAsk':
+              if (events.length) await run(() => askGuardians(at(), events[k % events.length]!));
+              break;
+            case 'report': {
+              const expectRefused = !m.active[step.g] || m.confirmedAt != null || !missed;
+              const got = await refused(() => answerAsGuardian(at(), guardianUsers[step.g]!, gids[step.g]!, { answer: 'report_death' }));
+              expect({ k, step, refused: got }).toEqual({ k, step, refused: expectRefused });
+              if (expectRefused) break;
+              m.report ??= { votes: new Set(), key: false, windowOpened: null, windowEnds: null, halfway: null, halfwaySent: false };
+              m.report.votes.add(step.g);
+              const activeVotes = [...m.report.votes].filter((g) => m.active[g]).length;
+              if (m.report.windowOpened == null && activeVotes >= m.quorum) openWindow(m, now);
+              break;
+            }
+            case 'keyReport': {
+              const got = await refused(() => reportDeath(at(), key(step.sandbox), {}));
+              expect({ k, step, refused: got }).toEqual({ k, step, refused: m.confirmedAt != null });
+              if (m.confirmedAt != null || step.sandbox) break;
+              m.report ??= { votes: new Set(), key: false, windowOpened: null, windowEnds: null, halfway: null, halfwaySent: false };
+              m.report.key = true;
+              if (m.report.windowOpened == null) openWindow(m, now);
+              break;
+            }
+            case 'revoke': {
+              const got = await refused(() => revokeGuardian(at(), owner.id, gids[step.g]!));
+              expect({ k, step, refused: got }).toEqual({ k, step, refused: !m.active[step.g] });
+              m.active[step.g] = false;
+              break;
+            }
+            case 'hold': {
+              const first = m.holds.length ? Math.min(...m.holds.map((h) => h.created)) : now;
+              const until = Math.min(now + step.days * DAY, first + 30 * DAY);
+              const expectRefused = !m.active[step.g] || m.confirmedAt != null || until <= now;
+              const got = await refused(() => answerAsGuardian(at(), guardianUsers[step.g]!, gids[step.g]!, { answer: 'hold', days: step.days }));
+              expect({ k, step, refused: got }).toEqual({ k, step, refused: expectRefused });
+              if (!expectRefused) m.holds.push({ until, created: now });
+              break;
+            }
+            case 'checkIn':
+              await run(() => checkInAll(at(), owner.id, 'web'));
+              m.lastCheckIn = now;
+              m.report = null;
+              m.holds = [];
+              break;
+            case 'run':
+              await run(() => advanceLadder(at(), owner.id, 'direct'));
+              if (step.twice) await run(() => advanceLadder(at(), owner.id, 'alarm'));
+              modelRun(m, now);
+              await runMessage();
+              break;
+            case 'jobs': {
+              const ids = pendingJobs.splice(0);
+              for (const id of ids) {
+                await run(() => completeDeathConfirmation(at(), id));
+                if (step.redeliver) await run(() => completeDeathConfirmation(at(), id));
+              }
+              await runMessage();
+              break;
+            }
+          }
+          await check(`step ${k} ${step.t}`);
+        }
+
+        // Liveness: far past every window and hold, everything due happens — once.
+        now += 90 * DAY;
+        await run(() => advanceLadder(at(), owner.id, 'direct'));
+        modelRun(m, now);
+        for (const id of pendingJobs.splice(0)) await run(() => completeDeathConfirmation(at(), id));
+        await runMessage();
+        await runMessage();
+        await check('end');
+        // The release rule: confirmed only via a quorum of distinct guardians or a key.
+      }),
+      { numRuns: RUNS, ...replay },
+    );
+  }, 600_000);
+});
