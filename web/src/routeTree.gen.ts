@@ -44,6 +44,7 @@ import { Route as AppCapsuleIdRouteImport } from './routes/app/capsule/$id'
 import { Route as AppMemorialIndexRouteImport } from './routes/app/memorial/index'
 import { Route as AppMemorialIdRouteImport } from './routes/app/memorial/$id'
 import { Route as AppMessagesIndexRouteImport } from './routes/app/messages/index'
+import { Route as PublicGuardianAcceptTokenRouteImport } from './routes/_public/guardian.accept.$token'
 import { Route as AppMessagesViewIdRouteImport } from './routes/app/messages/view/$id'
 
 const PublicRoute = PublicRouteImport.update({
@@ -220,6 +221,12 @@ const AppMessagesIndexRoute = AppMessagesIndexRouteImport.update({
   path: '/messages/',
   getParentRoute: () => AppRoute,
 } as any)
+const PublicGuardianAcceptTokenRoute =
+  PublicGuardianAcceptTokenRouteImport.update({
+    id: '/guardian/accept/$token',
+    path: '/guardian/accept/$token',
+    getParentRoute: () => PublicRoute,
+  } as any)
 const AppMessagesViewIdRoute = AppMessagesViewIdRouteImport.update({
   id: '/messages/view/$id',
   path: '/messages/view/$id',
@@ -261,6 +268,7 @@ export interface FileRoutesByFullPath {
   '/app/memorial/$id': typeof AppMemorialIdRoute
   '/app/memorial/': typeof AppMemorialIndexRoute
   '/app/messages/': typeof AppMessagesIndexRoute
+  '/guardian/accept/$token': typeof PublicGuardianAcceptTokenRoute
   '/app/messages/view/$id': typeof AppMessagesViewIdRoute
 }
 export interface FileRoutesByTo {
@@ -297,6 +305,7 @@ export interface FileRoutesByTo {
   '/app/memorial/$id': typeof AppMemorialIdRoute
   '/app/memorial': typeof AppMemorialIndexRoute
   '/app/messages': typeof AppMessagesIndexRoute
+  '/guardian/accept/$token': typeof PublicGuardianAcceptTokenRoute
   '/app/messages/view/$id': typeof AppMessagesViewIdRoute
 }
 export interface FileRoutesById {
@@ -336,6 +345,7 @@ export interface FileRoutesById {
   '/app/memorial/$id': typeof AppMemorialIdRoute
   '/app/memorial/': typeof AppMemorialIndexRoute
   '/app/messages/': typeof AppMessagesIndexRoute
+  '/_public/guardian/accept/$token': typeof PublicGuardianAcceptTokenRoute
   '/app/messages/view/$id': typeof AppMessagesViewIdRoute
 }
 export interface FileRouteTypes {
@@ -375,6 +385,7 @@ export interface FileRouteTypes {
     | '/app/memorial/$id'
     | '/app/memorial/'
     | '/app/messages/'
+    | '/guardian/accept/$token'
     | '/app/messages/view/$id'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -411,6 +422,7 @@ export interface FileRouteTypes {
     | '/app/memorial/$id'
     | '/app/memorial'
     | '/app/messages'
+    | '/guardian/accept/$token'
     | '/app/messages/view/$id'
   id:
     | '__root__'
@@ -449,6 +461,7 @@ export interface FileRouteTypes {
     | '/app/memorial/$id'
     | '/app/memorial/'
     | '/app/messages/'
+    | '/_public/guardian/accept/$token'
     | '/app/messages/view/$id'
   fileRoutesById: FileRoutesById
 }
@@ -704,6 +717,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppMessagesIndexRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_public/guardian/accept/$token': {
+      id: '/_public/guardian/accept/$token'
+      path: '/guardian/accept/$token'
+      fullPath: '/guardian/accept/$token'
+      preLoaderRoute: typeof PublicGuardianAcceptTokenRouteImport
+      parentRoute: typeof PublicRoute
+    }
     '/app/messages/view/$id': {
       id: '/app/messages/view/$id'
       path: '/messages/view/$id'
@@ -727,6 +747,7 @@ interface PublicRouteChildren {
   PublicSupportRoute: typeof PublicSupportRoute
   PublicTermsRoute: typeof PublicTermsRoute
   PublicIndexRoute: typeof PublicIndexRoute
+  PublicGuardianAcceptTokenRoute: typeof PublicGuardianAcceptTokenRoute
 }
 
 const PublicRouteChildren: PublicRouteChildren = {
@@ -742,6 +763,7 @@ const PublicRouteChildren: PublicRouteChildren = {
   PublicSupportRoute: PublicSupportRoute,
   PublicTermsRoute: PublicTermsRoute,
   PublicIndexRoute: PublicIndexRoute,
+  PublicGuardianAcceptTokenRoute: PublicGuardianAcceptTokenRoute,
 }
 
 const PublicRouteWithChildren =

@@ -1,5 +1,6 @@
 import { createFileRoute, Outlet, redirect, useNavigate } from '@tanstack/react-router';
 import { e2eeStore } from '../features/e2ee/key-store';
+import { takePendingInvite } from '../features/guardian/pending-invite';
 import { useCanaryCheckInAlerts } from '../features/check-in-alerts/use-canary-check-in-alerts';
 import { AppShell } from '../features/shell/app-shell';
 import { clearToken, getToken } from '../lib/session';
@@ -9,6 +10,9 @@ export const Route = createFileRoute('/app')({
   // SPEC section 6: without a stored token, /app redirects to /login.
   beforeLoad: () => {
     if (!getToken()) throw redirect({ to: '/login' });
+    // A guardian invitation opened while signed out: back to it once, now that there is a session.
+    const invite = takePendingInvite();
+    if (invite) throw redirect({ to: '/guardian/accept/$token', params: { token: invite } });
   },
   // Runs only after beforeLoad let the visit through. What every /app page shows around its content;
   // started together with the page's own reads, so they share one batched request.
