@@ -1,28 +1,8 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { E2EE_RECOVERY_INFO } from '../src/contracts/e2ee';
 import { KEYS_EXIST, NO_KEYS_YET } from '../src/domains/e2ee/key-bundles';
-import { toBase64Url } from '../src/lib/encoding';
 import { api, signedInUser } from './helpers/api';
-
-/** Syntactically valid v1 formats: random bytes of the right lengths (the server never opens them). */
-const b64u = (n: number) => toBase64Url(crypto.getRandomValues(new Uint8Array(n)));
-const publicJwk = () => ({ kty: 'EC', crv: 'P-256', x: b64u(32), y: b64u(32), ext: true, key_ops: [] });
-const passwordWrap = () => ({
-  v: 1,
-  kdf: { name: 'PBKDF2', hash: 'SHA-256', iterations: 600_000, salt: b64u(16) },
-  alg: 'A256GCM',
-  iv: b64u(12),
-  ct: b64u(154),
-});
-const recoveryWrap = () => ({
-  v: 1,
-  kdf: { name: 'HKDF', hash: 'SHA-256', salt: b64u(16), info: E2EE_RECOVERY_INFO },
-  alg: 'A256GCM',
-  iv: b64u(12),
-  ct: b64u(154),
-});
-const bundle = () => ({ public_key: publicJwk(), password_wrap: passwordWrap(), recovery_wrap: recoveryWrap() });
+import { b64u, keyBundle as bundle, passwordWrap, recoveryWrap } from './helpers/e2ee';
 
 const trpcQuery = (proc: string, input: unknown, token?: string) =>
   api('GET', `/api/trpc/${proc}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`, { token });

@@ -3,13 +3,13 @@ import { describe, expect, it } from 'vitest';
 import type { AnyOperation } from '../src/api/operation';
 import { OPERATIONS } from '../src/api/operations';
 import { API_SCOPES, type ApiScope } from '../src/contracts/developer';
-import { E2EE_RECOVERY_INFO } from '../src/contracts/e2ee';
 import { api, signedInUser } from './helpers/api';
 import { createCanaryFor } from './helpers/canary';
 import { createMessageFor } from './helpers/messages';
 import { guardianOf } from './helpers/guardian';
+import { keyBundle } from './helpers/e2ee';
 import { endpointFor } from './helpers/webhooks';
-import { toBase64, toBase64Url } from '../src/lib/encoding';
+import { toBase64 } from '../src/lib/encoding';
 
 /**
  * A walk over every declared operation (worker/src/api/operations.ts), so a new operation is held to
@@ -39,7 +39,15 @@ async function uploadedAttachment(owner: Persona, recipient: Persona) {
 const OWNED: Record<string, (owner: Persona, recipient: Persona) => Promise<string>> = {
   deleteCanary: async (owner) => (await createCanaryFor(owner.token)).id,
   getMessage: heldMessage,
-  getMessageAudio: heldMessage,
+  // With a recording, so an outsider's 404 can only come from the ownership check.
+  getMessageAudio: async (owner, recipient) =>
+    (
+      await createMessageFor(owner.token, {
+        recipient_user_id: recipient.id,
+        rules: [{ trigger_type: 'missed_checkins', trigger_value: '3' }],
+        audio_base64: toBase64(new Uint8Array([0x4f, 0x67, 0x67, 0x53, ...new Uint8Array(512)])),
+      })
+    ).id,
   cancelMessage: heldMessage,
   deliverMessage: heldMessage,
   listAttachments: heldMessage,
@@ -61,16 +69,9 @@ const OWNED: Record<string, (owner: Persona, recipient: Persona) => Promise<stri
 /** Objects every signed-in person may read by design: a public key is what others encrypt to. */
 const SHARED_READS = new Set(['getPublicKey']);
 
-/** A syntactically valid v1 key bundle (the server never opens it), so key reads have something to answer. */
-const b64u = (n: number) => toBase64Url(crypto.getRandomValues(new Uint8Array(n)));
-const wrap = (kdf: Record<string, unknown>) => ({ v: 1, kdf: { hash: 'SHA-256', salt: b64u(16), ...kdf }, alg: 'A256GCM', iv: b64u(12), ct: b64u(154) });
+/** The owner's key bundle, so key reads have something to answer. */
 async function withKeys(owner: Persona) {
-  const bundle = {
-    public_key: { kty: 'EC', crv: 'P-256', x: b64u(32), y: b64u(32), ext: true, key_ops: [] },
-    password_wrap: wrap({ name: 'PBKDF2', iterations: 600_000 }),
-    recovery_wrap: wrap({ name: 'HKDF', info: E2EE_RECOVERY_INFO }),
-  };
-  expect((await api('POST', '/api/trpc/keys.create', { token: owner.token, json: bundle })).status).toBe(200);
+  expect((await api('POST', '/api/trpc/keys.create', { token: owner.token, json: keyBundle() })).status).toBe(200);
 }
 
 const rest = OPERATIONS.filter((op): op is AnyOperation & { path: string } => op.path !== null);

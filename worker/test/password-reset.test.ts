@@ -1,33 +1,16 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { PASSWORD_RESET_EMAILS_PER_HOUR, PASSWORD_RESET_REQUESTS_PER_ADDRESS_PER_HOUR, PASSWORD_RESET_TTL_MINUTES } from '../src/contracts/auth';
-import { E2EE_RECOVERY_INFO } from '../src/contracts/e2ee';
 import { LOGIN_LIMITS } from '../src/domains/auth/login-throttle';
 import { confirmPasswordReset, inspectPasswordReset, PASSWORD_RESET_ERRORS, requestPasswordReset } from '../src/domains/auth/password-reset';
-import { toBase64Url } from '../src/lib/encoding';
 import { hashSecret } from '../src/lib/secrets';
+import { b64u, keyBundle as bundle, passwordWrap, recoveryWrap } from './helpers/e2ee';
 import { api, signedInUser } from './helpers/api';
 import { servicesAt } from './helpers/canary';
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
 
 const MIN = 60_000;
-const b64u = (n: number) => toBase64Url(crypto.getRandomValues(new Uint8Array(n)));
-const passwordWrap = () => ({
-  v: 1,
-  kdf: { name: 'PBKDF2', hash: 'SHA-256', iterations: 600_000, salt: b64u(16) },
-  alg: 'A256GCM',
-  iv: b64u(12),
-  ct: b64u(154),
-});
-const recoveryWrap = () => ({
-  v: 1,
-  kdf: { name: 'HKDF', hash: 'SHA-256', salt: b64u(16), info: E2EE_RECOVERY_INFO },
-  alg: 'A256GCM',
-  iv: b64u(12),
-  ct: b64u(154),
-});
-const bundle = () => ({ public_key: { kty: 'EC', crv: 'P-256', x: b64u(32), y: b64u(32) }, password_wrap: passwordWrap(), recovery_wrap: recoveryWrap() });
 
 const NEW_PASSWORD = 'a fresh start passphrase';
 let ipCounter = 0;

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Bindings, ServiceContext } from '../env';
 import type { AppError } from '../lib/errors';
-import type { Principal, SessionPrincipal } from '../middleware/context';
+import type { KeyPrincipal, Principal, SessionPrincipal } from '../middleware/context';
 import type { ApiScope, HttpMethod, RouteDoc } from '../openapi/route-doc';
 
 /**
@@ -10,11 +10,19 @@ import type { ApiScope, HttpMethod, RouteDoc } from '../openapi/route-doc';
  * the RouteDoc made from it):
  * - `public`: anyone; a session, when sent, is still known (`principal` may be null);
  * - `session`: a signed-in person only (API keys get 403);
- * - `session-or-key`: a signed-in person, or an API key holding `scope`.
+ * - `session-or-key`: a signed-in person, or an API key holding `scope`;
+ * - `key`: an API key holding `scope` only (an executor's system); a session gets 403 with `refusal`.
+ *   Documented and policed like `session-or-key` (keys need the scope), refused to sessions here.
  */
-export type Access = { kind: 'public' } | { kind: 'session' } | { kind: 'session-or-key'; scope: ApiScope };
+export type Access = { kind: 'public' } | { kind: 'session' } | { kind: 'session-or-key'; scope: ApiScope } | { kind: 'key'; scope: ApiScope; refusal: string };
 
-type PrincipalFor<A extends Access> = A extends { kind: 'public' } ? Principal | null : A extends { kind: 'session' } ? SessionPrincipal : Principal;
+type PrincipalFor<A extends Access> = A extends { kind: 'public' }
+  ? Principal | null
+  : A extends { kind: 'session' }
+    ? SessionPrincipal
+    : A extends { kind: 'key' }
+      ? KeyPrincipal
+      : Principal;
 
 /** What a service call receives besides its input; the same over both transports. */
 export interface OperationContext<A extends Access = Access> {

@@ -1,12 +1,12 @@
 import type { Context, Hono } from 'hono';
 import { readMultipart } from '../domains/attachments/multipart';
-import { AppError, notFound } from '../lib/errors';
+import { notFound } from '../lib/errors';
 import { readJsonBody } from '../lib/json-body';
 import { parseOrThrow } from '../lib/validation';
-import { requirePrincipal, requireSession } from '../middleware/authenticate';
 import type { AppEnv, Principal } from '../middleware/context';
 import { handleNotFound } from '../middleware/errors';
 import type { AnyOperation, OperationContext } from './operation';
+import { principalFor } from './principal';
 
 /**
  * Mounts every operation that has a REST path on the app: auth from `access`, path parameters (a
@@ -24,7 +24,7 @@ export function mountOperations(app: Hono<AppEnv>, operations: readonly AnyOpera
 
 async function handle(c: Context<AppEnv>, op: AnyOperation) {
   if (op.exists && !op.exists(c.get('services').env)) return handleNotFound(c);
-  const principal = principalFor(op, c.get('principal'));
+  const principal = principalFor(op.access, c.get('principal'));
   const input: Record<string, unknown> = {};
   if (op.input.params) {
     const parsed = op.input.params.safeParse(c.req.param());
@@ -39,19 +39,6 @@ async function handle(c: Context<AppEnv>, op: AnyOperation) {
   }
   if (op.input.multipart) Object.assign(input, await op.input.multipart.read(await readMultipart(c.req.raw, op.input.multipart.maxBytes)));
   return answer(c, op, await op.run(context(c, principal), input));
-}
-
-function principalFor(op: AnyOperation, principal: Principal | null) {
-  switch (op.access.kind) {
-    case 'public':
-      return principal;
-    case 'session':
-      return requireSession(principal);
-    case 'session-or-key':
-      return requirePrincipal(principal);
-    default:
-      throw new AppError('INTERNAL', 'operation without access');
-  }
 }
 
 const context = (c: Context<AppEnv>, principal: Principal | null): OperationContext => ({

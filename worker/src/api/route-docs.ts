@@ -21,8 +21,8 @@ export function toRouteDoc(op: AnyOperation & { path: string }): RouteDoc {
     tags: op.docs.tags,
     // A public operation that also reads a session (a check-in) is RouteDoc's optional-bearer `session`
     // route: the document shows the bearer as optional, and the key policy refuses keys as on any session route.
-    auth: op.access.kind === 'public' ? (op.docs.authOptional ? 'session' : 'none') : op.access.kind,
-    ...(op.access.kind === 'session-or-key' ? { scope: op.access.scope } : {}),
+    auth: op.access.kind === 'public' ? (op.docs.authOptional ? 'session' : 'none') : op.access.kind === 'key' ? 'session-or-key' : op.access.kind,
+    ...(op.access.kind === 'session-or-key' || op.access.kind === 'key' ? { scope: op.access.scope } : {}),
     ...(op.docs.authOptional ? { authOptional: true } : {}),
     ...(Object.keys(request).length ? { request } : {}),
     responses: {

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { AppError, notFound } from '../lib/errors';
-import { requireSession } from '../middleware/authenticate';
 import type { Principal } from '../middleware/context';
 import { protectedProcedure, publicProcedure, type TrpcContext } from '../trpc/init';
 import type { TRPCMutationProcedure, TRPCQueryProcedure } from '@trpc/server';
 import type { AnyOperation, Operation, OperationContext } from './operation';
+import { principalFor } from './principal';
 
 /**
  * The tRPC procedures of a domain's operations, keyed by their `trpc` name. The input is the
@@ -83,6 +83,6 @@ function notFoundParams(params: z.ZodObject, refuse: () => AppError): z.ZodObjec
 }
 
 function context(op: AnyOperation, ctx: TrpcContext): OperationContext {
-  const principal = op.access.kind === 'session' ? requireSession(ctx.principal) : (ctx.principal as Principal);
+  const principal = principalFor(op.access, ctx.principal) as Principal;
   return { services: ctx.services, principal, clientAddress: ctx.clientAddress, requestId: ctx.requestId };
 }

@@ -20,6 +20,9 @@ export const MAX_HOLD_DAYS = 30;
 
 export const GUARDIAN_STATUSES = ['invited', 'active', 'declined', 'revoked', 'resigned'] as const;
 export type GuardianStatus = (typeof GUARDIAN_STATUSES)[number];
+/** Invited or accepted: what counts toward the limit and the quorum, and what the owner can still revoke. */
+export const LIVE_GUARDIAN_STATUSES = ['invited', 'active'] as const satisfies readonly GuardianStatus[];
+export const isLiveGuardian = (status: GuardianStatus) => (LIVE_GUARDIAN_STATUSES as readonly GuardianStatus[]).includes(status);
 
 /** POST /api/guardian/assign (SPEC section 3: Guardian = email, consent). */
 export const ZAssignGuardianInput = z.object({

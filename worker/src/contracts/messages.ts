@@ -139,8 +139,6 @@ export const E2EE_MESSAGE_ERRORS = {
   notE2ee: 'content_encrypted is only for end-to-end encrypted messages: set use_e2ee to true, or leave content_encrypted out',
 } as const;
 
-export const ZMessageId = z.object({ id: z.string().uuid({ message: 'Not a message id' }) });
-
 export const MESSAGE_FILTERS = ['all', 'pending', 'sent'] as const;
 export type MessageFilter = (typeof MESSAGE_FILTERS)[number];
 

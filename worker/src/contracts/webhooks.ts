@@ -54,8 +54,6 @@ export const ZCreateWebhookInput = z.object({
 });
 export type TCreateWebhookInput = z.output<typeof ZCreateWebhookInput>;
 
-export const ZWebhookId = z.object({ id: z.uuid({ message: 'id must be a webhook id' }) });
-
 export const ZWebhookAttemptsQuery = z.object({
   limit: z.coerce
     .number({ message: 'limit must be a whole number' })
@@ -64,7 +62,6 @@ export const ZWebhookAttemptsQuery = z.object({
     .max(WEBHOOK_ATTEMPTS_PAGE_MAX, { message: `limit must be at most ${WEBHOOK_ATTEMPTS_PAGE_MAX}` })
     .optional(),
 });
-export const ZWebhookAttemptsInput = ZWebhookId.extend({ limit: ZWebhookAttemptsQuery.shape.limit });
 
 /** A listed endpoint: the secret masked (`whsec_…abcd`). */
 export const ZWebhookView = z.object({

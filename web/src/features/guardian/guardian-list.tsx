@@ -1,3 +1,4 @@
+import { type GuardianStatus, isLiveGuardian } from '@afterword/worker/contracts/guardian';
 import { useState } from 'react';
 import { Badge, type BadgeTone } from '../../components/badge';
 import { Button } from '../../components/button';
@@ -7,7 +8,7 @@ import { formatDateTime } from '../canary/format';
 import { STATUS_LABEL, T } from './texts';
 import type { Guardian } from './types';
 
-const STATUS_TONE: Record<string, BadgeTone> = { invited: 'grace', active: 'active', declined: 'neutral', revoked: 'neutral', resigned: 'neutral' };
+const STATUS_TONE: Record<GuardianStatus, BadgeTone> = { invited: 'grace', active: 'active', declined: 'neutral', revoked: 'neutral', resigned: 'neutral' };
 
 interface GuardianListProps {
   guardians: readonly Guardian[];
@@ -39,7 +40,7 @@ export function GuardianList({ guardians, onRevoke, revokePending }: GuardianLis
           <li key={g.id} className="dev-item">
             <div className="dev-item__head">
               <h4 className="dev-item__name">{g.name ? `${g.name} (${g.email})` : g.email}</h4>
-              <Badge tone={STATUS_TONE[g.status] ?? 'neutral'}>{STATUS_LABEL[g.status] ?? g.status}</Badge>
+              <Badge tone={STATUS_TONE[g.status]}>{STATUS_LABEL[g.status]}</Badge>
             </div>
             <dl className="facts">
               <div>
@@ -65,7 +66,7 @@ export function GuardianList({ guardians, onRevoke, revokePending }: GuardianLis
                 </div>
               ) : null}
             </dl>
-            {g.status === 'invited' || g.status === 'active' ? (
+            {isLiveGuardian(g.status) ? (
               <div className="button-row">
                 <Button variant="danger" onClick={() => setConfirming(g)}>
                   Revoke<span className="visually-hidden"> guardian {g.email}</span>

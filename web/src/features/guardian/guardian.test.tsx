@@ -130,7 +130,7 @@ describe('AcceptInvitation', () => {
   });
 
   it('signed in: Accept says whom you now guard', async () => {
-    const onAccept = vi.fn(async () => ({ id: 'g1', status: 'active', owner_name: 'Alex' }));
+    const onAccept = vi.fn(async () => ({ id: 'g1', status: 'active' as const, owner_name: 'Alex' }));
     renderWithRouter(() => <AcceptInvitation signedIn onAccept={onAccept} onDecline={vi.fn()} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Accept' }));
     expect((await screen.findByRole('status')).textContent).toBe('You are now a guardian for Alex.');

@@ -21,9 +21,7 @@ export function OwnersList({ owners }: { owners: readonly GuardedOwner[] }) {
             <h4 className="dev-item__name">
               {o.owner_name} ({o.owner_email})
             </h4>
-            <Badge tone={o.stage === 'watching' ? 'active' : o.stage === 'missed' || o.stage === 'on_hold' ? 'grace' : 'missed'}>
-              {STAGE_LABEL[o.stage] ?? o.stage}
-            </Badge>
+            <Badge tone={o.stage === 'watching' ? 'active' : o.stage === 'missed' || o.stage === 'on_hold' ? 'grace' : 'missed'}>{STAGE_LABEL[o.stage]}</Badge>
           </div>
           <dl className="facts">
             {o.since ? (

@@ -1,3 +1,5 @@
+import type { GuardianStatus, LadderStage } from '@afterword/worker/contracts/guardian';
+
 export const T = {
   assigned: 'Guardian assigned',
   emailRequired: 'Enter the email address of the person you trust.',
@@ -8,7 +10,7 @@ export const T = {
   loadFailed: 'This could not be loaded. Reload the page to try again.',
 } as const;
 
-export const STATUS_LABEL: Record<string, string> = {
+export const STATUS_LABEL: Record<GuardianStatus, string> = {
   invited: 'Invited',
   active: 'Active',
   declined: 'Declined',
@@ -16,7 +18,7 @@ export const STATUS_LABEL: Record<string, string> = {
   resigned: 'Resigned',
 };
 
-export const STAGE_LABEL: Record<string, string> = {
+export const STAGE_LABEL: Record<LadderStage, string> = {
   no_guardians: 'No guardians',
   watching: 'Checking in',
   missed: 'Missed a check-in',

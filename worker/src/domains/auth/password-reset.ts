@@ -1,3 +1,4 @@
+import { appOrigin } from '../../lib/app-origin';
 import { schema } from '@afterword/db';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -81,7 +82,7 @@ export async function requestPasswordReset(ctx: ServiceContext, email: string, c
     expires_at: new Date(nowMs + TTL_MS),
     used_at: null,
   });
-  const link = `${ctx.env.PUBLIC_ORIGIN.replace(/\/+$/, '')}/reset-password?token=${encodeURIComponent(token)}`;
+  const link = `${appOrigin(ctx.env)}/reset-password?token=${encodeURIComponent(token)}`;
   const result = await createChannels(ctx).email(
     { email: user.email },
     {

@@ -2,7 +2,6 @@ import { ZIdParam } from '../../api/ids';
 import { defineOperation } from '../../api/operation';
 import { API_SCOPES, ZApiKeyList, ZCreateApiKeyInput, ZCreatedApiKey, ZRevokedApiKey } from '../../contracts/developer';
 import { ZDeathReportInput, ZDeathReportResult } from '../../contracts/guardian';
-import { AppError } from '../../lib/errors';
 import { DEATH_REPORT_KEY_ONLY, reportDeath } from './death-verification';
 import { createApiKey, keyNotFound, listApiKeys, revokeApiKey } from './manage-keys';
 
@@ -81,7 +80,7 @@ export const developerOperations = [
     method: 'post',
     path: '/api/death-verification/report',
     trpc: false,
-    access: { kind: 'session-or-key', scope: 'webhook:death-verification' },
+    access: { kind: 'key', scope: 'webhook:death-verification', refusal: DEATH_REPORT_KEY_ONLY },
     input: { body: ZDeathReportInput },
     output: ZDeathReportResult,
     status: 202,
@@ -101,9 +100,6 @@ export const developerOperations = [
         422: { description: '`note` is not text or too long' },
       },
     },
-    run: ({ services, principal }, input) => {
-      if (principal.via !== 'key') throw new AppError('FORBIDDEN', DEATH_REPORT_KEY_ONLY);
-      return reportDeath(services, principal, input);
-    },
+    run: ({ services, principal }, input) => reportDeath(services, principal, input),
   }),
 ] as const;

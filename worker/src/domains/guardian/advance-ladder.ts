@@ -1,10 +1,11 @@
+import { appOrigin } from '../../lib/app-origin';
 import type { DeathConfirmedJob } from '../../contracts/jobs';
 import type { ServiceContext } from '../../env';
 import { log } from '../../lib/logger';
 import { deathFlagStatement } from '../messages/release/set-death-confirmed';
 import { enqueueOwnerNotice, insertOwnerNotice } from '../messages/notices/enqueue-owner-notice';
 import { enqueueGuardianNotices, noticeToActiveGuardians, returnedIds } from './guardian-notices';
-import { holdUntil, ifRecorded, origin, personName, readable, recordStep } from './ladder-records';
+import { holdUntil, ifRecorded, personName, readable, recordStep } from './ladder-records';
 
 /** Bound on steps per run (halfway, then confirm, for a real and a sandbox report): a bug cannot spin. */
 const MAX_STEPS = 6;
@@ -123,7 +124,7 @@ async function sendHalfwayReminder(ctx: ServiceContext, ownerId: string, r: Open
         text: [
           `Your death was reported on Afterword and nobody has refuted it yet. Half of the waiting period has passed.`,
           `If you are alive, check in before ${readable(endsAt)}: any check-in cancels the report at once. Otherwise your death will be confirmed and the messages you set to go after your death will start on their way.`,
-          `Check in: ${origin(ctx)}/app`,
+          `Check in: ${appOrigin(ctx.env)}/app`,
           ...(sandbox ? ['This report was made with a sandbox API key: it is a rehearsal and will never mark you as dead.'] : []),
         ].join('\n\n'),
         link: null,

@@ -1,3 +1,4 @@
+import { appOrigin } from '../../lib/app-origin';
 import type { User } from '@afterword/db/schema';
 import { MAX_HOLD_DAYS, ZGuardianAnswerInput, type TLadderAnswerResult } from '../../contracts/guardian';
 import type { ServiceContext } from '../../env';
@@ -5,7 +6,7 @@ import { AppError } from '../../lib/errors';
 import { parseOrThrow } from '../../lib/validation';
 import { enqueueOwnerNotice, insertOwnerNotice } from '../messages/notices/enqueue-owner-notice';
 import { loadOwnGuardianship } from './guardian-side';
-import { DAY_MS, guardianActor, ifRecorded, isMissing, origin, personName, recordStep } from './ladder-records';
+import { DAY_MS, guardianActor, ifRecorded, isMissing, personName, recordStep } from './ladder-records';
 import { ladderStateFor } from './ladder-view';
 import { recordDeathReport } from './report-death';
 import { syncGuardianClock } from './ladder-timer';
@@ -47,7 +48,7 @@ export async function answerAsGuardian(ctx: ServiceContext, user: User, id: stri
           userId: owner.id,
           kind: 'guardian_fine',
           subject: `${who} says you are fine — please check in`,
-          text: `${who}, one of your guardians, told Afterword that you are fine. Please check in so your timers start again: ${origin(ctx)}/app`,
+          text: `${who}, one of your guardians, told Afterword that you are fine. Please check in so your timers start again: ${appOrigin(ctx.env)}/app`,
           link: null,
           at: now,
         },

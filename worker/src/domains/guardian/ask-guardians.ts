@@ -1,9 +1,10 @@
+import { appOrigin } from '../../lib/app-origin';
 import { schema } from '@afterword/db';
 import { eq } from 'drizzle-orm';
 import type { MissedCheckinsEvent } from '../../contracts/jobs';
 import type { ServiceContext } from '../../env';
 import { enqueueGuardianNotices, noticeToActiveGuardians, returnedIds } from './guardian-notices';
-import { loadSettings, origin, personName, readable, recordStep } from './ladder-records';
+import { loadSettings, personName, readable, recordStep } from './ladder-records';
 
 /**
  * The `missed_checkins` subscriber of the ladder (step 1): once the owner's misses reach
@@ -48,7 +49,7 @@ export async function askGuardians(ctx: ServiceContext, event: MissedCheckinsEve
         subject: `Have you heard from ${name}?`,
         text: [
           `${name} missed a check-in on Afterword (it was due ${readable(Date.parse(event.deadline))}). You are one of their guardians: have you heard from them?`,
-          `Answer on your guardian page: ${origin(ctx)}/app/guardian`,
+          `Answer on your guardian page: ${appOrigin(ctx.env)}/app/guardian`,
           `- They are fine: we ask them to check in.\n- Hold for some days (up to 30): nothing set to go after their death moves meanwhile — for example while they are in hospital.\n- Report their death: once ${settings.quorum === 1 ? 'a guardian reports it' : `${settings.quorum} guardians report it`}, ${name} is told on every channel and has ${settings.veto_window_hours} hours to refute it by checking in.`,
           'You never see their messages or files.',
         ].join('\n\n'),

@@ -1,3 +1,4 @@
+import { LIVE_GUARDIAN_STATUSES } from '../../contracts/guardian';
 import { schema } from '@afterword/db';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { TGuardianSettings, TUpdateGuardianSettingsInput } from '../../contracts/guardian';
@@ -21,7 +22,7 @@ export async function updateGuardianSettings(ctx: ServiceContext, ownerId: strin
     const live = await ctx.db
       .select({ id: schema.guardians.id })
       .from(schema.guardians)
-      .where(and(eq(schema.guardians.owner_id, ownerId), inArray(schema.guardians.status, ['invited', 'active'])));
+      .where(and(eq(schema.guardians.owner_id, ownerId), inArray(schema.guardians.status, [...LIVE_GUARDIAN_STATUSES])));
     if (input.quorum > live.length) {
       throw new AppError('UNPROCESSABLE', [
         { loc: ['body', 'quorum'], msg: `quorum must be at most the number of your guardians (${live.length} invited or active)`, type: 'quorum_too_high' },

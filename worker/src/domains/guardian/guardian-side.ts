@@ -1,3 +1,4 @@
+import { appOrigin } from '../../lib/app-origin';
 import { schema } from '@afterword/db';
 import type { User } from '@afterword/db/schema';
 import { and, eq } from 'drizzle-orm';
@@ -6,7 +7,7 @@ import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
 import { hashSecret } from '../../lib/secrets';
 import { enqueueOwnerNotice, insertOwnerNotice } from '../messages/notices/enqueue-owner-notice';
-import { guardianActor, guardianNotFound, ifRecorded, INVITATION_INVALID, origin, personName, recordStep } from './ladder-records';
+import { guardianActor, guardianNotFound, ifRecorded, INVITATION_INVALID, personName, recordStep } from './ladder-records';
 
 /*
  * What the guardian does to the guardianship itself: accept or decline an invitation, resign.
@@ -66,8 +67,8 @@ export async function answerInvitation(ctx: ServiceContext, user: User, token: s
           kind,
           subject: accept ? `${who} is now your guardian` : `${who} declined to be your guardian`,
           text: accept
-            ? `${who} (${g.email}) accepted your invitation. Guardians are asked about you only after you miss a check-in; they never see your messages. Your guardians: ${origin(ctx)}/app/guardian`
-            : `${who} (${g.email}) declined your invitation to be a guardian. You can invite someone else: ${origin(ctx)}/app/guardian`,
+            ? `${who} (${g.email}) accepted your invitation. Guardians are asked about you only after you miss a check-in; they never see your messages. Your guardians: ${appOrigin(ctx.env)}/app/guardian`
+            : `${who} (${g.email}) declined your invitation to be a guardian. You can invite someone else: ${appOrigin(ctx.env)}/app/guardian`,
           link: null,
           at: now,
         },
@@ -118,7 +119,7 @@ export async function resignGuardianship(ctx: ServiceContext, user: User, id: st
         userId: owner.id,
         kind: 'guardian_resigned',
         subject: `${who} is no longer your guardian`,
-        text: `${who} (${g.email}) resigned as your guardian. You can invite someone else: ${origin(ctx)}/app/guardian`,
+        text: `${who} (${g.email}) resigned as your guardian. You can invite someone else: ${appOrigin(ctx.env)}/app/guardian`,
         link: null,
         at: now,
       },

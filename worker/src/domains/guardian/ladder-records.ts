@@ -25,8 +25,6 @@ export const personName = (u: Pick<User, 'display_name' | 'email'>) => u.display
 /** The SQL twin of personName for a `users` row aliased `u`. */
 export const PERSON_NAME_SQL = "coalesce(nullif(trim(u.display_name), ''), u.email)";
 
-export const origin = (ctx: ServiceContext) => ctx.env.PUBLIC_ORIGIN.replace(/\/+$/, '');
-
 /** A readable UTC instant for texts ("Thu, 14 May 2026 09:00:00 GMT"). */
 export const readable = (ms: number) => new Date(ms).toUTCString();
 

@@ -1,3 +1,4 @@
+import { LIVE_GUARDIAN_STATUSES } from '../../contracts/guardian';
 import { schema } from '@afterword/db';
 import type { DeathReport, User } from '@afterword/db/schema';
 import { and, desc, eq, inArray } from 'drizzle-orm';
@@ -58,7 +59,7 @@ export async function ladderStateFor(ctx: ServiceContext, owner: User, now: numb
     ctx.db
       .select({ status: schema.guardians.status })
       .from(schema.guardians)
-      .where(and(eq(schema.guardians.owner_id, owner.id), inArray(schema.guardians.status, ['invited', 'active']))),
+      .where(and(eq(schema.guardians.owner_id, owner.id), inArray(schema.guardians.status, [...LIVE_GUARDIAN_STATUSES]))),
     ctx.db.select().from(schema.deathReports).where(eq(schema.deathReports.owner_id, owner.id)).orderBy(desc(schema.deathReports.opened_at)).limit(20),
     isMissing(ctx, owner.id, now),
     holdUntil(ctx, owner.id, now),

@@ -1,3 +1,5 @@
+import { isLiveGuardian } from '../../contracts/guardian';
+import { appOrigin } from '../../lib/app-origin';
 import { schema } from '@afterword/db';
 import type { Guardian, User } from '@afterword/db/schema';
 import { and, desc, eq } from 'drizzle-orm';
@@ -6,9 +8,9 @@ import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
 import { hashSecret, newSecretToken } from '../../lib/secrets';
 import { enqueueGuardianNotices, noticeToGuardian, returnedIds } from './guardian-notices';
-import { DAY_MS, guardianNotFound, ifRecorded, origin, personName, recordStep } from './ladder-records';
+import { DAY_MS, guardianNotFound, ifRecorded, personName, recordStep } from './ladder-records';
 
-const isLive = (g: Pick<Guardian, 'status'>) => g.status === 'invited' || g.status === 'active';
+const isLive = (g: Pick<Guardian, 'status'>) => isLiveGuardian(g.status);
 
 export function toGuardianView(g: Guardian, name: string | null = null): TGuardianView {
   return {
@@ -60,7 +62,7 @@ export async function assignGuardian(ctx: ServiceContext, owner: User, input: TA
   const id = crypto.randomUUID();
   const db = ctx.env.DB;
   const name = personName(owner);
-  const link = `${origin(ctx)}/guardian/accept/${token}`;
+  const link = `${appOrigin(ctx.env)}/guardian/accept/${token}`;
   const step = recordStep(db, { ownerId: owner.id, kind: 'guardian_invited', actor: 'owner', cause: 'owner_invited', detail: input.email, at: now });
   const statements = [
     db

@@ -1,7 +1,8 @@
+import { appOrigin } from '../../lib/app-origin';
 import type { User } from '@afterword/db/schema';
 import type { ServiceContext } from '../../env';
 import { enqueueOwnerNotice } from '../messages/notices/enqueue-owner-notice';
-import { guardianActor, HOUR_MS, keyActor, loadSettings, origin, readable } from './ladder-records';
+import { guardianActor, HOUR_MS, keyActor, loadSettings, readable } from './ladder-records';
 import { syncGuardianClock } from './ladder-timer';
 
 export type Reporter = { kind: 'guardian'; guardianId: string } | { kind: 'key'; keyId: string; note?: string | undefined };
@@ -55,7 +56,7 @@ export async function recordDeathReport(ctx: ServiceContext, owner: User, report
       `${who} reported on Afterword that you have died.`,
       `If you are alive, check in before ${readable(now + windowMs)}: any check-in (the Heartbeat button, a canary token, a ping) cancels the report at once.`,
       `If nobody refutes it by then, your death will be confirmed and the messages you set to go after your death will start on their way.`,
-      `Check in: ${origin(ctx)}/app`,
+      `Check in: ${appOrigin(ctx.env)}/app`,
       ...(sandbox ? ['This report was made with a sandbox API key: it is a rehearsal and will never mark you as dead.'] : []),
     ].join('\n\n'), // ?12
     stepId, // ?13

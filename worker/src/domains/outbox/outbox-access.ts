@@ -24,13 +24,13 @@ const notFound = (path: string) => new AppError('NOT_FOUND', `No API route for G
  * email, phone, devices and owner notices). A local install serves several people, so the outbox is
  * their mailbox, not a shared log. In production it answers like a route that does not exist.
  */
-export async function readOutbox(ctx: ServiceContext, userId: string, limit = OUTBOX_DEFAULT_LIMIT, path = '/api/outbox'): Promise<OutboxPage> {
-  if (!outboxEnabled(ctx.env)) throw notFound(path);
+export async function readOutbox(ctx: ServiceContext, userId: string, limit = OUTBOX_DEFAULT_LIMIT): Promise<OutboxPage> {
+  if (!outboxEnabled(ctx.env)) throw notFound('/api/outbox');
   return { enabled: true as const, messages: await listOutbox(ctx, { userId }, limit) };
 }
 
 /** Every stored delivery, whoever it was for, including rows with no known recipient: operator view only. */
-export async function readEveryOutbox(ctx: ServiceContext, limit = OUTBOX_DEFAULT_LIMIT, path = '/api/outbox/all'): Promise<OutboxPage> {
-  if (!operatorViewEnabled(ctx.env)) throw notFound(path);
+export async function readEveryOutbox(ctx: ServiceContext, limit = OUTBOX_DEFAULT_LIMIT): Promise<OutboxPage> {
+  if (!operatorViewEnabled(ctx.env)) throw notFound('/api/outbox/all');
   return { enabled: true as const, messages: await listOutbox(ctx, { operator: true }, limit) };
 }

@@ -1,3 +1,4 @@
+import { appOrigin } from '../../lib/app-origin';
 import { schema } from '@afterword/db';
 import { eq } from 'drizzle-orm';
 import type { Webhook } from '@afterword/db/schema';
@@ -232,7 +233,7 @@ async function recordAttempt(
   return { outcome: status === 'delivered' ? 'delivered' : status === 'retrying' ? 'retrying' : 'failed', attempt };
 }
 
-const developerPageLink = (ctx: ServiceContext) => `${ctx.env.PUBLIC_ORIGIN.replace(/\/$/, '')}/app/developer`;
+const developerPageLink = (ctx: ServiceContext) => `${appOrigin(ctx.env)}/app/developer`;
 
 /** A job that arrived before its attempt is due (a delay cut short, a duplicate): wait again. */
 async function requeueIfEarly(ctx: ServiceContext, deliveryId: string, now: number) {

@@ -1,3 +1,4 @@
+import { appOrigin } from '../../../lib/app-origin';
 import type { Message, StoredRule } from '@afterword/db/schema';
 import type { MessageStatus } from '../../../contracts/messages';
 import type { ServiceContext } from '../../../env';
@@ -104,7 +105,7 @@ export async function commitTransition(ctx: ServiceContext, message: Message, ch
   return { applied, transitionId, deliveryId };
 }
 
-export const messageLink = (ctx: ServiceContext, messageId: string) => `${ctx.env.PUBLIC_ORIGIN.replace(/\/$/, '')}/app/messages/view/${messageId}`;
+export const messageLink = (ctx: ServiceContext, messageId: string) => `${appOrigin(ctx.env)}/app/messages/view/${messageId}`;
 
 async function enqueue(ctx: ServiceContext, queue: 'DELIVERIES', body: Record<string, unknown>) {
   try {
