@@ -4,6 +4,11 @@
  */
 export const MESSAGE_STATUSES = ['scheduled', 'armed', 'releasing', 'delivered', 'failed', 'cancelled'] as const;
 export const DELIVERY_METHODS = ['email', 'sms', 'call', 'push'] as const;
-export const TRIGGER_TYPES = ['missed_checkins', 'fixed_date', 'delay_after_death'] as const;
+/** What a message's create accepts (SPEC section 3). */
+export const MESSAGE_RULE_TYPES = ['missed_checkins', 'fixed_date', 'delay_after_death'] as const;
+/** Every rule the release engine runs: a vault birthday item's rule is made by the vault, never typed. */
+export const TRIGGER_TYPES = [...MESSAGE_RULE_TYPES, 'recipient_birthday'] as const;
+/** A vault item's condition (SPEC section 3 "Vault item"). */
+export const VAULT_CONDITION_TYPES = ['recipient_birthday', 'exact_date', 'death_flag'] as const;
 export const DELIVERY_STATUSES = ['pending', 'sending', 'retrying', 'delivered', 'failed'] as const;
 export const NOTIFY_METHODS = ['email', 'sms', 'push'] as const;

@@ -12,3 +12,4 @@ export * from './e2ee';
 export * from './webhooks';
 export * from './api-keys';
 export * from './guardians';
+export * from './vault';

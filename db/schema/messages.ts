@@ -7,7 +7,10 @@ export { DELIVERY_METHODS, DELIVERY_STATUSES, MESSAGE_STATUSES, TRIGGER_TYPES };
 /** One release rule as stored: the input plus when it last fired (a fired fixed date is spent). */
 export interface StoredRule {
   trigger_type: (typeof TRIGGER_TYPES)[number];
-  /** A count (missed_checkins), an ISO date or date-time (fixed_date), whole days (delay_after_death). */
+  /**
+   * A count (missed_checkins), an ISO date or date-time (fixed_date), whole days (delay_after_death),
+   * `MM-DD` (recipient_birthday: the first such day after the death is confirmed).
+   */
   trigger_value: string;
   expire_window: number | null;
   fired_at?: number | null;
@@ -50,8 +53,15 @@ export const messages = sqliteTable(
     timer_due_at: integer('timer_due_at', { mode: 'timestamp_ms' }),
     created_at: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
     updated_at: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+    /**
+     * Set when the message carries a vault item (db/schema/vault.ts). No foreign key: the item and its
+     * messages are removed together by the vault's delete and by the owner's account deletion. A yearly
+     * birthday item has one message per year, told apart by `deliver_at`.
+     */
+    vault_item_id: text('vault_item_id'),
   },
   (t) => [
+    uniqueIndex('messages_vault_once').on(t.vault_item_id, t.deliver_at),
     index('messages_sender_idx').on(t.sender_id, t.created_at),
     index('messages_recipient_idx').on(t.recipient_user_id, t.released_at),
     index('messages_timer_idx').on(t.status, t.timer_due_at),

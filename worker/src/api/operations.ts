@@ -11,6 +11,7 @@ import { messageOperations } from '../domains/messages/operations';
 import { notifyOperations } from '../domains/notify/operations';
 import { outboxOperations } from '../domains/outbox/operations';
 import { profileOperations } from '../domains/profile/operations';
+import { vaultOperations } from '../domains/vault/operations';
 import { webhooksOperations } from '../domains/webhooks/operations';
 import type { AnyOperation } from './operation';
 
@@ -33,5 +34,6 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...developerOperations,
   ...webhooksOperations,
   ...guardianOperations,
+  ...vaultOperations,
   ...outboxOperations,
 ];

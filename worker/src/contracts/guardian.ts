@@ -154,7 +154,8 @@ export const ZLadderView = z.object({
   hold_until: z.string().nullable(),
   death_confirmed_at: z.string().nullable(),
   /** What a confirmation would set going: open messages with a delay-after-death rule, and their distinct recipients. */
-  would_release: z.object({ messages: z.number().int(), people: z.number().int() }),
+  /** Open messages and vault items waiting for a confirmed death, and their distinct recipients. */
+  would_release: z.object({ messages: z.number().int(), vault_items: z.number().int(), people: z.number().int() }),
   next: z.object({ at: z.string(), what: z.enum(['veto_halfway', 'death_confirmed', 'hold_ends']) }).nullable(),
   summary: z.string(),
   transitions: z.array(ZLadderTransitionView),

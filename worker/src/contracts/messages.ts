@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { DELIVERY_METHODS, MESSAGE_STATUSES, TRIGGER_TYPES } from '@afterword/db/enums';
+import { DELIVERY_METHODS, MESSAGE_RULE_TYPES, MESSAGE_STATUSES, TRIGGER_TYPES } from '@afterword/db/enums';
 
-export { DELIVERY_METHODS, MESSAGE_STATUSES, TRIGGER_TYPES };
+export { DELIVERY_METHODS, MESSAGE_RULE_TYPES, MESSAGE_STATUSES, TRIGGER_TYPES };
 export type DeliveryMethod = (typeof DELIVERY_METHODS)[number];
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 export type TriggerType = (typeof TRIGGER_TYPES)[number];
+export type MessageRuleType = (typeof MESSAGE_RULE_TYPES)[number];
 
 export const CONTENT_MAX_CHARS = 100_000;
 export const AUDIO_MAX_BYTES = 10 * 1024 * 1024;
@@ -28,6 +29,7 @@ export const TRIGGER_LABELS: Record<TriggerType, string> = {
   missed_checkins: 'Missed check-ins',
   fixed_date: 'Fixed date',
   delay_after_death: 'Delay after death',
+  recipient_birthday: "Recipient's birthday after death",
 };
 
 /** `YYYY-MM-DD` or an ISO date-time; a date-time without an offset is UTC (DESIGN section 3). */
@@ -85,7 +87,7 @@ export const ZRule = z.discriminatedUnion(
       expire_window: ZExpireWindow,
     }),
   ],
-  { message: `trigger_type must be one of ${TRIGGER_TYPES.join(', ')}` },
+  { message: `trigger_type must be one of ${MESSAGE_RULE_TYPES.join(', ')}` },
 );
 export type TRuleInput = z.input<typeof ZRule>;
 export type TRule = z.output<typeof ZRule>;

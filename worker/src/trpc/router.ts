@@ -7,6 +7,7 @@ import { legalRouter } from '../domains/legal/trpc';
 import { developerKeysRouter } from '../domains/developer/trpc';
 import { keysRouter } from '../domains/e2ee/trpc';
 import { guardianRouter } from '../domains/guardian/trpc';
+import { vaultRouter } from '../domains/vault/trpc';
 import { messageRouter } from '../domains/messages/trpc';
 import { notifyRouter } from '../domains/notify/trpc';
 import { outboxRouter } from '../domains/outbox/trpc';
@@ -29,6 +30,7 @@ export const appRouter = router({
   attachments: attachmentsRouter,
   webhooks: webhooksRouter,
   guardian: guardianRouter,
+  vault: vaultRouter,
   developer: router({ keys: developerKeysRouter }),
 });
 

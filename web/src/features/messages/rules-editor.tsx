@@ -1,4 +1,4 @@
-import { RULES_MAX, TRIGGER_LABELS, TRIGGER_TYPES, type TRuleInput, type TriggerType } from '@afterword/worker/contracts/messages';
+import { MESSAGE_RULE_TYPES, RULES_MAX, TRIGGER_LABELS, type TRuleInput, type MessageRuleType } from '@afterword/worker/contracts/messages';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/field';
 import { SelectField } from '../../components/select';
@@ -7,7 +7,7 @@ import { localDateToIso } from './format';
 /** A rule as typed: the strings of its inputs, sent as they are (the server checks them). */
 export interface RuleDraft {
   key: number;
-  trigger_type: TriggerType;
+  trigger_type: MessageRuleType;
   value: string;
   expire: string;
 }
@@ -15,16 +15,16 @@ export interface RuleDraft {
 /** Errors the server placed on one rule: by input ('trigger_value', 'expire_window') or the rule as a whole ('rule'). */
 export type RuleErrors = Partial<Record<'trigger_type' | 'trigger_value' | 'expire_window' | 'rule', string>>;
 
-const TRIGGER_OPTIONS = TRIGGER_TYPES.map((t) => ({ value: t, label: TRIGGER_LABELS[t] }));
+const TRIGGER_OPTIONS = MESSAGE_RULE_TYPES.map((t) => ({ value: t, label: TRIGGER_LABELS[t] }));
 
-const VALUE_FIELD: Record<TriggerType, { label: string; type: 'number' | 'date'; hint: string }> = {
+const VALUE_FIELD: Record<MessageRuleType, { label: string; type: 'number' | 'date'; hint: string }> = {
   missed_checkins: { label: 'Number of missed check-ins', type: 'number', hint: 'Released once you have missed this many check-ins in a row.' },
   fixed_date: { label: 'Date', type: 'date', hint: 'Released on this day (from midnight, your time).' },
   delay_after_death: { label: 'Days after death', type: 'number', hint: 'Released this many days after your death is confirmed.' },
 };
 
 let nextKey = 1;
-export const newRule = (trigger_type: TriggerType = 'missed_checkins'): RuleDraft => ({ key: nextKey++, trigger_type, value: '', expire: '' });
+export const newRule = (trigger_type: MessageRuleType = 'missed_checkins'): RuleDraft => ({ key: nextKey++, trigger_type, value: '', expire: '' });
 
 /** The rule as the create call takes it: a fixed date is the start of that day in the browser's zone. */
 export function toRuleInput(rule: RuleDraft): TRuleInput {
@@ -69,7 +69,7 @@ export function RulesEditor({ rules, onChange, errors = {}, error }: RulesEditor
                       name={`rules.${i}.trigger_type`}
                       options={TRIGGER_OPTIONS}
                       value={rule.trigger_type}
-                      onChange={(ev) => update(rule.key, { trigger_type: ev.target.value as TriggerType, value: '' })}
+                      onChange={(ev) => update(rule.key, { trigger_type: ev.target.value as MessageRuleType, value: '' })}
                       error={e.trigger_type}
                     />
                     <TextField

@@ -1,5 +1,5 @@
 import { schema } from '@afterword/db';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { ServiceContext } from '../../env';
 import { runBatch } from '../../lib/db-batch';
 import { log } from '../../lib/logger';
@@ -34,6 +34,15 @@ export async function deleteAccount(ctx: ServiceContext, userId: string) {
     ctx.db.delete(schema.canaryTransitions).where(eq(schema.canaryTransitions.user_id, userId)),
     // The account's local mailbox (no foreign key: see db/schema/outbox.ts).
     ctx.db.delete(schema.outboxMessages).where(eq(schema.outboxMessages.recipient_user_id, userId)),
+    // Vault files given to this account: their items go with it (foreign key), the files with them.
+    ctx.db
+      .delete(schema.vaultAssets)
+      .where(
+        inArray(
+          schema.vaultAssets.id,
+          ctx.db.select({ id: schema.vaultItems.asset_id }).from(schema.vaultItems).where(eq(schema.vaultItems.recipient_user_id, userId)),
+        ),
+      ),
     ctx.db.delete(schema.users).where(eq(schema.users.id, userId)),
   ]);
   // After the rows: a failure here leaves unreachable bytes, never a row pointing at nothing.
@@ -41,12 +50,17 @@ export async function deleteAccount(ctx: ServiceContext, userId: string) {
   log.info('account deleted', { user_id: userId, canaries: canaries.length, blobs: blobs.length });
 }
 
-/** R2 keys of the audio and attachments of every message the user sent or received. */
+/**
+ * R2 keys of the audio and attachments of every message the user sent or received, of their vault files,
+ * and of the vault files given to them (a file given to one person goes with that person).
+ */
 async function blobKeysOf(ctx: ServiceContext, userId: string): Promise<string[]> {
   const { results } = await ctx.env.DB.prepare(
     `SELECT audio_key AS k FROM messages WHERE (sender_id = ?1 OR recipient_user_id = ?1) AND audio_key IS NOT NULL
      UNION ALL
-     SELECT a.r2_key FROM message_attachments a JOIN messages m ON m.id = a.message_id WHERE m.sender_id = ?1 OR m.recipient_user_id = ?1`,
+     SELECT a.r2_key FROM message_attachments a JOIN messages m ON m.id = a.message_id WHERE m.sender_id = ?1 OR m.recipient_user_id = ?1
+     UNION
+     SELECT r2_key FROM vault_assets WHERE owner_id = ?1 OR id IN (SELECT asset_id FROM vault_items WHERE recipient_user_id = ?1)`,
   )
     .bind(userId)
     .all<{ k: string }>();

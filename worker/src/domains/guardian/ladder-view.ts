@@ -5,6 +5,7 @@ import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { LadderStage, TDeathReportView, TGuardedOwnerView, TGuardianSettings, TLadderView } from '../../contracts/guardian';
 import type { ServiceContext } from '../../env';
 import { guardianActor, holdUntil, isMissing, loadSettings, personName, readable } from './ladder-records';
+import { DEATH_RULE_TYPES } from '../messages/release/schedule';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
@@ -87,16 +88,25 @@ export async function ladderStateFor(ctx: ServiceContext, owner: User, now: numb
   };
 }
 
-/** Open messages of the owner with a delay-after-death rule, and their distinct recipients. */
+/**
+ * Open messages of the owner with a rule waiting for a confirmed death — vault items among them (a vault
+ * item is a message with `vault_item_id`) — and their distinct recipients.
+ */
 async function wouldRelease(ctx: ServiceContext, ownerId: string) {
   const row = await ctx.env.DB.prepare(
-    `SELECT count(*) AS messages, count(DISTINCT recipient_user_id) AS people FROM messages
+    `SELECT count(*) - count(vault_item_id) AS messages, count(vault_item_id) AS vault_items, count(DISTINCT recipient_user_id) AS people FROM messages
      WHERE sender_id = ?1 AND status IN ('scheduled', 'armed')
-       AND EXISTS (SELECT 1 FROM json_each(messages.rules) WHERE json_extract(value, '$.trigger_type') = 'delay_after_death')`,
+       AND EXISTS (SELECT 1 FROM json_each(messages.rules) WHERE json_extract(value, '$.trigger_type') IN (${DEATH_RULE_TYPES.map((t) => `'${t}'`).join(', ')}))`,
   )
     .bind(ownerId)
-    .first<{ messages: number; people: number }>();
-  return { messages: row?.messages ?? 0, people: row?.people ?? 0 };
+    .first<{ messages: number; vault_items: number; people: number }>();
+  return { messages: row?.messages ?? 0, vault_items: row?.vault_items ?? 0, people: row?.people ?? 0 };
+}
+
+/** "3 messages and 1 vault item", "2 vault items", "0 messages". */
+function whatWouldRelease({ messages, vault_items }: { messages: number; vault_items: number }) {
+  const parts = [messages || !vault_items ? plural(messages, 'message', 'messages') : '', vault_items ? plural(vault_items, 'vault item', 'vault items') : ''];
+  return parts.filter(Boolean).join(' and ');
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -124,7 +134,7 @@ export async function getLadderView(ctx: ServiceContext, owner: User): Promise<T
           : { at: r.window_ends_at.toISOString(), what: 'death_confirmed' };
     }
   }
-  const releases = `${plural(release.messages, 'message', 'messages')} to ${plural(release.people, 'person', 'people')}`;
+  const releases = `${whatWouldRelease(release)} to ${plural(release.people, 'person', 'people')}`;
   const summaries: Record<LadderStage, () => string> = {
     no_guardians: () =>
       'You have no active guardian: after a missed check-in nobody is asked about you, and only an API key with the death-verification scope can report a death.',

@@ -93,7 +93,8 @@ export async function listMessages(ctx: ServiceContext, userId: string, filter: 
     .select({ message: schema.messages, recipientEmail: schema.users.email })
     .from(schema.messages)
     .innerJoin(schema.users, eq(schema.users.id, schema.messages.recipient_user_id))
-    .where(and(eq(schema.messages.sender_id, userId), released))
+    // Vault items are messages too (the release engine's); they are listed on the Vault page.
+    .where(and(eq(schema.messages.sender_id, userId), released, isNull(schema.messages.vault_item_id)))
     .orderBy(desc(schema.messages.created_at))
     .limit(LIST_LIMIT);
   return rows.map((r) => toMessageView(r.message, { recipient_email: r.recipientEmail }));
@@ -104,7 +105,7 @@ export async function pendingMessages(ctx: ServiceContext, userId: string): Prom
   const rows = await ctx.db
     .select()
     .from(schema.messages)
-    .where(and(eq(schema.messages.sender_id, userId), inArray(schema.messages.status, ['scheduled', 'armed'])))
+    .where(and(eq(schema.messages.sender_id, userId), inArray(schema.messages.status, ['scheduled', 'armed']), isNull(schema.messages.vault_item_id)))
     .orderBy(desc(schema.messages.created_at))
     .limit(LIST_LIMIT);
   return rows.map((m) => toMessageView(m));

@@ -11,6 +11,7 @@ import { deadmanOperations } from '../../domains/deadman/operations';
 import { developerOperations } from '../../domains/developer/operations';
 import { e2eeOperations } from '../../domains/e2ee/operations';
 import { guardianOperations } from '../../domains/guardian/operations';
+import { vaultOperations } from '../../domains/vault/operations';
 import { legalOperations } from '../../domains/legal/operations';
 import { messageOperations } from '../../domains/messages/operations';
 import { notifyOperations } from '../../domains/notify/operations';
@@ -42,6 +43,7 @@ export const ROUTE_DOCS: RouteDoc[] = [
   ...routeDocsOf(developerOperations),
   ...routeDocsOf(webhooksOperations),
   ...routeDocsOf(guardianOperations),
+  ...routeDocsOf(vaultOperations),
   ...routeDocsOf(outboxOperations),
   ...health,
   ...reference,

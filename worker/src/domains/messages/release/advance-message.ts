@@ -33,7 +33,12 @@ export async function advanceMessage(ctx: ServiceContext, messageId: string, by:
       const due = dueTimeRule(message, deathConfirmedAt, now);
       if (due) {
         const rule = message.rules[due.index]!;
-        const why = rule.trigger_type === 'fixed_date' ? `${iso(due.dueAt)} came` : `death confirmed at ${iso(deathConfirmedAt!.getTime())}`;
+        const why =
+          rule.trigger_type === 'fixed_date'
+            ? `${iso(due.dueAt)} came`
+            : rule.trigger_type === 'recipient_birthday'
+              ? `the birthday came (${iso(due.dueAt)}) after death confirmed at ${iso(deathConfirmedAt!.getTime())}`
+              : `death confirmed at ${iso(deathConfirmedAt!.getTime())}`;
         // Applied or not (a racing writer won), re-read and look again.
         await armMessage(ctx, loaded, due.index, now, why, `rule:${due.index}:${due.dueAt}`);
         moved = true;

@@ -29,6 +29,8 @@ export interface MessageChange {
   /** Release: open the delivery of the message's channel and log its copy in the recipient's inbox. */
   release?: boolean;
   notice?: OwnerNoticeDraft;
+  /** More writes that happen only with the transition (given the guard that says so), in its batch. */
+  also?: (ifTransition: { sql: string; params: unknown[] }) => D1PreparedStatement[];
 }
 
 export interface CommitResult {
@@ -79,6 +81,7 @@ export async function commitTransition(ctx: ServiceContext, message: Message, ch
         .bind(crypto.randomUUID(), message.id, now, transitionId),
     );
   }
+  if (change.also) statements.push(...change.also({ sql: ifTransition, params: [transitionId] }));
   if (change.notice) {
     statements.push(
       insertOwnerNotice(

@@ -13,6 +13,8 @@ export function describeRule(rule: StoredRule): string {
       const d = Number(rule.trigger_value);
       return d === 0 ? 'confirmed death' : `${d} day${d === 1 ? '' : 's'} after confirmed death`;
     }
+    case 'recipient_birthday':
+      return `the recipient's birthday (${rule.trigger_value}) after confirmed death`;
   }
 }
 

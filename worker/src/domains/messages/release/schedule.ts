@@ -7,23 +7,51 @@ import { parseIsoInstant } from '../../../contracts/messages';
  */
 
 export const DAY_MS = 86_400_000;
+/** A birthday item arrives at 09:00 UTC on the day (the recipient's time zone is not known to us). */
+export const BIRTHDAY_HOUR_UTC = 9;
 
-/** When a time-based rule fires, or null (missed_checkins fires from canary events; death unknown). */
-export function ruleDueAt(rule: StoredRule, deathConfirmedAt: Date | null): number | null {
+/**
+ * The first birthday (`MM-DD`) whose day, in UTC, is not over at `from`: at 09:00 that day, or at `from`
+ * itself when the day has begun later than that. 29 February is 28 February in other years.
+ */
+export function birthdayOnOrAfter(monthDay: string, from: number): number {
+  const [month, day] = monthDay.split('-').map(Number) as [number, number];
+  for (let year = new Date(from).getUTCFullYear(); ; year++) {
+    const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+    const dayStart = Date.UTC(year, month - 1, month === 2 && day === 29 && !leap ? 28 : day);
+    if (dayStart + DAY_MS > from) return Math.max(dayStart + BIRTHDAY_HOUR_UTC * 3_600_000, from);
+  }
+}
+
+/**
+ * When a time-based rule fires, or null (missed_checkins fires from canary events; death unknown).
+ * `notBefore` is the message's deliver_at: a birthday counts from the later of the death and it (a
+ * yearly item's next message starts the day after the last birthday).
+ */
+export function ruleDueAt(rule: StoredRule, deathConfirmedAt: Date | null, notBefore = 0): number | null {
   if (rule.trigger_type === 'fixed_date') return parseIsoInstant(rule.trigger_value)?.getTime() ?? null;
   if (rule.trigger_type === 'delay_after_death') return deathConfirmedAt ? deathConfirmedAt.getTime() + Number(rule.trigger_value) * DAY_MS : null;
+  if (rule.trigger_type === 'recipient_birthday')
+    return deathConfirmedAt ? birthdayOnOrAfter(rule.trigger_value, Math.max(deathConfirmedAt.getTime(), notBefore)) : null;
   return null;
 }
+
+/** Rules that wait for a confirmed death (the ladder's summary counts what they would release). */
+export const DEATH_RULE_TYPES = ['delay_after_death', 'recipient_birthday'] as const;
 
 /** A time-based rule fires once: after it armed the message it is spent (a check-in may still disarm it). */
 export const isSpent = (rule: StoredRule) => rule.trigger_type !== 'missed_checkins' && rule.fired_at != null;
 
 /** The first time-based rule that is due at `now` and not spent, with its index. */
-export function dueTimeRule(message: Pick<Message, 'rules'>, deathConfirmedAt: Date | null, now: number): { index: number; dueAt: number } | null {
+export function dueTimeRule(
+  message: Pick<Message, 'rules' | 'deliver_at'>,
+  deathConfirmedAt: Date | null,
+  now: number,
+): { index: number; dueAt: number } | null {
   let best: { index: number; dueAt: number } | null = null;
   message.rules.forEach((rule, index) => {
     if (isSpent(rule)) return;
-    const dueAt = ruleDueAt(rule, deathConfirmedAt);
+    const dueAt = ruleDueAt(rule, deathConfirmedAt, message.deliver_at.getTime());
     if (dueAt != null && dueAt <= now && (!best || dueAt < best.dueAt)) best = { index, dueAt };
   });
   return best;
@@ -45,7 +73,7 @@ export function nextWakeAt(message: Pick<Message, 'status' | 'rules' | 'deliver_
   let next: number | null = null;
   for (const rule of message.rules) {
     if (isSpent(rule)) continue;
-    const dueAt = ruleDueAt(rule, deathConfirmedAt);
+    const dueAt = ruleDueAt(rule, deathConfirmedAt, message.deliver_at.getTime());
     if (dueAt != null && (next == null || dueAt < next)) next = dueAt;
   }
   return next;

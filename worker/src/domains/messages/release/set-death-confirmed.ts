@@ -2,6 +2,7 @@ import { schema } from '@afterword/db';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { ServiceContext } from '../../../env';
 import { syncReleaseTimer } from './release-timer';
+import { DEATH_RULE_TYPES } from './schedule';
 
 /**
  * The one writer of `users.death_confirmed_at` (DESIGN section 5), for the guardian ladder's confirming
@@ -18,8 +19,10 @@ export function deathFlagStatement(db: D1Database, userId: string, at: number, w
 
 /**
  * What follows a set flag: `delay_after_death` rules start counting — each open message of the sender
- * with such a rule has its clock re-synced (it reads the flag from D1). Idempotent, so the ladder's
- * `death_confirmed` job may run it any number of times. The vault's `death_flag` items hook in here too.
+ * with such a rule has its clock re-synced (it reads the flag from D1). The vault's items are messages
+ * too: a `death_flag` item is a delay of 0 days, a birthday item a `recipient_birthday` rule, so they are
+ * released and scheduled here. Idempotent, so the ladder's `death_confirmed` job may run it any number
+ * of times.
  */
 export async function setDeathConfirmed(ctx: ServiceContext, userId: string): Promise<void> {
   const open = await ctx.db
@@ -27,6 +30,6 @@ export async function setDeathConfirmed(ctx: ServiceContext, userId: string): Pr
     .from(schema.messages)
     .where(and(eq(schema.messages.sender_id, userId), inArray(schema.messages.status, ['scheduled', 'armed'])));
   for (const m of open) {
-    if (m.rules.some((r) => r.trigger_type === 'delay_after_death')) await syncReleaseTimer(ctx.env, m.id);
+    if (m.rules.some((r) => (DEATH_RULE_TYPES as readonly string[]).includes(r.trigger_type))) await syncReleaseTimer(ctx.env, m.id);
   }
 }

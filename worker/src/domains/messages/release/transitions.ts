@@ -3,6 +3,8 @@ import type { ServiceContext } from '../../../env';
 import { commitTransition, type CommitResult, type TransitionCause } from './commit-transition';
 import { describeRule, iso } from './describe';
 import type { EngineMessage } from './load-message';
+import { nextBirthday } from '../../vault/next-birthday';
+import { syncReleaseTimer } from './release-timer';
 import { cancelDeadlineFor } from './schedule';
 
 /** A rule fired: scheduled → armed, with its cancel window (DESIGN section 3). */
@@ -36,19 +38,33 @@ export function armMessage(
   });
 }
 
-/** scheduled | armed → releasing: into the recipient's inbox now, and one delivery job for its channel. */
-export function releaseMessage(ctx: ServiceContext, { message, recipientLabel }: EngineMessage, cause: TransitionCause, detail: string): Promise<CommitResult> {
+/**
+ * scheduled | armed → releasing: into the recipient's inbox now, and one delivery job for its channel.
+ * A yearly vault birthday item's next year starts in the same batch (vault/next-birthday.ts), so it
+ * exists exactly when this release does.
+ */
+export async function releaseMessage(
+  ctx: ServiceContext,
+  { message, recipientLabel }: EngineMessage,
+  cause: TransitionCause,
+  detail: string,
+): Promise<CommitResult> {
   const now = ctx.now().getTime();
-  return commitTransition(ctx, message, {
+  const next = message.vault_item_id && message.rules.some((r) => r.trigger_type === 'recipient_birthday') ? nextBirthday(ctx.env.DB, message, now) : null;
+  const what = message.vault_item_id ? 'vault file for' : 'message to';
+  const result = await commitTransition(ctx, message, {
     to: 'releasing',
     cause,
     detail: `${detail} Released to the recipient's inbox; delivering by ${message.delivery_method}.`,
     set: { released_at: now, cancel_deadline: null },
     release: true,
+    also: next?.statements,
     notice: {
       kind: 'message_released',
-      subject: `Your message to ${recipientLabel} was released`,
+      subject: `Your ${what} ${recipientLabel} was released`,
       text: `${detail} It is in ${recipientLabel}'s inbox and is being delivered by ${message.delivery_method}.`,
     },
   });
+  if (result.applied && next) await syncReleaseTimer(ctx.env, next.messageId);
+  return result;
 }
