@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ZCreateMessageInput } from '../src/contracts/messages';
+import { ZVaultAssignInput } from '../src/contracts/vault';
 import { checkInAll } from '../src/domains/canary/check-in';
 import { createCanary } from '../src/domains/canary/create-canary';
 import type { MissedCheckinsEvent } from '../src/domains/canary/emit-missed-events';
@@ -16,11 +17,13 @@ import { completeDeathConfirmation } from '../src/domains/guardian/complete-conf
 import { revokeGuardian } from '../src/domains/guardian/manage-guardians';
 import { createMessage } from '../src/domains/messages/create-message';
 import { advanceMessage } from '../src/domains/messages/release/advance-message';
+import { assignVaultItem } from '../src/domains/vault/assign-item';
 import type { KeyPrincipal } from '../src/middleware/context';
 import { signedInUser } from './helpers/api';
 import { servicesAt } from './helpers/canary';
 import { guardianOf } from './helpers/guardian';
 import { captureQueues } from './helpers/messages';
+import { envelopeFor, withKeys } from './helpers/vault';
 
 /**
  * Model-based property test of the guardian ladder (issue 13 section 5), extending the release engine's:
@@ -121,6 +124,7 @@ describe('guardian ladder model', () => {
     const gids: string[] = [];
     for (const g of guardians) gids.push(await guardianOf(owner, g));
     const guardianUsers = await Promise.all(guardians.map((g) => userRow(g.id)));
+    await withKeys(recipient);
 
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 3 }), fc.array(stepArb, { minLength: 15, maxLength: 40 }), async (quorum, steps) => {
@@ -130,6 +134,7 @@ describe('guardian ladder model', () => {
           env.DB.prepare('DELETE FROM guardian_holds WHERE owner_id = ?').bind(owner.id),
           env.DB.prepare('DELETE FROM ladder_transitions WHERE owner_id = ?').bind(owner.id),
           env.DB.prepare('DELETE FROM messages WHERE sender_id = ?').bind(owner.id),
+          env.DB.prepare('DELETE FROM vault_assets WHERE owner_id = ?').bind(owner.id),
           env.DB.prepare('DELETE FROM canaries WHERE user_id = ?').bind(owner.id),
           env.DB.prepare('UPDATE users SET death_confirmed_at = NULL WHERE id = ?').bind(owner.id),
           env.DB.prepare("UPDATE guardians SET status = 'active', ended_at = NULL WHERE owner_id = ?").bind(owner.id),
@@ -150,6 +155,18 @@ describe('guardian ladder model', () => {
           consent: true,
         });
         const message = (await captureQueues(() => createMessage(at(), ownerUser, input))).result;
+        // And a vault file given on the death flag: the same engine, the same promise.
+        const assetId = crypto.randomUUID();
+        await env.DB.prepare(
+          "INSERT INTO vault_assets (id, owner_id, r2_key, iv, envelope, name, size, consent_at, created_at) VALUES (?, ?, ?, 'AAAAAAAAAAAAAAAA', ?, 'model.bin', 64, 0, 0)",
+        )
+          .bind(assetId, owner.id, `vault/${assetId}`, envelopeFor(owner.id, recipient.id))
+          .run();
+        const vault = (
+          await captureQueues(() =>
+            assignVaultItem(at(), ownerUser, ZVaultAssignInput.parse({ asset_id: assetId, recipient_user_id: recipient.id, condition_type: 'death_flag' })),
+          )
+        ).result;
         const keyId = crypto.randomUUID();
         const key = (sandbox: boolean) => ({ user: ownerUser, via: 'key', keyId, scopes: ['webhook:death-verification'], sandbox }) as unknown as KeyPrincipal;
 
@@ -173,6 +190,7 @@ describe('guardian ladder model', () => {
         };
         const runMessage = async () => {
           await run(() => advanceMessage(at(), message.id, 'direct'));
+          await run(() => advanceMessage(at(), vault.message_id, 'direct'));
           if (m.confirmedAt != null) m.released = true;
         };
 
@@ -182,6 +200,16 @@ describe('guardian ladder model', () => {
           const msg = await env.DB.prepare('SELECT status FROM messages WHERE id = ?').bind(message.id).first<{ status: string }>();
           const released = !['scheduled', 'armed'].includes(msg!.status);
           expect({ label, released }).toEqual({ label, released: m.released });
+          const item = await env.DB.prepare(
+            "SELECT status, (SELECT count(*) FROM message_transitions WHERE message_id = ?1 AND to_status = 'releasing') AS releases FROM messages WHERE id = ?1",
+          )
+            .bind(vault.message_id)
+            .first<{ status: string; releases: number }>();
+          expect({ label, vaultReleased: !['scheduled', 'armed'].includes(item!.status), vaultReleases: item!.releases }).toEqual({
+            label,
+            vaultReleased: m.released,
+            vaultReleases: m.released ? 1 : 0,
+          });
           const open = await env.DB.prepare("SELECT window_ends_at FROM death_reports WHERE owner_id = ? AND sandbox = 0 AND status = 'open'")
             .bind(owner.id)
             .first<{ window_ends_at: number | null }>();

@@ -8,6 +8,7 @@ import { createCanaryFor } from './helpers/canary';
 import { createMessageFor } from './helpers/messages';
 import { guardianOf } from './helpers/guardian';
 import { keyBundle } from './helpers/e2ee';
+import { giveVaultItem } from './helpers/vault';
 import { endpointFor } from './helpers/webhooks';
 import { toBase64 } from '../src/lib/encoding';
 
@@ -34,6 +35,12 @@ async function uploadedAttachment(owner: Persona, recipient: Persona) {
   const res = await api('POST', '/api/upload/encrypted-file', { token: owner.token, body: form });
   expect(res.status).toBe(201);
   return res.data.id as string;
+}
+
+/** A vault item given to the recipient (who needs keys for it). */
+async function vaultItem(owner: Persona, recipient: Persona) {
+  if (!(await env.DB.prepare('SELECT 1 FROM user_keys WHERE user_id = ?').bind(recipient.id).first())) await withKeys(recipient);
+  return (await giveVaultItem(owner, recipient, { condition_type: 'death_flag' })).id;
 }
 
 const OWNED: Record<string, (owner: Persona, recipient: Persona) => Promise<string>> = {
@@ -64,6 +71,14 @@ const OWNED: Record<string, (owner: Persona, recipient: Persona) => Promise<stri
   // The guardian's side: `owner` guards `recipient`, and addresses that guardianship.
   answerAsGuardian: (owner, recipient) => guardianOf(recipient, owner),
   resignAsGuardian: (owner, recipient) => guardianOf(recipient, owner),
+  getVaultItem: vaultItem,
+  vaultItemQrCode: vaultItem,
+  deleteVaultItem: vaultItem,
+  // Public, addressed by the claim link's token (no outsider): for the output walk.
+  claimVaultItem: async (owner, recipient) => {
+    const id = await vaultItem(owner, recipient);
+    return (await env.DB.prepare('SELECT claim_token FROM vault_items WHERE id = ?').bind(id).first<{ claim_token: string }>())!.claim_token;
+  },
 };
 
 /** Objects every signed-in person may read by design: a public key is what others encrypt to. */
