@@ -3,6 +3,8 @@ import { render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RECENT_ACTIVITY_LIMIT } from './features/canary/queries';
 import { ATTEMPTS_SHOWN } from './features/developer/queries';
+import { ladder, openWindowLadder, VETO_SUMMARY } from './features/guardian/test-fixtures';
+import { T as GUARDIAN_T } from './features/guardian/texts';
 import { messageView } from './features/messages/test-fixtures';
 import { markOnboardingSeen, setToken } from './lib/session';
 import { createAppRouter } from './router';
@@ -41,6 +43,7 @@ describe('route loaders', () => {
       [
         ['canary.status', undefined],
         ['activity.recent', { limit: RECENT_ACTIVITY_LIMIT }],
+        ['guardian.ladder', undefined],
       ],
     ],
     ['/app/messages', [['message.list', { filter: 'all' }]]],
@@ -65,6 +68,15 @@ describe('route loaders', () => {
     ],
     ['/app/inbox', [['message.inbox', undefined]]],
     ['/app/create', [['attachments.storage', undefined]]],
+    [
+      '/app/guardian',
+      [
+        ['guardian.list', undefined],
+        ['guardian.settings', undefined],
+        ['guardian.ladder', undefined],
+        ['guardian.owners', undefined],
+      ],
+    ],
   ] as const)('%s reads what its page reads, with the same input', async (path, expected) => {
     const api = fakeTrpcApi(FRAME);
     await load(path, api);
@@ -126,5 +138,30 @@ describe('route loaders', () => {
     render(<RouterProvider router={router} />);
     expect(await screen.findByText('This message could not be found.')).toBeTruthy();
     expect(screen.getByText('It may have been removed, or it is not addressed to you yet.')).toBeTruthy();
+  });
+});
+
+describe("the dashboard's guardian banner", () => {
+  beforeEach(() => {
+    setToken('tok-dashboard');
+    markOnboardingSeen();
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('warns Ada with an alert when her death was reported and the veto window is open', async () => {
+    const router = await load('/app', fakeTrpcApi({ ...FRAME, 'guardian.ladder': () => ok(openWindowLadder()) }));
+    render(<RouterProvider router={router} />);
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(VETO_SUMMARY);
+    expect(alert.textContent).toContain(GUARDIAN_T.bannerRefutes);
+  });
+
+  it('says nothing while no report is open', async () => {
+    const router = await load('/app', fakeTrpcApi({ ...FRAME, 'guardian.ladder': () => ok(ladder()) }));
+    render(<RouterProvider router={router} />);
+    await screen.findByRole('heading', { level: 1, name: 'Dashboard' });
+    await vi.waitFor(() => expect(router.options.context.queryClient.isFetching()).toBe(0));
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.queryByText(GUARDIAN_T.bannerLink)).toBeNull();
   });
 });

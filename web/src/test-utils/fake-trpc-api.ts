@@ -5,15 +5,17 @@ export type FakeAnswer = { data: unknown } | { error: { status: number; detail: 
 export type FakeProcedure = (input: unknown) => FakeAnswer;
 
 /**
- * A stand-in for /api/trpc behind `fetch`: answers batched GETs procedure by procedure and records
- * each call as [path, input]. A procedure it does not know answers 404, so a page shows its error state.
+ * A stand-in for /api/trpc behind `fetch`: answers batched queries (GET, input in the query string) and
+ * mutations (POST, input in the body) procedure by procedure and records each call as [path, input].
+ * A procedure it does not know answers 404, so a page shows its error state.
  */
 export function fakeTrpcApi(procedures: Record<string, FakeProcedure>) {
   const calls: [string, unknown][] = [];
-  const fetch = vi.fn(async (url: string | URL | Request) => {
+  const fetch = vi.fn(async (url: string | URL | Request, init?: RequestInit) => {
     const u = new URL(String(url), 'http://app.test');
     const paths = u.pathname.replace(/^\/api\/trpc\//, '').split(',');
-    const inputs = JSON.parse(u.searchParams.get('input') ?? '{}') as Record<string, unknown>;
+    const body = typeof init?.body === 'string' ? init.body : null;
+    const inputs = JSON.parse(body ?? u.searchParams.get('input') ?? '{}') as Record<string, unknown>;
     const answers = paths.map((path, i) => {
       calls.push([path, inputs[i]]);
       const answer = procedures[path]?.(inputs[i]) ?? { error: { status: 404, detail: `No fake for ${path}` } };

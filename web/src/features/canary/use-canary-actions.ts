@@ -8,11 +8,17 @@ import { simulatedMiss } from './simulated-miss';
 /** Server failures show the server's `detail` (e.g. a plan limit naming the plan), else `fallback`. */
 const failed = (fallback: string) => (error: unknown) => void toast.error(readApiError(error).detail ?? fallback);
 
-/** Everything a canary change can move: status, list, activity, and the dead-man deadline. */
+/** Everything a canary change can move: status, list, activity, the dead-man deadline, and the guardian ladder (a check-in refutes a report). */
 function useRefreshCanaries() {
   const utils = trpc.useUtils();
   return () =>
-    Promise.all([utils.canary.status.invalidate(), utils.canary.list.invalidate(), utils.activity.recent.invalidate(), utils.deadman.get.invalidate()]);
+    Promise.all([
+      utils.canary.status.invalidate(),
+      utils.canary.list.invalidate(),
+      utils.activity.recent.invalidate(),
+      utils.deadman.get.invalidate(),
+      utils.guardian.ladder.invalidate(),
+    ]);
 }
 
 /** SPEC section 7: a session check-in without a token checks in all the user's canaries. */

@@ -8,32 +8,7 @@ import { GuardianList } from './guardian-list';
 import { OwnersList } from './owners-list';
 import { PENDING_INVITE_KEY, rememberPendingInvite, takePendingInvite } from './pending-invite';
 import { T } from './texts';
-import type { GuardedOwner, Guardian } from './types';
-
-const guardian = (over: Partial<Guardian> = {}): Guardian => ({
-  id: 'g1',
-  email: 'sam@example.com',
-  status: 'invited',
-  name: null,
-  invited_at: '2026-05-14T10:00:00Z',
-  responded_at: null,
-  ended_at: null,
-  ...over,
-});
-
-const owner = (over: Partial<GuardedOwner> = {}): GuardedOwner => ({
-  id: 'o1',
-  owner_name: 'Alex',
-  owner_email: 'alex@example.com',
-  since: '2026-05-14T10:00:00Z',
-  missed: false,
-  stage: 'watching',
-  report: null,
-  hold_until: null,
-  death_confirmed_at: null,
-  my_answers: [],
-  ...over,
-});
+import { guardedOwner as owner, guardian } from './test-fixtures';
 
 describe('AssignForm', () => {
   it('asks for an email and the consent before sending anything', async () => {
@@ -104,16 +79,17 @@ describe('GuardianList', () => {
 });
 
 describe('OwnersList', () => {
+  const actions = { answer: vi.fn(), answerPending: false, resign: vi.fn(), resignPending: false };
+
   it('shows each person who chose you with their ladder state', () => {
-    render(<OwnersList owners={[owner(), owner({ id: 'o2', owner_name: 'Robin', stage: 'missed' })]} />);
-    const [first, second] = screen.getAllByRole('listitem');
-    expect(first!.textContent).toContain('Alex (alex@example.com)');
-    expect(first!.textContent).toContain('Checking in');
-    expect(second!.textContent).toContain('Missed a check-in');
+    render(<OwnersList owners={[owner(), owner({ id: 'o2', owner_name: 'Robin', stage: 'missed' })]} actions={actions} />);
+    expect(screen.getByRole('listitem', { name: 'Ada' }).textContent).toContain('Ada (ada@example.com)');
+    expect(screen.getByRole('listitem', { name: 'Ada' }).textContent).toContain('Checking in');
+    expect(screen.getByRole('listitem', { name: 'Robin' }).textContent).toContain('Missed a check-in');
   });
 
   it('says so when nobody has chosen you', () => {
-    render(<OwnersList owners={[]} />);
+    render(<OwnersList owners={[]} actions={actions} />);
     expect(screen.getByText('Nobody has chosen you yet.')).toBeTruthy();
   });
 });

@@ -1,11 +1,64 @@
-import { Badge } from '../../components/badge';
 import { EmptyState } from '../../components/empty-state';
 import { formatDateTime } from '../canary/format';
-import { STAGE_LABEL } from './texts';
+import { type AnswerActions, GuardianAnswers } from './guardian-answers';
+import { StageBadge } from './stage-badge';
+import { humanize, MY_ANSWER_LABEL } from './texts';
 import type { GuardedOwner } from './types';
 
-/** People who chose the signed-in account as their guardian, with where their ladder stands. */
-export function OwnersList({ owners }: { owners: readonly GuardedOwner[] }) {
+function Fact({ label, at }: { label: string; at: string }) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd>
+        <time dateTime={at}>{formatDateTime(at)}</time>
+      </dd>
+    </div>
+  );
+}
+
+/** What the guardian may see of one person's ladder: its stage, the report, the hold (never messages or recipients). */
+function OwnerFacts({ owner: o }: { owner: GuardedOwner }) {
+  const isOpen = o.report?.status === 'open';
+  return (
+    <dl className="facts">
+      {o.since ? <Fact label="Guardian since" at={o.since} /> : null}
+      {isOpen && o.report ? (
+        <div>
+          <dt>Reports</dt>
+          <dd>
+            {o.report.votes} of {o.report.quorum} needed
+          </dd>
+        </div>
+      ) : null}
+      {isOpen && o.report?.window_ends_at ? <Fact label="Veto window ends" at={o.report.window_ends_at} /> : null}
+      {o.hold_until ? <Fact label="On hold until" at={o.hold_until} /> : null}
+      {o.death_confirmed_at ? <Fact label="Death confirmed" at={o.death_confirmed_at} /> : null}
+    </dl>
+  );
+}
+
+/** The guardian's own earlier answers about this person, newest first. */
+function MyAnswers({ answers }: { answers: GuardedOwner['my_answers'] }) {
+  if (!answers.length) return null;
+  return (
+    <>
+      <h5 className="dev-item__log-title">Your answers</h5>
+      <ul className="activity-list" aria-label="Your answers">
+        {answers.map((a, i) => (
+          <li key={`${a.at}-${a.kind}-${i}`} className="activity-list__item">
+            <span>{MY_ANSWER_LABEL[a.kind] ?? humanize(a.kind)}</span>{' '}
+            <time className="activity-list__time" dateTime={a.at}>
+              {formatDateTime(a.at)}
+            </time>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+/** People who chose the signed-in account as their guardian: where their ladder stands, and the guardian's answers. */
+export function OwnersList({ owners, actions }: { owners: readonly GuardedOwner[]; actions: AnswerActions }) {
   if (!owners.length) {
     return (
       <EmptyState title="Nobody has chosen you yet.">
@@ -16,39 +69,16 @@ export function OwnersList({ owners }: { owners: readonly GuardedOwner[] }) {
   return (
     <ul className="dev-list" aria-label="People who chose you">
       {owners.map((o) => (
-        <li key={o.id} className="dev-item">
+        <li key={o.id} className="dev-item" aria-label={o.owner_name}>
           <div className="dev-item__head">
             <h4 className="dev-item__name">
               {o.owner_name} ({o.owner_email})
             </h4>
-            <Badge tone={o.stage === 'watching' ? 'active' : o.stage === 'missed' || o.stage === 'on_hold' ? 'grace' : 'missed'}>{STAGE_LABEL[o.stage]}</Badge>
+            <StageBadge stage={o.stage} />
           </div>
-          <dl className="facts">
-            {o.since ? (
-              <div>
-                <dt>Guardian since</dt>
-                <dd>
-                  <time dateTime={o.since}>{formatDateTime(o.since)}</time>
-                </dd>
-              </div>
-            ) : null}
-            {o.hold_until ? (
-              <div>
-                <dt>On hold until</dt>
-                <dd>
-                  <time dateTime={o.hold_until}>{formatDateTime(o.hold_until)}</time>
-                </dd>
-              </div>
-            ) : null}
-            {o.death_confirmed_at ? (
-              <div>
-                <dt>Death confirmed</dt>
-                <dd>
-                  <time dateTime={o.death_confirmed_at}>{formatDateTime(o.death_confirmed_at)}</time>
-                </dd>
-              </div>
-            ) : null}
-          </dl>
+          <OwnerFacts owner={o} />
+          <MyAnswers answers={o.my_answers} />
+          <GuardianAnswers owner={o} actions={actions} />
         </li>
       ))}
     </ul>

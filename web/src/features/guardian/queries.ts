@@ -1,31 +1,83 @@
 import { toast } from '../../components/toast';
 import { readApiError } from '../../lib/api-error';
 import { trpc } from '../../lib/trpc';
+import { formatDateTime } from '../canary/format';
+import { T } from './texts';
+import type { GuardianAnswer, UpdateGuardianSettings } from './types';
 
 const failed = (fallback: string) => (error: unknown) => void toast.error(readApiError(error).detail ?? fallback);
+const ok = () => true;
+const no = () => false;
 
 /** Assign and revoke guardians; both resolve true once done (an error is already said). */
 export function useGuardianActions() {
   const utils = trpc.useUtils();
+  // A guardian joining or leaving moves the ladder too (its counts, its timeline).
+  const refresh = () => Promise.all([utils.guardian.list.invalidate(), utils.guardian.ladder.invalidate()]);
   const assign = trpc.guardian.assign.useMutation({
-    onSuccess: async () => {
-      await utils.guardian.list.invalidate();
-    },
+    onSuccess: refresh,
     onError: failed('Could not assign the guardian. Please try again.'),
   });
   const revoke = trpc.guardian.revoke.useMutation({
     onSuccess: async () => {
       toast.success('Guardian revoked');
-      await utils.guardian.list.invalidate();
+      await refresh();
     },
     onError: failed('Could not revoke the guardian. Please try again.'),
   });
-  const ok = () => true;
-  const no = () => false;
   return {
     assign: (input: { email: string; consent: true }) => assign.mutateAsync(input).then(ok, no),
     assignPending: assign.isPending,
     revoke: (id: string) => revoke.mutateAsync({ id }).then(ok, no),
     revokePending: revoke.isPending,
+  };
+}
+
+/** Save quorum and veto window; resolves true once saved. */
+export function useSettingsActions() {
+  const utils = trpc.useUtils();
+  const update = trpc.guardian.updateSettings.useMutation({
+    onSuccess: async (saved) => {
+      toast.success(T.settingsSaved);
+      utils.guardian.settings.setData(undefined, saved);
+      // The ladder shows the settings and records the change as a step.
+      await utils.guardian.ladder.invalidate();
+    },
+    onError: failed(T.settingsFailed),
+  });
+  return { save: (input: UpdateGuardianSettings) => update.mutateAsync(input).then(ok, no), pending: update.isPending };
+}
+
+/** The guardian's side: answer "Have you heard from them?" and resign; both resolve true once recorded. */
+export function useGuardianAnswers() {
+  const utils = trpc.useUtils();
+  const refresh = () => utils.guardian.owners.invalidate();
+  const answer = trpc.guardian.answer.useMutation({
+    onSuccess: async (result) => {
+      const said =
+        result.recorded === 'guardian_fine'
+          ? T.fineRecorded
+          : result.recorded === 'hold' && result.hold_until
+            ? T.holdRecorded(formatDateTime(result.hold_until))
+            : result.recorded === 'already_reported'
+              ? T.alreadyReported
+              : T.deathReported;
+      toast.success(said);
+      await refresh();
+    },
+    onError: failed(T.answerFailed),
+  });
+  const resign = trpc.guardian.resign.useMutation({
+    onSuccess: async () => {
+      toast.success(T.resigned);
+      await refresh();
+    },
+    onError: failed(T.resignFailed),
+  });
+  return {
+    answer: (id: string, given: GuardianAnswer) => answer.mutateAsync({ id, ...given }).then(ok, no),
+    answerPending: answer.isPending,
+    resign: (id: string) => resign.mutateAsync({ id }).then(ok, no),
+    resignPending: resign.isPending,
   };
 }

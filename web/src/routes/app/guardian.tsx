@@ -4,15 +4,19 @@ import { Skeleton } from '../../components/skeleton';
 import { PageHeader } from '../../features/app-pages/page-header';
 import { AssignForm } from '../../features/guardian/assign-form';
 import { GuardianList } from '../../features/guardian/guardian-list';
+import { LadderCard } from '../../features/guardian/ladder-card';
 import { OwnersList } from '../../features/guardian/owners-list';
-import { useGuardianActions } from '../../features/guardian/queries';
+import { useGuardianActions, useGuardianAnswers } from '../../features/guardian/queries';
+import { SettingsCard } from '../../features/guardian/settings-card';
 import { T } from '../../features/guardian/texts';
 import { awaitReads } from '../../lib/route-data';
 import { trpc } from '../../lib/trpc';
 
 export const Route = createFileRoute('/app/guardian')({
   loader: ({ context: { trpc } }) => {
-    // Below the fold: the people who chose you may arrive after the page.
+    // Secondary reads may arrive after the page: each card has its own loading state.
+    void trpc.guardian.ladder.prefetch();
+    void trpc.guardian.settings.prefetch();
     void trpc.guardian.owners.prefetch();
     return awaitReads(trpc.guardian.list.ensureData());
   },
@@ -23,6 +27,7 @@ function GuardianPage() {
   const guardians = trpc.guardian.list.useQuery();
   const owners = trpc.guardian.owners.useQuery();
   const actions = useGuardianActions();
+  const answers = useGuardianAnswers();
 
   return (
     <>
@@ -42,13 +47,15 @@ function GuardianPage() {
             <GuardianList guardians={guardians.data} onRevoke={actions.revoke} revokePending={actions.revokePending} />
           )}
         </Card>
+        <SettingsCard guardians={guardians.data} />
+        <LadderCard guardians={guardians.data} />
         <Card title="People who chose you">
           {owners.isPending ? (
             <Skeleton lines={2} label="Loading the people who chose you" />
           ) : owners.isError ? (
             <p className="muted">{T.loadFailed}</p>
           ) : (
-            <OwnersList owners={owners.data} />
+            <OwnersList owners={owners.data} actions={answers} />
           )}
         </Card>
       </div>

@@ -8,13 +8,18 @@ import { CANARY_STATUS_REFRESH_MS, RECENT_ACTIVITY_LIMIT } from '../../features/
 import { SimulateMissPanel } from '../../features/canary/simulate-miss-panel';
 import { useSimulatedMiss } from '../../features/canary/simulated-miss';
 import { useCheckIn } from '../../features/canary/use-canary-actions';
+import { LadderBanner } from '../../features/guardian/ladder-banner';
 import { awaitReads } from '../../lib/route-data';
 import { isTestMode } from '../../lib/test-mode';
 import { trpc } from '../../lib/trpc';
 import { useNow } from '../../lib/use-now';
 
 export const Route = createFileRoute('/app/')({
-  loader: ({ context: { trpc } }) => awaitReads(trpc.canary.status.ensureData(), trpc.activity.recent.ensureData({ limit: RECENT_ACTIVITY_LIMIT })),
+  loader: ({ context: { trpc } }) => {
+    // The ladder banner is shown only when a death report is open: it must not hold up the page.
+    void trpc.guardian.ladder.prefetch();
+    return awaitReads(trpc.canary.status.ensureData(), trpc.activity.recent.ensureData({ limit: RECENT_ACTIVITY_LIMIT }));
+  },
   component: DashboardPage,
 });
 
@@ -23,6 +28,8 @@ function DashboardPage() {
   const [testMode] = useState(isTestMode);
   const status = trpc.canary.status.useQuery(undefined, { refetchInterval: CANARY_STATUS_REFRESH_MS });
   const activity = trpc.activity.recent.useQuery({ limit: RECENT_ACTIVITY_LIMIT }, { refetchInterval: CANARY_STATUS_REFRESH_MS });
+  // Refreshed like the canary: a report can arrive while the page is open.
+  const ladder = trpc.guardian.ladder.useQuery(undefined, { refetchInterval: CANARY_STATUS_REFRESH_MS });
   const simulatedAt = useSimulatedMiss();
   const { checkIn, pending } = useCheckIn();
 
@@ -31,6 +38,7 @@ function DashboardPage() {
       <PageHeader title="Dashboard">
         <p>Your check-ins and what has happened recently.</p>
       </PageHeader>
+      <LadderBanner ladder={ladder.data} />
       <div className="dashboard-grid">
         <Card title="Canary Summary">
           <CanarySummary
