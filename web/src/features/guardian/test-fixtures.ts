@@ -44,7 +44,7 @@ export const ladder = (over: Partial<LadderView> = {}): LadderView => ({
   sandbox_report: null,
   hold_until: null,
   death_confirmed_at: null,
-  would_release: { messages: 3, people: 2 },
+  would_release: { messages: 3, vault_items: 0, people: 2 },
   next: null,
   summary: '1 guardian watches over you. They are asked about you after 1 missed check-in.',
   transitions: [],
