@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { VAULT_CREATE_MAX_BODY_BYTES } from '../src/contracts/vault';
 import { toBase64 } from '../src/lib/encoding';
 import { deleteAccount } from '../src/domains/account/delete-account';
+import { sweepUnassignedVaultFiles } from '../src/domains/vault/sweep-unassigned';
 import { api, signedInUser } from './helpers/api';
 import { servicesAt } from './helpers/canary';
 import { envelopeFor, giveVaultItem, uploadVaultFile, vaultForm, cipherBlob, withKeys } from './helpers/vault';
@@ -326,5 +327,31 @@ describe('account deletion', () => {
     expect(await env.BLOBS.head(key)).toBeNull();
     expect(await env.DB.prepare('SELECT id FROM vault_assets WHERE owner_id = ?').bind(owner.id).first()).toBeNull();
     expect((await api('GET', '/api/profile/storage', { token: owner.token })).data.used_bytes).toBe(0);
+  });
+});
+
+describe('abandoned uploads', () => {
+  it('removes a file never given to anyone a day after its upload, with its bytes, and keeps given and recent ones', async () => {
+    const { owner, recipient } = await personas();
+    const abandoned = await uploadVaultFile(owner, [recipient.id]);
+    const recent = await uploadVaultFile(owner, [recipient.id]);
+    const given = await giveVaultItem(owner, recipient, { condition_type: 'death_flag' });
+    const dayAgo = Date.now() - 86_400_000 - 1000;
+    await env.DB.prepare('UPDATE vault_assets SET created_at = ? WHERE id IN (?, ?)').bind(dayAgo, abandoned.asset_id, given.asset_id).run();
+    const keyOf = async (assetId: string) =>
+      (await env.DB.prepare('SELECT r2_key FROM vault_assets WHERE id = ?').bind(assetId).first<{ r2_key: string }>())?.r2_key;
+    const abandonedKey = (await keyOf(abandoned.asset_id))!;
+
+    expect(await sweepUnassignedVaultFiles(servicesAt(Date.now()))).toBeGreaterThanOrEqual(1);
+    expect(await keyOf(abandoned.asset_id)).toBeUndefined();
+    expect(await env.BLOBS.head(abandonedKey)).toBeNull();
+    expect(await keyOf(recent.asset_id)).toBeDefined();
+    expect(await keyOf(given.asset_id)).toBeDefined();
+    // Assigning the swept file now is as if it never was uploaded.
+    const late = await api('POST', '/api/vault/assign', {
+      token: owner.token,
+      json: { asset_id: abandoned.asset_id, recipient_user_id: recipient.id, condition_type: 'death_flag' },
+    });
+    expect(late.status).toBe(404);
   });
 });

@@ -3,11 +3,12 @@ import { log } from '../lib/logger';
 import { processDeadmanSwitches } from '../domains/deadman/process-deadman';
 import { reconcileLadder } from '../domains/guardian/reconcile-ladder';
 import { reconcileReleases } from '../domains/messages/reconcile-releases';
+import { sweepUnassignedVaultFiles } from '../domains/vault/sweep-unassigned';
 import { reconcileWebhooks } from '../domains/webhooks/reconcile';
 import { reconcileCanaries } from './reconcile-canaries';
 import { sweepExpired } from './sweep-expired';
 
-/** The every-minute cron: repair canary, release and guardian-ladder timers and lost jobs, run dead-man switches, sweep expired rows. */
+/** The every-minute cron: repair canary, release and guardian-ladder timers and lost jobs, run dead-man switches, sweep expired rows and abandoned vault uploads. */
 export async function runScheduled(controller: ScheduledController, env: Bindings) {
   const ctx = createServiceContext(env, () => new Date(Math.max(Date.now(), controller.scheduledTime)));
   const reconciled = await reconcileCanaries(ctx);
@@ -16,7 +17,8 @@ export async function runScheduled(controller: ScheduledController, env: Binding
   await reconcileLadder(ctx);
   const deadman = await processDeadmanSwitches(ctx);
   const swept = await sweepExpired(ctx);
-  if (reconciled.repaired || reconciled.resent || deadman.scheduled || deadman.deleted || swept.sessions || swept.rateLimits) {
-    log.info('cron', { ...reconciled, deadman, swept });
+  const abandonedVaultFiles = await sweepUnassignedVaultFiles(ctx);
+  if (reconciled.repaired || reconciled.resent || deadman.scheduled || deadman.deleted || swept.sessions || swept.rateLimits || abandonedVaultFiles) {
+    log.info('cron', { ...reconciled, deadman, swept, abandonedVaultFiles });
   }
 }

@@ -57,5 +57,13 @@ export async function giveVaultItem(owner: Persona, recipient: Persona, conditio
   const asset = await uploadVaultFile(owner, [recipient.id]);
   const res = await api('POST', '/api/vault/assign', { token: owner.token, json: { asset_id: asset.asset_id, recipient_user_id: recipient.id, ...condition } });
   if (res.status !== 201) throw new Error(`vault assign failed: ${res.status} ${res.text}`);
-  return res.data as { id: string; message_id: string; status: string; qr_code_url: string; claim_url: string; condition_value: string | null };
+  return res.data as {
+    id: string;
+    asset_id: string;
+    message_id: string;
+    status: string;
+    qr_code_url: string;
+    claim_url: string;
+    condition_value: string | null;
+  };
 }

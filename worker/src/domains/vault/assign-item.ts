@@ -103,6 +103,8 @@ export async function assignVaultItem(ctx: ServiceContext, owner: Pick<User, 'id
   } catch (err) {
     // Two assigns of one file at once: the unique index on asset_id let one through.
     if (String(err).includes('UNIQUE constraint failed')) throw alreadyGiven();
+    // Swept as abandoned a moment before (vault/sweep-unassigned.ts): as if it was never uploaded.
+    if (String(err).includes('FOREIGN KEY constraint failed')) throw vaultAssetNotFound();
     throw err;
   }
   const loaded = await loadEngineMessage(ctx, messageId);
