@@ -72,14 +72,16 @@ const OWNED: Record<string, (owner: Persona, recipient: Persona) => Promise<stri
   answerAsGuardian: (owner, recipient) => guardianOf(recipient, owner),
   resignAsGuardian: (owner, recipient) => guardianOf(recipient, owner),
   getVaultItem: vaultItem,
-  vaultItemQrCode: vaultItem,
   deleteVaultItem: vaultItem,
-  // Public, addressed by the claim link's token (no outsider): for the output walk.
-  claimVaultItem: async (owner, recipient) => {
-    const id = await vaultItem(owner, recipient);
-    return (await env.DB.prepare('SELECT claim_token FROM vault_items WHERE id = ?').bind(id).first<{ claim_token: string }>())!.claim_token;
-  },
+  claimVaultItem: claimToken,
+  vaultClaimQrCode: claimToken,
 };
+
+/** A vault item's claim token (public operations addressed by it have no outsider; the output walk needs one). */
+async function claimToken(owner: Persona, recipient: Persona) {
+  const id = await vaultItem(owner, recipient);
+  return (await env.DB.prepare('SELECT claim_token FROM vault_items WHERE id = ?').bind(id).first<{ claim_token: string }>())!.claim_token;
+}
 
 /** Objects every signed-in person may read by design: a public key is what others encrypt to. */
 const SHARED_READS = new Set(['getPublicKey']);

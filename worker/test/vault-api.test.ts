@@ -144,7 +144,7 @@ describe('giving a file to someone (POST /api/vault/assign)', () => {
       recipient_user_id: recipient.id,
       recipient_name: 'Rita Recipient',
     });
-    expect(exact.qr_code_url).toMatch(new RegExp(`/api/vault/${exact.id}/qr$`));
+    expect(exact.qr_code_url).toBe(exact.claim_url.replace('/claim/', '/api/vault/claim/') + '/qr');
     expect(exact.claim_url).toMatch(/\/claim\/[A-Za-z0-9_-]{32}$/);
     const death = await giveVaultItem(owner, recipient, { condition_type: 'death_flag' });
     expect(death).toMatchObject({ condition_value: null, condition_text: 'When my death is confirmed' });
@@ -233,7 +233,6 @@ describe('listing, reading and deleting items', () => {
     expect((await api('GET', `/api/vault/${first.id}`, { token: owner.token })).data).toMatchObject({ id: first.id, status: 'scheduled' });
     for (const [method, path] of [
       ['GET', `/api/vault/${first.id}`],
-      ['GET', `/api/vault/${first.id}/qr`],
       ['DELETE', `/api/vault/${first.id}`],
     ] as const) {
       expect((await api(method, path, { token: outsider.token })).status, `${method} ${path}`).toBe(404);
@@ -281,10 +280,10 @@ function rasterize(svg: string, scale = 0.4) {
 }
 
 describe('the QR code and the claim link', () => {
-  it('serves an SVG QR code that decodes to the recipient’s claim link', async () => {
+  it('serves an SVG QR code, to anyone holding the link like the link itself, that decodes to the recipient’s claim link', async () => {
     const { owner, recipient } = await personas();
     const item = await giveVaultItem(owner, recipient, { condition_type: 'death_flag' });
-    const res = await api('GET', new URL(item.qr_code_url).pathname, { token: owner.token });
+    const res = await api('GET', new URL(item.qr_code_url).pathname);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/svg+xml');
     const { rgba, px } = rasterize(res.text);
@@ -311,6 +310,7 @@ describe('the QR code and the claim link', () => {
     expect((await api('GET', '/api/vault/claim/short')).status).toBe(404);
     await api('DELETE', `/api/vault/${item.id}`, { token: owner.token });
     expect((await api('GET', `/api/vault/claim/${token}`)).status).toBe(404);
+    expect((await api('GET', `/api/vault/claim/${token}/qr`)).status).toBe(404);
   });
 });
 

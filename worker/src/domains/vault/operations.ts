@@ -18,7 +18,7 @@ import { claimView } from './claim';
 import { createVaultAsset } from './create-asset';
 import { deleteVaultItem } from './delete-item';
 import { qrSvg } from './qr-code';
-import { claimLinkOf, getVaultItem, listVaultItems, vaultItemNotFound } from './read-vault';
+import { claimLinkByToken, getVaultItem, listVaultItems, vaultItemNotFound } from './read-vault';
 
 /**
  * /api/vault/* (SPEC section 7: POST /vault/create multipart, POST /vault/assign; issue 13; the design in
@@ -156,6 +156,27 @@ export const vaultOperations = [
   }),
   defineOperation({
     method: 'get',
+    path: '/api/vault/claim/{token}/qr',
+    trpc: false,
+    access: { kind: 'public' },
+    input: { params: ZClaimTokenParam },
+    notFound: () => new AppError('NOT_FOUND', 'Nothing is waiting under this link: it may have been withdrawn'),
+    docs: {
+      operationId: 'vaultClaimQrCode',
+      summary: 'The QR code of a claim link',
+      description:
+        'Public, like the link it encodes (an `<img>`, an email or a print can show it): an SVG QR code of `/claim/{token}`. The link shows nothing of the content without the recipient signed in.',
+      tags,
+      contentType: 'image/svg+xml',
+      responses: { 200: { description: 'SVG' }, 404: { description: 'No item under this link' } },
+    },
+    run: async ({ services }, { token }) =>
+      new Response(qrSvg(await claimLinkByToken(services, token)), {
+        headers: { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'private, max-age=300' },
+      }),
+  }),
+  defineOperation({
+    method: 'get',
     path: '/api/vault/{id}',
     trpc: 'get',
     access: { kind: 'session' },
@@ -164,26 +185,6 @@ export const vaultOperations = [
     notFound: vaultItemNotFound,
     docs: { operationId: 'getVaultItem', summary: 'One vault item', tags, responses: { 200: { description: 'The item' }, 404: notYours } },
     run: ({ services, principal }, { id }) => getVaultItem(services, principal.user.id, id),
-  }),
-  defineOperation({
-    method: 'get',
-    path: '/api/vault/{id}/qr',
-    trpc: false,
-    access: { kind: 'session' },
-    input: { params: ZIdParam },
-    notFound: vaultItemNotFound,
-    docs: {
-      operationId: 'vaultItemQrCode',
-      summary: "The item's QR code",
-      description: 'An SVG QR code of the recipient’s claim link, to print or show them.',
-      tags,
-      contentType: 'image/svg+xml',
-      responses: { 200: { description: 'SVG' }, 404: notYours },
-    },
-    run: async ({ services, principal }, { id }) =>
-      new Response(qrSvg(await claimLinkOf(services, principal.user.id, id)), {
-        headers: { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'private, no-store' },
-      }),
   }),
   defineOperation({
     method: 'delete',

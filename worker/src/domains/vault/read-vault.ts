@@ -42,7 +42,7 @@ const ITEM_SELECT = `
   JOIN users r ON r.id = i.recipient_user_id
   JOIN messages m ON m.id = (SELECT id FROM messages WHERE vault_item_id = i.id ORDER BY deliver_at DESC LIMIT 1)`;
 
-export const qrCodeUrl = (ctx: ServiceContext, itemId: string) => `${appOrigin(ctx.env)}/api/vault/${itemId}/qr`;
+export const qrCodeUrl = (ctx: ServiceContext, token: string) => `${appOrigin(ctx.env)}/api/vault/claim/${token}/qr`;
 export const claimUrl = (ctx: ServiceContext, token: string) => `${appOrigin(ctx.env)}/claim/${token}`;
 
 function toView(ctx: ServiceContext, r: ItemRow): VaultItemView {
@@ -63,7 +63,7 @@ function toView(ctx: ServiceContext, r: ItemRow): VaultItemView {
     message_id: r.message_id,
     released_at: r.released_at == null ? null : new Date(r.released_at).toISOString(),
     condition_text: conditionText(r.condition_type, r.condition_value, everyYear),
-    qr_code_url: qrCodeUrl(ctx, r.id),
+    qr_code_url: qrCodeUrl(ctx, r.claim_token),
     claim_url: claimUrl(ctx, r.claim_token),
     created_at: new Date(r.created_at).toISOString(),
   };
@@ -84,11 +84,9 @@ export async function getVaultItem(ctx: ServiceContext, ownerId: string, id: str
   return toView(ctx, row);
 }
 
-/** The owner's item's claim link (for its QR code). */
-export async function claimLinkOf(ctx: ServiceContext, ownerId: string, id: string): Promise<string> {
-  const row = await ctx.env.DB.prepare('SELECT claim_token FROM vault_items WHERE id = ?1 AND owner_id = ?2')
-    .bind(id, ownerId)
-    .first<{ claim_token: string }>();
-  if (!row) throw vaultItemNotFound();
-  return claimUrl(ctx, row.claim_token);
+/** The claim link of an item that exists (for its QR code); a deleted item's is 404 like its claim. */
+export async function claimLinkByToken(ctx: ServiceContext, token: string): Promise<string> {
+  const row = await ctx.env.DB.prepare('SELECT 1 AS ok FROM vault_items WHERE claim_token = ?1').bind(token).first();
+  if (!row) throw new AppError('NOT_FOUND', 'Nothing is waiting under this link: it may have been withdrawn');
+  return claimUrl(ctx, token);
 }
