@@ -65,6 +65,13 @@ describe('route loaders', () => {
     ],
     ['/app/inbox', [['message.inbox', undefined]]],
     ['/app/create', [['attachments.storage', undefined]]],
+    [
+      '/app/vault',
+      [
+        ['vault.list', undefined],
+        ['attachments.storage', undefined],
+      ],
+    ],
   ] as const)('%s reads what its page reads, with the same input', async (path, expected) => {
     const api = fakeTrpcApi(FRAME);
     await load(path, api);
