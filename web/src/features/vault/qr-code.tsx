@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
 import { Skeleton } from '../../components/skeleton';
-import { useObjectUrl } from '../../lib/use-object-url';
 import { T } from './texts';
 import { fetchQrCode } from './vault-api';
 
@@ -10,7 +9,7 @@ import { fetchQrCode } from './vault-api';
  */
 export function QrCode({ url, name }: { url: string; name: string }) {
   const qr = useQuery({ queryKey: ['vault', 'qr', url], queryFn: ({ signal }) => fetchQrCode(url, signal), staleTime: Number.POSITIVE_INFINITY });
-  const src = useObjectUrl(qr.data);
+  const src = qr.data;
   if (qr.isError) return <p className="muted">{T.qrFailed}</p>;
   if (!src) return <Skeleton lines={2} label={`Loading the QR code for ${name}`} />;
   return <img className="vault-qr" src={src} alt={T.qrAlt(name)} width={160} height={160} />;

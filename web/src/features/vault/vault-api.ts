@@ -6,6 +6,7 @@
 import type { VaultAssetView } from '@afterword/worker/contracts/vault';
 import { httpErrorFrom } from '../../lib/api-error';
 import { authHeaders, restFetch } from '../../lib/rest';
+import { bytesToBase64 } from '../../crypto';
 import { multipartBody } from '../e2ee/files-api';
 
 export interface VaultUpload {
@@ -34,10 +35,12 @@ export async function uploadVaultFile({ ciphertext, ivBase64, envelope, name, le
 }
 
 /**
- * The item's QR code as an SVG blob. Fetched by path: `qr_code_url` is absolute on the app's public
- * origin, which may differ from the one this page was loaded from (local development).
+ * The item's QR code as a data: URL of its SVG. Fetched by path: `qr_code_url` is absolute on the app's
+ * public origin, which may differ from the one this page was loaded from (local development). A data:
+ * URL rather than a blob: one, because the app's Content-Security-Policy allows only `img-src 'self' data:`.
  */
-export async function fetchQrCode(qrCodeUrl: string, signal?: AbortSignal): Promise<Blob> {
+export async function fetchQrCode(qrCodeUrl: string, signal?: AbortSignal): Promise<string> {
   const res = await restFetch(new URL(qrCodeUrl, window.location.origin).pathname, { signal });
-  return res.blob();
+  const svg = new Uint8Array(await res.arrayBuffer());
+  return `data:image/svg+xml;base64,${bytesToBase64(svg)}`;
 }

@@ -2,6 +2,7 @@ import type { VaultItemView } from '@afterword/worker/contracts/vault';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setToken } from '../../lib/session';
+import { formatDateTime } from '../canary/format';
 import { renderWithQuery } from '../../test-utils/query-client';
 import { T } from './texts';
 import { VaultList } from './vault-list';
@@ -58,7 +59,7 @@ describe("the owner's vault list", () => {
     expect(within(row).getByRole('button', { name: 'Copy link for will.pdf' })).toBeTruthy();
 
     const qr = await within(row).findByRole('img', { name: 'QR code of the claim link for will.pdf' });
-    expect(qr.getAttribute('src')).toMatch(/^blob:/);
+    expect(qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml;base64,/);
     // Asked by path, with the session: an <img src> could not carry the bearer header.
     const [url, init] = fetch.mock.calls[0]!;
     expect(url).toBe('/api/vault/v1/qr');
@@ -85,6 +86,17 @@ describe("the owner's vault list", () => {
     expect(released.textContent).toContain('Delivered');
     expect(within(released).getByText(T.released)).toBeTruthy();
     expect(released.querySelector('time')!.getAttribute('datetime')).toBe('2026-06-01T09:00:00Z');
+  });
+
+  it("shows an exact date in the reader's time zone rather than as an ISO instant", () => {
+    fakeQrEndpoint();
+    const at = '2099-05-14T09:30:00+00:00';
+    renderWithQuery(
+      <VaultList items={[item({ condition_type: 'exact_date', condition_value: at, condition_text: `On ${at}` })]} onDelete={vi.fn()} deletePending={false} />,
+    );
+    const row = screen.getByRole('listitem', { name: 'will.pdf' });
+    expect(row.textContent).toContain(`On ${formatDateTime(at)}`);
+    expect(row.textContent).not.toContain(at);
   });
 
   it('deletes only after the confirm, which says what will happen', async () => {

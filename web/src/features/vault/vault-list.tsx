@@ -18,6 +18,10 @@ interface VaultListProps {
   deletePending: boolean;
 }
 
+/** The server's words, except an exact date: those are an ISO instant, shown in the reader's zone. */
+const whenOf = (item: VaultItemView) =>
+  item.condition_type === 'exact_date' && item.condition_value ? `On ${formatDateTime(item.condition_value)}` : item.condition_text;
+
 const recipientOf = (item: VaultItemView) => (item.recipient_name ? `${item.recipient_name} (${item.recipient_email})` : item.recipient_email);
 
 /** The owner's vault items, newest first; each can be deleted until it is released. */
@@ -57,7 +61,7 @@ export function VaultList({ items, onDelete, deletePending }: VaultListProps) {
                 </div>
                 <div>
                   <dt>When</dt>
-                  <dd>{item.condition_text}</dd>
+                  <dd>{whenOf(item)}</dd>
                 </div>
                 {item.released_at ? (
                   <div>

@@ -40,7 +40,9 @@ function VaultPage() {
       <div className="stack">
         <Card title="Store a file">
           <VaultForm deps={deps} />
-          <StorageUsage />
+          <div className="vault-storage">
+            <StorageUsage />
+          </div>
         </Card>
         <Card title="Your vault">
           {items.isPending ? (
