@@ -40,6 +40,7 @@ import { Route as AppRemembrancesRouteImport } from './routes/app/remembrances'
 import { Route as AppVaultRouteImport } from './routes/app/vault'
 import { Route as AppVoiceChatRouteImport } from './routes/app/voice-chat'
 import { Route as AppVoiceLegacyRouteImport } from './routes/app/voice-legacy'
+import { Route as PublicClaimTokenRouteImport } from './routes/_public/claim.$token'
 import { Route as AppCapsuleIdRouteImport } from './routes/app/capsule/$id'
 import { Route as AppMemorialIndexRouteImport } from './routes/app/memorial/index'
 import { Route as AppMemorialIdRouteImport } from './routes/app/memorial/$id'
@@ -201,6 +202,11 @@ const AppVoiceLegacyRoute = AppVoiceLegacyRouteImport.update({
   path: '/voice-legacy',
   getParentRoute: () => AppRoute,
 } as any)
+const PublicClaimTokenRoute = PublicClaimTokenRouteImport.update({
+  id: '/claim/$token',
+  path: '/claim/$token',
+  getParentRoute: () => PublicRoute,
+} as any)
 const AppCapsuleIdRoute = AppCapsuleIdRouteImport.update({
   id: '/capsule/$id',
   path: '/capsule/$id',
@@ -264,6 +270,7 @@ export interface FileRoutesByFullPath {
   '/app/voice-chat': typeof AppVoiceChatRoute
   '/app/voice-legacy': typeof AppVoiceLegacyRoute
   '/app/': typeof AppIndexRoute
+  '/claim/$token': typeof PublicClaimTokenRoute
   '/app/capsule/$id': typeof AppCapsuleIdRoute
   '/app/memorial/$id': typeof AppMemorialIdRoute
   '/app/memorial/': typeof AppMemorialIndexRoute
@@ -301,6 +308,7 @@ export interface FileRoutesByTo {
   '/app/voice-legacy': typeof AppVoiceLegacyRoute
   '/': typeof PublicIndexRoute
   '/app': typeof AppIndexRoute
+  '/claim/$token': typeof PublicClaimTokenRoute
   '/app/capsule/$id': typeof AppCapsuleIdRoute
   '/app/memorial/$id': typeof AppMemorialIdRoute
   '/app/memorial': typeof AppMemorialIndexRoute
@@ -341,6 +349,7 @@ export interface FileRoutesById {
   '/app/voice-legacy': typeof AppVoiceLegacyRoute
   '/_public/': typeof PublicIndexRoute
   '/app/': typeof AppIndexRoute
+  '/_public/claim/$token': typeof PublicClaimTokenRoute
   '/app/capsule/$id': typeof AppCapsuleIdRoute
   '/app/memorial/$id': typeof AppMemorialIdRoute
   '/app/memorial/': typeof AppMemorialIndexRoute
@@ -381,6 +390,7 @@ export interface FileRouteTypes {
     | '/app/voice-chat'
     | '/app/voice-legacy'
     | '/app/'
+    | '/claim/$token'
     | '/app/capsule/$id'
     | '/app/memorial/$id'
     | '/app/memorial/'
@@ -418,6 +428,7 @@ export interface FileRouteTypes {
     | '/app/voice-legacy'
     | '/'
     | '/app'
+    | '/claim/$token'
     | '/app/capsule/$id'
     | '/app/memorial/$id'
     | '/app/memorial'
@@ -457,6 +468,7 @@ export interface FileRouteTypes {
     | '/app/voice-legacy'
     | '/_public/'
     | '/app/'
+    | '/_public/claim/$token'
     | '/app/capsule/$id'
     | '/app/memorial/$id'
     | '/app/memorial/'
@@ -689,6 +701,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppVoiceLegacyRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_public/claim/$token': {
+      id: '/_public/claim/$token'
+      path: '/claim/$token'
+      fullPath: '/claim/$token'
+      preLoaderRoute: typeof PublicClaimTokenRouteImport
+      parentRoute: typeof PublicRoute
+    }
     '/app/capsule/$id': {
       id: '/app/capsule/$id'
       path: '/capsule/$id'
@@ -747,6 +766,7 @@ interface PublicRouteChildren {
   PublicSupportRoute: typeof PublicSupportRoute
   PublicTermsRoute: typeof PublicTermsRoute
   PublicIndexRoute: typeof PublicIndexRoute
+  PublicClaimTokenRoute: typeof PublicClaimTokenRoute
   PublicGuardianAcceptTokenRoute: typeof PublicGuardianAcceptTokenRoute
 }
 
@@ -763,6 +783,7 @@ const PublicRouteChildren: PublicRouteChildren = {
   PublicSupportRoute: PublicSupportRoute,
   PublicTermsRoute: PublicTermsRoute,
   PublicIndexRoute: PublicIndexRoute,
+  PublicClaimTokenRoute: PublicClaimTokenRoute,
   PublicGuardianAcceptTokenRoute: PublicGuardianAcceptTokenRoute,
 }
 

@@ -77,6 +77,13 @@ describe('route loaders', () => {
         ['guardian.owners', undefined],
       ],
     ],
+    [
+      '/app/vault',
+      [
+        ['vault.list', undefined],
+        ['attachments.storage', undefined],
+      ],
+    ],
   ] as const)('%s reads what its page reads, with the same input', async (path, expected) => {
     const api = fakeTrpcApi(FRAME);
     await load(path, api);

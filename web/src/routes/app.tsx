@@ -1,6 +1,7 @@
 import { createFileRoute, Outlet, redirect, useNavigate } from '@tanstack/react-router';
 import { e2eeStore } from '../features/e2ee/key-store';
 import { takePendingInvite } from '../features/guardian/pending-invite';
+import { takePendingClaim } from '../features/vault/pending-claim';
 import { useCanaryCheckInAlerts } from '../features/check-in-alerts/use-canary-check-in-alerts';
 import { AppShell } from '../features/shell/app-shell';
 import { clearToken, getToken } from '../lib/session';
@@ -13,6 +14,9 @@ export const Route = createFileRoute('/app')({
     // A guardian invitation opened while signed out: back to it once, now that there is a session.
     const invite = takePendingInvite();
     if (invite) throw redirect({ to: '/guardian/accept/$token', params: { token: invite } });
+    // Likewise a vault claim link (a QR code) opened while signed out.
+    const claim = takePendingClaim();
+    if (claim) throw redirect({ to: '/claim/$token', params: { token: claim } });
   },
   // Runs only after beforeLoad let the visit through. What every /app page shows around its content;
   // started together with the page's own reads, so they share one batched request.

@@ -1,0 +1,46 @@
+/*
+ * The vault's calls that tRPC does not carry: the multipart upload of the encrypted file, and the QR
+ * code image (an owner-only GET that needs the session's bearer header, which an <img src> cannot send).
+ * Only ciphertext, its IV and the sealed envelope cross here; the file key never does.
+ */
+import type { VaultAssetView } from '@afterword/worker/contracts/vault';
+import { httpErrorFrom } from '../../lib/api-error';
+import { authHeaders, restFetch } from '../../lib/rest';
+import { bytesToBase64 } from '../../crypto';
+import { multipartBody } from '../e2ee/files-api';
+
+export interface VaultUpload {
+  ciphertext: Uint8Array;
+  /** Standard base64 of the 12-byte IV. */
+  ivBase64: string;
+  /** The v1 envelope (JSON) sealing the file key for the owner and the recipient. */
+  envelope: string;
+  name: string;
+  legalNote: string;
+}
+
+/** POST /api/vault/create (multipart: file = the ciphertext, iv, envelope, consent, legal_note, name). */
+export async function uploadVaultFile({ ciphertext, ivBase64, envelope, name, legalNote }: VaultUpload): Promise<VaultAssetView> {
+  const fields: Record<string, string> = { iv: ivBase64, envelope, consent: 'true', name };
+  if (legalNote.trim()) fields.legal_note = legalNote.trim();
+  // The part's own filename says nothing about the file: the name field carries it.
+  const { body, contentType } = multipartBody(fields, { field: 'file', filename: 'encrypted.bin', bytes: ciphertext });
+  const res = await fetch('/api/vault/create', {
+    method: 'POST',
+    headers: { ...authHeaders(), 'Content-Type': contentType },
+    body: body as Uint8Array<ArrayBuffer>,
+  });
+  if (res.status !== 201) throw await httpErrorFrom(res);
+  return (await res.json()) as VaultAssetView;
+}
+
+/**
+ * The item's QR code as a data: URL of its SVG. Fetched by path: `qr_code_url` is absolute on the app's
+ * public origin, which may differ from the one this page was loaded from (local development). A data:
+ * URL rather than a blob: one, because the app's Content-Security-Policy allows only `img-src 'self' data:`.
+ */
+export async function fetchQrCode(qrCodeUrl: string, signal?: AbortSignal): Promise<string> {
+  const res = await restFetch(new URL(qrCodeUrl, window.location.origin).pathname, { signal });
+  const svg = new Uint8Array(await res.arrayBuffer());
+  return `data:image/svg+xml;base64,${bytesToBase64(svg)}`;
+}
