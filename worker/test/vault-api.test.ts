@@ -144,7 +144,7 @@ describe('giving a file to someone (POST /api/vault/assign)', () => {
       recipient_user_id: recipient.id,
       recipient_name: 'Rita Recipient',
     });
-    expect(exact.qr_code_url).toBe(exact.claim_url.replace('/claim/', '/api/vault/claim/') + '/qr');
+    expect(exact.qr_code_url).toBe(`${exact.claim_url.replace('/claim/', '/api/vault/claim/')}/qr`);
     expect(exact.claim_url).toMatch(/\/claim\/[A-Za-z0-9_-]{32}$/);
     const death = await giveVaultItem(owner, recipient, { condition_type: 'death_flag' });
     expect(death).toMatchObject({ condition_value: null, condition_text: 'When my death is confirmed' });

@@ -49,7 +49,6 @@ export const T = {
   loadFailed: 'Your vault could not be loaded. Reload the page to try again.',
   released: 'Released',
   qrAlt: (name: string) => `QR code of the claim link for ${name}`,
-  qrFailed: 'The QR code could not be loaded.',
   claimLink: 'Claim link',
   copyLink: 'Copy link',
   linkCopied: 'Claim link copied',

@@ -5,8 +5,7 @@
  */
 import type { VaultAssetView } from '@afterword/worker/contracts/vault';
 import { httpErrorFrom } from '../../lib/api-error';
-import { authHeaders, restFetch } from '../../lib/rest';
-import { bytesToBase64 } from '../../crypto';
+import { authHeaders } from '../../lib/rest';
 import { multipartBody } from '../e2ee/files-api';
 
 export interface VaultUpload {
@@ -32,15 +31,4 @@ export async function uploadVaultFile({ ciphertext, ivBase64, envelope, name, le
   });
   if (res.status !== 201) throw await httpErrorFrom(res);
   return (await res.json()) as VaultAssetView;
-}
-
-/**
- * The item's QR code as a data: URL of its SVG. Fetched by path: `qr_code_url` is absolute on the app's
- * public origin, which may differ from the one this page was loaded from (local development). A data:
- * URL rather than a blob: one, because the app's Content-Security-Policy allows only `img-src 'self' data:`.
- */
-export async function fetchQrCode(qrCodeUrl: string, signal?: AbortSignal): Promise<string> {
-  const res = await restFetch(new URL(qrCodeUrl, window.location.origin).pathname, { signal });
-  const svg = new Uint8Array(await res.arrayBuffer());
-  return `data:image/svg+xml;base64,${bytesToBase64(svg)}`;
 }

@@ -23,13 +23,13 @@ const item = (over: Partial<VaultItemView> = {}): VaultItemView => ({
   message_id: 'm1',
   released_at: null,
   condition_text: 'On their birthday, 14 May, after my death is confirmed',
-  qr_code_url: 'https://afterword.example/api/vault/v1/qr',
+  qr_code_url: 'https://afterword.example/api/vault/claim/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/qr',
   claim_url: 'https://afterword.example/claim/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
   created_at: '2026-05-01T10:00:00Z',
   ...over,
 });
 
-/** GET /api/vault/{id}/qr behind fetch: an SVG, asked for with the owner's session. */
+/** A fetch that would answer the QR code: the list must not need it (an <img> loads the code). */
 function fakeQrEndpoint() {
   const fetch = vi.fn(
     async (_url: string, _init?: RequestInit) => new Response('<svg xmlns="http://www.w3.org/2000/svg"/>', { headers: { 'content-type': 'image/svg+xml' } }),
@@ -59,11 +59,9 @@ describe("the owner's vault list", () => {
     expect(within(row).getByRole('button', { name: 'Copy link for will.pdf' })).toBeTruthy();
 
     const qr = await within(row).findByRole('img', { name: 'QR code of the claim link for will.pdf' });
-    expect(qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml;base64,/);
-    // Asked by path, with the session: an <img src> could not carry the bearer header.
-    const [url, init] = fetch.mock.calls[0]!;
-    expect(url).toBe('/api/vault/v1/qr');
-    expect(new Headers(init!.headers).get('authorization')).toBe('Bearer owner-session');
+    // By path on the app's own origin (CSP img-src 'self'): the code is public like the link it encodes.
+    expect(qr.getAttribute('src')).toBe('/api/vault/claim/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/qr');
+    expect(fetch).not.toHaveBeenCalled();
   });
 
   it('offers Delete only before release, and shows when a released item was released', () => {
