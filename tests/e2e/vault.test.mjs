@@ -8,7 +8,7 @@
 // Time: a veto window is at least 24 hours. The worker tests move an injected clock through every step;
 // here the running Worker has the real clock, so the journey moves the *records* instead: the owner's last
 // check-in back by a day (a missed check-in) and the open report's window into the past with its halfway
-// reminder told, then runs the every-minute cron (`wrangler dev --test-scheduled`), which finishes what is
+// reminder told, then runs the every-minute cron (`/cdn-cgi/handler/scheduled` of `wrangler dev`), which finishes what is
 // due exactly as it would after the real wait. Nothing waits on the clock: each step waits for what it
 // needs to see.
 //
@@ -163,16 +163,17 @@ describe('the vault and the guardian ladder: from a stored file to the recipient
   test('the owner stores a file in the vault for the recipient, encrypted in the browser, released on the death flag', async () => {
     const { page } = j.o;
     needs(j.signedIn, 'the sign-ins');
-    await page.getByRole('navigation', { name: 'App' }).getByRole('link', { name: 'Vault' }).click();
+    await page.goto('/app/vault');
     await h1(page, 'Vault').waitFor();
-    await page.getByLabel('File', { exact: true }).setInputFiles({ name: FILE_NAME, mimeType: 'text/plain', buffer: fileBytes });
-    await page.getByLabel('Recipient User ID').fill(j.recipient.id);
-    await page.getByLabel('Condition').selectOption('death_flag');
-    await page.getByLabel('Legal note').fill('Witnessed by nobody; a private letter.');
-    await page.getByLabel(/I confirm/).check();
-    await page.getByRole('button', { name: /Save to vault/ }).click();
-    await toast(page, 'Saved to your vault').waitFor();
-    const item = page.getByRole('listitem').filter({ hasText: FILE_NAME });
+    const form = page.getByRole('form', { name: 'Store a file in the vault' });
+    await form.getByLabel(/^File/).setInputFiles({ name: FILE_NAME, mimeType: 'text/plain', buffer: fileBytes });
+    await form.getByLabel('Recipient User ID').fill(j.recipient.id);
+    await form.getByLabel('Condition').selectOption('death_flag');
+    await form.getByLabel('Legal note (optional)').fill('Witnessed by nobody; a private letter.');
+    await form.getByLabel('I have the right to store this file and to give it to this person').check();
+    await form.getByRole('button', { name: 'Save to vault', exact: true }).click();
+    await toast(page, 'Saved in your vault').waitFor();
+    const item = page.getByRole('listitem', { name: FILE_NAME });
     await item.getByText('When my death is confirmed').waitFor();
     j.item = (await call('GET', '/api/vault/list', { token: j.ownerToken })).json[0];
     assert.equal(j.item.name, FILE_NAME);
@@ -184,7 +185,7 @@ describe('the vault and the guardian ladder: from a stored file to the recipient
   test('the QR code on the page decodes to the recipient’s claim link', async () => {
     const { page } = j.o;
     const item = needs(j.item, 'the stored item');
-    const img = page.getByRole('img', { name: /QR code/ }).first();
+    const img = page.getByRole('img', { name: `QR code of the claim link for ${FILE_NAME}` });
     await img.waitFor();
     // The browser draws the SVG it was served; jsQR reads the pixels.
     const { width, height, data } = await img.evaluate(async (el) => {
@@ -209,20 +210,20 @@ describe('the vault and the guardian ladder: from a stored file to the recipient
     try {
       const visitor = await anonymous.newPage();
       await visitor.goto(path);
-      await visitor.getByText(/left something for you|something waiting for you/i).first().waitFor();
+      await visitor.getByText('Something will be left for you here. It is not available yet.').waitFor();
       assert.equal(await visitor.getByText(FILE_NAME).count(), 0, 'the file name is not shown');
       assert.equal(await visitor.getByText('Ada Owner').count(), 0, 'nor who left it');
     } finally {
       await anonymous.close();
     }
     await j.r.page.goto(path);
-    await j.r.page.getByText(/Ada Owner/).first().waitFor();
+    await j.r.page.getByText(/^Ada Owner has left something for you\./).waitFor();
   });
 
   test('the owner assigns a guardian, who accepts by the emailed link', async () => {
     const { page } = j.o;
     needs(j.signedIn, 'the sign-ins');
-    await page.getByRole('navigation', { name: 'App' }).getByRole('link', { name: 'Guardian' }).click();
+    await page.goto('/app/guardian');
     await h1(page, 'Guardian').waitFor();
     const form = page.getByRole('form', { name: 'Assign a guardian' });
     await form.getByLabel('Email').fill(j.guardian.email);
@@ -277,11 +278,15 @@ describe('the vault and the guardian ladder: from a stored file to the recipient
     await d1Batch(j.worker.persistDir, [
       `UPDATE death_reports SET halfway_at = ${now - 7_200_000}, halfway_sent_at = ${now - 7_200_000}, window_ends_at = ${now - 60_000}, timer_due_at = NULL WHERE owner_id = '${j.owner.id}' AND status = 'open'`,
     ]);
-    await within(90, async () => {
-      await fetch(new URL('/__scheduled?cron=*+*+*+*+*', j.worker.origin));
-      const item = (await call('GET', `/api/vault/${j.item.id}`, { token: j.ownerToken })).json;
-      return item && item.status !== 'scheduled' && item.released_at;
-    }, 'the vault item is released');
+    await within(
+      90,
+      async () => {
+        await fetch(new URL('/cdn-cgi/handler/scheduled?cron=*+*+*+*+*', j.worker.origin));
+        const item = (await call('GET', `/api/vault/${j.item.id}`, { token: j.ownerToken })).json;
+        return item && item.status !== 'scheduled' && item.released_at;
+      },
+      'the vault item is released',
+    );
     const ladder = (await call('GET', '/api/guardian/ladder', { token: j.ownerToken })).json;
     assert.equal(ladder.stage, 'confirmed');
     j.released = true;
@@ -291,29 +296,37 @@ describe('the vault and the guardian ladder: from a stored file to the recipient
     needs(j.released, 'the release');
     const { page } = j.r;
     await page.goto('/app/inbox');
-    const unlock = page.getByRole('form', { name: 'Unlock encrypted messages' });
-    if (await unlock.isVisible().catch(() => false)) {
-      await unlock.getByLabel('Password').fill(PASSWORD);
-      await unlock.getByRole('button', { name: 'Unlock' }).click();
-    }
     const item = page.locator('.message-item', { hasText: j.owner.email });
     await item.getByRole('link', { name: /^Open/ }).click();
     await page.waitForURL(`**/app/messages/view/${j.item.message_id}`);
+    // The page load forgot the key: the password unlocks it again, in this browser.
     const prompt = page.getByRole('form', { name: 'Unlock encrypted messages' });
-    if (await prompt.isVisible().catch(() => false)) {
-      await prompt.getByLabel('Password').fill(PASSWORD);
-      await prompt.getByRole('button', { name: 'Unlock' }).click();
-    }
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Download ${FILE_NAME}` }).click()]);
+    const downloadButton = page.getByRole('button', { name: `Download ${FILE_NAME}` });
+    await prompt.or(downloadButton).first().waitFor();
+    // The prompt may render again while the message loads (a fill can land in the first copy): retry.
+    await eventually(async () => {
+      if (await downloadButton.isVisible()) return true;
+      if (await prompt.isVisible()) {
+        await prompt.getByLabel('Password').fill(PASSWORD);
+        await prompt.getByRole('button', { name: 'Unlock' }).click();
+        await downloadButton.waitFor({ timeout: 5_000 }).catch(() => {});
+      }
+      return downloadButton.isVisible();
+    }, 'the file is offered once the keys are unlocked');
+    const [download] = await Promise.all([page.waitForEvent('download'), downloadButton.click()]);
     assert.equal(download.suggestedFilename(), FILE_NAME);
     assert.deepEqual(readFileSync(await download.path()), fileBytes, 'the recipient gets the exact bytes');
+    j.opened = true;
     await screenshot(page, 'vault-recipient-opened');
   });
 
   test('no request, no D1 row and no stored byte carried the file’s content', async () => {
-    needs(j.released, 'the journey');
+    needs(j.opened, 'the journey');
     const requests = [...(await j.o.requests()), ...(await j.r.requests()), ...(await j.g.requests())];
-    assert.ok(requests.some((r) => r.url.endsWith('/api/vault/create')), 'the upload was recorded');
+    assert.ok(
+      requests.some((r) => r.url.endsWith('/api/vault/create')),
+      'the upload was recorded',
+    );
     assert.deepEqual(leaks(requests, Buffer.from(FILE_MARKER)), [], 'no request carried the marker');
     const tree = readTree(j.worker.persistDir);
     assert.ok(filesContaining(tree, Buffer.from(j.owner.email)).length > 0, 'the raw scan sees D1 text');
