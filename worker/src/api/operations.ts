@@ -6,6 +6,7 @@ import { deadmanOperations } from '../domains/deadman/operations';
 import { developerOperations } from '../domains/developer/operations';
 import { e2eeOperations } from '../domains/e2ee/operations';
 import { guardianOperations } from '../domains/guardian/operations';
+import { exportOperations } from '../domains/legal/export/operations';
 import { legalOperations } from '../domains/legal/operations';
 import { messageOperations } from '../domains/messages/operations';
 import { notifyOperations } from '../domains/notify/operations';
@@ -25,6 +26,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...activityOperations,
   ...deadmanOperations,
   ...legalOperations,
+  ...exportOperations,
   ...messageOperations,
   ...attachmentsOperations,
   ...storageOperations,

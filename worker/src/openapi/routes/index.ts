@@ -12,6 +12,7 @@ import { developerOperations } from '../../domains/developer/operations';
 import { e2eeOperations } from '../../domains/e2ee/operations';
 import { guardianOperations } from '../../domains/guardian/operations';
 import { vaultOperations } from '../../domains/vault/operations';
+import { exportOperations } from '../../domains/legal/export/operations';
 import { legalOperations } from '../../domains/legal/operations';
 import { messageOperations } from '../../domains/messages/operations';
 import { notifyOperations } from '../../domains/notify/operations';
@@ -35,6 +36,7 @@ export const ROUTE_DOCS: RouteDoc[] = [
   ...routeDocsOf(activityOperations),
   ...routeDocsOf(deadmanOperations),
   ...routeDocsOf(legalOperations),
+  ...routeDocsOf(exportOperations),
   ...routeDocsOf(messageOperations),
   ...routeDocsOf(attachmentsOperations),
   ...routeDocsOf(notifyOperations),

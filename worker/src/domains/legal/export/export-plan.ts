@@ -1,0 +1,77 @@
+/*
+ * What GET /api/legal/export takes from each table (issue 14 section 2). Every table of the drizzle schema
+ * is either exported here — the rows keyed to the user, through whichever column keys them — or listed in
+ * NOT_EXPORTED with the reason; worker/test/legal-export.test.ts enumerates the schema and fails for a
+ * table in neither, so a new table cannot be forgotten. `?1` is the user's id. Secret columns (password,
+ * session, key and token hashes, signing secrets) are never exported: `omit` drops them.
+ */
+
+export interface TableExport {
+  /** The SQL table name. */
+  table: string;
+  /** The archive's file (`data/<file>.json`). */
+  file: string;
+  /** The rows that are the user's, as SQL after WHERE (`?1` = the user's id). */
+  where: string;
+  /** Columns never exported: secrets, and the sender's own bookkeeping on a copy received. */
+  omit?: readonly string[];
+}
+
+const SENT = 'SELECT id FROM messages WHERE sender_id = ?1';
+const RECEIVED = 'SELECT id FROM messages WHERE recipient_user_id = ?1 AND released_at IS NOT NULL';
+const MY_GUARDIANSHIPS = 'SELECT id FROM guardians WHERE guardian_user_id = ?1';
+
+export const EXPORTS: readonly TableExport[] = [
+  { table: 'users', file: 'account', where: 'id = ?1', omit: ['password_hash'] },
+  { table: 'sessions', file: 'sessions', where: 'user_id = ?1', omit: ['token_hash'] },
+  { table: 'password_reset_tokens', file: 'password_resets', where: 'user_id = ?1', omit: ['token_hash'] },
+  { table: 'user_keys', file: 'encryption_keys', where: 'user_id = ?1' },
+  { table: 'canaries', file: 'canaries', where: 'user_id = ?1', omit: ['token_hash'] },
+  { table: 'canary_transitions', file: 'canary_history', where: 'user_id = ?1' },
+  { table: 'activity', file: 'activity', where: 'user_id = ?1' },
+  { table: 'deadman_switches', file: 'deadman_switch', where: 'user_id = ?1' },
+  { table: 'scheduled_deletions', file: 'scheduled_deletions', where: 'user_id = ?1' },
+  { table: 'messages', file: 'messages_sent', where: 'sender_id = ?1' },
+  // What others sent this user, once released to them: their copy, without the sender's rules.
+  {
+    table: 'messages',
+    file: 'messages_received',
+    where: 'recipient_user_id = ?1 AND released_at IS NOT NULL',
+    omit: ['rules', 'armed_at', 'cancel_deadline', 'timer_due_at', 'version', 'vault_item_id'],
+  },
+  { table: 'message_transitions', file: 'message_history', where: `message_id IN (${SENT})` },
+  { table: 'deliveries', file: 'message_deliveries', where: `message_id IN (${SENT})`, omit: ['lease_until'] },
+  { table: 'delivery_log', file: 'delivery_log', where: `message_id IN (${SENT}) OR message_id IN (${RECEIVED})` },
+  { table: 'message_attachments', file: 'attachments', where: `owner_id = ?1 OR message_id IN (${RECEIVED})` },
+  { table: 'vault_assets', file: 'vault_files', where: 'owner_id = ?1' },
+  { table: 'vault_items', file: 'vault_items', where: 'owner_id = ?1' },
+  { table: 'notification_preferences', file: 'notification_preferences', where: 'user_id = ?1' },
+  { table: 'push_subscriptions', file: 'push_devices', where: 'user_id = ?1', omit: ['auth'] },
+  { table: 'phone_verifications', file: 'phone_verifications', where: 'user_id = ?1', omit: ['code_hash'] },
+  { table: 'owner_notices', file: 'notices', where: 'user_id = ?1' },
+  { table: 'outbox_messages', file: 'outbox', where: 'recipient_user_id = ?1' },
+  { table: 'api_keys', file: 'api_keys', where: 'user_id = ?1', omit: ['key_hash'] },
+  { table: 'api_usage', file: 'api_usage', where: 'user_id = ?1' },
+  { table: 'webhooks', file: 'webhooks', where: 'user_id = ?1', omit: ['secret_encrypted'] },
+  { table: 'webhook_deliveries', file: 'webhook_deliveries', where: 'webhook_id IN (SELECT id FROM webhooks WHERE user_id = ?1)', omit: ['lease_until'] },
+  { table: 'webhook_attempts', file: 'webhook_attempts', where: 'webhook_id IN (SELECT id FROM webhooks WHERE user_id = ?1)' },
+  { table: 'guardians', file: 'guardians', where: 'owner_id = ?1', omit: ['invite_token_hash'] },
+  // Where this user guards others: their guardianships, their own votes, holds and notices.
+  { table: 'guardians', file: 'guardianships', where: 'guardian_user_id = ?1', omit: ['invite_token_hash'] },
+  { table: 'guardian_settings', file: 'guardian_settings', where: 'owner_id = ?1' },
+  { table: 'death_reports', file: 'death_reports', where: 'owner_id = ?1' },
+  {
+    table: 'death_report_votes',
+    file: 'death_report_votes',
+    where: `report_id IN (SELECT id FROM death_reports WHERE owner_id = ?1) OR guardian_id IN (${MY_GUARDIANSHIPS})`,
+  },
+  { table: 'guardian_holds', file: 'guardian_holds', where: `owner_id = ?1 OR guardian_id IN (${MY_GUARDIANSHIPS})` },
+  { table: 'ladder_transitions', file: 'ladder_history', where: 'owner_id = ?1' },
+  { table: 'guardian_notices', file: 'guardian_notices', where: `owner_id = ?1 OR guardian_id IN (${MY_GUARDIANSHIPS})` },
+];
+
+/** Tables that hold nothing of one user's, or only what must not leave: the reason for each. */
+export const NOT_EXPORTED: Readonly<Record<string, string>> = {
+  rate_limits: 'abuse-prevention counters keyed by a hashed address or email, gone within the hour they count',
+  app_settings: "the deployment's own settings (e.g. its VAPID key pair), no one user's data",
+};

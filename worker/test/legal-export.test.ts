@@ -1,0 +1,173 @@
+import { schema } from '@afterword/db';
+import { env } from 'cloudflare:test';
+import { getTableConfig, SQLiteTable } from 'drizzle-orm/sqlite-core';
+import { is } from 'drizzle-orm';
+import { strFromU8, unzipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { EXPORTS, NOT_EXPORTED } from '../src/domains/legal/export/export-plan';
+import { toBase64, toHex } from '../src/lib/encoding';
+import { api, signedInUser } from './helpers/api';
+import { createCanaryFor } from './helpers/canary';
+import { guardianOf } from './helpers/guardian';
+import { createMessageFor } from './helpers/messages';
+import { giveVaultItem, withKeys } from './helpers/vault';
+import { endpointFor } from './helpers/webhooks';
+
+/**
+ * GET /api/legal/export (issue 14 section 2): one ZIP archive of everything held about the user. The plan
+ * is checked against the schema itself, so a new table cannot be forgotten; the archive is opened by
+ * fflate (a ZIP reader independent of the writer) and every file checked against the manifest's SHA-256.
+ */
+const tables = (Object.values(schema) as unknown[]).filter((t): t is SQLiteTable => is(t, SQLiteTable)).map((t) => getTableConfig(t));
+
+/** Columns that key a row to a user, by name or by a foreign key to users. */
+const USER_COLUMNS = new Set(['user_id', 'owner_id', 'sender_id', 'recipient_user_id', 'guardian_user_id']);
+
+describe('the export plan', () => {
+  it('names every table of the schema: exported, or not exported with a reason', () => {
+    const planned = new Set([...EXPORTS.map((e) => e.table), ...Object.keys(NOT_EXPORTED)]);
+    expect(tables.map((t) => t.name).filter((name) => !planned.has(name))).toEqual([]);
+    expect(Object.keys(NOT_EXPORTED).filter((name) => EXPORTS.some((e) => e.table === name))).toEqual([]);
+    expect(Object.keys(NOT_EXPORTED).filter((name) => !tables.some((t) => t.name === name))).toEqual([]);
+  });
+
+  it('exports every table keyed to a user (by a user column or a foreign key to users)', () => {
+    const userKeyed = tables.filter(
+      (t) => t.columns.some((c) => USER_COLUMNS.has(c.name)) || t.foreignKeys.some((fk) => getTableConfig(fk.reference().foreignTable).name === 'users'),
+    );
+    expect(userKeyed.map((t) => t.name).filter((name) => !EXPORTS.some((e) => e.table === name))).toEqual([]);
+  });
+
+  it('omits only columns that exist (a renamed secret column cannot slip through)', () => {
+    for (const plan of EXPORTS) {
+      const columns = tables.find((t) => t.name === plan.table)!.columns.map((c) => c.name);
+      expect(
+        (plan.omit ?? []).filter((c) => !columns.includes(c)),
+        plan.file,
+      ).toEqual([]);
+    }
+  });
+});
+
+async function exportOf(token: string) {
+  const res = await exports_(token);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toBe('application/zip');
+  expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="afterword-export-\d{4}-\d{2}-\d{2}\.zip"$/);
+  const zip = new Uint8Array(await res.arrayBuffer());
+  return { zip, files: unzipSync(zip) };
+}
+
+async function exports_(token: string) {
+  const { exports } = await import('cloudflare:workers');
+  return exports.default.fetch(new Request('http://afterword.test/api/legal/export', { headers: { authorization: `Bearer ${token}` } }));
+}
+
+const json = (files: Record<string, Uint8Array>, name: string) => JSON.parse(strFromU8(files[name]!)) as Record<string, unknown>[];
+
+async function sha256(bytes: Uint8Array) {
+  return toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)));
+}
+
+describe('GET /api/legal/export', () => {
+  it('holds every record and file of the owner, those released to them, a manifest whose hashes match, and no secret', async () => {
+    const owner = await signedInUser();
+    const friend = await signedInUser();
+    const outsider = await signedInUser();
+    await withKeys(owner);
+    await withKeys(friend);
+    await createCanaryFor(owner.token);
+    const recording = new Uint8Array([0x4f, 0x67, 0x67, 0x53, ...crypto.getRandomValues(new Uint8Array(300))]);
+    const sent = await createMessageFor(owner.token, {
+      recipient_user_id: friend.id,
+      content: 'SENT-BY-OWNER',
+      rules: [{ trigger_type: 'missed_checkins', trigger_value: '3' }],
+      audio_base64: toBase64(recording),
+    });
+    const received = await createMessageFor(friend.token, { recipient_user_id: owner.id, content: 'RELEASED-TO-OWNER' });
+    await createMessageFor(friend.token, {
+      recipient_user_id: owner.id,
+      content: 'NOT-YET-FOR-OWNER',
+      rules: [{ trigger_type: 'missed_checkins', trigger_value: '3' }],
+    });
+    await createMessageFor(outsider.token, { recipient_user_id: friend.id, content: 'OUTSIDER-PRIVATE' });
+    const vault = await giveVaultItem(owner, friend, { condition_type: 'death_flag' });
+    const key = await api('POST', '/api/developer/keys', { token: owner.token, json: { name: 'exported', scopes: ['read:canary'] } });
+    await endpointFor(owner, `export-${crypto.randomUUID()}`);
+    await guardianOf(owner, friend);
+
+    const { zip, files } = await exportOf(owner.token);
+    const names = Object.keys(files);
+    for (const plan of EXPORTS) expect(names).toContain(`data/${plan.file}.json`);
+    expect(names).toEqual(expect.arrayContaining(['README.txt', 'index.html', 'manifest.json']));
+    expect(names.at(-1)).toBe('manifest.json');
+
+    expect(json(files, 'data/account.json')).toEqual([expect.objectContaining({ id: owner.id, email: owner.email })]);
+    expect(json(files, 'data/messages_sent.json').map((m) => m.content)).toEqual(expect.arrayContaining(['SENT-BY-OWNER']));
+    expect(json(files, 'data/messages_received.json').map((m) => m.id)).toEqual([received.id]);
+    expect(json(files, 'data/vault_items.json').map((i) => i.id)).toEqual([vault.id]);
+    expect(json(files, 'data/guardians.json')).toHaveLength(1);
+    expect(json(files, 'data/api_keys.json').map((k) => k.id)).toEqual([key.data.id]);
+    expect(json(files, 'data/webhooks.json')).toHaveLength(1);
+    // The recording, byte for byte; the vault file as stored (ciphertext).
+    expect(files[`files/messages_sent/${sent.id}/recording`]).toEqual(recording);
+    expect(names.filter((n) => n.startsWith('files/vault/') && n.endsWith('-letter.pdf.enc'))).toHaveLength(1);
+
+    const manifest = JSON.parse(strFromU8(files['manifest.json']!)) as { user_id: string; files: { name: string; size: number; sha256: string }[] };
+    expect(manifest.user_id).toBe(owner.id);
+    expect(manifest.files.map((f) => f.name).sort()).toEqual(names.filter((n) => n !== 'manifest.json').sort());
+    for (const f of manifest.files) {
+      expect(f.size, f.name).toBe(files[f.name]!.byteLength);
+      expect(f.sha256, f.name).toBe(await sha256(files[f.name]!));
+    }
+
+    // Nothing unreleased, nothing of anyone else's, no secret: searched in the archive's every byte.
+    const secrets = await env.DB.prepare(
+      `SELECT password_hash AS s FROM users WHERE id = ?1
+       UNION ALL SELECT token_hash FROM sessions WHERE user_id = ?1
+       UNION ALL SELECT token_hash FROM canaries WHERE user_id = ?1
+       UNION ALL SELECT key_hash FROM api_keys WHERE user_id = ?1
+       UNION ALL SELECT secret_encrypted FROM webhooks WHERE user_id = ?1`,
+    )
+      .bind(owner.id)
+      .all<{ s: string }>();
+    const invitation = await env.DB.prepare('SELECT invite_token_hash AS s FROM guardians WHERE owner_id = ?1 AND invite_token_hash IS NOT NULL')
+      .bind(owner.id)
+      .all<{ s: string }>();
+    secrets.results.push(...invitation.results);
+    expect(secrets.results.length).toBeGreaterThanOrEqual(5);
+    const text =
+      new TextDecoder('latin1').decode(zip) +
+      Object.values(files)
+        .map((b) => new TextDecoder('latin1').decode(b))
+        .join('');
+    for (const { s } of secrets.results) expect(text.includes(s), 'a secret in the archive').toBe(false);
+    expect(text.includes(owner.token)).toBe(false);
+    expect(text.includes(key.data.key)).toBe(false);
+    expect(text).not.toContain('NOT-YET-FOR-OWNER');
+    expect(text).not.toContain('OUTSIDER-PRIVATE');
+    expect(text).not.toContain(outsider.email);
+  });
+
+  it('is one person’s only: the friend’s archive has the message they received, not the owner’s others', async () => {
+    const owner = await signedInUser();
+    const friend = await signedInUser();
+    await createMessageFor(owner.token, { recipient_user_id: friend.id, content: 'FOR-FRIEND-NOW' });
+    await createMessageFor(owner.token, {
+      recipient_user_id: friend.id,
+      content: 'FOR-FRIEND-LATER',
+      rules: [{ trigger_type: 'missed_checkins', trigger_value: '2' }],
+    });
+    const { files } = await exportOf(friend.token);
+    expect(json(files, 'data/messages_received.json').map((m) => m.content)).toEqual(['FOR-FRIEND-NOW']);
+    expect(json(files, 'data/messages_received.json')[0]).not.toHaveProperty('rules');
+    expect(json(files, 'data/messages_sent.json')).toEqual([]);
+  });
+
+  it('needs a session: 401 without one, 403 for an API key', async () => {
+    const owner = await signedInUser();
+    expect((await api('GET', '/api/legal/export')).status).toBe(401);
+    const key = await api('POST', '/api/developer/keys', { token: owner.token, json: { name: 'k', scopes: ['read:canary'] } });
+    expect((await api('GET', '/api/legal/export', { token: key.data.key })).status).toBe(403);
+  });
+});
