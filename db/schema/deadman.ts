@@ -28,7 +28,8 @@ export const scheduledDeletions = sqliteTable(
     id: text('id').primaryKey(),
     user_id: text('user_id').notNull(),
     type: text('type', { enum: ['account'] }).notNull(),
-    reason: text('reason', { enum: ['deadman'] }).notNull(),
+    /** deadman: the dead-man's switch passed; request: the user asked (POST /api/account/delete). */
+    reason: text('reason', { enum: ['deadman', 'request'] }).notNull(),
     /** The earliest moment it is carried out; a check-in before then cancels it. */
     deletion_date: integer('deletion_date', { mode: 'timestamp_ms' }).notNull(),
     status: text('status', { enum: ['scheduled', 'done', 'cancelled'] }).notNull(),

@@ -1,3 +1,4 @@
+import { accountOperations } from '../domains/account/operations';
 import { activityOperations } from '../domains/activity/operations';
 import { attachmentsOperations, storageOperations } from '../domains/attachments/operations';
 import { authOperations } from '../domains/auth/operations';
@@ -27,6 +28,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...deadmanOperations,
   ...legalOperations,
   ...exportOperations,
+  ...accountOperations,
   ...messageOperations,
   ...attachmentsOperations,
   ...storageOperations,

@@ -7,6 +7,7 @@ import { legalRouter } from '../domains/legal/trpc';
 import { developerKeysRouter } from '../domains/developer/trpc';
 import { keysRouter } from '../domains/e2ee/trpc';
 import { guardianRouter } from '../domains/guardian/trpc';
+import { accountRouter } from '../domains/account/trpc';
 import { vaultRouter } from '../domains/vault/trpc';
 import { messageRouter } from '../domains/messages/trpc';
 import { notifyRouter } from '../domains/notify/trpc';
@@ -31,6 +32,7 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   guardian: guardianRouter,
   vault: vaultRouter,
+  account: accountRouter,
   developer: router({ keys: developerKeysRouter }),
 });
 

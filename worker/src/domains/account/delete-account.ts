@@ -5,6 +5,7 @@ import { runBatch } from '../../lib/db-batch';
 import { log } from '../../lib/logger';
 import { stopCanaryTimer } from '../canary/canary-timer';
 import { stopGuardianClock } from '../guardian/ladder-timer';
+import { enqueueOwnerNotice, insertOwnerNotice } from '../messages/notices/enqueue-owner-notice';
 
 /**
  * The one erasure of an account. Tables keyed to the user by a foreign key go with the user row
@@ -19,6 +20,7 @@ export async function deleteAccount(ctx: ServiceContext, userId: string) {
   const canaries = await ctx.db.select({ id: schema.canaries.id }).from(schema.canaries).where(eq(schema.canaries.user_id, userId));
   await Promise.all(canaries.map((c) => stopCanaryTimer(ctx.env, c.id)));
   const blobs = await blobKeysOf(ctx, userId);
+  const told = await tellSendersTheRecipientLeft(ctx, userId);
   await Promise.all([stopGuardianClock(ctx.env, userId)]);
   const now = ctx.now().getTime();
   await ctx.env.DB.batch([
@@ -47,7 +49,41 @@ export async function deleteAccount(ctx: ServiceContext, userId: string) {
   ]);
   // After the rows: a failure here leaves unreachable bytes, never a row pointing at nothing.
   for (let i = 0; i < blobs.length; i += 1000) await ctx.env.BLOBS.delete(blobs.slice(i, i + 1000));
+  for (const id of told) await enqueueOwnerNotice(ctx, id);
   log.info('account deleted', { user_id: userId, canaries: canaries.length, blobs: blobs.length });
+}
+
+/**
+ * People who wrote to the leaving user and whose messages are not released yet are told, before the
+ * messages go with the account: a letter waiting for someone who left is not kept in silence. One notice
+ * per sender (their messages and their own alert settings); returns the notices to queue once the erasure
+ * is done.
+ */
+async function tellSendersTheRecipientLeft(ctx: ServiceContext, userId: string): Promise<string[]> {
+  const { results } = await ctx.env.DB.prepare(
+    `SELECT m.sender_id, count(*) AS n, u.email, u.display_name FROM messages m JOIN users u ON u.id = m.recipient_user_id
+     WHERE m.recipient_user_id = ?1 AND m.sender_id != ?1 AND m.released_at IS NULL AND m.status IN ('scheduled', 'armed')
+     GROUP BY m.sender_id`,
+  )
+    .bind(userId)
+    .all<{ sender_id: string; n: number; email: string; display_name: string | null }>();
+  if (!results.length) return [];
+  const at = ctx.now().getTime();
+  const notices = results.map((r) => {
+    const who = r.display_name?.trim() ? `${r.display_name.trim()} (${r.email})` : r.email;
+    const what = r.n === 1 ? 'Your message to them that was not released yet' : `Your ${r.n} messages to them that were not released yet`;
+    return {
+      id: crypto.randomUUID(),
+      userId: r.sender_id,
+      kind: 'recipient_left',
+      subject: `${who} has left Afterword`,
+      text: `${who} deleted their account. ${what} can no longer be delivered and ${r.n === 1 ? 'was' : 'were'} removed with it. Nothing else of yours changed.`,
+      link: null,
+      at,
+    };
+  });
+  await ctx.env.DB.batch(notices.map((n) => insertOwnerNotice(ctx.env.DB, n, { sql: '' })));
+  return notices.map((n) => n.id);
 }
 
 /**

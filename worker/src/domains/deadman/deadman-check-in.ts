@@ -14,11 +14,13 @@ export function deadmanCheckInStatements(db: D1Database, owner: { sql: string; p
       .prepare(
         `INSERT INTO activity (id, user_id, canary_id, kind, source, summary, created_at)
          SELECT ?${p + 2}, user_id, NULL, 'deadman_cancelled', 'system', 'Your check-in cancelled the scheduled deletion of your account.', ?${p + 1}
-         FROM scheduled_deletions WHERE user_id = ${owner.sql} AND status = 'scheduled' LIMIT 1`,
+         FROM scheduled_deletions WHERE user_id = ${owner.sql} AND status = 'scheduled' AND reason = 'deadman' LIMIT 1`,
       )
       .bind(...bind(now, activityId)),
     db
-      .prepare(`UPDATE scheduled_deletions SET status = 'cancelled', done_at = ?${p + 1} WHERE user_id = ${owner.sql} AND status = 'scheduled'`)
+      .prepare(
+        `UPDATE scheduled_deletions SET status = 'cancelled', done_at = ?${p + 1} WHERE user_id = ${owner.sql} AND status = 'scheduled' AND reason = 'deadman'`,
+      )
       .bind(...bind(now)),
   ];
 }

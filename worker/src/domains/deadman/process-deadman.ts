@@ -28,7 +28,13 @@ export async function processDeadmanSwitches(ctx: ServiceContext) {
           ctx.db
             .select({ id: schema.scheduledDeletions.id })
             .from(schema.scheduledDeletions)
-            .where(and(eq(schema.scheduledDeletions.user_id, schema.deadmanSwitches.user_id), eq(schema.scheduledDeletions.status, 'scheduled'))),
+            .where(
+              and(
+                eq(schema.scheduledDeletions.user_id, schema.deadmanSwitches.user_id),
+                eq(schema.scheduledDeletions.status, 'scheduled'),
+                eq(schema.scheduledDeletions.reason, 'deadman'),
+              ),
+            ),
         ),
       ),
     )
@@ -62,7 +68,8 @@ export async function processDeadmanSwitches(ctx: ServiceContext) {
     .limit(50);
   let deleted = 0;
   for (const d of due) {
-    if (await hasUndeliveredReleases(ctx, d.user_id)) {
+    // A dead-man deletion waits for releases under way; one the user asked for does not (they chose to leave).
+    if (d.reason === 'deadman' && (await hasUndeliveredReleases(ctx, d.user_id))) {
       log.info('dead-man deletion waits for undelivered releases', { user_id: d.user_id });
       continue;
     }

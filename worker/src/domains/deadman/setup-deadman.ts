@@ -35,7 +35,10 @@ export async function cancelDeadman(ctx: ServiceContext, userId: string): Promis
     ctx.db
       .update(schema.scheduledDeletions)
       .set({ status: 'cancelled', done_at: now })
-      .where(and(eq(schema.scheduledDeletions.user_id, userId), eq(schema.scheduledDeletions.status, 'scheduled'))),
+      // Only the switch's own: a deletion the user asked for is cancelled by its own call.
+      .where(
+        and(eq(schema.scheduledDeletions.user_id, userId), eq(schema.scheduledDeletions.status, 'scheduled'), eq(schema.scheduledDeletions.reason, 'deadman')),
+      ),
     activityInsert(ctx, { userId, kind: 'deadman_cancelled', source: 'web', at: now, summary: "Dead-man's switch cancelled." }),
   ]);
   return INACTIVE_DEADMAN;

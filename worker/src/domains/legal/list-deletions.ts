@@ -23,7 +23,7 @@ export async function listScheduledDeletions(ctx: ServiceContext, userId: string
     reason: r.reason,
   }));
   const deadman = await getDeadman(ctx, userId);
-  if (deadman.active && deadman.deadline && !items.length) {
+  if (deadman.active && deadman.deadline && !items.some((i) => i.reason === 'deadman')) {
     items.push({
       type: 'account',
       id: 'deadman',

@@ -12,6 +12,7 @@ import { developerOperations } from '../../domains/developer/operations';
 import { e2eeOperations } from '../../domains/e2ee/operations';
 import { guardianOperations } from '../../domains/guardian/operations';
 import { vaultOperations } from '../../domains/vault/operations';
+import { accountOperations } from '../../domains/account/operations';
 import { exportOperations } from '../../domains/legal/export/operations';
 import { legalOperations } from '../../domains/legal/operations';
 import { messageOperations } from '../../domains/messages/operations';
@@ -37,6 +38,7 @@ export const ROUTE_DOCS: RouteDoc[] = [
   ...routeDocsOf(deadmanOperations),
   ...routeDocsOf(legalOperations),
   ...routeDocsOf(exportOperations),
+  ...routeDocsOf(accountOperations),
   ...routeDocsOf(messageOperations),
   ...routeDocsOf(attachmentsOperations),
   ...routeDocsOf(notifyOperations),

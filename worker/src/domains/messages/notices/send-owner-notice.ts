@@ -24,14 +24,17 @@ const ALERT_OF: Record<string, 'messages' | 'vaults' | 'canary_events'> = {
   guardian_declined: 'canary_events',
   guardian_resigned: 'canary_events',
   guardian_fine: 'canary_events',
+  // Someone you wrote to deleted their account (domains/account/delete-account.ts).
+  recipient_left: 'messages',
 };
 
 /**
  * A reported death (and its halfway reminder) reaches the owner on every channel they have — email,
  * verified phone, every push device — whatever their alert switches, chosen methods and quiet hours
- * (DESIGN section 5): a warning they never see could become a false confirmation of their death.
+ * (DESIGN section 5): a warning they never see could become a false confirmation of their death. So
+ * does a requested deletion of their account (issue 14): one they did not ask for must not go unseen.
  */
-export const URGENT_NOTICE_KINDS = new Set(['death_reported', 'veto_halfway']);
+export const URGENT_NOTICE_KINDS = new Set(['death_reported', 'veto_halfway', 'account_deletion_requested']);
 
 /**
  * The JOBS consumer of owner notices (a message of theirs armed, released or failed): sent on each of

@@ -1,0 +1,126 @@
+import { schema } from '@afterword/db';
+import { env } from 'cloudflare:test';
+import { is } from 'drizzle-orm';
+import { getTableConfig, SQLiteTable } from 'drizzle-orm/sqlite-core';
+import { describe, expect, it } from 'vitest';
+import { processDeadmanSwitches } from '../src/domains/deadman/process-deadman';
+import { toBase64 } from '../src/lib/encoding';
+import { api, signedInUser } from './helpers/api';
+import { createCanaryFor, servicesAt } from './helpers/canary';
+import { guardianOf } from './helpers/guardian';
+import { captureQueues, createMessageFor } from './helpers/messages';
+import { giveVaultItem, withKeys } from './helpers/vault';
+import { endpointFor } from './helpers/webhooks';
+
+/**
+ * Deleting one's account on request (issue 14 section 3): confirmed with the password, scheduled 7 days
+ * ahead and cancelable, then one erasure that leaves nothing of the user in any table of the schema or in
+ * R2 — and the people who wrote to them are told.
+ */
+const DAY = 86_400_000;
+const tables = (Object.values(schema) as unknown[]).filter((t): t is SQLiteTable => is(t, SQLiteTable)).map((t) => getTableConfig(t));
+
+/** Every row of every table in which any text column holds `value`, as `table.column`. */
+async function rowsMentioning(value: string) {
+  const found: string[] = [];
+  for (const t of tables) {
+    for (const c of t.columns.filter((col) => col.getSQLType() === 'text')) {
+      const row = await env.DB.prepare(`SELECT count(*) AS n FROM ${t.name} WHERE "${c.name}" = ?1`).bind(value).first<{ n: number }>();
+      if (row!.n > 0) found.push(`${t.name}.${c.name}`);
+    }
+  }
+  return found;
+}
+
+describe('asking for one’s account to be deleted (POST /api/account/delete)', () => {
+  it('needs the right password, schedules it 7 days ahead, lists it, tells the owner on every channel; a second ask is 409', async () => {
+    const owner = await signedInUser();
+    expect((await api('POST', '/api/account/delete', { token: owner.token, json: {} })).status).toBe(422);
+    const wrong = await api('POST', '/api/account/delete', { token: owner.token, json: { password: 'not it at all' } });
+    expect(wrong.status).toBe(422);
+    expect(JSON.stringify(wrong.data.detail)).toContain('That is not your password');
+    const before = Date.now();
+    const res = await api('POST', '/api/account/delete', { token: owner.token, json: { password: owner.password } });
+    expect(res.status).toBe(201);
+    expect(res.data).toMatchObject({ type: 'account', reason: 'request', status: 'scheduled' });
+    expect(Date.parse(res.data.deletion_date) - before).toBeGreaterThanOrEqual(7 * DAY - 1000);
+    expect((await api('GET', '/api/legal/deletions', { token: owner.token })).data.items).toEqual([
+      expect.objectContaining({ id: res.data.id, reason: 'request' }),
+    ]);
+    const notice = await env.DB.prepare("SELECT subject FROM owner_notices WHERE user_id = ? AND kind = 'account_deletion_requested'")
+      .bind(owner.id)
+      .first<{ subject: string }>();
+    expect(notice?.subject).toBe('Your Afterword account will be deleted');
+    expect((await api('POST', '/api/account/delete', { token: owner.token, json: { password: owner.password } })).status).toBe(409);
+  });
+
+  it('is cancelled by its own call (404 the second time), not by a check-in or by cancelling the dead-man switch', async () => {
+    const owner = await signedInUser();
+    await api('POST', '/api/account/delete', { token: owner.token, json: { password: owner.password } });
+    await createCanaryFor(owner.token);
+    expect((await api('POST', '/api/canary/checkin', { token: owner.token, json: {} })).status).toBeLessThan(300);
+    await api('POST', '/api/deadman/cancel', { token: owner.token });
+    expect((await api('GET', '/api/legal/deletions', { token: owner.token })).data.items).toHaveLength(1);
+    const cancelled = await api('POST', '/api/account/delete/cancel', { token: owner.token });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.data.cancelled).toBe(true);
+    expect((await api('GET', '/api/legal/deletions', { token: owner.token })).data.items).toEqual([]);
+    expect((await api('POST', '/api/account/delete/cancel', { token: owner.token })).status).toBe(404);
+  });
+
+  it('after 7 days erases everything of the user — every table of the schema, every R2 object — tells who wrote to them, and keeps everyone else', async () => {
+    const owner = await signedInUser();
+    const friend = await signedInUser();
+    await withKeys(owner);
+    await withKeys(friend);
+    await createCanaryFor(owner.token);
+    await createMessageFor(owner.token, {
+      recipient_user_id: friend.id,
+      rules: [{ trigger_type: 'missed_checkins', trigger_value: '3' }],
+      audio_base64: toBase64(new Uint8Array([0x4f, 0x67, 0x67, 0x53, ...new Uint8Array(200)])),
+    });
+    await createMessageFor(friend.token, { recipient_user_id: owner.id, content: 'delivered before', rules: [] });
+    await createMessageFor(friend.token, {
+      recipient_user_id: owner.id,
+      content: 'still waiting',
+      rules: [{ trigger_type: 'missed_checkins', trigger_value: '3' }],
+    });
+    await giveVaultItem(owner, friend, { condition_type: 'death_flag' });
+    await api('POST', '/api/developer/keys', { token: owner.token, json: { name: 'gone', scopes: ['read:canary'] } });
+    await endpointFor(owner, `erase-${crypto.randomUUID()}`);
+    await guardianOf(owner, friend);
+    await guardianOf(friend, owner);
+    const friendMessage = await createMessageFor(friend.token, { recipient_user_id: friend.id, content: 'friend keeps this' });
+
+    const blobs = await env.DB.prepare(
+      `SELECT audio_key AS k FROM messages WHERE sender_id = ?1 AND audio_key IS NOT NULL
+       UNION SELECT r2_key FROM vault_assets WHERE owner_id = ?1`,
+    )
+      .bind(owner.id)
+      .all<{ k: string }>();
+    expect(blobs.results.length).toBe(2);
+
+    const asked = await api('POST', '/api/account/delete', { token: owner.token, json: { password: owner.password } });
+    const due = Date.parse(asked.data.deletion_date);
+    await captureQueues(() => processDeadmanSwitches(servicesAt(due - 60_000)));
+    expect(await rowsMentioning(owner.id)).not.toEqual(['scheduled_deletions.user_id']);
+
+    await captureQueues(() => processDeadmanSwitches(servicesAt(due + 1)));
+    // The one record left: that this deletion was carried out (no foreign key, by design).
+    expect(await rowsMentioning(owner.id)).toEqual(['scheduled_deletions.user_id']);
+    // The address survives only in the friend's own records: the invitation they typed it into, and
+    // the step saying that guardian resigned (with the account) — theirs, not the deleted user's.
+    expect(await rowsMentioning(owner.email)).toEqual(['guardians.email', 'ladder_transitions.detail']);
+    const holders = await env.DB.prepare('SELECT owner_id FROM guardians WHERE email = ?1 UNION SELECT owner_id FROM ladder_transitions WHERE detail = ?1')
+      .bind(owner.email)
+      .all<{ owner_id: string }>();
+    expect(holders.results).toEqual([{ owner_id: friend.id }]);
+    for (const { k } of blobs.results) expect(await env.BLOBS.head(k), k).toBeNull();
+
+    const told = await env.DB.prepare("SELECT text FROM owner_notices WHERE user_id = ? AND kind = 'recipient_left'").bind(friend.id).all<{ text: string }>();
+    expect(told.results).toHaveLength(1);
+    expect(told.results[0]!.text).toContain('Your message to them that was not released yet can no longer be delivered');
+    expect((await api('GET', `/api/message/${friendMessage.id}`, { token: friend.token })).status).toBe(200);
+    expect((await api('GET', '/api/auth/me', { token: owner.token })).status).toBe(401);
+  });
+});
