@@ -17,6 +17,8 @@
 //     and delivery throughput to the outbox and to an SMTP server on loopback. BENCH_RELEASES=0 skips it.
 //  6. Webhook fan-out (tests/bench/webhooks.mjs, same Worker): one canary missing its deadline → 100 signed
 //     webhooks to a receiver on loopback; deadline → receiver's 200 per endpoint (p50/p99). BENCH_WEBHOOKS=0 skips it.
+//  7. Data export (tests/bench/export.mjs, same Worker): workerd's peak RSS while GET /api/legal/export streams
+//     a 1 MB account and a 200 MiB account. BENCH_EXPORT=0 skips it.
 import autocannon from 'autocannon';
 import { randomBytes, scrypt } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -25,6 +27,7 @@ import { gzipSync } from 'node:zlib';
 import { launchBrowser } from '../support/browser.mjs';
 import { printApiKeyResults, runApiKeyBench } from './api-keys.mjs';
 import { printCanaryResults, runCanaryBench } from './canary.mjs';
+import { printExportResults, runExportBench } from './export.mjs';
 import { printReleaseResults, runReleaseBench } from './releases.mjs';
 import { printWebhookResults, runWebhookBench } from './webhooks.mjs';
 import { repoRoot, startWorker } from '../support/worker-server.mjs';
@@ -36,6 +39,7 @@ const CANARY = process.env.BENCH_CANARY !== '0';
 const API_KEYS = process.env.BENCH_API_KEYS !== '0';
 const RELEASES = process.env.BENCH_RELEASES !== '0';
 const WEBHOOKS = process.env.BENCH_WEBHOOKS !== '0';
+const EXPORT = process.env.BENCH_EXPORT !== '0';
 const JS_BUDGET = 200 * 1024;
 
 const fmtMs = (v) => (v == null ? 'n/a' : `${Number(v).toFixed(1)} ms`);
@@ -139,6 +143,7 @@ const results = [];
 let canary = null;
 let releases = null;
 let webhooks = null;
+let exported = null;
 let apiKeys = null;
 try {
   const email = `bench.${Date.now()}@example.test`;
@@ -167,6 +172,7 @@ try {
   if (CANARY) canary = await runCanaryBench(worker);
   if (RELEASES) releases = await runReleaseBench(worker);
   if (WEBHOOKS) webhooks = await runWebhookBench(worker);
+  if (EXPORT) exported = await runExportBench(worker);
 } finally {
   await worker.stop();
 }
@@ -207,4 +213,5 @@ if (apiKeys) printApiKeyResults(apiKeys);
 else console.log('\n== API key vs session: skipped (BENCH_API_KEYS=0) ==');
 
 if (webhooks) printWebhookResults(webhooks);
+if (exported) printExportResults(exported);
 else console.log('\n== Webhook fan-out: skipped (BENCH_WEBHOOKS=0) ==');
