@@ -10,7 +10,7 @@ export const API_KEY_NAME_MAX = 100;
 export const API_SCOPE_DESCRIPTIONS: Record<ApiScope, string> = {
   'read:canary': 'Read your canaries and their status',
   'read:messages': 'Read your messages, their status and delivery logs',
-  'create:vault': 'Create vault items (opens no route until the vault arrives)',
+  'create:vault': 'Store encrypted vault files and give them to people',
   'webhook:death-verification': "Report your death from an executor's system (opens the veto window; a check-in refutes it)",
 };
 /** Active (unrevoked) keys one account may hold at once. */
