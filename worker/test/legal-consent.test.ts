@@ -10,6 +10,9 @@ import type { MissedCheckinsEvent } from '../src/domains/canary/emit-missed-even
 import { answerAsGuardian } from '../src/domains/guardian/answer-guardian';
 import { askGuardians } from '../src/domains/guardian/ask-guardians';
 import { hasConsent } from '../src/domains/legal/consent-state';
+import { setConsent as setConsentAt } from '../src/domains/legal/consents';
+import { loadEngineMessage } from '../src/domains/messages/release/load-message';
+import { releaseMessage } from '../src/domains/messages/release/transitions';
 import { reconcileReleases } from '../src/domains/messages/reconcile-releases';
 import { advanceMessage } from '../src/domains/messages/release/advance-message';
 import { armOnMissedCheckins } from '../src/domains/messages/release/arm-on-missed-checkins';
@@ -213,6 +216,42 @@ describe('the messages consent', () => {
     expect(['releasing', 'delivered']).toContain((await messageRow(afterDeath.id))!.status);
     await captureQueues(() => armOnMissedCheckins(servicesAt(t0 + 2 * DAY + 2000), event));
     expect((await messageRow(missed.id))!.status).not.toBe('scheduled');
+  });
+
+  it('a withdrawal racing a release wins: the compare-and-set refuses a release read before it', async () => {
+    const [owner, recipient] = await Promise.all([signedInUser(), signedInUser()]);
+    const deliverAt = Date.now() + DAY;
+    const m = await createMessageFor(owner.token, { recipient_user_id: recipient.id, deliver_at: new Date(deliverAt).toISOString() });
+    const readBefore = (await loadEngineMessage(servicesAt(deliverAt), m.id))!;
+    expect(readBefore.paused).toBe(false);
+    await withdraw(owner, 'messages');
+    const raced = await captureQueues(() => releaseMessage(servicesAt(deliverAt), readBefore, 'deliver_at', 'Its delivery time came.'));
+    expect(raced.result.applied).toBe(false);
+    expect(raced.jobs).toEqual([]);
+    expect((await messageRow(m.id))!.status).toBe('scheduled');
+  });
+
+  it('restored while the sender is still missing check-ins: a missed_checkins rule the current run satisfies arms at once, with its full cancel window', async () => {
+    const [owner, recipient] = await Promise.all([signedInUser(), signedInUser()]);
+    const t0 = Date.now() + DAY;
+    const canary = await createCanary(servicesAt(t0), await userRow(owner.id), { interval_seconds: DAY / 1000, name: 'daily' });
+    const m = await createMessageFor(owner.token, {
+      recipient_user_id: recipient.id,
+      rules: [{ trigger_type: 'missed_checkins', trigger_value: '1', expire_window: 2 }],
+    });
+    await withdraw(owner, 'messages');
+    // The canary engine recorded and emitted the miss while messages were paused (its event was dropped).
+    const missedAt = t0 + DAY;
+    await env.DB.prepare(
+      `INSERT INTO canary_transitions (id, canary_id, user_id, cycle_deadline, kind, misses, due_at, fired_at, emitted_at, recorded_by)
+       VALUES (?, ?, ?, ?, 'missed', 1, ?, ?, ?, 'alarm')`,
+    )
+      .bind(crypto.randomUUID(), canary.id, owner.id, missedAt, missedAt, missedAt, missedAt)
+      .run();
+    expect((await messageRow(m.id))!.status).toBe('scheduled');
+    const restoredAt = missedAt + 5 * HOUR;
+    await captureQueues(() => setConsentAt(servicesAt(restoredAt), owner.id, 'messages', true));
+    expect(await messageRow(m.id)).toMatchObject({ status: 'armed', armed_at: restoredAt, cancel_deadline: restoredAt + 2 * DAY });
   });
 
   it('withdrawn: a vault item given under the death flag stays paused after a confirmed death, and is released once restored', async () => {
