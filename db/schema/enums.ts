@@ -12,3 +12,5 @@ export const TRIGGER_TYPES = [...MESSAGE_RULE_TYPES, 'recipient_birthday'] as co
 export const VAULT_CONDITION_TYPES = ['recipient_birthday', 'exact_date', 'death_flag'] as const;
 export const DELIVERY_STATUSES = ['pending', 'sending', 'retrying', 'delivered', 'failed'] as const;
 export const NOTIFY_METHODS = ['email', 'sms', 'push'] as const;
+/** Kinds of processing a user consents to (SPEC section 3: "Consent toggles"). */
+export const CONSENT_KINDS = ['messages', 'confessions', 'voice', 'video', 'guardian'] as const;

@@ -13,3 +13,4 @@ export * from './webhooks';
 export * from './api-keys';
 export * from './guardians';
 export * from './vault';
+export * from './consents';

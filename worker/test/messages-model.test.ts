@@ -8,6 +8,7 @@ import { ZCreateMessageInput } from '../src/contracts/messages';
 import { checkInAll } from '../src/domains/canary/check-in';
 import { createCanary } from '../src/domains/canary/create-canary';
 import type { MissedCheckinsEvent } from '../src/domains/canary/emit-missed-events';
+import { setConsent } from '../src/domains/legal/consents';
 import { createMessage } from '../src/domains/messages/create-message';
 import { deliverMessage } from '../src/domains/messages/delivery/deliver-message';
 import { advanceMessage } from '../src/domains/messages/release/advance-message';
@@ -23,7 +24,10 @@ import { captureQueues } from './helpers/messages';
  * from DESIGN section 3 alone:
  *   - no early release: a message is released exactly when the model says, never before deliver_at;
  *   - no missed release: at the end (everything due has come) each message the model releases is released;
- *   - at most one delivery per (message, channel), under duplicated jobs.
+ *   - at most one delivery per (message, channel), under duplicated jobs;
+ *   - withdrawing the sender's messages consent pauses everything: while paused no message arms or is
+ *     released (clock runs do nothing, canary events are dropped; a check-in still disarms); restoring it
+ *     resumes the normal rules from that moment (what came due meanwhile happens at the next run).
  * The fake clock starts a day after the real one, so the real Durable Objects (armed with the real clock
  * by create and check-in) never find anything due while a run lasts.
  *
@@ -48,7 +52,9 @@ type Step =
   | { t: 'emit' }
   | { t: 'redeliver'; pick: number }
   | { t: 'checkIn' }
-  | { t: 'deliver'; duplicate: boolean };
+  | { t: 'deliver'; duplicate: boolean }
+  | { t: 'withdraw' }
+  | { t: 'restore' };
 
 const ruleArb: fc.Arbitrary<RuleSpec> = fc.oneof(
   fc.record({ trigger_type: fc.constant('missed_checkins' as const), n: fc.integer({ min: 1, max: 3 }), w: fc.integer({ min: 0, max: 2 }) }),
@@ -65,6 +71,8 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ t: fc.constant('redeliver' as const), pick: fc.nat() }) },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('checkIn' as const) }) },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('deliver' as const), duplicate: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant('withdraw' as const) }) },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant('restore' as const) }) },
 );
 
 /** The reference: DESIGN section 3, nothing else. */
@@ -83,8 +91,9 @@ function modelArm(m: ModelMessage, ruleIndex: number, at: number) {
   m.cancelDeadline = Math.max(at, m.deliverAt) + rule.w * DAY;
 }
 
-/** What time alone does by `now` (a clock run). */
-function modelRun(m: ModelMessage, now: number) {
+/** What time alone does by `now` (a clock run); nothing while the sender's messages consent is withdrawn. */
+function modelRun(m: ModelMessage, now: number, paused: boolean) {
+  if (paused) return;
   for (;;) {
     if (m.status === 'armed' && m.cancelDeadline! <= now) {
       m.status = 'released';
@@ -120,6 +129,9 @@ describe('release engine model', () => {
         // Each run starts from a clean sender: no messages, one canary.
         await env.DB.prepare('DELETE FROM messages WHERE sender_id = ?').bind(sender.id).run();
         await env.DB.prepare('DELETE FROM canaries WHERE user_id = ?').bind(sender.id).run();
+        await env.DB.prepare('DELETE FROM user_consents WHERE user_id = ?').bind(sender.id).run();
+        let paused = false;
+        let pausedSince: number | null = null;
         const t0 = Date.now() + DAY;
         let now = t0;
         const at = () => servicesAt(now);
@@ -170,14 +182,14 @@ describe('release engine model', () => {
           for (let i = 0; i < ids.length; i++) {
             await run(() => advanceMessage(at(), ids[i]!, 'direct'));
             if (twice) await run(() => advanceMessage(at(), ids[i]!, 'direct'));
-            modelRun(model[i]!, now);
+            modelRun(model[i]!, now, paused);
           }
         };
         const applyEvent = async (event: MissedCheckinsEvent) => {
           await run(() => armOnMissedCheckins(at(), event));
           const current = lastCheckIn + INTERVAL === Date.parse(event.deadline);
           for (const m of model) {
-            if (!current || m.status !== 'scheduled') continue;
+            if (paused || !current || m.status !== 'scheduled') continue;
             const i = m.rules.findIndex((r) => r.type === 'missed_checkins' && r.n <= event.misses);
             if (i >= 0) modelArm(m, i, Date.parse(event.fired_at));
           }
@@ -199,6 +211,8 @@ describe('release engine model', () => {
             if (m.status === 'released') {
               expect(row.released_at as number).toBeGreaterThanOrEqual(m.deliverAt);
             }
+            // Paused: never released while the consent is withdrawn (released_at predates the withdrawal).
+            if (paused && row.released_at != null) expect(row.released_at as number).toBeLessThanOrEqual(pausedSince!);
             const { results } = await env.DB.prepare("SELECT count(*) AS n FROM delivery_log WHERE message_id = ? AND channel = 'email' AND success = 1")
               .bind(ids[i])
               .all<{ n: number }>();
@@ -261,6 +275,16 @@ describe('release engine model', () => {
               }
               break;
             }
+            case 'withdraw':
+              await run(() => setConsent(at(), sender.id, 'messages', false));
+              if (!paused) pausedSince = now;
+              paused = true;
+              break;
+            case 'restore':
+              await run(() => setConsent(at(), sender.id, 'messages', true));
+              paused = false;
+              pausedSince = null;
+              break;
             case 'deliver': {
               const jobs = deliverJobs.splice(0);
               for (const id of jobs) {
@@ -281,6 +305,19 @@ describe('release engine model', () => {
           await run(() => deliverMessage(at(), id));
         }
         await check('end');
+        // Still paused at the end: nothing was released; restoring resumes, and everything due now goes.
+        if (paused) {
+          await run(() => setConsent(at(), sender.id, 'messages', true));
+          paused = false;
+          pausedSince = null;
+          now += DAY;
+          await runClocks(true);
+          for (const id of deliverJobs.splice(0)) {
+            await run(() => deliverMessage(at(), id));
+            await run(() => deliverMessage(at(), id));
+          }
+          await check('end, restored');
+        }
         for (let i = 0; i < ids.length; i++) {
           const released = model[i]!.status === 'released';
           const { results } = await env.DB.prepare(

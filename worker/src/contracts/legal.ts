@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CONSENT_KINDS } from '@afterword/db/enums';
 
 /** GET /api/legal/deletions items (SPEC section 3: type, id, deletion_date). */
 export const ZScheduledDeletion = z.object({
@@ -13,3 +14,35 @@ export type TScheduledDeletion = z.infer<typeof ZScheduledDeletion>;
 /** GET /api/legal/deletions. */
 export const ZScheduledDeletions = z.object({ items: z.array(ZScheduledDeletion) });
 export type TScheduledDeletions = z.infer<typeof ZScheduledDeletions>;
+
+/** The kinds of processing a user consents to; a path `{id}` of /api/legal/consent/{id}. */
+export const ZConsentKind = z.enum(CONSENT_KINDS);
+export type TConsentKind = z.infer<typeof ZConsentKind>;
+
+/** What withdrawing each kind stops, in one plain sentence (the Data Consents page and the API docs). */
+export const CONSENT_STOPS: Record<TConsentKind, string> = {
+  messages: 'No new messages or vault items, and scheduled releases are paused until you allow it again.',
+  confessions: 'Your confession capsules are unpublished and no new ones are made.',
+  voice: 'No voice uploads, training or persona replies, and your voice profile is deleted.',
+  video: 'No video items are made or kept for release.',
+  guardian: 'Your guardians are not asked about you and cannot report your death.',
+};
+
+/** One consent: granted or withdrawn, and when it last changed (null: granted at sign-up, never changed). */
+export const ZConsent = z.object({
+  id: ZConsentKind,
+  consent: z.boolean(),
+  updated_at: z.string().nullable(),
+});
+export type TConsent = z.infer<typeof ZConsent>;
+
+/** GET /api/legal/consent: the five kinds, always in the same order. */
+export const ZConsents = z.object({ items: z.array(ZConsent) });
+export type TConsents = z.infer<typeof ZConsents>;
+
+/** `{id}` of /api/legal/consent/{id}: a kind (anything else is 404). */
+export const ZConsentParam = z.object({ id: ZConsentKind });
+
+/** POST /api/legal/consent/{id} body. */
+export const ZSetConsentBody = z.object({ consent: z.boolean() });
+export type TSetConsentBody = z.infer<typeof ZSetConsentBody>;

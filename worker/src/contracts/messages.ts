@@ -158,6 +158,10 @@ export const ZMessageRuleView = z.object({
 export type MessageRuleView = z.infer<typeof ZMessageRuleView>;
 
 /** A message as its sender (or, once released, its recipient) sees it. */
+/** An open message (or vault item) held by its sender's withdrawn messages consent; null otherwise. */
+export const ZPaused = z.enum(['consent_withdrawn']).nullable();
+export type TPaused = z.infer<typeof ZPaused>;
+
 export const ZMessageView = z.object({
   id: z.string(),
   sender_id: z.string(),
@@ -179,6 +183,8 @@ export const ZMessageView = z.object({
   cancel_deadline: z.string().nullable(),
   released_at: z.string().nullable(),
   created_at: z.string(),
+  /** Why an open message is not moving: `consent_withdrawn` while its sender's messages consent is withdrawn (nothing arms or releases it). */
+  paused: ZPaused,
 });
 export type MessageView = z.infer<typeof ZMessageView>;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MESSAGE_STATUSES, VAULT_CONDITION_TYPES } from '@afterword/db/enums';
 import { AES_GCM_IV_BYTES, ATTACHMENT_MAX_BYTES, ATTACHMENT_NAME_MAX, cleanFileName, decodeBase64Any } from './attachments';
-import { parseIsoInstant } from './messages';
+import { parseIsoInstant, ZPaused } from './messages';
 
 export { VAULT_CONDITION_TYPES };
 export type VaultConditionType = (typeof VAULT_CONDITION_TYPES)[number];
@@ -149,6 +149,8 @@ export const ZVaultItemView = z.object({
   name: z.string(),
   size: z.number().int(),
   status: z.enum(MESSAGE_STATUSES),
+  /** `consent_withdrawn` while the owner's messages consent is withdrawn and the item is not released. */
+  paused: ZPaused,
   /** The release engine's message carrying the item (its history and delivery log are the message's). */
   message_id: z.string(),
   released_at: z.string().nullable(),

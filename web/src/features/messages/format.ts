@@ -20,6 +20,11 @@ export const STATUS_TONE: Record<MessageStatus, BadgeTone> = {
   cancelled: 'neutral',
 };
 
+/** A message (or vault item) paused by its sender's withdrawn messages consent: said in words, not colour alone. */
+export const PAUSED_LABEL = 'Paused: consent withdrawn';
+export const PAUSED_NOTE =
+  'Paused: you withdrew your messages consent, so nothing is armed or released. Allow messages again on the Data Consents page and it resumes under its rules.';
+
 export const METHOD_LABEL: Record<DeliveryMethod, string> = {
   email: 'Email',
   sms: 'SMS',

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setToken } from '../../lib/session';
 import { renderWithQuery } from '../../test-utils/query-client';
 import { CANCEL_CONFIRM_TEXT, MessageDetail, RELEASE_CONFIRM_TEXT, type MessageDetailData } from './message-detail';
+import { PAUSED_LABEL, PAUSED_NOTE } from './format';
 import { messageView } from './test-fixtures';
 
 function data(overrides: Partial<MessageDetailData> = {}): MessageDetailData {
@@ -34,6 +35,14 @@ const card = (title: string) => screen.getByRole('heading', { level: 2, name: ti
 
 describe('MessageDetail', () => {
   afterEach(() => vi.unstubAllGlobals());
+
+  it('says a scheduled message is paused by the withdrawn messages consent, in words, instead of when it goes', () => {
+    renderDetail(data({ message: messageView({ status: 'scheduled', paused: 'consent_withdrawn' }) }));
+    const message = card('Message');
+    expect(within(message).getByText(PAUSED_LABEL).className).toContain('badge--grace');
+    expect(within(message).getByText(PAUSED_NOTE)).toBeTruthy();
+    expect(within(message).queryByText(/^Released at/)).toBeNull();
+  });
 
   it('shows the content and a delivery log with time, channel, success or failed, and the error', () => {
     renderDetail();

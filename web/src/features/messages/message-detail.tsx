@@ -8,7 +8,7 @@ import { Field } from '../../components/field';
 import { formatDateTime } from '../canary/format';
 import { AudioPlayer } from './audio-player';
 import { DeliveryLog } from './delivery-log';
-import { describeRule, isOpen, METHOD_LABEL, recipientLabel, senderLabel, STATUS_LABEL, STATUS_TONE } from './format';
+import { describeRule, isOpen, METHOD_LABEL, recipientLabel, senderLabel, PAUSED_LABEL, PAUSED_NOTE, STATUS_LABEL, STATUS_TONE } from './format';
 import { StateHistory } from './state-history';
 
 export const RELEASE_CONFIRM_TEXT = 'Release this message now?';
@@ -56,6 +56,7 @@ export function MessageDetail({ data, onRelease, onCancel, pending, renderEncryp
             <dt>Status</dt>
             <dd>
               <Badge tone={STATUS_TONE[message.status]}>{STATUS_LABEL[message.status]}</Badge>
+              {message.paused ? <Badge tone="grace">{PAUSED_LABEL}</Badge> : null}
             </dd>
           </div>
           {isSender ? (
@@ -181,6 +182,7 @@ export function MessageDetail({ data, onRelease, onCancel, pending, renderEncryp
 
 function WhatHappensNext({ message }: { message: MessageView }) {
   const at = (iso: string) => <time dateTime={iso}>{formatDateTime(iso)}</time>;
+  if (message.paused) return <p className="note">{PAUSED_NOTE}</p>;
   if (message.status === 'scheduled') {
     return message.rules.length ? (
       <p className="note">Released when any of its rules fires, and not before {at(message.deliver_at)}.</p>

@@ -5,7 +5,7 @@ import { buttonClass } from '../../components/button';
 import { EmptyState } from '../../components/empty-state';
 import { Skeleton } from '../../components/skeleton';
 import { formatDateTime } from '../canary/format';
-import { excerpt, METHOD_LABEL, recipientLabel, STATUS_LABEL, STATUS_TONE } from './format';
+import { excerpt, METHOD_LABEL, recipientLabel, PAUSED_LABEL, STATUS_LABEL, STATUS_TONE } from './format';
 
 export const FILTER_LABEL: Record<MessageFilter, string> = { all: 'All', pending: 'Pending', sent: 'Sent' };
 
@@ -82,6 +82,7 @@ function MessageItem({ message }: { message: MessageView }) {
       <div className="message-item__head">
         <h3 className="message-item__title">{title}</h3>
         <Badge tone={STATUS_TONE[message.status]}>{STATUS_LABEL[message.status]}</Badge>
+        {message.paused ? <Badge tone="grace">{PAUSED_LABEL}</Badge> : null}
       </div>
       <dl className="facts">
         <div>

@@ -21,6 +21,7 @@ export function messageView(overrides: Partial<MessageView> = {}): MessageView {
     cancel_deadline: null,
     released_at: null,
     created_at: '2026-05-01T09:00:00.000Z',
+    paused: null,
     ...overrides,
   };
 }

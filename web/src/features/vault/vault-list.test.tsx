@@ -20,6 +20,7 @@ const item = (over: Partial<VaultItemView> = {}): VaultItemView => ({
   name: 'will.pdf',
   size: 2_500_000,
   status: 'scheduled',
+  paused: null,
   message_id: 'm1',
   released_at: null,
   condition_text: 'On their birthday, 14 May, after my death is confirmed',

@@ -7,7 +7,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog';
 import { EmptyState } from '../../components/empty-state';
 import { copyText } from '../../lib/clipboard';
 import { formatDateTime } from '../canary/format';
-import { isOpen, STATUS_LABEL, STATUS_TONE } from '../messages/format';
+import { isOpen, PAUSED_LABEL, STATUS_LABEL, STATUS_TONE } from '../messages/format';
 import { QrCode } from './qr-code';
 import { T } from './texts';
 
@@ -48,6 +48,7 @@ export function VaultList({ items, onDelete, deletePending }: VaultListProps) {
             <div className="dev-item__head">
               <h3 className="dev-item__name">{item.name}</h3>
               <Badge tone={STATUS_TONE[item.status]}>{STATUS_LABEL[item.status]}</Badge>
+              {item.paused ? <Badge tone="grace">{PAUSED_LABEL}</Badge> : null}
             </div>
             <div className="vault-item__body">
               <dl className="facts">

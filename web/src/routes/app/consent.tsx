@@ -1,16 +1,23 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { NotBuiltPage } from '../../features/app-pages/not-built-page';
+import { PageHeader } from '../../features/app-pages/page-header';
+import { ConsentCard } from '../../features/consent/consent-card';
+import { T } from '../../features/consent/texts';
+import { awaitReads } from '../../lib/route-data';
 
 export const Route = createFileRoute('/app/consent')({
+  loader: ({ context: { trpc } }) => awaitReads(trpc.legal.consents.ensureData()),
   component: ConsentPage,
 });
 
 function ConsentPage() {
   return (
-    <NotBuiltPage
-      title="Data Consents"
-      intro="Choose what Afterword may process, export all your data, and see scheduled deletions."
-      notice="Data consents are not available yet."
-    />
+    <>
+      <PageHeader title={T.title}>
+        <p>{T.intro}</p>
+      </PageHeader>
+      <div className="stack">
+        <ConsentCard />
+      </div>
+    </>
   );
 }

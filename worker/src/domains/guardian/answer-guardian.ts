@@ -3,6 +3,7 @@ import type { User } from '@afterword/db/schema';
 import { MAX_HOLD_DAYS, ZGuardianAnswerInput, type TLadderAnswerResult } from '../../contracts/guardian';
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
+import { hasConsent } from '../legal/consent-state';
 import { parseOrThrow } from '../../lib/validation';
 import { enqueueOwnerNotice, insertOwnerNotice } from '../messages/notices/enqueue-owner-notice';
 import { loadOwnGuardianship } from './guardian-side';
@@ -12,6 +13,8 @@ import { recordDeathReport } from './report-death';
 import { syncGuardianClock } from './ladder-timer';
 
 export const NOT_MISSED = (name: string) => `${name} has not missed a check-in: a death can be reported only after a missed check-in`;
+export const GUARDIAN_CONSENT_WITHDRAWN = (name: string) =>
+  `${name} has withdrawn their guardian consent: guardians cannot report their death now (your answer was not recorded)`;
 export const ALREADY_CONFIRMED = (name: string) => `${name}'s death is already confirmed`;
 
 /**
@@ -22,7 +25,8 @@ export const ALREADY_CONFIRMED = (name: string) => `${name}'s death is already c
  * - `hold` N days (1–30): death-triggered releases wait until it ends — the confirmation is what waits, so
  *   nothing else moves. All holds of one episode (until the owner checks in) end within 30 days of the
  *   first, so guardians cannot hold forever.
- * - `report_death`: a vote, only after the owner missed a check-in (409 otherwise); see recordDeathReport.
+ * - `report_death`: a vote, only after the owner missed a check-in (409 otherwise) and while the owner's
+ *   guardian consent holds (403 otherwise; an API key's report is not a guardian's); see recordDeathReport.
  */
 export async function answerAsGuardian(ctx: ServiceContext, user: User, id: string, body: unknown): Promise<TLadderAnswerResult> {
   const { g, owner } = await loadOwnGuardianship(ctx, user.id, id);
@@ -80,6 +84,7 @@ export async function answerAsGuardian(ctx: ServiceContext, user: User, id: stri
     ]);
     await syncGuardianClock(ctx.env, owner.id);
   } else {
+    if (!(await hasConsent(ctx, owner.id, 'guardian'))) throw new AppError('FORBIDDEN', GUARDIAN_CONSENT_WITHDRAWN(name));
     if (!(await isMissing(ctx, owner.id, now))) throw new AppError('CONFLICT', NOT_MISSED(name));
     const outcome = await recordDeathReport(ctx, owner, { kind: 'guardian', guardianId: g.id }, false);
     if (!outcome.voted) recorded = 'already_reported';

@@ -3,6 +3,7 @@ import { schema } from '@afterword/db';
 import { eq } from 'drizzle-orm';
 import type { MissedCheckinsEvent } from '../../contracts/jobs';
 import type { ServiceContext } from '../../env';
+import { hasConsent } from '../legal/consent-state';
 import { enqueueGuardianNotices, noticeToActiveGuardians, returnedIds } from './guardian-notices';
 import { loadSettings, personName, readable, recordStep } from './ladder-records';
 
@@ -11,7 +12,7 @@ import { loadSettings, personName, readable, recordStep } from './ladder-records
  * `ask_after_misses`, each active guardian is asked "Have you heard from {name}?" — once per missed
  * cycle of a canary (dedupe key), however often the event is redelivered. An event of a cycle a
  * check-in already ended asks nobody (the release engine's stale-event rule), nor one after the death
- * is confirmed. The email links to the guardian page, where the three answers are (a GET never answers:
+ * is confirmed, nor while the owner's guardian consent is withdrawn. The email links to the guardian page, where the three answers are (a GET never answers:
  * mail scanners follow links).
  */
 export async function askGuardians(ctx: ServiceContext, event: MissedCheckinsEvent): Promise<number> {
@@ -21,6 +22,8 @@ export async function askGuardians(ctx: ServiceContext, event: MissedCheckinsEve
   if (!canary || canary.last_check_in.getTime() + canary.interval_seconds * 1000 !== Date.parse(event.deadline)) return 0;
   const [owner] = await ctx.db.select().from(schema.users).where(eq(schema.users.id, event.user_id)).limit(1);
   if (!owner || owner.death_confirmed_at) return 0;
+  // The owner withdrew the guardian consent: nobody is asked about them.
+  if (!(await hasConsent(ctx, owner.id, 'guardian'))) return 0;
 
   const now = ctx.now().getTime();
   const db = ctx.env.DB;

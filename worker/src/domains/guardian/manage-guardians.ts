@@ -8,6 +8,7 @@ import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
 import { hashSecret, newSecretToken } from '../../lib/secrets';
 import { enqueueGuardianNotices, noticeToGuardian, returnedIds } from './guardian-notices';
+import { consentWithdrawn, requireConsent } from '../legal/consent-state';
 import { DAY_MS, guardianNotFound, ifRecorded, personName, recordStep } from './ladder-records';
 
 const isLive = (g: Pick<Guardian, 'status'>) => isLiveGuardian(g.status);
@@ -34,6 +35,7 @@ const unprocessable = (field: string, msg: string, type: string) => new AppError
  * invitations a day (429), so revoking and re-inviting cannot turn us into a mailer.
  */
 export async function assignGuardian(ctx: ServiceContext, owner: User, input: TAssignGuardianInput): Promise<TGuardianView> {
+  await requireConsent(ctx, owner.id, 'guardian', consentWithdrawn('guardian', 'no guardian is invited'));
   if (input.email === owner.email)
     throw unprocessable('email', 'You cannot be your own guardian: invite someone who would know if something happened to you', 'self_invitation');
   const now = ctx.now().getTime();

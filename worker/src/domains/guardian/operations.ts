@@ -48,7 +48,7 @@ export const guardianOperations = [
       tags,
       responses: {
         201: { description: 'The guardian, `invited`' },
-        403: { description: 'You already have 5 guardians (invited or active)' },
+        403: { description: 'You already have 5 guardians (invited or active), or your guardian consent is withdrawn' },
         409: { description: 'This address is already invited or your guardian' },
         422: { description: 'consent is not true, the email is invalid, or it is your own' },
         429: { description: 'More than 20 invitations in 24 hours' },
@@ -212,7 +212,7 @@ export const guardianOperations = [
       tags,
       responses: {
         200: { description: 'Recorded' },
-        403: { description: 'You are no longer an active guardian (revoked, declined or resigned)' },
+        403: { description: 'You are no longer an active guardian (revoked, declined or resigned), or (report_death) they withdrew their guardian consent' },
         404: notYours,
         409: { description: 'They have not missed a check-in (report), the death is already confirmed, or holds reached 30 days' },
         422: { description: 'Unknown answer or days out of range' },

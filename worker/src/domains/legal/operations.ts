@@ -1,8 +1,17 @@
 import { defineOperation } from '../../api/operation';
-import { ZScheduledDeletions } from '../../contracts/legal';
+import { CONSENT_STOPS, ZConsent, ZConsentParam, ZConsents, ZScheduledDeletions, ZSetConsentBody } from '../../contracts/legal';
+import { AppError } from '../../lib/errors';
+import { listConsents, setConsent } from './consents';
 import { listScheduledDeletions } from './list-deletions';
 
-/** SPEC section 7: /api/legal/* (deletions now; consents and export arrive with data rights). */
+/** SPEC section 7: /api/legal/* (deletions and consents; the export arrives with data rights). */
+const tags = ['Legal'];
+const stops = Object.entries(CONSENT_STOPS)
+  .map(([kind, what]) => `\`${kind}\`: ${what}`)
+  .join(' ');
+
+export const consentKindNotFound = () => new AppError('NOT_FOUND', 'Unknown consent kind: use messages, confessions, voice, video or guardian');
+
 export const legalOperations = [
   defineOperation({
     method: 'get',
@@ -15,9 +24,48 @@ export const legalOperations = [
       operationId: 'listScheduledDeletions',
       summary: 'Deletions that will happen',
       description: 'Listed beforehand: an armed dead-man\'s switch shows as a projected item (`status: "armed"`), a passed one as `scheduled`.',
-      tags: ['Legal'],
+      tags,
       responses: { 200: { description: 'Scheduled deletions' } },
     },
     run: ({ services, principal }) => listScheduledDeletions(services, principal.user.id),
+  }),
+  defineOperation({
+    method: 'get',
+    path: '/api/legal/consent',
+    trpc: 'consents',
+    access: { kind: 'session' },
+    input: {},
+    output: ZConsents,
+    docs: {
+      operationId: 'listConsents',
+      summary: 'My consents',
+      description:
+        'The five kinds (messages, confessions, voice, video, guardian), each with `consent` and `updated_at` (null: given at sign-up, never changed). ' +
+        'Every kind is granted until you withdraw it.',
+      tags,
+      responses: { 200: { description: 'Consents' } },
+    },
+    run: ({ services, principal }) => listConsents(services, principal.user.id),
+  }),
+  defineOperation({
+    method: 'post',
+    path: '/api/legal/consent/{id}',
+    trpc: 'setConsent',
+    access: { kind: 'session' },
+    input: { params: ZConsentParam, body: ZSetConsentBody },
+    output: ZConsent,
+    notFound: consentKindNotFound,
+    docs: {
+      operationId: 'setConsent',
+      summary: 'Allow or withdraw one kind of processing',
+      description: `\`{consent: false}\` withdraws \`id\`, \`{consent: true}\` allows it again; each change is recorded (time, old, new). Withdrawing stops: ${stops}`,
+      tags,
+      responses: {
+        200: { description: 'The consent now' },
+        404: { description: 'Unknown consent kind' },
+        422: { description: 'consent is missing or not a boolean' },
+      },
+    },
+    run: ({ services, principal }, { id, consent }) => setConsent(services, principal.user.id, id, consent),
   }),
 ] as const;

@@ -6,6 +6,7 @@ import { E2EE_MESSAGE_ERRORS, parseIsoInstant, type MessageView, type TCreateMes
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
 import { assertStorageFits } from '../attachments/storage';
+import { consentWithdrawn, requireConsent } from '../legal/consent-state';
 import { audioKey, decodeAudio, decodeSealedAudio } from './audio';
 import { getOwnMessage } from './read-messages';
 import { currentMisses, firingMissRule } from './release/arm-on-missed-checkins';
@@ -39,6 +40,7 @@ function checkSealedFields(input: TCreateMessage): string | null {
 
 /** POST /api/message/create: stores the message (audio in R2) and starts its release schedule. */
 export async function createMessage(ctx: ServiceContext, sender: User, input: TCreateMessage): Promise<MessageView> {
+  await requireConsent(ctx, sender.id, 'messages', consentWithdrawn('messages', 'no new messages are created'));
   const contentEncrypted = checkSealedFields(input);
   const [recipient] = await ctx.db
     .select({ id: schema.users.id, keys: schema.userKeys.user_id })

@@ -1,9 +1,18 @@
 import type { Message, MessageTransition } from '@afterword/db/schema';
 import type { MessageTransitionView, MessageView } from '../../contracts/messages';
+import { isOpen } from './release/schedule';
 
 const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function toMessageView(m: Message, extra: Pick<MessageView, 'recipient_email' | 'sender_email' | 'sender_name'> = {}): MessageView {
+/**
+ * The API's message. `sendersConsentWithdrawn`: the sender's messages consent is withdrawn (known to the
+ * caller that reads the sender's own messages), so an open message shows as paused.
+ */
+export function toMessageView(
+  m: Message,
+  extra: Pick<MessageView, 'recipient_email' | 'sender_email' | 'sender_name'> = {},
+  sendersConsentWithdrawn = false,
+): MessageView {
   return {
     id: m.id,
     sender_id: m.sender_id,
@@ -28,6 +37,7 @@ export function toMessageView(m: Message, extra: Pick<MessageView, 'recipient_em
     cancel_deadline: isoOrNull(m.cancel_deadline),
     released_at: isoOrNull(m.released_at),
     created_at: m.created_at.toISOString(),
+    paused: sendersConsentWithdrawn && isOpen(m.status) ? 'consent_withdrawn' : null,
   };
 }
 

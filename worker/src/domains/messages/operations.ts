@@ -29,6 +29,7 @@ export const messageOperations = [
       tags,
       responses: {
         201: { description: 'The message' },
+        403: { description: 'Your messages consent is withdrawn (allow it again: POST /api/legal/consent/messages)' },
         404: { description: 'Recipient not found: no user has this id' },
         413: { description: 'The recording (or the body) is too large' },
       },
@@ -186,7 +187,12 @@ export const messageOperations = [
       operationId: 'deliverMessage',
       summary: 'Release a message now',
       tags,
-      responses: { 200: { description: 'Released' }, 404: notYours, 409: { description: 'Already released or cancelled' } },
+      responses: {
+        200: { description: 'Released' },
+        403: { description: 'Your messages consent is withdrawn: releases are paused' },
+        404: notYours,
+        409: { description: 'Already released or cancelled' },
+      },
     },
     run: ({ services, principal }, { id }) => deliverNow(services, principal.user.id, id),
   }),

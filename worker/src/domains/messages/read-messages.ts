@@ -5,6 +5,7 @@ import { alias } from 'drizzle-orm/sqlite-core';
 import type { DeliveryLogEntry, MessageDetail, MessageFilter, MessageView } from '../../contracts/messages';
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
+import { hasConsent } from '../legal/consent-state';
 import { toMessageView, toTransitionView } from './message-view';
 
 const recipient = alias(schema.users, 'recipient');
@@ -24,7 +25,8 @@ export async function loadOwnMessage(ctx: ServiceContext, userId: string, id: st
 }
 
 export async function getOwnMessage(ctx: ServiceContext, userId: string, id: string): Promise<MessageView> {
-  return toMessageView(await loadOwnMessage(ctx, userId, id));
+  const message = await loadOwnMessage(ctx, userId, id);
+  return toMessageView(message, {}, !(await hasConsent(ctx, userId, 'messages')));
 }
 
 /** A message the caller may read: theirs, or addressed to them and released. */
@@ -56,7 +58,8 @@ export async function getMessageDetail(ctx: ServiceContext, userId: string, id: 
     ctx.db.select().from(schema.messageTransitions).where(eq(schema.messageTransitions.message_id, id)).orderBy(asc(schema.messageTransitions.created_at)),
     logQuery(ctx, id),
   ]);
-  const view = toMessageView(message, { sender_email: senderEmail, sender_name: senderName, recipient_email: recipientEmail });
+  const paused = role === 'sender' && !(await hasConsent(ctx, userId, 'messages'));
+  const view = toMessageView(message, { sender_email: senderEmail, sender_name: senderName, recipient_email: recipientEmail }, paused);
   const history = transitions.map(toTransitionView);
   return {
     message: role === 'sender' ? view : recipientCopy(view),
@@ -97,7 +100,8 @@ export async function listMessages(ctx: ServiceContext, userId: string, filter: 
     .where(and(eq(schema.messages.sender_id, userId), released, isNull(schema.messages.vault_item_id)))
     .orderBy(desc(schema.messages.created_at))
     .limit(LIST_LIMIT);
-  return rows.map((r) => toMessageView(r.message, { recipient_email: r.recipientEmail }));
+  const paused = !(await hasConsent(ctx, userId, 'messages'));
+  return rows.map((r) => toMessageView(r.message, { recipient_email: r.recipientEmail }, paused));
 }
 
 /** GET /api/message/pending: the caller's messages still waiting for release (scheduled or armed). */
@@ -108,7 +112,8 @@ export async function pendingMessages(ctx: ServiceContext, userId: string): Prom
     .where(and(eq(schema.messages.sender_id, userId), inArray(schema.messages.status, ['scheduled', 'armed']), isNull(schema.messages.vault_item_id)))
     .orderBy(desc(schema.messages.created_at))
     .limit(LIST_LIMIT);
-  return rows.map((m) => toMessageView(m));
+  const paused = !(await hasConsent(ctx, userId, 'messages'));
+  return rows.map((m) => toMessageView(m, {}, paused));
 }
 
 /** GET /api/message/inbox: released messages addressed to the caller, newest release first. */

@@ -1,7 +1,8 @@
 import { schema } from '@afterword/db';
-import { and, eq, inArray, isNull, lte, or } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lte, not, or, sql } from 'drizzle-orm';
 import type { ServiceContext } from '../../env';
 import { log } from '../../lib/logger';
+import { consentWithdrawnSql } from '../legal/consent-state';
 import type { DeliverJob } from './delivery/deliver-message';
 import { settleMessage } from './delivery/settle-message';
 import type { OwnerNoticeJob } from './notices/send-owner-notice';
@@ -17,6 +18,7 @@ const BATCH = 200;
  * Clocks and queues are the fast path, never the only record (the canary reconciler's rule, for
  * messages). Every minute: re-sync open messages whose alarm is overdue or missing; re-send delivery
  * jobs and owner notices that should have run by now; settle messages left releasing by a crash.
+ * Messages paused by a withdrawn messages consent are left alone.
  */
 export async function reconcileReleases(ctx: ServiceContext) {
   const now = ctx.now().getTime();
@@ -30,6 +32,8 @@ export async function reconcileReleases(ctx: ServiceContext) {
       and(
         inArray(schema.messages.status, ['scheduled', 'armed']),
         or(isNull(schema.messages.timer_due_at), lte(schema.messages.timer_due_at, new Date(now - RELEASE_OVERDUE_MS))),
+        // Paused by the sender's withdrawn messages consent: no clock is due (allowing it again re-syncs).
+        not(sql.raw(consentWithdrawnSql('"messages"."sender_id"', 'messages'))),
       ),
     )
     .limit(BATCH);

@@ -1,6 +1,7 @@
 import type { MessageView } from '../../contracts/messages';
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
+import { consentWithdrawn, requireConsent } from '../legal/consent-state';
 import { getOwnMessage, loadOwnMessage } from './read-messages';
 import { commitTransition } from './release/commit-transition';
 import { loadEngineMessage } from './release/load-message';
@@ -13,6 +14,7 @@ const alreadyDone = (status: string) => new AppError('CONFLICT', status === 'can
 /** POST /api/messages/deliver/{id}: the sender releases a scheduled or armed message now. */
 export async function deliverNow(ctx: ServiceContext, userId: string, id: string): Promise<MessageView> {
   await loadOwnMessage(ctx, userId, id);
+  await requireConsent(ctx, userId, 'messages', consentWithdrawn('messages', 'releases are paused, by hand too'));
   const loaded = await loadEngineMessage(ctx, id);
   if (!loaded || !isOpen(loaded.message.status)) throw alreadyDone(loaded?.message.status ?? 'releasing');
   const { applied } = await releaseMessage(ctx, loaded, 'manual', 'You released it by hand.');

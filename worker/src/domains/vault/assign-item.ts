@@ -6,6 +6,7 @@ import { parseIsoInstant } from '../../contracts/messages';
 import { VAULT_ERRORS, type TVaultAssign, type VaultItemView } from '../../contracts/vault';
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
+import { consentWithdrawn, requireConsent } from '../legal/consent-state';
 import { describeRule } from '../messages/release/describe';
 import { loadEngineMessage } from '../messages/release/load-message';
 import { syncReleaseTimer } from '../messages/release/release-timer';
@@ -24,6 +25,7 @@ const alreadyGiven = () => new AppError('CONFLICT', 'This file is already given 
  * is released, logged, delivered and shown in the recipient's Inbox exactly like a message.
  */
 export async function assignVaultItem(ctx: ServiceContext, owner: Pick<User, 'id'>, input: TVaultAssign): Promise<VaultItemView> {
+  await requireConsent(ctx, owner.id, 'messages', consentWithdrawn('messages', 'no vault file is given to anyone'));
   const [asset] = await ctx.db
     .select()
     .from(schema.vaultAssets)

@@ -8,6 +8,7 @@ import { checkFileSize, type UploadedFile } from '../attachments/upload-attachme
 import { storageLimitBytes, storageUsedBytes, storageUsedSql, VAULT_KEY_PREFIX } from '../attachments/storage';
 import { PLAN_LIMITS } from '../../contracts/plans';
 import { formatBytes } from '../../contracts/attachments';
+import { consentWithdrawn, requireConsent } from '../legal/consent-state';
 
 export const vaultKey = (assetId: string) => `${VAULT_KEY_PREFIX}${assetId}`;
 
@@ -41,6 +42,8 @@ export async function createVaultAsset(
   fields: TVaultCreateFields,
   file: UploadedFile,
 ): Promise<VaultAssetView> {
+  // Vault items are messages under the hood (released by the same engine): the messages consent covers them.
+  await requireConsent(ctx, owner.id, 'messages', consentWithdrawn('messages', 'no new vault files are stored'));
   const size = file.bytes.byteLength;
   checkFileSize(size);
   checkEnvelope(fields.envelope, owner.id);

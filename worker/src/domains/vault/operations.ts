@@ -81,7 +81,7 @@ export const vaultOperations = [
       tags,
       responses: {
         201: { description: 'Stored; `asset_id` is what assign takes' },
-        403: { description: "Over the plan's storage (upgrade for more), or a sandbox key" },
+        403: { description: "Over the plan's storage (upgrade for more), a sandbox key, or your messages consent is withdrawn" },
         413: { description: 'Over 25 MiB' },
         422: { description: 'consent is not true, no file, a bad iv, or an envelope that is not v1 or has no key for you' },
       },
@@ -108,7 +108,7 @@ export const vaultOperations = [
       tags,
       responses: {
         201: { description: 'The vault item' },
-        403: { description: 'A sandbox key' },
+        403: { description: 'A sandbox key, or your messages consent is withdrawn' },
         404: { description: 'The file is not yours, or no user has recipient_user_id' },
         409: { description: 'The file is already given to someone' },
         422: { description: 'A bad condition, a past date, the recipient has no keys or the envelope no key for them' },

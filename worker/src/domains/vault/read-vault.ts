@@ -3,6 +3,7 @@ import type { MessageStatus } from '../../contracts/messages';
 import type { ServiceContext } from '../../env';
 import { appOrigin } from '../../lib/app-origin';
 import { AppError } from '../../lib/errors';
+import { consentWithdrawnSql } from '../legal/consent-state';
 import { conditionText } from './condition';
 
 export const vaultItemNotFound = () => new AppError('NOT_FOUND', 'Vault item not found');
@@ -25,6 +26,7 @@ interface ItemRow {
   created_at: number;
   message_id: string;
   status: MessageStatus;
+  paused: number;
   released_at: number | null;
 }
 
@@ -36,6 +38,7 @@ const ITEM_SELECT = `
   SELECT i.id, i.asset_id, i.recipient_user_id, r.display_name AS recipient_name, r.email AS recipient_email,
          i.condition_type, i.condition_value, i.every_year, i.legal_note, a.name, a.size, i.claim_token, i.created_at,
          m.id AS message_id, m.status,
+         (m.status IN ('scheduled', 'armed') AND ${consentWithdrawnSql('i.owner_id', 'messages')}) AS paused,
          (SELECT max(released_at) FROM messages WHERE vault_item_id = i.id) AS released_at
   FROM vault_items i
   JOIN vault_assets a ON a.id = i.asset_id
@@ -60,6 +63,7 @@ function toView(ctx: ServiceContext, r: ItemRow): VaultItemView {
     name: r.name,
     size: r.size,
     status: r.status,
+    paused: r.paused ? 'consent_withdrawn' : null,
     message_id: r.message_id,
     released_at: r.released_at == null ? null : new Date(r.released_at).toISOString(),
     condition_text: conditionText(r.condition_type, r.condition_value, everyYear),

@@ -14,6 +14,7 @@ const MAX_STEPS = 6;
  * deliver_at, arms on a due fixed date or delay after death, releases an armed message at the end of its
  * cancel window. Safe to run any number of times, from its ReleaseClock (alarm or sync) or directly
  * (tests) (each step is a compare-and-set). Saves and returns when the message next needs its clock.
+ * A message whose sender withdrew the messages consent is paused: it does nothing and needs no clock.
  */
 export async function advanceMessage(ctx: ServiceContext, messageId: string, by: 'alarm' | 'direct'): Promise<{ nextWakeAt: Date | null }> {
   for (let step = 0; step < MAX_STEPS; step++) {
@@ -21,6 +22,11 @@ export async function advanceMessage(ctx: ServiceContext, messageId: string, by:
     if (!loaded || !isOpen(loaded.message.status)) return { nextWakeAt: null };
     const { message, deathConfirmedAt } = loaded;
     const now = ctx.now().getTime();
+    if (loaded.paused) {
+      // Withdrawn messages consent: no step and no alarm; allowing it again re-syncs this clock.
+      if (by === 'alarm' && message.timer_due_at) await ctx.db.update(schema.messages).set({ timer_due_at: null }).where(eq(schema.messages.id, messageId));
+      return { nextWakeAt: null };
+    }
 
     let moved = false;
     if (message.status === 'armed' && message.cancel_deadline && message.cancel_deadline.getTime() <= now) {

@@ -1,6 +1,7 @@
 import { schema } from '@afterword/db';
 import { and, eq } from 'drizzle-orm';
 import type { ServiceContext } from '../../../env';
+import { hasConsent } from '../../legal/consent-state';
 import type { MissedCheckinsEvent } from '../../canary/emit-missed-events';
 import { loadEngineMessage } from './load-message';
 import { syncReleaseTimer } from './release-timer';
@@ -16,6 +17,7 @@ export function firingMissRule(rules: { trigger_type: string; trigger_value: str
  * sender with a missed_checkins(N) rule that the count satisfies. An event of a cycle a check-in already
  * ended is stale and changes nothing — this is what keeps a redelivered event from re-arming a message
  * the sender disarmed. The event id is the transition's dedupe key, so a redelivery is a no-op too.
+ * Nothing arms while the sender's messages consent is withdrawn (resume-releases.ts catches up).
  */
 export async function armOnMissedCheckins(ctx: ServiceContext, event: MissedCheckinsEvent): Promise<void> {
   const [canary] = await ctx.db
@@ -24,6 +26,8 @@ export async function armOnMissedCheckins(ctx: ServiceContext, event: MissedChec
     .where(eq(schema.canaries.id, event.canary_id))
     .limit(1);
   if (!canary?.active || canary.last.getTime() + canary.interval * 1000 !== Date.parse(event.deadline)) return;
+  // Paused by withdrawn consent: the event is dropped; allowing messages again arms from the current run.
+  if (!(await hasConsent(ctx, event.user_id, 'messages'))) return;
 
   const candidates = await ctx.db
     .select({ id: schema.messages.id, rules: schema.messages.rules })

@@ -3,6 +3,7 @@ import type { Message, StoredRule } from '@afterword/db/schema';
 import type { MessageStatus } from '../../../contracts/messages';
 import type { ServiceContext } from '../../../env';
 import { log } from '../../../lib/logger';
+import { consentWithdrawnSql } from '../../legal/consent-state';
 import { enqueueOwnerNotice, insertOwnerNotice } from '../notices/enqueue-owner-notice';
 
 export type TransitionCause = 'created' | 'rule_fired' | 'deliver_at' | 'window_ended' | 'check_in' | 'manual' | 'cancelled_by_sender' | 'delivered' | 'failed';
@@ -57,8 +58,11 @@ export async function commitTransition(ctx: ServiceContext, message: Message, ch
     values.push(column === 'rules' ? JSON.stringify(value) : value);
   }
   const ifTransition = 'WHERE EXISTS (SELECT 1 FROM message_transitions WHERE id = ?)';
+  // Arming and releasing also need the sender's messages consent, in the same compare-and-set: a
+  // withdrawal racing a clock run or a canary event wins, and the message stays paused.
+  const consentHeld = change.to === 'armed' || change.to === 'releasing' ? ` AND NOT ${consentWithdrawnSql('messages.sender_id', 'messages')}` : '';
   const statements: D1PreparedStatement[] = [
-    db.prepare(`UPDATE messages SET ${columns.join(', ')} WHERE id = ? AND version = ?`).bind(...values, message.id, message.version),
+    db.prepare(`UPDATE messages SET ${columns.join(', ')} WHERE id = ? AND version = ?${consentHeld}`).bind(...values, message.id, message.version),
     db
       .prepare(
         `INSERT INTO message_transitions (id, message_id, from_status, to_status, cause, detail, dedupe_key, created_at)

@@ -1,0 +1,27 @@
+import type { TConsentKind } from '@afterword/worker/contracts/legal';
+
+/** The Data Consents page's words (SPEC quotes none for it). What stops comes from the contract: CONSENT_STOPS. */
+export const T = {
+  title: 'Data Consents',
+  intro:
+    'Choose what Afterword may process for you. Everything is allowed when you sign up; turning a kind off stops it at once, and turning it back on resumes it.',
+  cardTitle: 'What Afterword may process',
+  loading: 'Loading your consents',
+  loadFailed: 'Your consents could not be loaded. Please reload the page.',
+  neverChanged: 'Allowed since you signed up',
+  allowed: (label: string) => `${label} allowed again`,
+  withdrawn: (label: string) => `${label} withdrawn`,
+  saveFailed: 'Could not change this consent. Please try again.',
+  notYetBuilt: 'Not built yet: your choice is kept and applies as soon as it is.',
+} as const;
+
+export const KIND_LABEL: Record<TConsentKind, string> = {
+  messages: 'Messages',
+  confessions: 'Confessions',
+  voice: 'Voice',
+  video: 'Video',
+  guardian: 'Guardians',
+};
+
+/** Kinds whose capability is not built yet (issues 16, 17): the state is stored and enforced when they land. */
+export const NOT_YET_BUILT: readonly TConsentKind[] = ['confessions', 'voice', 'video'];

@@ -1,0 +1,54 @@
+import { schema } from '@afterword/db';
+import { eq } from 'drizzle-orm';
+import { CONSENT_KINDS } from '@afterword/db/enums';
+import type { TConsent, TConsentKind, TConsents } from '../../contracts/legal';
+import type { ServiceContext } from '../../env';
+import { resumeReleases } from '../messages/release/resume-releases';
+
+/** GET /api/legal/consent: the five kinds in a fixed order, each granted unless withdrawn. */
+export async function listConsents(ctx: ServiceContext, userId: string): Promise<TConsents> {
+  const rows = await ctx.db.select().from(schema.userConsents).where(eq(schema.userConsents.user_id, userId));
+  const byKind = new Map(rows.map((r) => [r.kind, r]));
+  return {
+    items: CONSENT_KINDS.map((kind) => {
+      const row = byKind.get(kind);
+      return { id: kind, consent: row?.granted ?? true, updated_at: row ? row.updated_at.toISOString() : null };
+    }),
+  };
+}
+
+/**
+ * POST /api/legal/consent/{id}: sets one kind. A change is one batch: the history row (old → new) and
+ * the new state, written only when the state really changes (a repeat records nothing). Restoring
+ * `messages` resumes the sender's paused releases: their clocks are re-synced so whatever came due
+ * meanwhile happens now, under the normal rules.
+ */
+export async function setConsent(ctx: ServiceContext, userId: string, kind: TConsentKind, consent: boolean): Promise<TConsent> {
+  const now = ctx.now().getTime();
+  const changeId = crypto.randomUUID();
+  const db = ctx.env.DB;
+  const current = 'coalesce((SELECT granted FROM user_consents WHERE user_id = ?2 AND kind = ?3), 1)';
+  const [recorded] = await db.batch([
+    db
+      .prepare(
+        `INSERT INTO consent_changes (id, user_id, kind, old_granted, new_granted, created_at)
+         SELECT ?1, ?2, ?3, ${current}, ?4, ?5 WHERE ${current} != ?4`,
+      )
+      .bind(changeId, userId, kind, consent ? 1 : 0, now),
+    db
+      .prepare(
+        `INSERT INTO user_consents (user_id, kind, granted, updated_at)
+         SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM consent_changes WHERE id = ?5)
+         ON CONFLICT (user_id, kind) DO UPDATE SET granted = excluded.granted, updated_at = excluded.updated_at`,
+      )
+      .bind(userId, kind, consent ? 1 : 0, now, changeId),
+  ]);
+  if (kind === 'messages' && consent && (recorded?.meta.changes ?? 0) === 1) await resumeReleases(ctx, userId);
+  const { items } = await listConsents(ctx, userId);
+  return items.find((c) => c.id === kind)!;
+}
+
+/** The history of changes, oldest first (the export and the tests read it). */
+export async function listConsentChanges(ctx: ServiceContext, userId: string) {
+  return ctx.db.select().from(schema.consentChanges).where(eq(schema.consentChanges.user_id, userId)).orderBy(schema.consentChanges.created_at);
+}
