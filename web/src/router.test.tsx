@@ -84,6 +84,13 @@ describe('route loaders', () => {
         ['attachments.storage', undefined],
       ],
     ],
+    [
+      '/app/consent',
+      [
+        ['legal.consents', undefined],
+        ['legal.deletions', undefined],
+      ],
+    ],
   ] as const)('%s reads what its page reads, with the same input', async (path, expected) => {
     const api = fakeTrpcApi(FRAME);
     await load(path, api);
