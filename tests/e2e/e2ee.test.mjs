@@ -19,10 +19,11 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { launchBrowser, newContext, screenshot } from '../support/browser.mjs';
+import { launchBrowser, screenshot } from '../support/browser.mjs';
 import { d1Batch, filesContaining, readTree } from '../support/d1.mjs';
 import * as node from '../support/e2ee-node.mjs';
 import { assertNoSeriousAxeViolations, card, eventually, h1, toast } from '../support/page.mjs';
+import { recordedContext as recorded, uiLogin } from '../support/recorded-context.mjs';
 import { startWorker } from '../support/worker-server.mjs';
 
 const E2EE_WARNING = 'Warning: This will send an unreadable encrypted message to the recipient who can only decrypt it if they hold the required private key.';
@@ -84,37 +85,7 @@ async function apiLogin(email, password = PASSWORD) {
 
 /** A context whose every request is recorded: URL, all headers, and the body as bytes. */
 async function recordedContext() {
-  const { origin } = await getWorker();
-  const { context, errors } = await newContext(await getBrowser(), { baseURL: origin, width: 1280, height: 900, acceptDownloads: true });
-  // Every wait is on a condition; this only bounds how long a step may take on a busy machine.
-  context.setDefaultTimeout(STEP_TIMEOUT);
-  await context.grantPermissions(['microphone']);
-  const pending = [];
-  context.on('request', (req) => {
-    pending.push(
-      (async () => {
-        let body = null;
-        try {
-          body = req.postDataBuffer();
-        } catch {}
-        const headers = await req.allHeaders().catch(() => req.headers());
-        return { method: req.method(), url: req.url(), headers, body };
-      })(),
-    );
-  });
-  const page = await context.newPage();
-  // No Welcome modal in the way (app-shell.test.mjs covers it).
-  await page.goto('/');
-  await page.evaluate(() => localStorage.setItem('hasSeenOnboarding', 'true'));
-  return { context, page, errors, requests: () => Promise.all(pending) };
-}
-
-async function uiLogin(page, email, password) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL((u) => u.pathname === '/app');
+  return recorded(await getBrowser(), (await getWorker()).origin, { timeout: STEP_TIMEOUT, microphone: true });
 }
 
 /** Handles the show-once modal: reads the key, downloads the .txt, ticks, closes. */

@@ -18,9 +18,10 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import jsQR from 'jsqr';
-import { launchBrowser, newContext, screenshot } from '../support/browser.mjs';
+import { launchBrowser, screenshot } from '../support/browser.mjs';
 import { d1, d1Batch, filesContaining, readTree } from '../support/d1.mjs';
 import { assertNoSeriousAxeViolations, card, eventually, h1, toast } from '../support/page.mjs';
+import { recordedContext as recorded, uiLogin } from '../support/recorded-context.mjs';
 import { startWorker } from '../support/worker-server.mjs';
 
 const PASSWORD = 'Correct-Horse-Battery-42';
@@ -57,36 +58,8 @@ async function register(tag, displayName) {
   return { email, id: res.json.id ?? res.json.user?.id, name: displayName };
 }
 
-/** A browser context whose every request (URL, headers, body) is recorded. */
 async function recordedContext() {
-  const { origin } = await getWorker();
-  const { context, errors } = await newContext(await getBrowser(), { baseURL: origin, width: 1280, height: 900, acceptDownloads: true });
-  context.setDefaultTimeout(STEP_TIMEOUT);
-  const pending = [];
-  context.on('request', (req) => {
-    pending.push(
-      (async () => {
-        let body = null;
-        try {
-          body = req.postDataBuffer();
-        } catch {}
-        const headers = await req.allHeaders().catch(() => req.headers());
-        return { method: req.method(), url: req.url(), headers, body };
-      })(),
-    );
-  });
-  const page = await context.newPage();
-  await page.goto('/');
-  await page.evaluate(() => localStorage.setItem('hasSeenOnboarding', 'true'));
-  return { context, page, errors, requests: () => Promise.all(pending) };
-}
-
-async function uiLogin(page, email) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL((u) => u.pathname === '/app');
+  return recorded(await getBrowser(), (await getWorker()).origin, { timeout: STEP_TIMEOUT });
 }
 
 /** The first sign-in makes the browser's keys and shows the recovery key once: tick and close. */
@@ -150,11 +123,11 @@ describe('the vault and the guardian ladder: from a stored file to the recipient
   });
 
   test('each person signs in; the owner’s and the recipient’s browsers make their keys', async () => {
-    await uiLogin(j.r.page, j.recipient.email);
+    await uiLogin(j.r.page, j.recipient.email, PASSWORD);
     await dismissRecoveryKey(j.r.page);
-    await uiLogin(j.o.page, j.owner.email);
+    await uiLogin(j.o.page, j.owner.email, PASSWORD);
     await dismissRecoveryKey(j.o.page);
-    await uiLogin(j.g.page, j.guardian.email);
+    await uiLogin(j.g.page, j.guardian.email, PASSWORD);
     await dismissRecoveryKey(j.g.page);
     j.ownerToken = await storedToken(j.o.page);
     j.signedIn = true;

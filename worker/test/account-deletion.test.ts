@@ -1,11 +1,9 @@
-import { schema } from '@afterword/db';
 import { env } from 'cloudflare:test';
-import { is } from 'drizzle-orm';
-import { getTableConfig, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { describe, expect, it } from 'vitest';
 import { processDeadmanSwitches } from '../src/domains/deadman/process-deadman';
 import { toBase64 } from '../src/lib/encoding';
 import { api, signedInUser } from './helpers/api';
+import { schemaTables } from './helpers/schema';
 import { createCanaryFor, servicesAt } from './helpers/canary';
 import { guardianOf } from './helpers/guardian';
 import { captureQueues, createMessageFor } from './helpers/messages';
@@ -18,12 +16,11 @@ import { endpointFor } from './helpers/webhooks';
  * R2 — and the people who wrote to them are told.
  */
 const DAY = 86_400_000;
-const tables = (Object.values(schema) as unknown[]).filter((t): t is SQLiteTable => is(t, SQLiteTable)).map((t) => getTableConfig(t));
 
 /** Every row of every table in which any text column holds `value`, as `table.column`. */
 async function rowsMentioning(value: string) {
   const found: string[] = [];
-  for (const t of tables) {
+  for (const t of schemaTables) {
     for (const c of t.columns.filter((col) => col.getSQLType() === 'text')) {
       const row = await env.DB.prepare(`SELECT count(*) AS n FROM ${t.name} WHERE "${c.name}" = ?1`).bind(value).first<{ n: number }>();
       if (row!.n > 0) found.push(`${t.name}.${c.name}`);

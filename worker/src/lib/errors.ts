@@ -47,6 +47,9 @@ export class AppError extends Error {
 
 export const notFound = (what = 'Not found') => new AppError('NOT_FOUND', what);
 
+/** 422 on one field of the request body, FastAPI-style: the issue a form shows under that field. */
+export const bodyFieldError = (field: string, msg: string, type: string) => new AppError('UNPROCESSABLE', [{ loc: ['body', field], msg, type }]);
+
 export const UNAUTHENTICATED = 'Not authenticated';
 
 /** 401 for a call that needs credentials and sent none (middleware/authenticate.ts requirePrincipal). */

@@ -1,3 +1,4 @@
+import { ACCOUNT_DELETION_DELAY_MS } from '@afterword/worker/contracts/account';
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/button';
 import { Card } from '../../components/card';
@@ -10,7 +11,7 @@ import { trpc } from '../../lib/trpc';
 import { formatDateTime } from '../canary/format';
 import { T } from './texts';
 
-const inSevenDays = () => formatDateTime(new Date(Date.now() + 7 * 86_400_000).toISOString());
+const whenDeleted = () => formatDateTime(new Date(Date.now() + ACCOUNT_DELETION_DELAY_MS).toISOString());
 
 /**
  * Asking for the account's deletion (POST /api/account/delete, 7 days ahead, with the password) and
@@ -93,7 +94,7 @@ export function DeleteAccountCard() {
         open={confirming}
         onOpenChange={setConfirming}
         title={T.confirmTitle}
-        description={T.confirmBody(inSevenDays())}
+        description={T.confirmBody(whenDeleted())}
         confirmLabel={T.confirmLabel}
         confirmVariant="danger"
         pending={request.isPending}

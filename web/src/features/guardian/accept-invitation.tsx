@@ -1,7 +1,8 @@
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
-import { Button, buttonClass } from '../../components/button';
+import { Button } from '../../components/button';
 import { readApiError } from '../../lib/api-error';
+import { SignInLinks } from '../auth/sign-in-links';
 import { T } from './texts';
 import type { InvitationAnswer } from './types';
 
@@ -22,14 +23,7 @@ export function AcceptInvitation({ signedIn, onAccept, onDecline }: AcceptInvita
     return (
       <div className="stack">
         <p>{T.signInFirst}</p>
-        <div className="button-row">
-          <Link to="/login" className={buttonClass('primary')}>
-            Sign in
-          </Link>
-          <Link to="/signup" className={buttonClass('secondary')}>
-            Create an account
-          </Link>
-        </div>
+        <SignInLinks />
       </div>
     );
   }

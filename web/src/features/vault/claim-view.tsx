@@ -2,6 +2,7 @@ import type { VaultClaimView } from '@afterword/worker/contracts/vault';
 import { Link } from '@tanstack/react-router';
 import { buttonClass } from '../../components/button';
 import { Skeleton } from '../../components/skeleton';
+import { SignInLinks } from '../auth/sign-in-links';
 import { T } from './texts';
 
 export type ClaimLookup = { kind: 'loading' } | { kind: 'not-found' } | { kind: 'failed' } | { kind: 'found'; claim: VaultClaimView };
@@ -29,14 +30,7 @@ export function ClaimView({ lookup }: { lookup: ClaimLookup }) {
       <div className="stack">
         <p>{released ? T.releasedAnon : T.waitingAnon}</p>
         <p>{T.signInToSee}</p>
-        <div className="button-row">
-          <Link to="/login" className={buttonClass('primary')}>
-            Sign in
-          </Link>
-          <Link to="/signup" className={buttonClass('secondary')}>
-            Create an account
-          </Link>
-        </div>
+        <SignInLinks />
       </div>
     );
   }

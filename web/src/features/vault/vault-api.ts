@@ -1,11 +1,9 @@
 /*
- * The vault's calls that tRPC does not carry: the multipart upload of the encrypted file, and the QR
- * code image (an owner-only GET that needs the session's bearer header, which an <img src> cannot send).
- * Only ciphertext, its IV and the sealed envelope cross here; the file key never does.
+ * The vault's call that tRPC does not carry: the multipart upload of the encrypted file. Only ciphertext,
+ * its IV and the sealed envelope cross here; the file key never does.
  */
 import type { VaultAssetView } from '@afterword/worker/contracts/vault';
-import { httpErrorFrom } from '../../lib/api-error';
-import { authHeaders } from '../../lib/rest';
+import { restFetch } from '../../lib/rest';
 import { multipartBody } from '../e2ee/files-api';
 
 export interface VaultUpload {
@@ -24,11 +22,6 @@ export async function uploadVaultFile({ ciphertext, ivBase64, envelope, name, le
   if (legalNote.trim()) fields.legal_note = legalNote.trim();
   // The part's own filename says nothing about the file: the name field carries it.
   const { body, contentType } = multipartBody(fields, { field: 'file', filename: 'encrypted.bin', bytes: ciphertext });
-  const res = await fetch('/api/vault/create', {
-    method: 'POST',
-    headers: { ...authHeaders(), 'Content-Type': contentType },
-    body: body as Uint8Array<ArrayBuffer>,
-  });
-  if (res.status !== 201) throw await httpErrorFrom(res);
+  const res = await restFetch('/api/vault/create', { method: 'POST', headers: { 'Content-Type': contentType }, body: body as Uint8Array<ArrayBuffer> });
   return (await res.json()) as VaultAssetView;
 }

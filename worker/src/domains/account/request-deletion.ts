@@ -4,13 +4,11 @@ import { and, eq } from 'drizzle-orm';
 import { ACCOUNT_DELETION_DELAY_MS, ACCOUNT_DELETION_ERRORS, type TAccountDeleteInput } from '../../contracts/account';
 import type { TScheduledDeletion } from '../../contracts/legal';
 import type { ServiceContext } from '../../env';
-import { AppError } from '../../lib/errors';
+import { AppError, bodyFieldError } from '../../lib/errors';
 import { verifyPassword } from '../../lib/kdf';
 import { activityInsert } from '../activity/record-activity';
 import { loginThrottleKeys, reserveLoginAttempt, settleLoginSuccess } from '../auth/login-throttle';
 import { enqueueOwnerNotice, insertOwnerNotice } from '../messages/notices/enqueue-owner-notice';
-
-const passwordIssue = (msg: string, type: string) => new AppError('UNPROCESSABLE', [{ loc: ['body', 'password'], msg, type }]);
 
 const scheduledByRequest = (userId: string) =>
   and(eq(schema.scheduledDeletions.user_id, userId), eq(schema.scheduledDeletions.reason, 'request'), eq(schema.scheduledDeletions.status, 'scheduled'));
@@ -23,9 +21,9 @@ const scheduledByRequest = (userId: string) =>
  * ask for must not go unseen. The row (unique while scheduled) and the notice are one batch.
  */
 export async function requestAccountDeletion(ctx: ServiceContext, user: User, input: TAccountDeleteInput, clientAddress: string): Promise<TScheduledDeletion> {
-  if (!user.password_hash) throw passwordIssue(ACCOUNT_DELETION_ERRORS.noPassword, 'no_password');
+  if (!user.password_hash) throw bodyFieldError('password', ACCOUNT_DELETION_ERRORS.noPassword, 'no_password');
   const throttle = await reserveLoginAttempt(ctx, await loginThrottleKeys(user.email, clientAddress));
-  if (!(await verifyPassword(input.password, user.password_hash)).ok) throw passwordIssue(ACCOUNT_DELETION_ERRORS.wrongPassword, 'wrong_password');
+  if (!(await verifyPassword(input.password, user.password_hash)).ok) throw bodyFieldError('password', ACCOUNT_DELETION_ERRORS.wrongPassword, 'wrong_password');
   await settleLoginSuccess(ctx, throttle);
 
   const now = ctx.now();

@@ -1,4 +1,4 @@
-import { AppError } from '../../lib/errors';
+import { AppError, bodyFieldError } from '../../lib/errors';
 import { readBodyCapped } from '../../lib/json-body';
 
 /**
@@ -28,4 +28,17 @@ export function textField(form: FormData, name: string): string | undefined {
   if (typeof value !== 'string')
     throw new AppError('UNPROCESSABLE', [{ loc: ['body', name], msg: `${name} must be a text field, not a file`, type: 'string_type' }]);
   return value;
+}
+
+/**
+ * The one `file` part of an encrypted upload, read into memory (the body was capped by readMultipart):
+ * 422 when it is missing, a text field, or sent more than once (`tooMany` says what one file is for).
+ */
+export async function singleFilePart(form: FormData, tooMany: string): Promise<{ bytes: Uint8Array; fileName: string }> {
+  const files = form.getAll('file');
+  const file = files[0];
+  if (file === undefined) throw bodyFieldError('file', 'file is required (the encrypted bytes)', 'missing');
+  if (typeof file === 'string') throw bodyFieldError('file', 'file must be a file part (the encrypted bytes), not a text field', 'file_type');
+  if (files.length > 1) throw bodyFieldError('file', tooMany, 'too_many');
+  return { bytes: new Uint8Array(await file.arrayBuffer()), fileName: file.name };
 }

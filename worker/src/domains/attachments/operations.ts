@@ -13,7 +13,7 @@ import {
 import { AppError } from '../../lib/errors';
 import { parseOrThrow } from '../../lib/validation';
 import { messageNotFound } from '../messages/read-messages';
-import { textField } from './multipart';
+import { singleFilePart, textField } from './multipart';
 import { attachmentNotFound, decryptAttachment, getAttachmentCiphertext, listAttachments } from './read-attachments';
 import { getStorage } from './storage';
 import { uploadAttachment } from './upload-attachment';
@@ -29,20 +29,13 @@ const attachmentMissing = { description: 'Attachment not found' };
 
 /** The multipart body: one file part (the ciphertext) and the text fields. */
 async function readUpload(form: FormData) {
-  const files = form.getAll('file');
-  const file = files[0];
-  if (file === undefined) throw new AppError('UNPROCESSABLE', [{ loc: ['body', 'file'], msg: 'file is required (the encrypted bytes)', type: 'missing' }]);
-  if (typeof file === 'string')
-    throw new AppError('UNPROCESSABLE', [
-      { loc: ['body', 'file'], msg: 'file must be a file part (the encrypted bytes), not a text field', type: 'file_type' },
-    ]);
-  if (files.length > 1) throw new AppError('UNPROCESSABLE', [{ loc: ['body', 'file'], msg: 'send one file per upload', type: 'too_many' }]);
+  const file = await singleFilePart(form, 'send one file per upload');
   const fields = parseOrThrow(
     ZAttachmentUploadFields,
     { message_id: textField(form, 'message_id'), iv: textField(form, 'iv'), name: textField(form, 'name') },
     'body',
   );
-  return { fields, file: { bytes: new Uint8Array(await file.arrayBuffer()), fileName: file.name } };
+  return { fields, file };
 }
 
 /**

@@ -9,7 +9,7 @@ import {
   type TAttachmentUploadFields,
 } from '../../contracts/attachments';
 import type { ServiceContext } from '../../env';
-import { AppError } from '../../lib/errors';
+import { AppError, bodyFieldError } from '../../lib/errors';
 import { quotaExceeded, storageLimitBytes, storageUsedBytes, storageUsedSql } from './storage';
 
 export const attachmentKey = (id: string) => `attachments/${id}`;
@@ -20,13 +20,12 @@ export interface UploadedFile {
   fileName: string;
 }
 
-const fileIssue = (msg: string, type: string) => new AppError('UNPROCESSABLE', [{ loc: ['body', 'file'], msg, type }]);
 const messageNotFound = () => new AppError('NOT_FOUND', 'Message not found');
 
 /** The checks of the file's size that need no database: before anything is read or stored. */
 export function checkFileSize(size: number) {
   if (size < ATTACHMENT_MIN_BYTES)
-    throw fileIssue(`file must be at least ${ATTACHMENT_MIN_BYTES} bytes (AES-GCM ciphertext ends with a 16-byte tag)`, 'too_small');
+    throw bodyFieldError('file', `file must be at least ${ATTACHMENT_MIN_BYTES} bytes (AES-GCM ciphertext ends with a 16-byte tag)`, 'too_small');
   if (size > ATTACHMENT_MAX_BYTES)
     throw new AppError('PAYLOAD_TOO_LARGE', `file must be at most ${formatBytes(ATTACHMENT_MAX_BYTES)} (${ATTACHMENT_MAX_BYTES} bytes)`);
 }

@@ -2,13 +2,11 @@ import type { User } from '@afterword/db/schema';
 import type { z } from 'zod';
 import type { ZChangePassword } from '../../contracts/auth';
 import type { ServiceContext } from '../../env';
-import { AppError } from '../../lib/errors';
+import { AppError, bodyFieldError } from '../../lib/errors';
 import { hashPassword, verifyPassword } from '../../lib/kdf';
 import { hasKeys } from '../e2ee/key-bundles';
 import { isCommonPassword } from './common-passwords';
 import { loginThrottleKeys, reserveLoginAttempt, settleLoginSuccess } from './login-throttle';
-
-const issue = (field: string, msg: string, type: string) => new AppError('UNPROCESSABLE', [{ loc: ['body', field], msg, type }]);
 
 export const PASSWORD_CHANGE_ERRORS = {
   noPassword: 'This account signs in with Google and has no password yet. Use “Forgot password” to set one.',
@@ -34,20 +32,20 @@ export async function changePassword(
   input: z.output<typeof ZChangePassword>,
   clientAddress: string,
 ): Promise<{ ok: true }> {
-  if (!user.password_hash) throw issue('current_password', PASSWORD_CHANGE_ERRORS.noPassword, 'no_password');
+  if (!user.password_hash) throw bodyFieldError('current_password', PASSWORD_CHANGE_ERRORS.noPassword, 'no_password');
   const throttle = await reserveLoginAttempt(ctx, await loginThrottleKeys(user.email, clientAddress));
   const verdict = await verifyPassword(input.current_password, user.password_hash);
   if (!verdict.ok) {
-    throw issue('current_password', PASSWORD_CHANGE_ERRORS.wrongCurrent, 'wrong_password');
+    throw bodyFieldError('current_password', PASSWORD_CHANGE_ERRORS.wrongCurrent, 'wrong_password');
   }
   // The right password: its slot is given back now, whatever the rest of the change says.
   await settleLoginSuccess(ctx, throttle);
-  if (isCommonPassword(input.new_password)) throw issue('new_password', PASSWORD_CHANGE_ERRORS.common, 'common_password');
+  if (isCommonPassword(input.new_password)) throw bodyFieldError('new_password', PASSWORD_CHANGE_ERRORS.common, 'common_password');
   if (input.new_password.normalize('NFKC') === input.current_password.normalize('NFKC'))
-    throw issue('new_password', PASSWORD_CHANGE_ERRORS.samePassword, 'same_password');
+    throw bodyFieldError('new_password', PASSWORD_CHANGE_ERRORS.samePassword, 'same_password');
   const keys = await hasKeys(ctx, user.id);
-  if (keys && !input.password_wrap) throw issue('password_wrap', PASSWORD_CHANGE_ERRORS.wrapRequired, 'missing');
-  if (!keys && input.password_wrap) throw issue('password_wrap', PASSWORD_CHANGE_ERRORS.noKeysToWrap, 'no_keys');
+  if (keys && !input.password_wrap) throw bodyFieldError('password_wrap', PASSWORD_CHANGE_ERRORS.wrapRequired, 'missing');
+  if (!keys && input.password_wrap) throw bodyFieldError('password_wrap', PASSWORD_CHANGE_ERRORS.noKeysToWrap, 'no_keys');
 
   const newHash = await hashPassword(input.new_password);
   const now = ctx.now().getTime();

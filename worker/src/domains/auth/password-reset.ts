@@ -12,7 +12,7 @@ import {
 } from '../../contracts/auth';
 import type { TWrappedPrivateKey } from '../../contracts/e2ee';
 import type { ServiceContext } from '../../env';
-import { AppError } from '../../lib/errors';
+import { AppError, bodyFieldError } from '../../lib/errors';
 import { hashPassword } from '../../lib/kdf';
 import { log } from '../../lib/logger';
 import { hashSecret, newSecretToken } from '../../lib/secrets';
@@ -31,7 +31,6 @@ export const PASSWORD_RESET_ERRORS = {
 } as const;
 
 const invalidToken = () => new AppError('BAD_REQUEST', PASSWORD_RESET_ERRORS.invalidToken);
-const issue = (field: string, msg: string, type: string) => new AppError('UNPROCESSABLE', [{ loc: ['body', field], msg, type }]);
 
 /** One more request in `key`'s hourly window (atomic; an ended window starts again at 1): the new count. */
 async function countRequest(ctx: ServiceContext, key: string, nowMs: number): Promise<{ count: number; endsAt: number }> {
@@ -142,12 +141,12 @@ export async function inspectPasswordReset(ctx: ServiceContext, token: string): 
 export async function confirmPasswordReset(ctx: ServiceContext, input: z.output<typeof ZPasswordResetConfirm>, clientAddress: string): Promise<{ ok: true }> {
   const row = await liveToken(ctx, input.token);
   if (!row) throw invalidToken();
-  if (isCommonPassword(input.new_password)) throw issue('new_password', PASSWORD_RESET_ERRORS.common, 'common_password');
+  if (isCommonPassword(input.new_password)) throw bodyFieldError('new_password', PASSWORD_RESET_ERRORS.common, 'common_password');
   const bundle = input.key_bundle;
   const hasKeys = row.recovery_wrap != null;
-  if (!bundle && hasKeys) throw issue('key_bundle', PASSWORD_RESET_ERRORS.keyChoice, 'e2ee_key_choice');
+  if (!bundle && hasKeys) throw bodyFieldError('key_bundle', PASSWORD_RESET_ERRORS.keyChoice, 'e2ee_key_choice');
   const fullBundle = bundle?.public_key !== undefined && bundle.recovery_wrap !== undefined;
-  if (bundle && !fullBundle && !hasKeys) throw issue('key_bundle', PASSWORD_RESET_ERRORS.noKeysToWrap, 'no_keys');
+  if (bundle && !fullBundle && !hasKeys) throw bodyFieldError('key_bundle', PASSWORD_RESET_ERRORS.noKeysToWrap, 'no_keys');
 
   const newHash = await hashPassword(input.new_password);
   const now = ctx.now().getTime();

@@ -5,7 +5,7 @@ import type { Guardian, User } from '@afterword/db/schema';
 import { and, desc, eq } from 'drizzle-orm';
 import { MAX_GUARDIANS, MAX_INVITATIONS_PER_DAY, type TAssignGuardianInput, type TGuardianView } from '../../contracts/guardian';
 import type { ServiceContext } from '../../env';
-import { AppError } from '../../lib/errors';
+import { AppError, bodyFieldError } from '../../lib/errors';
 import { hashSecret, newSecretToken } from '../../lib/secrets';
 import { enqueueGuardianNotices, noticeToGuardian, returnedIds } from './guardian-notices';
 import { consentWithdrawn, requireConsent } from '../legal/consent-state';
@@ -25,8 +25,6 @@ export function toGuardianView(g: Guardian, name: string | null = null): TGuardi
   };
 }
 
-const unprocessable = (field: string, msg: string, type: string) => new AppError('UNPROCESSABLE', [{ loc: ['body', field], msg, type }]);
-
 /**
  * POST /api/guardian/assign: invites `email` to be a guardian. The answer is the same whether or not the
  * address has an account (no account enumeration): the invitation is an email with a single-use accept
@@ -37,7 +35,7 @@ const unprocessable = (field: string, msg: string, type: string) => new AppError
 export async function assignGuardian(ctx: ServiceContext, owner: User, input: TAssignGuardianInput): Promise<TGuardianView> {
   await requireConsent(ctx, owner.id, 'guardian', consentWithdrawn('guardian', 'no guardian is invited'));
   if (input.email === owner.email)
-    throw unprocessable('email', 'You cannot be your own guardian: invite someone who would know if something happened to you', 'self_invitation');
+    throw bodyFieldError('email', 'You cannot be your own guardian: invite someone who would know if something happened to you', 'self_invitation');
   const now = ctx.now().getTime();
   const rows = await ctx.db.select().from(schema.guardians).where(eq(schema.guardians.owner_id, owner.id));
   const same = rows.find((g) => isLive(g) && g.email === input.email);

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { parseEnvelope } from '../../contracts/e2ee';
 import { E2EE_MESSAGE_ERRORS, parseIsoInstant, type MessageView, type TCreateMessage } from '../../contracts/messages';
 import type { ServiceContext } from '../../env';
-import { AppError } from '../../lib/errors';
+import { AppError, bodyFieldError } from '../../lib/errors';
 import { assertStorageFits } from '../attachments/storage';
 import { consentWithdrawn, requireConsent } from '../legal/consent-state';
 import { audioKey, decodeAudio, decodeSealedAudio } from './audio';
@@ -16,8 +16,6 @@ import { syncReleaseTimer } from './release/release-timer';
 import { nextWakeAt } from './release/schedule';
 import { armMessage } from './release/transitions';
 
-const invalid = (field: string, msg: string, type: string) => new AppError('UNPROCESSABLE', [{ loc: ['body', field], msg, type }]);
-
 /**
  * The shape rules of an end-to-end encrypted message (DESIGN section 6). The server only checks that
  * `content_encrypted` is a v1 envelope with a key for the recipient: it has no key to open it.
@@ -25,16 +23,17 @@ const invalid = (field: string, msg: string, type: string) => new AppError('UNPR
  */
 function checkSealedFields(input: TCreateMessage): string | null {
   if (!input.use_e2ee) {
-    if (input.content_encrypted != null) throw invalid('content_encrypted', E2EE_MESSAGE_ERRORS.notE2ee, 'e2ee_required');
+    if (input.content_encrypted != null) throw bodyFieldError('content_encrypted', E2EE_MESSAGE_ERRORS.notE2ee, 'e2ee_required');
     return null;
   }
-  if (input.content !== '') throw invalid('content', E2EE_MESSAGE_ERRORS.contentNotEmpty, 'e2ee_content');
-  if (input.content_encrypted == null || input.content_encrypted === '') throw invalid('content_encrypted', E2EE_MESSAGE_ERRORS.envelopeMissing, 'missing');
+  if (input.content !== '') throw bodyFieldError('content', E2EE_MESSAGE_ERRORS.contentNotEmpty, 'e2ee_content');
+  if (input.content_encrypted == null || input.content_encrypted === '')
+    throw bodyFieldError('content_encrypted', E2EE_MESSAGE_ERRORS.envelopeMissing, 'missing');
   const parsed = parseEnvelope(input.content_encrypted);
-  if (!parsed.ok) throw invalid('content_encrypted', parsed.error, 'envelope');
+  if (!parsed.ok) throw bodyFieldError('content_encrypted', parsed.error, 'envelope');
   const recipientId = input.recipient_user_id.toLowerCase();
   if (!parsed.envelope.recipients.some((w) => w.kid.toLowerCase() === recipientId))
-    throw invalid('content_encrypted', E2EE_MESSAGE_ERRORS.noRecipientWrap, 'envelope_recipient');
+    throw bodyFieldError('content_encrypted', E2EE_MESSAGE_ERRORS.noRecipientWrap, 'envelope_recipient');
   return input.content_encrypted;
 }
 
@@ -49,7 +48,7 @@ export async function createMessage(ctx: ServiceContext, sender: User, input: TC
     .where(eq(schema.users.id, input.recipient_user_id.toLowerCase()))
     .limit(1);
   if (!recipient) throw new AppError('NOT_FOUND', 'Recipient not found: no user has this id');
-  if (input.use_e2ee && !recipient.keys) throw invalid('recipient_user_id', E2EE_MESSAGE_ERRORS.recipientHasNoKeys, 'e2ee_no_keys');
+  if (input.use_e2ee && !recipient.keys) throw bodyFieldError('recipient_user_id', E2EE_MESSAGE_ERRORS.recipientHasNoKeys, 'e2ee_no_keys');
   // Decoded and checked before anything is stored: a bad file leaves nothing behind.
   // An E2EE message's audio is ciphertext: no magic bytes to check, stored as opaque bytes.
   const audio = input.audio_base64 ? (input.use_e2ee ? decodeSealedAudio(input.audio_base64) : decodeAudio(input.audio_base64)) : null;

@@ -5,7 +5,7 @@ import { parseEnvelope } from '../../contracts/e2ee';
 import { parseIsoInstant } from '../../contracts/messages';
 import { VAULT_ERRORS, type TVaultAssign, type VaultItemView } from '../../contracts/vault';
 import type { ServiceContext } from '../../env';
-import { AppError } from '../../lib/errors';
+import { AppError, bodyFieldError } from '../../lib/errors';
 import { consentWithdrawn, requireConsent } from '../legal/consent-state';
 import { describeRule } from '../messages/release/describe';
 import { loadEngineMessage } from '../messages/release/load-message';
@@ -15,7 +15,6 @@ import { claimToken } from './claim-token';
 import { ruleOf } from './condition';
 import { getVaultItem, vaultAssetNotFound } from './read-vault';
 
-const invalid = (field: string, msg: string, type: string) => new AppError('UNPROCESSABLE', [{ loc: ['body', field], msg, type }]);
 const alreadyGiven = () => new AppError('CONFLICT', 'This file is already given to someone: upload it again to give it to another person');
 
 /**
@@ -34,8 +33,8 @@ export async function assignVaultItem(ctx: ServiceContext, owner: Pick<User, 'id
   if (!asset) throw vaultAssetNotFound();
   const now = ctx.now();
   if (input.condition_type === 'exact_date' && parseIsoInstant(input.condition_value!)!.getTime() <= now.getTime())
-    throw invalid('condition_value', VAULT_ERRORS.pastDate, 'past_date');
-  if (input.recipient_user_id === owner.id) throw invalid('recipient_user_id', VAULT_ERRORS.ownRecipient, 'own_recipient');
+    throw bodyFieldError('condition_value', VAULT_ERRORS.pastDate, 'past_date');
+  if (input.recipient_user_id === owner.id) throw bodyFieldError('recipient_user_id', VAULT_ERRORS.ownRecipient, 'own_recipient');
   const [recipient] = await ctx.db
     .select({ id: schema.users.id, keys: schema.userKeys.user_id })
     .from(schema.users)
@@ -43,10 +42,10 @@ export async function assignVaultItem(ctx: ServiceContext, owner: Pick<User, 'id
     .where(eq(schema.users.id, input.recipient_user_id))
     .limit(1);
   if (!recipient) throw new AppError('NOT_FOUND', 'Recipient not found: no user has this id');
-  if (!recipient.keys) throw invalid('recipient_user_id', VAULT_ERRORS.recipientHasNoKeys, 'e2ee_no_keys');
+  if (!recipient.keys) throw bodyFieldError('recipient_user_id', VAULT_ERRORS.recipientHasNoKeys, 'e2ee_no_keys');
   const envelope = parseEnvelope(asset.envelope);
   if (!envelope.ok || !envelope.envelope.recipients.some((w) => w.kid.toLowerCase() === recipient.id))
-    throw invalid('recipient_user_id', VAULT_ERRORS.noRecipientWrap, 'envelope_recipient');
+    throw bodyFieldError('recipient_user_id', VAULT_ERRORS.noRecipientWrap, 'envelope_recipient');
   const [given] = await ctx.db.select({ id: schema.vaultItems.id }).from(schema.vaultItems).where(eq(schema.vaultItems.asset_id, asset.id)).limit(1);
   if (given) throw alreadyGiven();
 

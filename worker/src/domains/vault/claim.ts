@@ -1,6 +1,6 @@
 import type { VaultClaimView } from '../../contracts/vault';
 import type { ServiceContext } from '../../env';
-import { AppError } from '../../lib/errors';
+import { claimNotFound } from './read-vault';
 
 /**
  * GET /api/vault/claim/{token} (public; the QR code's link). A visitor learns only that something will
@@ -17,7 +17,7 @@ export async function claimView(ctx: ServiceContext, token: string, viewerId: st
     .bind(token)
     .first<{ recipient_user_id: string; display_name: string | null; email: string; released_id: string | null; open: number }>();
   // A deleted item's link says the same as a link that never existed: nothing is left under it.
-  if (!row) throw new AppError('NOT_FOUND', 'Nothing is waiting under this link: it may have been withdrawn');
+  if (!row) throw claimNotFound();
   const state = row.released_id ? 'released' : row.open > 0 ? 'waiting' : 'withdrawn';
   const forYou = viewerId == null ? null : viewerId === row.recipient_user_id;
   return {

@@ -12,12 +12,12 @@ export function ruleOf(type: VaultConditionType, value: string | null): StoredRu
   return { trigger_type: 'recipient_birthday', trigger_value: value!, expire_window: null, fired_at: null };
 }
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const DAY_MONTH = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', timeZone: 'UTC' });
 
-/** "14 May" of `05-14`. */
+/** "14 May" of `05-14` (read in 2000, a leap year, so 02-29 is a day). */
 export function monthDayText(monthDay: string): string {
   const [m, d] = monthDay.split('-').map(Number) as [number, number];
-  return `${d} ${MONTHS[m - 1]}`;
+  return DAY_MONTH.format(Date.UTC(2000, m - 1, d));
 }
 
 /** When, in plain words, as the owner's list shows it. */

@@ -3,31 +3,21 @@ import { parseEnvelope } from '../../contracts/e2ee';
 import { cleanFileName } from '../../contracts/attachments';
 import { VAULT_ERRORS, type TVaultCreateFields, type VaultAssetView } from '../../contracts/vault';
 import type { ServiceContext } from '../../env';
-import { AppError } from '../../lib/errors';
+import { bodyFieldError } from '../../lib/errors';
 import { checkFileSize, type UploadedFile } from '../attachments/upload-attachment';
-import { storageLimitBytes, storageUsedBytes, storageUsedSql, VAULT_KEY_PREFIX } from '../attachments/storage';
-import { PLAN_LIMITS } from '../../contracts/plans';
-import { formatBytes } from '../../contracts/attachments';
+import { quotaExceeded, storageLimitBytes, storageUsedBytes, storageUsedSql, VAULT_KEY_PREFIX } from '../attachments/storage';
 import { consentWithdrawn, requireConsent } from '../legal/consent-state';
 
 export const vaultKey = (assetId: string) => `${VAULT_KEY_PREFIX}${assetId}`;
 
-const invalid = (field: string, msg: string, type: string) => new AppError('UNPROCESSABLE', [{ loc: ['body', field], msg, type }]);
-
 /** 403 with the upgrade hint (issue 13: a vault file past the plan's storage). */
-function storageFull(plan: User['plan'], used: number, size: number) {
-  const limit = storageLimitBytes(plan);
-  return new AppError(
-    'FORBIDDEN',
-    `Storage quota exceeded: the ${PLAN_LIMITS[plan].name} plan includes ${formatBytes(limit)} of storage; you use ${formatBytes(used)} and this file needs ${formatBytes(size)} more. Upgrade your plan for more storage.`,
-  );
-}
+const storageFull = (plan: User['plan'], used: number, size: number) => quotaExceeded(plan, used, size, 'FORBIDDEN');
 
 /** The envelope must be a v1 envelope that opens for its owner: a file nobody can open is refused. */
 function checkEnvelope(envelope: string, ownerId: string) {
   const parsed = parseEnvelope(envelope);
-  if (!parsed.ok) throw invalid('envelope', parsed.error.replace('content_encrypted', 'envelope'), 'envelope');
-  if (!parsed.envelope.recipients.some((w) => w.kid.toLowerCase() === ownerId)) throw invalid('envelope', VAULT_ERRORS.noOwnerWrap, 'envelope_owner');
+  if (!parsed.ok) throw bodyFieldError('envelope', parsed.error.replace('content_encrypted', 'envelope'), 'envelope');
+  if (!parsed.envelope.recipients.some((w) => w.kid.toLowerCase() === ownerId)) throw bodyFieldError('envelope', VAULT_ERRORS.noOwnerWrap, 'envelope_owner');
 }
 
 /**

@@ -12,13 +12,13 @@ import {
 } from '../../contracts/vault';
 import { AppError } from '../../lib/errors';
 import { parseOrThrow } from '../../lib/validation';
-import { textField } from '../attachments/multipart';
+import { singleFilePart, textField } from '../attachments/multipart';
 import { assignVaultItem } from './assign-item';
 import { claimView } from './claim';
 import { createVaultAsset } from './create-asset';
 import { deleteVaultItem } from './delete-item';
 import { qrSvg } from './qr-code';
-import { claimLinkByToken, getVaultItem, listVaultItems, vaultItemNotFound } from './read-vault';
+import { claimLinkByToken, claimNotFound, getVaultItem, listVaultItems, vaultItemNotFound } from './read-vault';
 
 /**
  * /api/vault/* (SPEC section 7: POST /vault/create multipart, POST /vault/assign; issue 13; the design in
@@ -37,12 +37,7 @@ function refuseSandbox({ principal }: OperationContext<typeof writeAccess>) {
 
 /** The multipart body: one file part (the ciphertext) and the text fields. */
 async function readCreate(form: FormData) {
-  const files = form.getAll('file');
-  const file = files[0];
-  const fileIssue = (msg: string, type: string) => new AppError('UNPROCESSABLE', [{ loc: ['body', 'file'], msg, type }]);
-  if (file === undefined) throw fileIssue('file is required (the encrypted bytes)', 'missing');
-  if (typeof file === 'string') throw fileIssue('file must be a file part (the encrypted bytes), not a text field', 'file_type');
-  if (files.length > 1) throw fileIssue('send one file per vault item', 'too_many');
+  const file = await singleFilePart(form, 'send one file per vault item');
   const fields = parseOrThrow(
     ZVaultCreateFields,
     {
@@ -54,7 +49,7 @@ async function readCreate(form: FormData) {
     },
     'body',
   );
-  return { fields, file: { bytes: new Uint8Array(await file.arrayBuffer()), fileName: file.name } };
+  return { fields, file };
 }
 
 export const vaultOperations = [
@@ -142,7 +137,7 @@ export const vaultOperations = [
     access: { kind: 'public' },
     input: { params: ZClaimTokenParam },
     output: ZVaultClaimView,
-    notFound: () => new AppError('NOT_FOUND', 'Nothing is waiting under this link: it may have been withdrawn'),
+    notFound: claimNotFound,
     docs: {
       operationId: 'claimVaultItem',
       summary: 'What a claim link (QR code) holds',
@@ -160,7 +155,7 @@ export const vaultOperations = [
     trpc: false,
     access: { kind: 'public' },
     input: { params: ZClaimTokenParam },
-    notFound: () => new AppError('NOT_FOUND', 'Nothing is waiting under this link: it may have been withdrawn'),
+    notFound: claimNotFound,
     docs: {
       operationId: 'vaultClaimQrCode',
       summary: 'The QR code of a claim link',

@@ -7,6 +7,8 @@ import { consentWithdrawnSql } from '../legal/consent-state';
 import { conditionText } from './condition';
 
 export const vaultItemNotFound = () => new AppError('NOT_FOUND', 'Vault item not found');
+/** A claim link with no item under it: never made, malformed, or its item deleted — told apart by nobody. */
+export const claimNotFound = () => new AppError('NOT_FOUND', 'Nothing is waiting under this link: it may have been withdrawn');
 export const vaultAssetNotFound = () => new AppError('NOT_FOUND', 'Vault file not found: upload it first (POST /api/vault/create)');
 const LIST_LIMIT = 500;
 
@@ -91,6 +93,6 @@ export async function getVaultItem(ctx: ServiceContext, ownerId: string, id: str
 /** The claim link of an item that exists (for its QR code); a deleted item's is 404 like its claim. */
 export async function claimLinkByToken(ctx: ServiceContext, token: string): Promise<string> {
   const row = await ctx.env.DB.prepare('SELECT 1 AS ok FROM vault_items WHERE claim_token = ?1').bind(token).first();
-  if (!row) throw new AppError('NOT_FOUND', 'Nothing is waiting under this link: it may have been withdrawn');
+  if (!row) throw claimNotFound();
   return claimUrl(ctx, token);
 }

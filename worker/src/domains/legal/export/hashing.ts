@@ -15,14 +15,14 @@ const encoder = new TextEncoder();
  */
 export async function* hashedChunks(
   name: string,
-  source: Iterable<Uint8Array | string> | AsyncIterable<Uint8Array | string> | ReadableStream<Uint8Array>,
+  // An R2 body (a ReadableStream) is an async iterable in workerd.
+  source: Iterable<Uint8Array | string> | AsyncIterable<Uint8Array | string>,
   entries: ManifestEntry[],
 ): AsyncGenerator<Uint8Array> {
   const digest = new crypto.DigestStream('SHA-256');
   const writer = digest.getWriter();
   let size = 0;
-  const chunks: Iterable<Uint8Array | string> | AsyncIterable<Uint8Array | string> = source instanceof ReadableStream ? readAll(source) : source;
-  for await (const chunk of chunks) {
+  for await (const chunk of source) {
     const bytes = typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
     size += bytes.byteLength;
     await writer.write(bytes);
@@ -30,17 +30,4 @@ export async function* hashedChunks(
   }
   await writer.close();
   entries.push({ name, size, sha256: toHex(new Uint8Array(await digest.digest)) });
-}
-
-async function* readAll(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = stream.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    reader.releaseLock();
-  }
 }
