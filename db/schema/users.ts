@@ -26,6 +26,10 @@ export const users = sqliteTable(
     phone_verified_at: integer('phone_verified_at', { mode: 'timestamp_ms' }),
     /** Set only through setDeathConfirmed (the guardian capability): fires delay_after_death rules. */
     death_confirmed_at: integer('death_confirmed_at', { mode: 'timestamp_ms' }),
+    /** The last sign-in (a session opened): with check-ins, what the inactivity policy counts. */
+    last_sign_in_at: integer('last_sign_in_at', { mode: 'timestamp_ms' }),
+    /** Set while the account is archived by the inactivity policy: read-only until the user signs in. */
+    archived_at: integer('archived_at', { mode: 'timestamp_ms' }),
     created_at: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
     updated_at: integer('updated_at', { mode: 'timestamp_ms' }).notNull().default(sql`(unixepoch() * 1000)`),
   },

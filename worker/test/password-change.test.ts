@@ -151,6 +151,8 @@ describe('POST /api/auth/password', () => {
       updated_at: new Date(row.updated_at),
       phone_verified_at: null,
       death_confirmed_at: null,
+      last_sign_in_at: null,
+      archived_at: null,
     } as never;
     // Another change lands first (the user row the request loaded is now stale).
     expect((await change(user, { current_password: user.password, new_password: NEW_PASSWORD, password_wrap: passwordWrap() })).status).toBe(200);

@@ -37,6 +37,10 @@ export type GuardianNoticeJob = z.infer<typeof ZGuardianNoticeJob>;
 export const ZDeathConfirmedJob = z.object({ type: z.literal('death_confirmed'), report_id: z.string().min(1) });
 export type DeathConfirmedJob = z.infer<typeof ZDeathConfirmedJob>;
 
+/** Rewrite a user's files in the storage class their account's state calls for (the inactivity policy's archive). */
+export const ZStorageClassJob = z.object({ type: z.literal('storage_class'), user_id: z.string().min(1), after: z.string().optional() });
+export type StorageClassJob = z.infer<typeof ZStorageClassJob>;
+
 export const ZQueueJob = z.discriminatedUnion('type', [
   ZMissedCheckinsEvent,
   ZDeliverJob,
@@ -44,5 +48,6 @@ export const ZQueueJob = z.discriminatedUnion('type', [
   ZWebhookJob,
   ZGuardianNoticeJob,
   ZDeathConfirmedJob,
+  ZStorageClassJob,
 ]);
 export type QueueJob = z.infer<typeof ZQueueJob>;

@@ -4,13 +4,21 @@ import { processDeadmanSwitches } from '../domains/deadman/process-deadman';
 import { reconcileLadder } from '../domains/guardian/reconcile-ladder';
 import { reconcileReleases } from '../domains/messages/reconcile-releases';
 import { sweepUnassignedVaultFiles } from '../domains/vault/sweep-unassigned';
+import { sweepInactiveAccounts } from '../domains/inactivity/sweep-inactive-accounts';
 import { reconcileWebhooks } from '../domains/webhooks/reconcile';
 import { reconcileCanaries } from './reconcile-canaries';
 import { sweepExpired } from './sweep-expired';
 
+/** The daily cron (wrangler.toml): the inactivity policy's sweep, which counts in days. */
+export const DAILY_CRON = '17 3 * * *';
+
 /** The every-minute cron: repair canary, release and guardian-ladder timers and lost jobs, run dead-man switches, sweep expired rows and abandoned vault uploads. */
 export async function runScheduled(controller: ScheduledController, env: Bindings) {
   const ctx = createServiceContext(env, () => new Date(Math.max(Date.now(), controller.scheduledTime)));
+  if (controller.cron === DAILY_CRON) {
+    await sweepInactiveAccounts(ctx);
+    return;
+  }
   const reconciled = await reconcileCanaries(ctx);
   await reconcileReleases(ctx);
   await reconcileWebhooks(ctx);

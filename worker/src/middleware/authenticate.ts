@@ -3,6 +3,7 @@ import { createMiddleware } from 'hono/factory';
 import { findSessionUser } from '../domains/auth/sessions';
 import { authenticateApiKey, type KeyCall } from '../domains/developer/authenticate-key';
 import { looksLikeApiKey } from '../domains/developer/key-format';
+import { refuseChangesWhileArchived } from '../domains/inactivity/read-only';
 import { AppError, unauthenticated } from '../lib/errors';
 import { enforceApiKeyPolicy, KEYS_CANNOT_MANAGE, keyRouteAccess } from './api-key-policy';
 import type { AppEnv, KeyPrincipal, Principal, SessionPrincipal } from './context';
@@ -15,6 +16,7 @@ import type { AppEnv, KeyPrincipal, Principal, SessionPrincipal } from './contex
  *   key is ignored (no principal, not metered);
  * - anything else → the session path, unchanged: a missing or bad token leaves the principal null and
  *   each route decides (requirePrincipal → 401).
+ * Either way, an account archived by the inactivity policy is read-only (domains/inactivity/read-only.ts).
  */
 export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
   const header = c.req.header('authorization');
@@ -26,11 +28,15 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
       deferred(c, work),
     );
     c.set('principal', keyPrincipal(call));
+    refuseChangesWhileArchived(call.user, c.req.method);
     return enforceApiKeyPolicy(c, next, access, call);
   }
   if (token && token.length <= 200) {
     const found = await findSessionUser(c.get('services'), token);
-    if (found) c.set('principal', { user: found.user, via: 'session', sessionId: found.sessionId, scopes: '*' });
+    if (found) {
+      c.set('principal', { user: found.user, via: 'session', sessionId: found.sessionId, scopes: '*' });
+      refuseChangesWhileArchived(found.user, c.req.method);
+    }
   }
   await next();
 });

@@ -1,6 +1,7 @@
 import { ZQueueJob, type QueueJob } from '../contracts/jobs';
 import { dispatchMissedCheckins } from '../domains/canary/missed-event-subscribers';
 import { completeDeathConfirmation } from '../domains/guardian/complete-confirmation';
+import { moveUserFiles } from '../domains/inactivity/cold-storage';
 import { sendGuardianNotice } from '../domains/guardian/guardian-notices';
 import { deliverMessage } from '../domains/messages/delivery/deliver-message';
 import { sendOwnerNotice } from '../domains/messages/notices/send-owner-notice';
@@ -22,6 +23,7 @@ const handlers: Handlers = {
   webhook: async (job, env) => void (await deliverWebhook(createServiceContext(env), job.delivery_id)),
   guardian_notice: async (job, env) => void (await sendGuardianNotice(createServiceContext(env), job.notice_id)),
   death_confirmed: async (job, env) => void (await completeDeathConfirmation(createServiceContext(env), job.report_id)),
+  storage_class: async (job, env) => void (await moveUserFiles(createServiceContext(env), job)),
 };
 
 export async function consumeBatch(batch: MessageBatch<unknown>, env: Bindings) {

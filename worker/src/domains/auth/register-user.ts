@@ -33,6 +33,8 @@ export async function registerUser(ctx: ServiceContext, input: z.output<typeof Z
     phone_e164: null,
     phone_verified_at: null,
     death_confirmed_at: null,
+    last_sign_in_at: null,
+    archived_at: null,
     created_at: now,
     updated_at: now,
   };

@@ -1,6 +1,7 @@
 import { schema } from '@afterword/db';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { ServiceContext } from '../../env';
+import { endInactivity } from '../inactivity/end-inactivity';
 import { hashSecret, newSecretToken } from '../../lib/secrets';
 
 export type SessionMethod = 'password' | 'google';
@@ -10,19 +11,27 @@ export function sessionTtlSeconds(ctx: ServiceContext): number {
   return Number.isFinite(ttl) && ttl > 0 ? ttl : 30 * 24 * 3600;
 }
 
-/** Opens a session and returns its bearer token: shown to the client once, stored only as a hash. */
+/**
+ * Opens a session and returns its bearer token: shown to the client once, stored only as a hash. A
+ * sign-in is activity for the inactivity policy: it is recorded, and it ends an export window or an
+ * archive (domains/inactivity/end-inactivity.ts).
+ */
 export async function createSession(ctx: ServiceContext, userId: string, method: SessionMethod) {
   const token = newSecretToken();
   const now = ctx.now();
   const expiresIn = sessionTtlSeconds(ctx);
-  await ctx.db.insert(schema.sessions).values({
-    id: crypto.randomUUID(),
-    user_id: userId,
-    token_hash: await hashSecret(token),
-    created_at: now,
-    expires_at: new Date(now.getTime() + expiresIn * 1000),
-    method,
-  });
+  await ctx.db.batch([
+    ctx.db.insert(schema.sessions).values({
+      id: crypto.randomUUID(),
+      user_id: userId,
+      token_hash: await hashSecret(token),
+      created_at: now,
+      expires_at: new Date(now.getTime() + expiresIn * 1000),
+      method,
+    }),
+    ctx.db.update(schema.users).set({ last_sign_in_at: now }).where(eq(schema.users.id, userId)),
+  ]);
+  await endInactivity(ctx, userId);
   return { access_token: token, token_type: 'bearer' as const, expires_in: expiresIn };
 }
 

@@ -31,6 +31,7 @@ export const EXPORTS: readonly TableExport[] = [
   { table: 'activity', file: 'activity', where: 'user_id = ?1' },
   { table: 'deadman_switches', file: 'deadman_switch', where: 'user_id = ?1' },
   { table: 'scheduled_deletions', file: 'scheduled_deletions', where: 'user_id = ?1' },
+  { table: 'account_inactivity', file: 'inactivity', where: 'user_id = ?1' },
   { table: 'messages', file: 'messages_sent', where: 'sender_id = ?1' },
   // What others sent this user, once released to them: their copy, without the sender's rules.
   {

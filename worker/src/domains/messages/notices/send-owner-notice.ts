@@ -37,6 +37,13 @@ const ALERT_OF: Record<string, 'messages' | 'vaults' | 'canary_events'> = {
 export const URGENT_NOTICE_KINDS = new Set(['death_reported', 'veto_halfway', 'account_deletion_requested']);
 
 /**
+ * The inactivity policy's notices (domains/inactivity/) also go out on every channel whatever the
+ * switches — a person who has not signed in for a year may have stopped reading one of them — but they
+ * wait for the end of quiet hours: nothing about them is urgent to the minute.
+ */
+export const EVERY_CHANNEL_NOTICE_KINDS = new Set(['inactivity_window_started', 'inactivity_reminder', 'account_archived']);
+
+/**
  * The JOBS consumer of owner notices (a message of theirs armed, released or failed): sent on each of
  * the owner's chosen methods unless that alert is off; inside quiet hours it waits (the job is re-queued
  * for their end — releases themselves never wait). Marked sent after sending, so a crash re-sends rather
@@ -59,11 +66,12 @@ export async function sendOwnerNotice(
   const { notice, user } = row;
   const prefs = await getNotifyPreferences(ctx, user.id);
   const urgent = URGENT_NOTICE_KINDS.has(notice.kind);
-  const methods = urgent ? (['email', 'sms', 'push'] as const) : prefs.methods;
+  const everyChannel = urgent || EVERY_CHANNEL_NOTICE_KINDS.has(notice.kind);
+  const methods = everyChannel ? (['email', 'sms', 'push'] as const) : prefs.methods;
   // A sandbox key's notice is shown in the outbox, never sent (docs/decisions/api-keys.md).
   if (notice.outbox_only) channels = outboxChannels(ctx);
 
-  if (!urgent && (!prefs.alerts[ALERT_OF[notice.kind] ?? 'messages'] || !prefs.methods.length)) {
+  if (!everyChannel && (!prefs.alerts[ALERT_OF[notice.kind] ?? 'messages'] || !prefs.methods.length)) {
     await mark(ctx, noticeId, 'skipped', now);
     return 'skipped';
   }
