@@ -14,3 +14,6 @@ export const DELIVERY_STATUSES = ['pending', 'sending', 'retrying', 'delivered',
 export const NOTIFY_METHODS = ['email', 'sms', 'push'] as const;
 /** Kinds of processing a user consents to (SPEC section 3: "Consent toggles"). */
 export const CONSENT_KINDS = ['messages', 'confessions', 'voice', 'video', 'guardian'] as const;
+
+/** The parts of an account an owner may leave to an heir before a dead-man deletion (worker/src/domains/legacy/). */
+export const LEGACY_PARTS = ['account', 'messages', 'vault', 'history'] as const;

@@ -15,3 +15,4 @@ export * from './guardians';
 export * from './vault';
 export * from './consents';
 export * from './inactivity';
+export * from './legacy';

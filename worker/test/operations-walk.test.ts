@@ -76,7 +76,27 @@ const OWNED: Record<string, (owner: Persona, recipient: Persona) => Promise<stri
   claimVaultItem: claimToken,
   vaultClaimQrCode: claimToken,
   setConsent: async () => 'messages',
+  downloadLegacyCopy: (owner) => legacyCopyFor(owner),
 };
+
+/**
+ * A copy left to `owner` by an account already erased (the rows and bytes the dead-man path leaves;
+ * worker/test/legacy-copies.test.ts walks that path itself).
+ */
+async function legacyCopyFor(owner: Persona) {
+  const [copyId, deletionId, now] = [crypto.randomUUID(), crypto.randomUUID(), Date.now()];
+  const key = `legacy/${deletionId}/${owner.id}.zip`;
+  await env.BLOBS.put(key, new Uint8Array([0x50, 0x4b, 0x05, 0x06, ...new Uint8Array(18)]));
+  await env.DB.batch([
+    env.DB.prepare(
+      "INSERT INTO scheduled_deletions (id, user_id, type, reason, deletion_date, status, created_at, done_at) VALUES (?1, ?2, 'account', 'deadman', ?3, 'done', ?3, ?3)",
+    ).bind(deletionId, crypto.randomUUID(), now),
+    env.DB.prepare(
+      "INSERT INTO legacy_copies (id, recipient_user_id, deletion_id, from_label, parts, status, r2_key, size, queued_at, created_at, ready_at) VALUES (?1, ?2, ?3, 'gone@example.com', '[\"account\"]', 'ready', ?4, 22, ?5, ?5, ?5)",
+    ).bind(copyId, owner.id, deletionId, key, now),
+  ]);
+  return copyId;
+}
 
 /** A vault item's claim token (public operations addressed by it have no outsider; the output walk needs one). */
 async function claimToken(owner: Persona, recipient: Persona) {

@@ -8,6 +8,7 @@ import { developerOperations } from '../domains/developer/operations';
 import { e2eeOperations } from '../domains/e2ee/operations';
 import { guardianOperations } from '../domains/guardian/operations';
 import { exportOperations } from '../domains/legal/export/operations';
+import { legacyOperations } from '../domains/legacy/operations';
 import { legalOperations } from '../domains/legal/operations';
 import { messageOperations } from '../domains/messages/operations';
 import { notifyOperations } from '../domains/notify/operations';
@@ -26,6 +27,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...canaryOperations,
   ...activityOperations,
   ...deadmanOperations,
+  ...legacyOperations,
   ...legalOperations,
   ...exportOperations,
   ...accountOperations,

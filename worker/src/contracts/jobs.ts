@@ -41,6 +41,10 @@ export type DeathConfirmedJob = z.infer<typeof ZDeathConfirmedJob>;
 export const ZStorageClassJob = z.object({ type: z.literal('storage_class'), user_id: z.string().min(1), after: z.string().optional() });
 export type StorageClassJob = z.infer<typeof ZStorageClassJob>;
 
+/** Build one copy of an account's chosen parts for one heir before a dead-man deletion (domains/legacy/). */
+export const ZLegacyCopyJob = z.object({ type: z.literal('legacy_copy'), copy_id: z.string().min(1) });
+export type LegacyCopyJob = z.infer<typeof ZLegacyCopyJob>;
+
 export const ZQueueJob = z.discriminatedUnion('type', [
   ZMissedCheckinsEvent,
   ZDeliverJob,
@@ -49,5 +53,6 @@ export const ZQueueJob = z.discriminatedUnion('type', [
   ZGuardianNoticeJob,
   ZDeathConfirmedJob,
   ZStorageClassJob,
+  ZLegacyCopyJob,
 ]);
 export type QueueJob = z.infer<typeof ZQueueJob>;

@@ -1,6 +1,7 @@
 import { ZQueueJob, type QueueJob } from '../contracts/jobs';
 import { dispatchMissedCheckins } from '../domains/canary/missed-event-subscribers';
 import { completeDeathConfirmation } from '../domains/guardian/complete-confirmation';
+import { buildLegacyCopy } from '../domains/legacy/build-copy';
 import { moveUserFiles } from '../domains/inactivity/cold-storage';
 import { sendGuardianNotice } from '../domains/guardian/guardian-notices';
 import { deliverMessage } from '../domains/messages/delivery/deliver-message';
@@ -23,6 +24,7 @@ const handlers: Handlers = {
   webhook: async (job, env) => void (await deliverWebhook(createServiceContext(env), job.delivery_id)),
   guardian_notice: async (job, env) => void (await sendGuardianNotice(createServiceContext(env), job.notice_id)),
   death_confirmed: async (job, env) => void (await completeDeathConfirmation(createServiceContext(env), job.report_id)),
+  legacy_copy: async (job, env) => void (await buildLegacyCopy(createServiceContext(env), job.copy_id)),
   storage_class: async (job, env) => void (await moveUserFiles(createServiceContext(env), job)),
 };
 

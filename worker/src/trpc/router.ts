@@ -3,6 +3,7 @@ import { authRouter } from '../domains/auth/trpc';
 import { activityRouter } from '../domains/activity/trpc';
 import { canaryRouter } from '../domains/canary/trpc';
 import { deadmanRouter } from '../domains/deadman/trpc';
+import { legacyRouter } from '../domains/legacy/trpc';
 import { legalRouter } from '../domains/legal/trpc';
 import { developerKeysRouter } from '../domains/developer/trpc';
 import { keysRouter } from '../domains/e2ee/trpc';
@@ -23,6 +24,7 @@ export const appRouter = router({
   activity: activityRouter,
   deadman: deadmanRouter,
   legal: legalRouter,
+  legacy: legacyRouter,
   message: messageRouter,
   notify: notifyRouter,
   profile: profileRouter,

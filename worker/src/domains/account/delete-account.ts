@@ -3,6 +3,7 @@ import { eq, inArray } from 'drizzle-orm';
 import type { ServiceContext } from '../../env';
 import { runBatch } from '../../lib/db-batch';
 import { log } from '../../lib/logger';
+import { personLabel } from '../../lib/person-label';
 import { stopCanaryTimer } from '../canary/canary-timer';
 import { stopGuardianClock } from '../guardian/ladder-timer';
 import { enqueueOwnerNotice, insertOwnerNotice } from '../messages/notices/enqueue-owner-notice';
@@ -70,7 +71,7 @@ async function tellSendersTheRecipientLeft(ctx: ServiceContext, userId: string):
   if (!results.length) return [];
   const at = ctx.now().getTime();
   const notices = results.map((r) => {
-    const who = r.display_name?.trim() ? `${r.display_name.trim()} (${r.email})` : r.email;
+    const who = personLabel(r);
     const what = r.n === 1 ? 'Your message to them that was not released yet' : `Your ${r.n} messages to them that were not released yet`;
     return {
       id: crypto.randomUUID(),
@@ -88,7 +89,8 @@ async function tellSendersTheRecipientLeft(ctx: ServiceContext, userId: string):
 
 /**
  * R2 keys of the audio and attachments of every message the user sent or received, of their vault files,
- * and of the vault files given to them (a file given to one person goes with that person).
+ * of the vault files given to them (a file given to one person goes with that person) and of the copies of
+ * accounts left to them.
  */
 async function blobKeysOf(ctx: ServiceContext, userId: string): Promise<string[]> {
   const { results } = await ctx.env.DB.prepare(
@@ -96,7 +98,9 @@ async function blobKeysOf(ctx: ServiceContext, userId: string): Promise<string[]
      UNION ALL
      SELECT a.r2_key FROM message_attachments a JOIN messages m ON m.id = a.message_id WHERE m.sender_id = ?1 OR m.recipient_user_id = ?1
      UNION
-     SELECT r2_key FROM vault_assets WHERE owner_id = ?1 OR id IN (SELECT asset_id FROM vault_items WHERE recipient_user_id = ?1)`,
+     SELECT r2_key FROM vault_assets WHERE owner_id = ?1 OR id IN (SELECT asset_id FROM vault_items WHERE recipient_user_id = ?1)
+     UNION
+     SELECT r2_key FROM legacy_copies WHERE recipient_user_id = ?1`,
   )
     .bind(userId)
     .all<{ k: string }>();

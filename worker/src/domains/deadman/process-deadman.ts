@@ -6,6 +6,7 @@ import { log } from '../../lib/logger';
 import { deleteAccount } from '../account/delete-account';
 import { hasUndeliveredReleases } from '../account/pending-releases';
 import { activityInsert } from '../activity/record-activity';
+import { copiesStillPending, discardCancelledCopies, tellHeirs } from '../legacy/prepare-copies';
 
 /** Between a passed dead-man deadline and the deletion: one last day in which a check-in cancels it. */
 export const DEADMAN_FINAL_NOTICE_MS = 24 * 3600_000;
@@ -14,7 +15,7 @@ export const DEADMAN_FINAL_NOTICE_MS = 24 * 3600_000;
  * Run by the every-minute cron (a minute is precise enough for a deadline counted in hours; the
  * table is the record, so no timer can be lost). 1) A passed deadline schedules the account's
  * deletion, listed in /api/legal/deletions, for one day later. 2) A due deletion is carried out only
- * when every release due by then has been delivered.
+ * when every release due by then has been delivered and every copy left to an heir is made (domains/legacy/).
  */
 export async function processDeadmanSwitches(ctx: ServiceContext) {
   const now = ctx.now();
@@ -68,14 +69,20 @@ export async function processDeadmanSwitches(ctx: ServiceContext) {
     .limit(50);
   let deleted = 0;
   for (const d of due) {
-    // A dead-man deletion waits for releases under way; one the user asked for does not (they chose to leave).
-    if (d.reason === 'deadman' && (await hasUndeliveredReleases(ctx, d.user_id))) {
-      log.info('dead-man deletion waits for undelivered releases', { user_id: d.user_id });
-      continue;
+    if (d.reason === 'deadman') {
+      // A dead-man deletion waits for releases under way; one the user asked for does not (they chose to leave).
+      if (await hasUndeliveredReleases(ctx, d.user_id)) {
+        log.info('dead-man deletion waits for undelivered releases', { user_id: d.user_id });
+        continue;
+      }
+      // Share, then delete: the copies left to heirs are made first.
+      if ((await copiesStillPending(ctx, d)) > 0) continue;
     }
     await deleteAccount(ctx, d.user_id);
     await ctx.db.update(schema.scheduledDeletions).set({ status: 'done', done_at: ctx.now() }).where(eq(schema.scheduledDeletions.id, d.id));
+    await tellHeirs(ctx, d.id);
     deleted++;
   }
+  await discardCancelledCopies(ctx);
   return { scheduled: passed.length, deleted };
 }

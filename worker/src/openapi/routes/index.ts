@@ -14,6 +14,7 @@ import { guardianOperations } from '../../domains/guardian/operations';
 import { vaultOperations } from '../../domains/vault/operations';
 import { accountOperations } from '../../domains/account/operations';
 import { exportOperations } from '../../domains/legal/export/operations';
+import { legacyOperations } from '../../domains/legacy/operations';
 import { legalOperations } from '../../domains/legal/operations';
 import { messageOperations } from '../../domains/messages/operations';
 import { notifyOperations } from '../../domains/notify/operations';
@@ -37,6 +38,7 @@ export const ROUTE_DOCS: RouteDoc[] = [
   ...routeDocsOf(activityOperations),
   ...routeDocsOf(deadmanOperations),
   ...routeDocsOf(legalOperations),
+  ...routeDocsOf(legacyOperations),
   ...routeDocsOf(exportOperations),
   ...routeDocsOf(accountOperations),
   ...routeDocsOf(messageOperations),

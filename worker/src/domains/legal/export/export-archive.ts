@@ -1,10 +1,19 @@
 import { downloadZip } from 'client-zip';
 import type { ServiceContext } from '../../../env';
-import { EXPORTS } from './export-plan';
+import { EXPORTS, type TableExport } from './export-plan';
 import { hashedChunks, type ManifestEntry } from './hashing';
-import { indexHtml, readmeText } from './readme';
+import { type ArchiveTitle, exportTitle, indexHtml, readmeText } from './readme';
 import { tableJson } from './table-rows';
-import { userFiles } from './user-files';
+import { type UserFile, userFiles } from './user-files';
+
+/** Which of the user's records and files an archive takes (the full export takes all of them). */
+export interface ArchiveSelection {
+  plans: readonly TableExport[];
+  keepFile: (file: UserFile) => boolean;
+  heading: (generatedAt: string) => ArchiveTitle;
+}
+
+const EVERYTHING: ArchiveSelection = { plans: EXPORTS, keepFile: () => true, heading: exportTitle };
 
 /**
  * GET /api/legal/export: one ZIP archive of everything held about the user (issue 14 section 2), streamed
@@ -13,15 +22,28 @@ import { userFiles } from './user-files';
  * earlier file's size and SHA-256, hashed as the bytes went by.
  */
 export async function exportArchive(ctx: ServiceContext, userId: string): Promise<Response> {
+  const stamp = ctx.now().toISOString().slice(0, 10);
+  return new Response(await archiveStream(ctx, userId), {
+    headers: {
+      'Content-Type': 'application/zip',
+      'Content-Disposition': `attachment; filename="afterword-export-${stamp}.zip"`,
+      'Cache-Control': 'private, no-store',
+    },
+  });
+}
+
+/** The ZIP stream of the user's records and files that `selection` takes (also a copy left to an heir: domains/legacy/). */
+export async function archiveStream(ctx: ServiceContext, userId: string, selection: ArchiveSelection = EVERYTHING): Promise<ReadableStream<Uint8Array>> {
   const now = ctx.now();
   const generatedAt = now.toISOString();
-  const files = await userFiles(ctx.env.DB, userId);
+  const heading = selection.heading(generatedAt);
+  const files = (await userFiles(ctx.env.DB, userId)).filter(selection.keepFile);
   const entries: ManifestEntry[] = [];
 
   async function* archive() {
     const readme = 'README.txt';
-    yield { name: readme, lastModified: now, input: hashedChunks(readme, [readmeText(generatedAt)], entries) };
-    for (const plan of EXPORTS) {
+    yield { name: readme, lastModified: now, input: hashedChunks(readme, [readmeText(generatedAt, heading)], entries) };
+    for (const plan of selection.plans) {
       const name = `data/${plan.file}.json`;
       yield { name, lastModified: now, input: hashedChunks(name, tableJson(ctx.env.DB, plan, userId), entries) };
     }
@@ -36,7 +58,7 @@ export async function exportArchive(ctx: ServiceContext, userId: string): Promis
       yield { name: file.path, lastModified: object.uploaded, input: hashedChunks(file.path, object.body, entries) };
     }
     const index = 'index.html';
-    yield { name: index, lastModified: now, input: hashedChunks(index, [indexHtml(generatedAt, [...entries])], entries) };
+    yield { name: index, lastModified: now, input: hashedChunks(index, [indexHtml(generatedAt, [...entries], heading)], entries) };
     yield {
       name: 'manifest.json',
       lastModified: now,
@@ -44,13 +66,5 @@ export async function exportArchive(ctx: ServiceContext, userId: string): Promis
     };
   }
 
-  const zip = downloadZip(archive());
-  const stamp = generatedAt.slice(0, 10);
-  return new Response(zip.body, {
-    headers: {
-      'Content-Type': 'application/zip',
-      'Content-Disposition': `attachment; filename="afterword-export-${stamp}.zip"`,
-      'Cache-Control': 'private, no-store',
-    },
-  });
+  return downloadZip(archive()).body as ReadableStream<Uint8Array>;
 }

@@ -32,6 +32,13 @@ export const EXPORTS: readonly TableExport[] = [
   { table: 'deadman_switches', file: 'deadman_switch', where: 'user_id = ?1' },
   { table: 'scheduled_deletions', file: 'scheduled_deletions', where: 'user_id = ?1' },
   { table: 'account_inactivity', file: 'inactivity', where: 'user_id = ?1' },
+  { table: 'deadman_heirs', file: 'heirs', where: 'owner_id = ?1' },
+  // Copies others left this user: their own records (the files are under files/legacy/).
+  {
+    table: 'legacy_copies',
+    file: 'legacy_copies_received',
+    where: "recipient_user_id = ?1 AND status = 'ready' AND deletion_id IN (SELECT id FROM scheduled_deletions WHERE status = 'done')",
+  },
   { table: 'messages', file: 'messages_sent', where: 'sender_id = ?1' },
   // What others sent this user, once released to them: their copy, without the sender's rules.
   {

@@ -1,6 +1,17 @@
+/** The opening of an archive's README and index: what it is, for whom (an export, or a copy left to an heir). */
+export interface ArchiveTitle {
+  title: string;
+  lead: string;
+}
+
+export const exportTitle = (generatedAt: string): ArchiveTitle => ({
+  title: 'Your Afterword export',
+  lead: `Afterword export — everything we hold about your account, made ${generatedAt}.`,
+});
+
 /** README.txt of the archive: what each part is, and how to open end-to-end encrypted files. */
-export function readmeText(generatedAt: string): string {
-  return `Afterword export — everything we hold about your account, made ${generatedAt}.
+export function readmeText(generatedAt: string, heading: ArchiveTitle = exportTitle(generatedAt)): string {
+  return `${heading.lead}
 
 data/*.json     One file per kind of record: every row that is yours (your account, canaries and their
                 history, messages you wrote and those released to you, guardians and the ladder, vault
@@ -32,17 +43,21 @@ Opening end-to-end encrypted files (formats: version 1, every binary field base6
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** index.html: the archive's files with their sizes and hashes, readable in any browser, offline. */
-export function indexHtml(generatedAt: string, entries: { name: string; size: number; sha256: string }[]): string {
+export function indexHtml(
+  generatedAt: string,
+  entries: { name: string; size: number; sha256: string }[],
+  heading: ArchiveTitle = exportTitle(generatedAt),
+): string {
   const rows = entries
     .map((e) => `<tr><td><a href="${esc(e.name)}">${esc(e.name)}</a></td><td>${e.size}</td><td><code>${e.sha256}</code></td></tr>`)
     .join('\n');
   return `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><title>Your Afterword export</title>
+<head><meta charset="utf-8"><title>${esc(heading.title)}</title>
 <style>body{font:15px/1.5 system-ui,sans-serif;margin:2rem;max-width:70rem}td,th{padding:.25rem .75rem;text-align:left;border-bottom:1px solid #ddd}code{font-size:12px}</style></head>
 <body>
-<h1>Your Afterword export</h1>
-<p>Made ${esc(generatedAt)}. Everything we hold about your account: your records in <code>data/</code>, your files in <code>files/</code> (end-to-end encrypted ones end in <code>.enc</code>: <a href="README.txt">README.txt</a> says how to open them with your recovery key).</p>
+<h1>${esc(heading.title)}</h1>
+<p>${esc(heading.lead)} Records are in <code>data/</code>, files in <code>files/</code> (end-to-end encrypted ones end in <code>.enc</code>: <a href="README.txt">README.txt</a> says how to open them with the recovery key).</p>
 <table><thead><tr><th>File</th><th>Bytes</th><th>SHA-256</th></tr></thead><tbody>
 ${rows}
 </tbody></table>
