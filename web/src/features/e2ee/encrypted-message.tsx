@@ -187,14 +187,22 @@ function AttachmentRow({ attachment, entry, files }: { attachment: AttachmentVie
 }
 
 /** The view page's E2EE content: opened with this tab's key, or the unlock prompt. */
-export function ConnectedEncryptedMessage({ message }: { message: MessageView }) {
+export function ConnectedEncryptedMessage({ message }: { message: Pick<MessageView, 'id' | 'use_e2ee' | 'content_encrypted' | 'has_audio'> }) {
   const { reader } = useReader();
   const opened = useOpenedMessage(message, reader);
   return <EncryptedMessageBody message={message} opened={opened} unlockPrompt={<ConnectedUnlockPrompt />} />;
 }
 
 /** A one-line preview for lists: the first line of the opened text, or a neutral label. */
-export function EncryptedExcerpt({ message, reader, max = 90 }: { message: MessageView; reader: Reader | null; max?: number }) {
+export function EncryptedExcerpt({
+  message,
+  reader,
+  max = 90,
+}: {
+  message: Pick<MessageView, 'id' | 'use_e2ee' | 'content_encrypted'>;
+  reader: Reader | null;
+  max?: number;
+}) {
   const opened = useOpenedMessage(message, reader);
   if (opened.state !== 'open') return <>{T.encryptedExcerpt}</>;
   const first = opened.payload.text.trim().split('\n')[0]?.trim() ?? '';
