@@ -4,6 +4,7 @@ import type { MessageView } from '@afterword/worker/contracts/messages';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Button } from '../../components/button';
+import { ErrorState } from '../../components/error-state';
 import { Skeleton } from '../../components/skeleton';
 import { decryptFile, openAudio } from '../../crypto';
 import { useObjectUrl } from '../../lib/use-object-url';
@@ -112,7 +113,7 @@ function EncryptedAttachments({ messageId, entries, files }: { messageId: string
 
   let body: ReactNode;
   if (list.isPending) body = <Skeleton lines={2} label={T.attachmentsLoading} />;
-  else if (list.isError) body = <p className="muted">{T.attachmentsFailed}</p>;
+  else if (list.isError) body = <ErrorState title={T.attachmentsFailed} read={list} />;
   else {
     const byIv = new Map(entries.map((e) => [canonicalB64u(e.iv), e]));
     const uploaded = new Set(list.data.map((a) => canonicalB64u(a.iv)));
