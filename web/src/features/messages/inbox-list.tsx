@@ -6,7 +6,7 @@ import { buttonClass } from '../../components/button';
 import { EmptyState } from '../../components/empty-state';
 import { formatDateTime } from '../canary/format';
 import { excerpt } from './format';
-import { fromLabel, releaseReasonText } from './release-reason';
+import { fromFull, fromLabel, releaseReasonText } from './release-reason';
 
 interface InboxListProps {
   messages: readonly ReceivedMessage[];
@@ -35,6 +35,10 @@ export function InboxList({ messages, renderEncryptedExcerpt }: InboxListProps) 
             </div>
             <p className="message-item__excerpt">{m.use_e2ee && m.content_encrypted && renderEncryptedExcerpt ? renderEncryptedExcerpt(m) : excerpt(m)}</p>
             <dl className="facts">
+              <div>
+                <dt>From</dt>
+                <dd className="break">{fromFull(m)}</dd>
+              </div>
               <div>
                 <dt>Released</dt>
                 <dd>

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { Card } from '../../components/card';
 import { formatDateTime } from '../canary/format';
 import { AudioPlayer } from './audio-player';
-import { fromLabel, releaseReasonText } from './release-reason';
+import { fromFull, fromLabel, releaseReasonText } from './release-reason';
 
 interface ReceivedMessageViewProps {
   message: ReceivedMessage;
@@ -19,11 +19,11 @@ export function ReceivedMessageView({ message, renderEncrypted }: ReceivedMessag
   const from = fromLabel(message);
   const sealed = message.use_e2ee && !!message.content_encrypted;
   return (
-    <Card title={`From ${from}`}>
+    <Card title="Message">
       <dl className="facts">
         <div>
           <dt>From</dt>
-          <dd className="break">{message.sender.name?.trim() ? `${message.sender.name.trim()} (${message.sender.email})` : message.sender.email}</dd>
+          <dd className="break">{fromFull(message)}</dd>
         </div>
         <div>
           <dt>Released to you</dt>

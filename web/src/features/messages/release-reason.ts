@@ -3,6 +3,9 @@ import type { ReceivedMessage, ReleaseReason } from '@afterword/worker/contracts
 /** Who left a received message, as a person would say it: their name, else their email. */
 export const fromLabel = (m: Pick<ReceivedMessage, 'sender'>) => m.sender.name?.trim() || m.sender.email;
 
+/** Name and email when both are known ("Ann (ann@example.com)"), else the email. */
+export const fromFull = (m: Pick<ReceivedMessage, 'sender'>) => (m.sender.name?.trim() ? `${m.sender.name.trim()} (${m.sender.email})` : m.sender.email);
+
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** Why it reached the recipient, in one sentence ("Released because Ann missed 3 check-ins."). */

@@ -7,6 +7,7 @@ import { PageHeader } from '../../features/app-pages/page-header';
 import { ConnectedEncryptedMessage } from '../../features/e2ee/encrypted-message';
 import { useMarkRead } from '../../features/messages/queries';
 import { ReceivedMessageView } from '../../features/messages/received-message';
+import { fromLabel } from '../../features/messages/release-reason';
 import { readApiError } from '../../lib/api-error';
 import { awaitReads } from '../../lib/route-data';
 import { trpc } from '../../lib/trpc';
@@ -30,7 +31,7 @@ function ReceivedMessagePage() {
 
   return (
     <>
-      <PageHeader title="Message">
+      <PageHeader title={received ? `Message from ${fromLabel(received)}` : 'Message'}>
         <p>
           <Link to="/app/inbox">Back to your Inbox</Link>
         </p>
