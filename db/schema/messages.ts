@@ -59,6 +59,8 @@ export const messages = sqliteTable(
      * birthday item has one message per year, told apart by `deliver_at`.
      */
     vault_item_id: text('vault_item_id'),
+    /** When the recipient first opened it after release (their Inbox's unread marker); null = unread. */
+    read_at: integer('read_at', { mode: 'timestamp_ms' }),
   },
   (t) => [
     uniqueIndex('messages_vault_once').on(t.vault_item_id, t.deliver_at),

@@ -328,7 +328,7 @@ describe('E2EE between two browsers: a message with a recording and a file', () 
     const item = r.page.locator('.message-item', { hasText: `From ${sender.email}` });
     await item.locator('.message-item__excerpt').getByText('Dear friend,', { exact: true }).waitFor();
     await item.getByRole('link', { name: /^Open/ }).click();
-    await r.page.waitForURL(`**/app/messages/view/${messageId}`);
+    await r.page.waitForURL(`**/app/inbox/${messageId}`);
     const content = card(r.page, 'Message').locator('.message-content');
     await content.waitFor();
     assert.equal(await content.textContent(), secretText, 'the recipient reads the exact text');
@@ -343,7 +343,7 @@ describe('E2EE between two browsers: a message with a recording and a file', () 
     assert.equal(download.suggestedFilename(), FILE_NAME);
     assert.equal(readFileSync(await download.path(), 'utf8'), `P.S. ${FILE_MARKER}\n`, 'the recipient gets the exact file');
     await screenshot(r.page, 'e2ee-recipient-opened');
-    await noSeriousA11yIssues(r.page, '/app/messages/view (E2EE, opened)');
+    await noSeriousA11yIssues(r.page, '/app/inbox/{id} (E2EE, opened)');
     j.opened = true;
   });
 

@@ -220,13 +220,15 @@ test('messages: two users: create with and without rules, Release now, log and h
     assert.ok((await inboxItem.locator('time').getAttribute('datetime')).length > 0, 'release time shown');
     await assertNoSeriousAxeViolations(rp, '/app/inbox');
     await inboxItem.getByRole('link', { name: /^Open/ }).click();
-    await rp.waitForURL(`**/app/messages/view/${idB}`);
+    // The recipient's own page, under the Inbox (tests/e2e/recipient-view.test.mjs walks it in full).
+    await rp.waitForURL(`**/app/inbox/${idB}`);
+    await h1(rp, `Message from ${sender.email}`).waitFor();
     await card(rp, 'Message').getByText(releaseText).waitFor();
     await card(rp, 'Message').locator('audio').waitFor();
     assert.equal(await rp.getByRole('button', { name: 'Release now' }).count(), 0, 'no sender actions for the recipient');
     assert.equal(await rp.getByRole('button', { name: 'Cancel message' }).count(), 0);
     await rp.getByRole('link', { name: 'Back to your Inbox' }).waitFor();
-    await assertNoSeriousAxeViolations(rp, '/app/messages/view (recipient)');
+    await assertNoSeriousAxeViolations(rp, '/app/inbox/{id} (recipient)');
 
     // The recipient cannot open the sender's unreleased message.
     await rp.goto(`/app/messages/view/${idA}`);

@@ -271,7 +271,7 @@ describe('the vault and the guardian ladder: from a stored file to the recipient
     await page.goto('/app/inbox');
     const item = page.locator('.message-item', { hasText: j.owner.email });
     await item.getByRole('link', { name: /^Open/ }).click();
-    await page.waitForURL(`**/app/messages/view/${j.item.message_id}`);
+    await page.waitForURL(`**/app/inbox/${j.item.message_id}`);
     // The page load forgot the key: the password unlocks it again, in this browser.
     const prompt = page.getByRole('form', { name: 'Unlock encrypted messages' });
     const downloadButton = page.getByRole('button', { name: `Download ${FILE_NAME}` });

@@ -42,6 +42,7 @@ import { Route as AppVoiceChatRouteImport } from './routes/app/voice-chat'
 import { Route as AppVoiceLegacyRouteImport } from './routes/app/voice-legacy'
 import { Route as PublicClaimTokenRouteImport } from './routes/_public/claim.$token'
 import { Route as AppCapsuleIdRouteImport } from './routes/app/capsule/$id'
+import { Route as AppInboxIdRouteImport } from './routes/app/inbox_.$id'
 import { Route as AppMemorialIndexRouteImport } from './routes/app/memorial/index'
 import { Route as AppMemorialIdRouteImport } from './routes/app/memorial/$id'
 import { Route as AppMessagesIndexRouteImport } from './routes/app/messages/index'
@@ -212,6 +213,11 @@ const AppCapsuleIdRoute = AppCapsuleIdRouteImport.update({
   path: '/capsule/$id',
   getParentRoute: () => AppRoute,
 } as any)
+const AppInboxIdRoute = AppInboxIdRouteImport.update({
+  id: '/inbox_/$id',
+  path: '/inbox/$id',
+  getParentRoute: () => AppRoute,
+} as any)
 const AppMemorialIndexRoute = AppMemorialIndexRouteImport.update({
   id: '/memorial/',
   path: '/memorial/',
@@ -272,6 +278,7 @@ export interface FileRoutesByFullPath {
   '/app/': typeof AppIndexRoute
   '/claim/$token': typeof PublicClaimTokenRoute
   '/app/capsule/$id': typeof AppCapsuleIdRoute
+  '/app/inbox/$id': typeof AppInboxIdRoute
   '/app/memorial/$id': typeof AppMemorialIdRoute
   '/app/memorial/': typeof AppMemorialIndexRoute
   '/app/messages/': typeof AppMessagesIndexRoute
@@ -310,6 +317,7 @@ export interface FileRoutesByTo {
   '/app': typeof AppIndexRoute
   '/claim/$token': typeof PublicClaimTokenRoute
   '/app/capsule/$id': typeof AppCapsuleIdRoute
+  '/app/inbox/$id': typeof AppInboxIdRoute
   '/app/memorial/$id': typeof AppMemorialIdRoute
   '/app/memorial': typeof AppMemorialIndexRoute
   '/app/messages': typeof AppMessagesIndexRoute
@@ -351,6 +359,7 @@ export interface FileRoutesById {
   '/app/': typeof AppIndexRoute
   '/_public/claim/$token': typeof PublicClaimTokenRoute
   '/app/capsule/$id': typeof AppCapsuleIdRoute
+  '/app/inbox_/$id': typeof AppInboxIdRoute
   '/app/memorial/$id': typeof AppMemorialIdRoute
   '/app/memorial/': typeof AppMemorialIndexRoute
   '/app/messages/': typeof AppMessagesIndexRoute
@@ -392,6 +401,7 @@ export interface FileRouteTypes {
     | '/app/'
     | '/claim/$token'
     | '/app/capsule/$id'
+    | '/app/inbox/$id'
     | '/app/memorial/$id'
     | '/app/memorial/'
     | '/app/messages/'
@@ -430,6 +440,7 @@ export interface FileRouteTypes {
     | '/app'
     | '/claim/$token'
     | '/app/capsule/$id'
+    | '/app/inbox/$id'
     | '/app/memorial/$id'
     | '/app/memorial'
     | '/app/messages'
@@ -470,6 +481,7 @@ export interface FileRouteTypes {
     | '/app/'
     | '/_public/claim/$token'
     | '/app/capsule/$id'
+    | '/app/inbox_/$id'
     | '/app/memorial/$id'
     | '/app/memorial/'
     | '/app/messages/'
@@ -715,6 +727,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppCapsuleIdRouteImport
       parentRoute: typeof AppRoute
     }
+    '/app/inbox_/$id': {
+      id: '/app/inbox_/$id'
+      path: '/inbox/$id'
+      fullPath: '/app/inbox/$id'
+      preLoaderRoute: typeof AppInboxIdRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/app/memorial/': {
       id: '/app/memorial/'
       path: '/memorial'
@@ -809,6 +828,7 @@ interface AppRouteChildren {
   AppVoiceLegacyRoute: typeof AppVoiceLegacyRoute
   AppIndexRoute: typeof AppIndexRoute
   AppCapsuleIdRoute: typeof AppCapsuleIdRoute
+  AppInboxIdRoute: typeof AppInboxIdRoute
   AppMemorialIdRoute: typeof AppMemorialIdRoute
   AppMemorialIndexRoute: typeof AppMemorialIndexRoute
   AppMessagesIndexRoute: typeof AppMessagesIndexRoute
@@ -834,6 +854,7 @@ const AppRouteChildren: AppRouteChildren = {
   AppVoiceLegacyRoute: AppVoiceLegacyRoute,
   AppIndexRoute: AppIndexRoute,
   AppCapsuleIdRoute: AppCapsuleIdRoute,
+  AppInboxIdRoute: AppInboxIdRoute,
   AppMemorialIdRoute: AppMemorialIdRoute,
   AppMemorialIndexRoute: AppMemorialIndexRoute,
   AppMessagesIndexRoute: AppMessagesIndexRoute,

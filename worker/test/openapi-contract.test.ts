@@ -95,6 +95,7 @@ describe('ROUTE_DOCS and the routes createApp() serves', () => {
         'GET /api/message/list',
         'GET /api/message/sent',
         'GET /api/message/inbox',
+        'GET /api/message/unread-count',
         'GET /api/message/{id}',
         'GET /api/message/{id}/attachments',
         'GET /api/notify/logs/{id}',

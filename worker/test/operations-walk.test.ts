@@ -27,6 +27,13 @@ type Persona = { id: string; token: string; email: string; password: string };
 const heldMessage = async (owner: Persona, recipient: Persona) =>
   (await createMessageFor(owner.token, { recipient_user_id: recipient.id, rules: [{ trigger_type: 'missed_checkins', trigger_value: '3' }] })).id;
 
+/** A message `sender` wrote to `owner` and released at once: `owner` owns its read marker. */
+async function receivedMessage(owner: Persona, sender: Persona) {
+  const id = (await createMessageFor(sender.token, { recipient_user_id: owner.id, deliver_at: '2099-01-01' })).id;
+  expect((await api('POST', `/api/messages/deliver/${id}`, { token: sender.token })).status).toBe(200);
+  return id;
+}
+
 async function uploadedAttachment(owner: Persona, recipient: Persona) {
   const form = new FormData();
   form.append('file', new Blob([crypto.getRandomValues(new Uint8Array(64))]), 'walk.bin');
@@ -59,6 +66,8 @@ const OWNED: Record<string, (owner: Persona, recipient: Persona) => Promise<stri
   deliverMessage: heldMessage,
   listAttachments: heldMessage,
   messageDeliveryLog: heldMessage,
+  // The recipient's side: `owner` is the one a released message was left for.
+  markMessageRead: receivedMessage,
   getAttachmentCiphertext: uploadedAttachment,
   downloadDecryptedFile: uploadedAttachment,
   getPublicKey: async (owner) => owner.id,

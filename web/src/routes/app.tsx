@@ -3,6 +3,7 @@ import { e2eeStore } from '../features/e2ee/key-store';
 import { takePendingInvite } from '../features/guardian/pending-invite';
 import { takePendingClaim } from '../features/vault/pending-claim';
 import { useCanaryCheckInAlerts } from '../features/check-in-alerts/use-canary-check-in-alerts';
+import { MESSAGE_LIST_REFRESH_MS } from '../features/messages/queries';
 import { AppShell } from '../features/shell/app-shell';
 import { clearToken, getToken } from '../lib/session';
 import { trpc } from '../lib/trpc';
@@ -24,6 +25,7 @@ export const Route = createFileRoute('/app')({
     void trpc.auth.me.prefetch();
     void trpc.outbox.status.prefetch(undefined, { staleTime: Infinity });
     void trpc.canary.status.prefetch();
+    void trpc.message.unreadCount.prefetch();
   },
   component: AppLayout,
 });
@@ -34,6 +36,8 @@ function AppLayout() {
   const me = trpc.auth.me.useQuery();
   // The outbox page exists only while the app runs locally; the server says whether it does.
   const outbox = trpc.outbox.status.useQuery(undefined, { staleTime: Infinity });
+  // The Inbox entry's count: re-read like the Inbox itself; opening a message refreshes it at once.
+  const unread = trpc.message.unreadCount.useQuery(undefined, { refetchInterval: MESSAGE_LIST_REFRESH_MS });
   // SPEC section 4: browser notifications and the missed-title warning on every /app page.
   useCanaryCheckInAlerts();
 
@@ -47,7 +51,7 @@ function AppLayout() {
   }
 
   return (
-    <AppShell email={me.data?.email} onLogout={() => void logout()} outboxEnabled={outbox.data?.enabled === true}>
+    <AppShell email={me.data?.email} onLogout={() => void logout()} outboxEnabled={outbox.data?.enabled === true} unread={unread.data?.unread}>
       <Outlet />
     </AppShell>
   );

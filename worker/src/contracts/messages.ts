@@ -206,11 +206,51 @@ export const ZDeliveryLogEntry = z.object({
 });
 export type DeliveryLogEntry = z.infer<typeof ZDeliveryLogEntry>;
 
-/** GET /api/message/{id}: the message, its state history and delivery attempts, and the caller's role. */
-export const ZMessageDetail = z.object({
+/**
+ * Why a message was released, as its recipient is told it ("Released because Ann missed 3 check-ins"):
+ * the rule that fired, its delivery time (no rules), or the sender releasing it by hand. Derived from the
+ * message's release transition, never the sender's rules as such.
+ */
+export const RELEASE_REASON_KINDS = ['missed_checkins', 'fixed_date', 'delay_after_death', 'recipient_birthday', 'deliver_at', 'by_sender'] as const;
+export type ReleaseReasonKind = (typeof RELEASE_REASON_KINDS)[number];
+export const ZReleaseReason = z.object({
+  kind: z.enum(RELEASE_REASON_KINDS),
+  /** missed_checkins: how many check-ins were missed; delay_after_death: the days after the death; else null. */
+  count: z.number().int().nullable(),
+});
+export type ReleaseReason = z.infer<typeof ZReleaseReason>;
+
+/**
+ * A released message as its recipient sees it (their Inbox and its page): who it is from, when and why
+ * it reached them, its content — and none of the sender's internals (rules, channel, delivery log, states).
+ */
+export const ZReceivedMessage = z.object({
+  id: z.string(),
+  sender: z.object({ id: z.string(), email: z.string(), name: z.string().nullable().describe('Their display name, when they set one') }),
+  content: z.string().describe('Empty for an end-to-end encrypted message (the sealed text is in content_encrypted)'),
+  content_encrypted: z.string().nullable().describe('The v1 envelope as JSON (use_e2ee), else null'),
+  use_e2ee: z.boolean(),
+  has_audio: z.boolean(),
+  audio_type: z.string().nullable(),
+  released_at: z.string().describe('When it was released into your inbox'),
+  read_at: z.string().nullable().describe('When you first opened it; null = unread'),
+  release_reason: ZReleaseReason,
+});
+export type ReceivedMessage = z.infer<typeof ZReceivedMessage>;
+
+/** GET /api/message/unread-count: released messages addressed to the caller that they have not opened. */
+export const ZUnreadCount = z.object({ unread: z.number().int() });
+export type UnreadCount = z.infer<typeof ZUnreadCount>;
+
+/** GET /api/message/{id} for its sender: the message, its state history and delivery attempts. */
+export const ZSenderMessageDetail = z.object({
+  role: z.literal('sender'),
   message: ZMessageView,
   transitions: z.array(ZMessageTransitionView),
   log: z.array(ZDeliveryLogEntry),
-  role: z.enum(['sender', 'recipient']),
 });
+/** GET /api/message/{id} for its recipient (once released): their copy only, no history or log. */
+export const ZRecipientMessageDetail = z.object({ role: z.literal('recipient'), message: ZReceivedMessage });
+export const ZMessageDetail = z.discriminatedUnion('role', [ZSenderMessageDetail, ZRecipientMessageDetail]);
+export type SenderMessageDetail = z.infer<typeof ZSenderMessageDetail>;
 export type MessageDetail = z.infer<typeof ZMessageDetail>;

@@ -1,20 +1,16 @@
 import type { TActivity } from '@afterword/worker/contracts/activity';
 import { EmptyState } from '../../components/empty-state';
-import { Skeleton } from '../../components/skeleton';
 import { formatDateTime, formatRelative } from '../canary/format';
 
 interface RecentActivityProps {
-  items: readonly TActivity[] | undefined;
-  loading: boolean;
-  failed: boolean;
+  /** Loaded: the page shows the loading and error states (components/query-state.tsx). */
+  items: readonly TActivity[];
   nowMs: number;
 }
 
 /** The dashboard's Recent Activity: the latest entries, newest first, with relative times. */
-export function RecentActivity({ items, loading, failed, nowMs }: RecentActivityProps) {
-  if (loading) return <Skeleton lines={3} label="Loading recent activity" />;
-  if (failed) return <p className="muted">Recent activity could not be loaded. It will try again shortly.</p>;
-  if (!items?.length) {
+export function RecentActivity({ items, nowMs }: RecentActivityProps) {
+  if (!items.length) {
     return (
       <EmptyState title="No activity yet.">
         <p>Check-ins, reminders and changes to your canaries will be listed here.</p>

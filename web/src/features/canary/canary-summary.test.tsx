@@ -45,9 +45,7 @@ describe('countdownView', () => {
 
 function LiveSummary({ data = status }: { data?: TCanaryStatus }) {
   const nowMs = useNow();
-  return (
-    <CanarySummary status={data} loading={false} failed={false} nowMs={nowMs} simulatedMiss={false} onHeartbeat={() => undefined} heartbeatPending={false} />
-  );
+  return <CanarySummary status={data} nowMs={nowMs} simulatedMiss={false} onHeartbeat={() => undefined} heartbeatPending={false} />;
 }
 
 describe('CanarySummary', () => {

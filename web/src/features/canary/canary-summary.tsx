@@ -3,15 +3,15 @@ import { Link } from '@tanstack/react-router';
 import { HealthBadge } from '../../components/badge';
 import { Button, buttonClass } from '../../components/button';
 import { EmptyState } from '../../components/empty-state';
-import { Skeleton } from '../../components/skeleton';
 import { CountdownBar } from './countdown-bar';
 import { formatDateTime, formatInterval, formatRelative, formatRemaining } from './format';
 import { countdownView } from './health';
 
 interface CanarySummaryProps {
-  status: TCanaryStatus | undefined;
-  loading: boolean;
-  failed: boolean;
+  /** Loaded: the page shows the loading and error states (components/query-state.tsx). */
+  status: TCanaryStatus;
+  /** People have left this user messages: without a canary, that is the news, not the missing canary. */
+  hasReceived?: boolean;
   nowMs: number;
   simulatedMiss: boolean;
   onHeartbeat: () => void;
@@ -19,11 +19,23 @@ interface CanarySummaryProps {
 }
 
 /** The dashboard's Canary Summary body: the earliest canary's countdown, health and the Heartbeat button. */
-export function CanarySummary({ status, loading, failed, nowMs, simulatedMiss, onHeartbeat, heartbeatPending }: CanarySummaryProps) {
-  if (loading) return <Skeleton lines={4} label="Loading your canary" />;
-  if (failed) return <p className="muted">Your canary could not be loaded. It will try again shortly; reload the page if this stays.</p>;
-  const view = status?.last_check_in && status.interval_seconds ? countdownView(status.last_check_in, status.interval_seconds, nowMs, simulatedMiss) : null;
-  if (!status || !view || !status.last_check_in || !status.interval_seconds) {
+export function CanarySummary({ status, hasReceived = false, nowMs, simulatedMiss, onHeartbeat, heartbeatPending }: CanarySummaryProps) {
+  const view = status.last_check_in && status.interval_seconds ? countdownView(status.last_check_in, status.interval_seconds, nowMs, simulatedMiss) : null;
+  if (!view || !status.last_check_in || !status.interval_seconds) {
+    if (hasReceived) {
+      return (
+        <EmptyState
+          title="No canary of your own."
+          action={
+            <Link to="/app/canary-status" className={buttonClass('secondary')}>
+              Create a canary on Canary Status
+            </Link>
+          }
+        >
+          <p>You need one only to leave messages yourself: it is the regular check-in that keeps them held back.</p>
+        </EmptyState>
+      );
+    }
     return (
       <EmptyState
         title="You have no canary yet."

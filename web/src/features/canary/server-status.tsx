@@ -1,12 +1,13 @@
 import type { TCanaryStatus } from '@afterword/worker/contracts/canary';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
-import { Skeleton } from '../../components/skeleton';
 import { formatDateTime, formatInterval } from './format';
 
 interface ServerStatusProps {
-  status: TCanaryStatus | undefined;
-  loading: boolean;
+  /** Loaded: a failed or pending read never reaches here (the page shows QueryState's states). */
+  status: TCanaryStatus;
+  /** The dead-man's switch is set: a check-in renews it even without a canary. */
+  deadmanActive: boolean;
   /** Test mode: a locally simulated miss shows as Missed (nothing was sent to the server). */
   simulatedMiss: boolean;
   onCheckIn: () => void;
@@ -14,16 +15,24 @@ interface ServerStatusProps {
 }
 
 /** SPEC section 4: the Canary Status page shows OK or Missed from the server's `missed` flag. */
-export function ServerStatus({ status, loading, simulatedMiss, onCheckIn, checkInPending }: ServerStatusProps) {
-  if (loading) return <Skeleton lines={2} label="Loading status" />;
-  const missed = Boolean(status?.missed) || simulatedMiss;
+export function ServerStatus({ status, deadmanActive, simulatedMiss, onCheckIn, checkInPending }: ServerStatusProps) {
+  const hasCanary = status.last_check_in !== null;
+  if (!hasCanary && !deadmanActive) {
+    // Nothing to check in and nothing to miss: no OK badge and no check-in that would only pretend.
+    return (
+      <div className="server-status">
+        <p className="server-status__line">No canary yet, so there is nothing to check in or miss. Create one below.</p>
+      </div>
+    );
+  }
+  const missed = status.missed || simulatedMiss;
   return (
     <div className="server-status">
       <p className="server-status__line">
         Status: <Badge tone={missed ? 'missed' : 'active'}>{missed ? 'Missed' : 'OK'}</Badge>
-        {simulatedMiss && !status?.missed ? <span className="muted"> (simulated in this browser)</span> : null}
+        {simulatedMiss && !status.missed ? <span className="muted"> (simulated in this browser)</span> : null}
       </p>
-      {status?.last_check_in ? (
+      {status.last_check_in ? (
         <dl className="facts">
           <div>
             <dt>Last check-in</dt>
@@ -47,7 +56,7 @@ export function ServerStatus({ status, loading, simulatedMiss, onCheckIn, checkI
           ) : null}
         </dl>
       ) : (
-        <p className="muted">No canary yet, so there is nothing to miss. Create one below.</p>
+        <p className="muted">No canary yet. A check-in renews your dead-man's switch.</p>
       )}
       <Button onClick={onCheckIn} disabled={checkInPending}>
         Check in now

@@ -4,6 +4,7 @@ import { trpc } from '../../lib/trpc';
 import { ConsentList } from './consent-list';
 import { useConsentActions } from './queries';
 import { T } from './texts';
+import { ErrorState } from '../../components/error-state';
 
 /** The five consent switches, read and saved here. */
 export function ConsentCard() {
@@ -14,7 +15,7 @@ export function ConsentCard() {
       {consents.isPending ? (
         <Skeleton lines={5} label={T.loading} />
       ) : consents.isError ? (
-        <p className="muted">{T.loadFailed}</p>
+        <ErrorState title={T.loadFailed} read={consents} />
       ) : (
         <ConsentList consents={consents.data.items} onChange={set} pendingKind={pendingKind} />
       )}

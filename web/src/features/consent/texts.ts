@@ -7,7 +7,7 @@ export const T = {
     'Choose what Afterword may process for you. Everything is allowed when you sign up; turning a kind off stops it at once, and turning it back on resumes it.',
   cardTitle: 'What Afterword may process',
   loading: 'Loading your consents',
-  loadFailed: 'Your consents could not be loaded. Please reload the page.',
+  loadFailed: 'Your consents could not be loaded.',
   neverChanged: 'Allowed since you signed up',
   allowed: (label: string) => `${label} allowed again`,
   withdrawn: (label: string) => `${label} withdrawn`,

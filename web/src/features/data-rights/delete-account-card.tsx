@@ -10,6 +10,7 @@ import { readApiError } from '../../lib/api-error';
 import { trpc } from '../../lib/trpc';
 import { formatDateTime } from '../canary/format';
 import { T } from './texts';
+import { ErrorState } from '../../components/error-state';
 
 const whenDeleted = () => formatDateTime(new Date(Date.now() + ACCOUNT_DELETION_DELAY_MS).toISOString());
 
@@ -62,7 +63,7 @@ export function DeleteAccountCard() {
       {deletions.isPending ? (
         <Skeleton lines={2} label="Loading your scheduled deletions" />
       ) : deletions.isError ? (
-        <p className="muted">{T.loadFailed}</p>
+        <ErrorState title={T.loadFailed} read={deletions} />
       ) : requested ? (
         <div className="stack">
           <p role="status">{T.scheduled(formatDateTime(requested.deletion_date))}</p>

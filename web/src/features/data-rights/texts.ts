@@ -21,5 +21,5 @@ export const T = {
   cancelButton: 'Cancel the deletion',
   cancelled: 'The deletion of your account is cancelled',
   failed: 'That did not work. Please try again.',
-  loadFailed: 'Your scheduled deletions could not be loaded. Reload the page to try again.',
+  loadFailed: 'Your scheduled deletions could not be loaded.',
 } as const;

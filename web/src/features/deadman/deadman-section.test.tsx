@@ -8,7 +8,7 @@ const NOW = Date.parse('2026-05-14T09:00:00Z');
 function renderSection(deadman: TDeadman = { active: false, hours: null, deadline: null }) {
   const onSetup = vi.fn(async (_hours: number) => true);
   const onCancel = vi.fn(async () => true);
-  render(<DeadmanSection deadman={deadman} loading={false} nowMs={NOW} onSetup={onSetup} onCancel={onCancel} pending={false} />);
+  render(<DeadmanSection deadman={deadman} nowMs={NOW} onSetup={onSetup} onCancel={onCancel} pending={false} />);
   const submit = (value: string) => {
     fireEvent.change(screen.getByLabelText(/^Hours without a check-in/), { target: { value } });
     fireEvent.click(screen.getByRole('button', { name: "Set up dead-man's switch" }));

@@ -4,15 +4,14 @@ import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { TextField } from '../../components/field';
-import { Skeleton } from '../../components/skeleton';
 import { formatDateTime } from '../canary/format';
 
 export const DEADMAN_CONFIRM_TEXT = 'This will delete your account if you miss check-ins. Continue?';
 export const DEADMAN_HOURS_ERROR = `Enter a number of hours greater than 0 and at most ${DEADMAN_MAX_HOURS}.`;
 
 interface DeadmanSectionProps {
-  deadman: TDeadman | undefined;
-  loading: boolean;
+  /** Loaded: the page shows the loading and error states (components/query-state.tsx). */
+  deadman: TDeadman;
   nowMs: number;
   /** Each resolves true on success. */
   onSetup: (hours: number) => Promise<boolean>;
@@ -21,7 +20,7 @@ interface DeadmanSectionProps {
 }
 
 /** SPEC sections 4 and 5: set up (hours, then a confirm) or cancel the dead-man's switch. */
-export function DeadmanSection({ deadman, loading, nowMs, onSetup, onCancel, pending }: DeadmanSectionProps) {
+export function DeadmanSection({ deadman, nowMs, onSetup, onCancel, pending }: DeadmanSectionProps) {
   const [hoursText, setHoursText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [confirmHours, setConfirmHours] = useState<number | null>(null);
@@ -46,15 +45,14 @@ export function DeadmanSection({ deadman, loading, nowMs, onSetup, onCancel, pen
     }
   }
 
-  if (loading) return <Skeleton lines={2} label="Loading the dead-man's switch" />;
-  const active = Boolean(deadman?.active);
+  const active = deadman.active;
 
   return (
     <div className="deadman">
       <p className="server-status__line">
         Dead-man's switch: <Badge tone={active ? 'grace' : 'neutral'}>{active ? 'On' : 'Off'}</Badge>
       </p>
-      {active && deadman ? (
+      {active ? (
         <>
           <p>
             If you do not check in

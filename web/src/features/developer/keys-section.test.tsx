@@ -10,7 +10,7 @@ type OnCreate = (input: CreateKeyInput) => Promise<CreatedKey | null>;
 
 function setup({ keys = [] as ApiKey[], onCreate = vi.fn<OnCreate>(async () => createdKey()), onRevoke = vi.fn(async (_id: string) => true) } = {}) {
   const view = render(
-    <KeysSection keys={keys} loading={false} loadFailed={false} onCreate={onCreate} createPending={false} onRevoke={onRevoke} revokePending={false} />,
+    <KeysSection keys={keys} loading={false} loadFailed={null} onCreate={onCreate} createPending={false} onRevoke={onRevoke} revokePending={false} />,
   );
   return { onCreate, onRevoke, view };
 }
@@ -51,7 +51,7 @@ describe('KeysSection: the new key is shown once', () => {
     expect(document.body.textContent).not.toContain(KEY_SECRET);
 
     view.rerender(
-      <KeysSection keys={[apiKey()]} loading={false} loadFailed={false} onCreate={vi.fn()} createPending={false} onRevoke={vi.fn()} revokePending={false} />,
+      <KeysSection keys={[apiKey()]} loading={false} loadFailed={null} onCreate={vi.fn()} createPending={false} onRevoke={vi.fn()} revokePending={false} />,
     );
     const item = screen.getByRole('listitem');
     expect(item.textContent).toContain('afw_test_AbCd…');

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { ErrorState, type FailedRead } from '../../components/error-state';
 import { Skeleton } from '../../components/skeleton';
 import { CreateKeyForm } from './create-key-form';
 import { KeyList } from './key-list';
@@ -9,7 +10,8 @@ import type { ApiKey, CreatedKey, CreateKeyInput } from './types';
 interface KeysSectionProps {
   keys: readonly ApiKey[] | undefined;
   loading: boolean;
-  loadFailed: boolean;
+  /** The list's read, when it failed (shown as the error state with Retry); null otherwise. */
+  loadFailed: FailedRead | null;
   /** Resolves the created key (with `key`, its only appearance), or null when it failed (already said). */
   onCreate: (input: CreateKeyInput) => Promise<CreatedKey | null>;
   createPending: boolean;
@@ -54,7 +56,9 @@ export function KeysSection({ keys, loading, loadFailed, onCreate, createPending
         {loading ? (
           <Skeleton lines={3} label="Loading your API keys" />
         ) : loadFailed || !keys ? (
-          <p className="muted">Your API keys could not be loaded. Reload the page to try again.</p>
+          loadFailed ? (
+            <ErrorState title="Your API keys could not be loaded." read={loadFailed} />
+          ) : null
         ) : (
           <KeyList keys={keys} onRevoke={onRevoke} revokePending={revokePending} />
         )}

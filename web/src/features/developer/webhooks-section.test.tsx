@@ -20,7 +20,7 @@ function setup({
     <WebhooksSection
       webhooks={webhooks}
       loading={false}
-      loadFailed={false}
+      loadFailed={null}
       onCreate={onCreate}
       createPending={false}
       onDelete={onDelete}

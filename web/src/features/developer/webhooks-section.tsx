@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { ErrorState, type FailedRead } from '../../components/error-state';
 import { Skeleton } from '../../components/skeleton';
 import { CreateWebhookForm } from './create-webhook-form';
 import { ShownOncePanel } from './shown-once-panel';
@@ -9,7 +10,8 @@ import type { CreatedWebhook, CreateWebhookInput, WebhookEndpoint } from './type
 interface WebhooksSectionProps {
   webhooks: readonly WebhookEndpoint[] | undefined;
   loading: boolean;
-  loadFailed: boolean;
+  /** The list's read, when it failed (shown as the error state with Retry); null otherwise. */
+  loadFailed: FailedRead | null;
   /** Resolves the webhook with its full secret, or null when it failed (already said). */
   onCreate: (input: CreateWebhookInput) => Promise<CreatedWebhook | null>;
   createPending: boolean;
@@ -57,7 +59,9 @@ export function WebhooksSection(props: WebhooksSectionProps) {
         {loading ? (
           <Skeleton lines={3} label="Loading your webhooks" />
         ) : loadFailed || !webhooks ? (
-          <p className="muted">Your webhooks could not be loaded. Reload the page to try again.</p>
+          loadFailed ? (
+            <ErrorState title="Your webhooks could not be loaded." read={loadFailed} />
+          ) : null
         ) : (
           <WebhookList
             webhooks={webhooks}

@@ -4,6 +4,7 @@ import type { MessageView } from '@afterword/worker/contracts/messages';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Button } from '../../components/button';
+import { ErrorState } from '../../components/error-state';
 import { Skeleton } from '../../components/skeleton';
 import { decryptFile, openAudio } from '../../crypto';
 import { useObjectUrl } from '../../lib/use-object-url';
@@ -112,7 +113,7 @@ function EncryptedAttachments({ messageId, entries, files }: { messageId: string
 
   let body: ReactNode;
   if (list.isPending) body = <Skeleton lines={2} label={T.attachmentsLoading} />;
-  else if (list.isError) body = <p className="muted">{T.attachmentsFailed}</p>;
+  else if (list.isError) body = <ErrorState title={T.attachmentsFailed} read={list} />;
   else {
     const byIv = new Map(entries.map((e) => [canonicalB64u(e.iv), e]));
     const uploaded = new Set(list.data.map((a) => canonicalB64u(a.iv)));
@@ -187,14 +188,22 @@ function AttachmentRow({ attachment, entry, files }: { attachment: AttachmentVie
 }
 
 /** The view page's E2EE content: opened with this tab's key, or the unlock prompt. */
-export function ConnectedEncryptedMessage({ message }: { message: MessageView }) {
+export function ConnectedEncryptedMessage({ message }: { message: Pick<MessageView, 'id' | 'use_e2ee' | 'content_encrypted' | 'has_audio'> }) {
   const { reader } = useReader();
   const opened = useOpenedMessage(message, reader);
   return <EncryptedMessageBody message={message} opened={opened} unlockPrompt={<ConnectedUnlockPrompt />} />;
 }
 
 /** A one-line preview for lists: the first line of the opened text, or a neutral label. */
-export function EncryptedExcerpt({ message, reader, max = 90 }: { message: MessageView; reader: Reader | null; max?: number }) {
+export function EncryptedExcerpt({
+  message,
+  reader,
+  max = 90,
+}: {
+  message: Pick<MessageView, 'id' | 'use_e2ee' | 'content_encrypted'>;
+  reader: Reader | null;
+  max?: number;
+}) {
   const opened = useOpenedMessage(message, reader);
   if (opened.state !== 'open') return <>{T.encryptedExcerpt}</>;
   const first = opened.payload.text.trim().split('\n')[0]?.trim() ?? '';

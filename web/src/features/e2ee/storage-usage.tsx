@@ -1,5 +1,6 @@
 import { formatBytes, type StorageView } from '@afterword/worker/contracts/attachments';
 import { PLAN_LIMITS } from '@afterword/worker/contracts/plans';
+import { ErrorState } from '../../components/error-state';
 import { Skeleton } from '../../components/skeleton';
 import { trpc } from '../../lib/trpc';
 import { T } from './texts';
@@ -21,6 +22,6 @@ export function StorageMeter({ storage }: { storage: StorageView }) {
 export function StorageUsage() {
   const storage = trpc.attachments.storage.useQuery();
   if (storage.isPending) return <Skeleton lines={1} label="Loading your storage use" />;
-  if (storage.isError) return <p className="muted">{T.storageFailed}</p>;
+  if (storage.isError) return <ErrorState title={T.storageFailed} read={storage} />;
   return <StorageMeter storage={storage.data} />;
 }

@@ -51,7 +51,7 @@ export const T = {
   audioFailed: 'The encrypted recording could not be loaded or decrypted.',
   attachmentsTitle: 'Encrypted files',
   attachmentsLoading: 'Loading the files',
-  attachmentsFailed: 'The list of files could not be loaded. Reload the page to try again.',
+  attachmentsFailed: 'The list of files could not be loaded.',
   attachmentNoKey: 'No key for this file was sealed in the message, so it cannot be decrypted.',
   attachmentMissing: 'Not uploaded: the sender’s upload of this file did not complete.',
   attachmentDownload: 'Download',

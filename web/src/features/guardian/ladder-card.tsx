@@ -5,6 +5,7 @@ import { LadderStatus } from './ladder-status';
 import { LadderTimeline } from './ladder-timeline';
 import { T } from './texts';
 import type { Guardian } from './types';
+import { ErrorState } from '../../components/error-state';
 
 /** The owner's ladder on the Guardian page: where it stands, then its timeline. */
 export function LadderCard({ guardians = [] }: { guardians?: readonly Guardian[] }) {
@@ -16,7 +17,7 @@ export function LadderCard({ guardians = [] }: { guardians?: readonly Guardian[]
       {ladder.isPending ? (
         <Skeleton lines={4} label="Loading the guardian ladder" />
       ) : ladder.isError ? (
-        <p className="muted">{T.loadFailed}</p>
+        <ErrorState title={T.loadFailed} read={ladder} />
       ) : (
         <>
           <LadderStatus ladder={ladder.data} />

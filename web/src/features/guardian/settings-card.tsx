@@ -6,6 +6,7 @@ import { useSettingsActions } from './queries';
 import { SettingsForm } from './settings-form';
 import { T } from './texts';
 import type { Guardian } from './types';
+import { ErrorState } from '../../components/error-state';
 
 /** The owner's ladder settings, read and saved here. */
 export function SettingsCard({ guardians = [] }: { guardians?: readonly Guardian[] }) {
@@ -17,7 +18,7 @@ export function SettingsCard({ guardians = [] }: { guardians?: readonly Guardian
       {settings.isPending ? (
         <Skeleton lines={2} label="Loading your guardian settings" />
       ) : settings.isError ? (
-        <p className="muted">{T.loadFailed}</p>
+        <ErrorState title={T.loadFailed} read={settings} />
       ) : (
         <SettingsForm key={JSON.stringify(settings.data)} settings={settings.data} liveGuardians={live} onSave={save} pending={pending} />
       )}

@@ -7,7 +7,7 @@ export const T = {
   revokeTitle: 'Revoke this guardian?',
   revokeConfirm: 'Revoke guardian',
   signInFirst: 'Sign in or create an account to answer this invitation.',
-  loadFailed: 'This could not be loaded. Reload the page to try again.',
+  loadFailed: 'This could not be loaded.',
   settingsSaved: 'Guardian settings saved',
   settingsFailed: 'Could not save the settings. Please try again.',
   answerFailed: 'Could not record your answer. Please try again.',

@@ -66,7 +66,7 @@ describe('AudioPlayer', () => {
     expect(revoked).not.toHaveBeenCalledWith('blob:recording-2');
   });
 
-  it('says the recording could not be loaded when the server refuses it', async () => {
+  it("says the recording could not be loaded, with the server's detail and a Retry, when the server refuses it", async () => {
     vi.stubGlobal(
       'fetch',
       vi.fn(async () => new Response(JSON.stringify({ detail: 'Message not found' }), { status: 404 })),
@@ -74,7 +74,9 @@ describe('AudioPlayer', () => {
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const { created } = objectUrls();
     renderWithQuery(<AudioPlayer messageId="m-7" />);
-    expect(await screen.findByText('The recording could not be loaded. Reload the page to try again.')).toBeTruthy();
+    expect(await screen.findByText('The recording could not be loaded.')).toBeTruthy();
+    expect(screen.getByText('Message not found')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy();
     expect(created).not.toHaveBeenCalled();
   });
 });

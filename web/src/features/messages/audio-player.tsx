@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { ErrorState } from '../../components/error-state';
 import { Skeleton } from '../../components/skeleton';
 import { restFetch } from '../../lib/rest';
 import { useObjectUrl } from '../../lib/use-object-url';
@@ -27,7 +28,7 @@ export function AudioPlayer({ messageId, label = 'Voice recording' }: { messageI
   const recording = useQuery(messageAudioQuery(messageId));
   const url = useObjectUrl(recording.data);
 
-  if (recording.isError) return <p className="muted">The recording could not be loaded. Reload the page to try again.</p>;
+  if (recording.isError) return <ErrorState title="The recording could not be loaded." read={recording} />;
   if (!url) return <Skeleton lines={1} label="Loading the recording" />;
   // biome-ignore lint/a11y/useMediaCaption: a user's own voice recording: no caption or transcript exists for it (see docs/decisions/formatting.md)
   return <audio className="audio" controls preload="metadata" src={url} aria-label={label} />;

@@ -1,4 +1,4 @@
-import type { DeliveryLogEntry, MessageTransitionView, MessageView } from '@afterword/worker/contracts/messages';
+import type { MessageView, SenderMessageDetail } from '@afterword/worker/contracts/messages';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
@@ -8,18 +8,14 @@ import { Field } from '../../components/field';
 import { formatDateTime } from '../canary/format';
 import { AudioPlayer } from './audio-player';
 import { DeliveryLog } from './delivery-log';
-import { describeRule, isOpen, METHOD_LABEL, recipientLabel, senderLabel, PAUSED_LABEL, PAUSED_NOTE, STATUS_LABEL, STATUS_TONE } from './format';
+import { describeRule, isOpen, METHOD_LABEL, recipientLabel, PAUSED_LABEL, PAUSED_NOTE, STATUS_LABEL, STATUS_TONE } from './format';
 import { StateHistory } from './state-history';
 
 export const RELEASE_CONFIRM_TEXT = 'Release this message now?';
 export const CANCEL_CONFIRM_TEXT = 'Cancel this message?';
 
-export interface MessageDetailData {
-  message: MessageView;
-  transitions: MessageTransitionView[];
-  log: DeliveryLogEntry[];
-  role: 'sender' | 'recipient';
-}
+/** The sender's record; a recipient reads received-message.tsx instead. */
+export type MessageDetailData = SenderMessageDetail;
 
 interface MessageDetailProps {
   data: MessageDetailData;
@@ -34,12 +30,11 @@ interface MessageDetailProps {
   renderEncrypted?: (message: MessageView) => ReactNode;
 }
 
-/** messages/view/{id}: content, audio, the sender's actions, the delivery log, the state history and a reply box. */
+/** messages/view/{id}, for its sender: content, audio, the sender's actions, the delivery log, the state history and a reply box. */
 export function MessageDetail({ data, onRelease, onCancel, pending, renderEncrypted }: MessageDetailProps) {
-  const { message, transitions, log, role } = data;
+  const { message, transitions, log } = data;
   const [confirming, setConfirming] = useState<'release' | 'cancel' | null>(null);
-  const isSender = role === 'sender';
-  const open = isSender && isOpen(message.status);
+  const open = isOpen(message.status);
   const to = recipientLabel(message);
   const method = METHOD_LABEL[message.delivery_method];
 
@@ -59,17 +54,10 @@ export function MessageDetail({ data, onRelease, onCancel, pending, renderEncryp
               {message.paused ? <Badge tone="grace">{PAUSED_LABEL}</Badge> : null}
             </dd>
           </div>
-          {isSender ? (
-            <div>
-              <dt>To</dt>
-              <dd className="break">{to}</dd>
-            </div>
-          ) : (
-            <div>
-              <dt>From</dt>
-              <dd className="break">{senderLabel(message)}</dd>
-            </div>
-          )}
+          <div>
+            <dt>To</dt>
+            <dd className="break">{to}</dd>
+          </div>
           <div>
             <dt>Deliver at</dt>
             <dd>
@@ -97,7 +85,7 @@ export function MessageDetail({ data, onRelease, onCancel, pending, renderEncryp
             </div>
           ) : null}
         </dl>
-        {isSender ? <WhatHappensNext message={message} /> : null}
+        <WhatHappensNext message={message} />
         {isEncrypted(message) ? (
           renderEncrypted ? (
             renderEncrypted(message)
@@ -113,7 +101,7 @@ export function MessageDetail({ data, onRelease, onCancel, pending, renderEncryp
             <AudioPlayer messageId={message.id} />
           </div>
         ) : null}
-        {isSender && message.rules.length ? (
+        {message.rules.length ? (
           <div className="message-rules">
             <h3 className="message-rules__title">Rules</h3>
             <ul>

@@ -17,7 +17,7 @@ function Page({ initial = 'all' as MessageFilter }) {
   return (
     <>
       <MessageFilterTabs value={filter} onChange={setFilter} />
-      <MessageList messages={MESSAGES} filter={filter} loading={false} failed={false} />
+      <MessageList messages={MESSAGES} filter={filter} />
     </>
   );
 }
@@ -52,7 +52,7 @@ describe('My Messages list and filters', () => {
   });
 
   it('lists deliver_at, a status badge and a View button to the view page', async () => {
-    renderWithRouter(() => <MessageList messages={[MESSAGES[1]!]} filter="all" loading={false} failed={false} />);
+    renderWithRouter(() => <MessageList messages={[MESSAGES[1]!]} filter="all" />);
     const item = (await screen.findAllByRole('listitem'))[0]!;
     expect(within(item).getByText('Armed').className).toContain('badge--grace');
     expect(item.querySelector('time')?.getAttribute('datetime')).toBe('2026-05-14T09:00:00.000Z');
@@ -62,19 +62,14 @@ describe('My Messages list and filters', () => {
   });
 
   it('has an empty state per filter; All offers Create Message', async () => {
-    renderWithRouter(() => <MessageList messages={[]} filter="all" loading={false} failed={false} />);
+    renderWithRouter(() => <MessageList messages={[]} filter="all" />);
     expect(await screen.findByText('No messages yet.')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Create Message' }).getAttribute('href')).toBe('/app/create');
   });
 
   it('says so when nothing is sent yet', () => {
-    render(<MessageList messages={[MESSAGES[0]!]} filter="sent" loading={false} failed={false} />);
+    render(<MessageList messages={[MESSAGES[0]!]} filter="sent" />);
     expect(screen.getByText('No sent messages.')).toBeTruthy();
     expect(screen.queryByRole('listitem')).toBeNull();
-  });
-
-  it('shows a skeleton while loading', () => {
-    render(<MessageList messages={undefined} filter="all" loading failed={false} />);
-    expect(screen.getByRole('status', { name: 'Loading your messages' })).toBeTruthy();
   });
 });

@@ -3,7 +3,6 @@ import { Link } from '@tanstack/react-router';
 import { Badge } from '../../components/badge';
 import { buttonClass } from '../../components/button';
 import { EmptyState } from '../../components/empty-state';
-import { Skeleton } from '../../components/skeleton';
 import { formatDateTime } from '../canary/format';
 import { excerpt, METHOD_LABEL, recipientLabel, PAUSED_LABEL, STATUS_LABEL, STATUS_TONE } from './format';
 
@@ -38,17 +37,14 @@ const EMPTY: Record<MessageFilter, { title: string; body: string }> = {
 };
 
 interface MessageListProps {
-  messages: readonly MessageView[] | undefined;
+  /** Loaded: the page shows the loading and error states (components/query-state.tsx). */
+  messages: readonly MessageView[];
   filter: MessageFilter;
-  loading: boolean;
-  failed: boolean;
 }
 
 /** My Messages: each message with its deliver_at, status and a View button, newest first. */
-export function MessageList({ messages, filter, loading, failed }: MessageListProps) {
-  if (loading) return <Skeleton lines={4} label="Loading your messages" />;
-  if (failed) return <p className="muted">Your messages could not be loaded. Reload the page to try again.</p>;
-  const shown = (messages ?? []).filter((m) => matchesFilter(m, filter));
+export function MessageList({ messages, filter }: MessageListProps) {
+  const shown = messages.filter((m) => matchesFilter(m, filter));
   if (!shown.length) {
     const empty = EMPTY[filter];
     return (

@@ -19,6 +19,7 @@ export function useRefreshMessages() {
       utils.message.pending.invalidate(),
       utils.message.byId.invalidate(),
       utils.message.inbox.invalidate(),
+      utils.message.unreadCount.invalidate(),
       utils.message.logs.invalidate(),
       utils.activity.recent.invalidate(),
     ]);
@@ -61,4 +62,14 @@ export function useMessageActions() {
       ),
     pending: release.isPending || cancel.isPending,
   };
+}
+
+/** The recipient opened a message: mark it read, then the Inbox and its sidebar count follow. */
+export function useMarkRead() {
+  const utils = trpc.useUtils();
+  const mutation = trpc.message.markRead.useMutation({
+    onSuccess: (received) =>
+      Promise.all([utils.message.unreadCount.invalidate(), utils.message.inbox.invalidate(), utils.message.byId.invalidate({ id: received.id })]),
+  });
+  return (id: string) => mutation.mutate({ id });
 }

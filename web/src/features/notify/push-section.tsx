@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
+import { ErrorState } from '../../components/error-state';
 import { Skeleton } from '../../components/skeleton';
 import { toast } from '../../components/toast';
 import { readApiError } from '../../lib/api-error';
@@ -42,6 +43,8 @@ export function PushSection() {
   const [busy, setBusy] = useState(false);
 
   if (!supported) return <p className="muted">This browser cannot receive push notifications.</p>;
+  // This device's subscription list: without it, "on" or "off" would be a guess.
+  if (list.isError) return <ErrorState title="Your push devices could not be loaded." read={list} />;
   const endpoint = thisDevice.data;
   if (endpoint === undefined || list.isPending) return <Skeleton lines={2} label="Checking push on this device" />;
 

@@ -10,10 +10,12 @@ interface AppShellProps {
   onLogout: () => void;
   /** Link the local outbox page (only when the server says it exists). */
   outboxEnabled?: boolean;
+  /** The Inbox entry's unread count. */
+  unread?: number;
   children: ReactNode;
 }
 
-export function AppShell({ email, onLogout, outboxEnabled = false, children }: AppShellProps) {
+export function AppShell({ email, onLogout, outboxEnabled = false, unread, children }: AppShellProps) {
   const [menuOpen, setMenuOpen] = useState(false);
   return (
     <div className="app-shell">
@@ -22,7 +24,7 @@ export function AppShell({ email, onLogout, outboxEnabled = false, children }: A
       </a>
       <AppHeader email={email} menuOpen={menuOpen} sidebarId={SIDEBAR_ID} onToggleMenu={() => setMenuOpen((open) => !open)} onLogout={onLogout} />
       <div className="app-shell__body">
-        <SidebarNav id={SIDEBAR_ID} open={menuOpen} onNavigate={() => setMenuOpen(false)} outboxEnabled={outboxEnabled} />
+        <SidebarNav id={SIDEBAR_ID} open={menuOpen} onNavigate={() => setMenuOpen(false)} outboxEnabled={outboxEnabled} unread={unread} />
         <main id="main" className="app-main" tabIndex={-1}>
           {children}
         </main>

@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { LOCAL_ITEMS, SIDEBAR_ITEMS } from './nav-items';
+import { LOCAL_ITEMS, RECEIVED_ITEMS, SIDEBAR_ITEMS } from './nav-items';
 
 interface SidebarNavProps {
   id: string;
@@ -8,9 +8,11 @@ interface SidebarNavProps {
   onNavigate: () => void;
   /** The local outbox page exists (the app runs locally): linked below the SPEC entries, apart from them. */
   outboxEnabled?: boolean;
+  /** Released messages left for the user that they have not opened; undefined while unknown. */
+  unread?: number;
 }
 
-export function SidebarNav({ id, open, onNavigate, outboxEnabled = false }: SidebarNavProps) {
+export function SidebarNav({ id, open, onNavigate, outboxEnabled = false, unread }: SidebarNavProps) {
   return (
     <div id={id} className="sidebar" data-open={open}>
       <nav aria-label="App">
@@ -18,6 +20,15 @@ export function SidebarNav({ id, open, onNavigate, outboxEnabled = false }: Side
           {SIDEBAR_ITEMS.map((item) => (
             <li key={item.to}>
               <SidebarLink to={item.to} label={item.label} exact={item.to === '/app'} onNavigate={onNavigate} />
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <nav aria-label="Received" className="sidebar__received">
+        <ul className="sidebar__list">
+          {RECEIVED_ITEMS.map((item) => (
+            <li key={item.to}>
+              <SidebarLink to={item.to} label={item.label} onNavigate={onNavigate} count={unread} />
             </li>
           ))}
         </ul>
@@ -38,9 +49,18 @@ export function SidebarNav({ id, open, onNavigate, outboxEnabled = false }: Side
   );
 }
 
-type NavTarget = (typeof SIDEBAR_ITEMS)[number]['to'] | (typeof LOCAL_ITEMS)[number]['to'];
+type NavTarget = (typeof SIDEBAR_ITEMS)[number]['to'] | (typeof RECEIVED_ITEMS)[number]['to'] | (typeof LOCAL_ITEMS)[number]['to'];
 
-function SidebarLink({ to, label, exact = false, onNavigate }: { to: NavTarget; label: string; exact?: boolean; onNavigate: () => void }) {
+interface SidebarLinkProps {
+  to: NavTarget;
+  label: string;
+  exact?: boolean;
+  onNavigate: () => void;
+  /** An unread count beside the label; nothing when zero or unknown. */
+  count?: number;
+}
+
+function SidebarLink({ to, label, exact = false, onNavigate, count }: SidebarLinkProps) {
   return (
     <Link
       to={to}
@@ -50,6 +70,12 @@ function SidebarLink({ to, label, exact = false, onNavigate }: { to: NavTarget; 
       onClick={onNavigate}
     >
       {label}
+      {count ? (
+        <span className="sidebar__count">
+          {count}
+          <span className="visually-hidden"> unread</span>
+        </span>
+      ) : null}
     </Link>
   );
 }

@@ -1,5 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { useEffect } from 'react';
+import { ErrorState } from '../../components/error-state';
 import { ClaimView, type ClaimLookup } from '../../features/vault/claim-view';
 import { rememberPendingClaim } from '../../features/vault/pending-claim';
 import { T } from '../../features/vault/texts';
@@ -35,9 +36,7 @@ function ClaimPage() {
   return (
     <div className="container narrow section">
       <h1>{T.claimTitle}</h1>
-      <section className="card">
-        <ClaimView lookup={lookup} />
-      </section>
+      <section className="card">{lookup.kind === 'failed' ? <ErrorState title={T.claimFailed} read={claim} /> : <ClaimView lookup={lookup} />}</section>
     </div>
   );
 }

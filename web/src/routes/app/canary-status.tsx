@@ -16,6 +16,8 @@ import { awaitReads } from '../../lib/route-data';
 import { isTestMode } from '../../lib/test-mode';
 import { trpc } from '../../lib/trpc';
 import { useNow } from '../../lib/use-now';
+import { ErrorState } from '../../components/error-state';
+import { QueryState } from '../../components/query-state';
 
 export const Route = createFileRoute('/app/canary-status')({
   loader: ({ context: { trpc } }) => awaitReads(trpc.canary.status.ensureData(), trpc.canary.list.ensureData(), trpc.deadman.get.ensureData()),
@@ -41,13 +43,17 @@ function CanaryStatusPage() {
       </PageHeader>
       <div className="stack">
         <Card title="Status">
-          <ServerStatus
-            status={status.data}
-            loading={status.isPending}
-            simulatedMiss={simulatedAt !== null}
-            onCheckIn={checkIn.checkIn}
-            checkInPending={checkIn.pending}
-          />
+          <QueryState query={status} loading="Loading status" failed="Your canary status could not be loaded." lines={2}>
+            {(data) => (
+              <ServerStatus
+                status={data}
+                deadmanActive={deadman.data?.active === true}
+                simulatedMiss={simulatedAt !== null}
+                onCheckIn={checkIn.checkIn}
+                checkInPending={checkIn.pending}
+              />
+            )}
+          </QueryState>
           {testMode ? <SimulateMissPanel /> : null}
         </Card>
         <Card title="Create a canary">
@@ -57,20 +63,17 @@ function CanaryStatusPage() {
           {list.isPending ? (
             <Skeleton lines={3} label="Loading your canaries" />
           ) : list.isError ? (
-            <p className="muted">Your canaries could not be loaded. Reload the page to try again.</p>
+            <ErrorState title="Your canaries could not be loaded." read={list} />
           ) : (
             <CanaryList canaries={list.data ?? []} nowMs={nowMs} origin={window.location.origin} onDelete={remove.remove} deletePending={remove.pending} />
           )}
         </Card>
         <Card title="Dead-man's switch">
-          <DeadmanSection
-            deadman={deadman.data}
-            loading={deadman.isPending}
-            nowMs={nowMs}
-            onSetup={deadmanActions.setup}
-            onCancel={deadmanActions.cancel}
-            pending={deadmanActions.pending}
-          />
+          <QueryState query={deadman} loading="Loading the dead-man's switch" failed="Your dead-man's switch could not be loaded." lines={2}>
+            {(data) => (
+              <DeadmanSection deadman={data} nowMs={nowMs} onSetup={deadmanActions.setup} onCancel={deadmanActions.cancel} pending={deadmanActions.pending} />
+            )}
+          </QueryState>
         </Card>
       </div>
     </>

@@ -1,6 +1,6 @@
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { Card } from '../../components/card';
-import { Skeleton } from '../../components/skeleton';
+import { QueryState } from '../../components/query-state';
 import { PageHeader } from '../../features/app-pages/page-header';
 import { KeysSection } from '../../features/developer/keys-section';
 import { ATTEMPTS_SHOWN, useKeyActions, useWebhookActions } from '../../features/developer/queries';
@@ -53,7 +53,7 @@ function DeveloperPage() {
           <KeysSection
             keys={keys.data}
             loading={keys.isPending}
-            loadFailed={keys.isError}
+            loadFailed={keys.isError ? keys : null}
             onCreate={keyActions.create}
             createPending={keyActions.createPending}
             onRevoke={keyActions.revoke}
@@ -64,7 +64,7 @@ function DeveloperPage() {
           <WebhooksSection
             webhooks={webhooks.data}
             loading={webhooks.isPending}
-            loadFailed={webhooks.isError}
+            loadFailed={webhooks.isError ? webhooks : null}
             onCreate={hookActions.create}
             createPending={hookActions.createPending}
             onDelete={hookActions.remove}
@@ -75,7 +75,9 @@ function DeveloperPage() {
           />
         </Card>
         <Card title="Sample payload">
-          {sample.isPending ? <Skeleton lines={6} label="Loading the sample payload" /> : <SamplePayload payload={sample.data} />}
+          <QueryState query={sample} loading="Loading the sample payload" failed="The sample payload could not be loaded." lines={6}>
+            {(payload) => <SamplePayload payload={payload} />}
+          </QueryState>
         </Card>
       </div>
     </>

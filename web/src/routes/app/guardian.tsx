@@ -11,6 +11,7 @@ import { SettingsCard } from '../../features/guardian/settings-card';
 import { T } from '../../features/guardian/texts';
 import { awaitReads } from '../../lib/route-data';
 import { trpc } from '../../lib/trpc';
+import { ErrorState } from '../../components/error-state';
 
 export const Route = createFileRoute('/app/guardian')({
   loader: ({ context: { trpc } }) => {
@@ -42,7 +43,7 @@ function GuardianPage() {
           {guardians.isPending ? (
             <Skeleton lines={3} label="Loading your guardians" />
           ) : guardians.isError ? (
-            <p className="muted">{T.loadFailed}</p>
+            <ErrorState title={T.loadFailed} read={guardians} />
           ) : (
             <GuardianList guardians={guardians.data} onRevoke={actions.revoke} revokePending={actions.revokePending} />
           )}
@@ -53,7 +54,7 @@ function GuardianPage() {
           {owners.isPending ? (
             <Skeleton lines={2} label="Loading the people who chose you" />
           ) : owners.isError ? (
-            <p className="muted">{T.loadFailed}</p>
+            <ErrorState title={T.loadFailed} read={owners} />
           ) : (
             <OwnersList owners={owners.data} actions={answers} />
           )}

@@ -1,4 +1,5 @@
 import { createFileRoute, Link } from '@tanstack/react-router';
+import { QueryState } from '../../components/query-state';
 import { PageHeader } from '../../features/app-pages/page-header';
 import { EncryptedExcerpt } from '../../features/e2ee/encrypted-message';
 import { ConnectedUnlockPrompt } from '../../features/e2ee/unlock-prompt';
@@ -25,12 +26,9 @@ function InboxPage() {
         </p>
       </PageHeader>
       {needsKey ? <ConnectedUnlockPrompt /> : null}
-      <InboxList
-        messages={inbox.data}
-        loading={inbox.isPending}
-        failed={inbox.isError}
-        renderEncryptedExcerpt={(m) => <EncryptedExcerpt message={m} reader={reader} />}
-      />
+      <QueryState query={inbox} loading="Loading your inbox" failed="Your inbox could not be loaded." lines={4}>
+        {(messages) => <InboxList messages={messages} renderEncryptedExcerpt={(m) => <EncryptedExcerpt message={m} reader={reader} />} />}
+      </QueryState>
     </>
   );
 }

@@ -13,6 +13,7 @@ import { PushSection } from '../../features/notify/push-section';
 import { usePreferenceActions, useProfileActions } from '../../features/notify/queries';
 import { awaitReads } from '../../lib/route-data';
 import { trpc } from '../../lib/trpc';
+import { ErrorState } from '../../components/error-state';
 
 export const Route = createFileRoute('/app/notifications')({
   loader: ({ context: { trpc } }) => {
@@ -24,7 +25,7 @@ export const Route = createFileRoute('/app/notifications')({
   component: NotificationsPage,
 });
 
-const LOAD_FAILED = 'This could not be loaded. Reload the page to try again.';
+const LOAD_FAILED = 'This could not be loaded.';
 
 function NotificationsPage() {
   const preferences = trpc.notify.preferences.useQuery();
@@ -47,7 +48,7 @@ function NotificationsPage() {
           {preferences.isPending ? (
             <Skeleton lines={5} label="Loading your preferences" />
           ) : preferences.isError ? (
-            <p className="muted">{LOAD_FAILED}</p>
+            <ErrorState title={LOAD_FAILED} read={preferences} />
           ) : (
             <PreferencesForm value={preferences.data} timeZone={profile.data?.time_zone} onSave={prefActions.save} />
           )}
@@ -56,7 +57,7 @@ function NotificationsPage() {
           {profile.isPending ? (
             <Skeleton lines={3} label="Loading your profile" />
           ) : profile.isError ? (
-            <p className="muted">{LOAD_FAILED}</p>
+            <ErrorState title={LOAD_FAILED} read={profile} />
           ) : (
             <ProfileForm profile={profile.data} onSave={profileActions.update} />
           )}
@@ -65,7 +66,7 @@ function NotificationsPage() {
           {profile.isPending ? (
             <Skeleton lines={2} label="Loading your phone number" />
           ) : profile.isError ? (
-            <p className="muted">{LOAD_FAILED}</p>
+            <ErrorState title={LOAD_FAILED} read={profile} />
           ) : (
             <PhoneSection
               profile={profile.data}

@@ -5,6 +5,7 @@ import { PageHeader } from '../../features/app-pages/page-header';
 import { OutboxList } from '../../features/outbox/outbox-list';
 import { awaitReads } from '../../lib/route-data';
 import { trpc } from '../../lib/trpc';
+import { ErrorState } from '../../components/error-state';
 
 const OUTBOX_LIMIT = 100;
 
@@ -35,7 +36,9 @@ function OutboxPage() {
           locally here, so nothing was really sent, and each person signed in sees only what was meant for them.
         </p>
       </PageHeader>
-      {status.isPending ? (
+      {status.isError ? (
+        <ErrorState title="Whether this Afterword has an outbox could not be checked." read={status} />
+      ) : status.isPending ? (
         <Skeleton lines={4} label="Loading the outbox" />
       ) : !enabled ? (
         <EmptyState title="There is no outbox here.">
@@ -44,7 +47,7 @@ function OutboxPage() {
       ) : outbox.isPending ? (
         <Skeleton lines={4} label="Loading the outbox" />
       ) : outbox.isError ? (
-        <p className="muted">The outbox could not be loaded. Reload the page to try again.</p>
+        <ErrorState title="The outbox could not be loaded." read={outbox} />
       ) : (
         <OutboxList items={outbox.data.messages} />
       )}

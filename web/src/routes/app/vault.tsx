@@ -13,6 +13,7 @@ import { VaultForm } from '../../features/vault/vault-form';
 import { VaultList } from '../../features/vault/vault-list';
 import { awaitReads } from '../../lib/route-data';
 import { trpc } from '../../lib/trpc';
+import { ErrorState } from '../../components/error-state';
 
 export const Route = createFileRoute('/app/vault')({
   loader: ({ context: { trpc } }) => {
@@ -48,7 +49,7 @@ function VaultPage() {
           {items.isPending ? (
             <Skeleton lines={3} label="Loading your vault" />
           ) : items.isError ? (
-            <p className="muted">{T.loadFailed}</p>
+            <ErrorState title={T.loadFailed} read={items} />
           ) : (
             <VaultList items={items.data} onDelete={actions.remove} deletePending={actions.removePending} />
           )}

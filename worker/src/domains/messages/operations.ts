@@ -1,9 +1,19 @@
 import { z } from 'zod';
 import { ZIdParam } from '../../api/ids';
 import { defineOperation } from '../../api/operation';
-import { MESSAGE_CREATE_MAX_BODY_BYTES, MESSAGE_FILTERS, ZCreateMessageInput, ZDeliveryLogEntry, ZMessageDetail, ZMessageView } from '../../contracts/messages';
+import {
+  MESSAGE_CREATE_MAX_BODY_BYTES,
+  MESSAGE_FILTERS,
+  ZCreateMessageInput,
+  ZDeliveryLogEntry,
+  ZMessageDetail,
+  ZMessageView,
+  ZReceivedMessage,
+  ZUnreadCount,
+} from '../../contracts/messages';
 import { createMessage } from './create-message';
-import { getDeliveryLog, getMessageAudio, getMessageDetail, inboxMessages, listMessages, messageNotFound, pendingMessages } from './read-messages';
+import { getDeliveryLog, getMessageAudio, getMessageDetail, listMessages, messageNotFound, pendingMessages } from './read-messages';
+import { inboxMessages, markMessageRead, unreadCount } from './received-messages';
 import { cancelMessage, deliverNow } from './sender-actions';
 
 /** SPEC section 7 /api/message/* and /api/messages/deliver/{id}, plus the lookups My Messages, the view page and the inbox need. */
@@ -91,15 +101,49 @@ export const messageOperations = [
     trpc: 'inbox',
     access: readMessages,
     input: {},
-    output: messages,
+    output: z.array(ZReceivedMessage),
     docs: {
       operationId: 'inbox',
       summary: 'Inbox',
-      description: 'Released messages addressed to the caller, with `sender_email`, `sender_name` and `released_at`.',
+      description:
+        "Released messages addressed to the caller, newest release first: who sent each, when and why it was released, its content and whether it was opened (`read_at`). None of the sender's rules, channel or delivery log.",
       tags,
-      responses: { 200: { description: 'Messages' } },
+      responses: { 200: { description: 'Received messages' } },
     },
     run: ({ services, principal }) => inboxMessages(services, principal.user.id),
+  }),
+  defineOperation({
+    method: 'get',
+    path: '/api/message/unread-count',
+    trpc: 'unreadCount',
+    access: readMessages,
+    input: {},
+    output: ZUnreadCount,
+    docs: {
+      operationId: 'inboxUnreadCount',
+      summary: 'Unread messages in the Inbox',
+      description: 'How many released messages addressed to the caller they have not opened yet.',
+      tags,
+      responses: { 200: { description: 'The count' } },
+    },
+    run: ({ services, principal }) => unreadCount(services, principal.user.id),
+  }),
+  defineOperation({
+    method: 'post',
+    path: '/api/message/{id}/read',
+    trpc: 'markRead',
+    access: { kind: 'session' },
+    input: { params: ZIdParam },
+    output: ZReceivedMessage,
+    notFound: messageNotFound,
+    docs: {
+      operationId: 'markMessageRead',
+      summary: 'Mark a received message as read',
+      description: 'The recipient opened it: `read_at` is set the first time and kept after. Only for its recipient, once released.',
+      tags,
+      responses: { 200: { description: 'The received message' }, 404: notYours },
+    },
+    run: ({ services, principal }, { id }) => markMessageRead(services, principal.user.id, id),
   }),
   defineOperation({
     method: 'get',
@@ -112,9 +156,10 @@ export const messageOperations = [
     docs: {
       operationId: 'getMessage',
       summary: 'One message with its history',
-      description: 'For the sender, or the recipient after release (who sees no rules and only the release transitions).',
+      description:
+        'For its sender (`role: sender`): the message, its state history and delivery log. For its recipient once released (`role: recipient`): their copy only, as in the Inbox, with no history or log.',
       tags,
-      responses: { 200: { description: 'The message, its transitions and delivery log' }, 404: notYours },
+      responses: { 200: { description: "The sender's record, or the recipient's copy" }, 404: notYours },
     },
     run: ({ services, principal }, { id }) => getMessageDetail(services, principal.user.id, id),
   }),

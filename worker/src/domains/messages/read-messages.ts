@@ -2,15 +2,17 @@ import { schema } from '@afterword/db';
 import type { Message } from '@afterword/db/schema';
 import { and, asc, desc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
-import type { DeliveryLogEntry, MessageDetail, MessageFilter, MessageView } from '../../contracts/messages';
+import type { DeliveryLogEntry, MessageDetail, MessageFilter, MessageView, SenderMessageDetail } from '../../contracts/messages';
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
 import { hasConsent } from '../legal/consent-state';
+import { messageNotFound } from './message-errors';
 import { toMessageView, toTransitionView } from './message-view';
+import { getReceivedMessage } from './received-messages';
 
 const recipient = alias(schema.users, 'recipient');
 
-export const messageNotFound = () => new AppError('NOT_FOUND', 'Message not found');
+export { messageNotFound };
 const LIST_LIMIT = 500;
 
 /** The caller's own message (as its sender); anyone else's is 404, as if it did not exist. */
@@ -47,27 +49,21 @@ async function loadReadable(
   throw messageNotFound();
 }
 
-/** What a recipient sees of a message: the content, not the sender's rules or check-in history. */
-function recipientCopy(view: MessageView): MessageView {
-  return { ...view, rules: [], armed_at: null, cancel_deadline: null };
-}
-
+/**
+ * GET /api/message/{id}: the sender's full record (state history, delivery log), or for its recipient
+ * (once released) their copy only — none of the sender's delivery internals.
+ */
 export async function getMessageDetail(ctx: ServiceContext, userId: string, id: string): Promise<MessageDetail> {
   const { message, role, senderEmail, senderName, recipientEmail } = await loadReadable(ctx, userId, id);
+  if (role === 'recipient') return { role, message: await getReceivedMessage(ctx, userId, id) };
   const [transitions, log] = await ctx.db.batch([
     ctx.db.select().from(schema.messageTransitions).where(eq(schema.messageTransitions.message_id, id)).orderBy(asc(schema.messageTransitions.created_at)),
     logQuery(ctx, id),
   ]);
-  const paused = role === 'sender' && !(await hasConsent(ctx, userId, 'messages'));
+  const paused = !(await hasConsent(ctx, userId, 'messages'));
   const view = toMessageView(message, { sender_email: senderEmail, sender_name: senderName, recipient_email: recipientEmail }, paused);
-  const history = transitions.map(toTransitionView);
-  return {
-    message: role === 'sender' ? view : recipientCopy(view),
-    // The recipient sees how their copy travelled, not why the sender's rules fired.
-    transitions: role === 'sender' ? history : history.filter((t) => t.to === 'releasing' || t.to === 'delivered' || t.to === 'failed'),
-    log: log.map(toLogEntry),
-    role,
-  };
+  const detail: SenderMessageDetail = { role, message: view, transitions: transitions.map(toTransitionView), log: log.map(toLogEntry) };
+  return detail;
 }
 
 function logQuery(ctx: ServiceContext, messageId: string) {
@@ -82,10 +78,10 @@ function toLogEntry(r: typeof schema.deliveryLog.$inferSelect): DeliveryLogEntry
   return { created_at: r.created_at.toISOString(), channel: r.channel, success: r.success, attempt: r.attempt, ...(r.error ? { error: r.error } : {}) };
 }
 
-/** GET /api/notify/logs/{id}: every attempt, for the sender and (for their copy) the recipient. */
+/** GET /api/notify/logs/{id}: every attempt, for the sender only (a recipient is not shown how it travelled). */
 export async function getDeliveryLog(ctx: ServiceContext, userId: string, messageId: string): Promise<DeliveryLogEntry[]> {
   // Ids are stored lower-case; GET /api/notify/logs/{id} passes the path's id as given.
-  const { message } = await loadReadable(ctx, userId, messageId.toLowerCase());
+  const message = await loadOwnMessage(ctx, userId, messageId.toLowerCase());
   return (await logQuery(ctx, message.id)).map(toLogEntry);
 }
 
@@ -114,18 +110,6 @@ export async function pendingMessages(ctx: ServiceContext, userId: string): Prom
     .limit(LIST_LIMIT);
   const paused = !(await hasConsent(ctx, userId, 'messages'));
   return rows.map((m) => toMessageView(m, {}, paused));
-}
-
-/** GET /api/message/inbox: released messages addressed to the caller, newest release first. */
-export async function inboxMessages(ctx: ServiceContext, userId: string): Promise<MessageView[]> {
-  const rows = await ctx.db
-    .select({ message: schema.messages, senderEmail: schema.users.email, senderName: schema.users.display_name })
-    .from(schema.messages)
-    .innerJoin(schema.users, eq(schema.users.id, schema.messages.sender_id))
-    .where(and(eq(schema.messages.recipient_user_id, userId), isNotNull(schema.messages.released_at)))
-    .orderBy(desc(schema.messages.released_at))
-    .limit(LIST_LIMIT);
-  return rows.map((r) => recipientCopy(toMessageView(r.message, { sender_email: r.senderEmail, sender_name: r.senderName })));
 }
 
 /** The message's recording from R2, for its sender or (once released) its recipient. */

@@ -57,9 +57,9 @@ export const notifyOperations = [
     docs: {
       operationId: 'messageDeliveryLog',
       summary: "A message's delivery log",
-      description: 'Every delivery attempt, oldest first: for the sender, and for the recipient of a released message (their copy).',
+      description: 'Every delivery attempt, oldest first: for the sender only (the recipient sees their copy in the Inbox, not how it travelled).',
       tags: ['Messages'],
-      responses: { 200: { description: 'Attempts' }, 404: { description: 'Message not found (or not yours, or not yet released to you)' } },
+      responses: { 200: { description: 'Attempts' }, 404: { description: 'Message not found (or not yours)' } },
     },
     run: ({ services, principal }, { id }) => getDeliveryLog(services, principal.user.id, id),
   }),

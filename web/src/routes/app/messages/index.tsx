@@ -1,6 +1,7 @@
 import type { MessageFilter } from '@afterword/worker/contracts/messages';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { buttonClass } from '../../../components/button';
+import { QueryState } from '../../../components/query-state';
 import { PageHeader } from '../../../features/app-pages/page-header';
 import { isMessageFilter, MessageFilterTabs, MessageList } from '../../../features/messages/message-list';
 import { MESSAGE_LIST_REFRESH_MS } from '../../../features/messages/queries';
@@ -35,7 +36,9 @@ function MessagesPage() {
           Create Message
         </Link>
       </div>
-      <MessageList messages={list.data} filter={filter} loading={list.isPending} failed={list.isError} />
+      <QueryState query={list} loading="Loading your messages" failed="Your messages could not be loaded." lines={4}>
+        {(messages) => <MessageList messages={messages} filter={filter} />}
+      </QueryState>
     </>
   );
 }

@@ -1,5 +1,6 @@
-import { createFileRoute, Link } from '@tanstack/react-router';
+import { createFileRoute, Link, Navigate } from '@tanstack/react-router';
 import { EmptyState } from '../../../../components/empty-state';
+import { ErrorState, type FailedRead } from '../../../../components/error-state';
 import { Skeleton } from '../../../../components/skeleton';
 import { PageHeader } from '../../../../features/app-pages/page-header';
 import { ConnectedEncryptedMessage } from '../../../../features/e2ee/encrypted-message';
@@ -25,22 +26,25 @@ function MessageViewPage() {
       // Re-read while something may still happen on its own: a rule firing, a channel answering.
       refetchInterval: (q) => {
         const data = q.state.data;
-        if (!data) return false;
+        if (data?.role !== 'sender') return false;
         return !isSettled(data.message.status) || (data.message.delivered && data.log.length === 0) ? MESSAGE_REFRESH_MS : false;
       },
     },
   );
-  const role = query.data?.role;
+  // A message left for the caller is read on the recipient's own page, under the Inbox.
+  if (query.data?.role === 'recipient') return <Navigate to="/app/inbox/$id" params={{ id }} replace />;
 
   return (
     <>
       <PageHeader title="Message">
-        <p>{role === 'recipient' ? <Link to="/app/inbox">Back to your Inbox</Link> : <Link to="/app/messages">Back to My Messages</Link>}</p>
+        <p>
+          <Link to="/app/messages">Back to My Messages</Link>
+        </p>
       </PageHeader>
-      {query.isPending ? (
+      {query.isError ? (
+        <LoadFailed read={query} />
+      ) : query.isPending ? (
         <Skeleton lines={6} label="Loading the message" />
-      ) : query.isError ? (
-        <LoadFailed error={query.error} />
       ) : (
         <MessageDetail
           data={query.data}
@@ -55,12 +59,12 @@ function MessageViewPage() {
 }
 
 /** A malformed id (422) reads like one that is not there: either way there is nothing to show. */
-function LoadFailed({ error }: { error: unknown }) {
-  const { status, detail } = readApiError(error);
-  const notFound = status === 404 || status === 422;
+function LoadFailed({ read }: { read: FailedRead }) {
+  const { status } = readApiError(read.error);
+  if (status !== 404 && status !== 422) return <ErrorState title="This message could not be loaded." read={read} />;
   return (
-    <EmptyState title={notFound ? 'This message could not be found.' : 'This message could not be loaded.'}>
-      <p>{notFound ? 'It may have been removed, or it is not addressed to you yet.' : (detail ?? 'Reload the page to try again.')}</p>
+    <EmptyState title="This message could not be found.">
+      <p>It may have been removed, or it is not addressed to you yet.</p>
     </EmptyState>
   );
 }
