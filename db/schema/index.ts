@@ -14,3 +14,4 @@ export * from './api-keys';
 export * from './guardians';
 export * from './vault';
 export * from './consents';
+export * from './contacts';

@@ -37,6 +37,13 @@ export type GuardianNoticeJob = z.infer<typeof ZGuardianNoticeJob>;
 export const ZDeathConfirmedJob = z.object({ type: z.literal('death_confirmed'), report_id: z.string().min(1) });
 export type DeathConfirmedJob = z.infer<typeof ZDeathConfirmedJob>;
 
+/**
+ * One contact invitation email. The token rides in the job (the table keeps only its hash): a lost job
+ * leaves the invitation unsent, and the inviter removes and adds the address again.
+ */
+export const ZContactInvitationJob = z.object({ type: z.literal('contact_invitation'), contact_id: z.string().min(1), token: z.string().min(1) });
+export type ContactInvitationJob = z.infer<typeof ZContactInvitationJob>;
+
 export const ZQueueJob = z.discriminatedUnion('type', [
   ZMissedCheckinsEvent,
   ZDeliverJob,
@@ -44,5 +51,6 @@ export const ZQueueJob = z.discriminatedUnion('type', [
   ZWebhookJob,
   ZGuardianNoticeJob,
   ZDeathConfirmedJob,
+  ZContactInvitationJob,
 ]);
 export type QueueJob = z.infer<typeof ZQueueJob>;

@@ -1,5 +1,6 @@
 import { ZQueueJob, type QueueJob } from '../contracts/jobs';
 import { dispatchMissedCheckins } from '../domains/canary/missed-event-subscribers';
+import { sendContactInvitation } from '../domains/contacts/send-invitation';
 import { completeDeathConfirmation } from '../domains/guardian/complete-confirmation';
 import { sendGuardianNotice } from '../domains/guardian/guardian-notices';
 import { deliverMessage } from '../domains/messages/delivery/deliver-message';
@@ -21,6 +22,7 @@ const handlers: Handlers = {
   owner_notice: async (job, env) => void (await sendOwnerNotice(createServiceContext(env), job.notice_id)),
   webhook: async (job, env) => void (await deliverWebhook(createServiceContext(env), job.delivery_id)),
   guardian_notice: async (job, env) => void (await sendGuardianNotice(createServiceContext(env), job.notice_id)),
+  contact_invitation: async (job, env) => void (await sendContactInvitation(createServiceContext(env), job)),
   death_confirmed: async (job, env) => void (await completeDeathConfirmation(createServiceContext(env), job.report_id)),
 };
 
