@@ -27,6 +27,7 @@ import { Route as AppIndexRouteImport } from './routes/app/index'
 import { Route as AppCanaryStatusRouteImport } from './routes/app/canary-status'
 import { Route as AppCapsulesRouteImport } from './routes/app/capsules'
 import { Route as AppConsentRouteImport } from './routes/app/consent'
+import { Route as AppContactsRouteImport } from './routes/app/contacts'
 import { Route as AppCreateRouteImport } from './routes/app/create'
 import { Route as AppDeveloperRouteImport } from './routes/app/developer'
 import { Route as AppGuardianRouteImport } from './routes/app/guardian'
@@ -45,6 +46,7 @@ import { Route as AppCapsuleIdRouteImport } from './routes/app/capsule/$id'
 import { Route as AppMemorialIndexRouteImport } from './routes/app/memorial/index'
 import { Route as AppMemorialIdRouteImport } from './routes/app/memorial/$id'
 import { Route as AppMessagesIndexRouteImport } from './routes/app/messages/index'
+import { Route as PublicContactsAcceptTokenRouteImport } from './routes/_public/contacts.accept.$token'
 import { Route as PublicGuardianAcceptTokenRouteImport } from './routes/_public/guardian.accept.$token'
 import { Route as AppMessagesViewIdRouteImport } from './routes/app/messages/view/$id'
 
@@ -137,6 +139,11 @@ const AppConsentRoute = AppConsentRouteImport.update({
   path: '/consent',
   getParentRoute: () => AppRoute,
 } as any)
+const AppContactsRoute = AppContactsRouteImport.update({
+  id: '/contacts',
+  path: '/contacts',
+  getParentRoute: () => AppRoute,
+} as any)
 const AppCreateRoute = AppCreateRouteImport.update({
   id: '/create',
   path: '/create',
@@ -227,6 +234,12 @@ const AppMessagesIndexRoute = AppMessagesIndexRouteImport.update({
   path: '/messages/',
   getParentRoute: () => AppRoute,
 } as any)
+const PublicContactsAcceptTokenRoute =
+  PublicContactsAcceptTokenRouteImport.update({
+    id: '/contacts/accept/$token',
+    path: '/contacts/accept/$token',
+    getParentRoute: () => PublicRoute,
+  } as any)
 const PublicGuardianAcceptTokenRoute =
   PublicGuardianAcceptTokenRouteImport.update({
     id: '/guardian/accept/$token',
@@ -256,6 +269,7 @@ export interface FileRoutesByFullPath {
   '/app/canary-status': typeof AppCanaryStatusRoute
   '/app/capsules': typeof AppCapsulesRoute
   '/app/consent': typeof AppConsentRoute
+  '/app/contacts': typeof AppContactsRoute
   '/app/create': typeof AppCreateRoute
   '/app/developer': typeof AppDeveloperRoute
   '/app/guardian': typeof AppGuardianRoute
@@ -275,6 +289,7 @@ export interface FileRoutesByFullPath {
   '/app/memorial/$id': typeof AppMemorialIdRoute
   '/app/memorial/': typeof AppMemorialIndexRoute
   '/app/messages/': typeof AppMessagesIndexRoute
+  '/contacts/accept/$token': typeof PublicContactsAcceptTokenRoute
   '/guardian/accept/$token': typeof PublicGuardianAcceptTokenRoute
   '/app/messages/view/$id': typeof AppMessagesViewIdRoute
 }
@@ -293,6 +308,7 @@ export interface FileRoutesByTo {
   '/app/canary-status': typeof AppCanaryStatusRoute
   '/app/capsules': typeof AppCapsulesRoute
   '/app/consent': typeof AppConsentRoute
+  '/app/contacts': typeof AppContactsRoute
   '/app/create': typeof AppCreateRoute
   '/app/developer': typeof AppDeveloperRoute
   '/app/guardian': typeof AppGuardianRoute
@@ -313,6 +329,7 @@ export interface FileRoutesByTo {
   '/app/memorial/$id': typeof AppMemorialIdRoute
   '/app/memorial': typeof AppMemorialIndexRoute
   '/app/messages': typeof AppMessagesIndexRoute
+  '/contacts/accept/$token': typeof PublicContactsAcceptTokenRoute
   '/guardian/accept/$token': typeof PublicGuardianAcceptTokenRoute
   '/app/messages/view/$id': typeof AppMessagesViewIdRoute
 }
@@ -334,6 +351,7 @@ export interface FileRoutesById {
   '/app/canary-status': typeof AppCanaryStatusRoute
   '/app/capsules': typeof AppCapsulesRoute
   '/app/consent': typeof AppConsentRoute
+  '/app/contacts': typeof AppContactsRoute
   '/app/create': typeof AppCreateRoute
   '/app/developer': typeof AppDeveloperRoute
   '/app/guardian': typeof AppGuardianRoute
@@ -354,6 +372,7 @@ export interface FileRoutesById {
   '/app/memorial/$id': typeof AppMemorialIdRoute
   '/app/memorial/': typeof AppMemorialIndexRoute
   '/app/messages/': typeof AppMessagesIndexRoute
+  '/_public/contacts/accept/$token': typeof PublicContactsAcceptTokenRoute
   '/_public/guardian/accept/$token': typeof PublicGuardianAcceptTokenRoute
   '/app/messages/view/$id': typeof AppMessagesViewIdRoute
 }
@@ -376,6 +395,7 @@ export interface FileRouteTypes {
     | '/app/canary-status'
     | '/app/capsules'
     | '/app/consent'
+    | '/app/contacts'
     | '/app/create'
     | '/app/developer'
     | '/app/guardian'
@@ -395,6 +415,7 @@ export interface FileRouteTypes {
     | '/app/memorial/$id'
     | '/app/memorial/'
     | '/app/messages/'
+    | '/contacts/accept/$token'
     | '/guardian/accept/$token'
     | '/app/messages/view/$id'
   fileRoutesByTo: FileRoutesByTo
@@ -413,6 +434,7 @@ export interface FileRouteTypes {
     | '/app/canary-status'
     | '/app/capsules'
     | '/app/consent'
+    | '/app/contacts'
     | '/app/create'
     | '/app/developer'
     | '/app/guardian'
@@ -433,6 +455,7 @@ export interface FileRouteTypes {
     | '/app/memorial/$id'
     | '/app/memorial'
     | '/app/messages'
+    | '/contacts/accept/$token'
     | '/guardian/accept/$token'
     | '/app/messages/view/$id'
   id:
@@ -453,6 +476,7 @@ export interface FileRouteTypes {
     | '/app/canary-status'
     | '/app/capsules'
     | '/app/consent'
+    | '/app/contacts'
     | '/app/create'
     | '/app/developer'
     | '/app/guardian'
@@ -473,6 +497,7 @@ export interface FileRouteTypes {
     | '/app/memorial/$id'
     | '/app/memorial/'
     | '/app/messages/'
+    | '/_public/contacts/accept/$token'
     | '/_public/guardian/accept/$token'
     | '/app/messages/view/$id'
   fileRoutesById: FileRoutesById
@@ -610,6 +635,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppConsentRouteImport
       parentRoute: typeof AppRoute
     }
+    '/app/contacts': {
+      id: '/app/contacts'
+      path: '/contacts'
+      fullPath: '/app/contacts'
+      preLoaderRoute: typeof AppContactsRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/app/create': {
       id: '/app/create'
       path: '/create'
@@ -736,6 +768,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppMessagesIndexRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_public/contacts/accept/$token': {
+      id: '/_public/contacts/accept/$token'
+      path: '/contacts/accept/$token'
+      fullPath: '/contacts/accept/$token'
+      preLoaderRoute: typeof PublicContactsAcceptTokenRouteImport
+      parentRoute: typeof PublicRoute
+    }
     '/_public/guardian/accept/$token': {
       id: '/_public/guardian/accept/$token'
       path: '/guardian/accept/$token'
@@ -767,6 +806,7 @@ interface PublicRouteChildren {
   PublicTermsRoute: typeof PublicTermsRoute
   PublicIndexRoute: typeof PublicIndexRoute
   PublicClaimTokenRoute: typeof PublicClaimTokenRoute
+  PublicContactsAcceptTokenRoute: typeof PublicContactsAcceptTokenRoute
   PublicGuardianAcceptTokenRoute: typeof PublicGuardianAcceptTokenRoute
 }
 
@@ -784,6 +824,7 @@ const PublicRouteChildren: PublicRouteChildren = {
   PublicTermsRoute: PublicTermsRoute,
   PublicIndexRoute: PublicIndexRoute,
   PublicClaimTokenRoute: PublicClaimTokenRoute,
+  PublicContactsAcceptTokenRoute: PublicContactsAcceptTokenRoute,
   PublicGuardianAcceptTokenRoute: PublicGuardianAcceptTokenRoute,
 }
 
@@ -794,6 +835,7 @@ interface AppRouteChildren {
   AppCanaryStatusRoute: typeof AppCanaryStatusRoute
   AppCapsulesRoute: typeof AppCapsulesRoute
   AppConsentRoute: typeof AppConsentRoute
+  AppContactsRoute: typeof AppContactsRoute
   AppCreateRoute: typeof AppCreateRoute
   AppDeveloperRoute: typeof AppDeveloperRoute
   AppGuardianRoute: typeof AppGuardianRoute
@@ -819,6 +861,7 @@ const AppRouteChildren: AppRouteChildren = {
   AppCanaryStatusRoute: AppCanaryStatusRoute,
   AppCapsulesRoute: AppCapsulesRoute,
   AppConsentRoute: AppConsentRoute,
+  AppContactsRoute: AppContactsRoute,
   AppCreateRoute: AppCreateRoute,
   AppDeveloperRoute: AppDeveloperRoute,
   AppGuardianRoute: AppGuardianRoute,
