@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { MAX_CONTACT_INVITATIONS_PER_DAY } from '../src/contracts/contacts';
 import { hashSecret } from '../src/lib/secrets';
 import { api, signedInUser } from './helpers/api';
 import { contactsOf, inviteContact, lastInvitationMail } from './helpers/contacts';
@@ -61,6 +62,19 @@ describe('inviting a contact by email', () => {
     const again = await add(owner.token, email);
     expect(again.status).toBe(409);
     expect(again.data.detail).toMatch(/already invited/);
+  });
+
+  it('refuses a 21st invitation within 24 hours (429 with Retry-After), so removing and re-adding is not a mailer', async () => {
+    const owner = await signedInUser();
+    for (let i = 0; i < MAX_CONTACT_INVITATIONS_PER_DAY; i++) {
+      const res = await add(owner.token, `many-${i}-${crypto.randomUUID()}@example.com`);
+      expect(res.status).toBe(201);
+      // Withdrawn at once: what counts is what was sent.
+      expect((await api('DELETE', `/api/contacts/${res.data.id}`, { token: owner.token })).status).toBe(200);
+    }
+    const refused = await add(owner.token, `one-more-${crypto.randomUUID()}@example.com`);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });
 

@@ -2,6 +2,8 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithRouter } from '../../test-utils/render-with-router';
 import { AssignForm } from '../guardian/assign-form';
+import type { VaultDeps } from '../vault/save-vault-item';
+import { VaultForm } from '../vault/vault-form';
 import { AcceptContact } from './accept-contact';
 import { ADD_CONTACT_SENT, AddContactForm } from './add-contact-form';
 import { ContactPicker } from './contact-picker';
@@ -63,6 +65,14 @@ describe('the guardian form with contacts', () => {
     fireEvent.click(screen.getByLabelText(/agreed to be asked/));
     fireEvent.click(screen.getByRole('button', { name: 'Assign guardian' }));
     await waitFor(() => expect(onAssign).toHaveBeenCalledWith({ email: 'bob@example.com', consent: true }));
+  });
+});
+
+describe('the vault form with contacts', () => {
+  it('fills the recipient’s user id from the picked contact', async () => {
+    renderWithRouter(() => <VaultForm deps={{} as VaultDeps} contacts={[BOB]} withPicker />);
+    fireEvent.change(await screen.findByLabelText('Pick from your contacts'), { target: { value: BOB.user_id } });
+    expect((screen.getByRole('textbox', { name: /^Recipient User ID/ }) as HTMLInputElement).value).toBe(BOB.user_id);
   });
 });
 

@@ -47,7 +47,7 @@ describe('CreateMessageForm with contacts', () => {
   function setup(reach: Reachability = reachOf({})) {
     const create = vi.fn(async () => ({ id: 'm-1' }));
     const reachability = vi.fn(async () => reach);
-    renderWithRouter(() => <CreateMessageForm create={create} onCreated={vi.fn()} contacts={[BOB]} reachability={reachability} now={() => NOW} />);
+    renderWithRouter(() => <CreateMessageForm create={create} onCreated={vi.fn()} contacts={[BOB]} withPicker reachability={reachability} now={() => NOW} />);
     return { create, reachability };
   }
 

@@ -78,6 +78,8 @@ interface CreateMessageFormProps {
   e2ee?: E2eeCreateDeps;
   /** Accepted contacts for the recipient picker (undefined while loading). */
   contacts?: readonly ContactOption[];
+  /** Shows the picker (a page that reads the contacts passes true). */
+  withPicker?: boolean;
   /** How a picked contact can be reached (rejects for anyone who is not a contact). */
   reachability?: (userId: string) => Promise<Reachability>;
   /** The clock the "when" sentence reads (tests pin it). */
@@ -110,7 +112,7 @@ async function recipientKeyOf(keys: E2eeCreateDeps['keys'], recipient: string) {
  * submits ignored); 'Message queued' or 'Failed to create message', with the server's details under
  * the fields they concern.
  */
-export function CreateMessageForm({ create, onCreated, e2ee, contacts, reachability, now = Date.now }: CreateMessageFormProps) {
+export function CreateMessageForm({ create, onCreated, e2ee, contacts, withPicker = false, reachability, now = Date.now }: CreateMessageFormProps) {
   const [content, setContent] = useState('');
   const [recipient, setRecipient] = useState('');
   const [method, setMethod] = useState<DeliveryMethod>('email');
@@ -244,7 +246,7 @@ export function CreateMessageForm({ create, onCreated, e2ee, contacts, reachabil
       <Field label="Message" error={errors.fields.content} hint="What you want them to read.">
         {(control) => <textarea className="input textarea" name="content" rows={8} value={content} onChange={(e) => setContent(e.target.value)} {...control} />}
       </Field>
-      {contacts !== undefined || reachability ? <ContactPicker contacts={contacts} selected={picked} onPick={(c) => setRecipient(c.user_id)} /> : null}
+      {withPicker ? <ContactPicker contacts={contacts} selected={picked} onPick={(c) => setRecipient(c.user_id)} /> : null}
       <div className="form-row">
         <TextField
           label="Recipient User ID"

@@ -51,6 +51,7 @@ function CreateMessagePage() {
           create={create}
           e2ee={e2ee}
           contacts={contacts}
+          withPicker
           reachability={reachability}
           onCreated={(m) => void navigate({ to: '/app/messages/view/$id', params: { id: m.id } })}
         />

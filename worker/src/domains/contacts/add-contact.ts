@@ -1,6 +1,6 @@
 import { schema } from '@afterword/db';
 import type { User } from '@afterword/db/schema';
-import { and, eq, gt, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { MAX_CONTACT_INVITATIONS_PER_DAY, type TAddContactInput, type TContactView } from '../../contracts/contacts';
 import type { ContactInvitationJob } from '../../contracts/jobs';
 import type { ServiceContext } from '../../env';
@@ -25,17 +25,7 @@ export async function addContact(ctx: ServiceContext, owner: User, input: TAddCo
     .from(schema.contacts)
     .where(and(eq(schema.contacts.owner_id, owner.id), eq(schema.contacts.email, input.email), inArray(schema.contacts.status, ['invited', 'accepted'])));
   if (live) throw alreadyThere(input.email, live.status);
-  const recent = await ctx.db
-    .select({ at: schema.contacts.invited_at })
-    .from(schema.contacts)
-    .where(and(eq(schema.contacts.owner_id, owner.id), gt(schema.contacts.invited_at, new Date(now - DAY_MS))))
-    .orderBy(schema.contacts.invited_at);
-  if (recent.length >= MAX_CONTACT_INVITATIONS_PER_DAY) {
-    const seconds = Math.max(1, Math.ceil((recent[0]!.at.getTime() + DAY_MS - now) / 1000));
-    throw new AppError('TOO_MANY_REQUESTS', `You sent ${MAX_CONTACT_INVITATIONS_PER_DAY} contact invitations in the last 24 hours: try again later`, {
-      'Retry-After': String(seconds),
-    });
-  }
+  await reserveInvitation(ctx, owner.id, now);
 
   const token = newSecretToken();
   const id = crypto.randomUUID();
@@ -57,11 +47,37 @@ export async function addContact(ctx: ServiceContext, owner: User, input: TAddCo
   try {
     await ctx.env.JOBS.send({ type: 'contact_invitation', contact_id: id, token } satisfies ContactInvitationJob, { contentType: 'json' });
   } catch (err) {
-    // The row stays `invited` and unsent (the list shows it): the owner removes it and adds the address again.
+    // The row stays `invited` with `invitation_sent_at` null: the owner withdraws it and adds the address again.
     log.error('enqueue failed; the contact invitation stays unsent', { queue: 'JOBS', type: 'contact_invitation', error: String(err) });
   }
   const [row] = await ctx.db.select().from(schema.contacts).where(eq(schema.contacts.id, id));
   return toContactView(row!, owner.id, null);
+}
+
+/**
+ * One more invitation in the owner's 24-hour window, refused past 20 (429 with Retry-After). Counted in
+ * `rate_limits`, not from the contacts table: a withdrawn invitation's row is deleted, and withdrawing
+ * and re-adding must not turn us into a mailer. Counted before the email is queued, atomically.
+ */
+async function reserveInvitation(ctx: ServiceContext, ownerId: string, now: number) {
+  const r = schema.rateLimits;
+  const [window] = await ctx.db
+    .insert(r)
+    .values({ key: `contact-invitations:${ownerId}`, count: 1, window_ends_at: new Date(now + DAY_MS) })
+    .onConflictDoUpdate({
+      target: r.key,
+      set: {
+        count: sql`CASE WHEN ${r.window_ends_at} <= ${now} THEN 1 ELSE ${r.count} + 1 END`,
+        window_ends_at: sql`CASE WHEN ${r.window_ends_at} <= ${now} THEN excluded.window_ends_at ELSE ${r.window_ends_at} END`,
+      },
+    })
+    .returning();
+  if (window!.count > MAX_CONTACT_INVITATIONS_PER_DAY) {
+    const seconds = Math.max(1, Math.ceil((window!.window_ends_at.getTime() - now) / 1000));
+    throw new AppError('TOO_MANY_REQUESTS', `You sent ${MAX_CONTACT_INVITATIONS_PER_DAY} contact invitations in the last 24 hours: try again later`, {
+      'Retry-After': String(seconds),
+    });
+  }
 }
 
 function alreadyThere(email: string, status: 'invited' | 'accepted' | 'declined') {
