@@ -87,6 +87,8 @@ describe('answering an invitation', () => {
     expect(accepted.status).toBe(200);
     expect(accepted.data).toEqual({ id: contact.id, status: 'accepted', inviter_name: owner.email });
     expect((await contactRow(contact.id))!.invite_token_hash).toBeNull();
+    const notice = await env.DB.prepare("SELECT subject FROM owner_notices WHERE user_id = ? AND kind = 'contact_accepted'").bind(owner.id).first();
+    expect(notice).toEqual({ subject: `${invitee.email} accepted your contact invitation` });
 
     const mine = await api('GET', '/api/contacts', { token: owner.token });
     expect(mine.data).toEqual([

@@ -4,7 +4,9 @@ import { and, eq, or } from 'drizzle-orm';
 import type { TContactInvitationAnswer } from '../../contracts/contacts';
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
+import { appOrigin } from '../../lib/app-origin';
 import { hashSecret } from '../../lib/secrets';
+import { enqueueOwnerNotice, insertOwnerNotice } from '../messages/notices/enqueue-owner-notice';
 import { CONTACT_INVITATION_INVALID, personName } from './contact-records';
 
 /**
@@ -29,19 +31,41 @@ export async function answerContactInvitation(ctx: ServiceContext, user: User, t
   const inviter = personName(owner);
   if (accept && (await areContacts(ctx, owner.id, user.id))) throw new AppError('CONFLICT', `You and ${inviter} are already contacts`);
   const status = accept ? 'accepted' : 'declined';
-  let changed: number;
+  const now = ctx.now().getTime();
+  const db = ctx.env.DB;
+  const noticeId = crypto.randomUUID();
+  const who = personName(user);
+  let results: D1Result[];
   try {
-    const res = await ctx.env.DB.prepare(
-      `UPDATE contacts SET status = ?1, contact_user_id = ?2, responded_at = ?3, invite_token_hash = NULL WHERE id = ?4 AND status = 'invited'`,
-    )
-      .bind(status, user.id, ctx.now().getTime(), c.id)
-      .run();
-    changed = res.meta.changes;
+    results = await db.batch([
+      db
+        .prepare(`UPDATE contacts SET status = ?1, contact_user_id = ?2, responded_at = ?3, invite_token_hash = NULL WHERE id = ?4 AND status = 'invited'`)
+        .bind(status, user.id, now, c.id),
+      // The inviter is told of an acceptance (a decline shows in their list, unannounced).
+      ...(accept
+        ? [
+            insertOwnerNotice(
+              db,
+              {
+                id: noticeId,
+                userId: owner.id,
+                kind: 'contact_accepted',
+                subject: `${who} accepted your contact invitation`,
+                text: `${who} (${c.email}) accepted your invitation: you can now pick each other by name as a message's recipient or as a guardian. Your contacts: ${appOrigin(ctx.env)}/app/contacts`,
+                link: null,
+                at: now,
+              },
+              { sql: 'WHERE changes() = 1' },
+            ),
+          ]
+        : []),
+    ]);
   } catch (err) {
     if (String(err).includes('UNIQUE')) throw new AppError('CONFLICT', `You and ${inviter} are already contacts`);
     throw err;
   }
-  if (changed !== 1) throw new AppError('NOT_FOUND', CONTACT_INVITATION_INVALID);
+  if (results[0]!.meta.changes !== 1) throw new AppError('NOT_FOUND', CONTACT_INVITATION_INVALID);
+  if (accept) await enqueueOwnerNotice(ctx, noticeId);
   return { id: c.id, status, inviter_name: inviter };
 }
 
