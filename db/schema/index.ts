@@ -16,3 +16,4 @@ export * from './vault';
 export * from './consents';
 export * from './inactivity';
 export * from './legacy';
+export * from './contacts';

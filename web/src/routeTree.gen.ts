@@ -27,6 +27,7 @@ import { Route as AppIndexRouteImport } from './routes/app/index'
 import { Route as AppCanaryStatusRouteImport } from './routes/app/canary-status'
 import { Route as AppCapsulesRouteImport } from './routes/app/capsules'
 import { Route as AppConsentRouteImport } from './routes/app/consent'
+import { Route as AppContactsRouteImport } from './routes/app/contacts'
 import { Route as AppCreateRouteImport } from './routes/app/create'
 import { Route as AppDeveloperRouteImport } from './routes/app/developer'
 import { Route as AppGuardianRouteImport } from './routes/app/guardian'
@@ -46,6 +47,7 @@ import { Route as AppInboxIdRouteImport } from './routes/app/inbox_.$id'
 import { Route as AppMemorialIndexRouteImport } from './routes/app/memorial/index'
 import { Route as AppMemorialIdRouteImport } from './routes/app/memorial/$id'
 import { Route as AppMessagesIndexRouteImport } from './routes/app/messages/index'
+import { Route as PublicContactsAcceptTokenRouteImport } from './routes/_public/contacts.accept.$token'
 import { Route as PublicGuardianAcceptTokenRouteImport } from './routes/_public/guardian.accept.$token'
 import { Route as AppMessagesViewIdRouteImport } from './routes/app/messages/view/$id'
 
@@ -136,6 +138,11 @@ const AppCapsulesRoute = AppCapsulesRouteImport.update({
 const AppConsentRoute = AppConsentRouteImport.update({
   id: '/consent',
   path: '/consent',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppContactsRoute = AppContactsRouteImport.update({
+  id: '/contacts',
+  path: '/contacts',
   getParentRoute: () => AppRoute,
 } as any)
 const AppCreateRoute = AppCreateRouteImport.update({
@@ -233,6 +240,12 @@ const AppMessagesIndexRoute = AppMessagesIndexRouteImport.update({
   path: '/messages/',
   getParentRoute: () => AppRoute,
 } as any)
+const PublicContactsAcceptTokenRoute =
+  PublicContactsAcceptTokenRouteImport.update({
+    id: '/contacts/accept/$token',
+    path: '/contacts/accept/$token',
+    getParentRoute: () => PublicRoute,
+  } as any)
 const PublicGuardianAcceptTokenRoute =
   PublicGuardianAcceptTokenRouteImport.update({
     id: '/guardian/accept/$token',
@@ -262,6 +275,7 @@ export interface FileRoutesByFullPath {
   '/app/canary-status': typeof AppCanaryStatusRoute
   '/app/capsules': typeof AppCapsulesRoute
   '/app/consent': typeof AppConsentRoute
+  '/app/contacts': typeof AppContactsRoute
   '/app/create': typeof AppCreateRoute
   '/app/developer': typeof AppDeveloperRoute
   '/app/guardian': typeof AppGuardianRoute
@@ -282,6 +296,7 @@ export interface FileRoutesByFullPath {
   '/app/memorial/$id': typeof AppMemorialIdRoute
   '/app/memorial/': typeof AppMemorialIndexRoute
   '/app/messages/': typeof AppMessagesIndexRoute
+  '/contacts/accept/$token': typeof PublicContactsAcceptTokenRoute
   '/guardian/accept/$token': typeof PublicGuardianAcceptTokenRoute
   '/app/messages/view/$id': typeof AppMessagesViewIdRoute
 }
@@ -300,6 +315,7 @@ export interface FileRoutesByTo {
   '/app/canary-status': typeof AppCanaryStatusRoute
   '/app/capsules': typeof AppCapsulesRoute
   '/app/consent': typeof AppConsentRoute
+  '/app/contacts': typeof AppContactsRoute
   '/app/create': typeof AppCreateRoute
   '/app/developer': typeof AppDeveloperRoute
   '/app/guardian': typeof AppGuardianRoute
@@ -321,6 +337,7 @@ export interface FileRoutesByTo {
   '/app/memorial/$id': typeof AppMemorialIdRoute
   '/app/memorial': typeof AppMemorialIndexRoute
   '/app/messages': typeof AppMessagesIndexRoute
+  '/contacts/accept/$token': typeof PublicContactsAcceptTokenRoute
   '/guardian/accept/$token': typeof PublicGuardianAcceptTokenRoute
   '/app/messages/view/$id': typeof AppMessagesViewIdRoute
 }
@@ -342,6 +359,7 @@ export interface FileRoutesById {
   '/app/canary-status': typeof AppCanaryStatusRoute
   '/app/capsules': typeof AppCapsulesRoute
   '/app/consent': typeof AppConsentRoute
+  '/app/contacts': typeof AppContactsRoute
   '/app/create': typeof AppCreateRoute
   '/app/developer': typeof AppDeveloperRoute
   '/app/guardian': typeof AppGuardianRoute
@@ -363,6 +381,7 @@ export interface FileRoutesById {
   '/app/memorial/$id': typeof AppMemorialIdRoute
   '/app/memorial/': typeof AppMemorialIndexRoute
   '/app/messages/': typeof AppMessagesIndexRoute
+  '/_public/contacts/accept/$token': typeof PublicContactsAcceptTokenRoute
   '/_public/guardian/accept/$token': typeof PublicGuardianAcceptTokenRoute
   '/app/messages/view/$id': typeof AppMessagesViewIdRoute
 }
@@ -385,6 +404,7 @@ export interface FileRouteTypes {
     | '/app/canary-status'
     | '/app/capsules'
     | '/app/consent'
+    | '/app/contacts'
     | '/app/create'
     | '/app/developer'
     | '/app/guardian'
@@ -405,6 +425,7 @@ export interface FileRouteTypes {
     | '/app/memorial/$id'
     | '/app/memorial/'
     | '/app/messages/'
+    | '/contacts/accept/$token'
     | '/guardian/accept/$token'
     | '/app/messages/view/$id'
   fileRoutesByTo: FileRoutesByTo
@@ -423,6 +444,7 @@ export interface FileRouteTypes {
     | '/app/canary-status'
     | '/app/capsules'
     | '/app/consent'
+    | '/app/contacts'
     | '/app/create'
     | '/app/developer'
     | '/app/guardian'
@@ -444,6 +466,7 @@ export interface FileRouteTypes {
     | '/app/memorial/$id'
     | '/app/memorial'
     | '/app/messages'
+    | '/contacts/accept/$token'
     | '/guardian/accept/$token'
     | '/app/messages/view/$id'
   id:
@@ -464,6 +487,7 @@ export interface FileRouteTypes {
     | '/app/canary-status'
     | '/app/capsules'
     | '/app/consent'
+    | '/app/contacts'
     | '/app/create'
     | '/app/developer'
     | '/app/guardian'
@@ -485,6 +509,7 @@ export interface FileRouteTypes {
     | '/app/memorial/$id'
     | '/app/memorial/'
     | '/app/messages/'
+    | '/_public/contacts/accept/$token'
     | '/_public/guardian/accept/$token'
     | '/app/messages/view/$id'
   fileRoutesById: FileRoutesById
@@ -622,6 +647,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppConsentRouteImport
       parentRoute: typeof AppRoute
     }
+    '/app/contacts': {
+      id: '/app/contacts'
+      path: '/contacts'
+      fullPath: '/app/contacts'
+      preLoaderRoute: typeof AppContactsRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/app/create': {
       id: '/app/create'
       path: '/create'
@@ -755,6 +787,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppMessagesIndexRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_public/contacts/accept/$token': {
+      id: '/_public/contacts/accept/$token'
+      path: '/contacts/accept/$token'
+      fullPath: '/contacts/accept/$token'
+      preLoaderRoute: typeof PublicContactsAcceptTokenRouteImport
+      parentRoute: typeof PublicRoute
+    }
     '/_public/guardian/accept/$token': {
       id: '/_public/guardian/accept/$token'
       path: '/guardian/accept/$token'
@@ -786,6 +825,7 @@ interface PublicRouteChildren {
   PublicTermsRoute: typeof PublicTermsRoute
   PublicIndexRoute: typeof PublicIndexRoute
   PublicClaimTokenRoute: typeof PublicClaimTokenRoute
+  PublicContactsAcceptTokenRoute: typeof PublicContactsAcceptTokenRoute
   PublicGuardianAcceptTokenRoute: typeof PublicGuardianAcceptTokenRoute
 }
 
@@ -803,6 +843,7 @@ const PublicRouteChildren: PublicRouteChildren = {
   PublicTermsRoute: PublicTermsRoute,
   PublicIndexRoute: PublicIndexRoute,
   PublicClaimTokenRoute: PublicClaimTokenRoute,
+  PublicContactsAcceptTokenRoute: PublicContactsAcceptTokenRoute,
   PublicGuardianAcceptTokenRoute: PublicGuardianAcceptTokenRoute,
 }
 
@@ -813,6 +854,7 @@ interface AppRouteChildren {
   AppCanaryStatusRoute: typeof AppCanaryStatusRoute
   AppCapsulesRoute: typeof AppCapsulesRoute
   AppConsentRoute: typeof AppConsentRoute
+  AppContactsRoute: typeof AppContactsRoute
   AppCreateRoute: typeof AppCreateRoute
   AppDeveloperRoute: typeof AppDeveloperRoute
   AppGuardianRoute: typeof AppGuardianRoute
@@ -839,6 +881,7 @@ const AppRouteChildren: AppRouteChildren = {
   AppCanaryStatusRoute: AppCanaryStatusRoute,
   AppCapsulesRoute: AppCapsulesRoute,
   AppConsentRoute: AppConsentRoute,
+  AppContactsRoute: AppContactsRoute,
   AppCreateRoute: AppCreateRoute,
   AppDeveloperRoute: AppDeveloperRoute,
   AppGuardianRoute: AppGuardianRoute,

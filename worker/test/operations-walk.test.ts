@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AnyOperation } from '../src/api/operation';
 import { OPERATIONS } from '../src/api/operations';
 import { API_SCOPES, type ApiScope } from '../src/contracts/developer';
+import { contactsOf } from './helpers/contacts';
 import { api, signedInUser } from './helpers/api';
 import { createCanaryFor } from './helpers/canary';
 import { createMessageFor } from './helpers/messages';
@@ -80,6 +81,13 @@ const OWNED: Record<string, (owner: Persona, recipient: Persona) => Promise<stri
   // The guardian's side: `owner` guards `recipient`, and addresses that guardianship.
   answerAsGuardian: (owner, recipient) => guardianOf(recipient, owner),
   resignAsGuardian: (owner, recipient) => guardianOf(recipient, owner),
+  removeContact: async (owner) =>
+    (await api('POST', '/api/contacts', { token: owner.token, json: { email: `walk-${crypto.randomUUID()}@example.com` } })).data.id,
+  // A user id: the recipient is the owner's accepted contact.
+  contactReachability: async (owner, recipient) => {
+    await contactsOf(owner, recipient);
+    return recipient.id;
+  },
   getVaultItem: vaultItem,
   deleteVaultItem: vaultItem,
   claimVaultItem: claimToken,

@@ -1,4 +1,5 @@
 import { createFileRoute, Outlet, redirect, useNavigate } from '@tanstack/react-router';
+import { takePendingContact } from '../features/contacts/pending-contact';
 import { e2eeStore } from '../features/e2ee/key-store';
 import { takePendingInvite } from '../features/guardian/pending-invite';
 import { takePendingClaim } from '../features/vault/pending-claim';
@@ -15,6 +16,9 @@ export const Route = createFileRoute('/app')({
     // A guardian invitation opened while signed out: back to it once, now that there is a session.
     const invite = takePendingInvite();
     if (invite) throw redirect({ to: '/guardian/accept/$token', params: { token: invite } });
+    // Likewise a contact invitation.
+    const contact = takePendingContact();
+    if (contact) throw redirect({ to: '/contacts/accept/$token', params: { token: contact } });
     // Likewise a vault claim link (a QR code) opened while signed out.
     const claim = takePendingClaim();
     if (claim) throw redirect({ to: '/claim/$token', params: { token: claim } });

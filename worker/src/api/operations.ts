@@ -6,6 +6,7 @@ import { canaryOperations } from '../domains/canary/operations';
 import { deadmanOperations } from '../domains/deadman/operations';
 import { developerOperations } from '../domains/developer/operations';
 import { e2eeOperations } from '../domains/e2ee/operations';
+import { contactsOperations } from '../domains/contacts/operations';
 import { guardianOperations } from '../domains/guardian/operations';
 import { exportOperations } from '../domains/legal/export/operations';
 import { legacyOperations } from '../domains/legacy/operations';
@@ -40,6 +41,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...developerOperations,
   ...webhooksOperations,
   ...guardianOperations,
+  ...contactsOperations,
   ...vaultOperations,
   ...outboxOperations,
 ];

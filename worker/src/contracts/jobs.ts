@@ -44,6 +44,12 @@ export type StorageClassJob = z.infer<typeof ZStorageClassJob>;
 /** Build one copy of an account's chosen parts for one heir before a dead-man deletion (domains/legacy/). */
 export const ZLegacyCopyJob = z.object({ type: z.literal('legacy_copy'), copy_id: z.string().min(1) });
 export type LegacyCopyJob = z.infer<typeof ZLegacyCopyJob>;
+/**
+ * One contact invitation email. The token rides in the job (the table keeps only its hash): a lost job
+ * leaves the invitation unsent, and the inviter removes and adds the address again.
+ */
+export const ZContactInvitationJob = z.object({ type: z.literal('contact_invitation'), contact_id: z.string().min(1), token: z.string().min(1) });
+export type ContactInvitationJob = z.infer<typeof ZContactInvitationJob>;
 
 export const ZQueueJob = z.discriminatedUnion('type', [
   ZMissedCheckinsEvent,
@@ -54,5 +60,6 @@ export const ZQueueJob = z.discriminatedUnion('type', [
   ZDeathConfirmedJob,
   ZStorageClassJob,
   ZLegacyCopyJob,
+  ZContactInvitationJob,
 ]);
 export type QueueJob = z.infer<typeof ZQueueJob>;

@@ -56,6 +56,11 @@ const TAGS: { name: string; description: string }[] = [
   { name: 'Notifications', description: 'How and when the account holder is told things; Web Push devices.' },
   { name: 'Profile', description: 'Name, time zone, the verified phone that sms and call deliveries use, storage.' },
   { name: 'Encryption keys', description: 'End-to-end encryption key bundles (formats: worker/src/contracts/e2ee.ts, v1).' },
+  {
+    name: 'Contacts',
+    description:
+      'People you can pick by name as a recipient or guardian: invited by email (the same answer whether or not the address has an account), mutual once accepted. Anything not yours is 404.',
+  },
   { name: 'Developer', description: 'API keys and webhooks: session only (an API key never manages keys or webhooks).' },
   { name: 'Outbox (local)', description: 'Outside production nothing is really sent: deliveries land here.' },
   { name: 'Reference', description: 'Liveness, this document and its reference page.' },

@@ -1,5 +1,6 @@
 import { ZQueueJob, type QueueJob } from '../contracts/jobs';
 import { dispatchMissedCheckins } from '../domains/canary/missed-event-subscribers';
+import { sendContactInvitation } from '../domains/contacts/send-invitation';
 import { completeDeathConfirmation } from '../domains/guardian/complete-confirmation';
 import { buildLegacyCopy } from '../domains/legacy/build-copy';
 import { moveUserFiles } from '../domains/inactivity/cold-storage';
@@ -23,6 +24,7 @@ const handlers: Handlers = {
   owner_notice: async (job, env) => void (await sendOwnerNotice(createServiceContext(env), job.notice_id)),
   webhook: async (job, env) => void (await deliverWebhook(createServiceContext(env), job.delivery_id)),
   guardian_notice: async (job, env) => void (await sendGuardianNotice(createServiceContext(env), job.notice_id)),
+  contact_invitation: async (job, env) => void (await sendContactInvitation(createServiceContext(env), job)),
   death_confirmed: async (job, env) => void (await completeDeathConfirmation(createServiceContext(env), job.report_id)),
   legacy_copy: async (job, env) => void (await buildLegacyCopy(createServiceContext(env), job.copy_id)),
   storage_class: async (job, env) => void (await moveUserFiles(createServiceContext(env), job)),

@@ -7,6 +7,7 @@ import { legacyRouter } from '../domains/legacy/trpc';
 import { legalRouter } from '../domains/legal/trpc';
 import { developerKeysRouter } from '../domains/developer/trpc';
 import { keysRouter } from '../domains/e2ee/trpc';
+import { contactsRouter } from '../domains/contacts/trpc';
 import { guardianRouter } from '../domains/guardian/trpc';
 import { accountRouter } from '../domains/account/trpc';
 import { vaultRouter } from '../domains/vault/trpc';
@@ -33,6 +34,7 @@ export const appRouter = router({
   attachments: attachmentsRouter,
   webhooks: webhooksRouter,
   guardian: guardianRouter,
+  contacts: contactsRouter,
   vault: vaultRouter,
   account: accountRouter,
   developer: router({ keys: developerKeysRouter }),

@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { CreateCanaryForm, INTERVAL_HOURS_ERROR } from './create-canary-form';
+import { canaryAllowance, CreateCanaryForm, INTERVAL_HOURS_ERROR } from './create-canary-form';
 
 type OnCreate = Parameters<typeof CreateCanaryForm>[0]['onCreate'];
 
@@ -49,5 +49,21 @@ describe('CreateCanaryForm', () => {
   it('defaults to 24 hours', () => {
     const { hours } = setup();
     expect((hours as HTMLInputElement).value).toBe('24');
+  });
+});
+
+describe('the limits, shown before anything is typed', () => {
+  it('states the interval range in the hint', () => {
+    setup();
+    expect(screen.getByText(/At least one minute, at most 400 days \(9600 hours\)\./)).toBeTruthy();
+  });
+
+  it("says the Free plan's one canary up front, and how to get more once it is used", () => {
+    expect(canaryAllowance({ plan: 'free', owned: 0 })).toEqual({ text: 'Your Free plan allows 1 canary; you have 0.', full: false });
+    expect(canaryAllowance({ plan: 'free', owned: 1 })).toEqual({
+      text: 'Your Free plan allows 1 canary and you have 1: delete one or upgrade to add another. Upgrade to Plus for 3 canaries, or to Pro for unlimited canaries.',
+      full: true,
+    });
+    expect(canaryAllowance({ plan: 'pro', owned: 12 })).toBeNull();
   });
 });

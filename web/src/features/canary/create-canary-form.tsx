@@ -1,4 +1,6 @@
+import { PLAN_LIMITS, type PlanId } from '@afterword/worker/contracts/plans';
 import { DEFAULT_INTERVAL_SECONDS, INTERVAL_MAX_SECONDS, ZCreateCanaryInput, type TCreateCanaryInput } from '@afterword/worker/contracts/canary';
+import { Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/field';
@@ -10,12 +12,25 @@ interface CreateCanaryFormProps {
   /** Resolves true when the canary was created; the form then clears. */
   onCreate: (input: TCreateCanaryInput) => Promise<boolean>;
   pending: boolean;
+  /** The account's plan and how many canaries it has: the limit is said before anyone runs into it. */
+  allowance?: { plan: PlanId; owned: number };
+}
+
+/** The plan's canary limit in words, and whether it is reached (null for unlimited plans). */
+export function canaryAllowance({ plan, owned }: { plan: PlanId; owned: number }): { text: string; full: boolean } | null {
+  const { name, canaries } = PLAN_LIMITS[plan];
+  if (!Number.isFinite(canaries)) return null;
+  const allows = `Your ${name} plan allows ${canaries} ${canaries === 1 ? 'canary' : 'canaries'}`;
+  if (owned < canaries) return { text: `${allows}; you have ${owned}.`, full: false };
+  const upgrade = plan === 'free' ? 'Upgrade to Plus for 3 canaries, or to Pro for unlimited canaries.' : 'Upgrade to Pro for unlimited canaries.';
+  return { text: `${allows} and you have ${owned}: delete one or upgrade to add another. ${upgrade}`, full: true };
 }
 
 const maxDays = INTERVAL_MAX_SECONDS / 86_400;
 const maxHours = INTERVAL_MAX_SECONDS / 3600;
 
-export function CreateCanaryForm({ onCreate, pending }: CreateCanaryFormProps) {
+export function CreateCanaryForm({ onCreate, pending, allowance }: CreateCanaryFormProps) {
+  const limit = allowance ? canaryAllowance(allowance) : null;
   const [hours, setHours] = useState(String(DEFAULT_INTERVAL_SECONDS / 3600));
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -49,7 +64,7 @@ export function CreateCanaryForm({ onCreate, pending }: CreateCanaryFormProps) {
         required
         value={hours}
         onChange={(e) => setHours(e.target.value)}
-        hint="How long you can go without checking in. 24 means once a day."
+        hint={`How long you can go without checking in. 24 means once a day. At least one minute, at most ${maxDays} days (${maxHours} hours).`}
         error={error}
       />
       <TextField
@@ -61,6 +76,11 @@ export function CreateCanaryForm({ onCreate, pending }: CreateCanaryFormProps) {
         onChange={(e) => setName(e.target.value)}
         placeholder="e.g. Daily phone check-in"
       />
+      {limit ? (
+        <p className={`form-row__full ${limit.full ? 'warning' : 'note'}`}>
+          {limit.text} {limit.full ? <Link to="/pricing">See plans</Link> : null}
+        </p>
+      ) : null}
       <Button type="submit" disabled={pending}>
         Create canary
       </Button>

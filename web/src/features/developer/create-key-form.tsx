@@ -5,6 +5,9 @@ import { TextField } from '../../components/field';
 import { scopeHint, T } from './texts';
 import { API_KEY_NAME_MAX, API_SCOPES, type ApiScope, type CreateKeyInput } from './types';
 
+/** Said before the button (issue 15 section 3): the one irreversible part of creating a key. */
+export const KEY_SHOWN_ONCE_NOTE = 'The key is shown once, right after you create it: we keep only its hash, so have somewhere safe to put it.';
+
 interface CreateKeyFormProps {
   /** Resolves true when the key was created; the form then clears. */
   onCreate: (input: CreateKeyInput) => Promise<boolean>;
@@ -84,6 +87,7 @@ export function CreateKeyForm({ onCreate, pending }: CreateKeyFormProps) {
         checked={sandbox}
         onChange={(e) => setSandbox(e.target.checked)}
       />
+      <p className="note">{KEY_SHOWN_ONCE_NOTE}</p>
       <Button type="submit" disabled={pending}>
         {pending ? 'Creating…' : 'Create key'}
       </Button>

@@ -1,6 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toastStore } from '../../components/toast/toast-store';
+import { KEY_SHOWN_ONCE_NOTE } from './create-key-form';
 import { KeysSection } from './keys-section';
 import { T } from './texts';
 import { apiKey, createdKey, KEY_SECRET } from './test-fixtures';
@@ -25,6 +26,13 @@ describe('KeysSection: the new key is shown once', () => {
   afterEach(() => {
     toastStore.reset();
     vi.unstubAllGlobals();
+  });
+
+  it('says before the button, not only after, that the key will be shown once', () => {
+    setup();
+    const note = screen.getByText(KEY_SHOWN_ONCE_NOTE);
+    const button = screen.getByRole('button', { name: 'Create key' });
+    expect(note.compareDocumentPosition(button) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 
   it('shows the new key with a warning that it will not be shown again, and a copy button', async () => {

@@ -2,16 +2,22 @@ import { type FormEvent, useState } from 'react';
 import { Button } from '../../components/button';
 import { CheckboxField } from '../../components/checkbox';
 import { TextField } from '../../components/field';
+import { ContactPicker } from '../contacts/contact-picker';
+import type { ContactOption } from '../contacts/types';
 import { T } from './texts';
 
 interface AssignFormProps {
   /** Resolves true once the guardian was assigned (errors are already said). */
   onAssign: (input: { email: string; consent: true }) => Promise<boolean>;
   pending: boolean;
+  /** Accepted contacts: picking one fills the email (undefined while loading; omitted, no picker). */
+  contacts?: readonly ContactOption[];
+  /** Whether the contacts are wanted at all (a page without the list passes false). */
+  withPicker?: boolean;
 }
 
 /** Email and consent; on success the form clears and says 'Guardian assigned'. */
-export function AssignForm({ onAssign, pending }: AssignFormProps) {
+export function AssignForm({ onAssign, pending, contacts, withPicker = false }: AssignFormProps) {
   const [email, setEmail] = useState('');
   const [consent, setConsent] = useState(false);
   const [emailError, setEmailError] = useState<string | null>(null);
@@ -35,6 +41,17 @@ export function AssignForm({ onAssign, pending }: AssignFormProps) {
 
   return (
     <form onSubmit={handleSubmit} noValidate aria-label="Assign a guardian">
+      {withPicker ? (
+        <ContactPicker
+          contacts={contacts}
+          selected={contacts?.find((c) => c.email === email.trim().toLowerCase())}
+          onPick={(c) => {
+            setEmail(c.email);
+            setEmailError(null);
+            setAssigned(false);
+          }}
+        />
+      ) : null}
       <TextField
         label="Email"
         name="email"

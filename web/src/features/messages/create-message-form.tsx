@@ -12,6 +12,10 @@ import type { EncryptedUpload } from '../e2ee/files-api';
 import { readersFor, type KeysApi } from '../e2ee/keys-api';
 import { sealNewMessage } from '../e2ee/seal';
 import { E2EE_SAVED_TOAST, E2EE_WARNING, T } from '../e2ee/texts';
+import { ContactPicker } from '../contacts/contact-picker';
+import type { ContactOption, Reachability } from '../contacts/types';
+import { useReachability } from '../contacts/use-reachability';
+import { reachSentence, whenSentSentence } from './consequences';
 import { localDateTimeToIso, METHOD_LABEL } from './format';
 import { RulesEditor, toRuleInput, type RuleDraft, type RuleErrors } from './rules-editor';
 import { blobToBase64, VoiceRecorder, type Recording } from './voice-recorder';
@@ -72,6 +76,14 @@ interface CreateMessageFormProps {
   create: (input: TCreateMessageInput) => Promise<{ id: string }>;
   onCreated: (message: { id: string }) => void;
   e2ee?: E2eeCreateDeps;
+  /** Accepted contacts for the recipient picker (undefined while loading). */
+  contacts?: readonly ContactOption[];
+  /** Shows the picker (a page that reads the contacts passes true). */
+  withPicker?: boolean;
+  /** How a picked contact can be reached (rejects for anyone who is not a contact). */
+  reachability?: (userId: string) => Promise<Reachability>;
+  /** The clock the "when" sentence reads (tests pin it). */
+  now?: () => number;
 }
 
 /** Stops an E2EE submission before anything is sent, with the message to show. */
@@ -100,7 +112,7 @@ async function recipientKeyOf(keys: E2eeCreateDeps['keys'], recipient: string) {
  * submits ignored); 'Message queued' or 'Failed to create message', with the server's details under
  * the fields they concern.
  */
-export function CreateMessageForm({ create, onCreated, e2ee }: CreateMessageFormProps) {
+export function CreateMessageForm({ create, onCreated, e2ee, contacts, withPicker = false, reachability, now = Date.now }: CreateMessageFormProps) {
   const [content, setContent] = useState('');
   const [recipient, setRecipient] = useState('');
   const [method, setMethod] = useState<DeliveryMethod>('email');
@@ -114,6 +126,10 @@ export function CreateMessageForm({ create, onCreated, e2ee }: CreateMessageForm
   const { pending, run, isBusy } = useSingleFlight();
   const uploads = useSingleFlight();
   const warningId = useId();
+  const picked = contacts?.find((c) => c.user_id === recipient.trim().toLowerCase());
+  const reach = useReachability(reachability, picked?.user_id ?? null);
+  const whenSent = whenSentSentence({ name: picked?.name ?? null, hasRules: rules.length > 0, deliverAt: localDateTimeToIso(deliverAt) ?? null, nowMs: now() });
+  const cannotReach = reachSentence(method, reach);
 
   /** The plain message, or the sealed one: content '' and the envelope, the recording sealed too. */
   async function buildInput(): Promise<TCreateMessageInput> {
@@ -230,6 +246,7 @@ export function CreateMessageForm({ create, onCreated, e2ee }: CreateMessageForm
       <Field label="Message" error={errors.fields.content} hint="What you want them to read.">
         {(control) => <textarea className="input textarea" name="content" rows={8} value={content} onChange={(e) => setContent(e.target.value)} {...control} />}
       </Field>
+      {withPicker ? <ContactPicker contacts={contacts} selected={picked} onPick={(c) => setRecipient(c.user_id)} /> : null}
       <div className="form-row">
         <TextField
           label="Recipient User ID"
@@ -285,6 +302,10 @@ export function CreateMessageForm({ create, onCreated, e2ee }: CreateMessageForm
           ))}
         </div>
       ) : null}
+      <div className="consequences" aria-live="polite">
+        <p className="note">{whenSent}</p>
+        {cannotReach ? <p className="warning">{cannotReach}</p> : null}
+      </div>
       <Button type="submit" disabled={pending}>
         {pending ? 'Creating…' : 'Create message'}
       </Button>

@@ -5,6 +5,8 @@ import { CheckboxField } from '../../components/checkbox';
 import { Field, TextField } from '../../components/field';
 import { toast } from '../../components/toast';
 import { useSingleFlight } from '../../lib/use-single-flight';
+import { ContactPicker } from '../contacts/contact-picker';
+import type { ContactOption } from '../contacts/types';
 import { ConditionFields } from './condition-fields';
 import type { ConditionDraft } from './condition';
 import { saveVaultItem, VaultRefusal, type UploadedAsset, type VaultDeps, type VaultErrors } from './save-vault-item';
@@ -16,13 +18,16 @@ const FRESH_CONDITION: ConditionDraft = { type: 'recipient_birthday', birthday: 
 interface VaultFormProps {
   deps: VaultDeps;
   onSaved?: (item: VaultItemView) => void;
+  /** Accepted contacts: picking one fills the recipient's user id (undefined while loading; omitted, no picker). */
+  contacts?: readonly ContactOption[];
+  withPicker?: boolean;
 }
 
 /**
  * A file, its recipient and when it is released. On a failure the form keeps everything as typed and
  * says why, in the server's words when it gave some; on success it clears and toasts.
  */
-export function VaultForm({ deps, onSaved }: VaultFormProps) {
+export function VaultForm({ deps, onSaved, contacts, withPicker = false }: VaultFormProps) {
   const [file, setFile] = useState<File | null>(null);
   const [recipient, setRecipient] = useState('');
   const [condition, setCondition] = useState<ConditionDraft>(FRESH_CONDITION);
@@ -70,6 +75,13 @@ export function VaultForm({ deps, onSaved }: VaultFormProps) {
       <Field label={T.fileLabel} hint={T.fileHint} error={errors.fields.file} required>
         {(control) => <input ref={fileInput} type="file" name="file" className="input" onChange={(e) => setFile(e.target.files?.[0] ?? null)} {...control} />}
       </Field>
+      {withPicker ? (
+        <ContactPicker
+          contacts={contacts}
+          selected={contacts?.find((c) => c.user_id === recipient.trim().toLowerCase())}
+          onPick={(c) => setRecipient(c.user_id)}
+        />
+      ) : null}
       <TextField
         label={T.recipientLabel}
         name="recipient_user_id"

@@ -30,6 +30,7 @@ function CanaryStatusPage() {
   const status = trpc.canary.status.useQuery(undefined, { refetchInterval: CANARY_STATUS_REFRESH_MS });
   const list = trpc.canary.list.useQuery();
   const deadman = trpc.deadman.get.useQuery();
+  const me = trpc.auth.me.useQuery();
   const simulatedAt = useSimulatedMiss();
   const checkIn = useCheckIn();
   const create = useCreateCanary();
@@ -57,7 +58,11 @@ function CanaryStatusPage() {
           {testMode ? <SimulateMissPanel /> : null}
         </Card>
         <Card title="Create a canary">
-          <CreateCanaryForm onCreate={create.create} pending={create.pending} />
+          <CreateCanaryForm
+            onCreate={create.create}
+            pending={create.pending}
+            allowance={me.data && list.data ? { plan: me.data.plan, owned: list.data.length } : undefined}
+          />
         </Card>
         <Card title="Your canaries">
           {list.isPending ? (

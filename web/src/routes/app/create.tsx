@@ -1,6 +1,7 @@
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { Card } from '../../components/card';
+import { useContactOptions, useReachabilityLookup } from '../../features/contacts/queries';
 import { PageHeader } from '../../features/app-pages/page-header';
 import { uploadEncryptedFile } from '../../features/e2ee/files-api';
 import { StorageUsage } from '../../features/e2ee/storage-usage';
@@ -11,7 +12,10 @@ import { trpc } from '../../lib/trpc';
 
 export const Route = createFileRoute('/app/create')({
   // The form reads nothing before it is used; the storage meter appears once E2EE is ticked, so warm it.
-  loader: ({ context: { trpc } }) => void trpc.attachments.storage.prefetch(),
+  loader: ({ context: { trpc } }) => {
+    void trpc.attachments.storage.prefetch();
+    void trpc.contacts.list.prefetch();
+  },
   component: CreateMessagePage,
 });
 
@@ -20,6 +24,8 @@ function CreateMessagePage() {
   const navigate = useNavigate();
   const keys = useKeysApi();
   const utils = trpc.useUtils();
+  const contacts = useContactOptions();
+  const reachability = useReachabilityLookup();
   const e2ee = useMemo<E2eeCreateDeps>(
     () => ({
       keys,
@@ -41,7 +47,14 @@ function CreateMessagePage() {
         </p>
       </PageHeader>
       <Card>
-        <CreateMessageForm create={create} e2ee={e2ee} onCreated={(m) => void navigate({ to: '/app/messages/view/$id', params: { id: m.id } })} />
+        <CreateMessageForm
+          create={create}
+          e2ee={e2ee}
+          contacts={contacts}
+          withPicker
+          reachability={reachability}
+          onCreated={(m) => void navigate({ to: '/app/messages/view/$id', params: { id: m.id } })}
+        />
       </Card>
     </>
   );

@@ -1,6 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { Card } from '../../components/card';
 import { Skeleton } from '../../components/skeleton';
+import { useContactOptions } from '../../features/contacts/queries';
 import { PageHeader } from '../../features/app-pages/page-header';
 import { AssignForm } from '../../features/guardian/assign-form';
 import { GuardianList } from '../../features/guardian/guardian-list';
@@ -19,6 +20,7 @@ export const Route = createFileRoute('/app/guardian')({
     void trpc.guardian.ladder.prefetch();
     void trpc.guardian.settings.prefetch();
     void trpc.guardian.owners.prefetch();
+    void trpc.contacts.list.prefetch();
     return awaitReads(trpc.guardian.list.ensureData());
   },
   component: GuardianPage,
@@ -29,6 +31,7 @@ function GuardianPage() {
   const owners = trpc.guardian.owners.useQuery();
   const actions = useGuardianActions();
   const answers = useGuardianAnswers();
+  const contacts = useContactOptions();
 
   return (
     <>
@@ -37,7 +40,7 @@ function GuardianPage() {
       </PageHeader>
       <div className="stack">
         <Card title="Assign a guardian">
-          <AssignForm onAssign={actions.assign} pending={actions.assignPending} />
+          <AssignForm onAssign={actions.assign} pending={actions.assignPending} contacts={contacts} withPicker />
         </Card>
         <Card title="Your guardians">
           {guardians.isPending ? (

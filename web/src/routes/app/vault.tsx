@@ -2,6 +2,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { Card } from '../../components/card';
 import { Skeleton } from '../../components/skeleton';
+import { useContactOptions } from '../../features/contacts/queries';
 import { PageHeader } from '../../features/app-pages/page-header';
 import { StorageUsage } from '../../features/e2ee/storage-usage';
 import { useKeysApi } from '../../features/e2ee/unlock-prompt';
@@ -19,6 +20,7 @@ export const Route = createFileRoute('/app/vault')({
   loader: ({ context: { trpc } }) => {
     // The storage meter sits under the form: it may arrive after the page.
     void trpc.attachments.storage.prefetch();
+    void trpc.contacts.list.prefetch();
     return awaitReads(trpc.vault.list.ensureData());
   },
   component: VaultPage,
@@ -28,6 +30,7 @@ function VaultPage() {
   const items = trpc.vault.list.useQuery();
   const actions = useVaultActions();
   const keys = useKeysApi();
+  const contacts = useContactOptions();
   const deps = useMemo<VaultDeps>(() => ({ keys, upload: uploadVaultFile, assign: actions.assign }), [keys, actions.assign]);
 
   return (
@@ -40,7 +43,7 @@ function VaultPage() {
       </PageHeader>
       <div className="stack">
         <Card title="Store a file">
-          <VaultForm deps={deps} />
+          <VaultForm deps={deps} contacts={contacts} withPicker />
           <div className="vault-storage">
             <StorageUsage />
           </div>

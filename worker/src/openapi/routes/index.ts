@@ -10,6 +10,7 @@ import { canaryOperations } from '../../domains/canary/operations';
 import { deadmanOperations } from '../../domains/deadman/operations';
 import { developerOperations } from '../../domains/developer/operations';
 import { e2eeOperations } from '../../domains/e2ee/operations';
+import { contactsOperations } from '../../domains/contacts/operations';
 import { guardianOperations } from '../../domains/guardian/operations';
 import { vaultOperations } from '../../domains/vault/operations';
 import { accountOperations } from '../../domains/account/operations';
@@ -49,6 +50,7 @@ export const ROUTE_DOCS: RouteDoc[] = [
   ...routeDocsOf(developerOperations),
   ...routeDocsOf(webhooksOperations),
   ...routeDocsOf(guardianOperations),
+  ...routeDocsOf(contactsOperations),
   ...routeDocsOf(vaultOperations),
   ...routeDocsOf(outboxOperations),
   ...health,

@@ -78,6 +78,8 @@ export const EXPORTS: readonly TableExport[] = [
   { table: 'guardian_holds', file: 'guardian_holds', where: `owner_id = ?1 OR guardian_id IN (${MY_GUARDIANSHIPS})` },
   { table: 'ladder_transitions', file: 'ladder_history', where: 'owner_id = ?1' },
   { table: 'guardian_notices', file: 'guardian_notices', where: `owner_id = ?1 OR guardian_id IN (${MY_GUARDIANSHIPS})` },
+  // Contacts: the invitations this user sent, and the ones they accepted (the other side's row).
+  { table: 'contacts', file: 'contacts', where: "owner_id = ?1 OR (contact_user_id = ?1 AND status = 'accepted')", omit: ['invite_token_hash'] },
 ];
 
 /** Tables that hold nothing of one user's, or only what must not leave: the reason for each. */

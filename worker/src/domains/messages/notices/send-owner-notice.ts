@@ -26,6 +26,8 @@ const ALERT_OF: Record<string, 'messages' | 'vaults' | 'canary_events'> = {
   guardian_fine: 'canary_events',
   // Someone you wrote to deleted their account (domains/account/delete-account.ts).
   recipient_left: 'messages',
+  // Someone accepted your contact invitation (domains/contacts/).
+  contact_accepted: 'messages',
 };
 
 /**

@@ -1,0 +1,164 @@
+// Contacts (issue 15 sections 2 and 3): the owner invites a person by email who has no account yet; the
+// invitation email (the local outbox row, read from D1 since it is in nobody's mailbox until an account
+// exists) carries a link; the invitee opens it signed out, creates an account, signs in, comes back to
+// it and accepts; the owner then picks the invitee by name in Create Message and in the guardian form,
+// which fill the id and the email, and reads "No rules and no date: this is sent to … now." before the
+// button. Its own Worker, so the test can read the outbox rows from D1.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, test } from 'node:test';
+import { launchBrowser, newContext, screenshot } from '../support/browser.mjs';
+import { d1 } from '../support/d1.mjs';
+import { assertNoSeriousAxeViolations, card, eventually, h1, unexpectedConsoleErrors } from '../support/page.mjs';
+import { startWorker } from '../support/worker-server.mjs';
+
+const PASSWORD = 'Correct-Horse-Battery-42';
+const STEP_TIMEOUT = 60_000;
+
+let workerStarting;
+let browserStarting;
+after(async () => {
+  if (browserStarting) await (await browserStarting).close().catch(() => {});
+  if (workerStarting) await (await workerStarting).stop().catch(() => {});
+});
+const getWorker = () => (workerStarting ??= startWorker());
+const getBrowser = () => (browserStarting ??= launchBrowser());
+
+async function call(method, path, { body, token } = {}) {
+  const { origin } = await getWorker();
+  const headers = {};
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(new URL(path, origin), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, json: text ? JSON.parse(text) : undefined, text };
+}
+
+/** A context on the test's Worker with the Welcome modal already seen; signed in when `token` is given. */
+async function browserAs(token, path) {
+  const { origin } = await getWorker();
+  const { context, errors } = await newContext(await getBrowser(), { baseURL: origin, width: 1280, height: 900 });
+  context.setDefaultTimeout(STEP_TIMEOUT);
+  const page = await context.newPage();
+  await page.goto('/');
+  await page.evaluate((t) => {
+    localStorage.setItem('hasSeenOnboarding', 'true');
+    if (t) localStorage.setItem('token', t);
+  }, token);
+  await page.goto(path);
+  return { context, page, errors };
+}
+
+/**
+ * The first sign-in makes the browser's keys and may show the recovery key once (a modal, which hides the
+ * page beneath from the accessibility tree): waits for it or for `next`, and ticks and closes it if shown.
+ */
+async function dismissRecoveryKeyIfShown(page, next) {
+  const dialog = page.getByRole('dialog', { name: 'Save your recovery key' });
+  await dialog.or(next).first().waitFor();
+  if (!(await dialog.isVisible())) return;
+  await dialog.getByLabel('I have saved my recovery key').check();
+  await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+  await dialog.waitFor({ state: 'detached' });
+}
+
+test('contacts: invite by email → the invitee signs up, opens the link and accepts → picked by name in the message and guardian forms', {
+  timeout: 300_000,
+}, async () => {
+  const worker = await getWorker();
+  const ownerEmail = `ann.${randomUUID().slice(0, 10)}@example.test`;
+  const reg = await call('POST', '/api/auth/register', { body: { email: ownerEmail, password: PASSWORD, data_policy_region: 'INTL-General' } });
+  assert.equal(reg.status, 201, reg.text);
+  const ownerToken = (await call('POST', '/api/auth/login', { body: { email: ownerEmail, password: PASSWORD } })).json.access_token;
+  const named = await call('PATCH', '/api/profile', { token: ownerToken, body: { display_name: 'Ann' } });
+  assert.equal(named.status, 200, named.text);
+  const inviteeEmail = `bob.${randomUUID().slice(0, 10)}@example.test`;
+
+  const o = await browserAs(ownerToken, '/app/contacts');
+  let b;
+  try {
+    // 1. The owner invites an address that has no account yet.
+    await h1(o.page, 'Contacts').waitFor();
+    await assertNoSeriousAxeViolations(o.page, '/app/contacts (empty)');
+    const form = o.page.getByRole('form', { name: 'Add a contact' });
+    await form.getByLabel('Email').fill(inviteeEmail);
+    await form.getByRole('button', { name: 'Send invitation' }).click();
+    await o.page.getByText('Invitation sent. They appear in your pickers once they accept.').waitFor();
+    const list = card(o.page, 'Your contacts');
+    await list.getByText(inviteeEmail).waitFor();
+    await list.getByText('Invited', { exact: true }).waitFor();
+
+    // 2. The invitation email, sent by the JOBS consumer.
+    const mail = await eventually(async () => {
+      const [row] = await d1(
+        worker.persistDir,
+        `SELECT text, recipient_user_id FROM outbox_messages WHERE address = '${inviteeEmail}' AND subject LIKE '%wants to add you as a contact%' LIMIT 1`,
+      );
+      return row;
+    }, 'the invitation email in the outbox');
+    assert.equal(mail.recipient_user_id, null, 'no account had that address when it was sent');
+    assert.match(mail.text, /Ann \(ann\./);
+    const link = /https?:\/\/\S+\/contacts\/accept\/[A-Za-z0-9_-]+/.exec(mail.text)[0];
+
+    // 3. The invitee opens it signed out, creates an account, signs in and is brought back to it.
+    b = await browserAs(null, new URL(link).pathname);
+    await h1(b.page, 'Contact invitation').waitFor();
+    await assertNoSeriousAxeViolations(b.page, '/contacts/accept (signed out)');
+    await b.page.getByRole('link', { name: 'Create an account' }).click();
+    await b.page.waitForURL('**/signup');
+    await b.page.getByLabel('Email').fill(inviteeEmail);
+    await b.page.getByLabel('Password').fill(PASSWORD);
+    await b.page.getByRole('button', { name: 'Create account' }).click();
+    await b.page.waitForURL('**/login');
+    await h1(b.page, 'Sign in').waitFor();
+    const signIn = b.page.getByRole('main');
+    await signIn.getByLabel('Email').fill(inviteeEmail);
+    await signIn.getByLabel('Password').fill(PASSWORD);
+    await signIn.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await b.page.waitForURL((u) => u.pathname.startsWith('/contacts/accept/'));
+    const accept = b.page.getByRole('button', { name: 'Accept', exact: true });
+    await dismissRecoveryKeyIfShown(b.page, accept);
+    await h1(b.page, 'Contact invitation').waitFor();
+    await accept.click();
+    await b.page.getByText('You and Ann are now contacts.').waitFor();
+    await screenshot(b.page, 'contacts-accepted');
+    await assertNoSeriousAxeViolations(b.page, '/contacts/accept (accepted)');
+    const inviteeToken = await b.page.evaluate(() => localStorage.getItem('token'));
+    const inviteeId = (await call('GET', '/api/auth/me', { token: inviteeToken })).json.id;
+
+    // 4. The owner sees the contact by name, and picks it in Create Message: the id is filled, and the
+    // form says before the button that, with no rules and no date, it goes now.
+    await o.page.reload();
+    await card(o.page, 'Your contacts').getByText('Contact', { exact: true }).waitFor();
+    await assertNoSeriousAxeViolations(o.page, '/app/contacts');
+    await o.page.goto('/app/create');
+    await h1(o.page, 'Create Message').waitFor();
+    await o.page.getByText('No rules and no date: this is sent to the recipient now.').waitFor();
+    await o.page.getByLabel('Pick from your contacts').selectOption({ label: inviteeEmail });
+    assert.equal(await o.page.getByLabel('Recipient User ID').inputValue(), inviteeId);
+    const sentence = o.page.getByText(`No rules and no date: this is sent to ${inviteeEmail} now.`);
+    await sentence.waitFor();
+    const [sentenceBox, buttonBox] = [await sentence.boundingBox(), await o.page.getByRole('button', { name: 'Create message', exact: true }).boundingBox()];
+    assert.ok(sentenceBox.y < buttonBox.y, 'the sentence is before the button');
+    // A channel that cannot reach them is said too: no device for push.
+    await o.page.getByLabel('Delivery method').selectOption('push');
+    await o.page.getByText(`${inviteeEmail} has no device for push; it will still reach their Inbox.`).waitFor();
+    await screenshot(o.page, 'contacts-create-message');
+    await assertNoSeriousAxeViolations(o.page, '/app/create (contact picked)');
+
+    // 5. And in the guardian form: the email is filled.
+    await o.page.goto('/app/guardian');
+    await h1(o.page, 'Guardian').waitFor();
+    const assign = o.page.getByRole('form', { name: 'Assign a guardian' });
+    await assign.getByLabel('Pick from your contacts').selectOption({ label: inviteeEmail });
+    assert.equal(await assign.getByLabel('Email').inputValue(), inviteeEmail);
+    await assertNoSeriousAxeViolations(o.page, '/app/guardian (contact picked)');
+
+    assert.deepEqual(unexpectedConsoleErrors(o.errors), [], 'no console errors for the owner');
+    // A first sign-in looks for the account's keys before making them: that one 404 is expected.
+    assert.deepEqual(unexpectedConsoleErrors(b.errors, [404]), [], 'no console errors for the invitee');
+  } finally {
+    await o.context.close();
+    await b?.context.close();
+  }
+});

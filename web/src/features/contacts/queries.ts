@@ -1,0 +1,47 @@
+import { useCallback, useMemo } from 'react';
+import { toast } from '../../components/toast';
+import { readApiError } from '../../lib/api-error';
+import { trpc } from '../../lib/trpc';
+import { contactOptions, type ContactOption, type Reachability } from './types';
+
+const failed = (fallback: string) => (error: unknown) => void toast.error(readApiError(error).detail ?? fallback);
+
+/** Add and remove contacts; each resolves true once done (an error is already said). */
+export function useContactActions() {
+  const utils = trpc.useUtils();
+  const refresh = () => utils.contacts.list.invalidate();
+  const add = trpc.contacts.add.useMutation({ onSuccess: refresh, onError: failed('Could not send the invitation. Please try again.') });
+  const remove = trpc.contacts.remove.useMutation({
+    onSuccess: async () => {
+      toast.success('Contact removed');
+      await refresh();
+    },
+    onError: failed('Could not remove the contact. Please try again.'),
+  });
+  return {
+    add: (email: string) =>
+      add.mutateAsync({ email }).then(
+        () => true,
+        () => false,
+      ),
+    addPending: add.isPending,
+    remove: (id: string) =>
+      remove.mutateAsync({ id }).then(
+        () => true,
+        () => false,
+      ),
+    removePending: remove.isPending,
+  };
+}
+
+/** The accepted contacts for a picker (undefined while loading; empty when the list failed to load). */
+export function useContactOptions(): ContactOption[] | undefined {
+  const list = trpc.contacts.list.useQuery();
+  return useMemo(() => (list.data ? contactOptions(list.data) : list.isError ? [] : undefined), [list.data, list.isError]);
+}
+
+/** A stable reachability lookup for the message form. */
+export function useReachabilityLookup(): (userId: string) => Promise<Reachability> {
+  const utils = trpc.useUtils();
+  return useCallback((id: string) => utils.contacts.reachability.fetch({ id }, { retry: false }), [utils]);
+}

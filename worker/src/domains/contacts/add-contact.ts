@@ -1,0 +1,88 @@
+import { schema } from '@afterword/db';
+import type { User } from '@afterword/db/schema';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { MAX_CONTACT_INVITATIONS_PER_DAY, type TAddContactInput, type TContactView } from '../../contracts/contacts';
+import type { ContactInvitationJob } from '../../contracts/jobs';
+import type { ServiceContext } from '../../env';
+import { AppError, bodyFieldError } from '../../lib/errors';
+import { log } from '../../lib/logger';
+import { hashSecret, newSecretToken } from '../../lib/secrets';
+import { toContactView } from './contact-records';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * POST /api/contacts: invites `email` to be a contact. The request never looks the address up among
+ * accounts, so its answer and its work are the same whether or not one exists (no enumeration): a row
+ * with the token's SHA-256, then a JOBS message that sends the email (send-invitation.ts). Refused: your
+ * own address (422), an address already invited or accepted by you (409), past 20 invitations a day (429).
+ */
+export async function addContact(ctx: ServiceContext, owner: User, input: TAddContactInput): Promise<TContactView> {
+  if (input.email === owner.email) throw bodyFieldError('email', 'This is your own email: invite someone else', 'self_invitation');
+  const now = ctx.now().getTime();
+  const [live] = await ctx.db
+    .select({ status: schema.contacts.status })
+    .from(schema.contacts)
+    .where(and(eq(schema.contacts.owner_id, owner.id), eq(schema.contacts.email, input.email), inArray(schema.contacts.status, ['invited', 'accepted'])));
+  if (live) throw alreadyThere(input.email, live.status);
+  await reserveInvitation(ctx, owner.id, now);
+
+  const token = newSecretToken();
+  const id = crypto.randomUUID();
+  try {
+    await ctx.db.insert(schema.contacts).values({
+      id,
+      owner_id: owner.id,
+      email: input.email,
+      contact_user_id: null,
+      status: 'invited',
+      invite_token_hash: await hashSecret(token),
+      invited_at: new Date(now),
+    });
+  } catch (err) {
+    // Two invitations of one address at once: the partial unique index lets one through.
+    if (String(err).includes('UNIQUE')) throw alreadyThere(input.email, 'invited');
+    throw err;
+  }
+  try {
+    await ctx.env.JOBS.send({ type: 'contact_invitation', contact_id: id, token } satisfies ContactInvitationJob, { contentType: 'json' });
+  } catch (err) {
+    // The row stays `invited` with `invitation_sent_at` null: the owner withdraws it and adds the address again.
+    log.error('enqueue failed; the contact invitation stays unsent', { queue: 'JOBS', type: 'contact_invitation', error: String(err) });
+  }
+  const [row] = await ctx.db.select().from(schema.contacts).where(eq(schema.contacts.id, id));
+  return toContactView(row!, owner.id, null);
+}
+
+/**
+ * One more invitation in the owner's 24-hour window, refused past 20 (429 with Retry-After). Counted in
+ * `rate_limits`, not from the contacts table: a withdrawn invitation's row is deleted, and withdrawing
+ * and re-adding must not turn us into a mailer. Counted before the email is queued, atomically.
+ */
+async function reserveInvitation(ctx: ServiceContext, ownerId: string, now: number) {
+  const r = schema.rateLimits;
+  const [window] = await ctx.db
+    .insert(r)
+    .values({ key: `contact-invitations:${ownerId}`, count: 1, window_ends_at: new Date(now + DAY_MS) })
+    .onConflictDoUpdate({
+      target: r.key,
+      set: {
+        count: sql`CASE WHEN ${r.window_ends_at} <= ${now} THEN 1 ELSE ${r.count} + 1 END`,
+        window_ends_at: sql`CASE WHEN ${r.window_ends_at} <= ${now} THEN excluded.window_ends_at ELSE ${r.window_ends_at} END`,
+      },
+    })
+    .returning();
+  if (window!.count > MAX_CONTACT_INVITATIONS_PER_DAY) {
+    const seconds = Math.max(1, Math.ceil((window!.window_ends_at.getTime() - now) / 1000));
+    throw new AppError('TOO_MANY_REQUESTS', `You sent ${MAX_CONTACT_INVITATIONS_PER_DAY} contact invitations in the last 24 hours: try again later`, {
+      'Retry-After': String(seconds),
+    });
+  }
+}
+
+function alreadyThere(email: string, status: 'invited' | 'accepted' | 'declined') {
+  return new AppError(
+    'CONFLICT',
+    status === 'accepted' ? `${email} is already your contact` : `${email} is already invited: remove the invitation to send a new one`,
+  );
+}

@@ -1,0 +1,29 @@
+import type { Contact, User } from '@afterword/db/schema';
+import type { TContactView } from '../../contracts/contacts';
+import { AppError } from '../../lib/errors';
+import { personName } from '../guardian/ladder-records';
+
+/** The one 404 of every contact route: another person's contact, an unknown id and a malformed id read alike. */
+export const contactNotFound = () => new AppError('NOT_FOUND', 'Contact not found');
+export const CONTACT_INVITATION_INVALID = 'This invitation link is invalid, or it was already answered or withdrawn';
+
+export { personName };
+
+/**
+ * A contact row as `viewer` sees it. `other` is the account on the far side (the inviter for the
+ * invitee; the accepting account for the inviter), shown only once the invitation is accepted.
+ */
+export function toContactView(c: Contact, viewerId: string, other: Pick<User, 'id' | 'display_name' | 'email'> | null): TContactView {
+  const sent = c.owner_id === viewerId;
+  const shown = c.status === 'accepted' ? other : null;
+  return {
+    id: c.id,
+    status: c.status,
+    direction: sent ? 'sent' : 'received',
+    email: shown?.email ?? c.email,
+    name: shown ? personName(shown) : null,
+    user_id: shown?.id ?? null,
+    invited_at: c.invited_at.toISOString(),
+    responded_at: c.responded_at?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,5 @@
+import { toProcedures } from '../../api/trpc-adapter';
+import { router } from '../../trpc/init';
+import { contactsOperations } from './operations';
+
+export const contactsRouter = router(toProcedures(contactsOperations));
