@@ -4,6 +4,7 @@ import { takePendingInvite } from '../features/guardian/pending-invite';
 import { takePendingClaim } from '../features/vault/pending-claim';
 import { useCanaryCheckInAlerts } from '../features/check-in-alerts/use-canary-check-in-alerts';
 import { AppShell } from '../features/shell/app-shell';
+import { setDisplayTimeZone } from '../lib/format-time';
 import { clearToken, getToken } from '../lib/session';
 import { trpc } from '../lib/trpc';
 
@@ -24,6 +25,7 @@ export const Route = createFileRoute('/app')({
     void trpc.auth.me.prefetch();
     void trpc.outbox.status.prefetch(undefined, { staleTime: Infinity });
     void trpc.canary.status.prefetch();
+    void trpc.profile.get.prefetch();
   },
   component: AppLayout,
 });
@@ -32,6 +34,8 @@ function AppLayout() {
   const navigate = useNavigate();
   const { queryClient, trpcClient } = Route.useRouteContext();
   const me = trpc.auth.me.useQuery();
+  // Every time on every page is shown in the profile's zone (the browser's until it is read).
+  setDisplayTimeZone(trpc.profile.get.useQuery().data?.time_zone);
   // The outbox page exists only while the app runs locally; the server says whether it does.
   const outbox = trpc.outbox.status.useQuery(undefined, { staleTime: Infinity });
   // SPEC section 4: browser notifications and the missed-title warning on every /app page.

@@ -1,7 +1,7 @@
 import type { TActivity } from '@afterword/worker/contracts/activity';
 import { EmptyState } from '../../components/empty-state';
 import { Skeleton } from '../../components/skeleton';
-import { formatDateTime, formatRelative } from '../canary/format';
+import { formatDateTime, formatRelative } from '../../lib/format-time';
 
 interface RecentActivityProps {
   items: readonly TActivity[] | undefined;

@@ -5,7 +5,8 @@ import { Button, buttonClass } from '../../components/button';
 import { EmptyState } from '../../components/empty-state';
 import { Skeleton } from '../../components/skeleton';
 import { CountdownBar } from './countdown-bar';
-import { formatDateTime, formatInterval, formatRelative, formatRemaining } from './format';
+import { formatInterval, formatRemaining } from './format';
+import { formatDateTime, formatRelative } from '../../lib/format-time';
 import { countdownView } from './health';
 
 interface CanarySummaryProps {

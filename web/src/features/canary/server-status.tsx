@@ -2,7 +2,8 @@ import type { TCanaryStatus } from '@afterword/worker/contracts/canary';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
 import { Skeleton } from '../../components/skeleton';
-import { formatDateTime, formatInterval } from './format';
+import { formatInterval } from './format';
+import { formatDateTime } from '../../lib/format-time';
 
 interface ServerStatusProps {
   status: TCanaryStatus | undefined;

@@ -8,7 +8,7 @@ import { Skeleton } from '../../components/skeleton';
 import { toast } from '../../components/toast';
 import { readApiError } from '../../lib/api-error';
 import { trpc } from '../../lib/trpc';
-import { formatDateTime } from '../canary/format';
+import { formatDateTime } from '../../lib/format-time';
 import { T } from './texts';
 
 const whenDeleted = () => formatDateTime(new Date(Date.now() + ACCOUNT_DELETION_DELAY_MS).toISOString());

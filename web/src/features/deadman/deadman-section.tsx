@@ -5,7 +5,7 @@ import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { TextField } from '../../components/field';
 import { Skeleton } from '../../components/skeleton';
-import { formatDateTime } from '../canary/format';
+import { formatDateTime } from '../../lib/format-time';
 
 export const DEADMAN_CONFIRM_TEXT = 'This will delete your account if you miss check-ins. Continue?';
 export const DEADMAN_HOURS_ERROR = `Enter a number of hours greater than 0 and at most ${DEADMAN_MAX_HOURS}.`;

@@ -4,7 +4,7 @@ import { Badge, type BadgeTone } from '../../components/badge';
 import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { EmptyState } from '../../components/empty-state';
-import { formatDateTime } from '../canary/format';
+import { formatDateTime } from '../../lib/format-time';
 import { STATUS_LABEL, T } from './texts';
 import type { Guardian } from './types';
 

@@ -1,5 +1,5 @@
 import { EmptyState } from '../../components/empty-state';
-import { formatDateTime } from '../canary/format';
+import { formatDateTime } from '../../lib/format-time';
 import { type AnswerActions, GuardianAnswers } from './guardian-answers';
 import { StageBadge } from './stage-badge';
 import { humanize, MY_ANSWER_LABEL } from './texts';

@@ -1,7 +1,7 @@
 import type { DeliveryLogEntry } from '@afterword/worker/contracts/messages';
 import { Badge } from '../../components/badge';
 import { EmptyState } from '../../components/empty-state';
-import { formatDateTime } from '../canary/format';
+import { formatDateTime } from '../../lib/format-time';
 import { CHANNEL_LABEL } from './format';
 
 /** A compact table: time, channel, success or failed, and the channel's error when there is one. */

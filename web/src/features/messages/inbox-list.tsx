@@ -4,7 +4,7 @@ import { buttonClass } from '../../components/button';
 import { EmptyState } from '../../components/empty-state';
 import { Skeleton } from '../../components/skeleton';
 import type { ReactNode } from 'react';
-import { formatDateTime } from '../canary/format';
+import { formatDateTime } from '../../lib/format-time';
 import { excerpt, senderLabel } from './format';
 
 interface InboxListProps {

@@ -1,6 +1,6 @@
 import type { MessageTransitionView } from '@afterword/worker/contracts/messages';
 import { EmptyState } from '../../components/empty-state';
-import { formatDateTime } from '../canary/format';
+import { formatDateTime } from '../../lib/format-time';
 import { STATUS_LABEL } from './format';
 
 /** A message's life as a vertical timeline: when it moved, from which state to which, and why. */
