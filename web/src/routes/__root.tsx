@@ -1,6 +1,7 @@
 import { createRootRouteWithContext, Link, Outlet } from '@tanstack/react-router';
 import { Toaster } from '../components/toast';
 import { RecoveryKeyGate } from '../features/e2ee/recovery-key-modal';
+import { useWelcomePending } from '../features/shell/welcome-modal';
 import type { RouterContext } from '../router-context';
 
 export const Route = createRootRouteWithContext<RouterContext>()({
@@ -12,7 +13,8 @@ function RootLayout() {
   return (
     <>
       <Outlet />
-      <RecoveryKeyGate />
+      {/* The welcome says what Afterword does before a new account is asked to save its recovery key. */}
+      <RecoveryKeyGate held={useWelcomePending()} />
       <Toaster />
     </>
   );

@@ -1,5 +1,7 @@
 import { createFileRoute, Outlet, redirect, useNavigate } from '@tanstack/react-router';
+import { deviceUnlock } from '../features/e2ee/device-unlock';
 import { e2eeStore } from '../features/e2ee/key-store';
+import { useStayUnlocked } from '../features/e2ee/stay-unlocked';
 import { takePendingInvite } from '../features/guardian/pending-invite';
 import { takePendingClaim } from '../features/vault/pending-claim';
 import { useCanaryCheckInAlerts } from '../features/check-in-alerts/use-canary-check-in-alerts';
@@ -40,12 +42,15 @@ function AppLayout() {
   const outbox = trpc.outbox.status.useQuery(undefined, { staleTime: Infinity });
   // SPEC section 4: browser notifications and the missed-title warning on every /app page.
   useCanaryCheckInAlerts();
+  // A key kept on this device ("stay unlocked") comes back after a reload, until its time.
+  useStayUnlocked(me.data?.id);
 
   async function logout() {
     // Revoke server-side when we can; signing out locally must work even if the call fails.
     await trpcClient.auth.logout.mutate().catch(() => undefined);
     clearToken();
     e2eeStore.reset();
+    await deviceUnlock.forget().catch(() => undefined);
     queryClient.clear();
     await navigate({ to: '/login' });
   }
