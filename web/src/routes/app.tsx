@@ -6,6 +6,7 @@ import { takePendingInvite } from '../features/guardian/pending-invite';
 import { takePendingClaim } from '../features/vault/pending-claim';
 import { useCanaryCheckInAlerts } from '../features/check-in-alerts/use-canary-check-in-alerts';
 import { AppShell } from '../features/shell/app-shell';
+import { NotFoundContent } from '../features/site/not-found';
 import { setDisplayTimeZone } from '../lib/format-time';
 import { clearToken, getToken } from '../lib/session';
 import { trpc } from '../lib/trpc';
@@ -30,6 +31,8 @@ export const Route = createFileRoute('/app')({
     void trpc.profile.get.prefetch();
   },
   component: AppLayout,
+  // An unknown /app address stays inside the shell, with the sidebar to go on from.
+  notFoundComponent: () => <NotFoundContent signedIn />,
 });
 
 function AppLayout() {

@@ -6,6 +6,7 @@ import { EmptyState } from '../../components/empty-state';
 import { Skeleton } from '../../components/skeleton';
 import { Time } from '../../components/time';
 import { describeRule, excerpt, METHOD_LABEL, recipientLabel, PAUSED_LABEL, STATUS_LABEL, STATUS_TONE } from './format';
+import { Email } from '../../components/email';
 
 export const FILTER_LABEL: Record<MessageFilter, string> = { all: 'All', pending: 'Pending', sent: 'Sent' };
 
@@ -87,7 +88,9 @@ function MessageItem({ message }: { message: MessageView }) {
       <dl className="facts">
         <div>
           <dt>To</dt>
-          <dd className="break">{recipientLabel(message)}</dd>
+          <dd>
+            <Email value={recipientLabel(message)} />
+          </dd>
         </div>
         <div>
           <dt>Deliver at</dt>
