@@ -170,6 +170,13 @@ describe('newcomer: staying unlocked on this device', () => {
       assert.equal(await prompt.count(), 0, 'no password asked after a reload');
       await screenshot(page, 'newcomer-stay-unlocked');
       await assertNoSeriousAxeViolations(page, 'the header with Lock now');
+      // On a phone the header's buttons all stay on screen (they wrap rather than run off).
+      await page.setViewportSize({ width: 390, height: 844 });
+      for (const name of ['Upgrade', 'Lock now', 'Logout']) {
+        const box = await page.getByRole(name === 'Upgrade' ? 'link' : 'button', { name: new RegExp(`^${name}`) }).boundingBox();
+        assert.ok(box && box.x >= 0 && box.x + box.width <= 390, `${name} is on screen at 390 px: ${JSON.stringify(box)}`);
+      }
+      await page.setViewportSize({ width: 1280, height: 800 });
 
       // "Lock now" ends it at once, and a reload does not bring it back.
       await page.getByRole('button', { name: /^Lock now/ }).click();

@@ -1,5 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { browserTimeZone, formatDate, formatDateTime, formatDateTimeWithZone, formatRelative, formatWhen, setDisplayTimeZone } from './format-time';
+import {
+  browserTimeZone,
+  formatDate,
+  formatDateTime,
+  formatDateTimeWithZone,
+  formatRelative,
+  formatWhen,
+  localizeServerTimes,
+  setDisplayTimeZone,
+} from './format-time';
 
 const ISO = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 const at = '2026-11-24T00:29:26.385Z';
@@ -51,5 +60,17 @@ describe('the time formatter', () => {
   it('shows a dash for something that is not a time', () => {
     expect(formatDateTime('soon')).toBe('—');
     expect(formatRelative('soon', 0)).toBe('—');
+  });
+});
+
+describe("the server's sentences", () => {
+  afterEach(() => setDisplayTimeZone(null));
+
+  it("read their UTC times in the reader's zone and locale", () => {
+    setDisplayTimeZone('Asia/Tokyo');
+    const text = 'Created. Waiting for 3 missed check-ins; never before Tue, 24 Nov 2026, 00:29 UTC.';
+    expect(localizeServerTimes(text)).toBe(`Created. Waiting for 3 missed check-ins; never before ${formatDateTime('2026-11-24T00:29:00Z')}.`);
+    expect(localizeServerTimes(text)).toMatch(/09:29/);
+    expect(localizeServerTimes('No time here.')).toBe('No time here.');
   });
 });

@@ -91,3 +91,17 @@ export function formatWhen(value: Instant, nowMs: number): string {
   const ms = toMs(value);
   return Number.isFinite(ms) ? `${formatDateTime(ms)} (${formatRelative(ms, nowMs)})` : '—';
 }
+
+/** A time as the server writes it inside its sentences (worker/src/lib/human-time.ts): 'Tue, 24 Nov 2026, 00:29 UTC'. */
+const SERVER_UTC_TIME = /\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d{1,2}) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}), (\d{2}):(\d{2}) UTC\b/g;
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * A server sentence (a history reason, an activity summary) with its UTC times rewritten in the
+ * reader's zone and locale, so one page does not mix two ways of writing a time.
+ */
+export function localizeServerTimes(text: string): string {
+  return text.replace(SERVER_UTC_TIME, (_, d: string, mon: string, y: string, h: string, mi: string) =>
+    formatDateTime(Date.UTC(Number(y), MONTHS.indexOf(mon), Number(d), Number(h), Number(mi))),
+  );
+}

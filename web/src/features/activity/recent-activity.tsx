@@ -1,7 +1,7 @@
 import type { TActivity } from '@afterword/worker/contracts/activity';
 import { EmptyState } from '../../components/empty-state';
 import { Skeleton } from '../../components/skeleton';
-import { formatDateTime, formatRelative } from '../../lib/format-time';
+import { formatDateTime, formatRelative, localizeServerTimes } from '../../lib/format-time';
 
 interface RecentActivityProps {
   items: readonly TActivity[] | undefined;
@@ -25,7 +25,7 @@ export function RecentActivity({ items, loading, failed, nowMs }: RecentActivity
     <ol className="activity-list">
       {items.map((item) => (
         <li key={item.id} className="activity-list__item">
-          <span className="activity-list__summary">{item.summary}</span>
+          <span className="activity-list__summary">{localizeServerTimes(item.summary)}</span>
           <time className="activity-list__time muted" dateTime={item.created_at} title={formatDateTime(item.created_at)}>
             {formatRelative(item.created_at, nowMs)}
           </time>
