@@ -2,6 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { createRouter, type RouterHistory } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { routeTree } from './routeTree.gen';
+import { deviceUnlock } from './features/e2ee/device-unlock';
 import { e2eeStore } from './features/e2ee/key-store';
 import { clearToken } from './lib/session';
 import { createQueryClient, createTrpcClient, createTrpcUtils, trpc } from './lib/trpc';
@@ -13,6 +14,7 @@ export function createAppRouter({ history }: { history?: RouterHistory } = {}) {
   const trpcClient = createTrpcClient(() => {
     clearToken();
     e2eeStore.reset();
+    void deviceUnlock.forget().catch(() => undefined);
     queryClient.clear();
     void router.navigate({ to: '/login' });
   });

@@ -4,6 +4,7 @@ import { env, runDurableObjectAlarm } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { ZDeathConfirmedPayload } from '../src/contracts/webhooks';
+import { humanTime } from '../src/lib/human-time';
 import { checkInAll } from '../src/domains/canary/check-in';
 import { createCanary } from '../src/domains/canary/create-canary';
 import type { MissedCheckinsEvent } from '../src/domains/canary/emit-missed-events';
@@ -119,7 +120,7 @@ describe('the ladder, step by step', () => {
     )
       .bind(l.owner.id)
       .first<Record<string, any>>();
-    expect(warned!.text).toContain(new Date(at + WINDOW).toUTCString());
+    expect(warned!.text).toContain(humanTime(at + WINDOW));
 
     // Nothing is due before halfway; at halfway the owner is told again.
     expect((await captureQueues(() => advanceLadder(servicesAt(at + WINDOW / 2 - 1), l.owner.id, 'direct'))).result.nextWakeAt?.getTime()).toBe(

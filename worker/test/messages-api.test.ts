@@ -245,6 +245,9 @@ describe('reading my messages', () => {
     expect(res.data.transitions).toEqual([
       { at: expect.any(String), from: null, to: 'scheduled', cause: 'created', detail: expect.stringMatching(/^Created\. Waiting for/) },
     ]);
+    // The reason is for people: its times read like 'Tue, 24 Nov 2026, 00:29 UTC', not ISO (the `at` field is ISO).
+    expect(res.data.transitions[0].detail).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
+    expect(res.data.transitions[0].detail).toMatch(/never before \w{3}, \d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC\./);
     expect(res.data.log).toEqual([]);
     // Upper case is the same id.
     expect((await api('GET', `/api/message/${created.id.toUpperCase()}`, { token: sender.token })).data.message.id).toBe(created.id);

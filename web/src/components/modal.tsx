@@ -1,5 +1,5 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 
 interface ModalProps {
   open: boolean;
@@ -10,13 +10,33 @@ interface ModalProps {
   footer?: ReactNode;
 }
 
-/** Radix Dialog does the hard parts: focus trapped inside, returned on close, Escape, aria-modal. */
+/**
+ * Radix Dialog does the hard parts: focus trapped inside, Escape, aria-modal. Radix returns focus only
+ * to a `Dialog.Trigger`; our dialogs are opened by ordinary buttons (controlled `open`), so the element
+ * that had focus when it opened is remembered and focused again after Escape, Cancel or Close.
+ */
 export function Modal({ open, onOpenChange, title, description, children, footer }: ModalProps) {
+  const opener = useRef<HTMLElement | null>(null);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="modal__overlay" />
-        <Dialog.Content className="modal" {...(description ? {} : { 'aria-describedby': undefined })}>
+        <Dialog.Content
+          className="modal"
+          {...(description ? {} : { 'aria-describedby': undefined })}
+          // Runs before Radix moves focus inside, so the active element is still the opener.
+          onOpenAutoFocus={() => {
+            opener.current = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
+          }}
+          onCloseAutoFocus={(event) => {
+            const back = opener.current;
+            opener.current = null;
+            if (back?.isConnected) {
+              event.preventDefault();
+              back.focus();
+            }
+          }}
+        >
           <Dialog.Title className="modal__title">{title}</Dialog.Title>
           {description ? <Dialog.Description className="modal__description">{description}</Dialog.Description> : null}
           {children}

@@ -94,3 +94,12 @@ describe('readApiError', () => {
     expect(readApiError({ data: { httpStatus: 422, detail: [{ loc: ['body'], msg: '' }] } })).toMatchObject({ detail: null, fieldIssues: null });
   });
 });
+
+describe('server sentences read with the form labels', () => {
+  it('names a field by its label and keeps "(a UUID)" and snake_case out of what people read', () => {
+    const error = new HttpError(422, { detail: [{ loc: ['body', 'recipient_user_id'], msg: 'recipient_user_id must be a user id (a UUID)', type: 'x' }] });
+    const read = readApiError(error);
+    expect(read.fieldIssues).toEqual([{ path: ['recipient_user_id'], msg: 'Recipient User ID must be a whole ID (36 letters, digits and dashes)' }]);
+    expect(readApiError(new HttpError(422, { detail: 'deliver_at must be an ISO date or date-time' })).detail).toBe('Deliver at must be a date and time');
+  });
+});

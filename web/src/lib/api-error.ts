@@ -45,6 +45,8 @@ export async function httpErrorFrom(res: Response): Promise<HttpError> {
   return new HttpError(res.status, body);
 }
 
+import { forPeople } from './field-labels';
+
 const ROOTS = new Set(['input', 'body', 'query', 'path']);
 
 function readFieldIssues(detail: unknown): FieldIssue[] | null {
@@ -55,13 +57,13 @@ function readFieldIssues(detail: unknown): FieldIssue[] | null {
     if (typeof msg !== 'string' || !msg) continue;
     const path = Array.isArray(loc) ? loc.filter((p): p is string | number => typeof p === 'string' || typeof p === 'number') : [];
     if (typeof path[0] === 'string' && ROOTS.has(path[0])) path.shift();
-    issues.push({ path, msg });
+    issues.push({ path, msg: forPeople(msg) });
   }
   return issues.length ? issues : null;
 }
 
 function readDetail(detail: unknown): string | null {
-  if (typeof detail === 'string') return detail.trim() ? detail : null;
+  if (typeof detail === 'string') return detail.trim() ? forPeople(detail) : null;
   const issues = readFieldIssues(detail);
   return issues ? issues.map((i) => i.msg).join(' ') : null;
 }

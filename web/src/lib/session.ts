@@ -18,6 +18,15 @@ export function hasSeenOnboarding(): boolean {
   return localStorage.getItem(ONBOARDING_KEY) === 'true';
 }
 
+const onboardingListeners = new Set<() => void>();
+
 export function markOnboardingSeen(): void {
   localStorage.setItem(ONBOARDING_KEY, 'true');
+  for (const l of onboardingListeners) l();
+}
+
+/** For useSyncExternalStore: told when the welcome is closed in this tab. */
+export function subscribeOnboarding(listener: () => void): () => void {
+  onboardingListeners.add(listener);
+  return () => onboardingListeners.delete(listener);
 }

@@ -1,6 +1,10 @@
-import { createRootRouteWithContext, Link, Outlet } from '@tanstack/react-router';
+import { createRootRouteWithContext, Outlet } from '@tanstack/react-router';
 import { Toaster } from '../components/toast';
+import { NotFoundContent } from '../features/site/not-found';
+import { PublicLayout } from '../features/site/public-layout';
+import { getToken } from '../lib/session';
 import { RecoveryKeyGate } from '../features/e2ee/recovery-key-modal';
+import { useWelcomePending } from '../features/shell/welcome-modal';
 import type { RouterContext } from '../router-context';
 
 export const Route = createRootRouteWithContext<RouterContext>()({
@@ -12,18 +16,18 @@ function RootLayout() {
   return (
     <>
       <Outlet />
-      <RecoveryKeyGate />
+      {/* The welcome says what Afterword does before a new account is asked to save its recovery key. */}
+      <RecoveryKeyGate held={useWelcomePending()} />
       <Toaster />
     </>
   );
 }
 
+/** An unknown address outside /app: the public frame (an /app address has its own, in the shell). */
 function NotFound() {
   return (
-    <main id="main" className="public-main narrow">
-      <h1>Page not found</h1>
-      <p>There is nothing at this address.</p>
-      <Link to="/">Back to home</Link>
-    </main>
+    <PublicLayout>
+      <NotFoundContent signedIn={getToken() !== null} />
+    </PublicLayout>
   );
 }

@@ -1,11 +1,15 @@
 import { createFileRoute, Outlet, redirect, useNavigate } from '@tanstack/react-router';
 import { takePendingContact } from '../features/contacts/pending-contact';
+import { deviceUnlock } from '../features/e2ee/device-unlock';
 import { e2eeStore } from '../features/e2ee/key-store';
+import { useStayUnlocked } from '../features/e2ee/stay-unlocked';
 import { takePendingInvite } from '../features/guardian/pending-invite';
 import { takePendingClaim } from '../features/vault/pending-claim';
 import { useCanaryCheckInAlerts } from '../features/check-in-alerts/use-canary-check-in-alerts';
 import { MESSAGE_LIST_REFRESH_MS } from '../features/messages/queries';
 import { AppShell } from '../features/shell/app-shell';
+import { NotFoundContent } from '../features/site/not-found';
+import { setDisplayTimeZone } from '../lib/format-time';
 import { clearToken, getToken } from '../lib/session';
 import { trpc } from '../lib/trpc';
 
@@ -30,26 +34,34 @@ export const Route = createFileRoute('/app')({
     void trpc.outbox.status.prefetch(undefined, { staleTime: Infinity });
     void trpc.canary.status.prefetch();
     void trpc.message.unreadCount.prefetch();
+    void trpc.profile.get.prefetch();
   },
   component: AppLayout,
+  // An unknown /app address stays inside the shell, with the sidebar to go on from.
+  notFoundComponent: () => <NotFoundContent signedIn />,
 });
 
 function AppLayout() {
   const navigate = useNavigate();
   const { queryClient, trpcClient } = Route.useRouteContext();
   const me = trpc.auth.me.useQuery();
+  // Every time on every page is shown in the profile's zone (the browser's until it is read).
+  setDisplayTimeZone(trpc.profile.get.useQuery().data?.time_zone);
   // The outbox page exists only while the app runs locally; the server says whether it does.
   const outbox = trpc.outbox.status.useQuery(undefined, { staleTime: Infinity });
   // The Inbox entry's count: re-read like the Inbox itself; opening a message refreshes it at once.
   const unread = trpc.message.unreadCount.useQuery(undefined, { refetchInterval: MESSAGE_LIST_REFRESH_MS });
   // SPEC section 4: browser notifications and the missed-title warning on every /app page.
   useCanaryCheckInAlerts();
+  // A key kept on this device ("stay unlocked") comes back after a reload, until its time.
+  useStayUnlocked(me.data?.id);
 
   async function logout() {
     // Revoke server-side when we can; signing out locally must work even if the call fails.
     await trpcClient.auth.logout.mutate().catch(() => undefined);
     clearToken();
     e2eeStore.reset();
+    await deviceUnlock.forget().catch(() => undefined);
     queryClient.clear();
     await navigate({ to: '/login' });
   }

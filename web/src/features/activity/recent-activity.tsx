@@ -1,6 +1,6 @@
 import type { TActivity } from '@afterword/worker/contracts/activity';
 import { EmptyState } from '../../components/empty-state';
-import { formatDateTime, formatRelative } from '../canary/format';
+import { formatDateTime, formatRelative, localizeServerTimes } from '../../lib/format-time';
 
 interface RecentActivityProps {
   /** Loaded: the page shows the loading and error states (components/query-state.tsx). */
@@ -21,7 +21,7 @@ export function RecentActivity({ items, nowMs }: RecentActivityProps) {
     <ol className="activity-list">
       {items.map((item) => (
         <li key={item.id} className="activity-list__item">
-          <span className="activity-list__summary">{item.summary}</span>
+          <span className="activity-list__summary">{localizeServerTimes(item.summary)}</span>
           <time className="activity-list__time muted" dateTime={item.created_at} title={formatDateTime(item.created_at)}>
             {formatRelative(item.created_at, nowMs)}
           </time>

@@ -1,6 +1,6 @@
 import { ZLoginInput, type TLoginInput, type TLoginResult } from '@afterword/worker/contracts/auth';
 import { Link } from '@tanstack/react-router';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/field';
 import { readApiError } from '../../lib/api-error';
@@ -9,6 +9,7 @@ import { isGoogleSignInEnabled } from '../../lib/feature-flags';
 import { setToken } from '../../lib/session';
 import { toFieldErrors, type FieldErrors } from './field-errors';
 import { GoogleSignInButton } from './google-sign-in-button';
+import { forgetSignedUpEmail, peekSignedUpEmail } from './signed-up-email';
 
 export const LOGIN_FALLBACK_ERROR = 'Login failed. Please check your email and password.';
 
@@ -26,7 +27,9 @@ interface LoginFormProps {
 }
 
 export function LoginForm({ login, onSignedIn, afterSignIn, initialError = null, showGoogle = isGoogleSignInEnabled() }: LoginFormProps) {
-  const [email, setEmail] = useState('');
+  // Prefilled with the address just signed up with, when the visitor came from /signup.
+  const [email, setEmail] = useState(peekSignedUpEmail);
+  useEffect(forgetSignedUpEmail, []);
   const [password, setPassword] = useState('');
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(initialError);

@@ -15,7 +15,8 @@ const REGION_OPTIONS = toOptions(DATA_POLICY_REGIONS);
 
 interface SignupFormProps {
   register: (input: TRegisterInput) => Promise<unknown>;
-  onRegistered: () => void;
+  /** Told the email the account was made with (the login form is prefilled with it). */
+  onRegistered: (email: string) => void;
 }
 
 export function SignupForm({ register, onRegistered }: SignupFormProps) {
@@ -49,7 +50,7 @@ export function SignupForm({ register, onRegistered }: SignupFormProps) {
     await run(async () => {
       try {
         await register(input);
-        onRegistered();
+        onRegistered(input.email);
       } catch (error) {
         setFormError(readApiError(error).detail ?? SIGNUP_FALLBACK_ERROR);
       }

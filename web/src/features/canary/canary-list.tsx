@@ -6,7 +6,8 @@ import { ConfirmDialog } from '../../components/confirm-dialog';
 import { EmptyState } from '../../components/empty-state';
 import { copyText } from '../../lib/clipboard';
 import { curlExample, pingUrl } from './canary-token';
-import { formatDateTime, formatInterval } from './format';
+import { formatInterval } from './format';
+import { formatDateTime } from '../../lib/format-time';
 import { countdownView } from './health';
 
 export const DELETE_CONFIRM_TEXT = 'Delete this canary?';

@@ -4,7 +4,8 @@ import { HealthBadge } from '../../components/badge';
 import { Button, buttonClass } from '../../components/button';
 import { EmptyState } from '../../components/empty-state';
 import { CountdownBar } from './countdown-bar';
-import { formatDateTime, formatInterval, formatRelative, formatRemaining } from './format';
+import { formatInterval, formatRemaining } from './format';
+import { formatDateTime, formatRelative } from '../../lib/format-time';
 import { countdownView } from './health';
 
 interface CanarySummaryProps {

@@ -25,33 +25,3 @@ export function formatRemaining(ms: number): string {
   if (minutes > 0) return `${minutes} min ${pad(seconds)} s`;
   return `${seconds} s`;
 }
-
-const dateTime = new Intl.DateTimeFormat(undefined, {
-  weekday: 'short',
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
-
-/** 'Tue, 14 May 2026, 09:00' in the reader's locale. */
-export function formatDateTime(value: string | number): string {
-  const ms = typeof value === 'number' ? value : Date.parse(value);
-  return Number.isFinite(ms) ? dateTime.format(ms) : '—';
-}
-
-const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
-
-/** 'just now', '5 minutes ago', 'yesterday', '3 days ago' (or 'in 2 hours' for future times). */
-export function formatRelative(value: string | number, nowMs: number): string {
-  const ms = typeof value === 'number' ? value : Date.parse(value);
-  if (!Number.isFinite(ms)) return '—';
-  const diffSeconds = Math.round((ms - nowMs) / 1000);
-  const abs = Math.abs(diffSeconds);
-  if (abs < 45) return 'just now';
-  if (abs < 3600) return relative.format(Math.round(diffSeconds / 60), 'minute');
-  if (abs < 86_400) return relative.format(Math.round(diffSeconds / 3600), 'hour');
-  if (abs < 30 * 86_400) return relative.format(Math.round(diffSeconds / 86_400), 'day');
-  return relative.format(Math.round(diffSeconds / (30 * 86_400)), 'month');
-}

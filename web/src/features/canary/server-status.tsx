@@ -1,7 +1,8 @@
 import type { TCanaryStatus } from '@afterword/worker/contracts/canary';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
-import { formatDateTime, formatInterval } from './format';
+import { formatInterval } from './format';
+import { formatDateTime } from '../../lib/format-time';
 
 interface ServerStatusProps {
   /** Loaded: a failed or pending read never reaches here (the page shows QueryState's states). */

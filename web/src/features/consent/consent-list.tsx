@@ -1,6 +1,6 @@
 import { CONSENT_STOPS, type TConsent, type TConsentKind } from '@afterword/worker/contracts/legal';
 import { CheckboxField } from '../../components/checkbox';
-import { formatDateTime } from '../canary/format';
+import { formatDateTime } from '../../lib/format-time';
 import { KIND_LABEL, NOT_YET_BUILT, T } from './texts';
 
 interface ConsentListProps {

@@ -4,7 +4,7 @@ import { Badge, type BadgeTone } from '../../components/badge';
 import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { EmptyState } from '../../components/empty-state';
-import { formatDateTime } from '../canary/format';
+import { formatDateTime } from '../../lib/format-time';
 import type { Contact } from './types';
 
 const STATUS_LABEL: Record<TContactView['status'], string> = { invited: 'Invited', accepted: 'Contact', declined: 'Declined' };

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toastStore } from '../../components/toast/toast-store';
 import { fails, fakeTrpcApi, ok } from '../../test-utils/fake-trpc-api';
 import { renderWithTrpc } from '../../test-utils/render-with-trpc';
-import { formatDateTime } from '../canary/format';
+import { formatDateTime } from '../../lib/format-time';
 import { DeleteAccountCard } from './delete-account-card';
 import { T } from './texts';
 

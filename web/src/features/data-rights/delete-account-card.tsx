@@ -8,7 +8,7 @@ import { Skeleton } from '../../components/skeleton';
 import { toast } from '../../components/toast';
 import { readApiError } from '../../lib/api-error';
 import { trpc } from '../../lib/trpc';
-import { formatDateTime } from '../canary/format';
+import { formatDateTime } from '../../lib/format-time';
 import { T } from './texts';
 import { ErrorState } from '../../components/error-state';
 

@@ -4,7 +4,7 @@ import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { TextField } from '../../components/field';
-import { formatDateTime } from '../canary/format';
+import { formatDateTime } from '../../lib/format-time';
 
 export const DEADMAN_CONFIRM_TEXT = 'This will delete your account if you miss check-ins. Continue?';
 export const DEADMAN_HOURS_ERROR = `Enter a number of hours greater than 0 and at most ${DEADMAN_MAX_HOURS}.`;

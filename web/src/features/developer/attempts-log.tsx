@@ -1,6 +1,7 @@
+import { TableScroll } from '../../components/table-scroll';
 import { Badge } from '../../components/badge';
 import { EmptyState } from '../../components/empty-state';
-import { formatDateTime } from '../canary/format';
+import { formatDateTime } from '../../lib/format-time';
 import { formatDuration } from './format';
 import type { WebhookAttempt } from './types';
 
@@ -20,8 +21,7 @@ export function AttemptsLog({ attempts, label }: { attempts: readonly WebhookAtt
   }
   const sorted = [...attempts].sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
   return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard to scroll it (axe scrollable-region-focusable, WCAG 2.1.1)
-    <section className="table-scroll" tabIndex={0} aria-label={`Delivery attempts to ${label}`}>
+    <TableScroll label={`Delivery attempts to ${label}`}>
       <table className="table log-table attempts-table">
         <caption className="visually-hidden">Delivery attempts to {label}, newest first</caption>
         <thead>
@@ -59,6 +59,6 @@ export function AttemptsLog({ attempts, label }: { attempts: readonly WebhookAtt
           ))}
         </tbody>
       </table>
-    </section>
+    </TableScroll>
   );
 }

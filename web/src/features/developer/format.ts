@@ -1,4 +1,4 @@
-import { formatDateTime } from '../canary/format';
+import { formatDateTime } from '../../lib/format-time';
 
 /** 'Never' for a key that has not been used yet. */
 export const formatLastUsed = (at: string | null) => (at ? formatDateTime(at) : 'Never');

@@ -3,7 +3,7 @@ import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { EmptyState } from '../../components/empty-state';
-import { formatDateTime } from '../canary/format';
+import { formatDateTime } from '../../lib/format-time';
 import { formatCount, formatLastUsed, keyPrefix } from './format';
 import { T } from './texts';
 import type { ApiKey } from './types';

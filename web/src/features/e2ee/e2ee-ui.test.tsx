@@ -109,6 +109,23 @@ describe('RecoveryKeyModal', () => {
     expect(store.get().pendingRecovery).toBeNull();
     expect(screen.queryByRole('dialog')).toBeNull();
   });
+
+  it('waits while the welcome is read first, then shows the key', () => {
+    const store = createE2eeStore();
+    store.showRecoveryKey({ email: 'me@example.test', recoveryKey: bundle.recoveryKey });
+    const view = render(
+      <E2eeStoreProvider store={store}>
+        <RecoveryKeyGate held />
+      </E2eeStoreProvider>,
+    );
+    expect(screen.queryByRole('dialog')).toBeNull();
+    view.rerender(
+      <E2eeStoreProvider store={store}>
+        <RecoveryKeyGate held={false} />
+      </E2eeStoreProvider>,
+    );
+    expect(screen.getByRole('dialog', { name: T.recoveryTitle })).toBeTruthy();
+  });
 });
 
 describe('key setup and unlocking', () => {
@@ -150,6 +167,24 @@ describe('key setup and unlocking', () => {
     await waitFor(() => expect(store.get().keys?.userId).toBe(ME));
     expect(screen.queryByText(T.unlockWrongPassword)).toBeNull();
     expect(toastStore.getSnapshot().map((t) => t.message)).toEqual([T.unlocked]);
+  });
+
+  it('the unlock prompt stays in this tab by default; "stay unlocked" asks for how long, for personal devices', async () => {
+    const unlock = vi.fn(async () => undefined);
+    render(<UnlockPrompt unlock={unlock} />);
+    const stay = screen.getByLabelText(T.stayUnlockedLabel) as HTMLInputElement;
+    expect(stay.checked).toBe(false);
+    expect(screen.getByText(T.stayUnlockedHint)).toBeTruthy();
+    expect(screen.queryByLabelText(T.stayUnlockedFor)).toBeNull();
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: PASSWORD } });
+    fireEvent.click(screen.getByRole('button', { name: T.unlockButton }));
+    await waitFor(() => expect(unlock).toHaveBeenLastCalledWith(PASSWORD, null));
+
+    fireEvent.click(stay);
+    fireEvent.change(screen.getByLabelText(T.stayUnlockedFor), { target: { value: String(8 * 3_600_000) } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: PASSWORD } });
+    fireEvent.click(screen.getByRole('button', { name: T.unlockButton }));
+    await waitFor(() => expect(unlock).toHaveBeenLastCalledWith(PASSWORD, 8 * 3_600_000));
   });
 
   it('the unlock prompt without any bundle says how keys are made', async () => {

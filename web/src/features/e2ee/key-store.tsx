@@ -1,7 +1,8 @@
 /*
- * The unwrapped private key lives here, in this tab's memory only: never in localStorage or
- * sessionStorage, never sent anywhere. A reload, a sign-out or a 401 drops it; pages that need it then
- * show the unlock prompt. The recovery key of a new bundle waits here until its modal is closed.
+ * The unwrapped private key lives here, in this tab's memory: never in localStorage or sessionStorage,
+ * never sent anywhere. A reload, a sign-out or a 401 drops it; pages that need it then show the unlock
+ * prompt — unless the person chose to stay unlocked on this device (device-unlock.ts), which restores it
+ * after a reload until the chosen time. The recovery key of a new bundle waits here until its modal is closed.
  */
 import { createContext, useContext, useSyncExternalStore, type ReactNode } from 'react';
 
@@ -9,6 +10,8 @@ export interface UnlockedKeys {
   userId: string;
   /** Non-extractable ECDH P-256 private key. */
   privateKey: CryptoKey;
+  /** When "stay unlocked on this device" was chosen: until when (epoch ms). Absent: this tab only. */
+  stayUnlockedUntil?: number;
 }
 
 export interface PendingRecoveryKey {
@@ -26,6 +29,8 @@ export interface E2eeStore {
   get(): E2eeState;
   subscribe(listener: () => void): () => void;
   setKeys(keys: UnlockedKeys): void;
+  /** "Lock now" or the chosen time ran out: the key goes, a pending recovery key stays. */
+  lock(): void;
   showRecoveryKey(pending: Omit<PendingRecoveryKey, 'createdAt'> & { createdAt?: Date }): void;
   clearRecoveryKey(): void;
   /** Sign-out: forget everything. */
@@ -48,6 +53,7 @@ export function createE2eeStore(): E2eeStore {
       return () => listeners.delete(listener);
     },
     setKeys: (keys) => set({ ...state, keys }),
+    lock: () => set({ ...state, keys: null }),
     showRecoveryKey: ({ email, recoveryKey, createdAt = new Date() }) => set({ ...state, pendingRecovery: { email, recoveryKey, createdAt } }),
     clearRecoveryKey: () => set({ ...state, pendingRecovery: null }),
     reset: () => set(EMPTY),

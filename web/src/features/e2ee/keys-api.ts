@@ -4,9 +4,10 @@
  */
 import type { KeyBundleView, PublicKeyView } from '@afterword/worker/contracts/e2ee';
 import type { TKeyBundle, TPublicKeyJwk } from '@afterword/worker/contracts/e2ee';
-import { createKeyBundle, unwrapPrivateKey } from '../../crypto';
+import { createKeyBundle, importPrivatePkcs8, unwrapPrivateKey, unwrapPrivateKeyPkcs8 } from '../../crypto';
 import { readApiError } from '../../lib/api-error';
 import type { TrpcClient } from '../../lib/trpc';
+import type { DeviceUnlock } from './device-unlock';
 import type { E2eeStore } from './key-store';
 
 export interface KeysApi {
@@ -75,11 +76,24 @@ export async function setUpKeysAfterSignIn(api: KeysApi, store: E2eeStore, passw
   }
 }
 
-/** The unlock prompt: opens the password wrap locally. WrongKeyError on a wrong password, NoKeysError without a bundle. */
-export async function unlockWithPassword(api: KeysApi, store: E2eeStore, password: string): Promise<void> {
+/** "Stay unlocked on this device until `until`" (epoch ms), with where to keep it. */
+export interface StayUnlocked {
+  until: number;
+  device: DeviceUnlock;
+}
+
+/**
+ * The unlock prompt: opens the password wrap locally. WrongKeyError on a wrong password, NoKeysError
+ * without a bundle. With `stay`, the opened key is also kept on this device until the chosen time.
+ */
+export async function unlockWithPassword(api: KeysApi, store: E2eeStore, password: string, stay?: StayUnlocked): Promise<void> {
   const [me, bundle] = await Promise.all([api.whoami(), api.mine()]);
   if (!bundle) throw new NoKeysError('no key bundle');
-  store.setKeys({ userId: me.id, privateKey: await unwrapPrivateKey(bundle.password_wrap, { password }) });
+  const pkcs8 = await unwrapPrivateKeyPkcs8(bundle.password_wrap, { password });
+  const privateKey = await importPrivatePkcs8(pkcs8, false);
+  if (stay) await stay.device.remember(me.id, pkcs8, stay.until);
+  pkcs8.fill(0);
+  store.setKeys({ userId: me.id, privateKey, ...(stay ? { stayUnlockedUntil: stay.until } : {}) });
 }
 
 /** The readers of a new E2EE message: the recipient and the sender (once, if they are the same). */

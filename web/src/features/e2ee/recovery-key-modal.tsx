@@ -73,9 +73,10 @@ export function RecoveryKeyModal({ pending, onClose }: RecoveryKeyModalProps) {
 }
 
 /** Mounted once at the root: shows a queued recovery key wherever the user is, then forgets it. */
-export function RecoveryKeyGate() {
+/** `held`: something must be read first (a newcomer's welcome, which says what the key is for). */
+export function RecoveryKeyGate({ held = false }: { held?: boolean }) {
   const store = useE2eeStore();
   const { pendingRecovery } = useE2eeState();
-  if (!pendingRecovery) return null;
+  if (!pendingRecovery || held) return null;
   return <RecoveryKeyModal key={pendingRecovery.recoveryKey} pending={pendingRecovery} onClose={() => store.clearRecoveryKey()} />;
 }

@@ -30,7 +30,14 @@ export const T = {
   // Unlocking after a reload.
   unlockTitle: 'Unlock encrypted messages',
   unlockIntro:
-    'Your encryption keys stay only in this tab’s memory, so they are locked again after a reload. Enter your password to unlock them here. It is checked in your browser and is not sent anywhere.',
+    'Your encryption keys stay in this tab’s memory, so they are locked again after a reload unless you choose to stay unlocked on this device. Enter your password to unlock them here. It is checked in your browser and is not sent anywhere.',
+  stayUnlockedLabel: 'Stay unlocked on this device',
+  stayUnlockedHint:
+    'Only on a device that is yours alone. Until the time you choose, anyone using this browser can read your encrypted messages without your password. Lock now or sign out to end it sooner.',
+  stayUnlockedFor: 'Stay unlocked for',
+  lockNow: 'Lock now',
+  locked: 'Encrypted messages locked on this device',
+  unlockedUntil: 'Encrypted messages unlocked on this device until',
   unlockButton: 'Unlock',
   unlocking: 'Unlocking…',
   unlockWrongPassword: 'That password does not unlock your encryption keys. Use the password you sign in with.',

@@ -4,9 +4,10 @@ import { Badge, type BadgeTone } from '../../components/badge';
 import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { EmptyState } from '../../components/empty-state';
-import { formatDateTime } from '../canary/format';
+import { formatDateTime } from '../../lib/format-time';
 import { STATUS_LABEL, T } from './texts';
 import type { Guardian } from './types';
+import { Email } from '../../components/email';
 
 const STATUS_TONE: Record<GuardianStatus, BadgeTone> = { invited: 'grace', active: 'active', declined: 'neutral', revoked: 'neutral', resigned: 'neutral' };
 
@@ -39,7 +40,15 @@ export function GuardianList({ guardians, onRevoke, revokePending }: GuardianLis
         {guardians.map((g) => (
           <li key={g.id} className="dev-item">
             <div className="dev-item__head">
-              <h4 className="dev-item__name">{g.name ? `${g.name} (${g.email})` : g.email}</h4>
+              <h4 className="dev-item__name">
+                {g.name ? (
+                  <>
+                    {g.name} (<Email value={g.email} />)
+                  </>
+                ) : (
+                  <Email value={g.email} />
+                )}
+              </h4>
               <Badge tone={STATUS_TONE[g.status]}>{STATUS_LABEL[g.status]}</Badge>
             </div>
             <dl className="facts">

@@ -1,4 +1,4 @@
-import { formatDateTime } from '../canary/format';
+import { formatDateTime } from '../../lib/format-time';
 import { CAUSE_LABEL, humanize, STEP_LABEL } from './texts';
 
 export const stepLabel = (kind: string) => STEP_LABEL[kind] ?? humanize(kind);

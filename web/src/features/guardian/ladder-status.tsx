@@ -1,4 +1,4 @@
-import { formatDateTime } from '../canary/format';
+import { formatDateTime } from '../../lib/format-time';
 import { LadderSteps } from './ladder-steps';
 import { StageBadge } from './stage-badge';
 import { NEXT_LABEL } from './texts';

@@ -1,5 +1,5 @@
 import { EmptyState } from '../../components/empty-state';
-import { formatDateTime } from '../canary/format';
+import { formatDateTime } from '../../lib/format-time';
 import { actorLabel, causeLabel, readableDetail, stepLabel } from './ladder-format';
 import { T } from './texts';
 import type { LadderTransition } from './types';

@@ -2,7 +2,7 @@ import { render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeTrpcApi, ok } from '../../test-utils/fake-trpc-api';
 import { renderWithTrpc } from '../../test-utils/render-with-trpc';
-import { formatDateTime } from '../canary/format';
+import { formatDateTime } from '../../lib/format-time';
 import { LadderCard } from './ladder-card';
 import { LadderTimeline } from './ladder-timeline';
 import { guardian, openWindowLadder, SAM_ID, VETO_SUMMARY } from './test-fixtures';

@@ -1,9 +1,10 @@
 import { EmptyState } from '../../components/empty-state';
-import { formatDateTime } from '../canary/format';
+import { formatDateTime } from '../../lib/format-time';
 import { type AnswerActions, GuardianAnswers } from './guardian-answers';
 import { StageBadge } from './stage-badge';
 import { humanize, MY_ANSWER_LABEL } from './texts';
 import type { GuardedOwner } from './types';
+import { Email } from '../../components/email';
 
 function Fact({ label, at }: { label: string; at: string }) {
   return (
@@ -72,7 +73,7 @@ export function OwnersList({ owners, actions }: { owners: readonly GuardedOwner[
         <li key={o.id} className="dev-item" aria-label={o.owner_name}>
           <div className="dev-item__head">
             <h4 className="dev-item__name">
-              {o.owner_name} ({o.owner_email})
+              {o.owner_name} (<Email value={o.owner_email} />)
             </h4>
             <StageBadge stage={o.stage} />
           </div>

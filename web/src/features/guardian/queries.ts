@@ -1,7 +1,7 @@
 import { toast } from '../../components/toast';
 import { readApiError } from '../../lib/api-error';
 import { trpc } from '../../lib/trpc';
-import { formatDateTime } from '../canary/format';
+import { formatDateTime } from '../../lib/format-time';
 import { T } from './texts';
 import type { GuardianAnswer, UpdateGuardianSettings } from './types';
 

@@ -1,5 +1,5 @@
 import type { DeliveryMethod } from '@afterword/worker/contracts/messages';
-import { formatDateTime } from '../canary/format';
+import { formatDateTime } from '../../lib/format-time';
 import type { Reachability } from '../contacts/types';
 
 /*

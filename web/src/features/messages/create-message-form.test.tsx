@@ -130,7 +130,8 @@ describe('CreateMessageForm', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Add rule' }));
     fireEvent.click(submitButton());
 
-    expect(await screen.findByText('recipient_user_id must be a user id (a UUID)')).toBeTruthy();
+    // The API's field name reads as the form's label; "(a UUID)" as what to paste.
+    expect(await screen.findByText('Recipient User ID must be a whole ID (36 letters, digits and dashes)')).toBeTruthy();
     expect(screen.getByLabelText(/^Recipient User ID/).getAttribute('aria-invalid')).toBe('true');
     const rule = rules()[0]!;
     expect(within(rule).getByText('missed check-ins count must be a whole number')).toBeTruthy();

@@ -1,7 +1,8 @@
 import type { DeliveryLogEntry } from '@afterword/worker/contracts/messages';
 import { Badge } from '../../components/badge';
 import { EmptyState } from '../../components/empty-state';
-import { formatDateTime } from '../canary/format';
+import { TableScroll } from '../../components/table-scroll';
+import { formatDateTime } from '../../lib/format-time';
 import { CHANNEL_LABEL } from './format';
 
 /** A compact table: time, channel, success or failed, and the channel's error when there is one. */
@@ -15,7 +16,7 @@ export function DeliveryLog({ entries }: { entries: readonly DeliveryLogEntry[] 
   }
   const sorted = [...entries].sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at));
   return (
-    <div className="table-scroll">
+    <TableScroll label="Delivery log">
       <table className="table log-table">
         <caption className="visually-hidden">Delivery log, oldest first</caption>
         <thead>
@@ -44,6 +45,6 @@ export function DeliveryLog({ entries }: { entries: readonly DeliveryLogEntry[] 
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

@@ -1,6 +1,6 @@
 import type { DeliveryLogEntry, DeliveryMethod, MessageRuleView, MessageStatus, MessageView } from '@afterword/worker/contracts/messages';
 import type { BadgeTone } from '../../components/badge';
-import { formatDateTime } from '../canary/format';
+import { formatDateTime } from '../../lib/format-time';
 
 export const STATUS_LABEL: Record<MessageStatus, string> = {
   scheduled: 'Scheduled',

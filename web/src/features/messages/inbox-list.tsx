@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { Badge } from '../../components/badge';
 import { buttonClass } from '../../components/button';
 import { EmptyState } from '../../components/empty-state';
-import { formatDateTime } from '../canary/format';
+import { formatDateTime } from '../../lib/format-time';
 import { excerpt } from './format';
 import { fromFull, fromLabel, releaseReasonText } from './release-reason';
 

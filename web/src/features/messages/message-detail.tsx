@@ -5,7 +5,7 @@ import { Button } from '../../components/button';
 import { Card } from '../../components/card';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Field } from '../../components/field';
-import { formatDateTime } from '../canary/format';
+import { formatDateTime } from '../../lib/format-time';
 import { AudioPlayer } from './audio-player';
 import { DeliveryLog } from './delivery-log';
 import { describeRule, isOpen, METHOD_LABEL, recipientLabel, PAUSED_LABEL, PAUSED_NOTE, STATUS_LABEL, STATUS_TONE } from './format';

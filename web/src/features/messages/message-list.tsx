@@ -3,8 +3,9 @@ import { Link } from '@tanstack/react-router';
 import { Badge } from '../../components/badge';
 import { buttonClass } from '../../components/button';
 import { EmptyState } from '../../components/empty-state';
-import { formatDateTime } from '../canary/format';
-import { excerpt, METHOD_LABEL, recipientLabel, PAUSED_LABEL, STATUS_LABEL, STATUS_TONE } from './format';
+import { Time } from '../../components/time';
+import { describeRule, excerpt, METHOD_LABEL, recipientLabel, PAUSED_LABEL, STATUS_LABEL, STATUS_TONE } from './format';
+import { Email } from '../../components/email';
 
 export const FILTER_LABEL: Record<MessageFilter, string> = { all: 'All', pending: 'Pending', sent: 'Sent' };
 
@@ -83,12 +84,14 @@ function MessageItem({ message }: { message: MessageView }) {
       <dl className="facts">
         <div>
           <dt>To</dt>
-          <dd className="break">{recipientLabel(message)}</dd>
+          <dd>
+            <Email value={recipientLabel(message)} />
+          </dd>
         </div>
         <div>
           <dt>Deliver at</dt>
           <dd>
-            <time dateTime={message.deliver_at}>{formatDateTime(message.deliver_at)}</time>
+            <DeliverAt message={message} />
           </dd>
         </div>
         <div>
@@ -106,3 +109,28 @@ function MessageItem({ message }: { message: MessageView }) {
     </li>
   );
 }
+
+/**
+ * SPEC lists each message with its deliver_at. A message with rules is not sent at that time (it is
+ * only its earliest moment, often its creation), so it says what it waits for instead of looking overdue.
+ */
+function DeliverAt({ message }: { message: MessageView }) {
+  if (message.released_at) return <Time value={message.released_at} />;
+  if (message.status === 'armed' && message.cancel_deadline) {
+    return (
+      <>
+        <Time value={message.cancel_deadline} show="both" /> unless you check in
+      </>
+    );
+  }
+  if (message.rules.length === 0 || message.status === 'cancelled') return <Time value={message.deliver_at} />;
+  const waitsFor = message.rules.map((r, i) => (i === 0 ? describeRule(r) : lowerFirst(describeRule(r)))).join(', or ');
+  if (Date.parse(message.deliver_at) <= Date.now()) return <>{waitsFor}</>;
+  return (
+    <>
+      {waitsFor}; not before <Time value={message.deliver_at} />
+    </>
+  );
+}
+
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);

@@ -1,7 +1,7 @@
 import type { ReceivedMessage } from '@afterword/worker/contracts/messages';
 import type { ReactNode } from 'react';
 import { Card } from '../../components/card';
-import { formatDateTime } from '../canary/format';
+import { formatDateTime } from '../../lib/format-time';
 import { AudioPlayer } from './audio-player';
 import { fromFull, fromLabel, releaseReasonText } from './release-reason';
 

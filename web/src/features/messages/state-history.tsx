@@ -1,6 +1,6 @@
 import type { MessageTransitionView } from '@afterword/worker/contracts/messages';
 import { EmptyState } from '../../components/empty-state';
-import { formatDateTime } from '../canary/format';
+import { formatDateTime, localizeServerTimes } from '../../lib/format-time';
 import { STATUS_LABEL } from './format';
 
 /** A message's life as a vertical timeline: when it moved, from which state to which, and why. */
@@ -25,7 +25,7 @@ export function StateHistory({ transitions }: { transitions: readonly MessageTra
               )}
             </span>
           </p>
-          {t.detail ? <p className="timeline__detail">{t.detail}</p> : null}
+          {t.detail ? <p className="timeline__detail">{localizeServerTimes(t.detail)}</p> : null}
         </li>
       ))}
     </ol>

@@ -7,6 +7,7 @@ import { copyText } from '../../lib/clipboard';
 import { useSingleFlight } from '../../lib/use-single-flight';
 import { toFieldErrors, type FieldErrors } from '../auth/field-errors';
 import { suggestedTimeZone, timeZoneOptions } from './time-zones';
+import { Email } from '../../components/email';
 
 interface ProfileFormProps {
   profile: ProfileView;
@@ -44,7 +45,9 @@ export function ProfileForm({ profile, browserZone, onSave }: ProfileFormProps) 
       <dl className="facts">
         <div>
           <dt>Email</dt>
-          <dd className="break">{profile.email}</dd>
+          <dd>
+            <Email value={profile.email} />
+          </dd>
         </div>
         <div>
           <dt>Your user ID</dt>

@@ -1,6 +1,6 @@
 import { Badge } from '../../components/badge';
 import { EmptyState } from '../../components/empty-state';
-import { formatDateTime } from '../canary/format';
+import { formatDateTime } from '../../lib/format-time';
 
 export interface OutboxItem {
   id: string;

@@ -1,3 +1,4 @@
+import { TableScroll } from '../../components/table-scroll';
 import { formatUsd, TIERS, type Tier } from '../../lib/pricing';
 
 const ROWS: { label: string; value: (t: Tier) => string }[] = [
@@ -16,8 +17,7 @@ const ROWS: { label: string; value: (t: Tier) => string }[] = [
 
 export function ComparisonTable() {
   return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard to scroll it (axe scrollable-region-focusable, WCAG 2.1.1)
-    <section className="table-scroll" aria-labelledby="compare-title" tabIndex={0}>
+    <TableScroll labelledBy="compare-title">
       <table className="table">
         <caption id="compare-title">Compare plans (prices in USD)</caption>
         <thead>
@@ -42,6 +42,6 @@ export function ComparisonTable() {
           ))}
         </tbody>
       </table>
-    </section>
+    </TableScroll>
   );
 }

@@ -11,7 +11,9 @@ interface TierCardProps {
 }
 
 export function TierCard({ tier, cycle, onChooseCloseout }: TierCardProps) {
-  const price = describePrice(tier, cycle);
+  // Free has nothing to close out: it stays free, so its card keeps its price beside "Start free".
+  const isFree = tier.id === 'free';
+  const price = isFree ? 'Free' : describePrice(tier, cycle);
   const offered = cycle !== 'memorial_closeout' || tier.pricing.closeout !== null;
   return (
     <li className={`card tier-card${tier.recommended ? ' tier-card--recommended' : ''}`}>
@@ -19,6 +21,7 @@ export function TierCard({ tier, cycle, onChooseCloseout }: TierCardProps) {
       {tier.recommended ? <Badge tone="accent">Recommended</Badge> : null}
       <p className="tier-card__tagline muted">{tier.tagline}</p>
       <p className="tier-card__price">{price}</p>
+      {isFree && cycle === 'memorial_closeout' ? <p className="muted tier-card__note">Nothing to close out: Free stays free.</p> : null}
       <ul className="tier-card__features">
         {tier.features.map((f) => (
           <li key={f}>{f}</li>
@@ -30,7 +33,7 @@ export function TierCard({ tier, cycle, onChooseCloseout }: TierCardProps) {
         </Link>
       ) : !offered ? null : cycle === 'memorial_closeout' ? (
         <Button variant={tier.recommended ? 'primary' : 'secondary'} className="button--block" onClick={() => onChooseCloseout(tier)}>
-          Choose {tier.name} closeout
+          Choose closeout<span className="visually-hidden"> for {tier.name}</span>
         </Button>
       ) : (
         <Link to="/checkout" search={{ plan: tier.id, cycle }} className={buttonClass(tier.recommended ? 'primary' : 'secondary', 'button--block')}>

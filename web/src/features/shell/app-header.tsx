@@ -1,5 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import { Button, buttonClass } from '../../components/button';
+import { LockNowButton } from '../e2ee/stay-unlocked';
 
 interface AppHeaderProps {
   email: string | undefined;
@@ -23,6 +24,7 @@ export function AppHeader({ email, menuOpen, sidebarId, onToggleMenu, onLogout }
         <Link to="/pricing" className={buttonClass('secondary')}>
           Upgrade
         </Link>
+        <LockNowButton />
         <span className="avatar" role="img" aria-label={email ? `Signed in as ${email}` : 'Your account'} title={email}>
           {initial}
         </span>

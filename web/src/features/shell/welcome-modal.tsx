@@ -1,14 +1,13 @@
-import { useState } from 'react';
+import { useRouterState } from '@tanstack/react-router';
+import { useState, useSyncExternalStore } from 'react';
 import { Button } from '../../components/button';
 import { Modal, ModalClose } from '../../components/modal';
-import { hasSeenOnboarding, markOnboardingSeen } from '../../lib/session';
-import { useE2eeState } from '../e2ee/key-store';
+import { hasSeenOnboarding, markOnboardingSeen, subscribeOnboarding } from '../../lib/session';
 
 /** SPEC section 2 and 4: shown on the first visit to /app, then never again in this browser. */
 export function WelcomeModal() {
   const [open, setOpen] = useState(() => !hasSeenOnboarding());
-  // A new recovery key is shown first (once); the welcome waits until it is closed.
-  const held = useE2eeState().pendingRecovery !== null;
+  // The welcome comes first: a new account's recovery key (e2ee/recovery-key-modal.tsx) waits for it.
 
   function handleOpenChange(next: boolean) {
     if (!next) markOnboardingSeen();
@@ -17,7 +16,7 @@ export function WelcomeModal() {
 
   return (
     <Modal
-      open={open && !held}
+      open={open}
       onOpenChange={handleOpenChange}
       title="Welcome to Afterword"
       description="Three ideas to know before you start."
@@ -34,4 +33,11 @@ export function WelcomeModal() {
       </ul>
     </Modal>
   );
+}
+
+/** True while a newcomer's welcome is showing (or about to, on an /app page): what comes after it waits. */
+export function useWelcomePending(): boolean {
+  const inApp = useRouterState({ select: (s) => s.location.pathname.startsWith('/app') });
+  const seen = useSyncExternalStore(subscribeOnboarding, hasSeenOnboarding, hasSeenOnboarding);
+  return inApp && !seen;
 }

@@ -234,7 +234,7 @@ describe('the Vault form, for the owner', () => {
       throw new HttpError(422, { detail: [{ loc: ['body', 'condition_value'], msg: 'condition_value must be a month-day (MM-DD)', type: 'x' }] });
     });
     submit();
-    expect(await screen.findByText('condition_value must be a month-day (MM-DD)')).toBeTruthy();
+    expect(await screen.findByText('Date must be a month-day (MM-DD)')).toBeTruthy();
     expect(screen.getByLabelText(/^Recipient's birthday/).getAttribute('aria-invalid')).toBe('true');
 
     assign.mockImplementationOnce(async () => ({ id: 'v1' }) as VaultItemView);

@@ -2,7 +2,7 @@ import type { VaultItemView } from '@afterword/worker/contracts/vault';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setToken } from '../../lib/session';
-import { formatDateTime } from '../canary/format';
+import { formatDateTime } from '../../lib/format-time';
 import { renderWithQuery } from '../../test-utils/query-client';
 import { T } from './texts';
 import { VaultList } from './vault-list';

@@ -6,7 +6,7 @@ import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { EmptyState } from '../../components/empty-state';
 import { copyText } from '../../lib/clipboard';
-import { formatDateTime } from '../canary/format';
+import { formatDateTime } from '../../lib/format-time';
 import { isOpen, PAUSED_LABEL, STATUS_LABEL, STATUS_TONE } from '../messages/format';
 import { QrCode } from './qr-code';
 import { T } from './texts';

@@ -9,6 +9,7 @@ import { verifyPassword } from '../../lib/kdf';
 import { activityInsert } from '../activity/record-activity';
 import { loginThrottleKeys, reserveLoginAttempt, settleLoginSuccess } from '../auth/login-throttle';
 import { enqueueOwnerNotice, insertOwnerNotice } from '../messages/notices/enqueue-owner-notice';
+import { humanTime } from '../../lib/human-time';
 
 const scheduledByRequest = (userId: string) =>
   and(eq(schema.scheduledDeletions.user_id, userId), eq(schema.scheduledDeletions.reason, 'request'), eq(schema.scheduledDeletions.status, 'scheduled'));
@@ -59,7 +60,7 @@ export async function requestAccountDeletion(ctx: ServiceContext, user: User, in
     kind: 'account_deletion_requested',
     source: 'user',
     at: now,
-    summary: `You asked for your account to be deleted on ${deletionDate.toISOString()}.`,
+    summary: `You asked for your account to be deleted on ${humanTime(deletionDate.getTime())}.`,
   });
   await enqueueOwnerNotice(ctx, id);
   return { type: 'account', id, deletion_date: deletionDate.toISOString(), status: 'scheduled', reason: 'request' };

@@ -7,6 +7,7 @@ import type { ServiceContext } from '../../env';
 import { runBatch } from '../../lib/db-batch';
 import { activityInsert } from '../activity/record-activity';
 import { emitCountedMisses } from './emit-missed-events';
+import { humanTime } from '../../lib/human-time';
 
 type Transition = typeof schema.canaryTransitions.$inferSelect;
 export type RecordedBy = Transition['recorded_by'];
@@ -87,7 +88,7 @@ export async function advanceCanary(
         kind: 'grace_reminder',
         source: 'system',
         at: new Date(now),
-        summary: `Reminder: check in before ${cycle.toISOString()} or your canary "${canaryLabel(canary.name)}" is missed.`,
+        summary: `Reminder: check in before ${humanTime(cycle.getTime())} or your canary "${canaryLabel(canary.name)}" is missed.`,
       }),
     );
   }
@@ -123,7 +124,7 @@ export async function advanceCanary(
             kind: 'late_rewarn',
             source: 'system',
             at: new Date(now),
-            summary: `Your canary "${canaryLabel(canary.name)}" passed its deadline while reminders could not reach you. Check in before ${new Date(countsFrom).toISOString()}; nothing is released before then.`,
+            summary: `Your canary "${canaryLabel(canary.name)}" passed its deadline while reminders could not reach you. Check in before ${humanTime(countsFrom)}; nothing is released before then.`,
           }),
         );
       }

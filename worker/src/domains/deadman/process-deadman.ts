@@ -7,6 +7,7 @@ import { deleteAccount } from '../account/delete-account';
 import { hasUndeliveredReleases } from '../account/pending-releases';
 import { activityInsert } from '../activity/record-activity';
 import { copiesStillPending, discardCancelledCopies, tellHeirs } from '../legacy/prepare-copies';
+import { humanTime } from '../../lib/human-time';
 
 /** Between a passed dead-man deadline and the deletion: one last day in which a check-in cancels it. */
 export const DEADMAN_FINAL_NOTICE_MS = 24 * 3600_000;
@@ -57,7 +58,7 @@ export async function processDeadmanSwitches(ctx: ServiceContext) {
         kind: 'account_deletion_scheduled',
         source: 'system',
         at: now,
-        summary: `No check-in for ${sw.hours} hours: your account will be deleted after ${deletionDate.toISOString()}. Check in to cancel.`,
+        summary: `No check-in for ${sw.hours} hours: your account will be deleted after ${humanTime(deletionDate.getTime())}. Check in to cancel.`,
       }),
     ]);
   }

@@ -100,7 +100,7 @@ async function sendHalfwayReminder(ctx: ServiceContext, ownerId: string, r: Open
       kind: 'veto_halfway',
       actor: 'system',
       cause: 'halfway',
-      detail: `ends ${new Date(endsAt).toISOString()}`,
+      detail: `ends ${readable(endsAt)}`,
       reportId: r.id,
       dedupeKey: `halfway:${r.id}`,
       at: now,

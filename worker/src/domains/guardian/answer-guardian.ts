@@ -11,6 +11,7 @@ import { DAY_MS, guardianActor, ifRecorded, isMissing, personName, recordStep } 
 import { ladderStateFor } from './ladder-view';
 import { recordDeathReport } from './report-death';
 import { syncGuardianClock } from './ladder-timer';
+import { humanTime } from '../../lib/human-time';
 
 export const NOT_MISSED = (name: string) => `${name} has not missed a check-in: a death can be reported only after a missed check-in`;
 export const GUARDIAN_CONSENT_WITHDRAWN = (name: string) =>
@@ -73,7 +74,7 @@ export async function answerAsGuardian(ctx: ServiceContext, user: User, id: stri
       kind: 'hold',
       actor,
       cause: 'guardian_answered',
-      detail: `until ${new Date(until).toISOString()}`,
+      detail: `until ${humanTime(until)}`,
       at: now,
     });
     await db.batch([

@@ -35,7 +35,7 @@ export async function askGuardians(ctx: ServiceContext, event: MissedCheckinsEve
       kind: 'guardians_asked',
       actor: 'system',
       cause: 'missed_checkins',
-      detail: `${event.misses} missed check-in(s), deadline ${event.deadline}`,
+      detail: `${event.misses} missed check-in(s), deadline ${readable(Date.parse(event.deadline))}`,
       dedupeKey: `asked:${event.canary_id}:${event.deadline}`,
       at: now,
     },

@@ -25,8 +25,8 @@ export const personName = (u: Pick<User, 'display_name' | 'email'>) => u.display
 /** The SQL twin of personName for a `users` row aliased `u`. */
 export const PERSON_NAME_SQL = "coalesce(nullif(trim(u.display_name), ''), u.email)";
 
-/** A readable UTC instant for texts ("Thu, 14 May 2026 09:00:00 GMT"). */
-export const readable = (ms: number) => new Date(ms).toUTCString();
+/** A readable UTC instant for texts ("Thu, 14 May 2026, 09:00 UTC"): lib/human-time.ts. */
+export { humanTime as readable } from '../../lib/human-time';
 
 export async function loadSettings(ctx: ServiceContext, ownerId: string): Promise<TGuardianSettings> {
   const [row] = await ctx.db.select().from(schema.guardianSettings).where(eq(schema.guardianSettings.owner_id, ownerId)).limit(1);

@@ -10,11 +10,12 @@ import { consentWithdrawn, requireConsent } from '../legal/consent-state';
 import { audioKey, decodeAudio, decodeSealedAudio } from './audio';
 import { getOwnMessage } from './read-messages';
 import { currentMisses, firingMissRule } from './release/arm-on-missed-checkins';
-import { describeRule, iso } from './release/describe';
+import { describeRule } from './release/describe';
 import { loadEngineMessage } from './release/load-message';
 import { syncReleaseTimer } from './release/release-timer';
 import { nextWakeAt } from './release/schedule';
 import { armMessage } from './release/transitions';
+import { humanTime } from '../../lib/human-time';
 
 /**
  * The shape rules of an end-to-end encrypted message (DESIGN section 6). The server only checks that
@@ -63,8 +64,8 @@ export async function createMessage(ctx: ServiceContext, sender: User, input: TC
     fired_at: null,
   }));
   const waiting = rules.length
-    ? `Waiting for ${rules.map(describeRule).join(' or ')}; never before ${iso(deliverAt.getTime())}.`
-    : `Scheduled for ${iso(deliverAt.getTime())}.`;
+    ? `Waiting for ${rules.map(describeRule).join(' or ')}; never before ${humanTime(deliverAt.getTime())}.`
+    : `Scheduled for ${humanTime(deliverAt.getTime())}.`;
 
   if (audio) await assertStorageFits(ctx, sender, audio.bytes.length);
   if (audio) await ctx.env.BLOBS.put(audioKey(id), audio.bytes, { httpMetadata: { contentType: audio.type }, customMetadata: { owner: sender.id } });

@@ -16,6 +16,7 @@ import { checkResolvedHost } from './dns-guard';
 import { checkWebhookUrl } from './url-guard';
 
 import type { WebhookJob } from '../../contracts/jobs';
+import { humanTime } from '../../lib/human-time';
 export type { WebhookJob };
 
 /** How long an attempt holds its delivery before another worker may take over (attempts time out at 10 s). */
@@ -183,7 +184,7 @@ async function recordAttempt(
   ];
   const noticeId = crypto.randomUUID();
   if (gone) {
-    const reason = `The endpoint answered 410 Gone on ${at.toISOString()}.`;
+    const reason = `The endpoint answered 410 Gone on ${humanTime(at.getTime())}.`;
     statements.push(
       db
         .prepare(`UPDATE webhooks SET status = 'disabled', disabled_reason = ?, disabled_at = ?, updated_at = ? WHERE id = ? AND status = 'active'`)

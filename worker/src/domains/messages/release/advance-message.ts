@@ -1,10 +1,10 @@
 import { schema } from '@afterword/db';
 import { eq } from 'drizzle-orm';
 import type { ServiceContext } from '../../../env';
-import { iso } from './describe';
 import { loadEngineMessage } from './load-message';
 import { dueTimeRule, isOpen, nextWakeAt } from './schedule';
 import { armMessage, releaseMessage } from './transitions';
+import { humanTime } from '../../../lib/human-time';
 
 /** Enough for any real path (fire → arm → release); a bound so a bug cannot spin. */
 const MAX_STEPS = 6;
@@ -34,17 +34,17 @@ export async function advanceMessage(ctx: ServiceContext, messageId: string, by:
         message.cancel_deadline.getTime() > (message.armed_at?.getTime() ?? 0) ? 'The cancel window ended without a check-in.' : 'Armed with no cancel window.';
       moved = (await releaseMessage(ctx, loaded, 'window_ended', reason)).applied;
     } else if (message.status === 'scheduled' && !message.rules.length && message.deliver_at.getTime() <= now) {
-      moved = (await releaseMessage(ctx, loaded, 'deliver_at', `Its delivery time ${iso(message.deliver_at.getTime())} came (no rules).`)).applied;
+      moved = (await releaseMessage(ctx, loaded, 'deliver_at', `Its delivery time ${humanTime(message.deliver_at.getTime())} came (no rules).`)).applied;
     } else if (message.status === 'scheduled') {
       const due = dueTimeRule(message, deathConfirmedAt, now);
       if (due) {
         const rule = message.rules[due.index]!;
         const why =
           rule.trigger_type === 'fixed_date'
-            ? `${iso(due.dueAt)} came`
+            ? `${humanTime(due.dueAt)} came`
             : rule.trigger_type === 'recipient_birthday'
-              ? `the birthday came (${iso(due.dueAt)}) after death confirmed at ${iso(deathConfirmedAt!.getTime())}`
-              : `death confirmed at ${iso(deathConfirmedAt!.getTime())}`;
+              ? `the birthday came (${humanTime(due.dueAt)}) after death confirmed at ${humanTime(deathConfirmedAt!.getTime())}`
+              : `death confirmed at ${humanTime(deathConfirmedAt!.getTime())}`;
         // Applied or not (a racing writer won), re-read and look again.
         await armMessage(ctx, loaded, due.index, now, why, `rule:${due.index}:${due.dueAt}`);
         moved = true;

@@ -1,4 +1,5 @@
 import type { StoredRule } from '@afterword/db/schema';
+import { humanTime } from '../../../lib/human-time';
 
 /** Human texts for the state history and owner notices: they say *why*. */
 export function describeRule(rule: StoredRule): string {
@@ -8,7 +9,7 @@ export function describeRule(rule: StoredRule): string {
       return `${n} missed check-in${n === 1 ? '' : 's'}`;
     }
     case 'fixed_date':
-      return `the date ${rule.trigger_value}`;
+      return `the date ${/^\d{4}-\d{2}-\d{2}$/.test(rule.trigger_value) ? rule.trigger_value : humanTime(Date.parse(rule.trigger_value))}`;
     case 'delay_after_death': {
       const d = Number(rule.trigger_value);
       return d === 0 ? 'confirmed death' : `${d} day${d === 1 ? '' : 's'} after confirmed death`;
@@ -17,5 +18,3 @@ export function describeRule(rule: StoredRule): string {
       return `the recipient's birthday (${rule.trigger_value}) after confirmed death`;
   }
 }
-
-export const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');

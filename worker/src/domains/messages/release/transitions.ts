@@ -1,11 +1,12 @@
 import type { StoredRule } from '@afterword/db/schema';
 import type { ServiceContext } from '../../../env';
 import { commitTransition, type CommitResult, type TransitionCause } from './commit-transition';
-import { describeRule, iso } from './describe';
+import { describeRule } from './describe';
 import type { EngineMessage } from './load-message';
 import { nextBirthday } from '../../vault/next-birthday';
 import { syncReleaseTimer } from './release-timer';
 import { cancelDeadlineFor } from './schedule';
+import { humanTime } from '../../../lib/human-time';
 
 /** A rule fired: scheduled → armed, with its cancel window (DESIGN section 3). */
 export function armMessage(
@@ -20,9 +21,9 @@ export function armMessage(
   const cancelDeadline = cancelDeadlineFor(message, rule, firedAt);
   const rules: StoredRule[] = message.rules.map((r, i) => (i === ruleIndex ? { ...r, fired_at: firedAt } : r));
   const window = rule.expire_window
-    ? `It will be released at ${iso(cancelDeadline)} unless you check in before then.`
+    ? `It will be released at ${humanTime(cancelDeadline)} unless you check in before then.`
     : cancelDeadline > firedAt
-      ? `It will be released at ${iso(cancelDeadline)} (its deliver_at).`
+      ? `It will be released at ${humanTime(cancelDeadline)} (its delivery time).`
       : 'It is released now.';
   return commitTransition(ctx, message, {
     to: 'armed',
