@@ -11,6 +11,7 @@ import { SimulateMissPanel } from '../../features/canary/simulate-miss-panel';
 import { useSimulatedMiss } from '../../features/canary/simulated-miss';
 import { useCheckIn, useCreateCanary, useDeleteCanary } from '../../features/canary/use-canary-actions';
 import { DeadmanSection } from '../../features/deadman/deadman-section';
+import { HeirsCard } from '../../features/legacy/heirs-card';
 import { useDeadmanActions } from '../../features/deadman/use-deadman-actions';
 import { awaitReads } from '../../lib/route-data';
 import { isTestMode } from '../../lib/test-mode';
@@ -80,6 +81,7 @@ function CanaryStatusPage() {
             )}
           </QueryState>
         </Card>
+        <HeirsCard />
       </div>
     </>
   );

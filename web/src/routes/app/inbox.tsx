@@ -4,6 +4,7 @@ import { PageHeader } from '../../features/app-pages/page-header';
 import { EncryptedExcerpt } from '../../features/e2ee/encrypted-message';
 import { ConnectedUnlockPrompt } from '../../features/e2ee/unlock-prompt';
 import { isSealed, useReader } from '../../features/e2ee/use-opened-message';
+import { CopiesLeftToYou } from '../../features/legacy/copies-card';
 import { InboxList } from '../../features/messages/inbox-list';
 import { MESSAGE_LIST_REFRESH_MS } from '../../features/messages/queries';
 import { awaitReads } from '../../lib/route-data';
@@ -29,6 +30,7 @@ function InboxPage() {
       <QueryState query={inbox} loading="Loading your inbox" failed="Your inbox could not be loaded." lines={4}>
         {(messages) => <InboxList messages={messages} renderEncryptedExcerpt={(m) => <EncryptedExcerpt message={m} reader={reader} />} />}
       </QueryState>
+      <CopiesLeftToYou />
     </>
   );
 }
