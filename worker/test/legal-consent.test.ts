@@ -73,6 +73,15 @@ describe('GET and POST /api/legal/consent', () => {
     ]);
     expect(history[0]!.created_at).toBe(Date.parse(off.data.updated_at));
     expect(await consentsOf(owner)).toEqual(KINDS.map((id) => expect.objectContaining({ id, consent: true })));
+    // The owner reads the same history, newest first; nobody else sees it.
+    const read = await api('GET', '/api/legal/consent/history', { token: owner.token });
+    expect(read.data.items).toEqual([
+      { kind: 'voice', old: false, new: true, at: new Date(history[1]!.created_at).toISOString() },
+      { kind: 'voice', old: true, new: false, at: off.data.updated_at },
+    ]);
+    const outsider = await signedInUser();
+    expect((await api('GET', '/api/legal/consent/history', { token: outsider.token })).data).toEqual({ items: [] });
+    expect((await api('GET', '/api/legal/consent/history')).status).toBe(401);
   });
 
   it('answers 404 for an unknown kind and 422 for a bad body, changing nothing', async () => {

@@ -46,3 +46,8 @@ export const ZConsentParam = z.object({ id: ZConsentKind });
 /** POST /api/legal/consent/{id} body. */
 export const ZSetConsentBody = z.object({ consent: z.boolean() });
 export type TSetConsentBody = z.infer<typeof ZSetConsentBody>;
+
+/** GET /api/legal/consent/history: every change, newest first (GDPR article 7: consent is shown, not only kept). */
+export const ZConsentChange = z.object({ kind: ZConsentKind, old: z.boolean(), new: z.boolean(), at: z.string() });
+export const ZConsentHistory = z.object({ items: z.array(ZConsentChange) });
+export type TConsentHistory = z.infer<typeof ZConsentHistory>;

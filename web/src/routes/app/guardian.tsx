@@ -4,6 +4,7 @@ import { Skeleton } from '../../components/skeleton';
 import { useContactOptions } from '../../features/contacts/queries';
 import { PageHeader } from '../../features/app-pages/page-header';
 import { AssignForm } from '../../features/guardian/assign-form';
+import { GuardianConsentWithdrawn } from '../../features/guardian/consent-withdrawn';
 import { GuardianList } from '../../features/guardian/guardian-list';
 import { LadderCard } from '../../features/guardian/ladder-card';
 import { OwnersList } from '../../features/guardian/owners-list';
@@ -39,6 +40,7 @@ function GuardianPage() {
         <p>Assign a trusted person, by email, to help confirm what should happen if you stop checking in.</p>
       </PageHeader>
       <div className="stack">
+        <GuardianConsentWithdrawn />
         <Card title="Assign a guardian">
           <AssignForm onAssign={actions.assign} pending={actions.assignPending} contacts={contacts} withPicker />
         </Card>

@@ -1,7 +1,7 @@
 import { schema } from '@afterword/db';
 import { eq } from 'drizzle-orm';
 import { CONSENT_KINDS } from '@afterword/db/enums';
-import type { TConsent, TConsentKind, TConsents } from '../../contracts/legal';
+import type { TConsent, TConsentHistory, TConsentKind, TConsents } from '../../contracts/legal';
 import type { ServiceContext } from '../../env';
 import { resumeReleases } from '../messages/release/resume-releases';
 
@@ -51,4 +51,10 @@ export async function setConsent(ctx: ServiceContext, userId: string, kind: TCon
 /** The history of changes, oldest first (the export and the tests read it). */
 export async function listConsentChanges(ctx: ServiceContext, userId: string) {
   return ctx.db.select().from(schema.consentChanges).where(eq(schema.consentChanges.user_id, userId)).orderBy(schema.consentChanges.created_at);
+}
+
+/** GET /api/legal/consent/history: the caller's changes, newest first. */
+export async function consentHistory(ctx: ServiceContext, userId: string): Promise<TConsentHistory> {
+  const rows = await listConsentChanges(ctx, userId);
+  return { items: rows.reverse().map((r) => ({ kind: r.kind, old: r.old_granted, new: r.new_granted, at: r.created_at.toISOString() })) };
 }

@@ -1,7 +1,7 @@
 import { defineOperation } from '../../api/operation';
-import { CONSENT_STOPS, ZConsent, ZConsentParam, ZConsents, ZScheduledDeletions, ZSetConsentBody } from '../../contracts/legal';
+import { CONSENT_STOPS, ZConsent, ZConsentHistory, ZConsentParam, ZConsents, ZScheduledDeletions, ZSetConsentBody } from '../../contracts/legal';
 import { AppError } from '../../lib/errors';
-import { listConsents, setConsent } from './consents';
+import { consentHistory, listConsents, setConsent } from './consents';
 import { listScheduledDeletions } from './list-deletions';
 
 /** SPEC section 7: /api/legal/* (deletions and consents; the export arrives with data rights). */
@@ -46,6 +46,22 @@ export const legalOperations = [
       responses: { 200: { description: 'Consents' } },
     },
     run: ({ services, principal }) => listConsents(services, principal.user.id),
+  }),
+  defineOperation({
+    method: 'get',
+    path: '/api/legal/consent/history',
+    trpc: 'consentHistory',
+    access: { kind: 'session' },
+    input: {},
+    output: ZConsentHistory,
+    docs: {
+      operationId: 'consentHistory',
+      summary: 'Every change of my consents',
+      description: 'Newest first: `{kind, old, new, at}` for each change (a repeated withdrawal records nothing).',
+      tags,
+      responses: { 200: { description: 'The changes' } },
+    },
+    run: ({ services, principal }) => consentHistory(services, principal.user.id),
   }),
   defineOperation({
     method: 'post',
