@@ -6,6 +6,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog';
 import { TextField } from '../../components/field';
 import { Skeleton } from '../../components/skeleton';
 import { formatDateTime } from '../../lib/format-time';
+import { Time } from '../../components/time';
 
 export const DEADMAN_CONFIRM_TEXT = 'This will delete your account if you miss check-ins. Continue?';
 export const DEADMAN_HOURS_ERROR = `Enter a number of hours greater than 0 and at most ${DEADMAN_MAX_HOURS}.`;
@@ -62,7 +63,7 @@ export function DeadmanSection({ deadman, loading, nowMs, onSetup, onCancel, pen
             {deadman.deadline ? (
               <>
                 {' '}
-                after <time dateTime={deadman.deadline}>{formatDateTime(deadman.deadline)}</time>
+                after <Time value={deadman.deadline} show="both" />
               </>
             ) : null}
             . Releases due by then are delivered first. A check-in moves this deadline.
