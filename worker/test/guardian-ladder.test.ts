@@ -101,7 +101,9 @@ describe('the ladder, step by step', () => {
     expect(mail).toMatchObject({ channel: 'email', address: guardian!.email, recipient_user_id: guardian!.id, subject: 'Have you heard from Ada?' });
     expect(mail!.text).toContain('/app/guardian');
 
-    // 2. Reported: quorum 1, so the window opens at once and the owner is told urgently.
+    // 2. Reported: quorum 1, so the window opens at once and the owner is told urgently — with the
+    // deadline written in the owner's own zone.
+    await env.DB.prepare("UPDATE users SET time_zone = 'Europe/Berlin' WHERE id = ?").bind(l.owner.id).run();
     const at = l.missedAt + HOUR;
     const reported = await reportAt(at, guardian!, l.ids[0]!);
     expect(reported.result).toMatchObject({ recorded: 'death_reported', stage: 'veto_window' });
@@ -120,7 +122,8 @@ describe('the ladder, step by step', () => {
     )
       .bind(l.owner.id)
       .first<Record<string, any>>();
-    expect(warned!.text).toContain(humanTime(at + WINDOW));
+    expect(warned!.text).toContain(humanTime(at + WINDOW, 'Europe/Berlin'));
+    expect(warned!.text).toMatch(/check in before \w{3}, \d{1,2} \w{3} \d{4}, \d{2}:\d{2} (CET|CEST):/);
 
     // Nothing is due before halfway; at halfway the owner is told again.
     expect((await captureQueues(() => advanceLadder(servicesAt(at + WINDOW / 2 - 1), l.owner.id, 'direct'))).result.nextWakeAt?.getTime()).toBe(
@@ -129,6 +132,10 @@ describe('the ladder, step by step', () => {
     const half = await captureQueues(() => advanceLadder(servicesAt(at + WINDOW / 2), l.owner.id, 'direct'));
     expect(half.result.nextWakeAt?.getTime()).toBe(at + WINDOW);
     expect(jobsOf(half.jobs, 'owner_notice')).toHaveLength(1);
+    const reminder = await env.DB.prepare("SELECT subject FROM owner_notices WHERE user_id = ? AND kind = 'veto_halfway'")
+      .bind(l.owner.id)
+      .first<{ subject: string }>();
+    expect(reminder!.subject).toBe(`Reminder: your death was reported — check in before ${humanTime(at + WINDOW, 'Europe/Berlin')}`);
 
     // Not a millisecond early.
     await captureQueues(() => advanceLadder(servicesAt(at + WINDOW - 1), l.owner.id, 'direct'));

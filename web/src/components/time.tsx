@@ -19,7 +19,7 @@ export function Time({ value, show = 'absolute', nowMs, className }: TimeProps) 
   const now = nowMs ?? Date.now();
   const text = show === 'relative' ? formatRelative(ms, now) : show === 'both' ? formatWhen(ms, now) : formatDateTime(ms);
   return (
-    <time className={className} dateTime={new Date(ms).toISOString()} title={formatDateTimeWithZone(ms)}>
+    <time className={className} dateTime={typeof value === 'string' ? value : new Date(ms).toISOString()} title={formatDateTimeWithZone(ms)}>
       {text}
     </time>
   );

@@ -9,7 +9,7 @@ import { isGoogleSignInEnabled } from '../../lib/feature-flags';
 import { setToken } from '../../lib/session';
 import { toFieldErrors, type FieldErrors } from './field-errors';
 import { GoogleSignInButton } from './google-sign-in-button';
-import { forgetSignedUpEmail, peekSignedUpEmail } from './signed-up-email';
+import { releaseSignedUpEmail, takeSignedUpEmail } from './signed-up-email';
 
 export const LOGIN_FALLBACK_ERROR = 'Login failed. Please check your email and password.';
 
@@ -28,8 +28,8 @@ interface LoginFormProps {
 
 export function LoginForm({ login, onSignedIn, afterSignIn, initialError = null, showGoogle = isGoogleSignInEnabled() }: LoginFormProps) {
   // Prefilled with the address just signed up with, when the visitor came from /signup.
-  const [email, setEmail] = useState(peekSignedUpEmail);
-  useEffect(forgetSignedUpEmail, []);
+  const [email, setEmail] = useState(takeSignedUpEmail);
+  useEffect(releaseSignedUpEmail, []);
   const [password, setPassword] = useState('');
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(initialError);

@@ -1,9 +1,13 @@
 /*
  * The email someone just signed up with, handed from /signup to /login so they do not type it twice.
  * It goes through this tab's sessionStorage rather than the URL, so the address stays out of history,
- * logs and referrers; it is forgotten once the form has it.
+ * logs and referrers. It is removed from storage the moment the login form reads it (a reload then
+ * starts empty); the value read is kept in memory until the form has mounted, because StrictMode calls
+ * a state initialiser twice and the second call must see the same address.
  */
 const KEY = 'afterword.signedUpEmail';
+
+let taken: string | null = null;
 
 export function keepSignedUpEmail(email: string): void {
   try {
@@ -13,20 +17,21 @@ export function keepSignedUpEmail(email: string): void {
   }
 }
 
-/** Read in a state initialiser (StrictMode may call it twice), so it does not delete. */
-export function peekSignedUpEmail(): string {
+/** For the login form's state initialiser: the address just signed up with, or ''. */
+export function takeSignedUpEmail(): string {
   try {
-    return sessionStorage.getItem(KEY) ?? '';
+    const stored = sessionStorage.getItem(KEY);
+    if (stored !== null) {
+      sessionStorage.removeItem(KEY);
+      taken = stored;
+    }
   } catch {
-    return '';
+    // storage disabled: nothing was kept
   }
+  return taken ?? '';
 }
 
-/** Once the form has it: a later visit to /login starts empty. */
-export function forgetSignedUpEmail(): void {
-  try {
-    sessionStorage.removeItem(KEY);
-  } catch {
-    // nothing kept
-  }
+/** Once the form has mounted: a later visit to /login in this tab starts empty. */
+export function releaseSignedUpEmail(): void {
+  taken = null;
 }

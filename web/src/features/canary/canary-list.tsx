@@ -7,8 +7,8 @@ import { EmptyState } from '../../components/empty-state';
 import { copyText } from '../../lib/clipboard';
 import { curlExample, pingUrl } from './canary-token';
 import { formatInterval } from './format';
-import { formatDateTime } from '../../lib/format-time';
 import { countdownView } from './health';
+import { Time } from '../../components/time';
 
 export const DELETE_CONFIRM_TEXT = 'Delete this canary?';
 
@@ -85,13 +85,13 @@ function CanaryItem({ canary, nowMs, origin, onDelete }: { canary: TCanary; nowM
         <div>
           <dt>Last check-in</dt>
           <dd>
-            <time dateTime={canary.last_check_in}>{formatDateTime(canary.last_check_in)}</time>
+            <Time value={canary.last_check_in} show="both" />
           </dd>
         </div>
         <div>
           <dt>Deadline</dt>
           <dd>
-            <time dateTime={canary.deadline}>{formatDateTime(canary.deadline)}</time>
+            <Time value={canary.deadline} show="both" />
           </dd>
         </div>
       </dl>

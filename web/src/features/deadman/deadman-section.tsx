@@ -5,6 +5,7 @@ import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { TextField } from '../../components/field';
 import { formatDateTime } from '../../lib/format-time';
+import { Time } from '../../components/time';
 
 export const DEADMAN_CONFIRM_TEXT = 'This will delete your account if you miss check-ins. Continue?';
 export const DEADMAN_HOURS_ERROR = `Enter a number of hours greater than 0 and at most ${DEADMAN_MAX_HOURS}.`;
@@ -60,7 +61,7 @@ export function DeadmanSection({ deadman, nowMs, onSetup, onCancel, pending }: D
             {deadman.deadline ? (
               <>
                 {' '}
-                after <time dateTime={deadman.deadline}>{formatDateTime(deadman.deadline)}</time>
+                after <Time value={deadman.deadline} show="both" />
               </>
             ) : null}
             . Releases due by then are delivered first. A check-in moves this deadline.

@@ -91,6 +91,8 @@ async function ownerName(ctx: ServiceContext, ownerId: string) {
 
 /** The owner is told again at the window's halfway point, on every channel (an urgent notice). */
 async function sendHalfwayReminder(ctx: ServiceContext, ownerId: string, r: OpenReport, now: number) {
+  // The owner reads this notice in their own zone (their profile's), named in the text.
+  const zone = (await ctx.env.DB.prepare('SELECT time_zone FROM users WHERE id = ?').bind(ownerId).first<{ time_zone: string }>())?.time_zone;
   const db = ctx.env.DB;
   const endsAt = windowEndAfterHalfway(r, now);
   const step = recordStep(
@@ -120,10 +122,10 @@ async function sendHalfwayReminder(ctx: ServiceContext, ownerId: string, r: Open
         id: noticeId,
         userId: ownerId,
         kind: 'veto_halfway',
-        subject: `${sandbox ? '[Sandbox] ' : ''}Reminder: your death was reported — check in before ${readable(endsAt)}`,
+        subject: `${sandbox ? '[Sandbox] ' : ''}Reminder: your death was reported — check in before ${readable(endsAt, zone)}`,
         text: [
           `Your death was reported on Afterword and nobody has refuted it yet. Half of the waiting period has passed.`,
-          `If you are alive, check in before ${readable(endsAt)}: any check-in cancels the report at once. Otherwise your death will be confirmed and the messages you set to go after your death will start on their way.`,
+          `If you are alive, check in before ${readable(endsAt, zone)}: any check-in cancels the report at once. Otherwise your death will be confirmed and the messages you set to go after your death will start on their way.`,
           `Check in: ${appOrigin(ctx.env)}/app`,
           ...(sandbox ? ['This report was made with a sandbox API key: it is a rehearsal and will never mark you as dead.'] : []),
         ].join('\n\n'),

@@ -51,10 +51,10 @@ export async function recordDeathReport(ctx: ServiceContext, owner: User, report
     windowMs, // ?8
     vetoId, // ?9
     noticeId, // ?10
-    `${sandbox ? '[Sandbox] ' : ''}Your death was reported: check in before ${readable(now + windowMs)} if you are alive`, // ?11
+    `${sandbox ? '[Sandbox] ' : ''}Your death was reported: check in before ${readable(now + windowMs, owner.time_zone)} if you are alive`, // ?11
     [
       `${who} reported on Afterword that you have died.`,
-      `If you are alive, check in before ${readable(now + windowMs)}: any check-in (the Heartbeat button, a canary token, a ping) cancels the report at once.`,
+      `If you are alive, check in before ${readable(now + windowMs, owner.time_zone)}: any check-in (the Heartbeat button, a canary token, a ping) cancels the report at once.`,
       `If nobody refutes it by then, your death will be confirmed and the messages you set to go after your death will start on their way.`,
       `Check in: ${appOrigin(ctx.env)}/app`,
       ...(sandbox ? ['This report was made with a sandbox API key: it is a rehearsal and will never mark you as dead.'] : []),
