@@ -154,6 +154,12 @@ test('contacts: invite by email → the invitee signs up, opens the link and acc
     assert.equal(await assign.getByLabel('Email').inputValue(), inviteeEmail);
     await assertNoSeriousAxeViolations(o.page, '/app/guardian (contact picked)');
 
+    // 6. Limits are said before anyone runs into them: the interval range and the Free plan's one canary.
+    await o.page.goto('/app/canary-status');
+    const create = card(o.page, 'Create a canary');
+    await create.getByText('At least one minute, at most 400 days (9600 hours).', { exact: false }).waitFor();
+    await create.getByText('Your Free plan allows 1 canary; you have 0.').waitFor();
+
     assert.deepEqual(unexpectedConsoleErrors(o.errors), [], 'no console errors for the owner');
     // A first sign-in looks for the account's keys before making them: that one 404 is expected.
     assert.deepEqual(unexpectedConsoleErrors(b.errors, [404]), [], 'no console errors for the invitee');

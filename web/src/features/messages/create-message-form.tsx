@@ -128,7 +128,15 @@ export function CreateMessageForm({ create, onCreated, e2ee, contacts, withPicke
   const warningId = useId();
   const picked = contacts?.find((c) => c.user_id === recipient.trim().toLowerCase());
   const reach = useReachability(reachability, picked?.user_id ?? null);
-  const whenSent = whenSentSentence({ name: picked?.name ?? null, hasRules: rules.length > 0, deliverAt: localDateTimeToIso(deliverAt) ?? null, nowMs: now() });
+  const nowMs = now();
+  // Encrypted files hold the message back until they are uploaded (attachment-picker.tsx): say the real time.
+  const chosenAt = localDateTimeToIso(deliverAt);
+  const whenSent = whenSentSentence({
+    name: picked?.name ?? null,
+    hasRules: rules.length > 0,
+    deliverAt: useE2ee && files.length ? deliverAtWithFiles(chosenAt, nowMs) : chosenAt,
+    nowMs,
+  });
   const cannotReach = reachSentence(method, reach);
 
   /** The plain message, or the sealed one: content '' and the envelope, the recording sealed too. */
