@@ -53,6 +53,27 @@ describe('AppShell', () => {
     expect(within(screen.getByRole('navigation', { name: 'App' })).getAllByRole('link')).toHaveLength(EXPECTED.length);
   });
 
+  it('links the Inbox below the SPEC entries, apart from them, with its unread count when there is one', async () => {
+    renderWithRouter(
+      () => (
+        <AppShell email="ada@example.com" onLogout={vi.fn()} unread={3}>
+          <p>Page</p>
+        </AppShell>
+      ),
+      '/app',
+    );
+    await screen.findByText('Page');
+    const received = screen.getByRole('navigation', { name: 'Received' });
+    const inbox = within(received).getByRole('link', { name: 'Inbox 3 unread' });
+    expect(inbox.getAttribute('href')).toBe('/app/inbox');
+    expect(within(screen.getByRole('navigation', { name: 'App' })).getAllByRole('link')).toHaveLength(EXPECTED.length);
+  });
+
+  it('shows no count beside the Inbox when nothing is unread', async () => {
+    await renderShell();
+    expect(within(screen.getByRole('navigation', { name: 'Received' })).getByRole('link').textContent).toBe('Inbox');
+  });
+
   it('has no Outbox link by default', async () => {
     await renderShell();
     expect(screen.queryByRole('navigation', { name: 'Local development' })).toBeNull();
