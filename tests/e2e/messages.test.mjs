@@ -274,7 +274,8 @@ test('messages: create form: no required check, Creating… while sending, serve
     release();
     await toast(page, 'Failed to create message').waitFor();
     assert.equal(calls(requests, 'message.create').length, 1, 'repeat submits were ignored');
-    await page.getByText('recipient_user_id must be a user id (a UUID)').waitFor();
+    // The server's sentence, read with the form's label (web/src/lib/field-labels.ts).
+    await page.getByText('Recipient User ID must be a whole ID (36 letters, digits and dashes)').waitFor();
     const ruleError = page.getByRole('group', { name: 'Rule 1' }).locator('.field__error').first();
     await ruleError.waitFor();
     assert.ok((await ruleError.textContent()).trim().length > 0, 'the blank count has its own error under it');
