@@ -61,6 +61,11 @@ const TAGS: { name: string; description: string }[] = [
     description:
       'People you can pick by name as a recipient or guardian: invited by email (the same answer whether or not the address has an account), mutual once accepted. Anything not yours is 404.',
   },
+  {
+    name: 'Voice',
+    description:
+      'Voice samples (type and duration measured by the server from the bytes) and the voice profile trained from them: a pitch and speaking-rate profile for a speech synthesiser, not a neural clone.',
+  },
   { name: 'Developer', description: 'API keys and webhooks: session only (an API key never manages keys or webhooks).' },
   { name: 'Outbox (local)', description: 'Outside production nothing is really sent: deliveries land here.' },
   { name: 'Reference', description: 'Liveness, this document and its reference page.' },

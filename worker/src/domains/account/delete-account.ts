@@ -100,7 +100,9 @@ async function blobKeysOf(ctx: ServiceContext, userId: string): Promise<string[]
      UNION
      SELECT r2_key FROM vault_assets WHERE owner_id = ?1 OR id IN (SELECT asset_id FROM vault_items WHERE recipient_user_id = ?1)
      UNION
-     SELECT r2_key FROM legacy_copies WHERE recipient_user_id = ?1`,
+     SELECT r2_key FROM legacy_copies WHERE recipient_user_id = ?1
+     UNION
+     SELECT r2_key FROM voice_samples WHERE owner_id = ?1`,
   )
     .bind(userId)
     .all<{ k: string }>();
