@@ -1,4 +1,6 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from 'cloudflare:test';
+import { exports } from 'cloudflare:workers';
+import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { VOICE_ERRORS } from '../src/contracts/voice';
 import { consumeBatch } from '../src/queues/consume';
@@ -257,5 +259,26 @@ describe('the voice consent', () => {
     await api('POST', '/api/legal/consent/voice', { token: owner.token, json: { consent: false } });
     expect((await deliver()).explicitAcks).toEqual(['m0']);
     expect(await env.DB.prepare('SELECT count(*) AS n FROM voice_profiles WHERE user_id = ?').bind(owner.id).first('n')).toBe(0);
+  });
+});
+
+describe('voice data in the export', () => {
+  it("puts the samples' records, the profile and the recordings themselves in the owner's archive", async () => {
+    const owner = await signedInUser();
+    const wav = thirtyOneSeconds();
+    await uploadSample(owner.token, wav, { label: 'Long reading' });
+    const { deliver } = await trainThroughQueue(owner);
+    await deliver();
+
+    const res = await exports.default.fetch(new Request('http://afterword.test/api/legal/export', { headers: { authorization: `Bearer ${owner.token}` } }));
+    expect(res.status).toBe(200);
+    const files = unzipSync(new Uint8Array(await res.arrayBuffer()));
+    const samples = JSON.parse(strFromU8(files['data/voice_samples.json']!));
+    expect(samples).toHaveLength(1);
+    expect(samples[0]).toMatchObject({ label: 'Long reading', duration_ms: 31000, content_type: 'audio/wav' });
+    expect(JSON.parse(strFromU8(files['data/voice_profile.json']!))[0]).toMatchObject({ status: 'complete' });
+    const recording = Object.keys(files).find((name) => name.startsWith('files/voice/'));
+    expect(recording).toMatch(/^files\/voice\/[0-9a-f-]+-Long reading\.wav$/);
+    expect(files[recording!]).toEqual(wav);
   });
 });
