@@ -22,3 +22,5 @@ export const LEGACY_PARTS = ['account', 'messages', 'vault', 'history'] as const
 export const VOICE_PROFILE_STATUSES = ['processing', 'complete', 'failed'] as const;
 /** The voice engines (DESIGN section 8); the one in use is configuration (VOICE_ENGINE). */
 export const VOICE_ENGINES = ['local', 'workers-ai', 'elevenlabs'] as const;
+/** The persona's tone (SPEC section 9 "Tones"). */
+export const PERSONA_BEHAVIORS = ['playful', 'wise', 'comforting', 'neutral'] as const;

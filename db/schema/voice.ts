@@ -1,5 +1,5 @@
 import { index, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import { VOICE_ENGINES, VOICE_PROFILE_STATUSES } from './enums';
+import { PERSONA_BEHAVIORS, VOICE_ENGINES, VOICE_PROFILE_STATUSES } from './enums';
 import { users } from './users';
 
 /*
@@ -56,3 +56,22 @@ export const voiceProfiles = sqliteTable('voice_profiles', {
 
 export type VoiceSample = typeof voiceSamples.$inferSelect;
 export type VoiceProfile = typeof voiceProfiles.$inferSelect;
+
+/**
+ * The persona the owner sets up (POST /api/ai/train-profile): who they are in their own words, the tone
+ * replies take, and their answers to the seed questions (`qa`: [{question_id, answer}], ids from
+ * worker/src/contracts/persona.ts). The material the local engine will answer from; erased with the voice
+ * consent like the voice profile.
+ */
+export const personaProfiles = sqliteTable('persona_profiles', {
+  user_id: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  persona_text: text('persona_text').notNull(),
+  behavior: text('behavior', { enum: PERSONA_BEHAVIORS }).notNull(),
+  qa: text('qa', { mode: 'json' }).$type<{ question_id: string; answer: string }[]>().notNull(),
+  created_at: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+  updated_at: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+});
+
+export type PersonaProfile = typeof personaProfiles.$inferSelect;

@@ -6,6 +6,8 @@ import { parseOrThrow } from '../../lib/validation';
 import { singleFilePart, textField } from '../attachments/multipart';
 import { deleteVoiceSample, listVoiceSamples, uploadVoiceSample, voiceSampleNotFound } from './samples';
 import { startVoiceTraining, voiceStatus } from './training';
+import { ZPersona, ZPersonaInput } from '../../contracts/persona';
+import { getPersona, savePersona } from './persona';
 
 /**
  * Voice samples and the voice profile (SPEC section 7 /voice/upload, /voice/train, /voice/status;
@@ -125,5 +127,38 @@ export const voiceOperations = [
       },
     },
     run: ({ services, principal }) => startVoiceTraining(services, principal.user),
+  }),
+  defineOperation({
+    method: 'get',
+    path: '/api/ai/profile',
+    trpc: 'persona',
+    access: { kind: 'session' },
+    input: {},
+    output: ZPersona,
+    docs: {
+      operationId: 'getPersona',
+      summary: 'Your persona',
+      description: 'The persona text, tone and answers to the seed questions; an empty neutral persona before the first save.',
+      tags: ['Persona'],
+      responses: { 200: { description: 'The persona' } },
+    },
+    run: ({ services, principal }) => getPersona(services, principal.user.id),
+  }),
+  defineOperation({
+    method: 'post',
+    path: '/api/ai/train-profile',
+    trpc: 'savePersona',
+    access: { kind: 'session' },
+    input: { body: ZPersonaInput },
+    output: ZPersona,
+    docs: {
+      operationId: 'trainPersona',
+      summary: 'Set up your persona',
+      description:
+        '`{persona_text (≤ 5,000), behavior: playful | wise | comforting | neutral, qa: [{question_id, answer (≤ 2,000)}]}` with the ids of the 10 seed questions; replaces the persona as a whole. Blank answers are dropped.',
+      tags: ['Persona'],
+      responses: { 200: { description: 'Saved' }, 403: { description: 'The voice consent is withdrawn' }, 422: { description: 'A field that is not valid' } },
+    },
+    run: ({ services, principal }, input) => savePersona(services, principal.user.id, input),
   }),
 ] as const;
