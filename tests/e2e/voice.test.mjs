@@ -1,4 +1,5 @@
-// The Voice Trainer in Chromium with a fake microphone (issue 16 section 6 "Browser"): Chromium's
+// The Voice Trainer in Chromium with a fake microphone (issue 16 section 6 "Browser"): the persona is set
+// up with the seed questions; Chromium's
 // MediaRecorder records espeak-ng speech from a WAV played as the microphone, the page uploads the WebM it
 // made (no Duration element: the server reads the length from its blocks), several WAV files go up at
 // once, and training runs through the Worker's real JOBS consumer until the page says it is complete.
@@ -34,6 +35,14 @@ test('voice trainer: record with the microphone, upload several files, train to 
     await h1(page, 'Voice Trainer').waitFor();
     await page.getByText('This is a voice profile, not a neural clone').waitFor();
     await page.getByText(/Engine:.*Local/).waitFor();
+    // Persona setup: the ten seed questions, a tone, saved.
+    await page.getByLabel('What advice would you give the people you love?').fill('Be kind, and call your mother.');
+    await page.getByLabel('Tone').selectOption('comforting');
+    await page.getByRole('button', { name: 'Save persona' }).click();
+    await toast(page, 'Persona saved').waitFor();
+    const persona = (await api('GET', '/api/ai/profile', { token: acct.token })).json;
+    assert.deepEqual([persona.behavior, persona.qa], ['comforting', [{ question_id: 'advice', answer: 'Be kind, and call your mother.' }]]);
+
     const start = page.getByRole('button', { name: 'Need 30s more' });
     assert.equal(await start.isDisabled(), true);
 

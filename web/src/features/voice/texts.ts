@@ -37,6 +37,16 @@ export const T = {
   notMeasured: 'not measured (only WAV samples carry the sound the server can analyse)',
   measuredOn: (seconds: number, total: number, samples: number) =>
     `Measured on ${seconds} s of ${total} s from ${samples} ${samples === 1 ? 'sample' : 'samples'}.`,
+  personaTitle: 'Persona setup',
+  personaIntro: 'Your own words are what your persona will answer from. It never claims to be you, and says so when an answer is not in your words.',
+  personaText: 'About you',
+  personaTextHint: 'Who you are, how you speak, what matters to you.',
+  behavior: 'Tone',
+  seedQuestions: 'Ten questions',
+  personaSave: 'Save persona',
+  personaSaving: 'Saving…',
+  personaSaved: 'Persona saved',
+  personaFailed: 'Could not save the persona',
 } as const;
 
 export const STATUS_LABEL = {

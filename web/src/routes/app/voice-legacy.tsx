@@ -1,11 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { PageHeader } from '../../features/app-pages/page-header';
 import { T } from '../../features/voice/texts';
+import { PersonaCard } from '../../features/voice/persona-form';
 import { VoiceTrainer } from '../../features/voice/voice-trainer';
 import { awaitReads } from '../../lib/route-data';
 
 export const Route = createFileRoute('/app/voice-legacy')({
-  loader: ({ context: { trpc } }) => awaitReads(trpc.voice.status.ensureData()),
+  loader: ({ context: { trpc } }) => awaitReads(trpc.voice.status.ensureData(), trpc.voice.persona.ensureData()),
   component: VoiceTrainerPage,
 });
 
@@ -15,6 +16,7 @@ function VoiceTrainerPage() {
       <PageHeader title={T.title}>
         <p>{T.intro}</p>
       </PageHeader>
+      <PersonaCard />
       <VoiceTrainer />
     </>
   );
