@@ -75,3 +75,27 @@ export const personaProfiles = sqliteTable('persona_profiles', {
 });
 
 export type PersonaProfile = typeof personaProfiles.$inferSelect;
+
+/**
+ * Message from the Beyond (SPEC section 3 "voice prompt"; POST /api/voice/prompt): a question and the
+ * owner's own answer, written (`response_text`) and/or recorded (`r2_key`, measured like samples).
+ * `locked` ones are for after the owner's release only. Counted in the owner's storage.
+ */
+export const voicePrompts = sqliteTable(
+  'voice_prompts',
+  {
+    id: text('id').primaryKey(),
+    owner_id: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    prompt: text('prompt').notNull(),
+    response_text: text('response_text'),
+    r2_key: text('r2_key'),
+    content_type: text('content_type', { enum: ['audio/wav', 'audio/ogg', 'audio/webm'] }),
+    size: integer('size').notNull(),
+    duration_ms: integer('duration_ms'),
+    locked: integer('locked', { mode: 'boolean' }).notNull(),
+    created_at: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [index('voice_prompts_owner_idx').on(t.owner_id, t.created_at)],
+);

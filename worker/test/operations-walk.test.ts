@@ -53,6 +53,13 @@ async function vaultItem(owner: Persona, recipient: Persona) {
 }
 
 const OWNED: Record<string, (owner: Persona, recipient: Persona) => Promise<string>> = {
+  deleteVoicePrompt: async (owner) => {
+    const form = new FormData();
+    form.append('prompt', 'walk');
+    form.append('response_text', 'walk');
+    form.append('locked', 'false');
+    return (await api('POST', '/api/voice/prompt', { token: owner.token, body: form })).data.id;
+  },
   deleteVoiceSample: async (owner) => (await uploadSample(owner.token, pcmWav(new Float32Array(8000), 8000))).data.id,
   deleteCanary: async (owner) => (await createCanaryFor(owner.token)).id,
   getMessage: heldMessage,

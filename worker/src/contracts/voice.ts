@@ -81,3 +81,41 @@ export type VoiceStatus = z.infer<typeof ZVoiceStatus>;
 
 /** Seconds still missing before training may start (the Start button's 'Need {n}s more'). */
 export const secondsMissing = (collected: number) => Math.max(0, Math.ceil(VOICE_SECONDS_REQUIRED - collected));
+
+export const PROMPT_MAX = 500;
+export const PROMPT_RESPONSE_MAX = 5000;
+
+/** A form's boolean arrives as text. */
+const formBoolean = z.preprocess(
+  (v) => (v === 'true' || v === 'on' || v === '1' ? true : v === 'false' || v === '0' || v === '' || v === undefined ? false : v),
+  z.boolean({ message: 'locked must be true or false' }),
+);
+
+/** POST /api/voice/prompt: the text fields (`file?` is checked apart, by its bytes). */
+export const ZVoicePromptFields = z.object({
+  prompt: z
+    .string({ message: 'prompt is required: the question this answers' })
+    .trim()
+    .min(1, { message: 'prompt is required: the question this answers' })
+    .max(PROMPT_MAX, { message: `prompt must be at most ${PROMPT_MAX} characters` }),
+  response_text: z
+    .string()
+    .max(PROMPT_RESPONSE_MAX, { message: `response_text must be at most ${PROMPT_RESPONSE_MAX.toLocaleString('en-US')} characters` })
+    .optional()
+    .transform((v) => (v?.trim() ? v.trim() : null)),
+  locked: formBoolean,
+});
+export type TVoicePromptFields = z.output<typeof ZVoicePromptFields>;
+
+export const ZVoicePrompt = z.object({
+  id: z.string(),
+  prompt: z.string(),
+  response_text: z.string().nullable(),
+  has_audio: z.boolean(),
+  content_type: z.enum(VOICE_ACCEPTED_TYPES).nullable(),
+  duration_ms: z.number().int().nullable(),
+  size: z.number().int(),
+  locked: z.boolean(),
+  created_at: z.string(),
+});
+export type VoicePromptView = z.infer<typeof ZVoicePrompt>;

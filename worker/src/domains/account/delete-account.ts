@@ -106,5 +106,9 @@ async function blobKeysOf(ctx: ServiceContext, userId: string): Promise<string[]
   )
     .bind(userId)
     .all<{ k: string }>();
-  return results.map((r) => r.k);
+  // D1 allows five terms in one compound SELECT: voice prompts' recordings are a second query.
+  const { results: prompts } = await ctx.env.DB.prepare('SELECT r2_key AS k FROM voice_prompts WHERE owner_id = ?1 AND r2_key IS NOT NULL')
+    .bind(userId)
+    .all<{ k: string }>();
+  return [...results, ...prompts].map((r) => r.k);
 }

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { ZIdParam } from '../../api/ids';
 import { defineOperation } from '../../api/operation';
-import { VOICE_SAMPLE_MAX_BODY_BYTES, ZVoiceSample, ZVoiceStatus, ZVoiceUploadFields } from '../../contracts/voice';
+import { VOICE_SAMPLE_MAX_BODY_BYTES, ZVoicePrompt, ZVoicePromptFields, ZVoiceSample, ZVoiceStatus, ZVoiceUploadFields } from '../../contracts/voice';
+import { bodyFieldError } from '../../lib/errors';
+import { createVoicePrompt, deleteVoicePrompt, listVoicePrompts, voicePromptNotFound } from './prompts';
 import { parseOrThrow } from '../../lib/validation';
 import { singleFilePart, textField } from '../attachments/multipart';
 import { deleteVoiceSample, listVoiceSamples, uploadVoiceSample, voiceSampleNotFound } from './samples';
@@ -19,6 +21,21 @@ const notYours = { description: 'Voice sample not found (or not yours)' };
 async function readUpload(form: FormData) {
   const file = await singleFilePart(form, 'send one file per upload (the page sends several files one after another)');
   const fields = parseOrThrow(ZVoiceUploadFields, { consent: textField(form, 'consent'), label: textField(form, 'label') }, 'body');
+  return { fields, file };
+}
+
+/** Message from the Beyond: the text fields and at most one `file` part (a recorded answer is optional). */
+async function readPrompt(form: FormData) {
+  const parts = form.getAll('file');
+  if (parts.length > 1) throw bodyFieldError('file', 'send at most one recording per Message from the Beyond', 'too_many');
+  const part = parts[0];
+  if (typeof part === 'string') throw bodyFieldError('file', 'file must be a file part (the recording), not a text field', 'file_type');
+  const file = part ? { bytes: new Uint8Array(await part.arrayBuffer()) } : null;
+  const fields = parseOrThrow(
+    ZVoicePromptFields,
+    { prompt: textField(form, 'prompt'), response_text: textField(form, 'response_text'), locked: textField(form, 'locked') },
+    'body',
+  );
   return { fields, file };
 }
 
@@ -160,5 +177,71 @@ export const voiceOperations = [
       responses: { 200: { description: 'Saved' }, 403: { description: 'The voice consent is withdrawn' }, 422: { description: 'A field that is not valid' } },
     },
     run: ({ services, principal }, input) => savePersona(services, principal.user.id, input),
+  }),
+  defineOperation({
+    method: 'post',
+    path: '/api/voice/prompt',
+    trpc: false,
+    access: { kind: 'session' },
+    input: {
+      multipart: {
+        schema: ZVoicePromptFields.extend({ file: z.file().optional().describe('A recorded answer: WebM, Ogg or WAV') }),
+        maxBytes: VOICE_SAMPLE_MAX_BODY_BYTES,
+        read: readPrompt,
+      },
+    },
+    output: ZVoicePrompt,
+    status: 201,
+    docs: {
+      operationId: 'createVoicePrompt',
+      summary: 'Leave a Message from the Beyond',
+      description:
+        'Multipart: `prompt` (the question), `response_text?` and/or `file?` (a recording, checked and measured like a voice sample), `locked` (true: only after your release). Counted in the storage.',
+      tags,
+      responses: {
+        201: { description: 'Stored' },
+        403: { description: "The voice consent is withdrawn, or over the plan's storage" },
+        413: { description: 'Over 20 MiB' },
+        415: { description: 'The recording is not WebM, Ogg or WAV audio' },
+        422: { description: 'No prompt, neither an answer nor a recording, or a recording that cannot be measured' },
+      },
+    },
+    run: ({ services, principal }, { fields, file }) => createVoicePrompt(services, principal.user, fields, file),
+  }),
+  defineOperation({
+    method: 'get',
+    path: '/api/voice/prompts',
+    trpc: 'prompts',
+    access: { kind: 'session' },
+    input: {},
+    output: z.array(ZVoicePrompt),
+    docs: {
+      operationId: 'listVoicePrompts',
+      summary: 'Your Messages from the Beyond',
+      description: 'Oldest first.',
+      tags,
+      responses: { 200: { description: 'Messages from the Beyond' } },
+    },
+    run: ({ services, principal }) => listVoicePrompts(services, principal.user.id),
+  }),
+  defineOperation({
+    method: 'delete',
+    path: '/api/voice/prompts/{id}',
+    trpc: 'deletePrompt',
+    access: { kind: 'session' },
+    input: { params: ZIdParam },
+    output: z.object({ ok: z.literal(true) }),
+    notFound: voicePromptNotFound,
+    docs: {
+      operationId: 'deleteVoicePrompt',
+      summary: 'Delete a Message from the Beyond',
+      description: 'Its recording goes from storage too.',
+      tags,
+      responses: { 200: { description: 'Deleted' }, 404: { description: 'Not found (or not yours)' } },
+    },
+    run: async ({ services, principal }, { id }) => {
+      await deleteVoicePrompt(services, principal.user.id, id);
+      return { ok: true as const };
+    },
   }),
 ] as const;

@@ -108,17 +108,19 @@ export async function deleteVoiceSample(ctx: ServiceContext, ownerId: string, id
 }
 
 /**
- * Everything voice of one user: samples (rows, then bytes), the voice profile and the persona. What withdrawing the voice
+ * Everything voice of one user: samples and Messages from the Beyond (rows, then bytes), the voice
+ * profile and the persona. What withdrawing the voice
  * consent does (docs/decisions/data-rights.md): the profile is erased, not paused, and the recordings it
  * was made from go with it.
  */
 export async function eraseVoiceData(ctx: ServiceContext, userId: string): Promise<void> {
   const db = ctx.env.DB;
-  const [samples] = await db.batch<{ r2_key: string }>([
+  const [samples, prompts] = await db.batch<{ r2_key: string | null }>([
     db.prepare('DELETE FROM voice_samples WHERE owner_id = ?1 RETURNING r2_key').bind(userId),
+    db.prepare('DELETE FROM voice_prompts WHERE owner_id = ?1 RETURNING r2_key').bind(userId),
     db.prepare('DELETE FROM voice_profiles WHERE user_id = ?1').bind(userId),
     db.prepare('DELETE FROM persona_profiles WHERE user_id = ?1').bind(userId),
   ]);
-  const keys = (samples?.results ?? []).map((r) => r.r2_key);
+  const keys = [...(samples?.results ?? []), ...(prompts?.results ?? [])].flatMap((r) => (r.r2_key ? [r.r2_key] : []));
   for (let i = 0; i < keys.length; i += 1000) await ctx.env.BLOBS.delete(keys.slice(i, i + 1000));
 }

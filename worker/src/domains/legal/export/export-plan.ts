@@ -82,6 +82,7 @@ export const EXPORTS: readonly TableExport[] = [
   { table: 'voice_samples', file: 'voice_samples', where: 'owner_id = ?1' },
   { table: 'voice_profiles', file: 'voice_profile', where: 'user_id = ?1' },
   { table: 'persona_profiles', file: 'persona', where: 'user_id = ?1' },
+  { table: 'voice_prompts', file: 'messages_from_the_beyond', where: 'owner_id = ?1' },
   { table: 'contacts', file: 'contacts', where: "owner_id = ?1 OR (contact_user_id = ?1 AND status = 'accepted')", omit: ['invite_token_hash'] },
 ];
 

@@ -42,7 +42,10 @@ export async function userFiles(db: D1Database, userId: string): Promise<UserFil
        JOIN scheduled_deletions d ON d.id = c.deletion_id WHERE c.recipient_user_id = ?1 AND c.status = 'ready' AND d.status = 'done'
        UNION ALL
        SELECT 'voice/' || id || '-' || label || CASE content_type WHEN 'audio/wav' THEN '.wav' WHEN 'audio/ogg' THEN '.ogg' ELSE '.webm' END,
-         r2_key, size, 0 FROM voice_samples WHERE owner_id = ?1`,
+         r2_key, size, 0 FROM voice_samples WHERE owner_id = ?1
+       UNION ALL
+       SELECT 'voice_prompts/' || id || CASE content_type WHEN 'audio/wav' THEN '.wav' WHEN 'audio/ogg' THEN '.ogg' ELSE '.webm' END,
+         r2_key, size, 0 FROM voice_prompts WHERE owner_id = ?1 AND r2_key IS NOT NULL`,
     )
     .bind(userId)
     .all<{ path: string; key: string; size: number; encrypted: number }>();
