@@ -49,10 +49,11 @@ test('voice trainer: record with the microphone, upload several files, train to 
     await page.getByRole('checkbox', { name: /This is my own voice/ }).check();
     await page.getByLabel('Label (optional)').fill('Microphone take');
     // About three seconds from the fake microphone.
-    await page.getByRole('button', { name: 'Record', exact: true }).click();
+    const samples = card(page, 'Your voice samples');
+    await samples.getByRole('button', { name: 'Record', exact: true }).click();
     await page.locator('.recorder__time', { hasText: /0:0[3-9]/ }).waitFor();
-    await page.getByRole('button', { name: 'Stop recording' }).click();
-    await page.getByRole('button', { name: 'Save recording' }).click();
+    await samples.getByRole('button', { name: 'Stop recording' }).click();
+    await samples.getByRole('button', { name: 'Save recording' }).click();
     await toast(page, 'Sample added').waitFor();
     const take = page.getByRole('listitem', { name: 'Microphone take' });
     await take.waitFor();
@@ -84,6 +85,13 @@ test('voice trainer: record with the microphone, upload several files, train to 
     await toast(page, 'Sample deleted').waitFor();
     await page.getByRole('listitem', { name: 'reading-1.wav' }).waitFor({ state: 'detached' });
     assert.equal((await api('GET', '/api/voice/samples', { token: acct.token })).json.length, 8);
+    // Message from the Beyond: a written answer, locked until release.
+    const beyond = card(page, 'Message from the Beyond');
+    await beyond.getByLabel('Question').fill('What should I do when I miss you?');
+    await beyond.getByLabel('Your answer (optional if you record one)').fill('Go to the sea.');
+    await beyond.getByRole('button', { name: 'Save answer' }).click();
+    await toast(page, 'Answer saved').waitFor();
+    await beyond.getByRole('listitem', { name: 'What should I do when I miss you?' }).getByText('Locked').waitFor();
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

@@ -47,6 +47,23 @@ export const T = {
   personaSaving: 'Saving…',
   personaSaved: 'Persona saved',
   personaFailed: 'Could not save the persona',
+  beyondTitle: 'Message from the Beyond',
+  beyondIntro: 'Answer a question in your own words, written or recorded. Locked answers are heard only after your release.',
+  beyondPrompt: 'Question',
+  beyondPromptHint: 'For example “What should I do when I miss you?”',
+  beyondResponse: 'Your answer (optional if you record one)',
+  beyondRecord: 'Record your answer',
+  beyondLocked: 'Locked: only after my release',
+  beyondSave: 'Save answer',
+  beyondSaved: 'Answer saved',
+  beyondEmpty: 'No answers yet',
+  beyondNeedsAnswer: 'Write or record an answer first.',
+  beyondNeedsPrompt: 'Write the question first.',
+  beyondDeleted: 'Answer deleted',
+  beyondLockedBadge: 'Locked',
+  beyondOpenBadge: 'Open',
+  recordedAnswer: (seconds: string) => `Recorded answer, ${seconds}`,
+  deletePrompt: (prompt: string) => `Delete the answer to ${prompt}`,
 } as const;
 
 export const STATUS_LABEL = {

@@ -2,7 +2,7 @@
  * The Voice Trainer's call that tRPC does not carry: the multipart upload of one sample. The server
  * recognises the type and measures the length from the bytes; the page sends nothing else about them.
  */
-import type { VoiceSampleView } from '@afterword/worker/contracts/voice';
+import type { VoicePromptView, VoiceSampleView } from '@afterword/worker/contracts/voice';
 import { restFetch } from '../../lib/rest';
 
 /** POST /api/voice/upload (multipart: file, label, consent). */
@@ -13,4 +13,15 @@ export async function uploadVoiceSample(file: Blob, fileName: string, label: str
   form.append('consent', 'true');
   const res = await restFetch('/api/voice/upload', { method: 'POST', body: form });
   return (await res.json()) as VoiceSampleView;
+}
+
+/** POST /api/voice/prompt (multipart: prompt, response_text?, file?, locked). */
+export async function createVoicePrompt(prompt: string, responseText: string, recording: Blob | null, locked: boolean): Promise<VoicePromptView> {
+  const form = new FormData();
+  form.append('prompt', prompt);
+  if (responseText.trim()) form.append('response_text', responseText);
+  if (recording) form.append('file', recording, 'answer.webm');
+  form.append('locked', locked ? 'true' : 'false');
+  const res = await restFetch('/api/voice/prompt', { method: 'POST', body: form });
+  return (await res.json()) as VoicePromptView;
 }

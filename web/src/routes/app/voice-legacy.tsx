@@ -1,6 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { PageHeader } from '../../features/app-pages/page-header';
 import { T } from '../../features/voice/texts';
+import { BeyondCard } from '../../features/voice/beyond-card';
 import { PersonaCard } from '../../features/voice/persona-form';
 import { VoiceTrainer } from '../../features/voice/voice-trainer';
 import { awaitReads } from '../../lib/route-data';
@@ -18,6 +19,7 @@ function VoiceTrainerPage() {
       </PageHeader>
       <PersonaCard />
       <VoiceTrainer />
+      <BeyondCard />
     </>
   );
 }
