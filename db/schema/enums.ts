@@ -17,3 +17,10 @@ export const CONSENT_KINDS = ['messages', 'confessions', 'voice', 'video', 'guar
 
 /** The parts of an account an owner may leave to an heir before a dead-man deletion (worker/src/domains/legacy/). */
 export const LEGACY_PARTS = ['account', 'messages', 'vault', 'history'] as const;
+
+/** A voice profile's training (SPEC section 4: not_started is the absence of a profile). */
+export const VOICE_PROFILE_STATUSES = ['processing', 'complete', 'failed'] as const;
+/** The voice engines (DESIGN section 8); the one in use is configuration (VOICE_ENGINE). */
+export const VOICE_ENGINES = ['local', 'workers-ai', 'elevenlabs'] as const;
+/** The persona's tone (SPEC section 9 "Tones"). */
+export const PERSONA_BEHAVIORS = ['playful', 'wise', 'comforting', 'neutral'] as const;

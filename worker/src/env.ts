@@ -30,6 +30,8 @@ export type Bindings = Omit<Env, 'EMAIL_TRANSPORT' | 'SMS_TRANSPORT' | 'CALL_TRA
     GOOGLE_ISSUER?: string;
     /** Test harness only: trust a client-sent CF-Connecting-IP outside production (lib/client-address.ts). */
     TRUST_CF_CONNECTING_IP?: string;
+    /** The voice engine (DESIGN section 8): local (default), workers-ai or elevenlabs (domains/voice/engine.ts). */
+    VOICE_ENGINE?: string;
   };
 
 /** What every service receives: the database, the bindings and the clock. */

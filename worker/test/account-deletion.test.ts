@@ -9,6 +9,9 @@ import { guardianOf } from './helpers/guardian';
 import { captureQueues, createMessageFor } from './helpers/messages';
 import { giveVaultItem, withKeys } from './helpers/vault';
 import { endpointFor } from './helpers/webhooks';
+import { pcmWav, uploadSample, voiceLike } from './helpers/voice';
+import { runVoiceTraining } from '../src/domains/voice/training';
+import type { VoiceTrainingJob } from '../src/contracts/jobs';
 
 /**
  * Deleting one's account on request (issue 14 section 3): confirmed with the password, scheduled 7 days
@@ -88,14 +91,28 @@ describe('asking for one’s account to be deleted (POST /api/account/delete)', 
     await guardianOf(owner, friend);
     await guardianOf(friend, owner);
     const friendMessage = await createMessageFor(friend.token, { recipient_user_id: friend.id, content: 'friend keeps this' });
+    // A voice sample and a trained profile.
+    await uploadSample(owner.token, pcmWav(voiceLike(31, 150, 4), 8000));
+    const training = await captureQueues(() => api('POST', '/api/voice/train', { token: owner.token }));
+    expect(training.result.status).toBe(202);
+    await runVoiceTraining(servicesAt(Date.now()), training.jobs[0]!.body as VoiceTrainingJob);
+    // A recorded Message from the Beyond and a persona.
+    const beyond = new FormData();
+    beyond.append('prompt', 'When you miss me?');
+    beyond.append('locked', 'true');
+    beyond.append('file', new Blob([pcmWav(voiceLike(1, 150, 4), 8000)]), 'a.wav');
+    expect((await api('POST', '/api/voice/prompt', { token: owner.token, body: beyond })).status).toBe(201);
+    await api('POST', '/api/ai/train-profile', { token: owner.token, json: { persona_text: 'Me', behavior: 'wise', qa: [] } });
 
     const blobs = await env.DB.prepare(
       `SELECT audio_key AS k FROM messages WHERE sender_id = ?1 AND audio_key IS NOT NULL
-       UNION SELECT r2_key FROM vault_assets WHERE owner_id = ?1`,
+       UNION SELECT r2_key FROM vault_assets WHERE owner_id = ?1
+       UNION SELECT r2_key FROM voice_samples WHERE owner_id = ?1
+       UNION SELECT r2_key FROM voice_prompts WHERE owner_id = ?1`,
     )
       .bind(owner.id)
       .all<{ k: string }>();
-    expect(blobs.results.length).toBe(2);
+    expect(blobs.results.length).toBe(4);
 
     const asked = await api('POST', '/api/account/delete', { token: owner.token, json: { password: owner.password } });
     const due = Date.parse(asked.data.deletion_date);

@@ -12,6 +12,7 @@ import { keyBundle } from './helpers/e2ee';
 import { giveVaultItem } from './helpers/vault';
 import { endpointFor } from './helpers/webhooks';
 import { toBase64 } from '../src/lib/encoding';
+import { pcmWav, uploadSample } from './helpers/voice';
 
 /**
  * A walk over every declared operation (worker/src/api/operations.ts), so a new operation is held to
@@ -52,6 +53,14 @@ async function vaultItem(owner: Persona, recipient: Persona) {
 }
 
 const OWNED: Record<string, (owner: Persona, recipient: Persona) => Promise<string>> = {
+  deleteVoicePrompt: async (owner) => {
+    const form = new FormData();
+    form.append('prompt', 'walk');
+    form.append('response_text', 'walk');
+    form.append('locked', 'false');
+    return (await api('POST', '/api/voice/prompt', { token: owner.token, body: form })).data.id;
+  },
+  deleteVoiceSample: async (owner) => (await uploadSample(owner.token, pcmWav(new Float32Array(8000), 8000))).data.id,
   deleteCanary: async (owner) => (await createCanaryFor(owner.token)).id,
   getMessage: heldMessage,
   // With a recording, so an outsider's 404 can only come from the ownership check.

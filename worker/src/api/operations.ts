@@ -16,6 +16,7 @@ import { notifyOperations } from '../domains/notify/operations';
 import { outboxOperations } from '../domains/outbox/operations';
 import { profileOperations } from '../domains/profile/operations';
 import { vaultOperations } from '../domains/vault/operations';
+import { voiceOperations } from '../domains/voice/operations';
 import { webhooksOperations } from '../domains/webhooks/operations';
 import type { AnyOperation } from './operation';
 
@@ -43,5 +44,6 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...guardianOperations,
   ...contactsOperations,
   ...vaultOperations,
+  ...voiceOperations,
   ...outboxOperations,
 ];

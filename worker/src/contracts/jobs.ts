@@ -51,6 +51,10 @@ export type LegacyCopyJob = z.infer<typeof ZLegacyCopyJob>;
 export const ZContactInvitationJob = z.object({ type: z.literal('contact_invitation'), contact_id: z.string().min(1), token: z.string().min(1) });
 export type ContactInvitationJob = z.infer<typeof ZContactInvitationJob>;
 
+/** Build one owner's voice profile for one training attempt (domains/voice/train-profile.ts). */
+export const ZVoiceTrainingJob = z.object({ type: z.literal('voice_training'), user_id: z.string().min(1), attempt_id: z.string().min(1) });
+export type VoiceTrainingJob = z.infer<typeof ZVoiceTrainingJob>;
+
 export const ZQueueJob = z.discriminatedUnion('type', [
   ZMissedCheckinsEvent,
   ZDeliverJob,
@@ -61,5 +65,6 @@ export const ZQueueJob = z.discriminatedUnion('type', [
   ZStorageClassJob,
   ZLegacyCopyJob,
   ZContactInvitationJob,
+  ZVoiceTrainingJob,
 ]);
 export type QueueJob = z.infer<typeof ZQueueJob>;

@@ -23,7 +23,7 @@ export type TConsentKind = z.infer<typeof ZConsentKind>;
 export const CONSENT_STOPS: Record<TConsentKind, string> = {
   messages: 'No new messages or vault items, and scheduled releases are paused until you allow it again.',
   confessions: 'Your confession capsules are unpublished and no new ones are made.',
-  voice: 'No voice uploads, training or persona replies, and your voice profile is deleted.',
+  voice: 'No voice uploads, training or persona replies, and your voice profile and samples are deleted.',
   video: 'No video items are made or kept for release.',
   guardian: 'Your guardians are not asked about you and cannot report your death.',
 };

@@ -8,6 +8,7 @@ import { sendGuardianNotice } from '../domains/guardian/guardian-notices';
 import { deliverMessage } from '../domains/messages/delivery/deliver-message';
 import { sendOwnerNotice } from '../domains/messages/notices/send-owner-notice';
 import { deliverWebhook } from '../domains/webhooks/deliver';
+import { runVoiceTraining } from '../domains/voice/training';
 import { log } from '../lib/logger';
 import { createServiceContext, type Bindings } from '../env';
 
@@ -28,6 +29,7 @@ const handlers: Handlers = {
   death_confirmed: async (job, env) => void (await completeDeathConfirmation(createServiceContext(env), job.report_id)),
   legacy_copy: async (job, env) => void (await buildLegacyCopy(createServiceContext(env), job.copy_id)),
   storage_class: async (job, env) => void (await moveUserFiles(createServiceContext(env), job)),
+  voice_training: async (job, env) => void (await runVoiceTraining(createServiceContext(env), job)),
 };
 
 export async function consumeBatch(batch: MessageBatch<unknown>, env: Bindings) {

@@ -11,6 +11,7 @@ import { contactsRouter } from '../domains/contacts/trpc';
 import { guardianRouter } from '../domains/guardian/trpc';
 import { accountRouter } from '../domains/account/trpc';
 import { vaultRouter } from '../domains/vault/trpc';
+import { voiceRouter } from '../domains/voice/trpc';
 import { messageRouter } from '../domains/messages/trpc';
 import { notifyRouter } from '../domains/notify/trpc';
 import { outboxRouter } from '../domains/outbox/trpc';
@@ -36,6 +37,7 @@ export const appRouter = router({
   guardian: guardianRouter,
   contacts: contactsRouter,
   vault: vaultRouter,
+  voice: voiceRouter,
   account: accountRouter,
   developer: router({ keys: developerKeysRouter }),
 });

@@ -24,4 +24,4 @@ export const KIND_LABEL: Record<TConsentKind, string> = {
 };
 
 /** Kinds whose capability is not built yet (issues 16, 17): the state is stored and enforced when they land. */
-export const NOT_YET_BUILT: readonly TConsentKind[] = ['confessions', 'voice', 'video'];
+export const NOT_YET_BUILT: readonly TConsentKind[] = ['confessions', 'video'];

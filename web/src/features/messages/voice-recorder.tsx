@@ -26,10 +26,12 @@ interface VoiceRecorderProps {
   onChange: (recording: Recording | null) => void;
   error?: string | null;
   disabled?: boolean;
+  /** The fieldset's legend (the message form's by default). */
+  legend?: string;
 }
 
 /** Record, stop, preview and discard a voice message with the microphone (MediaRecorder). */
-export function VoiceRecorder({ value, onChange, error, disabled }: VoiceRecorderProps) {
+export function VoiceRecorder({ value, onChange, error, disabled, legend = 'Voice recording (optional)' }: VoiceRecorderProps) {
   const [recording, setRecording] = useState(false);
   const [elapsed, setElapsed] = useState(0);
   const recorderRef = useRef<MediaRecorder | null>(null);
@@ -99,7 +101,7 @@ export function VoiceRecorder({ value, onChange, error, disabled }: VoiceRecorde
 
   return (
     <fieldset className="fieldset recorder">
-      <legend className="fieldset__legend">Voice recording (optional)</legend>
+      <legend className="fieldset__legend">{legend}</legend>
       {!supported ? <p className="field__hint">This browser cannot record audio.</p> : null}
       <div className="button-row recorder__controls">
         {recording ? (

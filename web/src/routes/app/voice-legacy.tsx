@@ -1,16 +1,25 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { NotBuiltPage } from '../../features/app-pages/not-built-page';
+import { PageHeader } from '../../features/app-pages/page-header';
+import { T } from '../../features/voice/texts';
+import { BeyondCard } from '../../features/voice/beyond-card';
+import { PersonaCard } from '../../features/voice/persona-form';
+import { VoiceTrainer } from '../../features/voice/voice-trainer';
+import { awaitReads } from '../../lib/route-data';
 
 export const Route = createFileRoute('/app/voice-legacy')({
+  loader: ({ context: { trpc } }) => awaitReads(trpc.voice.status.ensureData(), trpc.voice.persona.ensureData()),
   component: VoiceTrainerPage,
 });
 
 function VoiceTrainerPage() {
   return (
-    <NotBuiltPage
-      title="Voice Trainer"
-      intro="Set up a persona and train a voice from your recordings, with your consent."
-      notice="Voice training is not available yet."
-    />
+    <>
+      <PageHeader title={T.title}>
+        <p>{T.intro}</p>
+      </PageHeader>
+      <PersonaCard />
+      <VoiceTrainer />
+      <BeyondCard />
+    </>
   );
 }

@@ -100,9 +100,15 @@ async function blobKeysOf(ctx: ServiceContext, userId: string): Promise<string[]
      UNION
      SELECT r2_key FROM vault_assets WHERE owner_id = ?1 OR id IN (SELECT asset_id FROM vault_items WHERE recipient_user_id = ?1)
      UNION
-     SELECT r2_key FROM legacy_copies WHERE recipient_user_id = ?1`,
+     SELECT r2_key FROM legacy_copies WHERE recipient_user_id = ?1
+     UNION
+     SELECT r2_key FROM voice_samples WHERE owner_id = ?1`,
   )
     .bind(userId)
     .all<{ k: string }>();
-  return results.map((r) => r.k);
+  // D1 allows five terms in one compound SELECT: voice prompts' recordings are a second query.
+  const { results: prompts } = await ctx.env.DB.prepare('SELECT r2_key AS k FROM voice_prompts WHERE owner_id = ?1 AND r2_key IS NOT NULL')
+    .bind(userId)
+    .all<{ k: string }>();
+  return [...results, ...prompts].map((r) => r.k);
 }

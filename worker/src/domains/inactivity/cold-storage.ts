@@ -54,7 +54,9 @@ export async function ownedKeys(ctx: ServiceContext, userId: string, after = '',
     `SELECT k FROM (
        SELECT audio_key AS k FROM messages WHERE sender_id = ?1 AND audio_key IS NOT NULL
        UNION SELECT r2_key FROM message_attachments WHERE owner_id = ?1
-       UNION SELECT r2_key FROM vault_assets WHERE owner_id = ?1)
+       UNION SELECT r2_key FROM vault_assets WHERE owner_id = ?1
+       UNION SELECT r2_key FROM voice_samples WHERE owner_id = ?1
+       UNION SELECT r2_key FROM voice_prompts WHERE owner_id = ?1 AND r2_key IS NOT NULL)
      WHERE k > ?2 ORDER BY k LIMIT ?3`,
   )
     .bind(userId, after, limit)

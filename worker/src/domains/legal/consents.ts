@@ -4,6 +4,7 @@ import { CONSENT_KINDS } from '@afterword/db/enums';
 import type { TConsent, TConsentHistory, TConsentKind, TConsents } from '../../contracts/legal';
 import type { ServiceContext } from '../../env';
 import { resumeReleases } from '../messages/release/resume-releases';
+import { eraseVoiceData } from '../voice/samples';
 
 /** GET /api/legal/consent: the five kinds in a fixed order, each granted unless withdrawn. */
 export async function listConsents(ctx: ServiceContext, userId: string): Promise<TConsents> {
@@ -21,7 +22,7 @@ export async function listConsents(ctx: ServiceContext, userId: string): Promise
  * POST /api/legal/consent/{id}: sets one kind. A change is one batch: the history row (old → new) and
  * the new state, written only when the state really changes (a repeat records nothing). Restoring
  * `messages` resumes the sender's paused releases: their clocks are re-synced so whatever came due
- * meanwhile happens now, under the normal rules.
+ * meanwhile happens now, under the normal rules. Withdrawing `voice` erases the voice profile and samples.
  */
 export async function setConsent(ctx: ServiceContext, userId: string, kind: TConsentKind, consent: boolean): Promise<TConsent> {
   const now = ctx.now().getTime();
@@ -44,6 +45,9 @@ export async function setConsent(ctx: ServiceContext, userId: string, kind: TCon
       .bind(userId, kind, consent ? 1 : 0, now, changeId),
   ]);
   if (kind === 'messages' && consent && (recorded?.meta.changes ?? 0) === 1) await resumeReleases(ctx, userId);
+  // Withdrawing voice erases the profile and its recordings (docs/decisions/data-rights.md). Run on every
+  // withdrawal, not only a change: a repeat also clears anything a racing upload slipped in.
+  if (kind === 'voice' && !consent) await eraseVoiceData(ctx, userId);
   const { items } = await listConsents(ctx, userId);
   return items.find((c) => c.id === kind)!;
 }

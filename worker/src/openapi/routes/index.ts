@@ -13,6 +13,7 @@ import { e2eeOperations } from '../../domains/e2ee/operations';
 import { contactsOperations } from '../../domains/contacts/operations';
 import { guardianOperations } from '../../domains/guardian/operations';
 import { vaultOperations } from '../../domains/vault/operations';
+import { voiceOperations } from '../../domains/voice/operations';
 import { accountOperations } from '../../domains/account/operations';
 import { exportOperations } from '../../domains/legal/export/operations';
 import { legacyOperations } from '../../domains/legacy/operations';
@@ -52,6 +53,7 @@ export const ROUTE_DOCS: RouteDoc[] = [
   ...routeDocsOf(guardianOperations),
   ...routeDocsOf(contactsOperations),
   ...routeDocsOf(vaultOperations),
+  ...routeDocsOf(voiceOperations),
   ...routeDocsOf(outboxOperations),
   ...health,
   ...reference,

@@ -79,6 +79,10 @@ export const EXPORTS: readonly TableExport[] = [
   { table: 'ladder_transitions', file: 'ladder_history', where: 'owner_id = ?1' },
   { table: 'guardian_notices', file: 'guardian_notices', where: `owner_id = ?1 OR guardian_id IN (${MY_GUARDIANSHIPS})` },
   // Contacts: the invitations this user sent, and the ones they accepted (the other side's row).
+  { table: 'voice_samples', file: 'voice_samples', where: 'owner_id = ?1' },
+  { table: 'voice_profiles', file: 'voice_profile', where: 'user_id = ?1' },
+  { table: 'persona_profiles', file: 'persona', where: 'user_id = ?1' },
+  { table: 'voice_prompts', file: 'messages_from_the_beyond', where: 'owner_id = ?1' },
   { table: 'contacts', file: 'contacts', where: "owner_id = ?1 OR (contact_user_id = ?1 AND status = 'accepted')", omit: ['invite_token_hash'] },
 ];
 

@@ -13,7 +13,7 @@ const RECEIVED = 'SELECT id FROM messages WHERE recipient_user_id = ?1 AND relea
 /**
  * Every R2 object the user owns, and every one released to them: the audio of messages they sent or
  * received, their attachments and vault files, and the attachments of messages released to them (a
- * vault file given to them among them), and the copies of accounts left to them (domains/legacy/). Never what is unreleased or someone else's. E2EE bytes stay as
+ * vault file given to them among them), and the copies of accounts left to them (domains/legacy/), and their voice samples. Never what is unreleased or someone else's. E2EE bytes stay as
  * stored (ciphertext); the archive's README says how to open them. (D1 allows at most five terms in
  * one compound SELECT: a sixth kind of file needs a second query.)
  */
@@ -39,7 +39,13 @@ export async function userFiles(db: D1Database, userId: string): Promise<UserFil
   const { results: copies } = await db
     .prepare(
       `SELECT 'legacy/' || c.id || '.zip' AS path, c.r2_key AS key, c.size AS size, 0 AS encrypted FROM legacy_copies c
-       JOIN scheduled_deletions d ON d.id = c.deletion_id WHERE c.recipient_user_id = ?1 AND c.status = 'ready' AND d.status = 'done'`,
+       JOIN scheduled_deletions d ON d.id = c.deletion_id WHERE c.recipient_user_id = ?1 AND c.status = 'ready' AND d.status = 'done'
+       UNION ALL
+       SELECT 'voice/' || id || '-' || label || CASE content_type WHEN 'audio/wav' THEN '.wav' WHEN 'audio/ogg' THEN '.ogg' ELSE '.webm' END,
+         r2_key, size, 0 FROM voice_samples WHERE owner_id = ?1
+       UNION ALL
+       SELECT 'voice_prompts/' || id || CASE content_type WHEN 'audio/wav' THEN '.wav' WHEN 'audio/ogg' THEN '.ogg' ELSE '.webm' END,
+         r2_key, size, 0 FROM voice_prompts WHERE owner_id = ?1 AND r2_key IS NOT NULL`,
     )
     .bind(userId)
     .all<{ path: string; key: string; size: number; encrypted: number }>();

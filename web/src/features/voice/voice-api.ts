@@ -1,0 +1,27 @@
+/*
+ * The Voice Trainer's call that tRPC does not carry: the multipart upload of one sample. The server
+ * recognises the type and measures the length from the bytes; the page sends nothing else about them.
+ */
+import type { VoicePromptView, VoiceSampleView } from '@afterword/worker/contracts/voice';
+import { restFetch } from '../../lib/rest';
+
+/** POST /api/voice/upload (multipart: file, label, consent). */
+export async function uploadVoiceSample(file: Blob, fileName: string, label: string): Promise<VoiceSampleView> {
+  const form = new FormData();
+  form.append('file', file, fileName);
+  if (label.trim()) form.append('label', label.trim());
+  form.append('consent', 'true');
+  const res = await restFetch('/api/voice/upload', { method: 'POST', body: form });
+  return (await res.json()) as VoiceSampleView;
+}
+
+/** POST /api/voice/prompt (multipart: prompt, response_text?, file?, locked). */
+export async function createVoicePrompt(prompt: string, responseText: string, recording: Blob | null, locked: boolean): Promise<VoicePromptView> {
+  const form = new FormData();
+  form.append('prompt', prompt);
+  if (responseText.trim()) form.append('response_text', responseText);
+  if (recording) form.append('file', recording, 'answer.webm');
+  form.append('locked', locked ? 'true' : 'false');
+  const res = await restFetch('/api/voice/prompt', { method: 'POST', body: form });
+  return (await res.json()) as VoicePromptView;
+}

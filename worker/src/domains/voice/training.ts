@@ -1,0 +1,187 @@
+import type { User } from '@afterword/db/schema';
+import type { VoiceTrainingJob } from '../../contracts/jobs';
+import { secondsMissing, VOICE_SECONDS_REQUIRED, type VoiceStatus } from '../../contracts/voice';
+import type { ServiceContext } from '../../env';
+import { AppError } from '../../lib/errors';
+import { log } from '../../lib/logger';
+import { consentWithdrawn, requireConsent } from '../legal/consent-state';
+import { BUILT_ENGINES, voiceEngine } from './engine';
+import { listVoiceSamples } from './samples';
+import { analyseVoice, wavToMono } from './voice-analysis';
+
+interface ProfileRow {
+  status: 'processing' | 'complete' | 'failed';
+  engine: VoiceStatus['engine'];
+  attempt_id: string;
+  error: string | null;
+  pitch_hz: number | null;
+  syllables_per_second: number | null;
+  seconds_used: number | null;
+  seconds_analysed: number | null;
+  sample_count: number | null;
+  completed_at: number | null;
+}
+
+const profileRow = (ctx: ServiceContext, userId: string) =>
+  ctx.env.DB.prepare('SELECT * FROM voice_profiles WHERE user_id = ?1').bind(userId).first<ProfileRow>();
+
+const round1 = (n: number) => Math.round(n * 10) / 10;
+
+/** GET /api/voice/status: the training's state, the measured seconds, the engine and the samples. */
+export async function voiceStatus(ctx: ServiceContext, userId: string): Promise<VoiceStatus> {
+  const [samples, row] = await Promise.all([listVoiceSamples(ctx, userId), profileRow(ctx, userId)]);
+  const seconds = round1(samples.reduce((sum, s) => sum + s.duration_ms, 0) / 1000);
+  return {
+    status: row?.status ?? 'not_started',
+    seconds_collected: seconds,
+    seconds_required: VOICE_SECONDS_REQUIRED,
+    // The profile's own engine once trained; the configured one before.
+    engine: row?.engine ?? voiceEngine(ctx.env),
+    error: row?.status === 'failed' ? row.error : null,
+    profile:
+      row?.status === 'complete' && row.completed_at != null
+        ? {
+            pitch_hz: row.pitch_hz == null ? null : round1(row.pitch_hz),
+            syllables_per_second: row.syllables_per_second == null ? null : round1(row.syllables_per_second),
+            seconds_used: row.seconds_used ?? 0,
+            seconds_analysed: row.seconds_analysed ?? 0,
+            sample_count: row.sample_count ?? 0,
+            completed_at: new Date(row.completed_at).toISOString(),
+          }
+        : null,
+    samples,
+  };
+}
+
+/**
+ * POST /api/voice/train: 409 under 30 measured seconds or while a training runs; otherwise the profile
+ * becomes `processing` under a new attempt id (one conditional upsert, so two clicks start one
+ * training) and a JOBS message builds it. A queue that refuses the message leaves `failed` with the
+ * reason, never a `processing` that nothing will finish.
+ */
+export async function startVoiceTraining(ctx: ServiceContext, user: Pick<User, 'id'>): Promise<VoiceStatus> {
+  await requireConsent(ctx, user.id, 'voice', consentWithdrawn('voice', 'no voice profile is trained'));
+  const seconds = (await voiceStatus(ctx, user.id)).seconds_collected;
+  if (seconds < VOICE_SECONDS_REQUIRED)
+    throw new AppError(
+      'CONFLICT',
+      `Training needs at least ${VOICE_SECONDS_REQUIRED} s of voice samples; you have ${seconds} s. Record ${secondsMissing(seconds)} s more.`,
+    );
+  const attemptId = crypto.randomUUID();
+  const engine = voiceEngine(ctx.env);
+  const now = ctx.now().getTime();
+  const started = await ctx.env.DB.prepare(
+    `INSERT INTO voice_profiles (user_id, status, engine, attempt_id, error, started_at) VALUES (?1, 'processing', ?2, ?3, NULL, ?4)
+     ON CONFLICT (user_id) DO UPDATE SET status = 'processing', engine = excluded.engine, attempt_id = excluded.attempt_id, error = NULL,
+       started_at = excluded.started_at
+     WHERE voice_profiles.status != 'processing'`,
+  )
+    .bind(user.id, engine, attemptId, now)
+    .run();
+  if (started.meta.changes !== 1) throw new AppError('CONFLICT', 'A training is already in progress: wait for it to finish');
+  try {
+    await ctx.env.JOBS.send({ type: 'voice_training', user_id: user.id, attempt_id: attemptId } satisfies VoiceTrainingJob, { contentType: 'json' });
+  } catch (err) {
+    log.error('enqueue failed', { queue: 'JOBS', type: 'voice_training', error: String(err) });
+    await finish(ctx, user.id, attemptId, { failed: 'The training could not be queued; try again in a minute' });
+  }
+  return voiceStatus(ctx, user.id);
+}
+
+type Outcome =
+  | { failed: string }
+  | { pitchHz: number | null; syllablesPerSecond: number | null; secondsUsed: number; secondsAnalysed: number; sampleCount: number };
+
+/** Writes the attempt's outcome, only while that attempt is the one processing (a late job changes nothing). */
+async function finish(ctx: ServiceContext, userId: string, attemptId: string, outcome: Outcome): Promise<boolean> {
+  const now = ctx.now().getTime();
+  const result =
+    'failed' in outcome
+      ? await ctx.env.DB.prepare(
+          `UPDATE voice_profiles SET status = 'failed', error = ?3, completed_at = NULL WHERE user_id = ?1 AND attempt_id = ?2 AND status = 'processing'`,
+        )
+          .bind(userId, attemptId, outcome.failed)
+          .run()
+      : await ctx.env.DB.prepare(
+          `UPDATE voice_profiles SET status = 'complete', error = NULL, pitch_hz = ?3, syllables_per_second = ?4, seconds_used = ?5,
+             seconds_analysed = ?6, sample_count = ?7, completed_at = ?8
+           WHERE user_id = ?1 AND attempt_id = ?2 AND status = 'processing'`,
+        )
+          .bind(userId, attemptId, outcome.pitchHz, outcome.syllablesPerSecond, outcome.secondsUsed, outcome.secondsAnalysed, outcome.sampleCount, now)
+          .run();
+  return result.meta.changes === 1;
+}
+
+function medianOf(values: number[]): number | null {
+  if (values.length === 0) return null;
+  const s = [...values].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/**
+ * The JOBS consumer of `voice_training`: measures pitch and speaking rate on the owner's WAV samples
+ * (weighted by the seconds each gave) and completes the attempt. Idempotent: a redelivered job, or one
+ * for an attempt that is no longer processing (finished, superseded, erased by a withdrawn consent), does
+ * nothing. Failures a retry cannot fix end as `failed` with the reason; a storage hiccup is thrown, so
+ * the queue would retry it forever: an unexpected error ends as `failed` too, and the owner starts again.
+ */
+export async function runVoiceTraining(ctx: ServiceContext, job: VoiceTrainingJob): Promise<'trained' | 'failed' | 'skipped'> {
+  const row = await profileRow(ctx, job.user_id);
+  if (!row || row.attempt_id !== job.attempt_id || row.status !== 'processing') return 'skipped';
+  if (!BUILT_ENGINES.includes(row.engine)) {
+    await finish(ctx, job.user_id, job.attempt_id, { failed: `The ${row.engine} voice engine is not available in this build; the local engine is` });
+    return 'failed';
+  }
+  const { results: samples } = await ctx.env.DB.prepare('SELECT r2_key, content_type, duration_ms FROM voice_samples WHERE owner_id = ?1')
+    .bind(job.user_id)
+    .all<{ r2_key: string; content_type: string; duration_ms: number }>();
+  const secondsUsed = samples.reduce((sum, s) => sum + s.duration_ms, 0) / 1000;
+  if (secondsUsed < VOICE_SECONDS_REQUIRED) {
+    await finish(ctx, job.user_id, job.attempt_id, {
+      failed: `Samples were deleted while training: ${round1(secondsUsed)} s left of the ${VOICE_SECONDS_REQUIRED} s needed`,
+    });
+    return 'failed';
+  }
+  try {
+    return await measureAndFinish(ctx, job, samples, secondsUsed);
+  } catch (err) {
+    log.error('voice training failed', { user_id: job.user_id, error: String(err) });
+    await finish(ctx, job.user_id, job.attempt_id, { failed: 'The samples could not be read; start the training again' });
+    return 'failed';
+  }
+}
+
+async function measureAndFinish(
+  ctx: ServiceContext,
+  job: VoiceTrainingJob,
+  samples: { r2_key: string; content_type: string; duration_ms: number }[],
+  secondsUsed: number,
+): Promise<'trained'> {
+  const pitches: number[] = [];
+  let rateWeighted = 0;
+  let rateSeconds = 0;
+  let analysed = 0;
+  for (const sample of samples.filter((s) => s.content_type === 'audio/wav')) {
+    const object = await ctx.env.BLOBS.get(sample.r2_key);
+    if (!object) continue; // deleted since the list was read
+    const mono = wavToMono(new Uint8Array(await object.arrayBuffer()));
+    if (!mono) continue;
+    const features = analyseVoice(mono.samples, mono.rate);
+    analysed += features.analysedSeconds;
+    // Each sample's pitch counts once per second it gave, so a long reading outweighs a short hello.
+    if (features.pitchHz != null) for (let s = 0; s < Math.max(1, Math.round(features.analysedSeconds)); s += 1) pitches.push(features.pitchHz);
+    if (features.syllablesPerSecond != null) {
+      rateWeighted += features.syllablesPerSecond * features.analysedSeconds;
+      rateSeconds += features.analysedSeconds;
+    }
+  }
+  await finish(ctx, job.user_id, job.attempt_id, {
+    pitchHz: medianOf(pitches),
+    syllablesPerSecond: rateSeconds > 0 ? rateWeighted / rateSeconds : null,
+    secondsUsed: round1(secondsUsed),
+    secondsAnalysed: round1(analysed),
+    sampleCount: samples.length,
+  });
+  return 'trained';
+}
