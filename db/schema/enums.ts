@@ -17,3 +17,10 @@ export const CONSENT_KINDS = ['messages', 'confessions', 'voice', 'video', 'guar
 
 /** The parts of an account an owner may leave to an heir before a dead-man deletion (worker/src/domains/legacy/). */
 export const LEGACY_PARTS = ['account', 'messages', 'vault', 'history'] as const;
+
+/** Confession capsule themes (SPEC section 9 "Filter options"). */
+export const CAPSULE_THEMES = ['Hope', 'Love', 'Pranks', 'Advice'] as const;
+/** What a capsule's content item holds (SPEC section 3 "Confession capsule"). */
+export const CAPSULE_ITEM_TYPES = ['text', 'audio', 'video'] as const;
+/** Memorial tags offered as filters (SPEC section 9); a memorial may carry others too. */
+export const MEMORIAL_TAGS = ['veterans', 'artists', 'teachers'] as const;

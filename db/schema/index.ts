@@ -17,3 +17,4 @@ export * from './consents';
 export * from './inactivity';
 export * from './legacy';
 export * from './contacts';
+export * from './community';

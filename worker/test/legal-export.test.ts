@@ -3,6 +3,7 @@ import { exports } from 'cloudflare:workers';
 import { getTableConfig } from 'drizzle-orm/sqlite-core';
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
+import { capsuleBy } from './helpers/capsules';
 import { EXPORTS, NOT_EXPORTED } from '../src/domains/legal/export/export-plan';
 import { toBase64, toHex } from '../src/lib/encoding';
 import { api, signedInUser } from './helpers/api';
@@ -142,6 +143,17 @@ describe('GET /api/legal/export', () => {
     expect(text).not.toContain('NOT-YET-FOR-OWNER');
     expect(text).not.toContain('OUTSIDER-PRIVATE');
     expect(text).not.toContain(outsider.email);
+  });
+
+  it('gives an anonymous capsule to its own author, and to no one else', async () => {
+    const [author, reader] = await Promise.all([signedInUser(), signedInUser()]);
+    const capsule = await capsuleBy(author, { is_anonymous: true, content: [{ type: 'text', data: 'ANONYMOUS-WORDS' }] });
+    const mine = (await exportOf(author.token)).files;
+    expect(json(mine, 'data/capsules.json')).toEqual([expect.objectContaining({ id: capsule.id, is_anonymous: 1 })]);
+    expect(json(mine, 'data/capsule_items.json').map((i) => i.data)).toEqual(['ANONYMOUS-WORDS']);
+    const theirs = (await exportOf(reader.token)).files;
+    expect(json(theirs, 'data/capsules.json')).toEqual([]);
+    expect(json(theirs, 'data/capsule_items.json')).toEqual([]);
   });
 
   it('is one person’s only: the friend’s archive has the message they received, not the owner’s others', async () => {

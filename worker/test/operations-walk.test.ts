@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AnyOperation } from '../src/api/operation';
 import { OPERATIONS } from '../src/api/operations';
 import { API_SCOPES, type ApiScope } from '../src/contracts/developer';
+import { capsuleBy } from './helpers/capsules';
 import { contactsOf } from './helpers/contacts';
 import { api, signedInUser } from './helpers/api';
 import { createCanaryFor } from './helpers/canary';
@@ -93,6 +94,11 @@ const OWNED: Record<string, (owner: Persona, recipient: Persona) => Promise<stri
   claimVaultItem: claimToken,
   vaultClaimQrCode: claimToken,
   setConsent: async () => 'messages',
+  // A capsule released later: only its author reads it (a public read with no outsider is the walk's output check).
+  viewCapsule: async (owner) => (await capsuleBy(owner, { release_at: '2099-01-01' })).id,
+  editCapsule: async (owner) => (await capsuleBy(owner, { release_at: '2099-01-01' })).id,
+  deleteCapsule: async (owner) => (await capsuleBy(owner)).id,
+  publishCapsule: async (owner) => (await capsuleBy(owner)).id,
   downloadLegacyCopy: (owner) => legacyCopyFor(owner),
 };
 

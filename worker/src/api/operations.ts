@@ -2,6 +2,7 @@ import { accountOperations } from '../domains/account/operations';
 import { activityOperations } from '../domains/activity/operations';
 import { attachmentsOperations, storageOperations } from '../domains/attachments/operations';
 import { authOperations } from '../domains/auth/operations';
+import { capsuleOperations } from '../domains/capsules/operations';
 import { canaryOperations } from '../domains/canary/operations';
 import { deadmanOperations } from '../domains/deadman/operations';
 import { developerOperations } from '../domains/developer/operations';
@@ -43,5 +44,6 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...guardianOperations,
   ...contactsOperations,
   ...vaultOperations,
+  ...capsuleOperations,
   ...outboxOperations,
 ];

@@ -1,6 +1,7 @@
 import { attachmentsRouter } from '../domains/attachments/trpc';
 import { authRouter } from '../domains/auth/trpc';
 import { activityRouter } from '../domains/activity/trpc';
+import { capsuleRouter } from '../domains/capsules/trpc';
 import { canaryRouter } from '../domains/canary/trpc';
 import { deadmanRouter } from '../domains/deadman/trpc';
 import { legacyRouter } from '../domains/legacy/trpc';
@@ -36,6 +37,7 @@ export const appRouter = router({
   guardian: guardianRouter,
   contacts: contactsRouter,
   vault: vaultRouter,
+  capsule: capsuleRouter,
   account: accountRouter,
   developer: router({ keys: developerKeysRouter }),
 });

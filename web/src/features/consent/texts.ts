@@ -23,5 +23,5 @@ export const KIND_LABEL: Record<TConsentKind, string> = {
   guardian: 'Guardians',
 };
 
-/** Kinds whose capability is not built yet (issues 16, 17): the state is stored and enforced when they land. */
-export const NOT_YET_BUILT: readonly TConsentKind[] = ['confessions', 'voice', 'video'];
+/** Kinds whose capability is not built yet (issue 16 voice, issue 17 video items): the state is stored and enforced when they land. */
+export const NOT_YET_BUILT: readonly TConsentKind[] = ['voice', 'video'];

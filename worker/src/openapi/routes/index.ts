@@ -6,6 +6,7 @@ import { routeDocsOf } from '../../api/route-docs';
 import { activityOperations } from '../../domains/activity/operations';
 import { attachmentsOperations, storageOperations } from '../../domains/attachments/operations';
 import { authOperations } from '../../domains/auth/operations';
+import { capsuleOperations } from '../../domains/capsules/operations';
 import { canaryOperations } from '../../domains/canary/operations';
 import { deadmanOperations } from '../../domains/deadman/operations';
 import { developerOperations } from '../../domains/developer/operations';
@@ -52,6 +53,7 @@ export const ROUTE_DOCS: RouteDoc[] = [
   ...routeDocsOf(guardianOperations),
   ...routeDocsOf(contactsOperations),
   ...routeDocsOf(vaultOperations),
+  ...routeDocsOf(capsuleOperations),
   ...routeDocsOf(outboxOperations),
   ...health,
   ...reference,
