@@ -1,3 +1,4 @@
+import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { browseCapsules, listCapsules, viewCapsule } from '../src/domains/capsules/read-capsules';
 import { api, signedInUser } from './helpers/api';
@@ -114,6 +115,8 @@ describe('deleting a capsule', () => {
     expect((await api('GET', `/api/capsule/list?search=${word}`)).data.items).toEqual([]);
     expect((await api('GET', '/api/capsule/browse')).data.map((c: { id: string }) => c.id)).not.toContain(capsule.id);
     expect((await api('DELETE', `/api/capsule/${capsule.id}`, { token: author.token })).status).toBe(404);
+    const indexed = await env.DB.prepare('SELECT count(*) AS n FROM capsules_fts WHERE capsule_id = ?1').bind(capsule.id).first<{ n: number }>();
+    expect(indexed?.n).toBe(0);
   });
 });
 

@@ -5,6 +5,7 @@ import { OPERATIONS } from '../src/api/operations';
 import { API_SCOPES, type ApiScope } from '../src/contracts/developer';
 import { capsuleBy } from './helpers/capsules';
 import { contactsOf } from './helpers/contacts';
+import { memorialBy, postOn } from './helpers/memorials';
 import { api, signedInUser } from './helpers/api';
 import { createCanaryFor } from './helpers/canary';
 import { createMessageFor } from './helpers/messages';
@@ -99,6 +100,9 @@ const OWNED: Record<string, (owner: Persona, recipient: Persona) => Promise<stri
   editCapsule: async (owner) => (await capsuleBy(owner, { release_at: '2099-01-01' })).id,
   deleteCapsule: async (owner) => (await capsuleBy(owner)).id,
   publishCapsule: async (owner) => (await capsuleBy(owner)).id,
+  getMemorial: async (owner) => (await memorialBy(owner)).id,
+  postOnMemorial: async (owner) => (await memorialBy(owner)).id,
+  lightCandle: async (owner) => (await postOn((await memorialBy(owner)).id, owner)).id,
   downloadLegacyCopy: (owner) => legacyCopyFor(owner),
 };
 
@@ -137,6 +141,12 @@ const SHARED_READS = new Set(['getPublicKey']);
  */
 const KIND_PARAMS = new Set(['setConsent']);
 
+/**
+ * Community objects every signed-in person may act on by design (issue 17): anyone may post on a memorial
+ * and light a candle on a post. Only the malformed id's 404 applies.
+ */
+const OPEN_TO_SIGNED_IN = new Set(['postOnMemorial', 'lightCandle']);
+
 /** The owner's key bundle, so key reads have something to answer. */
 async function withKeys(owner: Persona) {
   expect((await api('POST', '/api/trpc/keys.create', { token: owner.token, json: keyBundle() })).status).toBe(200);
@@ -164,7 +174,7 @@ describe('every declared operation', () => {
       const malformed = await api(METHOD(op), pathOf(op, 'not-an-id'), { token: owner.token, json: op.input.body ? {} : undefined });
       expect(malformed.status, `${op.method} ${op.path} with a malformed id`).toBe(404);
       expect(typeof malformed.data.detail).toBe('string');
-      if (SHARED_READS.has(op.docs.operationId) || KIND_PARAMS.has(op.docs.operationId)) continue;
+      if (SHARED_READS.has(op.docs.operationId) || KIND_PARAMS.has(op.docs.operationId) || OPEN_TO_SIGNED_IN.has(op.docs.operationId)) continue;
       const asOutsider = await api(METHOD(op), pathOf(op, id), { token: outsider.token, json: op.input.body ? {} : undefined });
       expect(asOutsider.status, `${op.method} ${op.path} as an outsider`).toBe(404);
       expect(malformed.data).toEqual(asOutsider.data);

@@ -3,6 +3,7 @@ import { activityOperations } from '../domains/activity/operations';
 import { attachmentsOperations, storageOperations } from '../domains/attachments/operations';
 import { authOperations } from '../domains/auth/operations';
 import { capsuleOperations } from '../domains/capsules/operations';
+import { memorialOperations } from '../domains/memorials/operations';
 import { canaryOperations } from '../domains/canary/operations';
 import { deadmanOperations } from '../domains/deadman/operations';
 import { developerOperations } from '../domains/developer/operations';
@@ -45,5 +46,6 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...contactsOperations,
   ...vaultOperations,
   ...capsuleOperations,
+  ...memorialOperations,
   ...outboxOperations,
 ];

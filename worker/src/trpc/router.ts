@@ -2,6 +2,7 @@ import { attachmentsRouter } from '../domains/attachments/trpc';
 import { authRouter } from '../domains/auth/trpc';
 import { activityRouter } from '../domains/activity/trpc';
 import { capsuleRouter } from '../domains/capsules/trpc';
+import { memorialRouter } from '../domains/memorials/trpc';
 import { canaryRouter } from '../domains/canary/trpc';
 import { deadmanRouter } from '../domains/deadman/trpc';
 import { legacyRouter } from '../domains/legacy/trpc';
@@ -38,6 +39,7 @@ export const appRouter = router({
   contacts: contactsRouter,
   vault: vaultRouter,
   capsule: capsuleRouter,
+  memorial: memorialRouter,
   account: accountRouter,
   developer: router({ keys: developerKeysRouter }),
 });

@@ -7,6 +7,7 @@ import { activityOperations } from '../../domains/activity/operations';
 import { attachmentsOperations, storageOperations } from '../../domains/attachments/operations';
 import { authOperations } from '../../domains/auth/operations';
 import { capsuleOperations } from '../../domains/capsules/operations';
+import { memorialOperations } from '../../domains/memorials/operations';
 import { canaryOperations } from '../../domains/canary/operations';
 import { deadmanOperations } from '../../domains/deadman/operations';
 import { developerOperations } from '../../domains/developer/operations';
@@ -54,6 +55,7 @@ export const ROUTE_DOCS: RouteDoc[] = [
   ...routeDocsOf(contactsOperations),
   ...routeDocsOf(vaultOperations),
   ...routeDocsOf(capsuleOperations),
+  ...routeDocsOf(memorialOperations),
   ...routeDocsOf(outboxOperations),
   ...health,
   ...reference,
