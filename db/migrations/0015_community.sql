@@ -68,3 +68,12 @@ CREATE VIRTUAL TABLE `capsules_fts` USING fts5(`capsule_id` UNINDEXED, `title`, 
 --> statement-breakpoint
 -- A capsule that goes (deleted by its author, or with the account by cascade) leaves nothing in the index.
 CREATE TRIGGER `capsules_fts_delete` AFTER DELETE ON `capsules` BEGIN DELETE FROM `capsules_fts` WHERE `capsule_id` = old.`id`; END;
+--> statement-breakpoint
+-- Hand-written: the remembrance search index (GET /api/memorial/posts), one row per post with its memorial's
+-- name, tags and cause. Kept in sync by triggers: a post's row comes and goes with the post (also when a
+-- memorial or an account goes, by cascade). Memorials are not edited yet; an edit will refresh its posts' rows.
+CREATE VIRTUAL TABLE `remembrances_fts` USING fts5(`post_id` UNINDEXED, `name`, `tags`, `cause`, `text`, tokenize = 'unicode61 remove_diacritics 2');
+--> statement-breakpoint
+CREATE TRIGGER `remembrances_fts_insert` AFTER INSERT ON `memorial_posts` BEGIN INSERT INTO `remembrances_fts` (`post_id`, `name`, `tags`, `cause`, `text`) SELECT new.`id`, m.`name`, (SELECT group_concat(value, ' ') FROM json_each(m.`tags`)), coalesce(m.`cause`, ''), new.`text` FROM `memorials` m WHERE m.`id` = new.`memorial_id`; END;
+--> statement-breakpoint
+CREATE TRIGGER `remembrances_fts_delete` AFTER DELETE ON `memorial_posts` BEGIN DELETE FROM `remembrances_fts` WHERE `post_id` = old.`id`; END;

@@ -120,3 +120,29 @@ export const ZMemorialListQuery = z.object({
 /** POST /api/memorial/candle/{post_id}. */
 export const ZCandleResult = z.object({ post_id: z.string(), candle_count: z.number().int(), lit_by_me: z.literal(true) });
 export type TCandleResult = z.output<typeof ZCandleResult>;
+
+/** GET /api/memorial/posts: remembrance search. */
+export const ZRemembranceQuery = z.object({
+  sort: z.union([z.literal(''), z.enum(MEMORIAL_SORTS, { message: 'sort must be newest or candles' })]).optional(),
+  name: z.string().max(200, { message: 'name must be at most 200 characters' }).optional(),
+  tag: z.string().trim().toLowerCase().max(200, { message: 'tag must be at most 200 characters' }).optional(),
+  cause: z.string().max(200, { message: 'cause must be at most 200 characters' }).optional(),
+  q: z.string().max(200, { message: 'q must be at most 200 characters' }).optional(),
+  cursor: z.string().max(200).optional(),
+});
+export type TRemembranceQuery = z.output<typeof ZRemembranceQuery>;
+
+/** SPEC section 3 "Remembrance item". */
+export const ZRemembrance = z.object({
+  id: z.string(),
+  memorial_id: z.string(),
+  memorial_name: z.string(),
+  avatar_url: z.string().nullable(),
+  text: z.string(),
+  media_url: z.string().nullable(),
+  candle_count: z.number().int(),
+  timestamp: z.string(),
+});
+export const ZRemembrancePage = z.object({ items: z.array(ZRemembrance), next_cursor: z.string().nullable() });
+export type TRemembrancePage = z.output<typeof ZRemembrancePage>;
+export const REMEMBRANCE_PAGE_SIZE = 20;

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { ZIdParam } from '../../api/ids';
 import { defineOperation } from '../../api/operation';
 import {
+  ZRemembrancePage,
+  ZRemembranceQuery,
   ZCandleResult,
   ZMemorialCard,
   ZMemorialInput,
@@ -14,6 +16,7 @@ import {
 import { lightCandle } from './light-candle';
 import { memorialNotFound, postNotFound } from './memorial-records';
 import { listMemorials, readMemorial } from './read-memorial';
+import { searchRemembrances } from './search-remembrances';
 import { createMemorial, postOnMemorial } from './write-memorial';
 
 /**
@@ -60,6 +63,23 @@ export const memorialOperations = [
       responses: { 200: { description: 'Memorials' }, 422: invalid },
     },
     run: ({ services }, query) => listMemorials(services, query),
+  }),
+  defineOperation({
+    method: 'get',
+    path: '/api/memorial/posts',
+    trpc: 'remembrances',
+    access: open,
+    input: { query: ZRemembranceQuery },
+    output: ZRemembrancePage,
+    docs: {
+      operationId: 'searchRemembrances',
+      summary: 'Search remembrances',
+      description:
+        'Memorial posts with their memorial, by the memorial’s `name` and `cause` and by `q` (name, tags, cause and text) — full-text, every word, the last as a prefix, any characters — and by `tag`. `sort=newest` (default: post time) or `candles` (most candles, then newest); 20 a page, `next_cursor` as `cursor`.',
+      tags,
+      responses: { 200: { description: 'A page of remembrances' }, 422: invalid },
+    },
+    run: ({ services }, query) => searchRemembrances(services, query),
   }),
   defineOperation({
     method: 'post',
