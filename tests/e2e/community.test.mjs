@@ -1,6 +1,6 @@
 // Community (issue 17): an author writes an anonymous capsule on the Capsules page, sees it under My
 // capsules and among the open ones, and reads it on its page without their name; they make a memorial,
-// post on it, light a candle on a friend's post, and sort the posts by candles.
+// post on it, light a candle on a friend's post, sort the posts by candles, and find them in Remembrances.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, test } from 'node:test';
@@ -131,6 +131,16 @@ test('community: write an anonymous capsule and find it open; make a memorial, p
     await page.getByLabel('Tag', { exact: true }).selectOption('teachers');
     await page.getByRole('list', { name: 'Memorials' }).getByRole('link', { name: 'Grace Quill' }).first().waitFor();
     await assertNoSeriousAxeViolations(page, '/app/memorial');
+
+    // 5. Remembrances: found by the memorial's name, most candles first.
+    await page.goto('/app/remembrances');
+    await h1(page, 'Remembrances').waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('Grace Quill');
+    await page.getByLabel('Sort').selectOption('candles');
+    const found = page.getByRole('list', { name: 'Remembrances' });
+    await page.waitForFunction(() => document.querySelector('ul[aria-label="Remembrances"] .community-text')?.textContent === 'She read to us every Friday');
+    await found.getByText('I still have her books').waitFor();
+    await assertNoSeriousAxeViolations(page, '/app/remembrances');
     assert.deepEqual(unexpectedConsoleErrors(errors), []);
   } finally {
     await context.close();

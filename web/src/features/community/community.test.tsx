@@ -4,6 +4,8 @@ import { CapsuleForm } from './capsule-form';
 import { MediaLink } from './media-link';
 import { MemorialPosts } from './memorial-posts';
 import { PostForm } from './post-form';
+import { RemembranceList } from './remembrance-list';
+import { renderWithRouter } from '../../test-utils/render-with-router';
 import type { MemorialPost } from './types';
 
 const post = (over: Partial<MemorialPost>): MemorialPost => ({
@@ -115,5 +117,34 @@ describe('CapsuleForm', () => {
         content: [{ type: 'text', data: 'Be kind.' }],
       }),
     );
+  });
+});
+
+describe('RemembranceList', () => {
+  it('links each remembrance to its memorial and shows its words as text', async () => {
+    const memorialId = crypto.randomUUID();
+    renderWithRouter(() => (
+      <RemembranceList
+        items={[
+          {
+            id: 'p1',
+            memorial_id: memorialId,
+            memorial_name: 'Grace',
+            text: '<img src=x onerror=alert(1)>',
+            media_url: null,
+            candle_count: 1,
+            timestamp: '2026-11-01T10:00:00.000Z',
+          },
+        ]}
+      />
+    ));
+    expect((await screen.findByRole('link', { name: 'Grace' })).getAttribute('href')).toBe(`/app/memorial/${memorialId}`);
+    expect(screen.getByText('<img src=x onerror=alert(1)>')).toBeTruthy();
+    expect(screen.getByText(/1 candle$/)).toBeTruthy();
+  });
+
+  it('says so when nothing matches', async () => {
+    renderWithRouter(() => <RemembranceList items={[]} />);
+    expect(await screen.findByText('No remembrance matches.')).toBeTruthy();
   });
 });
