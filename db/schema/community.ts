@@ -51,6 +51,8 @@ export const capsules = sqliteTable(
     /** A public capsule may be linked to a memorial page (shown there once released). */
     memorial_id: text('memorial_id').references(() => memorials.id, { onDelete: 'set null' }),
     unpublished_at: integer('unpublished_at', { mode: 'timestamp_ms' }),
+    /** Hidden pending review after enough distinct reports (docs/decisions/community.md "Reports"). */
+    hidden_at: integer('hidden_at', { mode: 'timestamp_ms' }),
     created_at: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
     updated_at: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
   },
@@ -89,6 +91,8 @@ export const memorialPosts = sqliteTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     text: text('text').notNull(),
     media_url: text('media_url'),
+    /** Hidden pending review after enough distinct reports. */
+    hidden_at: integer('hidden_at', { mode: 'timestamp_ms' }),
     created_at: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
   },
   (t) => [index('memorial_posts_memorial_idx').on(t.memorial_id, t.created_at), index('memorial_posts_author_idx').on(t.author_id)],
@@ -110,6 +114,22 @@ export const memorialCandles = sqliteTable(
     created_at: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.post_id, t.user_id] }), index('memorial_candles_user_idx').on(t.user_id)],
+);
+
+export const REPORT_TARGETS = ['capsule', 'post'] as const;
+
+/** One signed-in person's report of a capsule or a post: one per person per target (the primary key). */
+export const communityReports = sqliteTable(
+  'community_reports',
+  {
+    target_type: text('target_type', { enum: REPORT_TARGETS }).notNull(),
+    target_id: text('target_id').notNull(),
+    reporter_id: text('reporter_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    created_at: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.target_type, t.target_id, t.reporter_id] }), index('community_reports_reporter_idx').on(t.reporter_id)],
 );
 
 export type Capsule = typeof capsules.$inferSelect;

@@ -103,6 +103,10 @@ const OWNED: Record<string, (owner: Persona, recipient: Persona) => Promise<stri
   getMemorial: async (owner) => (await memorialBy(owner)).id,
   postOnMemorial: async (owner) => (await memorialBy(owner)).id,
   lightCandle: async (owner) => (await postOn((await memorialBy(owner)).id, owner)).id,
+  // Reports come from others: the owner's object is reported by the recipient (and anyone signed in may).
+  reportCapsule: async (owner) => (await capsuleBy(owner)).id,
+  reportPost: async (owner) => (await postOn((await memorialBy(owner)).id, owner)).id,
+  deleteMemorialPost: async (owner) => (await postOn((await memorialBy(owner)).id, owner)).id,
   downloadLegacyCopy: (owner) => legacyCopyFor(owner),
 };
 
@@ -142,10 +146,10 @@ const SHARED_READS = new Set(['getPublicKey']);
 const KIND_PARAMS = new Set(['setConsent']);
 
 /**
- * Community objects every signed-in person may act on by design (issue 17): anyone may post on a memorial
- * and light a candle on a post. Only the malformed id's 404 applies.
+ * Community objects every signed-in person may act on by design (issue 17): anyone may post on a memorial,
+ * light a candle on a post and report a public capsule or a post. Only the malformed id's 404 applies.
  */
-const OPEN_TO_SIGNED_IN = new Set(['postOnMemorial', 'lightCandle']);
+const OPEN_TO_SIGNED_IN = new Set(['postOnMemorial', 'lightCandle', 'reportCapsule', 'reportPost']);
 
 /** The owner's key bundle, so key reads have something to answer. */
 async function withKeys(owner: Persona) {

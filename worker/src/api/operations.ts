@@ -4,6 +4,7 @@ import { attachmentsOperations, storageOperations } from '../domains/attachments
 import { authOperations } from '../domains/auth/operations';
 import { capsuleOperations } from '../domains/capsules/operations';
 import { memorialOperations } from '../domains/memorials/operations';
+import { moderationOperations } from '../domains/moderation/operations';
 import { canaryOperations } from '../domains/canary/operations';
 import { deadmanOperations } from '../domains/deadman/operations';
 import { developerOperations } from '../domains/developer/operations';
@@ -47,5 +48,6 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...vaultOperations,
   ...capsuleOperations,
   ...memorialOperations,
+  ...moderationOperations,
   ...outboxOperations,
 ];

@@ -120,7 +120,8 @@ export const ZCapsuleListQuery = z.object({
 export const ZCapsulePage = z.object({ items: z.array(ZCapsuleView), next_cursor: z.string().nullable() });
 export type TCapsulePage = z.output<typeof ZCapsulePage>;
 
-export const CAPSULE_STATUSES = ['scheduled', 'released', 'unpublished'] as const;
+/** `hidden`: reported by enough people, hidden pending review (docs/decisions/community.md). */
+export const CAPSULE_STATUSES = ['scheduled', 'released', 'unpublished', 'hidden'] as const;
 
 /** One of the author's own capsules (GET /api/capsule/mine): everything, including the memorial link. */
 export const ZMyCapsule = ZCapsuleView.extend({

@@ -3,6 +3,7 @@ import { authRouter } from '../domains/auth/trpc';
 import { activityRouter } from '../domains/activity/trpc';
 import { capsuleRouter } from '../domains/capsules/trpc';
 import { memorialRouter } from '../domains/memorials/trpc';
+import { moderationRouter } from '../domains/moderation/trpc';
 import { canaryRouter } from '../domains/canary/trpc';
 import { deadmanRouter } from '../domains/deadman/trpc';
 import { legacyRouter } from '../domains/legacy/trpc';
@@ -40,6 +41,7 @@ export const appRouter = router({
   vault: vaultRouter,
   capsule: capsuleRouter,
   memorial: memorialRouter,
+  moderation: moderationRouter,
   account: accountRouter,
   developer: router({ keys: developerKeysRouter }),
 });

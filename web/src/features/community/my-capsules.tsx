@@ -11,6 +11,8 @@ const STATUS: Record<MyCapsule['status'], { label: string; tone: 'neutral' | 'ac
   scheduled: { label: 'Sealed', tone: 'neutral' },
   released: { label: 'Open', tone: 'active' },
   unpublished: { label: 'Unpublished', tone: 'grace' },
+  // Reported by several readers: hidden until it is reviewed.
+  hidden: { label: 'Hidden for review', tone: 'grace' },
 };
 
 interface MyCapsulesProps {

@@ -8,8 +8,9 @@ import { notFound } from '../../lib/errors';
 /** The one 404 of a capsule that is not there, not released yet, or not yours: the same words for all. */
 export const capsuleNotFound = () => notFound('Capsule not found');
 
-/** Public: released (`release_at` passed) and published. What every visitor may read. */
-export const isPublic = (now: number): SQL => and(lte(schema.capsules.release_at, new Date(now)), isNull(schema.capsules.unpublished_at))!;
+/** Public: released (`release_at` passed), published and not hidden by reports. What every visitor may read. */
+export const isPublic = (now: number): SQL =>
+  and(lte(schema.capsules.release_at, new Date(now)), isNull(schema.capsules.unpublished_at), isNull(schema.capsules.hidden_at))!;
 
 /** The content items of these capsules, in order, by capsule id. */
 export async function itemsOf(ctx: ServiceContext, ids: string[]): Promise<Map<string, CapsuleItem[]>> {
@@ -44,7 +45,7 @@ export function toCapsuleView(c: Capsule, items: CapsuleItem[], authorEmail: str
 export function toMyCapsule(c: Capsule, items: CapsuleItem[], authorEmail: string, now: number): TMyCapsule {
   return {
     ...toCapsuleView(c, items, authorEmail),
-    status: c.unpublished_at ? 'unpublished' : c.release_at.getTime() <= now ? 'released' : 'scheduled',
+    status: c.hidden_at ? 'hidden' : c.unpublished_at ? 'unpublished' : c.release_at.getTime() <= now ? 'released' : 'scheduled',
     memorial_id: c.memorial_id,
     created_at: c.created_at.toISOString(),
   };

@@ -15,11 +15,15 @@ export async function lightCandle(ctx: ServiceContext, visitor: User, postId: st
     db
       .prepare(
         `INSERT INTO memorial_candles (post_id, user_id, created_at)
-         SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM memorial_posts WHERE id = ?1)
+         SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM memorial_posts WHERE id = ?1 AND hidden_at IS NULL)
          ON CONFLICT (post_id, user_id) DO NOTHING`,
       )
       .bind(postId, visitor.id, ctx.now().getTime()),
-    db.prepare('SELECT count(*) AS n, EXISTS (SELECT 1 FROM memorial_posts WHERE id = ?1) AS found FROM memorial_candles WHERE post_id = ?1').bind(postId),
+    db
+      .prepare(
+        'SELECT count(*) AS n, EXISTS (SELECT 1 FROM memorial_posts WHERE id = ?1 AND hidden_at IS NULL) AS found FROM memorial_candles WHERE post_id = ?1',
+      )
+      .bind(postId),
   ]);
   const row = counted!.results[0] as unknown as { n: number; found: number };
   if (!row.found) throw postNotFound();

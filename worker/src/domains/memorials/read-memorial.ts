@@ -22,14 +22,16 @@ export async function readMemorial(ctx: ServiceContext, viewerId: string | null,
   const [memorial, capsules, posts] = await db.batch([
     db.prepare('SELECT id, name, avatar_url, epitaph, tags, cause FROM memorials WHERE id = ?1').bind(id),
     db
-      .prepare('SELECT id, title FROM capsules WHERE memorial_id = ?1 AND release_at <= ?2 AND unpublished_at IS NULL ORDER BY release_at DESC')
+      .prepare(
+        'SELECT id, title FROM capsules WHERE memorial_id = ?1 AND release_at <= ?2 AND unpublished_at IS NULL AND hidden_at IS NULL ORDER BY release_at DESC',
+      )
       .bind(id, ctx.now().getTime()),
     db
       .prepare(
         `SELECT p.id, p.text, p.media_url, p.created_at,
            (SELECT count(*) FROM memorial_candles c WHERE c.post_id = p.id) AS candle_count,
            EXISTS (SELECT 1 FROM memorial_candles c WHERE c.post_id = p.id AND c.user_id = ?2) AS lit_by_me
-         FROM memorial_posts p WHERE p.memorial_id = ?1 ORDER BY ${order} LIMIT ${MEMORIAL_POSTS_SHOWN}`,
+         FROM memorial_posts p WHERE p.memorial_id = ?1 AND p.hidden_at IS NULL ORDER BY ${order} LIMIT ${MEMORIAL_POSTS_SHOWN}`,
       )
       .bind(id, viewerId ?? ''),
   ]);

@@ -21,7 +21,7 @@ export async function searchRemembrances(ctx: ServiceContext, query: TRemembranc
     `SELECT p.id, p.memorial_id, m.name AS memorial_name, m.avatar_url, p.text, p.media_url, p.created_at,
        (SELECT count(*) FROM memorial_candles c WHERE c.post_id = p.id) AS candle_count
      FROM memorial_posts p JOIN memorials m ON m.id = p.memorial_id
-     WHERE (?1 IS NULL OR p.id IN (SELECT post_id FROM remembrances_fts WHERE remembrances_fts MATCH ?1))
+     WHERE p.hidden_at IS NULL AND (?1 IS NULL OR p.id IN (SELECT post_id FROM remembrances_fts WHERE remembrances_fts MATCH ?1))
        AND (?2 = '' OR EXISTS (SELECT 1 FROM json_each(m.tags) WHERE value = ?2))
        AND (?3 IS NULL OR p.created_at < ?3 OR (p.created_at = ?3 AND p.id < ?4))
      ORDER BY ${order} LIMIT ${REMEMBRANCE_PAGE_SIZE + 1} OFFSET ?5`,

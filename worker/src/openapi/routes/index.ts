@@ -8,6 +8,7 @@ import { attachmentsOperations, storageOperations } from '../../domains/attachme
 import { authOperations } from '../../domains/auth/operations';
 import { capsuleOperations } from '../../domains/capsules/operations';
 import { memorialOperations } from '../../domains/memorials/operations';
+import { moderationOperations } from '../../domains/moderation/operations';
 import { canaryOperations } from '../../domains/canary/operations';
 import { deadmanOperations } from '../../domains/deadman/operations';
 import { developerOperations } from '../../domains/developer/operations';
@@ -56,6 +57,7 @@ export const ROUTE_DOCS: RouteDoc[] = [
   ...routeDocsOf(vaultOperations),
   ...routeDocsOf(capsuleOperations),
   ...routeDocsOf(memorialOperations),
+  ...routeDocsOf(moderationOperations),
   ...routeDocsOf(outboxOperations),
   ...health,
   ...reference,
