@@ -68,6 +68,13 @@ describe('posting on a memorial (POST /api/memorial/{id}/post)', () => {
     const page = await api('GET', `/api/memorial/${memorial.id}?sort=newest`);
     expect(page.data.posts.map((p: { id: string }) => p.id)).toEqual([second.id, first.data.id]);
     expect(page.text).not.toContain(friend.id);
+    // Who may remove each post, as each caller sees it: its author, and the memorial's creator.
+    const canRemove = async (token?: string) =>
+      (await api('GET', `/api/memorial/${memorial.id}`, { token })).data.posts.map((p: { can_remove: boolean }) => p.can_remove);
+    expect(await canRemove(creator.token)).toEqual([true, true]);
+    expect(await canRemove(friend.token)).toEqual([false, true]);
+    expect(await canRemove((await signedInUser()).token)).toEqual([false, false]);
+    expect(await canRemove()).toEqual([false, false]);
   });
 
   it('refuses blank text, non-https media and overlong text (422), an unknown memorial (404) and a visitor (401)', async () => {

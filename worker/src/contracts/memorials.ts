@@ -85,6 +85,8 @@ export const ZMemorialPost = z.object({
   timestamp: z.string(),
   /** Whether the signed-in caller lit a candle on it (false for visitors). */
   lit_by_me: z.boolean(),
+  /** Whether the signed-in caller may remove it: its author, or the memorial's creator. Never who wrote it. */
+  can_remove: z.boolean(),
 });
 export type TMemorialPost = z.output<typeof ZMemorialPost>;
 

@@ -15,6 +15,7 @@ const post = (over: Partial<MemorialPost>): MemorialPost => ({
   candle_count: 0,
   timestamp: '2026-11-01T10:00:00.000Z',
   lit_by_me: false,
+  can_remove: false,
   ...over,
 });
 
@@ -44,7 +45,13 @@ describe('MediaLink', () => {
 describe('MemorialPosts', () => {
   it('renders script in a post as text, and counts candles', () => {
     const { container } = render(
-      <MemorialPosts posts={[post({ text: '<script>window.hacked = 1</script>', candle_count: 3 })]} onLight={vi.fn()} lightPending={false} />,
+      <MemorialPosts
+        posts={[post({ text: '<script>window.hacked = 1</script>', candle_count: 3 })]}
+        onLight={vi.fn()}
+        lightPending={false}
+        onReport={vi.fn()}
+        onRemove={vi.fn()}
+      />,
     );
     expect(screen.getByText('<script>window.hacked = 1</script>')).toBeTruthy();
     expect(container.querySelector('script')).toBeNull();
@@ -54,14 +61,35 @@ describe('MemorialPosts', () => {
   it('lights a candle once: a lit post’s button says so and is disabled', () => {
     const onLight = vi.fn().mockResolvedValue(true);
     const unlit = post({});
-    render(<MemorialPosts posts={[unlit, post({ lit_by_me: true, candle_count: 1 })]} onLight={onLight} lightPending={false} />);
+    render(
+      <MemorialPosts
+        posts={[unlit, post({ lit_by_me: true, candle_count: 1 })]}
+        onLight={onLight}
+        lightPending={false}
+        onReport={vi.fn()}
+        onRemove={vi.fn()}
+      />,
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Light a candle' }));
     expect(onLight).toHaveBeenCalledWith(unlit.id);
     expect((screen.getByRole('button', { name: 'Candle lit' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
+  it('offers Remove on a post the visitor may remove (asked first), and Report on the others', async () => {
+    const onReport = vi.fn().mockResolvedValue(true);
+    const onRemove = vi.fn().mockResolvedValue(true);
+    const theirs = post({ text: 'theirs' });
+    const mine = post({ text: 'mine', can_remove: true });
+    render(<MemorialPosts posts={[theirs, mine]} onLight={vi.fn()} lightPending={false} onReport={onReport} onRemove={onRemove} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Report' }));
+    expect(onReport).toHaveBeenCalledWith(theirs.id);
+    fireEvent.click(screen.getByRole('button', { name: 'Remove' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove post' }));
+    await waitFor(() => expect(onRemove).toHaveBeenCalledWith(mine.id));
+  });
+
   it('says so when nobody has posted yet', () => {
-    render(<MemorialPosts posts={[]} onLight={vi.fn()} lightPending={false} />);
+    render(<MemorialPosts posts={[]} onLight={vi.fn()} lightPending={false} onReport={vi.fn()} onRemove={vi.fn()} />);
     expect(screen.getByText('No one has posted yet.')).toBeTruthy();
   });
 });

@@ -42,7 +42,20 @@ export function useMemorialActions(memorialId: string) {
   const refresh = () => utils.memorial.get.invalidate({ id: memorialId });
   const post = trpc.memorial.post.useMutation({ onSuccess: refresh, onError: failed('Could not post. Please try again.') });
   const candle = trpc.memorial.lightCandle.useMutation({ onSuccess: refresh, onError: failed('Could not light the candle. Please try again.') });
+  const report = trpc.moderation.reportPost.useMutation({
+    onSuccess: () => void toast.success('Reported. It will be reviewed.'),
+    onError: failed('Could not report the post. Please try again.'),
+  });
+  const remove = trpc.moderation.deletePost.useMutation({
+    onSuccess: async () => {
+      toast.success('Post removed');
+      await refresh();
+    },
+    onError: failed('Could not remove the post. Please try again.'),
+  });
   return {
+    report: (postId: string) => settled(report.mutateAsync({ id: postId })),
+    remove: (postId: string) => settled(remove.mutateAsync({ id: postId })),
     post: (text: string, mediaUrl: string) => settled(post.mutateAsync({ id: memorialId, text, media_url: mediaUrl || null })),
     postPending: post.isPending,
     light: (postId: string) => settled(candle.mutateAsync({ id: postId })),

@@ -30,7 +30,8 @@ export async function readMemorial(ctx: ServiceContext, viewerId: string | null,
       .prepare(
         `SELECT p.id, p.text, p.media_url, p.created_at,
            (SELECT count(*) FROM memorial_candles c WHERE c.post_id = p.id) AS candle_count,
-           EXISTS (SELECT 1 FROM memorial_candles c WHERE c.post_id = p.id AND c.user_id = ?2) AS lit_by_me
+           EXISTS (SELECT 1 FROM memorial_candles c WHERE c.post_id = p.id AND c.user_id = ?2) AS lit_by_me,
+           (p.author_id = ?2 OR EXISTS (SELECT 1 FROM memorials m WHERE m.id = p.memorial_id AND m.created_by = ?2)) AS can_remove
          FROM memorial_posts p WHERE p.memorial_id = ?1 AND p.hidden_at IS NULL ORDER BY ${order} LIMIT ${MEMORIAL_POSTS_SHOWN}`,
       )
       .bind(id, viewerId ?? ''),
@@ -40,16 +41,25 @@ export async function readMemorial(ctx: ServiceContext, viewerId: string | null,
   return {
     ...toCard(row),
     capsules: capsules!.results as { id: string; title: string }[],
-    posts: (posts!.results as { id: string; text: string; media_url: string | null; created_at: number; candle_count: number; lit_by_me: number }[]).map(
-      (p) => ({
-        id: p.id,
-        text: p.text,
-        media_url: p.media_url,
-        candle_count: p.candle_count,
-        timestamp: new Date(p.created_at).toISOString(),
-        lit_by_me: p.lit_by_me === 1,
-      }),
-    ),
+    posts: (
+      posts!.results as {
+        id: string;
+        text: string;
+        media_url: string | null;
+        created_at: number;
+        candle_count: number;
+        lit_by_me: number;
+        can_remove: number;
+      }[]
+    ).map((p) => ({
+      id: p.id,
+      text: p.text,
+      media_url: p.media_url,
+      candle_count: p.candle_count,
+      timestamp: new Date(p.created_at).toISOString(),
+      lit_by_me: p.lit_by_me === 1,
+      can_remove: p.can_remove === 1,
+    })),
   };
 }
 

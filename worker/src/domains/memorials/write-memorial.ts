@@ -29,7 +29,7 @@ export async function postOnMemorial(ctx: ServiceContext, author: User, memorial
   await ctx.db
     .insert(schema.memorialPosts)
     .values({ id, memorial_id: memorialId, author_id: author.id, text: input.text, media_url: input.media_url, created_at: now });
-  return { id, text: input.text, media_url: input.media_url, candle_count: 0, timestamp: now.toISOString(), lit_by_me: false };
+  return { id, text: input.text, media_url: input.media_url, candle_count: 0, timestamp: now.toISOString(), lit_by_me: false, can_remove: true };
 }
 
 /** One more post in the author's hour, refused past the limit; shared by every isolate (rate_limits). */

@@ -55,7 +55,7 @@ function MemorialPage() {
             </Card>
             <Card title="Memories">
               <SelectField label="Sort" name="sort" options={SORTS} value={sort} onChange={(e) => setSort(e.target.value as 'newest' | 'candles')} />
-              <MemorialPosts posts={m.posts} onLight={actions.light} lightPending={actions.lightPending} />
+              <MemorialPosts posts={m.posts} onLight={actions.light} lightPending={actions.lightPending} onReport={actions.report} onRemove={actions.remove} />
             </Card>
           </div>
         )}
