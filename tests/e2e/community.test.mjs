@@ -86,6 +86,7 @@ test('community: write an anonymous capsule and find it open; make a memorial, p
     await card(page, 'Open capsules').getByRole('link', { name: title }).click();
     await h1(page, title).waitFor();
     await page.getByText('<b>Be kind</b> to yourself.').waitFor();
+    await page.getByText('This capsule is yours: you can delete it on the Capsules page.').waitFor();
     assert.match(await page.locator('.page-header__intro').textContent(), /Anonymous/);
     // The shell names whoever is signed in; the capsule itself never names its author.
     assert.ok(!(await page.getByRole('main').innerHTML()).includes(author.email), 'the author’s email is nowhere in the capsule');

@@ -3,6 +3,7 @@ import { QueryState } from '../../../components/query-state';
 import { Time } from '../../../components/time';
 import { PageHeader } from '../../../features/app-pages/page-header';
 import { CapsuleItems } from '../../../features/community/capsule-items';
+import { ReportCapsule } from '../../../features/community/report-capsule';
 import { awaitReads } from '../../../lib/route-data';
 import { trpc } from '../../../lib/trpc';
 
@@ -26,7 +27,12 @@ function CapsulePage() {
         ) : null}
       </PageHeader>
       <QueryState query={capsule} loading="Loading the capsule" failed="This capsule could not be loaded.">
-        {(loaded) => <CapsuleItems content={loaded.content} />}
+        {(loaded) => (
+          <>
+            <CapsuleItems content={loaded.content} />
+            <ReportCapsule id={loaded.id} />
+          </>
+        )}
       </QueryState>
     </>
   );
