@@ -62,7 +62,9 @@ async function dismissRecoveryKeyIfShown(page, next) {
   await dialog.waitFor({ state: 'detached' });
 }
 
-test('community: write an anonymous capsule and find it open; make a memorial, post, light a candle, sort by candles', { timeout: 300_000 }, async () => {
+test('community: write an anonymous capsule and find it open; make a memorial, post, light a candle, sort by candles, find it in Remembrances', {
+  timeout: 300_000,
+}, async () => {
   const author = await account('ann');
   const friend = await account('bob');
   const title = `To whoever reads this ${randomUUID().slice(0, 6)}`;
