@@ -17,7 +17,8 @@ export default defineConfig(async () => {
           // Test-only binding: the setup file applies these to each test's fresh D1.
           // TRUST_CF_CONNECTING_IP: tests play many clients by sending CF-Connecting-IP, which a local
           // Worker otherwise ignores (worker/src/lib/client-address.ts).
-          bindings: { TEST_MIGRATIONS: migrations, TRUST_CF_CONNECTING_IP: 'true' },
+          // MODERATOR_EMAILS: the community moderators of the tests (worker/test/community-moderation.test.ts).
+          bindings: { TEST_MIGRATIONS: migrations, TRUST_CF_CONNECTING_IP: 'true', MODERATOR_EMAILS: 'moderator@example.com, Second.Moderator@example.com' },
         },
       }),
     ],

@@ -24,3 +24,9 @@ export const VOICE_PROFILE_STATUSES = ['processing', 'complete', 'failed'] as co
 export const VOICE_ENGINES = ['local', 'workers-ai', 'elevenlabs'] as const;
 /** The persona's tone (SPEC section 9 "Tones"). */
 export const PERSONA_BEHAVIORS = ['playful', 'wise', 'comforting', 'neutral'] as const;
+/** Confession capsule themes (SPEC section 9 "Filter options"). */
+export const CAPSULE_THEMES = ['Hope', 'Love', 'Pranks', 'Advice'] as const;
+/** What a capsule's content item holds (SPEC section 3 "Confession capsule"). */
+export const CAPSULE_ITEM_TYPES = ['text', 'audio', 'video'] as const;
+/** Memorial tags offered as filters (SPEC section 9); a memorial may carry others too. */
+export const MEMORIAL_TAGS = ['veterans', 'artists', 'teachers'] as const;

@@ -18,3 +18,4 @@ export * from './inactivity';
 export * from './legacy';
 export * from './contacts';
 export * from './voice';
+export * from './community';

@@ -19,6 +19,8 @@
 //     webhooks to a receiver on loopback; deadline → receiver's 200 per endpoint (p50/p99). BENCH_WEBHOOKS=0 skips it.
 //  7. Data export (tests/bench/export.mjs, same Worker): workerd's peak RSS while GET /api/legal/export streams
 //     a 1 MB account and a 200 MiB account. BENCH_EXPORT=0 skips it.
+//  8. Candles (tests/bench/candles.mjs, same Worker): 1,000 lights from 100 people at once, then again; the
+//     exact count. BENCH_CANDLES=0 skips it.
 import autocannon from 'autocannon';
 import { randomBytes, scrypt } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -26,6 +28,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { launchBrowser } from '../support/browser.mjs';
 import { printApiKeyResults, runApiKeyBench } from './api-keys.mjs';
+import { printCandleResults, runCandleBench } from './candles.mjs';
 import { printCanaryResults, runCanaryBench } from './canary.mjs';
 import { printExportResults, runExportBench } from './export.mjs';
 import { printReleaseResults, runReleaseBench } from './releases.mjs';
@@ -40,6 +43,7 @@ const API_KEYS = process.env.BENCH_API_KEYS !== '0';
 const RELEASES = process.env.BENCH_RELEASES !== '0';
 const WEBHOOKS = process.env.BENCH_WEBHOOKS !== '0';
 const EXPORT = process.env.BENCH_EXPORT !== '0';
+const CANDLES = process.env.BENCH_CANDLES !== '0';
 const JS_BUDGET = 200 * 1024;
 
 const fmtMs = (v) => (v == null ? 'n/a' : `${Number(v).toFixed(1)} ms`);
@@ -143,6 +147,7 @@ const results = [];
 let canary = null;
 let releases = null;
 let webhooks = null;
+let candles = null;
 let exported = null;
 let apiKeys = null;
 try {
@@ -172,6 +177,7 @@ try {
   if (CANARY) canary = await runCanaryBench(worker);
   if (RELEASES) releases = await runReleaseBench(worker);
   if (WEBHOOKS) webhooks = await runWebhookBench(worker);
+  if (CANDLES) candles = await runCandleBench(worker);
   if (EXPORT) exported = await runExportBench(worker);
 } finally {
   await worker.stop();
@@ -215,3 +221,5 @@ else console.log('\n== API key vs session: skipped (BENCH_API_KEYS=0) ==');
 if (webhooks) printWebhookResults(webhooks);
 if (exported) printExportResults(exported);
 else console.log('\n== Webhook fan-out: skipped (BENCH_WEBHOOKS=0) ==');
+if (candles) printCandleResults(candles);
+else console.log('\n== Candles: skipped (BENCH_CANDLES=0) ==');

@@ -19,6 +19,11 @@ export type Bindings = Omit<Env, 'EMAIL_TRANSPORT' | 'SMS_TRANSPORT' | 'CALL_TRA
      * unset by default, ignored in production (domains/outbox/outbox-access.ts).
      */
     OUTBOX_OPERATOR_VIEW?: string;
+    /**
+     * The community moderators: account emails, comma-separated. They see the review queue of hidden
+     * capsules and posts and decide (domains/moderation/review.ts). Unset: nobody moderates.
+     */
+    MODERATOR_EMAILS?: string;
     /** Secret from which canary check-in tokens are derived (a local default is used outside production). */
     CANARY_TOKEN_SECRET?: string;
     GOOGLE_CLIENT_ID?: string;

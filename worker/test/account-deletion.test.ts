@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { processDeadmanSwitches } from '../src/domains/deadman/process-deadman';
 import { toBase64 } from '../src/lib/encoding';
 import { api, signedInUser } from './helpers/api';
+import { capsuleBy } from './helpers/capsules';
+import { memorialBy, postOn } from './helpers/memorials';
 import { schemaTables } from './helpers/schema';
 import { createCanaryFor, servicesAt } from './helpers/canary';
 import { guardianOf } from './helpers/guardian';
@@ -103,6 +105,14 @@ describe('asking for one’s account to be deleted (POST /api/account/delete)', 
     beyond.append('file', new Blob([pcmWav(voiceLike(1, 150, 4), 8000)]), 'a.wav');
     expect((await api('POST', '/api/voice/prompt', { token: owner.token, body: beyond })).status).toBe(201);
     await api('POST', '/api/ai/train-profile', { token: owner.token, json: { persona_text: 'Me', behavior: 'wise', qa: [] } });
+    // Community: the owner's anonymous capsule, memorial (with the friend's post), post and candle on the friend's memorial.
+    const ownersMemorial = await memorialBy(owner);
+    await postOn(ownersMemorial.id, friend);
+    await capsuleBy(owner, { is_anonymous: true, memorial_id: ownersMemorial.id });
+    const friendsMemorial = await memorialBy(friend);
+    const friendsPost = await postOn(friendsMemorial.id, friend);
+    await postOn(friendsMemorial.id, owner);
+    await api('POST', `/api/memorial/candle/${friendsPost.id}`, { token: owner.token });
 
     const blobs = await env.DB.prepare(
       `SELECT audio_key AS k FROM messages WHERE sender_id = ?1 AND audio_key IS NOT NULL
@@ -135,6 +145,10 @@ describe('asking for one’s account to be deleted (POST /api/account/delete)', 
     expect(told.results).toHaveLength(1);
     expect(told.results[0]!.text).toContain('Your message to them that was not released yet can no longer be delivered');
     expect((await api('GET', `/api/message/${friendMessage.id}`, { token: friend.token })).status).toBe(200);
+    // The friend's memorial stays, with their own post only and their post's candles counted without the owner's.
+    const kept = await api('GET', `/api/memorial/${friendsMemorial.id}`);
+    expect(kept.data.posts).toEqual([expect.objectContaining({ id: friendsPost.id, candle_count: 0 })]);
+    expect((await api('GET', `/api/memorial/${ownersMemorial.id}`)).status).toBe(404);
     expect((await api('GET', '/api/auth/me', { token: owner.token })).status).toBe(401);
   });
 });

@@ -3,6 +3,8 @@ import { exports } from 'cloudflare:workers';
 import { getTableConfig } from 'drizzle-orm/sqlite-core';
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
+import { capsuleBy } from './helpers/capsules';
+import { memorialBy, postOn } from './helpers/memorials';
 import { EXPORTS, NOT_EXPORTED } from '../src/domains/legal/export/export-plan';
 import { toBase64, toHex } from '../src/lib/encoding';
 import { api, signedInUser } from './helpers/api';
@@ -142,6 +144,25 @@ describe('GET /api/legal/export', () => {
     expect(text).not.toContain('NOT-YET-FOR-OWNER');
     expect(text).not.toContain('OUTSIDER-PRIVATE');
     expect(text).not.toContain(outsider.email);
+  });
+
+  it('gives an anonymous capsule to its own author, and to no one else; memorials, posts and candles to who made them', async () => {
+    const [author, reader] = await Promise.all([signedInUser(), signedInUser()]);
+    const capsule = await capsuleBy(author, { is_anonymous: true, content: [{ type: 'text', data: 'ANONYMOUS-WORDS' }] });
+    const mine = (await exportOf(author.token)).files;
+    expect(json(mine, 'data/capsules.json')).toEqual([expect.objectContaining({ id: capsule.id, is_anonymous: 1 })]);
+    expect(json(mine, 'data/capsule_items.json').map((i) => i.data)).toEqual(['ANONYMOUS-WORDS']);
+    const memorial = await memorialBy(author);
+    const post = await postOn(memorial.id, reader, 'READER-POST');
+    await api('POST', `/api/memorial/candle/${post.id}`, { token: author.token });
+    const after = (await exportOf(author.token)).files;
+    expect(json(after, 'data/memorials.json').map((m) => m.id)).toEqual([memorial.id]);
+    expect(json(after, 'data/memorial_posts.json')).toEqual([]);
+    expect(json(after, 'data/memorial_candles.json')).toEqual([expect.objectContaining({ post_id: post.id })]);
+    const theirs = (await exportOf(reader.token)).files;
+    expect(json(theirs, 'data/memorial_posts.json').map((p) => p.text)).toEqual(['READER-POST']);
+    expect(json(theirs, 'data/capsules.json')).toEqual([]);
+    expect(json(theirs, 'data/capsule_items.json')).toEqual([]);
   });
 
   it('is one person’s only: the friend’s archive has the message they received, not the owner’s others', async () => {

@@ -2,6 +2,9 @@ import { accountOperations } from '../domains/account/operations';
 import { activityOperations } from '../domains/activity/operations';
 import { attachmentsOperations, storageOperations } from '../domains/attachments/operations';
 import { authOperations } from '../domains/auth/operations';
+import { capsuleOperations } from '../domains/capsules/operations';
+import { memorialOperations } from '../domains/memorials/operations';
+import { moderationOperations } from '../domains/moderation/operations';
 import { canaryOperations } from '../domains/canary/operations';
 import { deadmanOperations } from '../domains/deadman/operations';
 import { developerOperations } from '../domains/developer/operations';
@@ -45,5 +48,8 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...contactsOperations,
   ...vaultOperations,
   ...voiceOperations,
+  ...capsuleOperations,
+  ...memorialOperations,
+  ...moderationOperations,
   ...outboxOperations,
 ];

@@ -1,6 +1,9 @@
 import { attachmentsRouter } from '../domains/attachments/trpc';
 import { authRouter } from '../domains/auth/trpc';
 import { activityRouter } from '../domains/activity/trpc';
+import { capsuleRouter } from '../domains/capsules/trpc';
+import { memorialRouter } from '../domains/memorials/trpc';
+import { moderationRouter } from '../domains/moderation/trpc';
 import { canaryRouter } from '../domains/canary/trpc';
 import { deadmanRouter } from '../domains/deadman/trpc';
 import { legacyRouter } from '../domains/legacy/trpc';
@@ -38,6 +41,9 @@ export const appRouter = router({
   contacts: contactsRouter,
   vault: vaultRouter,
   voice: voiceRouter,
+  capsule: capsuleRouter,
+  memorial: memorialRouter,
+  moderation: moderationRouter,
   account: accountRouter,
   developer: router({ keys: developerKeysRouter }),
 });

@@ -23,5 +23,5 @@ export const KIND_LABEL: Record<TConsentKind, string> = {
   guardian: 'Guardians',
 };
 
-/** Kinds whose capability is not built yet (issues 16, 17): the state is stored and enforced when they land. */
-export const NOT_YET_BUILT: readonly TConsentKind[] = ['confessions', 'video'];
+/** Kinds whose capability is not built yet (issue 17's video items): the state is stored and enforced when they land. */
+export const NOT_YET_BUILT: readonly TConsentKind[] = ['video'];

@@ -7,7 +7,7 @@ import { AppError } from '../../lib/errors';
 /*
  * The one reading of a user's consents (docs/decisions/data-rights.md), for every capability that a
  * consent stops: a kind is granted until withdrawn (no row = granted at sign-up). Capabilities not built
- * yet (video, confessions) call `hasConsent` / `requireConsent` when they land.
+ * yet (video) call `hasConsent` / `requireConsent` when they land.
  */
 
 /** Whether `userId` allows processing of `kind` now. */

@@ -22,7 +22,8 @@ export async function listConsents(ctx: ServiceContext, userId: string): Promise
  * POST /api/legal/consent/{id}: sets one kind. A change is one batch: the history row (old → new) and
  * the new state, written only when the state really changes (a repeat records nothing). Restoring
  * `messages` resumes the sender's paused releases: their clocks are re-synced so whatever came due
- * meanwhile happens now, under the normal rules. Withdrawing `voice` erases the voice profile and samples.
+ * meanwhile happens now, under the normal rules. Withdrawing `voice` erases the voice profile and samples;
+ * withdrawing `confessions` unpublishes the user's capsules.
  */
 export async function setConsent(ctx: ServiceContext, userId: string, kind: TConsentKind, consent: boolean): Promise<TConsent> {
   const now = ctx.now().getTime();
@@ -43,6 +44,11 @@ export async function setConsent(ctx: ServiceContext, userId: string, kind: TCon
          ON CONFLICT (user_id, kind) DO UPDATE SET granted = excluded.granted, updated_at = excluded.updated_at`,
       )
       .bind(userId, kind, consent ? 1 : 0, now, changeId),
+    // Withdrawing `confessions` unpublishes every capsule of the user's, in the same batch; giving it
+    // again publishes none by itself (the author publishes each again: POST /api/capsule/{id}/publish).
+    ...(kind === 'confessions' && !consent
+      ? [db.prepare('UPDATE capsules SET unpublished_at = ?2 WHERE author_id = ?1 AND unpublished_at IS NULL').bind(userId, now)]
+      : []),
   ]);
   if (kind === 'messages' && consent && (recorded?.meta.changes ?? 0) === 1) await resumeReleases(ctx, userId);
   // Withdrawing voice erases the profile and its recordings (docs/decisions/data-rights.md). Run on every

@@ -6,6 +6,9 @@ import { routeDocsOf } from '../../api/route-docs';
 import { activityOperations } from '../../domains/activity/operations';
 import { attachmentsOperations, storageOperations } from '../../domains/attachments/operations';
 import { authOperations } from '../../domains/auth/operations';
+import { capsuleOperations } from '../../domains/capsules/operations';
+import { memorialOperations } from '../../domains/memorials/operations';
+import { moderationOperations } from '../../domains/moderation/operations';
 import { canaryOperations } from '../../domains/canary/operations';
 import { deadmanOperations } from '../../domains/deadman/operations';
 import { developerOperations } from '../../domains/developer/operations';
@@ -54,6 +57,9 @@ export const ROUTE_DOCS: RouteDoc[] = [
   ...routeDocsOf(contactsOperations),
   ...routeDocsOf(vaultOperations),
   ...routeDocsOf(voiceOperations),
+  ...routeDocsOf(capsuleOperations),
+  ...routeDocsOf(memorialOperations),
+  ...routeDocsOf(moderationOperations),
   ...routeDocsOf(outboxOperations),
   ...health,
   ...reference,

@@ -84,6 +84,14 @@ export const EXPORTS: readonly TableExport[] = [
   { table: 'persona_profiles', file: 'persona', where: 'user_id = ?1' },
   { table: 'voice_prompts', file: 'messages_from_the_beyond', where: 'owner_id = ?1' },
   { table: 'contacts', file: 'contacts', where: "owner_id = ?1 OR (contact_user_id = ?1 AND status = 'accepted')", omit: ['invite_token_hash'] },
+  // Community (docs/decisions/community.md): capsules the user wrote — anonymous ones too, to their own
+  // author — memorials they made, their posts and the candles they lit. Never another author's.
+  { table: 'capsules', file: 'capsules', where: 'author_id = ?1' },
+  { table: 'capsule_items', file: 'capsule_items', where: 'capsule_id IN (SELECT id FROM capsules WHERE author_id = ?1)' },
+  { table: 'memorials', file: 'memorials', where: 'created_by = ?1' },
+  { table: 'memorial_posts', file: 'memorial_posts', where: 'author_id = ?1' },
+  { table: 'memorial_candles', file: 'memorial_candles', where: 'user_id = ?1' },
+  { table: 'community_reports', file: 'reports_made', where: 'reporter_id = ?1' },
 ];
 
 /** Tables that hold nothing of one user's, or only what must not leave: the reason for each. */

@@ -28,6 +28,9 @@ const ALERT_OF: Record<string, 'messages' | 'vaults' | 'canary_events'> = {
   recipient_left: 'messages',
   // Someone accepted your contact invitation (domains/contacts/).
   contact_accepted: 'messages',
+  // Your capsule or memorial post was hidden after reports, or removed by the memorial's creator (domains/moderation/).
+  community_hidden: 'messages',
+  community_removed: 'messages',
 };
 
 /**

@@ -1,0 +1,62 @@
+import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
+import { EmptyState } from '../../components/empty-state';
+import { QueryState } from '../../components/query-state';
+import { SelectField, toOptions } from '../../components/select';
+import { Time } from '../../components/time';
+import { trpc } from '../../lib/trpc';
+import { THEMES } from './types';
+
+const firstYear = 2024;
+
+/** Released capsules by theme and year (SPEC section 2: capsules), each linking to its page. */
+export function CapsuleBrowser() {
+  const [theme, setTheme] = useState('');
+  const [year, setYear] = useState('');
+  const years = Array.from({ length: new Date().getFullYear() - firstYear + 1 }, (_, i) => String(new Date().getFullYear() - i));
+  const browse = trpc.capsule.browse.useQuery({ theme: theme as never, year: year ? Number(year) : undefined });
+  return (
+    <div className="stack">
+      <div className="filters">
+        <SelectField
+          label="Theme"
+          name="browse-theme"
+          placeholder="All themes"
+          options={toOptions(THEMES)}
+          value={theme}
+          onChange={(e) => setTheme(e.target.value)}
+        />
+        <SelectField
+          label="Year"
+          name="browse-year"
+          placeholder="Every year"
+          options={toOptions(years)}
+          value={year}
+          onChange={(e) => setYear(e.target.value)}
+        />
+      </div>
+      <QueryState query={browse} loading="Loading capsules" failed="Capsules could not be loaded.">
+        {(capsules) =>
+          capsules.length ? (
+            <ul className="community-list" aria-label="Open capsules">
+              {capsules.map((c) => (
+                <li key={c.id} className="community-list__item">
+                  <div>
+                    <Link to="/app/capsule/$id" params={{ id: c.id }}>
+                      {c.title}
+                    </Link>
+                    <p className="muted">
+                      {c.theme} · opened <Time value={c.release_at} />
+                    </p>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <EmptyState title="No capsules have opened here yet." />
+          )
+        }
+      </QueryState>
+    </div>
+  );
+}

@@ -1,0 +1,64 @@
+import { toast } from '../../components/toast';
+import { readApiError } from '../../lib/api-error';
+import { trpc } from '../../lib/trpc';
+
+const failed = (fallback: string) => (error: unknown) => void toast.error(readApiError(error).detail ?? fallback);
+const settled = (p: Promise<unknown>) =>
+  p.then(
+    () => true,
+    () => false,
+  );
+
+/** Write, delete and publish again one's capsules; each resolves true once done (an error is already said). */
+export function useCapsuleActions() {
+  const utils = trpc.useUtils();
+  const refresh = () => Promise.all([utils.capsule.mine.invalidate(), utils.capsule.browse.invalidate()]);
+  const create = trpc.capsule.create.useMutation({
+    onSuccess: async () => {
+      toast.success('Capsule saved');
+      await refresh();
+    },
+    onError: failed('Could not save the capsule. Please try again.'),
+  });
+  const remove = trpc.capsule.remove.useMutation({
+    onSuccess: async () => {
+      toast.success('Capsule deleted');
+      await refresh();
+    },
+    onError: failed('Could not delete the capsule. Please try again.'),
+  });
+  const publish = trpc.capsule.publish.useMutation({ onSuccess: refresh, onError: failed('Could not publish the capsule. Please try again.') });
+  return {
+    create: (body: Parameters<typeof create.mutateAsync>[0]) => settled(create.mutateAsync(body)),
+    createPending: create.isPending,
+    remove: (id: string) => settled(remove.mutateAsync({ id })),
+    publish: (id: string) => settled(publish.mutateAsync({ id })),
+  };
+}
+
+/** Post on a memorial and light candles; the page's read refreshes after each. */
+export function useMemorialActions(memorialId: string) {
+  const utils = trpc.useUtils();
+  const refresh = () => utils.memorial.get.invalidate({ id: memorialId });
+  const post = trpc.memorial.post.useMutation({ onSuccess: refresh, onError: failed('Could not post. Please try again.') });
+  const candle = trpc.memorial.lightCandle.useMutation({ onSuccess: refresh, onError: failed('Could not light the candle. Please try again.') });
+  const report = trpc.moderation.reportPost.useMutation({
+    onSuccess: () => void toast.success('Reported. It will be reviewed.'),
+    onError: failed('Could not report the post. Please try again.'),
+  });
+  const remove = trpc.moderation.deletePost.useMutation({
+    onSuccess: async () => {
+      toast.success('Post removed');
+      await refresh();
+    },
+    onError: failed('Could not remove the post. Please try again.'),
+  });
+  return {
+    report: (postId: string) => settled(report.mutateAsync({ id: postId })),
+    remove: (postId: string) => settled(remove.mutateAsync({ id: postId })),
+    post: (text: string, mediaUrl: string) => settled(post.mutateAsync({ id: memorialId, text, media_url: mediaUrl || null })),
+    postPending: post.isPending,
+    light: (postId: string) => settled(candle.mutateAsync({ id: postId })),
+    lightPending: candle.isPending,
+  };
+}
