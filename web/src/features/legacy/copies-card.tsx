@@ -1,3 +1,4 @@
+import { formatBytes } from '@afterword/worker/contracts/attachments';
 import { useState } from 'react';
 import { Button } from '../../components/button';
 import { Card } from '../../components/card';
@@ -9,8 +10,6 @@ import { restFetch } from '../../lib/rest';
 import { trpc } from '../../lib/trpc';
 import { saveBytes } from '../e2ee/files-api';
 import { T } from './texts';
-
-const megabytes = (n: number | null) => (n == null ? '' : n < 1024 * 1024 ? `${Math.max(1, Math.round(n / 1024))} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`);
 
 /**
  * Copies of accounts left to the signed-in person (docs/decisions/legacy-copies.md). Shown only when
@@ -41,7 +40,7 @@ export function CopiesLeftToYou() {
           <ul className="heirs">
             {list.map((c) => (
               <li key={c.id} className="heirs__item">
-                <span className="email">{c.from}</span>, {formatDateTime(c.ready_at ?? c.created_at)} · {megabytes(c.size)}{' '}
+                <span className="email">{c.from}</span>, {formatDateTime(c.ready_at ?? c.created_at)} · {c.size == null ? '' : formatBytes(c.size)}{' '}
                 <Button
                   variant="secondary"
                   disabled={pending === c.id}

@@ -93,7 +93,7 @@ describe('Bob finds what Ada left him in his Inbox', () => {
     const api = fakeTrpcApi({ 'legacy.copies': () => ok([copy]) });
     renderWithTrpc(<CopiesLeftToYou />, api);
     expect(await screen.findByText('Ada (ada@example.com)')).toBeTruthy();
-    expect(screen.getByText(/3\.3 MB/)).toBeTruthy();
+    expect(screen.getByText(/3\.5 MB/)).toBeTruthy();
     expect(screen.getByRole('button', { name: `${T.download} the copy from Ada (ada@example.com)` })).toBeTruthy();
   });
 });

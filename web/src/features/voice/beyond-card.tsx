@@ -10,6 +10,7 @@ import { readApiError } from '../../lib/api-error';
 import { trpc } from '../../lib/trpc';
 import { type Recording, VoiceRecorder } from '../messages/voice-recorder';
 import { T } from './texts';
+import { seconds } from './format';
 import { createVoicePrompt } from './voice-api';
 
 export type CreatePrompt = (prompt: string, responseText: string, recording: Blob | null, locked: boolean) => Promise<VoicePromptView>;
@@ -82,7 +83,7 @@ export function BeyondCard({ create = createVoicePrompt }: { create?: CreateProm
             <li key={p.id} aria-label={p.prompt}>
               <strong>{p.prompt}</strong> <span className="muted">{p.locked ? T.beyondLockedBadge : T.beyondOpenBadge}</span>
               {p.response_text ? <p>{p.response_text}</p> : null}
-              {p.has_audio && p.duration_ms != null ? <p className="muted">{T.recordedAnswer(`${(p.duration_ms / 1000).toFixed(1)} s`)}</p> : null}
+              {p.has_audio && p.duration_ms != null ? <p className="muted">{T.recordedAnswer(seconds(p.duration_ms))}</p> : null}
               <Button variant="ghost" aria-label={T.deletePrompt(p.prompt)} disabled={remove.isPending} onClick={() => remove.mutate({ id: p.id })}>
                 Delete
               </Button>

@@ -10,6 +10,7 @@ import { readApiError } from '../../lib/api-error';
 import { trpc } from '../../lib/trpc';
 import { type Recording, VoiceRecorder } from '../messages/voice-recorder';
 import { ENGINE_LABEL, STATUS_LABEL, T } from './texts';
+import { seconds } from './format';
 import { uploadVoiceSample } from './voice-api';
 
 /** SPEC section 9: the training status is polled every second. */
@@ -19,8 +20,6 @@ export const TRAINING_POLL_MS = 1000;
 const TRAINING_TOAST = 'voice-training';
 
 export type UploadSample = (file: Blob, fileName: string, label: string) => Promise<VoiceSampleView>;
-
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /**
  * The Voice Trainer (SPEC sections 2, 4, 5): consent, recording or several files at once, the samples

@@ -1,6 +1,6 @@
 import { appOrigin } from '../../lib/app-origin';
 import { schema } from '@afterword/db';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { z } from 'zod';
 import { createChannels } from '../../channels/registry';
 import {
@@ -12,6 +12,7 @@ import {
 } from '../../contracts/auth';
 import type { TWrappedPrivateKey } from '../../contracts/e2ee';
 import type { ServiceContext } from '../../env';
+import { countInWindow } from '../../lib/rate-window';
 import { AppError, bodyFieldError } from '../../lib/errors';
 import { hashPassword } from '../../lib/kdf';
 import { log } from '../../lib/logger';
@@ -33,21 +34,7 @@ export const PASSWORD_RESET_ERRORS = {
 const invalidToken = () => new AppError('BAD_REQUEST', PASSWORD_RESET_ERRORS.invalidToken);
 
 /** One more request in `key`'s hourly window (atomic; an ended window starts again at 1): the new count. */
-async function countRequest(ctx: ServiceContext, key: string, nowMs: number): Promise<{ count: number; endsAt: number }> {
-  const r = schema.rateLimits;
-  const [row] = await ctx.db
-    .insert(r)
-    .values({ key, count: 1, window_ends_at: new Date(nowMs + HOUR_MS) })
-    .onConflictDoUpdate({
-      target: r.key,
-      set: {
-        count: sql`CASE WHEN ${r.window_ends_at} <= ${nowMs} THEN 1 ELSE ${r.count} + 1 END`,
-        window_ends_at: sql`CASE WHEN ${r.window_ends_at} <= ${nowMs} THEN excluded.window_ends_at ELSE ${r.window_ends_at} END`,
-      },
-    })
-    .returning({ count: r.count, endsAt: r.window_ends_at });
-  return { count: row!.count, endsAt: row!.endsAt.getTime() };
-}
+const countRequest = (ctx: ServiceContext, key: string, nowMs: number) => countInWindow(ctx.db, key, nowMs, HOUR_MS);
 
 /**
  * POST /api/auth/password-reset/request. The answer is the same 202 whether or not an account has this

@@ -1,11 +1,12 @@
 import { schema } from '@afterword/db';
 import type { User } from '@afterword/db/schema';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { MAX_CONTACT_INVITATIONS_PER_DAY, type TAddContactInput, type TContactView } from '../../contracts/contacts';
 import type { ContactInvitationJob } from '../../contracts/jobs';
 import type { ServiceContext } from '../../env';
 import { AppError, bodyFieldError } from '../../lib/errors';
 import { log } from '../../lib/logger';
+import { countInWindow, tooManyInWindow } from '../../lib/rate-window';
 import { hashSecret, newSecretToken } from '../../lib/secrets';
 import { toContactView } from './contact-records';
 
@@ -60,23 +61,9 @@ export async function addContact(ctx: ServiceContext, owner: User, input: TAddCo
  * and re-adding must not turn us into a mailer. Counted before the email is queued, atomically.
  */
 async function reserveInvitation(ctx: ServiceContext, ownerId: string, now: number) {
-  const r = schema.rateLimits;
-  const [window] = await ctx.db
-    .insert(r)
-    .values({ key: `contact-invitations:${ownerId}`, count: 1, window_ends_at: new Date(now + DAY_MS) })
-    .onConflictDoUpdate({
-      target: r.key,
-      set: {
-        count: sql`CASE WHEN ${r.window_ends_at} <= ${now} THEN 1 ELSE ${r.count} + 1 END`,
-        window_ends_at: sql`CASE WHEN ${r.window_ends_at} <= ${now} THEN excluded.window_ends_at ELSE ${r.window_ends_at} END`,
-      },
-    })
-    .returning();
-  if (window!.count > MAX_CONTACT_INVITATIONS_PER_DAY) {
-    const seconds = Math.max(1, Math.ceil((window!.window_ends_at.getTime() - now) / 1000));
-    throw new AppError('TOO_MANY_REQUESTS', `You sent ${MAX_CONTACT_INVITATIONS_PER_DAY} contact invitations in the last 24 hours: try again later`, {
-      'Retry-After': String(seconds),
-    });
+  const { count, endsAt } = await countInWindow(ctx.db, `contact-invitations:${ownerId}`, now, DAY_MS);
+  if (count > MAX_CONTACT_INVITATIONS_PER_DAY) {
+    throw tooManyInWindow(`You sent ${MAX_CONTACT_INVITATIONS_PER_DAY} contact invitations in the last 24 hours: try again later`, endsAt, now);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../../env';
 import { appOrigin } from '../../lib/app-origin';
+import { humanTime } from '../../lib/human-time';
 import { log } from '../../lib/logger';
 import { enqueueOwnerNotice, insertOwnerNotice } from '../messages/notices/enqueue-owner-notice';
 import { enqueueStorageClassMove } from './cold-storage';
@@ -7,7 +8,6 @@ import { EXPORT_WINDOW_MS, INACTIVE_AFTER_MS, KEPT_ACTIVE_SQL, LAST_ACTIVE_SQL, 
 import { endInactivity } from './end-inactivity';
 
 const BATCH = 200;
-const day = (ms: number) => new Date(ms).toUTCString().replace(/ \d\d:\d\d:\d\d GMT$/, '');
 
 /**
  * The daily sweep of the inactivity policy (SPEC section 9; docs/decisions/inactivity.md), in the order a
@@ -56,7 +56,7 @@ export async function sweepInactiveAccounts(ctx: ServiceContext) {
           userId: u.id,
           kind: 'inactivity_window_started',
           subject: 'We have not seen you on Afterword for a year',
-          text: `There has been no sign-in and no check-in on your account since ${day(u.last_active)}. Until ${day(archiveAt)} you can download everything we hold for you, free (Data Consents, "Download my data"). On that day the account is archived: kept as it is, read-only, until you sign in again. Nothing is deleted. Signing in or checking in once ends this.`,
+          text: `There has been no sign-in and no check-in on your account since ${humanTime(u.last_active)}. Until ${humanTime(archiveAt)} you can download everything we hold for you, free (Data Consents, "Download my data"). On that day the account is archived: kept as it is, read-only, until you sign in again. Nothing is deleted. Signing in or checking in once ends this.`,
           link: `${appOrigin(ctx.env)}/app/consent`,
           at: now,
         },
@@ -92,8 +92,8 @@ export async function sweepInactiveAccounts(ctx: ServiceContext) {
           id: noticeId,
           userId: w.user_id,
           kind: 'inactivity_reminder',
-          subject: `Your Afterword account will be archived on ${day(w.archive_at)}`,
-          text: `${daysLeft} days are left of your free export window: until ${day(w.archive_at)} you can download everything we hold for you (Data Consents, "Download my data"). Then the account is archived, read-only, until you sign in again; nothing is deleted. Signing in or checking in once ends this.`,
+          subject: `Your Afterword account will be archived on ${humanTime(w.archive_at)}`,
+          text: `${daysLeft} days are left of your free export window: until ${humanTime(w.archive_at)} you can download everything we hold for you (Data Consents, "Download my data"). Then the account is archived, read-only, until you sign in again; nothing is deleted. Signing in or checking in once ends this.`,
           link: `${appOrigin(ctx.env)}/app/consent`,
           at: now,
         },

@@ -1,9 +1,8 @@
 import { schema } from '@afterword/db';
 import type { User } from '@afterword/db/schema';
-import { sql } from 'drizzle-orm';
 import { MAX_MEMORIAL_POSTS_PER_HOUR, type TMemorialInput, type TMemorialPost, type TMemorialPostInput, type TMemorialView } from '../../contracts/memorials';
 import type { ServiceContext } from '../../env';
-import { AppError } from '../../lib/errors';
+import { countInWindow, tooManyInWindow } from '../../lib/rate-window';
 import { memorialNotFound } from './memorial-records';
 import { readMemorial } from './read-memorial';
 
@@ -34,22 +33,8 @@ export async function postOnMemorial(ctx: ServiceContext, author: User, memorial
 
 /** One more post in the author's hour, refused past the limit; shared by every isolate (rate_limits). */
 async function reservePost(ctx: ServiceContext, authorId: string, now: number) {
-  const r = schema.rateLimits;
-  const [window] = await ctx.db
-    .insert(r)
-    .values({ key: `memorial-posts:${authorId}`, count: 1, window_ends_at: new Date(now + HOUR_MS) })
-    .onConflictDoUpdate({
-      target: r.key,
-      set: {
-        count: sql`CASE WHEN ${r.window_ends_at} <= ${now} THEN 1 ELSE ${r.count} + 1 END`,
-        window_ends_at: sql`CASE WHEN ${r.window_ends_at} <= ${now} THEN excluded.window_ends_at ELSE ${r.window_ends_at} END`,
-      },
-    })
-    .returning();
-  if (window!.count > MAX_MEMORIAL_POSTS_PER_HOUR) {
-    const seconds = Math.max(1, Math.ceil((window!.window_ends_at.getTime() - now) / 1000));
-    throw new AppError('TOO_MANY_REQUESTS', `You wrote ${MAX_MEMORIAL_POSTS_PER_HOUR} posts in the last hour: please wait a little before the next`, {
-      'Retry-After': String(seconds),
-    });
+  const { count, endsAt } = await countInWindow(ctx.db, `memorial-posts:${authorId}`, now, HOUR_MS);
+  if (count > MAX_MEMORIAL_POSTS_PER_HOUR) {
+    throw tooManyInWindow(`You wrote ${MAX_MEMORIAL_POSTS_PER_HOUR} posts in the last hour: please wait a little before the next`, endsAt, now);
   }
 }

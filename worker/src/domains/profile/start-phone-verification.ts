@@ -2,6 +2,7 @@ import { schema } from '@afterword/db';
 import { and, eq, sql } from 'drizzle-orm';
 import { createChannels } from '../../channels/registry';
 import { PHONE_CODE_RESEND_SECONDS, PHONE_CODE_TTL_SECONDS, PHONE_CODES_PER_HOUR, type PhoneVerificationStarted } from '../../contracts/profile';
+import { countInWindow } from '../../lib/rate-window';
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
 import { log } from '../../lib/logger';
@@ -88,15 +89,5 @@ async function assertHourlyAllowance(ctx: ServiceContext, userId: string, nowMs:
 
 /** One more code in this account's hourly window (a window that has ended starts again at 1). */
 async function countCode(ctx: ServiceContext, userId: string, nowMs: number) {
-  const r = schema.rateLimits;
-  await ctx.db
-    .insert(r)
-    .values({ key: hourlyKey(userId), count: 1, window_ends_at: new Date(nowMs + HOUR_MS) })
-    .onConflictDoUpdate({
-      target: r.key,
-      set: {
-        count: sql`CASE WHEN ${r.window_ends_at} <= ${nowMs} THEN 1 ELSE ${r.count} + 1 END`,
-        window_ends_at: sql`CASE WHEN ${r.window_ends_at} <= ${nowMs} THEN excluded.window_ends_at ELSE ${r.window_ends_at} END`,
-      },
-    });
+  await countInWindow(ctx.db, hourlyKey(userId), nowMs, HOUR_MS);
 }
