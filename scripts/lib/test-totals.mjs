@@ -49,6 +49,30 @@ export function countVitestReport(report) {
   return { passed, failed };
 }
 
+/**
+ * The tests a vitest JSON report failed, each as "file › test: first line of its error", so the end of
+ * `npm test` (often all a CI log keeps) names them. A file that failed without a failed test of its
+ * own (it did not load, a hook threw) is named with its own message.
+ * @returns {string[]}
+ */
+export function failedVitestTests(report, root = '') {
+  const names = [];
+  const firstLine = (text) =>
+    String(text ?? '')
+      .trim()
+      .split('\n')[0]
+      .slice(0, 300);
+  for (const file of report.testResults ?? []) {
+    const path = String(file.name ?? '')
+      .replace(root, '')
+      .replace(/^\//, '');
+    const failed = (file.assertionResults ?? []).filter((t) => !NOT_FAILED.has(t.status) && t.status !== 'passed');
+    for (const test of failed) names.push(`${path} › ${test.fullName ?? test.title}: ${firstLine(test.failureMessages?.[0])}`);
+    if (file.status === 'failed' && failed.length === 0) names.push(`${path}: ${firstLine(file.message)}`);
+  }
+  return names;
+}
+
 /** The run's totals, step by step; `failures` names the steps that failed. */
 export function createTotals() {
   const totals = { passed: 0, failed: 0, failures: [] };

@@ -1,7 +1,7 @@
 // `npm test` runs this (its "Task script tests" step): the counting behind its last line.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { countNodeTestSummary, countVitestReport, createTotals } from './test-totals.mjs';
+import { countNodeTestSummary, countVitestReport, createTotals, failedVitestTests } from './test-totals.mjs';
 
 /** node:test's spec reporter summary, as run-e2e prints it. */
 const summary = ({ pass = 0, fail = 0, cancelled = 0, skipped = 0, todo = 0 }) =>
@@ -67,6 +67,31 @@ describe('vitest JSON reports', () => {
 
   test('a report that did not succeed counts at least one failure (an unhandled error)', () => {
     assert.deepEqual(countVitestReport({ success: false, testResults: [file('passed', 'passed')] }), { passed: 1, failed: 1 });
+  });
+});
+
+describe('the failed tests are named at the end of the run', () => {
+  test('each failed test by file, full name and the first line of its error; a file that did not load by its message', () => {
+    const report = {
+      success: false,
+      testResults: [
+        {
+          name: '/repo/worker/test/a.test.ts',
+          status: 'failed',
+          assertionResults: [
+            { title: 'ok', fullName: 'a > ok', status: 'passed' },
+            { title: 'breaks', fullName: 'a > breaks', status: 'failed', failureMessages: ['AssertionError: expected 1 to be 2\n    at stack'] },
+            { title: 'later', fullName: 'a > later', status: 'skipped' },
+          ],
+        },
+        { name: '/repo/worker/test/b.test.ts', status: 'failed', message: 'SyntaxError: nope\nmore', assertionResults: [] },
+        { name: '/repo/worker/test/c.test.ts', status: 'passed', assertionResults: [{ title: 'fine', status: 'passed' }] },
+      ],
+    };
+    assert.deepEqual(failedVitestTests(report, '/repo'), [
+      'worker/test/a.test.ts › a > breaks: AssertionError: expected 1 to be 2',
+      'worker/test/b.test.ts: SyntaxError: nope',
+    ]);
   });
 });
 

@@ -5,11 +5,13 @@
 // failed, a timed-out (cancelled) one included, and a failed step counts at least one
 // (scripts/lib/test-totals.mjs).
 import { readFileSync, rmSync } from 'node:fs';
-import { countNodeTestSummary, countVitestReport, createTotals } from '../lib/test-totals.mjs';
+import { countNodeTestSummary, countVitestReport, createTotals, failedVitestTests } from '../lib/test-totals.mjs';
 import { buildWebIfStale } from '../lib/web-build.mjs';
 import { root, run, step } from '../lib/proc.mjs';
 
 const totals = createTotals();
+/** Failed tests by name, printed again just above the last line. */
+const failedTests = [];
 
 async function vitest(name, filter) {
   step(name);
@@ -24,6 +26,7 @@ async function vitest(name, filter) {
     return;
   }
   totals.add(name, countVitestReport(report), r.code === 0);
+  failedTests.push(...failedVitestTests(report, root));
 }
 
 /** A node:test run whose output is captured and counted from its closing summary. */
@@ -56,6 +59,7 @@ await buildWebIfStale({ force: true, env: e2eEnv });
 await nodeTests('API and browser tests (node:test + Chromium against wrangler dev)', 'node', ['tests/run-e2e.mjs'], { env: e2eEnv });
 
 console.log('');
+for (const test of failedTests) console.log(`✗ ${test}`);
 if (totals.failures.length) console.log(`Failed: ${totals.failures.join('; ')}`);
 console.log(totals.line());
 process.exit(totals.exitCode());
