@@ -54,7 +54,17 @@ async function vaultItem(owner: Persona, recipient: Persona) {
   return (await giveVaultItem(owner, recipient, { condition_type: 'death_flag' })).id;
 }
 
+/** A chat import (queued: the walk runs no job). */
+async function chatImportOf(owner: Persona) {
+  const form = new FormData();
+  form.append('file', new Blob([JSON.stringify([{ sender: 'Me', text: 'walk', timestamp: null }])]), 'chat.json');
+  return (await api('POST', '/api/imports/chat-history', { token: owner.token, body: form })).data.job_id as string;
+}
+
 const OWNED: Record<string, (owner: Persona, recipient: Persona) => Promise<string>> = {
+  getChatImport: chatImportOf,
+  chooseChatImportSender: chatImportOf,
+  deleteChatImport: chatImportOf,
   deleteVoicePrompt: async (owner) => {
     const form = new FormData();
     form.append('prompt', 'walk');
