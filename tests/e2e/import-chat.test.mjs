@@ -26,10 +26,11 @@ let browserStarting;
 after(async () => {
   if (browserStarting) await (await browserStarting).close();
 });
+const getBrowser = () => (browserStarting ??= launchBrowser());
 
 test('import chat: upload a Facebook export, say which sender you are, and see your lines imported', async () => {
   const acct = await accountWithToken();
-  const { context, errors } = await newContext(await (browserStarting ??= launchBrowser()));
+  const { context, errors } = await newContext(await getBrowser());
   const page = await context.newPage();
   context.setDefaultTimeout(60_000);
   try {
