@@ -63,7 +63,12 @@ export const capsules = sqliteTable(
   ],
 );
 
-/** One content item of a capsule, in `position` order. Text items hold their text in `data`. */
+/**
+ * One content item of a capsule, in `position` order: text items first, then audio and video in the
+ * order they were added. Text items hold their text in `data`; audio and video items the path they are
+ * served from (`/api/capsule/media/{id}`), their bytes in R2 under `r2_key` (counted in the author's
+ * storage), the type read from those bytes, and WebVTT `captions` when the author gave them.
+ */
 export const capsuleItems = sqliteTable(
   'capsule_items',
   {
@@ -74,6 +79,11 @@ export const capsuleItems = sqliteTable(
     position: integer('position').notNull(),
     type: text('type', { enum: CAPSULE_ITEM_TYPES }).notNull(),
     data: text('data').notNull(),
+    r2_key: text('r2_key'),
+    content_type: text('content_type'),
+    size: integer('size'),
+    duration_ms: integer('duration_ms'),
+    captions: text('captions'),
   },
   (t) => [index('capsule_items_capsule_idx').on(t.capsule_id, t.position)],
 );

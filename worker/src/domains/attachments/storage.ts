@@ -10,7 +10,7 @@ export const VAULT_KEY_PREFIX = 'vault/';
 /**
  * What counts against a plan's storage (DESIGN section 10), as one SQL expression of the user id bound
  * at `param`: the audio of the messages they wrote, the ciphertext of their attachments and of their
- * vault files — each vault file once — and their voice samples and recorded Messages from the Beyond; each vault file once, though its item's messages carry it as an attachment. Summed by
+ * vault files — each vault file once — their voice samples and recorded Messages from the Beyond, and the audio and video of their capsules; each vault file once, though its item's messages carry it as an attachment. Summed by
  * D1, never by listing rows into the Worker.
  */
 export const storageUsedSql = (param = '?1') =>
@@ -18,7 +18,8 @@ export const storageUsedSql = (param = '?1') =>
   ` + (SELECT COALESCE(SUM(size), 0) FROM message_attachments WHERE owner_id = ${param} AND r2_key NOT LIKE '${VAULT_KEY_PREFIX}%')` +
   ` + (SELECT COALESCE(SUM(size), 0) FROM vault_assets WHERE owner_id = ${param})` +
   ` + (SELECT COALESCE(SUM(size), 0) FROM voice_samples WHERE owner_id = ${param})` +
-  ` + (SELECT COALESCE(SUM(size), 0) FROM voice_prompts WHERE owner_id = ${param}))`;
+  ` + (SELECT COALESCE(SUM(size), 0) FROM voice_prompts WHERE owner_id = ${param})` +
+  ` + (SELECT COALESCE(SUM(i.size), 0) FROM capsule_items i JOIN capsules c ON c.id = i.capsule_id WHERE c.author_id = ${param} AND i.r2_key IS NOT NULL))`;
 
 export async function storageUsedBytes(ctx: ServiceContext, userId: string): Promise<number> {
   const row = await ctx.env.DB.prepare(`SELECT ${storageUsedSql()} AS used`).bind(userId).first<{ used: number }>();
