@@ -2,7 +2,6 @@
 // sealed capsule from the Capsules page, and the capsule's page plays it — read with the author's session,
 // since nobody else may yet — with the captions as a track the browser loads.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -51,12 +50,11 @@ test('capsule media: add a recording with captions to a sealed capsule, and play
       const el = document.querySelector('audio');
       return el && el.readyState >= 1 && Number.isFinite(el.duration);
     });
-    const [duration, src, cues] = await audio.evaluate(async (el) => {
-      const track = el.textTracks[0];
-      track.mode = 'showing';
-      for (let i = 0; i < 50 && !(track.cues && track.cues.length); i += 1) await new Promise((r) => setTimeout(r, 100));
-      return [el.duration, el.getAttribute('src'), Array.from(track.cues ?? [], (c) => c.text)];
+    await audio.evaluate((el) => {
+      el.textTracks[0].mode = 'showing';
     });
+    await page.waitForFunction(() => (document.querySelector('audio')?.textTracks[0]?.cues?.length ?? 0) > 0);
+    const [duration, src, cues] = await audio.evaluate((el) => [el.duration, el.getAttribute('src'), Array.from(el.textTracks[0].cues, (c) => c.text)]);
     assert.ok(Math.abs(duration - 3.713) < 0.1, `the recording plays for ${duration} s`);
     assert.match(src, /^blob:/, 'a sealed capsule’s file is read with the session, not by a public path');
     assert.deepEqual(cues, ['Hello from the past']);

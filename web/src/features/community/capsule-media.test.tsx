@@ -100,11 +100,14 @@ describe('a reader opens a capsule with a recording', () => {
   });
 
   it('reads a sealed capsule’s audio with the author’s session into an object URL', async () => {
-    const fetchMock = vi.fn(async () => new Response(new Blob(['RIFF']), { status: 200 }));
+    const fetchMock = vi.fn(async (_url: string) => new Response(new Blob(['RIFF']), { status: 200 }));
     vi.stubGlobal('fetch', fetchMock);
-    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: () => 'blob:local-1', revokeObjectURL: () => {} }));
+    const made = vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:local-1');
+    const revoked = vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
     const { container } = render(<CapsuleItems content={withAudio.content} open={false} />);
     await waitFor(() => expect(container.querySelector('audio')?.getAttribute('src')).toBe('blob:local-1'));
     expect(fetchMock.mock.calls.map(([url]) => url)).toEqual(expect.arrayContaining(['/api/capsule/media/a1', '/api/capsule/media/a1/captions']));
+    made.mockRestore();
+    revoked.mockRestore();
   });
 });
