@@ -142,6 +142,26 @@ export const communityReports = sqliteTable(
   (t) => [primaryKey({ columns: [t.target_type, t.target_id, t.reporter_id] }), index('community_reports_reporter_idx').on(t.reporter_id)],
 );
 
+/**
+ * An owner's wish for a memorial page once their death is confirmed (docs/decisions/community.md
+ * "Memorials made at a confirmed death"): what it should say, and the id it will have, fixed in advance so
+ * that a redelivered confirmation job makes it once. `made_at` is set when it was made.
+ */
+export const memorialWishes = sqliteTable('memorial_wishes', {
+  user_id: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  memorial_id: text('memorial_id').notNull(),
+  name: text('name').notNull(),
+  avatar_url: text('avatar_url'),
+  epitaph: text('epitaph').notNull().default(''),
+  tags: text('tags', { mode: 'json' }).$type<string[]>().notNull(),
+  cause: text('cause'),
+  made_at: integer('made_at', { mode: 'timestamp_ms' }),
+  created_at: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+  updated_at: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+});
+
 export type Capsule = typeof capsules.$inferSelect;
 export type CapsuleItem = typeof capsuleItems.$inferSelect;
 export type Memorial = typeof memorials.$inferSelect;

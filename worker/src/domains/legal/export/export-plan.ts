@@ -94,6 +94,7 @@ export const EXPORTS: readonly TableExport[] = [
   { table: 'memorials', file: 'memorials', where: 'created_by = ?1' },
   { table: 'memorial_posts', file: 'memorial_posts', where: 'author_id = ?1' },
   { table: 'memorial_candles', file: 'memorial_candles', where: 'user_id = ?1' },
+  { table: 'memorial_wishes', file: 'memorial_wish', where: 'user_id = ?1' },
   { table: 'community_reports', file: 'reports_made', where: 'reporter_id = ?1' },
 ];
 
