@@ -35,6 +35,7 @@ import { Route as AppHelpRouteImport } from './routes/app/help'
 import { Route as AppImportRouteImport } from './routes/app/import'
 import { Route as AppInboxRouteImport } from './routes/app/inbox'
 import { Route as AppLegacyGraphRouteImport } from './routes/app/legacy-graph'
+import { Route as AppModerationRouteImport } from './routes/app/moderation'
 import { Route as AppNotificationsRouteImport } from './routes/app/notifications'
 import { Route as AppOutboxRouteImport } from './routes/app/outbox'
 import { Route as AppRemembrancesRouteImport } from './routes/app/remembrances'
@@ -180,6 +181,11 @@ const AppLegacyGraphRoute = AppLegacyGraphRouteImport.update({
   path: '/legacy-graph',
   getParentRoute: () => AppRoute,
 } as any)
+const AppModerationRoute = AppModerationRouteImport.update({
+  id: '/moderation',
+  path: '/moderation',
+  getParentRoute: () => AppRoute,
+} as any)
 const AppNotificationsRoute = AppNotificationsRouteImport.update({
   id: '/notifications',
   path: '/notifications',
@@ -283,6 +289,7 @@ export interface FileRoutesByFullPath {
   '/app/import': typeof AppImportRoute
   '/app/inbox': typeof AppInboxRoute
   '/app/legacy-graph': typeof AppLegacyGraphRoute
+  '/app/moderation': typeof AppModerationRoute
   '/app/notifications': typeof AppNotificationsRoute
   '/app/outbox': typeof AppOutboxRoute
   '/app/remembrances': typeof AppRemembrancesRoute
@@ -323,6 +330,7 @@ export interface FileRoutesByTo {
   '/app/import': typeof AppImportRoute
   '/app/inbox': typeof AppInboxRoute
   '/app/legacy-graph': typeof AppLegacyGraphRoute
+  '/app/moderation': typeof AppModerationRoute
   '/app/notifications': typeof AppNotificationsRoute
   '/app/outbox': typeof AppOutboxRoute
   '/app/remembrances': typeof AppRemembrancesRoute
@@ -367,6 +375,7 @@ export interface FileRoutesById {
   '/app/import': typeof AppImportRoute
   '/app/inbox': typeof AppInboxRoute
   '/app/legacy-graph': typeof AppLegacyGraphRoute
+  '/app/moderation': typeof AppModerationRoute
   '/app/notifications': typeof AppNotificationsRoute
   '/app/outbox': typeof AppOutboxRoute
   '/app/remembrances': typeof AppRemembrancesRoute
@@ -412,6 +421,7 @@ export interface FileRouteTypes {
     | '/app/import'
     | '/app/inbox'
     | '/app/legacy-graph'
+    | '/app/moderation'
     | '/app/notifications'
     | '/app/outbox'
     | '/app/remembrances'
@@ -452,6 +462,7 @@ export interface FileRouteTypes {
     | '/app/import'
     | '/app/inbox'
     | '/app/legacy-graph'
+    | '/app/moderation'
     | '/app/notifications'
     | '/app/outbox'
     | '/app/remembrances'
@@ -495,6 +506,7 @@ export interface FileRouteTypes {
     | '/app/import'
     | '/app/inbox'
     | '/app/legacy-graph'
+    | '/app/moderation'
     | '/app/notifications'
     | '/app/outbox'
     | '/app/remembrances'
@@ -703,6 +715,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppLegacyGraphRouteImport
       parentRoute: typeof AppRoute
     }
+    '/app/moderation': {
+      id: '/app/moderation'
+      path: '/moderation'
+      fullPath: '/app/moderation'
+      preLoaderRoute: typeof AppModerationRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/app/notifications': {
       id: '/app/notifications'
       path: '/notifications'
@@ -862,6 +881,7 @@ interface AppRouteChildren {
   AppImportRoute: typeof AppImportRoute
   AppInboxRoute: typeof AppInboxRoute
   AppLegacyGraphRoute: typeof AppLegacyGraphRoute
+  AppModerationRoute: typeof AppModerationRoute
   AppNotificationsRoute: typeof AppNotificationsRoute
   AppOutboxRoute: typeof AppOutboxRoute
   AppRemembrancesRoute: typeof AppRemembrancesRoute
@@ -889,6 +909,7 @@ const AppRouteChildren: AppRouteChildren = {
   AppImportRoute: AppImportRoute,
   AppInboxRoute: AppInboxRoute,
   AppLegacyGraphRoute: AppLegacyGraphRoute,
+  AppModerationRoute: AppModerationRoute,
   AppNotificationsRoute: AppNotificationsRoute,
   AppOutboxRoute: AppOutboxRoute,
   AppRemembrancesRoute: AppRemembrancesRoute,
