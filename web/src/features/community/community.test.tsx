@@ -143,6 +143,7 @@ describe('CapsuleForm', () => {
         is_anonymous: true,
         release_at: null,
         content: [{ type: 'text', data: 'Be kind.' }],
+        memorial_id: null,
       }),
     );
   });

@@ -5,6 +5,7 @@ import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { EmptyState } from '../../components/empty-state';
 import { Time } from '../../components/time';
+import { type CapsuleBody, CapsuleForm } from './capsule-form';
 import { CapsuleMediaForm, CapsuleMediaList, type UploadMedia } from './capsule-media-form';
 import type { MyCapsule } from './types';
 
@@ -23,13 +24,17 @@ interface MyCapsulesProps {
   /** Audio and video of a sealed capsule: read the list again after a file is added. */
   onMediaAdded: () => Promise<void> | void;
   onRemoveMedia: (capsuleId: string, itemId: string) => Promise<unknown>;
+  /** Saves a sealed capsule's changes; resolves true once saved. */
+  onEdit?: (id: string, body: CapsuleBody) => Promise<boolean>;
+  editPending?: boolean;
   upload?: UploadMedia;
 }
 
 /** The author's own capsules in every state, each with what can be done to it. */
-export function MyCapsules({ capsules, onDelete, onPublish, onMediaAdded, onRemoveMedia, upload }: MyCapsulesProps) {
+export function MyCapsules({ capsules, onDelete, onPublish, onMediaAdded, onRemoveMedia, onEdit, editPending = false, upload }: MyCapsulesProps) {
   const [deleting, setDeleting] = useState<MyCapsule | null>(null);
   const [addingTo, setAddingTo] = useState<string | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
   if (!capsules.length) return <EmptyState title="You have not written a capsule yet.">Your capsules appear here, sealed until the day they open.</EmptyState>;
   return (
     <>
@@ -47,8 +52,30 @@ export function MyCapsules({ capsules, onDelete, onPublish, onMediaAdded, onRemo
               </p>
               {c.status === 'scheduled' ? <CapsuleMediaList capsule={c} onRemove={(itemId) => onRemoveMedia(c.id, itemId)} /> : null}
               {addingTo === c.id ? <CapsuleMediaForm capsule={c} onAdded={onMediaAdded} upload={upload} /> : null}
+              {editing === c.id && onEdit ? (
+                <CapsuleForm
+                  editing={c}
+                  pending={editPending}
+                  onCancel={() => setEditing(null)}
+                  onCreate={async (body) => {
+                    const saved = await onEdit(c.id, body);
+                    if (saved) setEditing(null);
+                    return saved;
+                  }}
+                />
+              ) : null}
             </div>
             <div className="button-row">
+              {c.status === 'scheduled' && onEdit ? (
+                <Button
+                  variant="secondary"
+                  aria-expanded={editing === c.id}
+                  aria-label={`Edit ${c.title}`}
+                  onClick={() => setEditing(editing === c.id ? null : c.id)}
+                >
+                  Edit
+                </Button>
+              ) : null}
               {c.status === 'scheduled' ? (
                 <Button variant="secondary" aria-expanded={addingTo === c.id} onClick={() => setAddingTo(addingTo === c.id ? null : c.id)}>
                   {addingTo === c.id ? 'Done adding' : 'Add audio or video'}

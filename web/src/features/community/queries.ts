@@ -28,6 +28,13 @@ export function useCapsuleActions() {
     onError: failed('Could not delete the capsule. Please try again.'),
   });
   const publish = trpc.capsule.publish.useMutation({ onSuccess: refresh, onError: failed('Could not publish the capsule. Please try again.') });
+  const edit = trpc.capsule.edit.useMutation({
+    onSuccess: async () => {
+      toast.success('Capsule saved');
+      await refresh();
+    },
+    onError: failed('Could not save the capsule. Please try again.'),
+  });
   const removeMedia = trpc.capsule.deleteMedia.useMutation({
     onSuccess: async () => {
       toast.success('File removed');
@@ -38,6 +45,8 @@ export function useCapsuleActions() {
   return {
     create: (body: Parameters<typeof create.mutateAsync>[0]) => settled(create.mutateAsync(body)),
     createPending: create.isPending,
+    edit: (id: string, body: Parameters<typeof create.mutateAsync>[0]) => settled(edit.mutateAsync({ id, ...body })),
+    editPending: edit.isPending,
     remove: (id: string) => settled(remove.mutateAsync({ id })),
     publish: (id: string) => settled(publish.mutateAsync({ id })),
     mediaAdded: () => refresh().then(() => undefined),

@@ -1,4 +1,5 @@
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, useNavigate } from '@tanstack/react-router';
+import { z } from 'zod';
 import { Card } from '../../components/card';
 import { QueryState } from '../../components/query-state';
 import { PageHeader } from '../../features/app-pages/page-header';
@@ -9,7 +10,11 @@ import { useCapsuleActions } from '../../features/community/queries';
 import { awaitReads } from '../../lib/route-data';
 import { trpc } from '../../lib/trpc';
 
+/** `?memorial={id}`: the memorial page's "Write a capsule for this memorial" link. */
+const ZSearch = z.object({ memorial: z.string().uuid().optional().catch(undefined) });
+
 export const Route = createFileRoute('/app/capsules')({
+  validateSearch: (search) => ZSearch.parse(search),
   loader: ({ context: { trpc } }) => awaitReads(trpc.capsule.mine.ensureData()),
   component: CapsulesPage,
 });
@@ -17,6 +22,9 @@ export const Route = createFileRoute('/app/capsules')({
 function CapsulesPage() {
   const mine = trpc.capsule.mine.useQuery();
   const actions = useCapsuleActions();
+  const { memorial: memorialId } = Route.useSearch();
+  const navigate = useNavigate();
+  const memorial = trpc.memorial.get.useQuery({ id: memorialId ?? '' }, { enabled: Boolean(memorialId) });
   return (
     <>
       <PageHeader title="Capsules">
@@ -24,7 +32,13 @@ function CapsulesPage() {
       </PageHeader>
       <div className="stack">
         <Card title="Write a capsule">
-          <CapsuleForm onCreate={actions.create} pending={actions.createPending} />
+          <CapsuleForm
+            key={memorialId ?? 'none'}
+            onCreate={actions.create}
+            pending={actions.createPending}
+            memorial={memorialId && memorial.data ? { id: memorialId, name: memorial.data.name } : null}
+            onClearMemorial={() => void navigate({ to: '/app/capsules', search: {} })}
+          />
         </Card>
         <Card title="My capsules">
           <QueryState query={mine} loading="Loading your capsules" failed="Your capsules could not be loaded.">
@@ -35,6 +49,8 @@ function CapsulesPage() {
                 onPublish={actions.publish}
                 onMediaAdded={actions.mediaAdded}
                 onRemoveMedia={actions.removeMedia}
+                onEdit={actions.edit}
+                editPending={actions.editPending}
               />
             )}
           </QueryState>

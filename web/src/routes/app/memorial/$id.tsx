@@ -37,8 +37,8 @@ function MemorialPage() {
         {(m) => (
           <div className="stack">
             <MediaLink url={m.avatar_url} label={`Photo of ${m.name}`} />
-            {m.capsules.length ? (
-              <Card title="Capsules">
+            <Card title="Capsules">
+              {m.capsules.length ? (
                 <ul className="community-list" aria-label="Capsules for this memorial">
                   {m.capsules.map((c) => (
                     <li key={c.id} className="community-list__item">
@@ -48,8 +48,15 @@ function MemorialPage() {
                     </li>
                   ))}
                 </ul>
-              </Card>
-            ) : null}
+              ) : (
+                <p className="muted">No capsule is open here yet.</p>
+              )}
+              <p>
+                <Link to="/app/capsules" search={{ memorial: id }}>
+                  Write a capsule for this memorial
+                </Link>
+              </p>
+            </Card>
             <Card title="Share a memory">
               <PostForm onPost={actions.post} pending={actions.postPending} />
             </Card>
