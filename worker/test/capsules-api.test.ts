@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { capsuleCursor } from '../src/contracts/capsules';
 import { browseCapsules, listCapsules, viewCapsule } from '../src/domains/capsules/read-capsules';
 import { api, signedInUser } from './helpers/api';
 import { servicesAt } from './helpers/canary';
@@ -144,5 +145,31 @@ describe('the confessions consent', () => {
     expect(published.status).toBe(200);
     expect(published.data.status).toBe('released');
     expect((await api('GET', `/api/capsule/view/${capsule.id}`)).status).toBe(200);
+  });
+});
+
+describe('browsing page by page (GET /api/capsule/browse?cursor)', () => {
+  it('gives 50 at a time, newest first, and the next page after the last one shown: none repeated, none skipped', async () => {
+    const author = await signedInUser();
+    // 55 capsules opened in 2001, one a day (inserted as the years passed: a create cannot date one in the past).
+    const ids: string[] = [];
+    for (let day = 0; day < 55; day += 1) {
+      const id = crypto.randomUUID();
+      ids.push(id);
+      await env.DB.prepare(
+        "INSERT INTO capsules (id, author_id, title, theme, is_anonymous, release_at, created_at, updated_at) VALUES (?1, ?2, ?3, 'Pranks', 0, ?4, ?4, ?4)",
+      )
+        .bind(id, author.id, `Day ${day}`, Date.UTC(2001, 0, 1 + day, 12))
+        .run();
+    }
+    const first = await api('GET', '/api/capsule/browse?theme=Pranks&year=2001');
+    expect(first.data).toHaveLength(50);
+    const last = first.data.at(-1);
+    const cursor = capsuleCursor(last.release_at, last.id);
+    const second = await api('GET', `/api/capsule/browse?theme=Pranks&year=2001&cursor=${encodeURIComponent(cursor)}`);
+    const shown = [...first.data, ...second.data].map((c: { id: string }) => c.id);
+    expect(shown).toEqual([...ids].reverse());
+    // An odd cursor is the first page, never an error.
+    expect((await api('GET', '/api/capsule/browse?theme=Pranks&year=2001&cursor=%%%')).status).toBe(200);
   });
 });

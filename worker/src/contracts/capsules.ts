@@ -137,7 +137,16 @@ export const ZCapsuleBrowseItem = z.object({
   release_at: z.string(),
 });
 
+/** A page's cursor: the last item's release time and id (GET /api/capsule/list and browse; the web computes the next one too). */
+export const capsuleCursor = (releasedAt: string | number, id: string) =>
+  btoa(`${typeof releasedAt === 'number' ? releasedAt : Date.parse(releasedAt)}:${id}`).replace(/=+$/, '');
+
+/** GET /api/capsule/browse returns at most this many; a full page means there may be more (`cursor`). */
+export const CAPSULE_BROWSE_LIMIT = 50;
+
 export const ZCapsuleBrowseQuery = z.object({
+  /** After this item (capsuleCursor of the last one shown): the next page, for "Show more". */
+  cursor: z.string().max(200).optional(),
   theme: z.union([z.literal(''), ZTheme]).optional(),
   year: z.union([z.literal(''), z.coerce.number({ message: 'year must be a year' }).int({ message: 'year must be a year' }).min(1970).max(9999)]).optional(),
 });

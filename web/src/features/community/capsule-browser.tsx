@@ -1,5 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
+import { CAPSULE_BROWSE_LIMIT, capsuleCursor } from '@afterword/worker/contracts/capsules';
+import { Button } from '../../components/button';
 import { EmptyState } from '../../components/empty-state';
 import { QueryState } from '../../components/query-state';
 import { SelectField, toOptions } from '../../components/select';
@@ -14,7 +16,12 @@ export function CapsuleBrowser() {
   const [theme, setTheme] = useState('');
   const [year, setYear] = useState('');
   const years = Array.from({ length: new Date().getFullYear() - firstYear + 1 }, (_, i) => String(new Date().getFullYear() - i));
-  const browse = trpc.capsule.browse.useQuery({ theme: theme as never, year: year ? Number(year) : undefined });
+  const pages = trpc.capsule.browse.useInfiniteQuery(
+    { theme: theme as never, year: year ? Number(year) : undefined },
+    // A full page may have more after it: the next one starts after its last capsule.
+    { getNextPageParam: (page) => (page.length === CAPSULE_BROWSE_LIMIT ? capsuleCursor(page.at(-1)!.release_at, page.at(-1)!.id) : undefined) },
+  );
+  const browse = { ...pages, data: pages.data ? pages.data.pages.flat() : undefined };
   return (
     <div className="stack">
       <div className="filters">
@@ -38,20 +45,29 @@ export function CapsuleBrowser() {
       <QueryState query={browse} loading="Loading capsules" failed="Capsules could not be loaded.">
         {(capsules) =>
           capsules.length ? (
-            <ul className="community-list" aria-label="Open capsules">
-              {capsules.map((c) => (
-                <li key={c.id} className="community-list__item">
-                  <div>
-                    <Link to="/app/capsule/$id" params={{ id: c.id }}>
-                      {c.title}
-                    </Link>
-                    <p className="muted">
-                      {c.theme} · opened <Time value={c.release_at} />
-                    </p>
-                  </div>
-                </li>
-              ))}
-            </ul>
+            <>
+              <ul className="community-list" aria-label="Open capsules">
+                {capsules.map((c) => (
+                  <li key={c.id} className="community-list__item">
+                    <div>
+                      <Link to="/app/capsule/$id" params={{ id: c.id }}>
+                        {c.title}
+                      </Link>
+                      <p className="muted">
+                        {c.theme} · opened <Time value={c.release_at} />
+                      </p>
+                    </div>
+                  </li>
+                ))}
+              </ul>
+              {pages.hasNextPage ? (
+                <div className="button-row">
+                  <Button variant="secondary" disabled={pages.isFetchingNextPage} onClick={() => void pages.fetchNextPage()}>
+                    {pages.isFetchingNextPage ? 'Loading…' : 'Show more'}
+                  </Button>
+                </div>
+              ) : null}
+            </>
           ) : (
             <EmptyState title="No capsules have opened here yet." />
           )

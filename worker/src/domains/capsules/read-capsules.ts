@@ -1,7 +1,7 @@
 import { schema } from '@afterword/db';
 import type { User } from '@afterword/db/schema';
 import { and, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
-import { CAPSULE_PAGE_SIZE, type TCapsulePage, type TCapsuleView, type TMyCapsule } from '../../contracts/capsules';
+import { CAPSULE_BROWSE_LIMIT, CAPSULE_PAGE_SIZE, capsuleCursor, type TCapsulePage, type TCapsuleView, type TMyCapsule } from '../../contracts/capsules';
 import type { Principal } from '../../middleware/context';
 import type { ServiceContext } from '../../env';
 import { capsuleNotFound, isPublic, itemsOf, toCapsuleView, toMyCapsule } from './capsule-records';
@@ -11,11 +11,16 @@ const c = schema.capsules;
 /** The author's email, read only for a capsule that is not anonymous. */
 const authorEmail = sql<string | null>`CASE WHEN ${c.is_anonymous} = 0 THEN ${schema.users.email} END`;
 // Within D1’s 100 bound parameters of the items query that follows.
-const BROWSE_LIMIT = 50;
+const BROWSE_LIMIT = CAPSULE_BROWSE_LIMIT;
 
-/** GET /api/capsule/browse?theme&year: released capsules, newest first, of a theme and a (UTC) year. */
-export async function browseCapsules(ctx: ServiceContext, query: { theme?: string; year?: number | '' }) {
+/**
+ * GET /api/capsule/browse?theme&year&cursor: released capsules, newest first, of a theme and a (UTC) year,
+ * 50 at a time; `cursor` (capsuleCursor of the last one shown) asks for the ones after it.
+ */
+export async function browseCapsules(ctx: ServiceContext, query: { theme?: string; year?: number | ''; cursor?: string }) {
   const conditions: SQL[] = [isPublic(ctx.now().getTime())];
+  const after = decodeCursor(query.cursor);
+  if (after) conditions.push(or(lt(c.release_at, new Date(after.at)), and(eq(c.release_at, new Date(after.at)), lt(c.id, after.id)))!);
   if (query.theme) conditions.push(eq(c.theme, query.theme as never));
   if (typeof query.year === 'number') {
     conditions.push(gte(c.release_at, new Date(Date.UTC(query.year, 0, 1))), lt(c.release_at, new Date(Date.UTC(query.year + 1, 0, 1))));
@@ -66,7 +71,7 @@ export async function listCapsules(ctx: ServiceContext, query: { tag?: string; s
   const last = page.at(-1)?.capsule;
   return {
     items: page.map((r) => toCapsuleView(r.capsule, items.get(r.capsule.id)!, r.email)),
-    next_cursor: rows.length > CAPSULE_PAGE_SIZE && last ? encodeCursor(last.release_at.getTime(), last.id) : null,
+    next_cursor: rows.length > CAPSULE_PAGE_SIZE && last ? capsuleCursor(last.release_at.getTime(), last.id) : null,
   };
 }
 
@@ -96,10 +101,6 @@ export async function myCapsules(ctx: ServiceContext, author: User): Promise<TMy
   );
   const now = ctx.now().getTime();
   return rows.map((r) => toMyCapsule(r, items.get(r.id)!, author.email, now));
-}
-
-function encodeCursor(at: number, id: string) {
-  return btoa(`${at}:${id}`).replace(/=+$/, '');
 }
 
 /** A cursor from encodeCursor, or null for anything else (an odd cursor is the first page, never an error). */
