@@ -18,6 +18,9 @@ export default defineConfig(async () => {
           // TRUST_CF_CONNECTING_IP: tests play many clients by sending CF-Connecting-IP, which a local
           // Worker otherwise ignores (worker/src/lib/client-address.ts).
           // MODERATOR_EMAILS: the community moderators of the tests (worker/test/community-moderation.test.ts).
+          // MIGRATION_TEST_DB: an empty D1 (no migrations applied) where a migration test applies them step by
+          // step (worker/test/migration-messages-recipient-left.test.ts).
+          d1Databases: { MIGRATION_TEST_DB: 'migration-test' },
           bindings: { TEST_MIGRATIONS: migrations, TRUST_CF_CONNECTING_IP: 'true', MODERATOR_EMAILS: 'moderator@example.com, Second.Moderator@example.com' },
         },
       }),

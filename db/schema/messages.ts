@@ -29,9 +29,12 @@ export const messages = sqliteTable(
     sender_id: text('sender_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    recipient_user_id: text('recipient_user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    /**
+     * Null once the recipient deleted their account: the message stays with its sender (cancelled with
+     * cause `recipient_left` if it was not released yet; docs/decisions/data-rights.md), with no trace
+     * of the erased account.
+     */
+    recipient_user_id: text('recipient_user_id').references(() => users.id, { onDelete: 'set null' }),
     content: text('content').notNull().default(''),
     /** The E2EE envelope (issue 5); null for plaintext messages. */
     content_encrypted: text('content_encrypted'),
