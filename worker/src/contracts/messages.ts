@@ -162,10 +162,17 @@ export type MessageRuleView = z.infer<typeof ZMessageRuleView>;
 export const ZPaused = z.enum(['consent_withdrawn']).nullable();
 export type TPaused = z.infer<typeof ZPaused>;
 
+/**
+ * Why a message can never be delivered: `recipient_left` — its recipient deleted their account before it
+ * was released (it was cancelled then; docs/decisions/data-rights.md). Null otherwise.
+ */
+export const ZUndeliverable = z.enum(['recipient_left']).nullable();
+export type TUndeliverable = z.infer<typeof ZUndeliverable>;
+
 export const ZMessageView = z.object({
   id: z.string(),
   sender_id: z.string(),
-  recipient_user_id: z.string(),
+  recipient_user_id: z.string().nullable().describe('Null once the recipient deleted their Afterword account'),
   recipient_email: z.string().optional(),
   sender_email: z.string().optional(),
   sender_name: z.string().optional(),
@@ -185,6 +192,8 @@ export const ZMessageView = z.object({
   created_at: z.string(),
   /** Why an open message is not moving: `consent_withdrawn` while its sender's messages consent is withdrawn (nothing arms or releases it). */
   paused: ZPaused,
+  /** `recipient_left`: the recipient deleted their account before it was released; it was cancelled and is never delivered. */
+  undeliverable: ZUndeliverable,
 });
 export type MessageView = z.infer<typeof ZMessageView>;
 

@@ -22,6 +22,12 @@ export const STATUS_TONE: Record<MessageStatus, BadgeTone> = {
 
 /** A message (or vault item) paused by its sender's withdrawn messages consent: said in words, not colour alone. */
 export const PAUSED_LABEL = 'Paused: consent withdrawn';
+/** A message whose recipient deleted their account before it was released (docs/decisions/data-rights.md). */
+export const UNDELIVERABLE_LABEL = 'Undeliverable: the recipient left Afterword';
+export const UNDELIVERABLE_NOTE =
+  'The recipient deleted their Afterword account before this message was released, so it will never be delivered. It stays here for you to read.';
+/** Who a message is to once its recipient deleted their account: nothing of them is kept. */
+export const LEFT_RECIPIENT = 'Someone who left Afterword';
 export const PAUSED_NOTE =
   'Paused: you withdrew your messages consent, so nothing is armed or released. Allow messages again on the Data Consents page and it resumes under its rules.';
 
@@ -104,7 +110,7 @@ export function excerpt(message: Pick<MessageView, 'content' | 'use_e2ee' | 'has
 }
 
 /** Who a message goes to, as the sender knows them. */
-export const recipientLabel = (m: Pick<MessageView, 'recipient_email' | 'recipient_user_id'>) => m.recipient_email || m.recipient_user_id;
+export const recipientLabel = (m: Pick<MessageView, 'recipient_email' | 'recipient_user_id'>) => m.recipient_email || m.recipient_user_id || LEFT_RECIPIENT;
 
 /** Who a message came from, as the recipient knows them. */
 export const senderLabel = (m: Pick<MessageView, 'sender_name' | 'sender_email'>) => m.sender_name?.trim() || m.sender_email || 'Someone';

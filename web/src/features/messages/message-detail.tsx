@@ -8,7 +8,8 @@ import { Field } from '../../components/field';
 import { formatDateTime } from '../../lib/format-time';
 import { AudioPlayer } from './audio-player';
 import { DeliveryLog } from './delivery-log';
-import { describeRule, isOpen, METHOD_LABEL, recipientLabel, PAUSED_LABEL, PAUSED_NOTE, STATUS_LABEL, STATUS_TONE } from './format';
+import { describeRule, isOpen, METHOD_LABEL, recipientLabel, PAUSED_LABEL, PAUSED_NOTE, UNDELIVERABLE_NOTE } from './format';
+import { StatusBadge } from './status-badge';
 import { StateHistory } from './state-history';
 
 export const RELEASE_CONFIRM_TEXT = 'Release this message now?';
@@ -50,7 +51,7 @@ export function MessageDetail({ data, onRelease, onCancel, pending, renderEncryp
           <div>
             <dt>Status</dt>
             <dd>
-              <Badge tone={STATUS_TONE[message.status]}>{STATUS_LABEL[message.status]}</Badge>
+              <StatusBadge message={message} />
               {message.paused ? <Badge tone="grace">{PAUSED_LABEL}</Badge> : null}
             </dd>
           </div>
@@ -170,6 +171,7 @@ export function MessageDetail({ data, onRelease, onCancel, pending, renderEncryp
 
 function WhatHappensNext({ message }: { message: MessageView }) {
   const at = (iso: string) => <time dateTime={iso}>{formatDateTime(iso)}</time>;
+  if (message.undeliverable) return <p className="note">{UNDELIVERABLE_NOTE}</p>;
   if (message.paused) return <p className="note">{PAUSED_NOTE}</p>;
   if (message.status === 'scheduled') {
     return message.rules.length ? (

@@ -1,10 +1,11 @@
 import { MESSAGE_FILTERS, type MessageFilter, type MessageView } from '@afterword/worker/contracts/messages';
 import { Link } from '@tanstack/react-router';
-import { Badge } from '../../components/badge';
 import { buttonClass } from '../../components/button';
 import { EmptyState } from '../../components/empty-state';
 import { Time } from '../../components/time';
-import { describeRule, excerpt, METHOD_LABEL, recipientLabel, PAUSED_LABEL, STATUS_LABEL, STATUS_TONE } from './format';
+import { Badge } from '../../components/badge';
+import { describeRule, excerpt, LEFT_RECIPIENT, METHOD_LABEL, recipientLabel, PAUSED_LABEL } from './format';
+import { StatusBadge } from './status-badge';
 import { Email } from '../../components/email';
 
 export const FILTER_LABEL: Record<MessageFilter, string> = { all: 'All', pending: 'Pending', sent: 'Sent' };
@@ -78,14 +79,14 @@ function MessageItem({ message }: { message: MessageView }) {
     <li className="message-item">
       <div className="message-item__head">
         <h3 className="message-item__title">{title}</h3>
-        <Badge tone={STATUS_TONE[message.status]}>{STATUS_LABEL[message.status]}</Badge>
+        <StatusBadge message={message} />
         {message.paused ? <Badge tone="grace">{PAUSED_LABEL}</Badge> : null}
       </div>
       <dl className="facts">
         <div>
           <dt>To</dt>
           <dd>
-            <Email value={recipientLabel(message)} />
+            {message.recipient_user_id ? <Email value={recipientLabel(message)} /> : LEFT_RECIPIENT}
           </dd>
         </div>
         <div>

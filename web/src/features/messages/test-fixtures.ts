@@ -22,6 +22,7 @@ export function messageView(overrides: Partial<MessageView> = {}): MessageView {
     released_at: null,
     created_at: '2026-05-01T09:00:00.000Z',
     paused: null,
+    undeliverable: null,
     ...overrides,
   };
 }

@@ -10,7 +10,7 @@ export const KEY_DOES_NOT_OPEN = 'The key does not open this file';
 
 interface Access {
   sender_id: string;
-  recipient_user_id: string;
+  recipient_user_id: string | null;
   released_at: Date | null;
 }
 

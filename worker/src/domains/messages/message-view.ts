@@ -38,8 +38,15 @@ export function toMessageView(
     released_at: isoOrNull(m.released_at),
     created_at: m.created_at.toISOString(),
     paused: sendersConsentWithdrawn && isOpen(m.status) ? 'consent_withdrawn' : null,
+    undeliverable: isUndeliverable(m) ? 'recipient_left' : null,
   };
 }
+
+/**
+ * A message whose recipient left Afterword before it was released: account deletion cancelled it (cause
+ * `recipient_left`) and the recipient column was emptied with the account.
+ */
+export const isUndeliverable = (m: Pick<Message, 'recipient_user_id' | 'released_at'>) => m.recipient_user_id == null && m.released_at == null;
 
 export function toTransitionView(t: MessageTransition): MessageTransitionView {
   return { at: t.created_at.toISOString(), from: t.from_status, to: t.to_status, cause: t.cause, detail: t.detail };

@@ -36,12 +36,13 @@ async function loadReadable(
   ctx: ServiceContext,
   userId: string,
   id: string,
-): Promise<{ message: Message; role: 'sender' | 'recipient'; senderEmail: string; senderName: string; recipientEmail: string }> {
+): Promise<{ message: Message; role: 'sender' | 'recipient'; senderEmail: string; senderName: string; recipientEmail: string | null }> {
   const [row] = await ctx.db
     .select({ message: schema.messages, senderEmail: schema.users.email, senderName: schema.users.display_name, recipientEmail: recipient.email })
     .from(schema.messages)
     .innerJoin(schema.users, eq(schema.users.id, schema.messages.sender_id))
-    .innerJoin(recipient, eq(recipient.id, schema.messages.recipient_user_id))
+    // A left join: a message whose recipient left Afterword stays its sender's to read.
+    .leftJoin(recipient, eq(recipient.id, schema.messages.recipient_user_id))
     .where(eq(schema.messages.id, id))
     .limit(1);
   if (row?.message.sender_id === userId) return { ...row, role: 'sender' };
@@ -61,7 +62,7 @@ export async function getMessageDetail(ctx: ServiceContext, userId: string, id: 
     logQuery(ctx, id),
   ]);
   const paused = !(await hasConsent(ctx, userId, 'messages'));
-  const view = toMessageView(message, { sender_email: senderEmail, sender_name: senderName, recipient_email: recipientEmail }, paused);
+  const view = toMessageView(message, { sender_email: senderEmail, sender_name: senderName, ...(recipientEmail ? { recipient_email: recipientEmail } : {}) }, paused);
   const detail: SenderMessageDetail = { role, message: view, transitions: transitions.map(toTransitionView), log: log.map(toLogEntry) };
   return detail;
 }
@@ -91,13 +92,14 @@ export async function listMessages(ctx: ServiceContext, userId: string, filter: 
   const rows = await ctx.db
     .select({ message: schema.messages, recipientEmail: schema.users.email })
     .from(schema.messages)
-    .innerJoin(schema.users, eq(schema.users.id, schema.messages.recipient_user_id))
+    // A left join: messages to someone who left Afterword are listed too, as undeliverable.
+    .leftJoin(schema.users, eq(schema.users.id, schema.messages.recipient_user_id))
     // Vault items are messages too (the release engine's); they are listed on the Vault page.
     .where(and(eq(schema.messages.sender_id, userId), released, isNull(schema.messages.vault_item_id)))
     .orderBy(desc(schema.messages.created_at))
     .limit(LIST_LIMIT);
   const paused = !(await hasConsent(ctx, userId, 'messages'));
-  return rows.map((r) => toMessageView(r.message, { recipient_email: r.recipientEmail }, paused));
+  return rows.map((r) => toMessageView(r.message, r.recipientEmail ? { recipient_email: r.recipientEmail } : {}, paused));
 }
 
 /** GET /api/message/pending: the caller's messages still waiting for release (scheduled or armed). */

@@ -13,10 +13,11 @@ const alreadyDone = (status: string) => new AppError('CONFLICT', status === 'can
 
 /** POST /api/messages/deliver/{id}: the sender releases a scheduled or armed message now. */
 export async function deliverNow(ctx: ServiceContext, userId: string, id: string): Promise<MessageView> {
-  await loadOwnMessage(ctx, userId, id);
+  const own = await loadOwnMessage(ctx, userId, id);
   await requireConsent(ctx, userId, 'messages', consentWithdrawn('messages', 'releases are paused, by hand too'));
+  // Not loaded: its recipient left Afterword (the message was cancelled with the account).
   const loaded = await loadEngineMessage(ctx, id);
-  if (!loaded || !isOpen(loaded.message.status)) throw alreadyDone(loaded?.message.status ?? 'releasing');
+  if (!loaded || !isOpen(loaded.message.status)) throw alreadyDone(loaded?.message.status ?? own.status);
   const { applied } = await releaseMessage(ctx, loaded, 'manual', 'You released it by hand.');
   if (!applied) {
     // Something else moved it first (another release, a cancel): answer as if it had come first.
