@@ -14,6 +14,10 @@ import { endpointFor } from './helpers/webhooks';
 import { pcmWav, uploadSample, voiceLike } from './helpers/voice';
 import { runVoiceTraining } from '../src/domains/voice/training';
 import type { VoiceTrainingJob } from '../src/contracts/jobs';
+import { deliverMessage } from '../src/domains/messages/delivery/deliver-message';
+import { exports } from 'cloudflare:workers';
+import { strFromU8, unzipSync } from 'fflate';
+import { transitionCauses } from './helpers/messages';
 
 /**
  * Deleting one's account on request (issue 14 section 3): confirmed with the password, scheduled 7 days
@@ -152,3 +156,85 @@ describe('asking for one’s account to be deleted (POST /api/account/delete)', 
     expect((await api('GET', '/api/auth/me', { token: owner.token })).status).toBe(401);
   });
 });
+
+/** The recipient asks for their account's deletion and the 7 days pass. */
+async function deleteAccountOf(user: { token: string; password: string }) {
+  const asked = await api('POST', '/api/account/delete', { token: user.token, json: { password: user.password } });
+  await captureQueues(() => processDeadmanSwitches(servicesAt(Date.parse(asked.data.deletion_date) + 1)));
+}
+
+describe('messages written to someone who deletes their account', () => {
+  it('stay with their sender: the unreleased ones cancelled and shown as undeliverable, released ones with their history', async () => {
+    const sender = await signedInUser();
+    const recipient = await signedInUser();
+    const audio = toBase64(new Uint8Array([0x4f, 0x67, 0x67, 0x53, ...new Uint8Array(100)]));
+    const waiting = await createMessageFor(sender.token, {
+      recipient_user_id: recipient.id,
+      content: 'waiting for a rule',
+      rules: [{ trigger_type: 'missed_checkins', trigger_value: '3' }],
+      audio_base64: audio,
+    });
+    const delivered = await createMessageFor(sender.token, { recipient_user_id: recipient.id, content: 'delivered before' });
+    const [delivery] = (await env.DB.prepare('SELECT id FROM deliveries WHERE message_id = ?').bind(delivered.id).all<{ id: string }>()).results;
+    await captureQueues(() => deliverMessage(servicesAt(Date.now()), delivery!.id));
+    expect((await api('GET', `/api/message/${delivered.id}`, { token: sender.token })).data.message.status).toBe('delivered');
+    await api('POST', `/api/message/${delivered.id}/read`, { token: recipient.token });
+    // Released, its delivery job not run yet (held in the queue).
+    const { result: delivering } = await captureQueues(() => createMessageFor(sender.token, { recipient_user_id: recipient.id, content: 'still delivering' }));
+    const deliveredHistory = await transitionCauses(delivered.id);
+
+    await deleteAccountOf(recipient);
+
+    const list = (await api('GET', '/api/message/list', { token: sender.token })).data as Record<string, unknown>[];
+    const byId = Object.fromEntries(list.map((m) => [m.id, m]));
+    expect(byId[waiting.id]).toMatchObject({ status: 'cancelled', undeliverable: 'recipient_left', recipient_user_id: null, delivered: false });
+    expect(byId[waiting.id]).not.toHaveProperty('recipient_email');
+    expect(byId[delivered.id]).toMatchObject({ status: 'delivered', undeliverable: null, recipient_user_id: null, delivered: true });
+    expect(byId[delivering.id]).toMatchObject({ status: 'failed', undeliverable: null, recipient_user_id: null });
+
+    const detail = (await api('GET', `/api/message/${waiting.id}`, { token: sender.token })).data;
+    expect(detail.message.content).toBe('waiting for a rule');
+    expect(detail.transitions.at(-1)).toMatchObject({ from: 'scheduled', to: 'cancelled', cause: 'recipient_left' });
+    expect(detail.transitions.at(-1).detail).toContain('deleted their Afterword account');
+    expect(await transitionCauses(delivered.id)).toEqual(deliveredHistory);
+    expect(await transitionCauses(delivering.id)).toEqual(['∅→scheduled:created', 'scheduled→releasing:deliver_at', 'releasing→failed:recipient_left']);
+    const closed = await env.DB.prepare('SELECT status, last_error FROM deliveries WHERE message_id = ?').bind(delivering.id).first();
+    expect(closed).toEqual({ status: 'failed', last_error: 'The recipient deleted their Afterword account.' });
+    // The recording is the sender's and stays; nothing of the recipient is kept in the rows, read marker included.
+    expect((await api('GET', `/api/message/${waiting.id}/audio`, { token: sender.token })).status).toBe(200);
+    expect(await rowsMentioning(recipient.id)).toEqual(['scheduled_deletions.user_id']);
+    expect(await env.DB.prepare('SELECT read_at FROM messages WHERE id = ?').bind(delivered.id).first()).toEqual({ read_at: null });
+    // It can never be released, by hand either.
+    const byHand = await api('POST', `/api/messages/deliver/${waiting.id}`, { token: sender.token });
+    expect(byHand.status).toBe(409);
+    expect(JSON.stringify(byHand.data)).toContain('This message was cancelled');
+
+    const told = await env.DB.prepare("SELECT text, link FROM owner_notices WHERE user_id = ? AND kind = 'recipient_left'")
+      .bind(sender.id)
+      .first<{ text: string; link: string }>();
+    expect(told?.text).toContain('Your message to them that was not released yet can no longer be delivered: it stays in My Messages, marked undeliverable.');
+    expect(told?.link).toMatch(/\/app\/messages$/);
+
+    // The sender's export still holds them, without a recipient.
+    const res = await exports.default.fetch(new Request('http://afterword.test/api/legal/export', { headers: { authorization: `Bearer ${sender.token}` } }));
+    expect(res.status).toBe(200);
+    const files = unzipSync(new Uint8Array(await res.arrayBuffer()));
+    const sent = JSON.parse(strFromU8(files['data/messages_sent.json']!)) as Record<string, unknown>[];
+    expect(sent.find((m) => m.id === waiting.id)).toMatchObject({ status: 'cancelled', recipient_user_id: null });
+    expect(sent.filter((m) => m.recipient_user_id === null)).toHaveLength(3);
+  });
+
+  it('take a vault file given to them away with them, and tell its giver so', async () => {
+    const owner = await signedInUser();
+    const heir = await signedInUser();
+    await withKeys(owner);
+    await withKeys(heir);
+    await giveVaultItem(owner, heir, { condition_type: 'death_flag' });
+    await deleteAccountOf(heir);
+    expect((await env.DB.prepare('SELECT count(*) AS n FROM messages WHERE sender_id = ?').bind(owner.id).first())?.n).toBe(0);
+    const told = await env.DB.prepare("SELECT text FROM owner_notices WHERE user_id = ? AND kind = 'recipient_left'").bind(owner.id).first<{ text: string }>();
+    expect(told?.text).toContain('The vault file you gave them was removed with their account.');
+    expect(told?.text).not.toContain('My Messages');
+  });
+});
+
