@@ -8,6 +8,7 @@ import { ZCreateMessageInput } from '../src/contracts/messages';
 import { checkInAll } from '../src/domains/canary/check-in';
 import { createCanary } from '../src/domains/canary/create-canary';
 import type { MissedCheckinsEvent } from '../src/domains/canary/emit-missed-events';
+import { deleteAccount } from '../src/domains/account/delete-account';
 import { setConsent } from '../src/domains/legal/consents';
 import { createMessage } from '../src/domains/messages/create-message';
 import { deliverMessage } from '../src/domains/messages/delivery/deliver-message';
@@ -27,7 +28,9 @@ import { captureQueues } from './helpers/messages';
  *   - at most one delivery per (message, channel), under duplicated jobs;
  *   - withdrawing the sender's messages consent pauses everything: while paused no message arms or is
  *     released (clock runs do nothing, canary events are dropped; a check-in still disarms); restoring it
- *     resumes the normal rules from that moment (what came due meanwhile happens at the next run).
+ *     resumes the normal rules from that moment (what came due meanwhile happens at the next run);
+ *   - the recipient deleting their account (the erasure itself) cancels every message not released yet:
+ *     none is released afterwards, whatever comes due, and nothing is delivered to the deleted user.
  * The fake clock starts a day after the real one, so the real Durable Objects (armed with the real clock
  * by create and check-in) never find anything due while a run lasts.
  *
@@ -54,7 +57,8 @@ type Step =
   | { t: 'checkIn' }
   | { t: 'deliver'; duplicate: boolean }
   | { t: 'withdraw' }
-  | { t: 'restore' };
+  | { t: 'restore' }
+  | { t: 'recipientLeaves' };
 
 const ruleArb: fc.Arbitrary<RuleSpec> = fc.oneof(
   fc.record({ trigger_type: fc.constant('missed_checkins' as const), n: fc.integer({ min: 1, max: 3 }), w: fc.integer({ min: 0, max: 2 }) }),
@@ -73,13 +77,15 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ t: fc.constant('deliver' as const), duplicate: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('withdraw' as const) }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('restore' as const) }) },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant('recipientLeaves' as const) }) },
 );
 
 /** The reference: DESIGN section 3, nothing else. */
 interface ModelMessage {
   deliverAt: number;
   rules: { type: 'missed_checkins' | 'fixed_date'; n: number; at: number; w: number; spent: boolean }[];
-  status: 'scheduled' | 'armed' | 'released';
+  /** cancelled: its recipient deleted their account before it was released. */
+  status: 'scheduled' | 'armed' | 'released' | 'cancelled';
   cancelDeadline: number | null;
   releasedAt: number | null;
 }
@@ -121,7 +127,7 @@ async function userRow(id: string): Promise<User> {
 describe('release engine model', () => {
   it('releases exactly when the rules say, never early, never twice', async () => {
     const sender = await signedInUser();
-    const recipient = await signedInUser();
+    let recipient = await signedInUser();
     const senderUser = await userRow(sender.id);
 
     await fc.assert(
@@ -130,8 +136,12 @@ describe('release engine model', () => {
         await env.DB.prepare('DELETE FROM messages WHERE sender_id = ?').bind(sender.id).run();
         await env.DB.prepare('DELETE FROM canaries WHERE user_id = ?').bind(sender.id).run();
         await env.DB.prepare('DELETE FROM user_consents WHERE user_id = ?').bind(sender.id).run();
+        // A run after one whose recipient left Afterword writes to a new recipient.
+        if (!(await env.DB.prepare('SELECT 1 FROM users WHERE id = ?').bind(recipient.id).first())) recipient = await signedInUser();
         let paused = false;
         let pausedSince: number | null = null;
+        /** When the recipient's account was erased; null while they are here. */
+        let leftAt: number | null = null;
         const t0 = Date.now() + DAY;
         let now = t0;
         const at = () => servicesAt(now);
@@ -201,7 +211,7 @@ describe('release engine model', () => {
               .bind(ids[i])
               .first<Record<string, number | string | null>>())!;
             const m = model[i]!;
-            const status = row.status === 'scheduled' || row.status === 'armed' ? row.status : 'released';
+            const status = row.status === 'scheduled' || row.status === 'armed' || row.status === 'cancelled' ? row.status : 'released';
             expect({ label, i, status, cancelDeadline: row.cancel_deadline ?? null }).toEqual({
               label,
               i,
@@ -217,6 +227,13 @@ describe('release engine model', () => {
               .bind(ids[i])
               .all<{ n: number }>();
             expect(results[0]!.n).toBeLessThanOrEqual(1);
+            if (leftAt != null) {
+              // Nothing reaches a deleted user: no delivery succeeds after the erasure.
+              const after = await env.DB.prepare('SELECT count(*) AS n FROM delivery_log WHERE message_id = ? AND success = 1 AND created_at > ?')
+                .bind(ids[i], leftAt)
+                .first<{ n: number }>();
+              expect({ label, i, deliveredAfterLeaving: after!.n }).toEqual({ label, i, deliveredAfterLeaving: 0 });
+            }
           }
         };
 
@@ -285,6 +302,17 @@ describe('release engine model', () => {
               paused = false;
               pausedSince = null;
               break;
+            case 'recipientLeaves':
+              if (leftAt != null) break;
+              await run(() => deleteAccount(at(), recipient.id));
+              leftAt = now;
+              for (const m of model) {
+                if (m.status === 'scheduled' || m.status === 'armed') {
+                  m.status = 'cancelled';
+                  m.cancelDeadline = null;
+                }
+              }
+              break;
             case 'deliver': {
               const jobs = deliverJobs.splice(0);
               for (const id of jobs) {
@@ -319,7 +347,8 @@ describe('release engine model', () => {
           await check('end, restored');
         }
         for (let i = 0; i < ids.length; i++) {
-          const released = model[i]!.status === 'released';
+          // The recipient's mailbox went with their account: nothing of it is left, and nothing came after.
+          const released = model[i]!.status === 'released' && leftAt == null;
           const { results } = await env.DB.prepare(
             'SELECT count(*) AS n FROM outbox_messages o JOIN deliveries d ON o.idempotency_key = ? || d.id WHERE d.message_id = ?',
           )
