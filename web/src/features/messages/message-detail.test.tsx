@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setToken } from '../../lib/session';
 import { renderWithQuery } from '../../test-utils/query-client';
 import { CANCEL_CONFIRM_TEXT, MessageDetail, RELEASE_CONFIRM_TEXT, type MessageDetailData } from './message-detail';
-import { PAUSED_LABEL, PAUSED_NOTE } from './format';
+import { PAUSED_LABEL, PAUSED_NOTE, UNDELIVERABLE_LABEL, UNDELIVERABLE_NOTE } from './format';
 import { messageView } from './test-fixtures';
 
 function data(overrides: Partial<MessageDetailData> = {}): MessageDetailData {
@@ -42,6 +42,27 @@ describe('MessageDetail', () => {
     expect(within(message).getByText(PAUSED_LABEL).className).toContain('badge--grace');
     expect(within(message).getByText(PAUSED_NOTE)).toBeTruthy();
     expect(within(message).queryByText(/^Released at/)).toBeNull();
+  });
+
+  it('says a message whose recipient left Afterword is undeliverable, offers no action, and keeps its history', () => {
+    const transitions = [
+      { at: '2026-05-01T09:00:00.000Z', from: null, to: 'scheduled' as const, cause: 'created', detail: 'Created.' },
+      {
+        at: '2026-05-03T09:00:00.000Z',
+        from: 'scheduled' as const,
+        to: 'cancelled' as const,
+        cause: 'recipient_left',
+        detail: 'The recipient deleted their Afterword account before it was released: it can no longer be delivered.',
+      },
+    ];
+    const message = messageView({ status: 'cancelled', recipient_user_id: null, recipient_email: undefined, undeliverable: 'recipient_left' });
+    renderDetail(data({ message, transitions, log: [] }));
+    const card_ = card('Message');
+    expect(within(card_).getByText(UNDELIVERABLE_LABEL).className).toContain('badge--missed');
+    expect(within(card_).getByText(UNDELIVERABLE_NOTE)).toBeTruthy();
+    expect(within(card_).getByText('Someone who left Afterword')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Release now|Cancel message/ })).toBeNull();
+    expect(screen.getByText(/deleted their Afterword account before it was released/)).toBeTruthy();
   });
 
   it('shows the content and a delivery log with time, channel, success or failed, and the error', () => {

@@ -61,6 +61,22 @@ describe('My Messages list and filters', () => {
     expect(view.getAttribute('href')).toBe('/app/messages/view/m-armed');
   });
 
+  it('shows a message whose recipient left Afterword as undeliverable, with no trace of them', async () => {
+    const left = messageView({
+      id: 'm-left',
+      content: 'For someone who left',
+      status: 'cancelled',
+      recipient_user_id: null,
+      recipient_email: undefined,
+      undeliverable: 'recipient_left',
+    });
+    renderWithRouter(() => <MessageList messages={[left]} filter="pending" />);
+    const item = (await screen.findAllByRole('listitem'))[0]!;
+    expect(within(item).getByText('Undeliverable: the recipient left Afterword').className).toContain('badge--missed');
+    expect(within(item).queryByText('Cancelled')).toBeNull();
+    expect(within(item).getByText('Someone who left Afterword')).toBeTruthy();
+  });
+
   it('has an empty state per filter; All offers Create Message', async () => {
     renderWithRouter(() => <MessageList messages={[]} filter="all" />);
     expect(await screen.findByText('No messages yet.')).toBeTruthy();
