@@ -237,4 +237,3 @@ describe('messages written to someone who deletes their account', () => {
     expect(told?.text).not.toContain('My Messages');
   });
 });
-

@@ -85,9 +85,7 @@ function MessageItem({ message }: { message: MessageView }) {
       <dl className="facts">
         <div>
           <dt>To</dt>
-          <dd>
-            {message.recipient_user_id ? <Email value={recipientLabel(message)} /> : LEFT_RECIPIENT}
-          </dd>
+          <dd>{message.recipient_user_id ? <Email value={recipientLabel(message)} /> : LEFT_RECIPIENT}</dd>
         </div>
         <div>
           <dt>Deliver at</dt>

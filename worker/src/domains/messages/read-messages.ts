@@ -62,7 +62,11 @@ export async function getMessageDetail(ctx: ServiceContext, userId: string, id: 
     logQuery(ctx, id),
   ]);
   const paused = !(await hasConsent(ctx, userId, 'messages'));
-  const view = toMessageView(message, { sender_email: senderEmail, sender_name: senderName, ...(recipientEmail ? { recipient_email: recipientEmail } : {}) }, paused);
+  const view = toMessageView(
+    message,
+    { sender_email: senderEmail, sender_name: senderName, ...(recipientEmail ? { recipient_email: recipientEmail } : {}) },
+    paused,
+  );
   const detail: SenderMessageDetail = { role, message: view, transitions: transitions.map(toTransitionView), log: log.map(toLogEntry) };
   return detail;
 }

@@ -6,7 +6,17 @@ import { log } from '../../../lib/logger';
 import { consentWithdrawnSql } from '../../legal/consent-state';
 import { enqueueOwnerNotice, insertOwnerNotice } from '../notices/enqueue-owner-notice';
 
-export type TransitionCause = 'created' | 'rule_fired' | 'deliver_at' | 'window_ended' | 'check_in' | 'manual' | 'cancelled_by_sender' | 'delivered' | 'failed' | 'recipient_left';
+export type TransitionCause =
+  | 'created'
+  | 'rule_fired'
+  | 'deliver_at'
+  | 'window_ended'
+  | 'check_in'
+  | 'manual'
+  | 'cancelled_by_sender'
+  | 'delivered'
+  | 'failed'
+  | 'recipient_left';
 
 export interface OwnerNoticeDraft {
   kind: 'message_armed' | 'message_released' | 'message_failed';
