@@ -1,0 +1,99 @@
+// A message to someone who deletes their account (issue 14 section 3, docs/decisions/data-rights.md): the
+// recipient asks for the deletion, its date is moved into the past in D1 and the every-minute cron
+// (`/cdn-cgi/handler/scheduled` of `wrangler dev`) erases the account; the sender then finds the message
+// on My Messages and on its page as "Undeliverable: the recipient left Afterword", with no trace of the
+// recipient, and its history says why. Its own Worker, so the test can move the deletion's date in D1.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, test } from 'node:test';
+import { launchBrowser, newContext, screenshot } from '../support/browser.mjs';
+import { d1 } from '../support/d1.mjs';
+import { assertNoSeriousAxeViolations, card, eventually, h1, unexpectedConsoleErrors } from '../support/page.mjs';
+import { startWorker } from '../support/worker-server.mjs';
+
+const PASSWORD = 'Correct-Horse-Battery-42';
+const UNDELIVERABLE = 'Undeliverable: the recipient left Afterword';
+
+let workerStarting;
+let browserStarting;
+after(async () => {
+  if (browserStarting) await (await browserStarting).close().catch(() => {});
+  if (workerStarting) await (await workerStarting).stop().catch(() => {});
+});
+const getWorker = () => (workerStarting ??= startWorker());
+const getBrowser = () => (browserStarting ??= launchBrowser());
+
+async function call(method, path, { body, token } = {}) {
+  const { origin } = await getWorker();
+  const headers = {};
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(new URL(path, origin), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, json: text ? JSON.parse(text) : undefined, text };
+}
+
+async function account(name) {
+  const email = `${name}.${randomUUID().slice(0, 10)}@example.test`;
+  const reg = await call('POST', '/api/auth/register', { body: { email, password: PASSWORD, data_policy_region: 'INTL-General' } });
+  assert.equal(reg.status, 201, reg.text);
+  const token = (await call('POST', '/api/auth/login', { body: { email, password: PASSWORD } })).json.access_token;
+  return { id: reg.json.id, email, token };
+}
+
+test('a message to someone who deleted their account shows as undeliverable on My Messages and its page', { timeout: 300_000 }, async () => {
+  const worker = await getWorker();
+  const sender = await account('ann');
+  const recipient = await account('bob');
+  const created = await call('POST', '/api/message/create', {
+    token: sender.token,
+    body: {
+      recipient_user_id: recipient.id,
+      content: 'For Bob, when I am gone',
+      delivery_method: 'email',
+      use_e2ee: false,
+      rules: [{ trigger_type: 'missed_checkins', trigger_value: '3' }],
+      consent: true,
+    },
+  });
+  assert.equal(created.status, 201, created.text);
+
+  // The recipient leaves: asked, then the 7 days are over and the cron runs.
+  assert.equal((await call('POST', '/api/account/delete', { token: recipient.token, body: { password: PASSWORD } })).status, 201);
+  await d1(worker.persistDir, `UPDATE scheduled_deletions SET deletion_date = ${Date.now() - 60_000} WHERE user_id = '${recipient.id}'`);
+  await eventually(async () => {
+    await fetch(new URL('/cdn-cgi/handler/scheduled?cron=*+*+*+*+*', worker.origin));
+    return (await d1(worker.persistDir, `SELECT id FROM users WHERE id = '${recipient.id}'`)).length === 0;
+  }, 'the recipient’s account is erased');
+
+  const { context, errors } = await newContext(await getBrowser(), { baseURL: worker.origin, width: 1280, height: 900 });
+  try {
+    const page = await context.newPage();
+    await page.goto('/');
+    await page.evaluate((t) => {
+      localStorage.setItem('hasSeenOnboarding', 'true');
+      localStorage.setItem('token', t);
+    }, sender.token);
+    await page.goto('/app/messages');
+    await h1(page, 'My Messages').waitFor();
+    const item = page.getByRole('listitem').filter({ hasText: 'For Bob, when I am gone' });
+    await item.getByText(UNDELIVERABLE, { exact: true }).waitFor();
+    assert.equal(await item.getByText('Cancelled', { exact: true }).count(), 0);
+    await item.getByText('Someone who left Afterword', { exact: true }).waitFor();
+    assert.ok(!(await item.textContent()).includes(recipient.email), 'no trace of the recipient’s address');
+    await screenshot(page, 'undeliverable-my-messages');
+    await assertNoSeriousAxeViolations(page, 'My Messages with an undeliverable message');
+
+    await item.getByRole('link', { name: /^View/ }).click();
+    const message = card(page, 'Message');
+    await message.getByText(UNDELIVERABLE, { exact: true }).waitFor();
+    await message.getByText(/will never be delivered/).waitFor();
+    await page.getByText(/deleted their Afterword account before it was released/).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Cancel message' }).count(), 0);
+    await screenshot(page, 'undeliverable-message-page');
+    await assertNoSeriousAxeViolations(page, 'the page of an undeliverable message');
+    assert.deepEqual(unexpectedConsoleErrors(errors), []);
+  } finally {
+    await context.close();
+  }
+});
