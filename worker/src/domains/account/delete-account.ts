@@ -1,7 +1,6 @@
 import { schema } from '@afterword/db';
-import { eq, inArray } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { ServiceContext } from '../../env';
-import { runBatch } from '../../lib/db-batch';
 import { log } from '../../lib/logger';
 import { personLabel } from '../../lib/person-label';
 import { stopCanaryTimer } from '../canary/canary-timer';
@@ -38,24 +37,19 @@ export async function deleteAccount(ctx: ServiceContext, userId: string) {
     ctx.env.DB.prepare(`UPDATE guardians SET status = 'resigned', ended_at = ?2 WHERE guardian_user_id = ?1 AND status = 'active'`).bind(userId, now),
     ctx.env.DB.prepare('UPDATE guardians SET guardian_user_id = NULL WHERE guardian_user_id = ?1').bind(userId),
   ]);
+  // One batch, so one transaction: the messages to the user are left undeliverable exactly when the user
+  // row goes (its ON DELETE SET NULL empties their recipient).
   const undeliverable = leaveMessagesUndeliverable(ctx.env.DB, userId, now);
-  const batch = await ctx.env.DB.batch(undeliverable.statements);
-  const cancelled = (batch[undeliverable.cancelledAt]?.results ?? []) as { id: string }[];
-  await runBatch(ctx.db, [
-    ctx.db.delete(schema.canaryTransitions).where(eq(schema.canaryTransitions.user_id, userId)),
+  const batch = await ctx.env.DB.batch([
+    ...undeliverable.statements,
+    ctx.env.DB.prepare('DELETE FROM canary_transitions WHERE user_id = ?1').bind(userId),
     // The account's local mailbox (no foreign key: see db/schema/outbox.ts).
-    ctx.db.delete(schema.outboxMessages).where(eq(schema.outboxMessages.recipient_user_id, userId)),
+    ctx.env.DB.prepare('DELETE FROM outbox_messages WHERE recipient_user_id = ?1').bind(userId),
     // Vault files given to this account: their items go with it (foreign key), the files with them.
-    ctx.db
-      .delete(schema.vaultAssets)
-      .where(
-        inArray(
-          schema.vaultAssets.id,
-          ctx.db.select({ id: schema.vaultItems.asset_id }).from(schema.vaultItems).where(eq(schema.vaultItems.recipient_user_id, userId)),
-        ),
-      ),
-    ctx.db.delete(schema.users).where(eq(schema.users.id, userId)),
+    ctx.env.DB.prepare('DELETE FROM vault_assets WHERE id IN (SELECT asset_id FROM vault_items WHERE recipient_user_id = ?1)').bind(userId),
+    ctx.env.DB.prepare('DELETE FROM users WHERE id = ?1').bind(userId),
   ]);
+  const cancelled = (batch[undeliverable.cancelledAt]?.results ?? []) as { id: string }[];
   // After the rows: a failure here leaves unreachable bytes, never a row pointing at nothing.
   for (let i = 0; i < blobs.length; i += 1000) await ctx.env.BLOBS.delete(blobs.slice(i, i + 1000));
   // Their clocks find them closed and stop.
