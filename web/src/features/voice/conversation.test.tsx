@@ -32,6 +32,8 @@ describe('a conversation with a persona', () => {
 
   it('shows the reply with where its words come from, plays its speech, and keeps the session for the next turn', async () => {
     const play = vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
+    const made: Blob[] = [];
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: (b: Blob) => (made.push(b), `blob:reply-${made.length}`), revokeObjectURL: () => {} }));
     const ask = vi.fn(async (_p: string, _s: string | undefined) => reply());
     render(<Conversation ask={ask} label="Conversation" personaName="Ada:" />);
     fireEvent.change(screen.getByLabelText(CHAT_T.askLabel), { target: { value: 'Any advice?' } });
@@ -39,7 +41,9 @@ describe('a conversation with a persona', () => {
     await screen.findByText('In my own words: Be kind.');
     expect(screen.getByText('From their own words: Answer to “What advice would you give the people you love?”')).toBeTruthy();
     const audio = screen.getByLabelText(CHAT_T.replyAudio) as HTMLAudioElement;
-    expect(audio.src).toBe('data:audio/wav;base64,UklGRg==');
+    expect(audio.src).toBe('blob:reply-1');
+    expect(made[0]!.type).toBe('audio/wav');
+    expect(new TextDecoder().decode(await made[0]!.arrayBuffer())).toBe('RIFF');
     expect(play).toHaveBeenCalled();
     expect((screen.getByLabelText(CHAT_T.askLabel) as HTMLInputElement).value).toBe('');
 

@@ -36,7 +36,13 @@ export function speechRecognition(): RecognitionCtor | null {
   return w.SpeechRecognition ?? w.webkitSpeechRecognition ?? null;
 }
 
-const wavUrl = (b64: string) => `data:audio/wav;base64,${b64}`;
+/** The reply's WAV as a blob: URL (the CSP allows media from blob:, not data:). */
+export function wavUrl(b64: string): string {
+  const binary = atob(b64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i);
+  return URL.createObjectURL(new Blob([bytes], { type: 'audio/wav' }));
+}
 
 /**
  * A conversation with a persona (Voice Chat, and Try a conversation on the Voice Trainer): text or the
@@ -64,6 +70,7 @@ export function Conversation({ ask, label, personaName }: { ask: AskPersona; lab
       session.current = reply.session_id;
       setTurns((t) => t.map((x) => (x.id === id ? { ...x, reply } : x)));
       if (reply.audio_base64 && player.current) {
+        if (player.current.src.startsWith('blob:')) URL.revokeObjectURL(player.current.src);
         player.current.src = wavUrl(reply.audio_base64);
         player.current.play().catch((err: unknown) => console.error('Could not play the reply', err));
       }
