@@ -212,7 +212,7 @@ test('persona: the owner tries it and hears the reply, speaks a question, choose
   const o = await pageAs(owner.token, '/app/voice-legacy', { fakeRecognition: true });
   try {
     const tryCard = card(o.page, 'Try a conversation');
-    await tryCard.getByText(/Engine:.*Local/).waitFor();
+    await tryCard.getByText(/Reply engine:.*Local/).waitFor();
     await tryCard.getByRole('button', { name: 'Send' }).click();
     assert.equal(await tryCard.getByText('Ask a question to start the conversation.').isVisible(), true);
     await tryCard.getByLabel('Your question').fill('Do you have any advice for me?');

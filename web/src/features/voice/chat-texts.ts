@@ -1,4 +1,12 @@
 import type { PersonaReplyView } from '@afterword/worker/contracts/persona-chat';
+import type { TVoiceEngine } from '@afterword/worker/contracts/voice';
+
+/** How replies are worded and spoken under each engine (DESIGN section 8). */
+export const REPLY_ENGINE_LABEL: Record<TVoiceEngine, string> = {
+  local: 'Local — your own words found by full-text search, framed by your tone, spoken by the SAM synthesiser tuned by your voice profile',
+  'workers-ai': 'Workers AI — a language model words the reply from your own words only (and says so), spoken by the SAM synthesiser',
+  elevenlabs: 'ElevenLabs — replies from your own words as with Local (the cloned voice is not in this build)',
+};
 
 /** The words of Voice Chat and Try a conversation (docs/decisions/voice.md "Persona replies"). */
 export const CHAT_T = {
@@ -38,6 +46,7 @@ export const CHAT_T = {
   retireEveryoneConfirm:
     'Retire this persona for everyone? Nobody can talk to it again, and the persona, the voice profile and the recordings it was made from are deleted.',
   retired: 'Persona retired',
+  replyEngine: 'Reply engine',
   tryTitle: 'Try a conversation',
   tryIntro: 'Ask your persona what the people you chose might ask. It answers from your own words only.',
   accessTitle: 'Who may talk to your persona',

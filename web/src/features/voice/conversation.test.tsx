@@ -4,7 +4,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CHAT_T } from './chat-texts';
 import { Conversation } from './conversation';
 
-afterEach(() => vi.unstubAllGlobals());
+const realUrl = { create: URL.createObjectURL, revoke: URL.revokeObjectURL };
+afterEach(() => {
+  vi.restoreAllMocks();
+  URL.createObjectURL = realUrl.create;
+  URL.revokeObjectURL = realUrl.revoke;
+});
 
 const reply = (over: Partial<PersonaReplyView> = {}): PersonaReplyView => ({
   text: 'In my own words: Be kind.',
@@ -33,7 +38,11 @@ describe('a conversation with a persona', () => {
   it('shows the reply with where its words come from, plays its speech, and keeps the session for the next turn', async () => {
     const play = vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
     const made: Blob[] = [];
-    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: (b: Blob) => (made.push(b), `blob:reply-${made.length}`), revokeObjectURL: () => {} }));
+    URL.createObjectURL = (b: Blob | MediaSource) => {
+      made.push(b as Blob);
+      return `blob:reply-${made.length}`;
+    };
+    URL.revokeObjectURL = () => {};
     const ask = vi.fn(async (_p: string, _s: string | undefined) => reply());
     render(<Conversation ask={ask} label="Conversation" personaName="Ada:" />);
     fireEvent.change(screen.getByLabelText(CHAT_T.askLabel), { target: { value: 'Any advice?' } });

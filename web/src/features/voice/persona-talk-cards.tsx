@@ -8,9 +8,8 @@ import { SelectField } from '../../components/select';
 import { toast } from '../../components/toast';
 import { readApiError } from '../../lib/api-error';
 import { trpc } from '../../lib/trpc';
-import { CHAT_T } from './chat-texts';
+import { CHAT_T, REPLY_ENGINE_LABEL } from './chat-texts';
 import { Conversation } from './conversation';
-import { ENGINE_LABEL, T } from './texts';
 
 /** Try a conversation (SPEC section 2): the owner asks their own persona, through POST /api/voice/simulate-response. */
 export function TryConversationCard() {
@@ -20,7 +19,7 @@ export function TryConversationCard() {
     <Card title={CHAT_T.tryTitle}>
       <p className="muted">{CHAT_T.tryIntro}</p>
       <p>
-        <strong>{T.engine}:</strong> {status.data ? ENGINE_LABEL[status.data.engine] : '…'}
+        <strong>{CHAT_T.replyEngine}:</strong> {status.data ? REPLY_ENGINE_LABEL[status.data.engine] : '…'}
       </p>
       <Conversation label={CHAT_T.tryTitle} personaName="Your persona:" ask={(prompt, session_id) => simulate.mutateAsync({ prompt, session_id })} />
     </Card>
