@@ -2,6 +2,8 @@ import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { advanceMessage } from '../src/domains/messages/release/advance-message';
 import { armOnMissedCheckins } from '../src/domains/messages/release/arm-on-missed-checkins';
+import { simulateResponse } from '../src/domains/voice/persona-chat';
+import { createServiceContext } from '../src/env';
 import { fromBase64 } from '../src/lib/encoding';
 import { api, signedInUser } from './helpers/api';
 import { createCanaryFor, servicesAt } from './helpers/canary';
@@ -113,6 +115,30 @@ describe('the owner tries their persona (POST /api/voice/simulate-response)', ()
     const other = await signedInUser();
     await personaOf(other);
     expect((await simulate(other, { prompt: 'Any advice?', session_id: first.session_id })).data.session_id).not.toBe(first.session_id);
+  });
+});
+
+describe('the engine is chosen by configuration (VOICE_ENGINE)', () => {
+  it('workers-ai words the reply through the AI binding (a recording fake here), and says it is not a quote; without the binding, 501', async () => {
+    const owner = await signedInUser();
+    await personaOf(owner);
+    const calls: string[] = [];
+    const AI = {
+      async run(model: string) {
+        calls.push(model);
+        return { response: 'Be kind to one another, and ring your mother on Sundays.' };
+      },
+    };
+    const reply = await simulateResponse(createServiceContext({ ...env, VOICE_ENGINE: 'workers-ai', AI }), owner.id, { prompt: 'Any advice?' });
+    expect(calls).toEqual(['@cf/meta/llama-3.1-8b-instruct']);
+    expect(reply).toMatchObject({
+      engine: 'workers-ai',
+      source: 'ai_worded',
+      text: 'Be kind to one another, and ring your mother on Sundays. (Worded by an AI model from their own words; not a quote.)',
+    });
+    await expect(simulateResponse(createServiceContext({ ...env, VOICE_ENGINE: 'workers-ai' }), owner.id, { prompt: 'Any advice?' })).rejects.toMatchObject({
+      status: 501,
+    });
   });
 });
 

@@ -8,7 +8,7 @@ import { toBase64 } from '../../lib/encoding';
 import { consentWithdrawn, requireConsent } from '../legal/consent-state';
 import { voiceEngine } from './engine';
 import { RELEASED_SQL, requireListener } from './persona-access';
-import { localReplyEngine, type PersonaReplyEngine, type WorkersAiBinding, workersAiReplyEngine } from './persona-engine/engines';
+import { localReplyEngine, type PersonaReplyEngine, workersAiReplyEngine } from './persona-engine/engines';
 import { loadPersonaMaterial, type PersonaAudience } from './persona-engine/material';
 import { PersonaIndex } from './persona-engine/retrieval';
 import { samSynthesiser, type SpeechSynthesiser } from './persona-engine/speech';
@@ -24,7 +24,7 @@ import type { Behavior } from './persona-engine/tone';
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
 
 /** The reply engine VOICE_ENGINE names. `workers-ai` needs the AI binding; `elevenlabs` words replies like `local` (it only speaks). */
-export function replyEngineFor(env: Pick<Bindings, 'VOICE_ENGINE'> & { AI?: WorkersAiBinding }): PersonaReplyEngine {
+export function replyEngineFor(env: Pick<Bindings, 'VOICE_ENGINE' | 'AI'>): PersonaReplyEngine {
   const engine = voiceEngine(env);
   if (engine === 'workers-ai') {
     if (!env.AI) throw new AppError('NOT_IMPLEMENTED', 'The Workers AI engine is configured but this deployment has no AI binding');
@@ -85,7 +85,7 @@ async function reply(
     .bind(ownerId)
     .first<PersonaMeta>();
   if (!meta) throw new AppError('NOT_FOUND', 'No persona to talk to here');
-  const engine = deps.engine ?? replyEngineFor(ctx.env as Bindings & { AI?: WorkersAiBinding });
+  const engine = deps.engine ?? replyEngineFor(ctx.env);
   const speech = deps.speech ?? speechFor(ctx.env);
 
   const material = await loadPersonaMaterial(ctx, ownerId, audience);
