@@ -183,7 +183,7 @@ describe('who may talk to the persona (issue 16 section 3)', () => {
     expect(res.status).toBe(200);
     expect(res.data.text).toContain('Be kind, and call your mother on Sundays.');
     const listed = (await api('GET', '/api/personas', { token: recipient.token })).data;
-    expect(listed).toMatchObject([{ owner_id: owner.id, is_own: false, is_keeper: false, behavior: 'comforting' }]);
+    expect(listed).toMatchObject([{ owner_id: owner.id, is_own: false, is_keeper: false, can_talk: true, behavior: 'comforting' }]);
     expect((await ask(outsider, owner, 'Any advice?')).status).toBe(404);
   });
 
@@ -218,6 +218,9 @@ describe('who may talk to the persona (issue 16 section 3)', () => {
   it('the keeper retires it for everyone: nothing answers any more, and the persona and its data are deleted', async () => {
     const { owner, recipient, keeper } = await family();
     await confirmDeathDirectly(owner.id, Date.now());
+    // The keeper (not a recipient) sees it to retire it, but cannot talk to it.
+    expect((await api('GET', '/api/personas', { token: keeper.token })).data).toMatchObject([{ owner_id: owner.id, is_keeper: true, can_talk: false }]);
+    expect((await ask(keeper, owner, 'Any advice?')).status).toBe(404);
     const { session_id } = (await ask(recipient, owner, 'Any advice?')).data;
     expect(session_id).toBeTruthy();
     expect((await api('POST', `/api/personas/${owner.id}/retire`, { token: keeper.token, json: { for: 'everyone' } })).status).toBe(200);

@@ -52,6 +52,8 @@ export const ZChatPersona = z.object({
   is_own: z.boolean(),
   /** The caller is the keeper: they may retire it for everyone. */
   is_keeper: z.boolean(),
+  /** The caller may talk to it (the owner, or a chosen recipient who has not retired it); a keeper alone may only retire it. */
+  can_talk: z.boolean(),
   voice_minutes_per_session: z.number(),
 });
 export type ChatPersonaView = z.infer<typeof ZChatPersona>;

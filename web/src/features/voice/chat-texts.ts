@@ -40,6 +40,7 @@ export const CHAT_T = {
       : r.source === 'ai_worded'
         ? `Worded by an AI model from: ${r.based_on.join('; ')}`
         : 'Not from their own words: nothing they left answers this.',
+  keeperOnly: 'You are the keeper of this persona, not one of the people chosen to talk to it: you can retire it for everyone.',
   retireMe: 'Retire for me',
   retireMeConfirm: 'Stop this persona for you? It will not answer you again. Others the owner chose can still talk to it.',
   retireEveryone: 'Retire for everyone',

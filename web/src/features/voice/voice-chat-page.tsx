@@ -47,7 +47,7 @@ function ChooseAndTalk({ personas }: { personas: ChatPersonaView[] }) {
         />
       ) : null}
       <p className="muted">{persona.is_own ? CHAT_T.whatItIsOwn : CHAT_T.whatItIs(persona.name)}</p>
-      <PersonaConversation key={persona.owner_id} persona={persona} />
+      {persona.can_talk ? <PersonaConversation key={persona.owner_id} persona={persona} /> : <p>{CHAT_T.keeperOnly}</p>}
       {persona.is_own ? null : <Retire persona={persona} />}
     </Card>
   );
@@ -77,9 +77,11 @@ function Retire({ persona }: { persona: ChatPersonaView }) {
   });
   return (
     <div className="button-row">
-      <Button variant="secondary" onClick={() => setAsking('me')}>
-        {CHAT_T.retireMe}
-      </Button>
+      {persona.can_talk ? (
+        <Button variant="secondary" onClick={() => setAsking('me')}>
+          {CHAT_T.retireMe}
+        </Button>
+      ) : null}
       {persona.is_keeper ? (
         <Button variant="danger" onClick={() => setAsking('everyone')}>
           {CHAT_T.retireEveryone}
