@@ -81,6 +81,30 @@ describe('the owner tries their persona (POST /api/voice/simulate-response)', ()
     expect(none.data.text).toMatch(/^Not every question has an answer I left behind\. I never wrote about that, so this reply is not from my own words\./);
   });
 
+  it('answers from the owner’s own lines in an imported chat, matched by what they answered', async () => {
+    const owner = await signedInUser();
+    await personaOf(owner, 'neutral');
+    const importId = crypto.randomUUID();
+    await env.DB.batch([
+      env.DB.prepare(
+        "INSERT INTO chat_imports (id, owner_id, status, format, file_name, size, created_at) VALUES (?1, ?2, 'complete', 'plain', 'chat.json', 100, ?3)",
+      ).bind(importId, owner.id, Date.now()),
+      env.DB.prepare('INSERT INTO persona_chat_lines (import_id, owner_id, position, text, prompt, sent_at) VALUES (?1, ?2, 1, ?3, ?4, ?5)').bind(
+        importId,
+        owner.id,
+        'Add a pinch of nutmeg, that is the secret.',
+        'How do you make your famous custard?',
+        Date.now(),
+      ),
+    ]);
+    const res = await simulate(owner, { prompt: 'How did you make the custard?' });
+    expect(res.data).toMatchObject({
+      text: 'In my own words: Add a pinch of nutmeg, that is the secret.',
+      source: 'own_words',
+      based_on: ['Their own words in an imported chat'],
+    });
+  });
+
   it('refuses an empty prompt (422), answers nothing without a persona (409), and gives text only on the Free plan', async () => {
     const owner = await signedInUser();
     expect((await simulate(owner, { prompt: 'hello' })).status).toBe(409);
@@ -230,7 +254,7 @@ describe('who may talk to the persona (issue 16 section 3)', () => {
     const left = await env.DB.prepare(
       `SELECT (SELECT count(*) FROM persona_profiles WHERE user_id = ?1) + (SELECT count(*) FROM voice_profiles WHERE user_id = ?1)
             + (SELECT count(*) FROM persona_recipients WHERE owner_id = ?1) + (SELECT count(*) FROM persona_chat_sessions WHERE owner_id = ?1)
-            + (SELECT count(*) FROM voice_prompts WHERE owner_id = ?1) AS n, (SELECT retired_by FROM persona_settings WHERE owner_id = ?1) AS by`,
+            + (SELECT count(*) FROM voice_prompts WHERE owner_id = ?1) + (SELECT count(*) FROM persona_chat_lines WHERE owner_id = ?1) AS n, (SELECT retired_by FROM persona_settings WHERE owner_id = ?1) AS by`,
     )
       .bind(owner.id)
       .first<{ n: number; by: string }>();

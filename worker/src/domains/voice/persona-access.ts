@@ -3,6 +3,7 @@ import { type PersonaAccessView, type TPersonaAccessInput, ZRetireInput } from '
 import { parseOrThrow } from '../../lib/validation';
 import type { ServiceContext } from '../../env';
 import { AppError, bodyFieldError, notFound } from '../../lib/errors';
+import { eraseChatImports } from '../chat-import/imports';
 import { eraseVoiceData } from './samples';
 
 /**
@@ -158,8 +159,8 @@ export async function setPersonaAccess(ctx: ServiceContext, ownerId: string, inp
 /**
  * Retiring. `me`: a chosen recipient, after release, stops it for themselves (no more replies to them).
  * `everyone`: the keeper after release, or the owner at any time, ends it: no replies to anyone, and the
- * persona, the voice profile, the samples and Messages from the Beyond it was built from, the choices of
- * recipients and the sessions are deleted (eraseVoiceData). Anyone else: 404, as for a persona they cannot see.
+ * persona, the voice profile, the samples, Messages from the Beyond and imported chats it was built from,
+ * the choices of recipients and the sessions are deleted (eraseVoiceData, eraseChatImports). Anyone else: 404, as for a persona they cannot see.
  */
 export async function retirePersona(ctx: ServiceContext, ownerId: string, userId: string, body: Partial<z.output<typeof ZRetireInput>>): Promise<{ ok: true }> {
   const s = await standing(ctx, ownerId, userId);
@@ -190,5 +191,6 @@ export async function retirePersona(ctx: ServiceContext, ownerId: string, userId
     db.prepare('DELETE FROM persona_chat_sessions WHERE owner_id = ?1').bind(ownerId),
   ]);
   await eraseVoiceData(ctx, ownerId);
+  await eraseChatImports(ctx, ownerId);
   return { ok: true };
 }

@@ -74,11 +74,27 @@ export const beyondSource: PersonaMaterialSource = {
   },
 };
 
+/** At most this many imported chat lines are indexed per reply (the most recent): an index per request stays fast. */
+export const CHAT_LINES_INDEXED = 5000;
+
 /**
- * Every source the engine reads. Imported chat lines join here when that import lands (it owns its table
- * and its source); nothing else needs to change.
+ * The owner's own lines from imported chat histories (`persona_chat_lines`, written by the chat-history
+ * import: docs/decisions/chat-import.md), each with the other person's line it answered as its question.
  */
-export const PERSONA_MATERIAL_SOURCES: PersonaMaterialSource[] = [personaSource, beyondSource];
+export const chatLinesSource: PersonaMaterialSource = {
+  kind: 'chat',
+  async load(ctx, ownerId) {
+    const { results } = await ctx.env.DB.prepare(
+      'SELECT id, text, prompt FROM persona_chat_lines WHERE owner_id = ?1 ORDER BY sent_at DESC, position DESC LIMIT ?2',
+    )
+      .bind(ownerId, CHAT_LINES_INDEXED)
+      .all<{ id: number; text: string; prompt: string | null }>();
+    return results.map((r) => ({ id: `chat:${r.id}`, question: r.prompt, text: r.text, label: 'Their own words in an imported chat' }));
+  },
+};
+
+/** Every source the engine reads; another kind of material joins by adding its source here. */
+export const PERSONA_MATERIAL_SOURCES: PersonaMaterialSource[] = [personaSource, beyondSource, chatLinesSource];
 
 export async function loadPersonaMaterial(
   ctx: ServiceContext,
