@@ -1,4 +1,4 @@
-import { index, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { PERSONA_BEHAVIORS, VOICE_ENGINES, VOICE_PROFILE_STATUSES } from './enums';
 import { users } from './users';
 
@@ -98,4 +98,65 @@ export const voicePrompts = sqliteTable(
     created_at: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
   },
   (t) => [index('voice_prompts_owner_idx').on(t.owner_id, t.created_at)],
+);
+
+/*
+ * Who may talk to the persona, and its retirement (issue 16 section 3; docs/decisions/voice.md "Who may talk
+ * to the persona"). Before the owner's release only the owner; after it, the recipients the owner chose.
+ */
+
+/**
+ * A person the owner chose to talk to their persona after release: one of the owner's accepted contacts,
+ * picked on the Voice Trainer page. `retired_at`: the recipient retired the persona for themselves.
+ */
+export const personaRecipients = sqliteTable(
+  'persona_recipients',
+  {
+    owner_id: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    recipient_user_id: text('recipient_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    added_at: integer('added_at', { mode: 'timestamp_ms' }).notNull(),
+    retired_at: integer('retired_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [primaryKey({ columns: [t.owner_id, t.recipient_user_id] }), index('persona_recipients_recipient_idx').on(t.recipient_user_id)],
+);
+
+/**
+ * The owner's persona settings beyond the persona itself: the keeper (a contact who may retire the persona
+ * for everyone after release) and, once retired for everyone, when and by whom (the profile and what was
+ * derived from it are deleted then; this row is what remains, so nothing answers again by accident).
+ */
+export const personaSettings = sqliteTable('persona_settings', {
+  owner_id: text('owner_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  keeper_user_id: text('keeper_user_id').references(() => users.id, { onDelete: 'set null' }),
+  retired_at: integer('retired_at', { mode: 'timestamp_ms' }),
+  retired_by: text('retired_by', { enum: ['owner', 'keeper'] }),
+  updated_at: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+});
+
+/**
+ * One conversation with a persona (a Voice Chat or Try-a-conversation visit): the seconds of synthesised
+ * speech it got, held against the persona owner's plan (SPEC section 9, voice minutes per session).
+ */
+export const personaChatSessions = sqliteTable(
+  'persona_chat_sessions',
+  {
+    id: text('id').primaryKey(),
+    owner_id: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    user_id: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    audio_ms: integer('audio_ms').notNull(),
+    turns: integer('turns').notNull(),
+    started_at: integer('started_at', { mode: 'timestamp_ms' }).notNull(),
+    last_at: integer('last_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [index('persona_chat_sessions_owner_idx').on(t.owner_id), index('persona_chat_sessions_user_idx').on(t.user_id)],
 );

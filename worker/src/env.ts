@@ -2,6 +2,7 @@ import { createDb, type Db } from '@afterword/db';
 import type { EmailEnv } from './channels/email';
 import type { PushEnv } from './channels/push';
 import type { TwilioEnv } from './channels/twilio';
+import type { WorkersAiBinding } from './domains/voice/persona-engine/engines';
 import { systemClock, type Clock } from './lib/clock';
 
 /**
@@ -37,6 +38,8 @@ export type Bindings = Omit<Env, 'EMAIL_TRANSPORT' | 'SMS_TRANSPORT' | 'CALL_TRA
     TRUST_CF_CONNECTING_IP?: string;
     /** The voice engine (DESIGN section 8): local (default), workers-ai or elevenlabs (domains/voice/engine.ts). */
     VOICE_ENGINE?: string;
+    /** Workers AI, for VOICE_ENGINE=workers-ai (domains/voice/persona-engine/engines.ts); not bound locally. */
+    AI?: WorkersAiBinding;
   };
 
 /** What every service receives: the database, the bindings and the clock. */

@@ -48,6 +48,12 @@ async function uploadedAttachment(owner: Persona, recipient: Persona) {
   return res.data.id as string;
 }
 
+async function walkPersona(owner: Persona) {
+  const res = await api('POST', '/api/ai/train-profile', { token: owner.token, json: { persona_text: 'walk', behavior: 'neutral', qa: [] } });
+  expect(res.status).toBe(200);
+  return owner.id;
+}
+
 /** A vault item given to the recipient (who needs keys for it). */
 async function vaultItem(owner: Persona, recipient: Persona) {
   if (!(await env.DB.prepare('SELECT 1 FROM user_keys WHERE user_id = ?').bind(recipient.id).first())) await withKeys(recipient);
@@ -83,6 +89,9 @@ const OWNED: Record<string, (owner: Persona, recipient: Persona) => Promise<stri
     form.append('locked', 'false');
     return (await api('POST', '/api/voice/prompt', { token: owner.token, body: form })).data.id;
   },
+  // A persona is addressed by its owner's id: the owner may talk to it and retire it; an outsider gets 404.
+  personaReply: (owner) => walkPersona(owner),
+  retirePersona: (owner) => walkPersona(owner),
   deleteVoiceSample: async (owner) => (await uploadSample(owner.token, pcmWav(new Float32Array(8000), 8000))).data.id,
   deleteCanary: async (owner) => (await createCanaryFor(owner.token)).id,
   getMessage: heldMessage,

@@ -1,10 +1,21 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { NotBuiltPage } from '../../features/app-pages/not-built-page';
+import { PageHeader } from '../../features/app-pages/page-header';
+import { CHAT_T } from '../../features/voice/chat-texts';
+import { VoiceChat } from '../../features/voice/voice-chat-page';
+import { awaitReads } from '../../lib/route-data';
 
 export const Route = createFileRoute('/app/voice-chat')({
+  loader: ({ context: { trpc } }) => awaitReads(trpc.voice.chatPersonas.ensureData()),
   component: VoiceChatPage,
 });
 
 function VoiceChatPage() {
-  return <NotBuiltPage title="Voice Chat" intro="Talk with your trained persona by text or microphone." notice="Voice chat is not available yet." />;
+  return (
+    <>
+      <PageHeader title={CHAT_T.title}>
+        <p>{CHAT_T.intro}</p>
+      </PageHeader>
+      <VoiceChat />
+    </>
+  );
 }

@@ -4,6 +4,7 @@ import { T } from '../../features/voice/texts';
 import { BeyondCard } from '../../features/voice/beyond-card';
 import { PersonaCard } from '../../features/voice/persona-form';
 import { VoiceTrainer } from '../../features/voice/voice-trainer';
+import { PersonaAccessCard, TryConversationCard } from '../../features/voice/persona-talk-cards';
 import { awaitReads } from '../../lib/route-data';
 
 export const Route = createFileRoute('/app/voice-legacy')({
@@ -19,7 +20,9 @@ function VoiceTrainerPage() {
       </PageHeader>
       <PersonaCard />
       <VoiceTrainer />
+      <TryConversationCard />
       <BeyondCard />
+      <PersonaAccessCard />
     </>
   );
 }

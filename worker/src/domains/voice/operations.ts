@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ZIdParam } from '../../api/ids';
 import { defineOperation } from '../../api/operation';
 import { VOICE_SAMPLE_MAX_BODY_BYTES, ZVoicePrompt, ZVoicePromptFields, ZVoiceSample, ZVoiceStatus, ZVoiceUploadFields } from '../../contracts/voice';
-import { bodyFieldError } from '../../lib/errors';
+import { AppError, bodyFieldError } from '../../lib/errors';
 import { createVoicePrompt, deleteVoicePrompt, listVoicePrompts, voicePromptNotFound } from './prompts';
 import { parseOrThrow } from '../../lib/validation';
 import { singleFilePart, textField } from '../attachments/multipart';
@@ -10,6 +10,9 @@ import { deleteVoiceSample, listVoiceSamples, uploadVoiceSample, voiceSampleNotF
 import { startVoiceTraining, voiceStatus } from './training';
 import { ZPersona, ZPersonaInput } from '../../contracts/persona';
 import { getPersona, savePersona } from './persona';
+import { ZChatPersona, ZPersonaAccess, ZPersonaAccessInput, ZPersonaPrompt, ZPersonaReply, ZRetireInput } from '../../contracts/persona-chat';
+import { listChatPersonas, replyAsPersona, simulateResponse } from './persona-chat';
+import { NO_PERSONA, personaAccess, retirePersona, setPersonaAccess } from './persona-access';
 
 /**
  * Voice samples and the voice profile (SPEC section 7 /voice/upload, /voice/train, /voice/status;
@@ -243,5 +246,119 @@ export const voiceOperations = [
       await deleteVoicePrompt(services, principal.user.id, id);
       return { ok: true as const };
     },
+  }),
+  defineOperation({
+    method: 'post',
+    path: '/api/voice/simulate-response',
+    trpc: 'simulate',
+    access: { kind: 'session' },
+    input: { body: ZPersonaPrompt },
+    output: ZPersonaReply,
+    docs: {
+      operationId: 'simulatePersonaResponse',
+      summary: 'Try your persona',
+      description:
+        "`{prompt, session_id?}` → `{text, audio_base64, source, based_on, session_id, audio_seconds, voice_seconds_left, notice, engine}`. Your persona answers from your own words (seed answers, persona text, Messages from the Beyond, imported chat); `source` says whether the words are yours (`own_words`), worded by an AI model from them (`ai_worded`) or nothing matched (`no_match`, and the text says so). `audio_base64` is a WAV from the speech synthesiser tuned by your voice profile, within your plan's voice minutes per session (empty past them, or on the Free plan).",
+      tags: ['Persona'],
+      responses: {
+        200: { description: 'The reply' },
+        403: { description: 'The voice consent is withdrawn' },
+        409: { description: 'No persona set up yet' },
+        422: { description: 'An empty prompt' },
+      },
+    },
+    run: ({ services, principal }, input) => simulateResponse(services, principal.user.id, input),
+  }),
+  defineOperation({
+    method: 'get',
+    path: '/api/personas',
+    trpc: 'chatPersonas',
+    access: { kind: 'session' },
+    input: {},
+    output: z.array(ZChatPersona),
+    docs: {
+      operationId: 'listChatPersonas',
+      summary: 'Personas you may talk to',
+      description: 'Your own persona, and those of people who chose you, once they are released (missed check-ins or confirmed death) and unless retired.',
+      tags: ['Persona'],
+      responses: { 200: { description: 'Personas' } },
+    },
+    run: ({ services, principal }) => listChatPersonas(services, principal.user.id),
+  }),
+  defineOperation({
+    method: 'post',
+    path: '/api/personas/{id}/reply',
+    trpc: 'reply',
+    access: { kind: 'session' },
+    // Fields checked after access (in the service), so an outsider gets the same 404 whatever they send.
+    input: { params: ZIdParam, body: ZPersonaPrompt.partial() },
+    output: ZPersonaReply,
+    notFound: () => new AppError('NOT_FOUND', NO_PERSONA),
+    docs: {
+      operationId: 'personaReply',
+      summary: 'Ask a persona',
+      description:
+        "`{id}` is the persona owner's user id. The owner always; a recipient they chose only after their release; 404 for anyone else, before release, or once retired (for everyone, or by the caller for themselves). Voice minutes per session follow the owner's plan, counted on the server from the synthesised audio.",
+      tags: ['Persona'],
+      responses: { 200: { description: 'The reply' }, 404: { description: NO_PERSONA }, 422: { description: 'An empty prompt' } },
+    },
+    run: ({ services, principal }, { id, ...input }) => replyAsPersona(services, id, principal.user.id, input),
+  }),
+  defineOperation({
+    method: 'post',
+    path: '/api/personas/{id}/retire',
+    trpc: 'retire',
+    access: { kind: 'session' },
+    input: { params: ZIdParam, body: ZRetireInput.partial() },
+    output: z.object({ ok: z.literal(true) }),
+    notFound: () => new AppError('NOT_FOUND', NO_PERSONA),
+    docs: {
+      operationId: 'retirePersona',
+      summary: 'Retire a persona',
+      description:
+        '`{for: "me"}`: a recipient stops it for themselves. `{for: "everyone"}`: the keeper (after release) or the owner ends it — no replies to anyone, and the persona, the voice profile, the samples and Messages from the Beyond are deleted.',
+      tags: ['Persona'],
+      responses: {
+        200: { description: 'Retired' },
+        403: { description: "Retiring for everyone is the keeper's (or the owner's)" },
+        404: { description: NO_PERSONA },
+        409: { description: 'The owner retires their own persona for everyone, not for themselves' },
+      },
+    },
+    run: ({ services, principal }, { id, ...input }) => retirePersona(services, id, principal.user.id, input),
+  }),
+  defineOperation({
+    method: 'get',
+    path: '/api/ai/persona-access',
+    trpc: 'personaAccess',
+    access: { kind: 'session' },
+    input: {},
+    output: ZPersonaAccess,
+    docs: {
+      operationId: 'getPersonaAccess',
+      summary: 'Who may talk to your persona',
+      description:
+        'The recipients you chose (after your release only), the keeper, your accepted contacts to choose from, whether you are released, and whether it was retired.',
+      tags: ['Persona'],
+      responses: { 200: { description: 'Access' } },
+    },
+    run: ({ services, principal }) => personaAccess(services, principal.user.id),
+  }),
+  defineOperation({
+    method: 'put',
+    path: '/api/ai/persona-access',
+    trpc: 'setPersonaAccess',
+    access: { kind: 'session' },
+    input: { body: ZPersonaAccessInput },
+    output: ZPersonaAccess,
+    docs: {
+      operationId: 'setPersonaAccess',
+      summary: 'Choose who may talk to your persona',
+      description:
+        '`{recipient_ids, keeper_id}`, each one of your accepted contacts; replaces the list. A recipient who retired it for themselves stays retired.',
+      tags: ['Persona'],
+      responses: { 200: { description: 'Saved' }, 422: { description: 'Someone who is not an accepted contact' } },
+    },
+    run: ({ services, principal }, input) => setPersonaAccess(services, principal.user.id, input),
   }),
 ] as const;

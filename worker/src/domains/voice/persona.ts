@@ -32,5 +32,9 @@ export async function savePersona(ctx: ServiceContext, userId: string, input: TP
   )
     .bind(userId, input.persona_text, input.behavior, JSON.stringify(input.qa), now)
     .run();
+  // Setting up again after a retirement (the owner came back from a missed-check-in release) starts a new persona.
+  await ctx.env.DB.prepare('UPDATE persona_settings SET retired_at = NULL, retired_by = NULL, updated_at = ?2 WHERE owner_id = ?1 AND retired_at IS NOT NULL')
+    .bind(userId, now)
+    .run();
   return getPersona(ctx, userId);
 }

@@ -86,6 +86,10 @@ export const EXPORTS: readonly TableExport[] = [
   // Chat imports (docs/decisions/chat-import.md): what was read from each upload, and the lines kept.
   { table: 'chat_imports', file: 'chat_imports', where: 'owner_id = ?1', omit: ['r2_key'] },
   { table: 'persona_chat_lines', file: 'persona_chat_lines', where: 'owner_id = ?1' },
+  // Persona access: whom this user chose (and whether they retired it), and the personas they were chosen for.
+  { table: 'persona_recipients', file: 'persona_recipients', where: 'owner_id = ?1 OR recipient_user_id = ?1' },
+  { table: 'persona_settings', file: 'persona_settings', where: 'owner_id = ?1 OR keeper_user_id = ?1' },
+  { table: 'persona_chat_sessions', file: 'persona_chat_sessions', where: 'owner_id = ?1 OR user_id = ?1' },
   { table: 'contacts', file: 'contacts', where: "owner_id = ?1 OR (contact_user_id = ?1 AND status = 'accepted')", omit: ['invite_token_hash'] },
   // Community (docs/decisions/community.md): capsules the user wrote — anonymous ones too, to their own
   // author — memorials they made, their posts and the candles they lit. Never another author's.

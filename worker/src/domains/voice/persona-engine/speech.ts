@@ -1,0 +1,136 @@
+import SamJs from 'sam-js';
+
+/**
+ * Speech for persona replies (DESIGN section 8 "a speech synthesiser that ships with an npm package").
+ * The local synthesiser is SAM (`sam-js`, 21 kB minified, pure JavaScript, no WebAssembly, no data files,
+ * nothing downloaded at run time): it runs in workerd as is. It is a formant synthesiser of the 1982
+ * Software Automatic Mouth: robotic, and tuned by the owner's voice profile (pitch, speaking rate) — a
+ * voice profile, not a neural clone, as the pages say. Why not espeak-ng/meSpeak: see
+ * docs/decisions/voice.md "Speech".
+ */
+export interface VoiceTuning {
+  /** The owner's measured median pitch, Hz (null: not measured). */
+  pitch_hz: number | null;
+  /** The owner's measured speaking rate (null: not measured). */
+  syllables_per_second: number | null;
+}
+
+export interface Speech {
+  /** A WAV file (8-bit mono PCM). */
+  wav: Uint8Array;
+  seconds: number;
+}
+
+export interface SpeechSynthesiser {
+  readonly id: string;
+  synthesize(text: string, tuning: VoiceTuning): Speech;
+}
+
+export const SAM_RATE = 22050;
+const SAM_DEFAULT_PITCH = 64;
+const SAM_DEFAULT_SPEED = 72;
+/**
+ * SAM's `pitch` setting against the fundamental it produces, measured with voice-analysis.ts on SAM's own
+ * output (docs/decisions/voice.md): a lower setting is a higher voice.
+ */
+const PITCH_TABLE: readonly (readonly [setting: number, hz: number])[] = [
+  [30, 290],
+  [40, 223],
+  [50, 170],
+  [64, 126],
+  [80, 100],
+  [100, 80],
+  [120, 67],
+];
+/** SAM at speed 72 speaks about 3.75 syllable peaks a second (measured the same way); time scales with `speed`. */
+const SAM_SYLLABLES_AT_DEFAULT = 3.75;
+
+/** The SAM pitch setting whose voice is nearest `hz` (interpolated in the table). */
+export function samPitchFor(hz: number | null): number {
+  if (!hz || !Number.isFinite(hz)) return SAM_DEFAULT_PITCH;
+  if (hz >= PITCH_TABLE[0]![1]) return PITCH_TABLE[0]![0];
+  for (let i = 1; i < PITCH_TABLE.length; i += 1) {
+    const [s1, h1] = PITCH_TABLE[i]!;
+    const [s0, h0] = PITCH_TABLE[i - 1]!;
+    if (hz >= h1) return Math.round(s0 + ((h0 - hz) / (h0 - h1)) * (s1 - s0));
+  }
+  return PITCH_TABLE.at(-1)![0];
+}
+
+export function samSpeedFor(syllablesPerSecond: number | null): number {
+  if (!syllablesPerSecond || !Number.isFinite(syllablesPerSecond)) return SAM_DEFAULT_SPEED;
+  return Math.round(Math.min(140, Math.max(45, (SAM_DEFAULT_SPEED * SAM_SYLLABLES_AT_DEFAULT) / syllablesPerSecond)));
+}
+
+/** SAM reads plain ASCII: accents folded, typographic quotes straightened, anything else dropped. */
+export function samText(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[‘’]/g, "'")
+    .replace(/[“”«»]/g, '')
+    .replace(/[—–]/g, ', ')
+    .replace(/[^A-Za-z0-9 .,?!'-]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** SAM takes a phrase at a time (its buffer holds about 255 phonemes): sentences, long ones cut at words. */
+export function phrases(text: string, max = 100): string[] {
+  const out: string[] = [];
+  for (const sentence of text.match(/[^.!?]+[.!?]*/g) ?? []) {
+    let current = '';
+    for (const word of sentence.trim().split(' ')) {
+      if (current && current.length + word.length + 1 > max) {
+        out.push(current);
+        current = word;
+      } else current = current ? `${current} ${word}` : word;
+    }
+    if (current) out.push(current);
+  }
+  return out.filter((p) => /[A-Za-z0-9]/.test(p));
+}
+
+export function wavOf(pcm8: Uint8Array, rate: number): Uint8Array {
+  const out = new Uint8Array(44 + pcm8.length);
+  const v = new DataView(out.buffer);
+  const ascii = (at: number, s: string) => {
+    for (let i = 0; i < s.length; i += 1) v.setUint8(at + i, s.charCodeAt(i));
+  };
+  ascii(0, 'RIFF');
+  v.setUint32(4, 36 + pcm8.length, true);
+  ascii(8, 'WAVE');
+  ascii(12, 'fmt ');
+  v.setUint32(16, 16, true);
+  v.setUint16(20, 1, true);
+  v.setUint16(22, 1, true);
+  v.setUint32(24, rate, true);
+  v.setUint32(28, rate, true);
+  v.setUint16(32, 1, true);
+  v.setUint16(34, 8, true);
+  ascii(36, 'data');
+  v.setUint32(40, pcm8.length, true);
+  out.set(pcm8, 44);
+  return out;
+}
+
+export const samSynthesiser: SpeechSynthesiser = {
+  id: 'sam',
+  synthesize(text, tuning) {
+    const sam = new SamJs({ pitch: samPitchFor(tuning.pitch_hz), speed: samSpeedFor(tuning.syllables_per_second) });
+    const pause = new Uint8Array(Math.round(SAM_RATE * 0.12)).fill(128);
+    const parts: Uint8Array[] = [];
+    for (const phrase of phrases(samText(text))) {
+      const pcm = sam.buf8(phrase);
+      if (pcm instanceof Uint8Array && pcm.length > 0) parts.push(pcm, pause);
+    }
+    const length = parts.reduce((n, p) => n + p.length, 0);
+    const pcm = new Uint8Array(length);
+    let at = 0;
+    for (const p of parts) {
+      pcm.set(p, at);
+      at += p.length;
+    }
+    return { wav: wavOf(pcm, SAM_RATE), seconds: length / SAM_RATE };
+  },
+};
