@@ -19,3 +19,4 @@ export * from './legacy';
 export * from './contacts';
 export * from './voice';
 export * from './community';
+export * from './billing';

@@ -1,6 +1,6 @@
 import type { User } from '@afterword/db/schema';
 import { formatBytes, type StorageView } from '../../contracts/attachments';
-import { PLAN_LIMITS } from '../../contracts/plans';
+import { PLAN_LIMITS, upgradeHint } from '../../contracts/plans';
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
 
@@ -8,17 +8,20 @@ import { AppError } from '../../lib/errors';
 export const VAULT_KEY_PREFIX = 'vault/';
 
 /**
- * What counts against a plan's storage (DESIGN section 10), as one SQL expression of the user id bound
- * at `param`: the audio of the messages they wrote, the ciphertext of their attachments and of their
- * vault files — each vault file once — and their voice samples and recorded Messages from the Beyond; each vault file once, though its item's messages carry it as an attachment. Summed by
- * D1, never by listing rows into the Worker.
+ * The one storage meter (DESIGN section 10; docs/decisions/billing.md), as one SQL expression of the user
+ * id bound at `param`: the audio of the messages they wrote, the ciphertext of their attachments and of
+ * their vault files — each vault file once, though its item's messages carry it as an attachment — their
+ * voice samples and recorded Messages from the Beyond, and the media items of the capsules they wrote
+ * (audio and video; text items are not storage). Summed by D1, never by listing rows into the Worker, and
+ * used both to answer the meter and inside each upload's conditional INSERT.
  */
 export const storageUsedSql = (param = '?1') =>
   `((SELECT COALESCE(SUM(audio_bytes), 0) FROM messages WHERE sender_id = ${param})` +
   ` + (SELECT COALESCE(SUM(size), 0) FROM message_attachments WHERE owner_id = ${param} AND r2_key NOT LIKE '${VAULT_KEY_PREFIX}%')` +
   ` + (SELECT COALESCE(SUM(size), 0) FROM vault_assets WHERE owner_id = ${param})` +
   ` + (SELECT COALESCE(SUM(size), 0) FROM voice_samples WHERE owner_id = ${param})` +
-  ` + (SELECT COALESCE(SUM(size), 0) FROM voice_prompts WHERE owner_id = ${param}))`;
+  ` + (SELECT COALESCE(SUM(size), 0) FROM voice_prompts WHERE owner_id = ${param})` +
+  ` + (SELECT COALESCE(SUM(LENGTH(CAST(ci.data AS BLOB))), 0) FROM capsule_items ci JOIN capsules c ON c.id = ci.capsule_id WHERE c.author_id = ${param} AND ci.type <> 'text'))`;
 
 export async function storageUsedBytes(ctx: ServiceContext, userId: string): Promise<number> {
   const row = await ctx.env.DB.prepare(`SELECT ${storageUsedSql()} AS used`).bind(userId).first<{ used: number }>();
@@ -28,14 +31,14 @@ export async function storageUsedBytes(ctx: ServiceContext, userId: string): Pro
 export const storageLimitBytes = (plan: User['plan']) => PLAN_LIMITS[plan].storageBytes;
 
 /**
- * The plan's quota, what is used and what the new bytes need: 413 for attachments and audio (issue 5),
- * 403 for vault files (issue 13 words it so), with the same sentence.
+ * The plan's quota, what is used and what the new bytes need, and the plan that holds more: 403 for every
+ * kind of file (issue 18: one meter, one refusal; attachments and audio answered 413 before it).
  */
-export function quotaExceeded(plan: User['plan'], used: number, size: number, code: 'PAYLOAD_TOO_LARGE' | 'FORBIDDEN' = 'PAYLOAD_TOO_LARGE') {
+export function quotaExceeded(plan: User['plan'], used: number, size: number) {
   const limit = storageLimitBytes(plan);
   return new AppError(
-    code,
-    `Storage quota exceeded: the ${PLAN_LIMITS[plan].name} plan includes ${formatBytes(limit)} of storage; you use ${formatBytes(used)} and this file needs ${formatBytes(size)} more. Upgrade your plan for more storage.`,
+    'FORBIDDEN',
+    `Storage quota exceeded: the ${PLAN_LIMITS[plan].name} plan includes ${formatBytes(limit)} of storage; you use ${formatBytes(used)} and this file needs ${formatBytes(size)} more. ${upgradeHint(plan, (l) => l.storageBytes > used + size)}`,
   );
 }
 
