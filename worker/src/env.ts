@@ -2,6 +2,7 @@ import { createDb, type Db } from '@afterword/db';
 import type { EmailEnv } from './channels/email';
 import type { PushEnv } from './channels/push';
 import type { TwilioEnv } from './channels/twilio';
+import type { StripeEnv } from './domains/billing/providers/stripe';
 import { systemClock, type Clock } from './lib/clock';
 
 /**
@@ -12,7 +13,8 @@ import { systemClock, type Clock } from './lib/clock';
 export type Bindings = Omit<Env, 'EMAIL_TRANSPORT' | 'SMS_TRANSPORT' | 'CALL_TRANSPORT' | 'PUSH_TRANSPORT' | 'PUBLIC_ORIGIN'> &
   EmailEnv &
   TwilioEnv &
-  PushEnv & {
+  PushEnv &
+  StripeEnv & {
     PUBLIC_ORIGIN: string;
     /**
      * "true" lets every signed-in user read every outbox row (the operator view, GET /api/outbox/all):
@@ -37,6 +39,10 @@ export type Bindings = Omit<Env, 'EMAIL_TRANSPORT' | 'SMS_TRANSPORT' | 'CALL_TRA
     TRUST_CF_CONNECTING_IP?: string;
     /** The voice engine (DESIGN section 8): local (default), workers-ai or elevenlabs (domains/voice/engine.ts). */
     VOICE_ENGINE?: string;
+    /** The payment provider (docs/decisions/billing.md): sandbox (default outside production) or stripe. */
+    BILLING_PROVIDER?: string;
+    /** Build-time price overrides, the same JSON as the web build's VITE_PRICING_OVERRIDES (contracts/plans.ts). */
+    PRICING_OVERRIDES?: string;
   };
 
 /** What every service receives: the database, the bindings and the clock. */

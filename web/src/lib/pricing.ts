@@ -1,4 +1,4 @@
-import { annualSavingPercent as savingFrom, type BillingCycle, PLAN_LIMITS, type PlanId, planPrices, type PlanPrices } from '@afterword/worker/contracts/plans';
+import { annualSavingPercent as savingFrom, BILLING_CYCLES, type BillingCycle, PLAN_LIMITS, type PlanId, planPrices, type PlanPrices } from '@afterword/worker/contracts/plans';
 
 /**
  * SPEC section 9: the tier cards of the pricing and checkout pages. Prices and limits come from the one
