@@ -32,7 +32,7 @@ export async function readLegacyGraph(ctx: ServiceContext, owner: Pick<User, 'id
       .bind(owner.id)
       .all<{ id: string; condition_type: string; rid: string; email: string; display_name: string }>(),
     db
-      .prepare("SELECT id, email, status FROM guardians WHERE owner_id = ?1 AND status IN ('invited', 'active') ORDER BY created_at")
+      .prepare("SELECT id, email, status FROM guardians WHERE owner_id = ?1 AND status IN ('invited', 'active') ORDER BY invited_at")
       .bind(owner.id)
       .all<{ id: string; email: string; status: string }>(),
   ]);
