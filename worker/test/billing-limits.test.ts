@@ -45,7 +45,9 @@ describe.each(PLAN_IDS)('the %s plan', (plan) => {
     await onPlan(owner.id, plan);
     const first = await createMessageFor(owner.token, { recipient_user_id: recipient.id });
     // The meter reached cheaply: an earlier recording takes all but two recordings' bytes.
-    await env.DB.prepare('UPDATE messages SET audio_bytes = ? WHERE id = ?').bind(limits.storageBytes - 16, first.id).run();
+    await env.DB.prepare('UPDATE messages SET audio_bytes = ? WHERE id = ?')
+      .bind(limits.storageBytes - 16, first.id)
+      .run();
     expect((await api('POST', '/api/message/create', { token: owner.token, json: recording(recipient.id) })).status).toBe(201);
     expect((await api('POST', '/api/trpc/message.create', { token: owner.token, json: recording(recipient.id) })).status).toBe(200);
     const meter = (await api('GET', '/api/billing', { token: owner.token })).data.meters.find((m: { key: string }) => m.key === 'storage_bytes');
@@ -82,13 +84,19 @@ describe('the one storage meter', () => {
     const now = Date.now();
     await env.DB.batch([
       env.DB.prepare('UPDATE messages SET audio_bytes = 1 WHERE id = ?').bind(message.id),
-      env.DB.prepare("INSERT INTO capsules (id, author_id, title, theme, is_anonymous, release_at, created_at, updated_at) VALUES (?1, ?2, 't', 'Hope', 0, ?3, ?3, ?3)").bind(
+      env.DB.prepare(
+        "INSERT INTO capsules (id, author_id, title, theme, is_anonymous, release_at, created_at, updated_at) VALUES (?1, ?2, 't', 'Hope', 0, ?3, ?3, ?3)",
+      ).bind(capsule, owner.id, now),
+      env.DB.prepare("INSERT INTO capsule_items (id, capsule_id, position, type, data) VALUES (?1, ?2, 0, 'audio', ?3)").bind(
+        crypto.randomUUID(),
         capsule,
-        owner.id,
-        now,
+        'x'.repeat(100),
       ),
-      env.DB.prepare("INSERT INTO capsule_items (id, capsule_id, position, type, data) VALUES (?1, ?2, 0, 'audio', ?3)").bind(crypto.randomUUID(), capsule, 'x'.repeat(100)),
-      env.DB.prepare("INSERT INTO capsule_items (id, capsule_id, position, type, data) VALUES (?1, ?2, 1, 'text', ?3)").bind(crypto.randomUUID(), capsule, 'y'.repeat(1000)),
+      env.DB.prepare("INSERT INTO capsule_items (id, capsule_id, position, type, data) VALUES (?1, ?2, 1, 'text', ?3)").bind(
+        crypto.randomUUID(),
+        capsule,
+        'y'.repeat(1000),
+      ),
     ]);
     const meter = (await api('GET', '/api/billing', { token: owner.token })).data.meters.find((m: { key: string }) => m.key === 'storage_bytes');
     expect(meter.used).toBe(101); // a text item is not storage
@@ -103,14 +111,19 @@ describe('a downgrade', () => {
     await onPlan(owner.id, 'pro');
     for (const name of ['a', 'b', 'c', 'd']) expect((await createCanaryRest(owner.token, name)).status).toBe(201);
     const message = await createMessageFor(owner.token, { recipient_user_id: recipient.id });
-    await env.DB.prepare('UPDATE messages SET audio_bytes = ? WHERE id = ?').bind(PLAN_LIMITS.plus.storageBytes * 2, message.id).run();
+    await env.DB.prepare('UPDATE messages SET audio_bytes = ? WHERE id = ?')
+      .bind(PLAN_LIMITS.plus.storageBytes * 2, message.id)
+      .run();
 
     await onPlan(owner.id, 'plus');
     expect((await api('GET', '/api/canary/list', { token: owner.token })).data).toHaveLength(4);
     expect((await api('GET', `/api/message/${message.id}`, { token: owner.token })).status).toBe(200);
     const meters = (await api('GET', '/api/billing', { token: owner.token })).data.meters;
     expect(meters.find((m: { key: string }) => m.key === 'canaries')).toMatchObject({ used: 4, limit: 3 });
-    expect(meters.find((m: { key: string }) => m.key === 'storage_bytes')).toMatchObject({ used: PLAN_LIMITS.plus.storageBytes * 2, limit: PLAN_LIMITS.plus.storageBytes });
+    expect(meters.find((m: { key: string }) => m.key === 'storage_bytes')).toMatchObject({
+      used: PLAN_LIMITS.plus.storageBytes * 2,
+      limit: PLAN_LIMITS.plus.storageBytes,
+    });
     expect((await createCanaryRest(owner.token, 'e')).status).toBe(403);
     expect((await api('POST', '/api/message/create', { token: owner.token, json: recording(recipient.id) })).status).toBe(403);
   });

@@ -18,7 +18,8 @@ function stripeContext() {
   return { ctx, key, requests };
 }
 
-const userRow = async (id: string) => (await env.DB.prepare('SELECT id, plan, email FROM users WHERE id = ?').bind(id).first<{ id: string; plan: 'free'; email: string }>())!;
+const userRow = async (id: string) =>
+  (await env.DB.prepare('SELECT id, plan, email FROM users WHERE id = ?').bind(id).first<{ id: string; plan: 'free'; email: string }>())!;
 
 describe('the Stripe adapter, against a peer that speaks Stripe', () => {
   it('opens an annual plan as a subscription-mode Checkout Session, form-encoded with the Bearer key, and the signed completion changes the plan', async () => {
@@ -42,11 +43,16 @@ describe('the Stripe adapter, against a peer that speaks Stripe', () => {
     expect(sent!.form['discounts[0][coupon]']).toBeUndefined();
 
     // Stripe sends the event, signed with the endpoint's secret (here the local one the Worker holds).
-    const signed = (await (await fetch(`${peer.baseUrl}/__complete?key=${key}`, { method: 'POST', body: JSON.stringify({ session: session.id, secret: LOCAL_WEBHOOK_SECRET }) })).json()) as {
+    const signed = (await (
+      await fetch(`${peer.baseUrl}/__complete?key=${key}`, { method: 'POST', body: JSON.stringify({ session: session.id, secret: LOCAL_WEBHOOK_SECRET }) })
+    ).json()) as {
       payload: string;
       signature: string;
     };
-    const delivered = await api('POST', '/api/billing/webhook', { body: signed.payload, headers: { 'stripe-signature': signed.signature, 'content-type': 'application/json' } });
+    const delivered = await api('POST', '/api/billing/webhook', {
+      body: signed.payload,
+      headers: { 'stripe-signature': signed.signature, 'content-type': 'application/json' },
+    });
     expect(delivered.data).toMatchObject({ applied: true });
     const billing = await api('GET', '/api/billing', { token: owner.token });
     expect(billing.data).toMatchObject({ plan: 'plus', cycle: 'annual', status: 'active' });
@@ -86,8 +92,16 @@ describe('the Stripe adapter, against a peer that speaks Stripe', () => {
 
   it('answers a refused key without a charge, as an error with a detail and no session kept', async () => {
     const owner = await signedInUser();
-    const ctx = createServiceContext({ ...env, BILLING_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'rk_wrong', STRIPE_API_BASE: peer.baseUrl } as unknown as Bindings);
-    await expect(createCheckout(ctx, await userRow(owner.id), { plan: 'plus', cycle: 'annual' })).rejects.toMatchObject({ code: 'INTERNAL', detail: expect.stringMatching(/Nothing was charged/) });
+    const ctx = createServiceContext({
+      ...env,
+      BILLING_PROVIDER: 'stripe',
+      STRIPE_SECRET_KEY: 'rk_wrong',
+      STRIPE_API_BASE: peer.baseUrl,
+    } as unknown as Bindings);
+    await expect(createCheckout(ctx, await userRow(owner.id), { plan: 'plus', cycle: 'annual' })).rejects.toMatchObject({
+      code: 'INTERNAL',
+      detail: expect.stringMatching(/Nothing was charged/),
+    });
     const kept = await env.DB.prepare('SELECT COUNT(*) AS n FROM checkout_sessions WHERE user_id = ?').bind(owner.id).first<{ n: number }>();
     expect(kept?.n).toBe(0);
   });

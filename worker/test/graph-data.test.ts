@@ -15,8 +15,15 @@ describe('GET /api/graph/data', () => {
     const item = await giveVaultItem(owner, recipient, { condition_type: 'death_flag' });
     const canary = await createCanaryFor(owner.token, { name: 'Morning' });
     await guardianOf(owner, guardian);
-    const held = await createMessageFor(owner.token, { recipient_user_id: recipient.id, content: 'the secret words', rules: [{ trigger_type: 'missed_checkins', trigger_value: '2' }] });
-    const afterDeath = await createMessageFor(owner.token, { recipient_user_id: recipient.id, rules: [{ trigger_type: 'delay_after_death', trigger_value: '0' }] });
+    const held = await createMessageFor(owner.token, {
+      recipient_user_id: recipient.id,
+      content: 'the secret words',
+      rules: [{ trigger_type: 'missed_checkins', trigger_value: '2' }],
+    });
+    const afterDeath = await createMessageFor(owner.token, {
+      recipient_user_id: recipient.id,
+      rules: [{ trigger_type: 'delay_after_death', trigger_value: '0' }],
+    });
     await createMessageFor(outsider.token, { recipient_user_id: recipient.id });
 
     const res = await api('GET', '/api/graph/data', { token: owner.token });

@@ -1,4 +1,12 @@
-import { annualSavingPercent as savingFrom, BILLING_CYCLES, type BillingCycle, PLAN_LIMITS, type PlanId, planPrices, type PlanPrices } from '@afterword/worker/contracts/plans';
+import {
+  annualSavingPercent as savingFrom,
+  BILLING_CYCLES,
+  type BillingCycle,
+  PLAN_LIMITS,
+  type PlanId,
+  planPrices,
+  type PlanPrices,
+} from '@afterword/worker/contracts/plans';
 
 /**
  * SPEC section 9: the tier cards of the pricing and checkout pages. Prices and limits come from the one
@@ -61,7 +69,12 @@ const BASE_TIERS: Omit<Tier, 'pricing' | 'limits'>[] = [
 export const PRICES = planPrices(import.meta.env.VITE_PRICING_OVERRIDES);
 const limitsOf = (id: PlanId): Tier['limits'] => {
   const l = PLAN_LIMITS[id];
-  return { canaries: Number.isFinite(l.canaries) ? l.canaries : 'unlimited', storageGb: l.storageBytes / 1e9, voiceMinutesPerSession: l.voiceMinutes, apiCalls: l.apiCallsPerMonth };
+  return {
+    canaries: Number.isFinite(l.canaries) ? l.canaries : 'unlimited',
+    storageGb: l.storageBytes / 1e9,
+    voiceMinutesPerSession: l.voiceMinutes,
+    apiCalls: l.apiCallsPerMonth,
+  };
 };
 export const TIERS: readonly Tier[] = BASE_TIERS.map((t) => ({ ...t, pricing: PRICES[t.id], limits: limitsOf(t.id) }));
 

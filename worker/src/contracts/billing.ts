@@ -39,6 +39,8 @@ export const ZCheckoutQuery = z.object({
   cycle: z.enum(BILLING_CYCLES, { message: 'cycle must be monthly, annual, lifetime or memorial_closeout' }),
 });
 export type CheckoutQuery = z.infer<typeof ZCheckoutQuery>;
+/** The quote's query: the pricing page's defaults (Plus, annual — SPEC section 2) when a part is left out. */
+export const ZQuoteQuery = z.object({ plan: ZCheckoutQuery.shape.plan.default('plus'), cycle: ZCheckoutQuery.shape.cycle.default('annual') });
 
 /** What a checkout will charge and change, shown before the person pays. */
 export const ZCheckoutQuote = z.object({
@@ -70,7 +72,14 @@ export const ZSandboxSessionParams = z.object({ id: z.string().regex(/^cs_[A-Za-
 export const ZSandboxOutcomeParams = ZSandboxSessionParams.extend({ outcome: z.enum(['pay', 'decline', 'cancel']) });
 
 /** The sandbox session as its page shows it. */
-export const ZSandboxSession = ZCheckoutQuote.pick({ plan: true, plan_name: true, cycle: true, amount_cents: true, discount_percent: true, interval: true }).extend({
+export const ZSandboxSession = ZCheckoutQuote.pick({
+  plan: true,
+  plan_name: true,
+  cycle: true,
+  amount_cents: true,
+  discount_percent: true,
+  interval: true,
+}).extend({
   id: z.string(),
   status: z.enum(['open', 'complete', 'declined', 'canceled']),
 });

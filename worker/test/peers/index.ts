@@ -16,7 +16,16 @@ import { startStripePeer } from './stripe';
  */
 type Peer = (project: TestProject) => Promise<() => Promise<void> | void>;
 
-const peers: Peer[] = [startSmtpPeer, startEmailApiPeer, startPushPeer, startTwilioPeer, startWebhookReceiver, startDohResolver, startGooglePeer, startStripePeer];
+const peers: Peer[] = [
+  startSmtpPeer,
+  startEmailApiPeer,
+  startPushPeer,
+  startTwilioPeer,
+  startWebhookReceiver,
+  startDohResolver,
+  startGooglePeer,
+  startStripePeer,
+];
 
 export default async function setup(project: TestProject) {
   const teardowns: Array<() => Promise<void> | void> = [];

@@ -45,8 +45,8 @@ interface Account {
 
 const accounts = new Map<string, Account>();
 const accountFor = (key: string) => {
-  let a = accounts.get(key);
-  if (!a) accounts.set(key, (a = { requests: [], coupons: new Map(), sessions: new Map() }));
+  const a = accounts.get(key) ?? { requests: [], coupons: new Map(), sessions: new Map() };
+  accounts.set(key, a);
   return a;
 };
 const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
@@ -95,14 +95,28 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   const form = Object.fromEntries(new URLSearchParams(raw));
   account.requests.push({ path: url.pathname, authorization: auth, contentType: req.headers['content-type'] ?? '', form });
   if (!(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
-    return stripeError(res, 400, 'invalid_request_error', undefined, 'Invalid request (check that your POST content type is application/x-www-form-urlencoded).');
+    return stripeError(
+      res,
+      400,
+      'invalid_request_error',
+      undefined,
+      'Invalid request (check that your POST content type is application/x-www-form-urlencoded).',
+    );
   }
 
   if (req.method === 'POST' && url.pathname === '/v1/coupons') {
     const couponId = form.id ?? id('coupon');
     if (account.coupons.has(couponId)) return stripeError(res, 400, 'invalid_request_error', 'resource_already_exists', 'Coupon already exists.', 'id');
-    if (!form.percent_off && !form.amount_off) return stripeError(res, 400, 'invalid_request_error', 'parameter_missing', 'Missing required param: percent_off.', 'percent_off');
-    const coupon = { id: couponId, object: 'coupon', percent_off: Number(form.percent_off), duration: form.duration ?? 'once', name: form.name ?? null, valid: true };
+    if (!form.percent_off && !form.amount_off)
+      return stripeError(res, 400, 'invalid_request_error', 'parameter_missing', 'Missing required param: percent_off.', 'percent_off');
+    const coupon = {
+      id: couponId,
+      object: 'coupon',
+      percent_off: Number(form.percent_off),
+      duration: form.duration ?? 'once',
+      name: form.name ?? null,
+      valid: true,
+    };
     account.coupons.set(couponId, coupon);
     return json(res, 200, coupon);
   }
@@ -113,7 +127,14 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
     }
     const subscription = form.mode === 'subscription';
     if (subscription && !form['line_items[0][price_data][recurring][interval]']) {
-      return stripeError(res, 400, 'invalid_request_error', undefined, 'You must specify a recurring price in subscription mode.', 'line_items[0][price_data][recurring]');
+      return stripeError(
+        res,
+        400,
+        'invalid_request_error',
+        undefined,
+        'You must specify a recurring price in subscription mode.',
+        'line_items[0][price_data][recurring]',
+      );
     }
     if (!subscription && form['line_items[0][price_data][recurring][interval]']) {
       return stripeError(res, 400, 'invalid_request_error', undefined, 'You specified payment mode but passed a recurring price.', 'line_items[0][price_data]');
@@ -123,7 +144,9 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
     if (couponId && !coupon) return stripeError(res, 400, 'invalid_request_error', 'resource_missing', `No such coupon: '${couponId}'`, 'discounts[0][coupon]');
     const subtotal = Number(form['line_items[0][price_data][unit_amount]']) * Number(form['line_items[0][quantity]'] ?? 1);
     const total = coupon ? Math.round(subtotal * (1 - coupon.percent_off / 100)) : subtotal;
-    const metadata = Object.fromEntries(Object.entries(form).flatMap(([k, v]) => (/^metadata\[(\w+)\]$/.exec(k) ? [[/^metadata\[(\w+)\]$/.exec(k)![1]!, v]] : [])));
+    const metadata = Object.fromEntries(
+      Object.entries(form).flatMap(([k, v]) => (/^metadata\[(\w+)\]$/.exec(k) ? [[/^metadata\[(\w+)\]$/.exec(k)![1]!, v]] : [])),
+    );
     const sessionId = id('cs_test');
     const session = {
       id: sessionId,

@@ -146,7 +146,9 @@ async function applyEvent(ctx: ServiceContext, event: StripeEvent, userId: strin
       const end = typeof endSeconds === 'number' ? endSeconds * 1000 : null;
       await db.batch([
         db
-          .prepare('UPDATE billing_accounts SET status = ?3, period_end = COALESCE(?4, period_end), updated_at = ?5 WHERE user_id = ?1 AND subscription_id = ?2')
+          .prepare(
+            'UPDATE billing_accounts SET status = ?3, period_end = COALESCE(?4, period_end), updated_at = ?5 WHERE user_id = ?1 AND subscription_id = ?2',
+          )
           .bind(userId, str(o.id), standing, end, now),
         db
           .prepare(
@@ -195,7 +197,9 @@ async function endPaidLimits(
   if (!account) return;
   const noticeId = crypto.randomUUID();
   const [changed] = await db.batch([
-    db.prepare(`UPDATE billing_accounts SET status = ?2, updated_at = ?3 WHERE user_id = ?1 AND status <> ?2 ${guard}`).bind(userId, status, now, ...guardParams),
+    db
+      .prepare(`UPDATE billing_accounts SET status = ?2, updated_at = ?3 WHERE user_id = ?1 AND status <> ?2 ${guard}`)
+      .bind(userId, status, now, ...guardParams),
     db.prepare("UPDATE users SET plan = 'free', updated_at = ?2 WHERE id = ?1 AND changes() = 1").bind(userId, now),
     insertOwnerNotice(
       db,

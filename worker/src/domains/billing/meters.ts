@@ -17,13 +17,21 @@ export async function readMeters(ctx: ServiceContext, user: Pick<User, 'id' | 'p
   const now = ctx.now();
   const [canaries, calls, storage] = await Promise.all([
     ctx.env.DB.prepare('SELECT COUNT(*) AS n FROM canaries WHERE user_id = ?1').bind(user.id).first<{ n: number }>(),
-    ctx.env.DB.prepare('SELECT COALESCE(SUM(count), 0) AS n FROM api_usage WHERE user_id = ?1 AND month = ?2').bind(user.id, monthKey(now)).first<{ n: number }>(),
+    ctx.env.DB.prepare('SELECT COALESCE(SUM(count), 0) AS n FROM api_usage WHERE user_id = ?1 AND month = ?2')
+      .bind(user.id, monthKey(now))
+      .first<{ n: number }>(),
     storageUsedBytes(ctx, user.id),
   ]);
   return [
     { key: 'canaries', label: 'Canaries', used: canaries?.n ?? 0, limit: finite(limits.canaries), resets_at: null },
     { key: 'storage_bytes', label: 'Storage', used: storage, limit: finite(limits.storageBytes), resets_at: null },
-    { key: 'api_calls', label: 'API calls this month', used: calls?.n ?? 0, limit: finite(limits.apiCallsPerMonth), resets_at: nextMonthStart(now).toISOString() },
+    {
+      key: 'api_calls',
+      label: 'API calls this month',
+      used: calls?.n ?? 0,
+      limit: finite(limits.apiCallsPerMonth),
+      resets_at: nextMonthStart(now).toISOString(),
+    },
     { key: 'voice_minutes_per_session', label: 'Voice minutes per session', used: null, limit: limits.voiceMinutes, resets_at: null },
   ];
 }

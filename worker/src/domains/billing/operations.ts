@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { defineOperation } from '../../api/operation';
-import { ZBillingView, ZCheckoutQuery, ZCheckoutQuote, ZCheckoutSession, ZSandboxOutcomeParams, ZSandboxSession, ZSandboxSessionParams, ZSignedEvent } from '../../contracts/billing';
+import {
+  ZBillingView,
+  ZCheckoutQuery,
+  ZCheckoutQuote,
+  ZCheckoutSession,
+  ZSandboxOutcomeParams,
+  ZSandboxSession,
+  ZSandboxSessionParams,
+  ZSignedEvent,
+  ZQuoteQuery,
+} from '../../contracts/billing';
 import { createCheckout, quoteCheckout } from './checkout';
 import { sandboxEnabled } from './providers';
 import { readBilling } from './read-billing';
@@ -38,12 +48,13 @@ export const billingOperations = [
     path: '/api/billing/quote',
     trpc: 'quote',
     access: session,
-    input: { query: ZCheckoutQuery },
+    input: { query: ZQuoteQuery },
     output: ZCheckoutQuote,
     docs: {
       operationId: 'quoteCheckout',
       summary: 'What a checkout will charge and change',
-      description: 'The price in cents for `plan` and `cycle` (after the 40 % family continuation discount when it applies), whether it renews, and how each limit changes.',
+      description:
+        'The price in cents for `plan` and `cycle` (after the 40 % family continuation discount when it applies), whether it renews, and how each limit changes.',
       tags,
       responses: { 422: invalid },
     },

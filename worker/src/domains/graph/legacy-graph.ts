@@ -16,7 +16,10 @@ type Link = GraphData['links'][number];
 export async function readLegacyGraph(ctx: ServiceContext, owner: Pick<User, 'id' | 'email' | 'display_name'>): Promise<GraphData> {
   const db = ctx.env.DB;
   const [canaries, messages, vault, guardians] = await Promise.all([
-    db.prepare('SELECT id, name, active FROM canaries WHERE user_id = ?1 ORDER BY created_at').bind(owner.id).all<{ id: string; name: string; active: number }>(),
+    db
+      .prepare('SELECT id, name, active FROM canaries WHERE user_id = ?1 ORDER BY created_at')
+      .bind(owner.id)
+      .all<{ id: string; name: string; active: number }>(),
     db
       .prepare(
         `SELECT m.id, m.status, m.rules, u.id AS rid, u.email, u.display_name FROM messages m JOIN users u ON u.id = m.recipient_user_id
