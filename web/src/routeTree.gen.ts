@@ -24,6 +24,7 @@ import { Route as PublicStatusRouteImport } from './routes/_public/status'
 import { Route as PublicSupportRouteImport } from './routes/_public/support'
 import { Route as PublicTermsRouteImport } from './routes/_public/terms'
 import { Route as AppIndexRouteImport } from './routes/app/index'
+import { Route as AppBillingRouteImport } from './routes/app/billing'
 import { Route as AppCanaryStatusRouteImport } from './routes/app/canary-status'
 import { Route as AppCapsulesRouteImport } from './routes/app/capsules'
 import { Route as AppConsentRouteImport } from './routes/app/consent'
@@ -49,6 +50,7 @@ import { Route as AppMemorialIdRouteImport } from './routes/app/memorial/$id'
 import { Route as AppMessagesIndexRouteImport } from './routes/app/messages/index'
 import { Route as PublicContactsAcceptTokenRouteImport } from './routes/_public/contacts.accept.$token'
 import { Route as PublicGuardianAcceptTokenRouteImport } from './routes/_public/guardian.accept.$token'
+import { Route as AppBillingSandboxIdRouteImport } from './routes/app/billing_.sandbox.$id'
 import { Route as AppMessagesViewIdRouteImport } from './routes/app/messages/view/$id'
 
 const PublicRoute = PublicRouteImport.update({
@@ -123,6 +125,11 @@ const PublicTermsRoute = PublicTermsRouteImport.update({
 const AppIndexRoute = AppIndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppBillingRoute = AppBillingRouteImport.update({
+  id: '/billing',
+  path: '/billing',
   getParentRoute: () => AppRoute,
 } as any)
 const AppCanaryStatusRoute = AppCanaryStatusRouteImport.update({
@@ -252,6 +259,11 @@ const PublicGuardianAcceptTokenRoute =
     path: '/guardian/accept/$token',
     getParentRoute: () => PublicRoute,
   } as any)
+const AppBillingSandboxIdRoute = AppBillingSandboxIdRouteImport.update({
+  id: '/billing_/sandbox/$id',
+  path: '/billing/sandbox/$id',
+  getParentRoute: () => AppRoute,
+} as any)
 const AppMessagesViewIdRoute = AppMessagesViewIdRouteImport.update({
   id: '/messages/view/$id',
   path: '/messages/view/$id',
@@ -272,6 +284,7 @@ export interface FileRoutesByFullPath {
   '/status': typeof PublicStatusRoute
   '/support': typeof PublicSupportRoute
   '/terms': typeof PublicTermsRoute
+  '/app/billing': typeof AppBillingRoute
   '/app/canary-status': typeof AppCanaryStatusRoute
   '/app/capsules': typeof AppCapsulesRoute
   '/app/consent': typeof AppConsentRoute
@@ -298,6 +311,7 @@ export interface FileRoutesByFullPath {
   '/app/messages/': typeof AppMessagesIndexRoute
   '/contacts/accept/$token': typeof PublicContactsAcceptTokenRoute
   '/guardian/accept/$token': typeof PublicGuardianAcceptTokenRoute
+  '/app/billing/sandbox/$id': typeof AppBillingSandboxIdRoute
   '/app/messages/view/$id': typeof AppMessagesViewIdRoute
 }
 export interface FileRoutesByTo {
@@ -312,6 +326,7 @@ export interface FileRoutesByTo {
   '/status': typeof PublicStatusRoute
   '/support': typeof PublicSupportRoute
   '/terms': typeof PublicTermsRoute
+  '/app/billing': typeof AppBillingRoute
   '/app/canary-status': typeof AppCanaryStatusRoute
   '/app/capsules': typeof AppCapsulesRoute
   '/app/consent': typeof AppConsentRoute
@@ -339,6 +354,7 @@ export interface FileRoutesByTo {
   '/app/messages': typeof AppMessagesIndexRoute
   '/contacts/accept/$token': typeof PublicContactsAcceptTokenRoute
   '/guardian/accept/$token': typeof PublicGuardianAcceptTokenRoute
+  '/app/billing/sandbox/$id': typeof AppBillingSandboxIdRoute
   '/app/messages/view/$id': typeof AppMessagesViewIdRoute
 }
 export interface FileRoutesById {
@@ -356,6 +372,7 @@ export interface FileRoutesById {
   '/_public/status': typeof PublicStatusRoute
   '/_public/support': typeof PublicSupportRoute
   '/_public/terms': typeof PublicTermsRoute
+  '/app/billing': typeof AppBillingRoute
   '/app/canary-status': typeof AppCanaryStatusRoute
   '/app/capsules': typeof AppCapsulesRoute
   '/app/consent': typeof AppConsentRoute
@@ -383,6 +400,7 @@ export interface FileRoutesById {
   '/app/messages/': typeof AppMessagesIndexRoute
   '/_public/contacts/accept/$token': typeof PublicContactsAcceptTokenRoute
   '/_public/guardian/accept/$token': typeof PublicGuardianAcceptTokenRoute
+  '/app/billing_/sandbox/$id': typeof AppBillingSandboxIdRoute
   '/app/messages/view/$id': typeof AppMessagesViewIdRoute
 }
 export interface FileRouteTypes {
@@ -401,6 +419,7 @@ export interface FileRouteTypes {
     | '/status'
     | '/support'
     | '/terms'
+    | '/app/billing'
     | '/app/canary-status'
     | '/app/capsules'
     | '/app/consent'
@@ -427,6 +446,7 @@ export interface FileRouteTypes {
     | '/app/messages/'
     | '/contacts/accept/$token'
     | '/guardian/accept/$token'
+    | '/app/billing/sandbox/$id'
     | '/app/messages/view/$id'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -441,6 +461,7 @@ export interface FileRouteTypes {
     | '/status'
     | '/support'
     | '/terms'
+    | '/app/billing'
     | '/app/canary-status'
     | '/app/capsules'
     | '/app/consent'
@@ -468,6 +489,7 @@ export interface FileRouteTypes {
     | '/app/messages'
     | '/contacts/accept/$token'
     | '/guardian/accept/$token'
+    | '/app/billing/sandbox/$id'
     | '/app/messages/view/$id'
   id:
     | '__root__'
@@ -484,6 +506,7 @@ export interface FileRouteTypes {
     | '/_public/status'
     | '/_public/support'
     | '/_public/terms'
+    | '/app/billing'
     | '/app/canary-status'
     | '/app/capsules'
     | '/app/consent'
@@ -511,6 +534,7 @@ export interface FileRouteTypes {
     | '/app/messages/'
     | '/_public/contacts/accept/$token'
     | '/_public/guardian/accept/$token'
+    | '/app/billing_/sandbox/$id'
     | '/app/messages/view/$id'
   fileRoutesById: FileRoutesById
 }
@@ -624,6 +648,13 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/app/'
       preLoaderRoute: typeof AppIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/app/billing': {
+      id: '/app/billing'
+      path: '/billing'
+      fullPath: '/app/billing'
+      preLoaderRoute: typeof AppBillingRouteImport
       parentRoute: typeof AppRoute
     }
     '/app/canary-status': {
@@ -801,6 +832,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PublicGuardianAcceptTokenRouteImport
       parentRoute: typeof PublicRoute
     }
+    '/app/billing_/sandbox/$id': {
+      id: '/app/billing_/sandbox/$id'
+      path: '/billing/sandbox/$id'
+      fullPath: '/app/billing/sandbox/$id'
+      preLoaderRoute: typeof AppBillingSandboxIdRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/app/messages/view/$id': {
       id: '/app/messages/view/$id'
       path: '/messages/view/$id'
@@ -851,6 +889,7 @@ const PublicRouteWithChildren =
   PublicRoute._addFileChildren(PublicRouteChildren)
 
 interface AppRouteChildren {
+  AppBillingRoute: typeof AppBillingRoute
   AppCanaryStatusRoute: typeof AppCanaryStatusRoute
   AppCapsulesRoute: typeof AppCapsulesRoute
   AppConsentRoute: typeof AppConsentRoute
@@ -874,10 +913,12 @@ interface AppRouteChildren {
   AppMemorialIdRoute: typeof AppMemorialIdRoute
   AppMemorialIndexRoute: typeof AppMemorialIndexRoute
   AppMessagesIndexRoute: typeof AppMessagesIndexRoute
+  AppBillingSandboxIdRoute: typeof AppBillingSandboxIdRoute
   AppMessagesViewIdRoute: typeof AppMessagesViewIdRoute
 }
 
 const AppRouteChildren: AppRouteChildren = {
+  AppBillingRoute: AppBillingRoute,
   AppCanaryStatusRoute: AppCanaryStatusRoute,
   AppCapsulesRoute: AppCapsulesRoute,
   AppConsentRoute: AppConsentRoute,
@@ -901,6 +942,7 @@ const AppRouteChildren: AppRouteChildren = {
   AppMemorialIdRoute: AppMemorialIdRoute,
   AppMemorialIndexRoute: AppMemorialIndexRoute,
   AppMessagesIndexRoute: AppMessagesIndexRoute,
+  AppBillingSandboxIdRoute: AppBillingSandboxIdRoute,
   AppMessagesViewIdRoute: AppMessagesViewIdRoute,
 }
 

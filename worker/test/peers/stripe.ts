@@ -45,7 +45,7 @@ interface Account {
 
 const accounts = new Map<string, Account>();
 const accountFor = (key: string) => {
-  const a = accounts.get(key) ?? { requests: [], coupons: new Map(), sessions: new Map() };
+  const a: Account = accounts.get(key) ?? { requests: [], coupons: new Map(), sessions: new Map() };
   accounts.set(key, a);
   return a;
 };
