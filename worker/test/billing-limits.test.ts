@@ -62,6 +62,23 @@ describe.each(PLAN_IDS)('the %s plan', (plan) => {
     expect(trpc.data.error.data.detail).toBe(rest.data.detail);
   });
 
+  it('accepts its last API call of the month and answers the next with 429 (the existing quota, per plan)', async () => {
+    const owner = await signedInUser();
+    await onPlan(owner.id, plan);
+    const created = await api('POST', '/api/developer/keys', { token: owner.token, json: { name: 'edge', scopes: ['webhook:death-verification'] } });
+    expect(created.status).toBe(201);
+    const month = new Date().toISOString().slice(0, 7);
+    await env.DB.prepare('INSERT INTO api_usage (key_id, user_id, month, count, last_used_at) VALUES (?, ?, ?, ?, ?)')
+      .bind(created.data.id, owner.id, month, limits.apiCallsPerMonth - 1, Date.now())
+      .run();
+    const last = await api('POST', '/api/death-verification/report', { token: created.data.key });
+    expect(last.status).toBe(202);
+    expect(last.headers.get('x-ratelimit-limit')).toBe(String(limits.apiCallsPerMonth));
+    const over = await api('POST', '/api/death-verification/report', { token: created.data.key });
+    expect(over.status).toBe(429);
+    expect(over.data.detail).toContain(`(${limits.apiCallsPerMonth} calls on your plan)`);
+  });
+
   it('reports its limits on GET /api/billing and the tRPC billing.get alike', async () => {
     const owner = await signedInUser();
     await onPlan(owner.id, plan);
