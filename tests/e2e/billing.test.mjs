@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { newContext, sharedBrowser, screenshot } from '../support/browser.mjs';
+import { assertNoSeriousAxeViolations } from '../support/page.mjs';
 import { accountWithToken } from '../support/session.mjs';
 
 const getBrowser = sharedBrowser({ after });
@@ -38,14 +39,18 @@ test('a Free user upgrades to Plus annual through the sandbox, and the billing p
     await page.waitForURL(/\/checkout\?plan=plus&cycle=annual$/);
     assert.equal(await page.getByTestId('checkout-charge').textContent(), '$49 every year, until you cancel');
     await page.getByText('Canaries: 1 → 3').waitFor();
+    await assertNoSeriousAxeViolations(page, '/checkout');
 
     await continueToSandbox(page);
+    await assertNoSeriousAxeViolations(page, 'the sandbox checkout');
     await page.getByRole('button', { name: 'Pay' }).click();
     await page.waitForURL(/\/app\/billing\?checkout=success$/);
     await page.getByTestId('billing-plan').filter({ hasText: 'Plus' }).waitFor();
     await page.getByText('Billing: Annual').waitFor();
     await page.getByText(/^Renews on /).waitFor();
     assert.match(await page.getByTestId('meter-canaries').textContent(), /0 of 3/);
+    await assertNoSeriousAxeViolations(page, '/app/billing');
+    await screenshot(page, 'billing-plus');
     assert.deepEqual(errors, [], 'no console errors');
   } catch (err) {
     await screenshot(page, 'billing-upgrade');

@@ -78,6 +78,26 @@ describe('POST /api/billing/webhook', () => {
     expect((await billingOf(owner.token)).plan).toBe('free');
   });
 
+  it('waits for a delayed payment: an unpaid completion changes nothing, its later success changes the plan', async () => {
+    const owner = await signedInUser();
+    const session = await api('POST', '/api/billing/checkout', { token: owner.token, json: { plan: 'pro', cycle: 'lifetime' } });
+    const object = { id: session.data.id, object: 'checkout.session', mode: 'payment', customer: 'cus_debit', subscription: null };
+    const unpaid = await postEvent({
+      id: `evt_${crypto.randomUUID()}`,
+      type: 'checkout.session.completed',
+      data: { object: { ...object, payment_status: 'unpaid' } },
+    });
+    expect(unpaid.data).toMatchObject({ applied: true });
+    expect((await billingOf(owner.token)).plan).toBe('free');
+    const paid = await postEvent({
+      id: `evt_${crypto.randomUUID()}`,
+      type: 'checkout.session.async_payment_succeeded',
+      data: { object: { ...object, payment_status: 'paid' } },
+    });
+    expect(paid.data).toMatchObject({ applied: true });
+    expect(await billingOf(owner.token)).toMatchObject({ plan: 'pro', cycle: 'lifetime', status: 'active', renews_at: null, ends_at: null });
+  });
+
   it('acknowledges and ignores an event it does not handle', async () => {
     const res = await postEvent({ id: `evt_${crypto.randomUUID()}`, object: 'event', type: 'charge.refunded', data: { object: { id: 'ch_1' } } });
     expect(res.status).toBe(200);

@@ -17,6 +17,7 @@ export interface StripeEvent {
 
 export const HANDLED_EVENTS = [
   'checkout.session.completed',
+  'checkout.session.async_payment_succeeded',
   'checkout.session.async_payment_failed',
   'checkout.session.expired',
   'customer.subscription.updated',
@@ -110,7 +111,9 @@ async function applyEvent(ctx: ServiceContext, event: StripeEvent, userId: strin
   const o = event.data.object;
   const db = ctx.env.DB;
   switch (event.type) {
-    case 'checkout.session.completed': {
+    // A delayed payment method (a bank debit) completes the session unpaid, then succeeds later.
+    case 'checkout.session.completed':
+    case 'checkout.session.async_payment_succeeded': {
       if (o.payment_status !== 'paid' && o.payment_status !== 'no_payment_required') return;
       const session = await db
         .prepare("SELECT plan, cycle, provider FROM checkout_sessions WHERE id = ?1 AND status = 'open'")
