@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, inject, it } from 'vitest';
 import type { RecordedStripeRequest } from './peers/stripe';
+import { deleteAccount } from '../src/domains/account/delete-account';
 import { createCheckout, quoteCheckout } from '../src/domains/billing/checkout';
 import { FAMILY_COUPON_ID } from '../src/domains/billing/providers/stripe';
 import { createServiceContext, type Bindings } from '../src/env';
@@ -88,6 +89,21 @@ describe('the Stripe adapter, against a peer that speaks Stripe', () => {
     expect(sent[0]!.form).toMatchObject({ id: FAMILY_COUPON_ID, percent_off: '40', duration: 'forever' });
     expect(sent[1]!.form['discounts[0][coupon]']).toBe(FAMILY_COUPON_ID);
     expect(sent[3]!.form['discounts[0][coupon]']).toBe(FAMILY_COUPON_ID); // the second create was "already exists"
+  });
+
+  it('cancels a running subscription at Stripe when the account is erased', async () => {
+    const owner = await signedInUser();
+    const { ctx, key, requests } = stripeContext();
+    await env.DB.prepare(
+      "INSERT INTO billing_accounts (user_id, plan, cycle, status, provider, customer_id, subscription_id, period_end, updated_at) VALUES (?1, 'plus', 'monthly', 'active', 'stripe', 'cus_1', 'sub_running', NULL, 0)",
+    )
+      .bind(owner.id)
+      .run();
+    await deleteAccount(ctx, owner.id);
+    expect((await requests()).map((r) => ({ method: r.method, path: r.path, authorization: r.authorization }))).toEqual([
+      { method: 'DELETE', path: '/v1/subscriptions/sub_running', authorization: `Bearer ${key}` },
+    ]);
+    expect(await env.DB.prepare('SELECT 1 FROM billing_accounts WHERE user_id = ?').bind(owner.id).first()).toBeNull();
   });
 
   it('answers a refused key without a charge, as an error with a detail and no session kept', async () => {

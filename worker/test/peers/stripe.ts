@@ -8,6 +8,7 @@ import type { TestProject } from 'vitest/node';
  *   POST /v1/checkout/sessions   form-encoded with bracketed keys (mode, line_items[0][price_data][…],
  *                                discounts[0][coupon], metadata[…], success_url, cancel_url …)
  *   POST /v1/coupons             (id, percent_off, duration, name)
+ *   DELETE /v1/subscriptions/{id} (cancels at once)
  * authenticated by `Authorization: Bearer sk_test_…`, answering Stripe's objects (`{id:"cs_test_…",
  * object:"checkout.session", url, amount_total, …}`) or Stripe's error JSON `{error:{type, code, message}}`
  * (401 for a bad key, 400 `parameter_missing`, 400 `resource_already_exists` for a coupon id taken).
@@ -31,6 +32,7 @@ declare module 'vitest' {
 }
 
 export interface RecordedStripeRequest {
+  method: string;
   path: string;
   authorization: string;
   contentType: string;
@@ -93,7 +95,11 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   const account = accountFor(key);
   const raw = await readBody(req);
   const form = Object.fromEntries(new URLSearchParams(raw));
-  account.requests.push({ path: url.pathname, authorization: auth, contentType: req.headers['content-type'] ?? '', form });
+  account.requests.push({ method: req.method ?? '', path: url.pathname, authorization: auth, contentType: req.headers['content-type'] ?? '', form });
+
+  const cancel = /^\/v1\/subscriptions\/(sub_\w+)$/.exec(url.pathname);
+  if (req.method === 'DELETE' && cancel) return json(res, 200, { id: cancel[1], object: 'subscription', status: 'canceled' });
+
   if (!(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
     return stripeError(
       res,

@@ -12,5 +12,7 @@ export function sandboxProvider(origin: string): BillingProvider {
       const id = `cs_sandbox_${crypto.randomUUID().replaceAll('-', '')}`;
       return { id, url: `${origin}/app/billing/sandbox/${id}` };
     },
+    // Nothing is ever charged by the sandbox, so nothing to stop.
+    async cancelSubscription() {},
   };
 }

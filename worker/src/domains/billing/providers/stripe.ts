@@ -84,6 +84,15 @@ export function stripeProvider(env: StripeEnv): BillingProvider {
       if (res.status >= 300 || !res.body.id || !res.body.url) throw unavailable(res.status, res.body);
       return { id: res.body.id, url: res.body.url };
     },
+    // DELETE /v1/subscriptions/{id}: cancels at once; an already-canceled one answers 404 resource_missing.
+    async cancelSubscription(subscriptionId: string) {
+      const res = await fetch(`${base}/v1/subscriptions/${encodeURIComponent(subscriptionId)}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${key}` },
+      });
+      const body = (await res.json().catch(() => ({}))) as StripeError;
+      if (res.status >= 300 && body.error?.code !== 'resource_missing') throw unavailable(res.status, body);
+    },
   };
 }
 

@@ -18,4 +18,6 @@ export interface CheckoutRequest {
 export interface BillingProvider {
   name: 'stripe' | 'sandbox';
   createCheckout(req: CheckoutRequest): Promise<{ id: string; url: string }>;
+  /** Ends a subscription at once (the account is being erased): no further charge. */
+  cancelSubscription(subscriptionId: string): Promise<void>;
 }
