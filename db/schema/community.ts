@@ -63,7 +63,12 @@ export const capsules = sqliteTable(
   ],
 );
 
-/** One content item of a capsule, in `position` order. Text items hold their text in `data`. */
+/**
+ * One content item of a capsule, in `position` order: text items first, then audio and video in the
+ * order they were added. Text items hold their text in `data`; audio and video items the path they are
+ * served from (`/api/capsule/media/{id}`), their bytes in R2 under `r2_key` (counted in the author's
+ * storage), the type read from those bytes, and WebVTT `captions` when the author gave them.
+ */
 export const capsuleItems = sqliteTable(
   'capsule_items',
   {
@@ -74,6 +79,11 @@ export const capsuleItems = sqliteTable(
     position: integer('position').notNull(),
     type: text('type', { enum: CAPSULE_ITEM_TYPES }).notNull(),
     data: text('data').notNull(),
+    r2_key: text('r2_key'),
+    content_type: text('content_type'),
+    size: integer('size'),
+    duration_ms: integer('duration_ms'),
+    captions: text('captions'),
   },
   (t) => [index('capsule_items_capsule_idx').on(t.capsule_id, t.position)],
 );
@@ -131,6 +141,26 @@ export const communityReports = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.target_type, t.target_id, t.reporter_id] }), index('community_reports_reporter_idx').on(t.reporter_id)],
 );
+
+/**
+ * An owner's wish for a memorial page once their death is confirmed (docs/decisions/community.md
+ * "Memorials made at a confirmed death"): what it should say, and the id it will have, fixed in advance so
+ * that a redelivered confirmation job makes it once. `made_at` is set when it was made.
+ */
+export const memorialWishes = sqliteTable('memorial_wishes', {
+  user_id: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  memorial_id: text('memorial_id').notNull(),
+  name: text('name').notNull(),
+  avatar_url: text('avatar_url'),
+  epitaph: text('epitaph').notNull().default(''),
+  tags: text('tags', { mode: 'json' }).$type<string[]>().notNull(),
+  cause: text('cause'),
+  made_at: integer('made_at', { mode: 'timestamp_ms' }),
+  created_at: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+  updated_at: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+});
 
 export type Capsule = typeof capsules.$inferSelect;
 export type CapsuleItem = typeof capsuleItems.$inferSelect;

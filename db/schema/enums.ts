@@ -30,3 +30,6 @@ export const CAPSULE_THEMES = ['Hope', 'Love', 'Pranks', 'Advice'] as const;
 export const CAPSULE_ITEM_TYPES = ['text', 'audio', 'video'] as const;
 /** Memorial tags offered as filters (SPEC section 9); a memorial may carry others too. */
 export const MEMORIAL_TAGS = ['veterans', 'artists', 'teachers'] as const;
+/** Chat-history import: the export formats read, and an import's states (docs/decisions/chat-import.md). */
+export const CHAT_IMPORT_FORMATS = ['telegram', 'facebook', 'discord', 'plain'] as const;
+export const CHAT_IMPORT_STATUSES = ['queued', 'processing', 'needs_sender', 'complete', 'failed'] as const;

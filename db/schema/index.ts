@@ -19,4 +19,5 @@ export * from './legacy';
 export * from './contacts';
 export * from './voice';
 export * from './community';
+export * from './chat-imports';
 export * from './billing';

@@ -17,7 +17,9 @@ after(async () => {
   if (browserStarting) await (await browserStarting).close().catch(() => {});
   if (workerStarting) await (await workerStarting).stop().catch(() => {});
 });
-const getWorker = () => (workerStarting ??= startWorker());
+/** The moderator of this Worker (MODERATOR_EMAILS), for the review-queue journey. */
+const MODERATOR_EMAIL = `moderator.${randomUUID().slice(0, 10)}@example.test`;
+const getWorker = () => (workerStarting ??= startWorker({ vars: { MODERATOR_EMAILS: MODERATOR_EMAIL } }));
 const getBrowser = () => (browserStarting ??= launchBrowser());
 
 async function call(method, path, { body, token } = {}) {
@@ -30,8 +32,7 @@ async function call(method, path, { body, token } = {}) {
   return { status: res.status, json: text ? JSON.parse(text) : undefined, text };
 }
 
-async function account(name) {
-  const email = `${name}.${randomUUID().slice(0, 10)}@example.test`;
+async function account(name, email = `${name}.${randomUUID().slice(0, 10)}@example.test`) {
   assert.equal((await call('POST', '/api/auth/register', { body: { email, password: PASSWORD, data_policy_region: 'INTL-General' } })).status, 201);
   const token = (await call('POST', '/api/auth/login', { body: { email, password: PASSWORD } })).json.access_token;
   return { email, token };
@@ -144,6 +145,40 @@ test('community: write an anonymous capsule and find it open; make a memorial, p
     await page.waitForFunction(() => document.querySelector('ul[aria-label="Remembrances"] .community-text')?.textContent === 'She read to us every Friday');
     await found.getByText('I still have her books').waitFor();
     await assertNoSeriousAxeViolations(page, '/app/remembrances');
+    assert.deepEqual(unexpectedConsoleErrors(errors), []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('community: three reports hide a capsule; the moderator finds it from Memorials and restores it', { timeout: 5 * STEP_TIMEOUT }, async () => {
+  const [author, moderator, ...readers] = await Promise.all([
+    account('author'),
+    account('moderator', MODERATOR_EMAIL),
+    account('r1'),
+    account('r2'),
+    account('r3'),
+  ]);
+  const created = await call('POST', '/api/capsule/create', {
+    token: author.token,
+    body: { title: 'Reported by mistake', theme: 'Advice', content: [{ type: 'text', data: 'Call your mother.' }] },
+  });
+  assert.equal(created.status, 201);
+  for (const r of readers) assert.equal((await call('POST', `/api/capsule/${created.json.id}/report`, { token: r.token })).status, 200);
+  assert.equal((await call('GET', `/api/capsule/view/${created.json.id}`)).status, 404);
+
+  const { context, page, errors } = await browserAs(moderator.token, '/app/memorial');
+  try {
+    await dismissRecoveryKeyIfShown(page, h1(page, 'Memorials'));
+    await page.getByRole('link', { name: /^Review queue \(\d+ waiting\)$/ }).click();
+    await h1(page, 'Review queue').waitFor();
+    const item = page.getByRole('listitem', { name: 'Capsule “Reported by mistake”' });
+    await item.getByText('Reported by 3 people').waitFor();
+    await assertNoSeriousAxeViolations(page, '/app/moderation');
+    await item.getByRole('button', { name: 'Restore' }).click();
+    await toast(page, 'Restored: public again').waitFor();
+    await item.waitFor({ state: 'detached' });
+    assert.equal((await call('GET', `/api/capsule/view/${created.json.id}`)).status, 200);
     assert.deepEqual(unexpectedConsoleErrors(errors), []);
   } finally {
     await context.close();

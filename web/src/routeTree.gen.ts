@@ -36,6 +36,7 @@ import { Route as AppHelpRouteImport } from './routes/app/help'
 import { Route as AppImportRouteImport } from './routes/app/import'
 import { Route as AppInboxRouteImport } from './routes/app/inbox'
 import { Route as AppLegacyGraphRouteImport } from './routes/app/legacy-graph'
+import { Route as AppModerationRouteImport } from './routes/app/moderation'
 import { Route as AppNotificationsRouteImport } from './routes/app/notifications'
 import { Route as AppOutboxRouteImport } from './routes/app/outbox'
 import { Route as AppRemembrancesRouteImport } from './routes/app/remembrances'
@@ -187,6 +188,11 @@ const AppLegacyGraphRoute = AppLegacyGraphRouteImport.update({
   path: '/legacy-graph',
   getParentRoute: () => AppRoute,
 } as any)
+const AppModerationRoute = AppModerationRouteImport.update({
+  id: '/moderation',
+  path: '/moderation',
+  getParentRoute: () => AppRoute,
+} as any)
 const AppNotificationsRoute = AppNotificationsRouteImport.update({
   id: '/notifications',
   path: '/notifications',
@@ -296,6 +302,7 @@ export interface FileRoutesByFullPath {
   '/app/import': typeof AppImportRoute
   '/app/inbox': typeof AppInboxRoute
   '/app/legacy-graph': typeof AppLegacyGraphRoute
+  '/app/moderation': typeof AppModerationRoute
   '/app/notifications': typeof AppNotificationsRoute
   '/app/outbox': typeof AppOutboxRoute
   '/app/remembrances': typeof AppRemembrancesRoute
@@ -338,6 +345,7 @@ export interface FileRoutesByTo {
   '/app/import': typeof AppImportRoute
   '/app/inbox': typeof AppInboxRoute
   '/app/legacy-graph': typeof AppLegacyGraphRoute
+  '/app/moderation': typeof AppModerationRoute
   '/app/notifications': typeof AppNotificationsRoute
   '/app/outbox': typeof AppOutboxRoute
   '/app/remembrances': typeof AppRemembrancesRoute
@@ -384,6 +392,7 @@ export interface FileRoutesById {
   '/app/import': typeof AppImportRoute
   '/app/inbox': typeof AppInboxRoute
   '/app/legacy-graph': typeof AppLegacyGraphRoute
+  '/app/moderation': typeof AppModerationRoute
   '/app/notifications': typeof AppNotificationsRoute
   '/app/outbox': typeof AppOutboxRoute
   '/app/remembrances': typeof AppRemembrancesRoute
@@ -431,6 +440,7 @@ export interface FileRouteTypes {
     | '/app/import'
     | '/app/inbox'
     | '/app/legacy-graph'
+    | '/app/moderation'
     | '/app/notifications'
     | '/app/outbox'
     | '/app/remembrances'
@@ -473,6 +483,7 @@ export interface FileRouteTypes {
     | '/app/import'
     | '/app/inbox'
     | '/app/legacy-graph'
+    | '/app/moderation'
     | '/app/notifications'
     | '/app/outbox'
     | '/app/remembrances'
@@ -518,6 +529,7 @@ export interface FileRouteTypes {
     | '/app/import'
     | '/app/inbox'
     | '/app/legacy-graph'
+    | '/app/moderation'
     | '/app/notifications'
     | '/app/outbox'
     | '/app/remembrances'
@@ -734,6 +746,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppLegacyGraphRouteImport
       parentRoute: typeof AppRoute
     }
+    '/app/moderation': {
+      id: '/app/moderation'
+      path: '/moderation'
+      fullPath: '/app/moderation'
+      preLoaderRoute: typeof AppModerationRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/app/notifications': {
       id: '/app/notifications'
       path: '/notifications'
@@ -901,6 +920,7 @@ interface AppRouteChildren {
   AppImportRoute: typeof AppImportRoute
   AppInboxRoute: typeof AppInboxRoute
   AppLegacyGraphRoute: typeof AppLegacyGraphRoute
+  AppModerationRoute: typeof AppModerationRoute
   AppNotificationsRoute: typeof AppNotificationsRoute
   AppOutboxRoute: typeof AppOutboxRoute
   AppRemembrancesRoute: typeof AppRemembrancesRoute
@@ -930,6 +950,7 @@ const AppRouteChildren: AppRouteChildren = {
   AppImportRoute: AppImportRoute,
   AppInboxRoute: AppInboxRoute,
   AppLegacyGraphRoute: AppLegacyGraphRoute,
+  AppModerationRoute: AppModerationRoute,
   AppNotificationsRoute: AppNotificationsRoute,
   AppOutboxRoute: AppOutboxRoute,
   AppRemembrancesRoute: AppRemembrancesRoute,

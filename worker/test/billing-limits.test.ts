@@ -104,11 +104,9 @@ describe('the one storage meter', () => {
       env.DB.prepare(
         "INSERT INTO capsules (id, author_id, title, theme, is_anonymous, release_at, created_at, updated_at) VALUES (?1, ?2, 't', 'Hope', 0, ?3, ?3, ?3)",
       ).bind(capsule, owner.id, now),
-      env.DB.prepare("INSERT INTO capsule_items (id, capsule_id, position, type, data) VALUES (?1, ?2, 0, 'audio', ?3)").bind(
-        crypto.randomUUID(),
-        capsule,
-        'x'.repeat(100),
-      ),
+      env.DB.prepare(
+        "INSERT INTO capsule_items (id, capsule_id, position, type, data, r2_key, content_type, size) VALUES (?1, ?2, 0, 'audio', '', ?3, 'audio/webm', 100)",
+      ).bind(crypto.randomUUID(), capsule, `capsules/${capsule}/a.webm`),
       env.DB.prepare("INSERT INTO capsule_items (id, capsule_id, position, type, data) VALUES (?1, ?2, 1, 'text', ?3)").bind(
         crypto.randomUUID(),
         capsule,

@@ -25,8 +25,10 @@ describe('the review queue', () => {
     await hiddenBy3(`/api/memorial/post/${post.id}/report`);
 
     expect((await api('GET', '/api/moderation/queue', { token: someone.token })).status).toBe(403);
+    expect((await api('GET', '/api/moderation/status', { token: someone.token })).data).toEqual({ moderator: false, waiting: 0 });
     const queue = await api('GET', '/api/moderation/queue', { token: moderator.token });
     expect(queue.status).toBe(200);
+    expect((await api('GET', '/api/moderation/status', { token: moderator.token })).data).toEqual({ moderator: true, waiting: queue.data.length });
     expect(queue.data).toEqual([
       { type: 'capsule', id: capsule.id, label: 'Reported capsule', text: 'the words', reports: 3, hidden_at: expect.any(String) },
       { type: 'post', id: post.id, label: 'Ada Quill', text: 'Reported post', reports: 3, hidden_at: expect.any(String) },

@@ -136,6 +136,12 @@ describe('guardian ladder model', () => {
           env.DB.prepare('DELETE FROM messages WHERE sender_id = ?').bind(owner.id),
           env.DB.prepare('DELETE FROM vault_assets WHERE owner_id = ?').bind(owner.id),
           env.DB.prepare('DELETE FROM canaries WHERE user_id = ?').bind(owner.id),
+          env.DB.prepare('DELETE FROM memorials WHERE created_by = ?').bind(owner.id),
+          env.DB.prepare('DELETE FROM memorial_wishes WHERE user_id = ?').bind(owner.id),
+          // The owner asked for a memorial page at their death (domains/memorials/memorial-wish.ts).
+          env.DB.prepare(
+            "INSERT INTO memorial_wishes (user_id, memorial_id, name, epitaph, tags, created_at, updated_at) VALUES (?1, ?2, 'Model', '', '[]', 0, 0)",
+          ).bind(owner.id, crypto.randomUUID()),
           env.DB.prepare('UPDATE users SET death_confirmed_at = NULL WHERE id = ?').bind(owner.id),
           env.DB.prepare("UPDATE guardians SET status = 'active', ended_at = NULL WHERE owner_id = ?").bind(owner.id),
           env.DB.prepare(
@@ -225,6 +231,9 @@ describe('guardian ladder model', () => {
           )
             .bind(owner.id, message.id)
             .first<{ confirmations: number; releases: number; asks: number; askCycles: number }>();
+          // The wished memorial page: never before a real confirmation, never twice.
+          const pages = await env.DB.prepare('SELECT count(*) AS n FROM memorials WHERE created_by = ?').bind(owner.id).first<{ n: number }>();
+          expect({ label, memorialPages: pages!.n <= (m.confirmedAt != null ? 1 : 0) }).toEqual({ label, memorialPages: true });
           expect({ label, confirmations: once!.confirmations, releases: once!.releases, asks: once!.asks }).toEqual({
             label,
             confirmations: m.confirmedAt != null ? 1 : 0,
@@ -326,6 +335,8 @@ describe('guardian ladder model', () => {
         await runMessage();
         await runMessage();
         await check('end');
+        const pages = await env.DB.prepare('SELECT count(*) AS n FROM memorials WHERE created_by = ?').bind(owner.id).first<{ n: number }>();
+        expect({ memorialPages: pages!.n }).toEqual({ memorialPages: m.confirmedAt != null ? 1 : 0 });
         // The release rule: confirmed only via a quorum of distinct guardians or a key.
       }),
       { numRuns: RUNS, ...replay },

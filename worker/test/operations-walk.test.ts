@@ -54,7 +54,28 @@ async function vaultItem(owner: Persona, recipient: Persona) {
   return (await giveVaultItem(owner, recipient, { condition_type: 'death_flag' })).id;
 }
 
+/** An audio item, with captions, of a capsule not yet released: only its author may play it. */
+async function capsuleMediaItemOf(owner: Persona) {
+  const capsule = await capsuleBy(owner, { release_at: '2099-01-01' });
+  const form = new FormData();
+  form.append('file', new Blob([pcmWav(new Float32Array(8000), 8000)]), 'walk.wav');
+  form.append('type', 'audio');
+  form.append('captions', 'WEBVTT\n');
+  const res = await api('POST', `/api/capsule/${capsule.id}/media`, { token: owner.token, body: form });
+  return (res.data.content[1].data as string).split('/').pop()!;
+}
+
+/** A chat import (queued: the walk runs no job). */
+async function chatImportOf(owner: Persona) {
+  const form = new FormData();
+  form.append('file', new Blob([JSON.stringify([{ sender: 'Me', text: 'walk', timestamp: null }])]), 'chat.json');
+  return (await api('POST', '/api/imports/chat-history', { token: owner.token, body: form })).data.job_id as string;
+}
+
 const OWNED: Record<string, (owner: Persona, recipient: Persona) => Promise<string>> = {
+  getChatImport: chatImportOf,
+  chooseChatImportSender: chatImportOf,
+  deleteChatImport: chatImportOf,
   deleteVoicePrompt: async (owner) => {
     const form = new FormData();
     form.append('prompt', 'walk');
@@ -108,6 +129,11 @@ const OWNED: Record<string, (owner: Persona, recipient: Persona) => Promise<stri
   viewCapsule: async (owner) => (await capsuleBy(owner, { release_at: '2099-01-01' })).id,
   editCapsule: async (owner) => (await capsuleBy(owner, { release_at: '2099-01-01' })).id,
   deleteCapsule: async (owner) => (await capsuleBy(owner)).id,
+  addCapsuleMedia: async (owner) => (await capsuleBy(owner, { release_at: '2099-01-01' })).id,
+  // Two path parameters: the walk puts the same id in both, and an outsider is refused either way.
+  deleteCapsuleMedia: async (owner) => (await capsuleBy(owner, { release_at: '2099-01-01' })).id,
+  getCapsuleMedia: capsuleMediaItemOf,
+  getCapsuleCaptions: capsuleMediaItemOf,
   publishCapsule: async (owner) => (await capsuleBy(owner)).id,
   getMemorial: async (owner) => (await memorialBy(owner)).id,
   postOnMemorial: async (owner) => (await memorialBy(owner)).id,
@@ -200,7 +226,10 @@ describe('every declared operation', () => {
       expect(malformed.status, `${op.method} ${op.path} with a malformed id`).toBe(404);
       expect(typeof malformed.data.detail).toBe('string');
       if (SHARED_READS.has(op.docs.operationId) || KIND_PARAMS.has(op.docs.operationId) || OPEN_TO_SIGNED_IN.has(op.docs.operationId)) continue;
-      const asOutsider = await api(METHOD(op), pathOf(op, id), { token: outsider.token, json: op.input.body ? {} : undefined });
+      // A multipart upload gets an empty form: ownership is checked before its parts.
+      const asOutsider = op.input.multipart
+        ? await api(METHOD(op), pathOf(op, id), { token: outsider.token, body: new FormData() })
+        : await api(METHOD(op), pathOf(op, id), { token: outsider.token, json: op.input.body ? {} : undefined });
       expect(asOutsider.status, `${op.method} ${op.path} as an outsider`).toBe(404);
       expect(malformed.data).toEqual(asOutsider.data);
     }

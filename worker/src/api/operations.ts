@@ -21,6 +21,7 @@ import { notifyOperations } from '../domains/notify/operations';
 import { outboxOperations } from '../domains/outbox/operations';
 import { profileOperations } from '../domains/profile/operations';
 import { vaultOperations } from '../domains/vault/operations';
+import { chatImportOperations } from '../domains/chat-import/operations';
 import { voiceOperations } from '../domains/voice/operations';
 import { webhooksOperations } from '../domains/webhooks/operations';
 import type { AnyOperation } from './operation';
@@ -50,6 +51,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...contactsOperations,
   ...vaultOperations,
   ...voiceOperations,
+  ...chatImportOperations,
   ...capsuleOperations,
   ...memorialOperations,
   ...moderationOperations,

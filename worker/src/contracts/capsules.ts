@@ -20,9 +20,12 @@ export const RELEASE_AT_SLACK_MS = 5 * 60_000;
 
 const ZTheme = z.enum(CAPSULE_THEMES, { message: `theme must be one of ${CAPSULE_THEMES.join(', ')}` });
 
-/** A content item as written. Only text for now: audio and video items are not built yet (docs/decisions/community.md). */
+/**
+ * A content item as written in the JSON body: text. Audio and video are files, added one by one with
+ * POST /api/capsule/{id}/media (docs/decisions/community.md "Audio and video items").
+ */
 export const ZCapsuleItemInput = z.object({
-  type: z.literal('text', { message: 'Only text items can be added for now: audio and video items are not available yet' }),
+  type: z.literal('text', { message: 'Only text items go in content: add audio and video files with POST /api/capsule/{id}/media' }),
   data: z
     .string({ message: 'data must be the text' })
     .trim()
@@ -81,7 +84,36 @@ export function mergeCapsuleEdit(current: z.input<typeof ZCapsuleInput>, edit: T
   return ZCapsuleInput.safeParse(merged);
 }
 
-export const ZCapsuleItem = z.object({ type: z.enum(CAPSULE_ITEM_TYPES), data: z.string() });
+/**
+ * A content item as read (SPEC section 3: type and data). Audio and video: `data` is the path the file is
+ * served from, and `captions` the path of its WebVTT captions when the author gave them.
+ */
+export const ZCapsuleItem = z.object({ type: z.enum(CAPSULE_ITEM_TYPES), data: z.string(), captions: z.string().nullable().optional() });
+
+/** Audio and video items: one file each, up to 50 MiB, counted in the author's storage. */
+export const CAPSULE_MEDIA_MAX_BYTES = 50 * 1024 * 1024;
+export const CAPSULE_MEDIA_MAX_BODY_BYTES = CAPSULE_MEDIA_MAX_BYTES + 256 * 1024;
+export const CAPSULE_CAPTIONS_MAX = 100_000;
+export const CAPSULE_MEDIA_TYPES = ['audio', 'video'] as const;
+export const capsuleMediaPath = (itemId: string) => `/api/capsule/media/${itemId}`;
+export const capsuleCaptionsPath = (itemId: string) => `/api/capsule/media/${itemId}/captions`;
+
+/** POST /api/capsule/{id}/media: the multipart fields beside `file`. */
+export const ZCapsuleMediaFields = z.object({
+  type: z.enum(CAPSULE_MEDIA_TYPES, { message: 'type must be audio or video' }),
+  captions: z
+    .string()
+    .optional()
+    .transform((v) => (v?.trim() ? v.replace(/^\uFEFF/, '') : null))
+    .pipe(
+      z
+        .string()
+        .max(CAPSULE_CAPTIONS_MAX, { message: `captions must be at most ${CAPSULE_CAPTIONS_MAX.toLocaleString('en-US')} characters` })
+        .refine((v) => /^WEBVTT(?:[ \t].*)?(?:\r?\n|$)/.test(v), { message: 'captions must be WebVTT: the text starts with WEBVTT' })
+        .nullable(),
+    ),
+});
+export type TCapsuleMediaFields = z.output<typeof ZCapsuleMediaFields>;
 
 /** GET /api/capsule/view/{id} (SPEC section 3 "Confession capsule"), and the items of the list. */
 export const ZCapsuleView = z.object({

@@ -55,6 +55,10 @@ export type ContactInvitationJob = z.infer<typeof ZContactInvitationJob>;
 export const ZVoiceTrainingJob = z.object({ type: z.literal('voice_training'), user_id: z.string().min(1), attempt_id: z.string().min(1) });
 export type VoiceTrainingJob = z.infer<typeof ZVoiceTrainingJob>;
 
+/** Read one uploaded chat export and store the owner's lines (domains/chat-import/run-import.ts). */
+export const ZChatImportJob = z.object({ type: z.literal('chat_import'), import_id: z.string().min(1) });
+export type ChatImportJob = z.infer<typeof ZChatImportJob>;
+
 export const ZQueueJob = z.discriminatedUnion('type', [
   ZMissedCheckinsEvent,
   ZDeliverJob,
@@ -66,5 +70,6 @@ export const ZQueueJob = z.discriminatedUnion('type', [
   ZLegacyCopyJob,
   ZContactInvitationJob,
   ZVoiceTrainingJob,
+  ZChatImportJob,
 ]);
 export type QueueJob = z.infer<typeof ZQueueJob>;

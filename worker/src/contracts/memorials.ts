@@ -148,3 +148,21 @@ export const ZRemembrance = z.object({
 export const ZRemembrancePage = z.object({ items: z.array(ZRemembrance), next_cursor: z.string().nullable() });
 export type TRemembrancePage = z.output<typeof ZRemembrancePage>;
 export const REMEMBRANCE_PAGE_SIZE = 20;
+
+/**
+ * The owner's wish for a memorial page made when their death is confirmed (GET/PUT/DELETE
+ * /api/memorial-wish; docs/decisions/community.md). The same fields as a memorial; `memorial_id` is the
+ * page it will be, `made_at` when it was made.
+ */
+export const ZMemorialWish = z.object({
+  name: z.string(),
+  avatar_url: z.string().nullable(),
+  epitaph: z.string(),
+  tags: z.array(z.string()),
+  cause: z.string().nullable(),
+  memorial_id: z.string(),
+  made_at: z.string().nullable(),
+  updated_at: z.string(),
+});
+export type TMemorialWish = z.output<typeof ZMemorialWish>;
+export const ZMemorialWishAnswer = z.object({ wish: ZMemorialWish.nullable() });

@@ -9,6 +9,7 @@ import { deliverMessage } from '../domains/messages/delivery/deliver-message';
 import { sendOwnerNotice } from '../domains/messages/notices/send-owner-notice';
 import { deliverWebhook } from '../domains/webhooks/deliver';
 import { runVoiceTraining } from '../domains/voice/training';
+import { runChatImport } from '../domains/chat-import/run-import';
 import { log } from '../lib/logger';
 import { createServiceContext, type Bindings } from '../env';
 
@@ -30,6 +31,7 @@ const handlers: Handlers = {
   legacy_copy: async (job, env) => void (await buildLegacyCopy(createServiceContext(env), job.copy_id)),
   storage_class: async (job, env) => void (await moveUserFiles(createServiceContext(env), job)),
   voice_training: async (job, env) => void (await runVoiceTraining(createServiceContext(env), job)),
+  chat_import: async (job, env) => void (await runChatImport(createServiceContext(env), job)),
 };
 
 export async function consumeBatch(batch: MessageBatch<unknown>, env: Bindings) {

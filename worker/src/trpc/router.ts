@@ -15,6 +15,7 @@ import { guardianRouter } from '../domains/guardian/trpc';
 import { accountRouter } from '../domains/account/trpc';
 import { vaultRouter } from '../domains/vault/trpc';
 import { voiceRouter } from '../domains/voice/trpc';
+import { chatImportRouter } from '../domains/chat-import/trpc';
 import { messageRouter } from '../domains/messages/trpc';
 import { notifyRouter } from '../domains/notify/trpc';
 import { outboxRouter } from '../domains/outbox/trpc';
@@ -43,6 +44,7 @@ export const appRouter = router({
   contacts: contactsRouter,
   vault: vaultRouter,
   voice: voiceRouter,
+  chatImport: chatImportRouter,
   capsule: capsuleRouter,
   memorial: memorialRouter,
   moderation: moderationRouter,

@@ -14,11 +14,23 @@ export interface MemorialBody {
 interface MemorialFormProps {
   onCreate: (body: MemorialBody) => Promise<boolean>;
   pending: boolean;
+  /** What the fields start with (a wish being edited); empty by default. */
+  initial?: MemorialBody | null;
+  /** The form's name and its button: a new memorial by default. */
+  label?: string;
+  submitLabel?: string;
+  /** Empty the fields once saved (a new memorial), or keep them (a wish). */
+  clearOnSave?: boolean;
 }
 
-/** A new memorial page: a name, an epitaph, tags, the cause and a photo, all but the name optional. */
-export function MemorialForm({ onCreate, pending }: MemorialFormProps) {
-  const [f, setF] = useState({ name: '', epitaph: '', tags: '', cause: '', avatar: '' });
+const fieldsOf = (b: MemorialBody | null | undefined) =>
+  b
+    ? { name: b.name, epitaph: b.epitaph, tags: b.tags.join(', '), cause: b.cause ?? '', avatar: b.avatar_url ?? '' }
+    : { name: '', epitaph: '', tags: '', cause: '', avatar: '' };
+
+/** A memorial page's fields: a name, an epitaph, tags, the cause and a photo, all but the name optional. */
+export function MemorialForm({ onCreate, pending, initial, label = 'Make a memorial', submitLabel = 'Make memorial', clearOnSave = true }: MemorialFormProps) {
+  const [f, setF] = useState(() => fieldsOf(initial));
   const [errors, setErrors] = useState<{ name?: string; avatar?: string }>({});
   const set = (key: keyof typeof f) => (e: { target: { value: string } }) => setF({ ...f, [key]: e.target.value });
 
@@ -41,11 +53,11 @@ export function MemorialForm({ onCreate, pending }: MemorialFormProps) {
       cause: f.cause.trim() || null,
       avatar_url: f.avatar.trim() || null,
     };
-    if (await onCreate(body)) setF({ name: '', epitaph: '', tags: '', cause: '', avatar: '' });
+    if ((await onCreate(body)) && clearOnSave) setF(fieldsOf(null));
   }
 
   return (
-    <form onSubmit={handleSubmit} noValidate aria-label="Make a memorial">
+    <form onSubmit={handleSubmit} noValidate aria-label={label}>
       <TextField label="Name" name="name" required maxLength={120} value={f.name} onChange={set('name')} error={errors.name} />
       <TextField label="Epitaph" name="epitaph" maxLength={500} value={f.epitaph} onChange={set('epitaph')} />
       <TextField label="Tags" name="tags" hint="Separated by commas, for example: veterans, teachers" value={f.tags} onChange={set('tags')} />
@@ -61,7 +73,7 @@ export function MemorialForm({ onCreate, pending }: MemorialFormProps) {
       />
       <div className="button-row">
         <Button type="submit" disabled={pending}>
-          {pending ? 'Saving…' : 'Make memorial'}
+          {pending ? 'Saving…' : submitLabel}
         </Button>
       </div>
     </form>

@@ -5,6 +5,7 @@ import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { EmptyState } from '../../components/empty-state';
 import { Time } from '../../components/time';
+import { CapsuleMediaForm, CapsuleMediaList, type UploadMedia } from './capsule-media-form';
 import type { MyCapsule } from './types';
 
 const STATUS: Record<MyCapsule['status'], { label: string; tone: 'neutral' | 'active' | 'grace' }> = {
@@ -19,11 +20,16 @@ interface MyCapsulesProps {
   capsules: MyCapsule[];
   onDelete: (id: string) => Promise<boolean>;
   onPublish: (id: string) => Promise<boolean>;
+  /** Audio and video of a sealed capsule: read the list again after a file is added. */
+  onMediaAdded: () => Promise<void> | void;
+  onRemoveMedia: (capsuleId: string, itemId: string) => Promise<unknown>;
+  upload?: UploadMedia;
 }
 
 /** The author's own capsules in every state, each with what can be done to it. */
-export function MyCapsules({ capsules, onDelete, onPublish }: MyCapsulesProps) {
+export function MyCapsules({ capsules, onDelete, onPublish, onMediaAdded, onRemoveMedia, upload }: MyCapsulesProps) {
   const [deleting, setDeleting] = useState<MyCapsule | null>(null);
+  const [addingTo, setAddingTo] = useState<string | null>(null);
   if (!capsules.length) return <EmptyState title="You have not written a capsule yet.">Your capsules appear here, sealed until the day they open.</EmptyState>;
   return (
     <>
@@ -39,8 +45,15 @@ export function MyCapsules({ capsules, onDelete, onPublish }: MyCapsulesProps) {
                 {c.theme} · {c.is_anonymous ? 'anonymous' : 'with your email'} · {c.status === 'scheduled' ? 'opens ' : 'opened '}
                 <Time value={c.released_at} />
               </p>
+              {c.status === 'scheduled' ? <CapsuleMediaList capsule={c} onRemove={(itemId) => onRemoveMedia(c.id, itemId)} /> : null}
+              {addingTo === c.id ? <CapsuleMediaForm capsule={c} onAdded={onMediaAdded} upload={upload} /> : null}
             </div>
             <div className="button-row">
+              {c.status === 'scheduled' ? (
+                <Button variant="secondary" aria-expanded={addingTo === c.id} onClick={() => setAddingTo(addingTo === c.id ? null : c.id)}>
+                  {addingTo === c.id ? 'Done adding' : 'Add audio or video'}
+                </Button>
+              ) : null}
               {c.status === 'unpublished' ? (
                 <Button variant="secondary" onClick={() => void onPublish(c.id)}>
                   Publish again

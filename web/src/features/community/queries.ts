@@ -28,11 +28,20 @@ export function useCapsuleActions() {
     onError: failed('Could not delete the capsule. Please try again.'),
   });
   const publish = trpc.capsule.publish.useMutation({ onSuccess: refresh, onError: failed('Could not publish the capsule. Please try again.') });
+  const removeMedia = trpc.capsule.deleteMedia.useMutation({
+    onSuccess: async () => {
+      toast.success('File removed');
+      await refresh();
+    },
+    onError: failed('Could not remove the file. Please try again.'),
+  });
   return {
     create: (body: Parameters<typeof create.mutateAsync>[0]) => settled(create.mutateAsync(body)),
     createPending: create.isPending,
     remove: (id: string) => settled(remove.mutateAsync({ id })),
     publish: (id: string) => settled(publish.mutateAsync({ id })),
+    mediaAdded: () => refresh().then(() => undefined),
+    removeMedia: (id: string, itemId: string) => settled(removeMedia.mutateAsync({ id, item_id: itemId })),
   };
 }
 

@@ -28,7 +28,15 @@ function CapsulesPage() {
         </Card>
         <Card title="My capsules">
           <QueryState query={mine} loading="Loading your capsules" failed="Your capsules could not be loaded.">
-            {(capsules) => <MyCapsules capsules={capsules} onDelete={actions.remove} onPublish={actions.publish} />}
+            {(capsules) => (
+              <MyCapsules
+                capsules={capsules}
+                onDelete={actions.remove}
+                onPublish={actions.publish}
+                onMediaAdded={actions.mediaAdded}
+                onRemoveMedia={actions.removeMedia}
+              />
+            )}
           </QueryState>
         </Card>
         <Card title="Open capsules">

@@ -7,6 +7,7 @@ import { AssignForm } from '../../features/guardian/assign-form';
 import { GuardianConsentWithdrawn } from '../../features/guardian/consent-withdrawn';
 import { GuardianList } from '../../features/guardian/guardian-list';
 import { LadderCard } from '../../features/guardian/ladder-card';
+import { MemorialWishCard } from '../../features/community/memorial-wish-card';
 import { OwnersList } from '../../features/guardian/owners-list';
 import { useGuardianActions, useGuardianAnswers } from '../../features/guardian/queries';
 import { SettingsCard } from '../../features/guardian/settings-card';
@@ -22,6 +23,7 @@ export const Route = createFileRoute('/app/guardian')({
     void trpc.guardian.settings.prefetch();
     void trpc.guardian.owners.prefetch();
     void trpc.contacts.list.prefetch();
+    void trpc.memorial.wish.prefetch();
     return awaitReads(trpc.guardian.list.ensureData());
   },
   component: GuardianPage,
@@ -55,6 +57,7 @@ function GuardianPage() {
         </Card>
         <SettingsCard guardians={guardians.data} />
         <LadderCard guardians={guardians.data} />
+        <MemorialWishCard />
         <Card title="People who chose you">
           {owners.isPending ? (
             <Skeleton lines={2} label="Loading the people who chose you" />

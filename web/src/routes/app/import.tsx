@@ -1,5 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { NotBuiltPage } from '../../features/app-pages/not-built-page';
+import { PageHeader } from '../../features/app-pages/page-header';
+import { ImportChat } from '../../features/chat-import/import-chat';
+import { T } from '../../features/chat-import/texts';
 
 export const Route = createFileRoute('/app/import')({
   component: ImportChatPage,
@@ -7,10 +9,11 @@ export const Route = createFileRoute('/app/import')({
 
 function ImportChatPage() {
   return (
-    <NotBuiltPage
-      title="Import Chat"
-      intro="Upload a chat-history JSON file so your persona can learn how you write."
-      notice="Importing chat history is not available yet."
-    />
+    <>
+      <PageHeader title={T.title}>
+        <p>{T.intro}</p>
+      </PageHeader>
+      <ImportChat />
+    </>
   );
 }

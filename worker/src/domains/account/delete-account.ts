@@ -93,7 +93,7 @@ async function tellSendersTheRecipientLeft(ctx: ServiceContext, userId: string):
 /**
  * R2 keys of the audio and attachments of every message the user sent or received, of their vault files,
  * of the vault files given to them (a file given to one person goes with that person) and of the copies of
- * accounts left to them.
+ * accounts left to them, of their voice recordings, of their chat exports waiting to be read and of their capsules' audio and video.
  */
 async function blobKeysOf(ctx: ServiceContext, userId: string): Promise<string[]> {
   const { results } = await ctx.env.DB.prepare(
@@ -109,8 +109,15 @@ async function blobKeysOf(ctx: ServiceContext, userId: string): Promise<string[]
   )
     .bind(userId)
     .all<{ k: string }>();
-  // D1 allows five terms in one compound SELECT: voice prompts' recordings are a second query.
-  const { results: prompts } = await ctx.env.DB.prepare('SELECT r2_key AS k FROM voice_prompts WHERE owner_id = ?1 AND r2_key IS NOT NULL')
+  // D1 allows five terms in one compound SELECT: voice prompts' recordings, chat exports not yet read and
+  // capsule media are a second query.
+  const { results: prompts } = await ctx.env.DB.prepare(
+    `SELECT r2_key AS k FROM voice_prompts WHERE owner_id = ?1 AND r2_key IS NOT NULL
+     UNION ALL
+     SELECT r2_key FROM chat_imports WHERE owner_id = ?1 AND r2_key IS NOT NULL
+     UNION ALL
+     SELECT i.r2_key FROM capsule_items i JOIN capsules c ON c.id = i.capsule_id WHERE c.author_id = ?1 AND i.r2_key IS NOT NULL`,
+  )
     .bind(userId)
     .all<{ k: string }>();
   return [...results, ...prompts].map((r) => r.k);

@@ -11,8 +11,8 @@ export const VAULT_KEY_PREFIX = 'vault/';
  * The one storage meter (DESIGN section 10; docs/decisions/billing.md), as one SQL expression of the user
  * id bound at `param`: the audio of the messages they wrote, the ciphertext of their attachments and of
  * their vault files — each vault file once, though its item's messages carry it as an attachment — their
- * voice samples and recorded Messages from the Beyond, and the media items of the capsules they wrote
- * (audio and video; text items are not storage). Summed by D1, never by listing rows into the Worker, and
+ * voice samples and recorded Messages from the Beyond, and the audio and video files of the capsules
+ * they wrote (text items are not storage). Summed by D1, never by listing rows into the Worker, and
  * used both to answer the meter and inside each upload's conditional INSERT.
  */
 export const storageUsedSql = (param = '?1') =>
@@ -21,7 +21,7 @@ export const storageUsedSql = (param = '?1') =>
   ` + (SELECT COALESCE(SUM(size), 0) FROM vault_assets WHERE owner_id = ${param})` +
   ` + (SELECT COALESCE(SUM(size), 0) FROM voice_samples WHERE owner_id = ${param})` +
   ` + (SELECT COALESCE(SUM(size), 0) FROM voice_prompts WHERE owner_id = ${param})` +
-  ` + (SELECT COALESCE(SUM(LENGTH(CAST(ci.data AS BLOB))), 0) FROM capsule_items ci JOIN capsules c ON c.id = ci.capsule_id WHERE c.author_id = ${param} AND ci.type <> 'text'))`;
+  ` + (SELECT COALESCE(SUM(i.size), 0) FROM capsule_items i JOIN capsules c ON c.id = i.capsule_id WHERE c.author_id = ${param} AND i.r2_key IS NOT NULL))`;
 
 export async function storageUsedBytes(ctx: ServiceContext, userId: string): Promise<number> {
   const row = await ctx.env.DB.prepare(`SELECT ${storageUsedSql()} AS used`).bind(userId).first<{ used: number }>();

@@ -1,7 +1,7 @@
 import { schema } from '@afterword/db';
 import type { Capsule, CapsuleItem } from '@afterword/db/schema';
-import { and, asc, eq, inArray, isNull, lte, type SQL } from 'drizzle-orm';
-import type { TCapsuleView, TMyCapsule } from '../../contracts/capsules';
+import { and, asc, eq, inArray, isNull, lte, type SQL, sql } from 'drizzle-orm';
+import { capsuleCaptionsPath, type TCapsuleView, type TMyCapsule } from '../../contracts/capsules';
 import type { ServiceContext } from '../../env';
 import { notFound } from '../../lib/errors';
 
@@ -12,7 +12,11 @@ export const capsuleNotFound = () => notFound('Capsule not found');
 export const isPublic = (now: number): SQL =>
   and(lte(schema.capsules.release_at, new Date(now)), isNull(schema.capsules.unpublished_at), isNull(schema.capsules.hidden_at))!;
 
-/** The content items of these capsules, in order, by capsule id. */
+/** The same rule in SQL, for a capsules table aliased `alias` and now bound at `nowParam` (ms). */
+export const isPublicSql = (alias: string, nowParam: string) =>
+  `(${alias}.release_at <= ${nowParam} AND ${alias}.unpublished_at IS NULL AND ${alias}.hidden_at IS NULL)`;
+
+/** The content items of these capsules, in order — text first, then audio and video as added — by capsule id. */
 export async function itemsOf(ctx: ServiceContext, ids: string[]): Promise<Map<string, CapsuleItem[]>> {
   const byCapsule = new Map<string, CapsuleItem[]>(ids.map((id) => [id, []]));
   if (!ids.length) return byCapsule;
@@ -20,7 +24,7 @@ export async function itemsOf(ctx: ServiceContext, ids: string[]): Promise<Map<s
     .select()
     .from(schema.capsuleItems)
     .where(inArray(schema.capsuleItems.capsule_id, ids))
-    .orderBy(asc(schema.capsuleItems.capsule_id), asc(schema.capsuleItems.position));
+    .orderBy(asc(schema.capsuleItems.capsule_id), sql`${schema.capsuleItems.type} != 'text'`, asc(schema.capsuleItems.position));
   for (const r of rows) byCapsule.get(r.capsule_id)!.push(r);
   return byCapsule;
 }
@@ -37,9 +41,13 @@ export function toCapsuleView(c: Capsule, items: CapsuleItem[], authorEmail: str
     user_email: c.is_anonymous ? null : authorEmail,
     is_anonymous: c.is_anonymous,
     released_at: c.release_at.toISOString(),
-    content: items.map((i) => ({ type: i.type, data: i.data })),
+    content: items.map(toItemView),
   };
 }
+
+/** An item as read: audio and video name where their captions are, when given. */
+const toItemView = (i: CapsuleItem): TCapsuleView['content'][number] =>
+  i.type === 'text' ? { type: i.type, data: i.data } : { type: i.type, data: i.data, captions: i.captions ? capsuleCaptionsPath(i.id) : null };
 
 /** The author's own view of a capsule: its state and memorial link besides. */
 export function toMyCapsule(c: Capsule, items: CapsuleItem[], authorEmail: string, now: number): TMyCapsule {

@@ -10,8 +10,11 @@ import {
   ZCapsulePage,
   ZCapsuleView,
   ZMyCapsule,
+  CAPSULE_MEDIA_MAX_BODY_BYTES,
+  ZCapsuleMediaFields,
 } from '../../contracts/capsules';
 import { capsuleNotFound } from './capsule-records';
+import { addCapsuleMedia, capsuleCaptionsResponse, capsuleMediaResponse, deleteCapsuleMedia } from './capsule-media';
 import { browseCapsules, listCapsules, myCapsules, viewCapsule } from './read-capsules';
 import { createCapsule, deleteCapsule, editCapsule, publishCapsule } from './write-capsule';
 
@@ -25,6 +28,16 @@ const session = { kind: 'session' } as const;
 const open = { kind: 'public' } as const;
 const notFoundDoc = { description: 'No such capsule, not released yet, or not yours' };
 const invalid = { description: 'A field is missing or invalid (`detail` lists each)' };
+
+const ZItemParams = z.object({ id: ZIdParam.shape.id, item_id: ZIdParam.shape.id });
+
+/**
+ * The media upload's parts, read as they come: the service checks them after finding the capsule, so that
+ * another person's capsule is a 404 whatever the form holds (the walk test's rule).
+ */
+function readMedia(form: FormData) {
+  return { form };
+}
 
 export const capsuleOperations = [
   defineOperation({
@@ -163,5 +176,92 @@ export const capsuleOperations = [
       responses: { 200: { description: 'The capsule' }, 403: { description: 'The confessions consent is withdrawn' }, 404: notFoundDoc },
     },
     run: ({ services, principal }, { id }) => publishCapsule(services, principal.user, id),
+  }),
+  defineOperation({
+    method: 'post',
+    path: '/api/capsule/{id}/media',
+    trpc: false,
+    access: session,
+    input: {
+      params: ZIdParam,
+      multipart: {
+        schema: ZCapsuleMediaFields.extend({ file: z.file().describe('Audio: WebM, Ogg or WAV. Video: WebM or MP4.') }),
+        maxBytes: CAPSULE_MEDIA_MAX_BODY_BYTES,
+        read: readMedia,
+      },
+    },
+    output: ZMyCapsule,
+    status: 201,
+    notFound: capsuleNotFound,
+    docs: {
+      operationId: 'addCapsuleMedia',
+      summary: 'Add an audio or video item to a capsule',
+      description:
+        "Multipart: `file`, `type` (audio or video) and `captions?` (WebVTT text). Before the release only; after the text items, in the order added. The type is checked from the bytes; up to 50 MiB, within the plan's storage. A video needs the video consent.",
+      tags,
+      responses: {
+        201: { description: 'Added: the capsule as its author sees it' },
+        403: { description: "The confessions (or video) consent is withdrawn, or over the plan's storage" },
+        404: notFoundDoc,
+        409: { description: 'Already released' },
+        413: { description: 'Over 50 MiB' },
+        415: { description: 'The bytes are not audio (WebM, Ogg, WAV) or video (WebM, MP4) as `type` says' },
+        422: { description: 'No file, a `type` that is not audio or video, captions that are not WebVTT, or past 20 items' },
+      },
+    },
+    run: ({ services, principal }, { id, form }) => addCapsuleMedia(services, principal.user, id, form),
+  }),
+  defineOperation({
+    method: 'delete',
+    path: '/api/capsule/{id}/media/{item_id}',
+    trpc: 'deleteMedia',
+    access: session,
+    input: { params: ZItemParams },
+    output: ZMyCapsule,
+    notFound: capsuleNotFound,
+    docs: {
+      operationId: 'deleteCapsuleMedia',
+      summary: 'Remove an audio or video item',
+      description: 'Before the release only; the file goes from storage too.',
+      tags,
+      responses: { 200: { description: 'Removed: the capsule as its author sees it' }, 404: notFoundDoc, 409: { description: 'Already released' } },
+    },
+    run: ({ services, principal }, { id, item_id }) => deleteCapsuleMedia(services, principal.user, id, item_id),
+  }),
+  defineOperation({
+    method: 'get',
+    path: '/api/capsule/media/{id}',
+    trpc: false,
+    access: open,
+    input: { params: ZIdParam },
+    notFound: capsuleNotFound,
+    docs: {
+      operationId: 'getCapsuleMedia',
+      summary: "A capsule item's audio or video",
+      description: "The file, for anyone once its capsule is public, and for its author (signed in) before. An item's `data` names this path.",
+      tags,
+      authOptional: true,
+      contentType: 'audio/*',
+      responses: { 200: { description: 'audio/webm, audio/ogg, audio/wav, video/webm or video/mp4' }, 404: notFoundDoc },
+    },
+    run: ({ services, principal }, { id }) => capsuleMediaResponse(services, principal, id),
+  }),
+  defineOperation({
+    method: 'get',
+    path: '/api/capsule/media/{id}/captions',
+    trpc: false,
+    access: open,
+    input: { params: ZIdParam },
+    notFound: capsuleNotFound,
+    docs: {
+      operationId: 'getCapsuleCaptions',
+      summary: "A capsule item's captions",
+      description: "WebVTT, when the author gave captions (the item's `captions` names this path); readable as the item is.",
+      tags,
+      authOptional: true,
+      contentType: 'text/vtt',
+      responses: { 200: { description: 'text/vtt' }, 404: notFoundDoc },
+    },
+    run: ({ services, principal }, { id }) => capsuleCaptionsResponse(services, principal, id),
   }),
 ] as const;

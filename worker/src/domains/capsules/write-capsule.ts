@@ -47,7 +47,8 @@ export async function editCapsule(ctx: ServiceContext, author: User, id: string,
     // Kept as it is below when the edit leaves it out.
     release_at: null,
     memorial_id: capsule.memorial_id,
-    content: items.map((i) => ({ type: i.type as 'text', data: i.data })),
+    // Only the text items are written in the body; audio and video are kept as they are (their own calls).
+    content: items.filter((i) => i.type === 'text').map((i) => ({ type: 'text' as const, data: i.data })),
   };
   const parsed = mergeCapsuleEdit(current, edit);
   if (!parsed.success) throw new AppError('UNPROCESSABLE', toFieldIssues(parsed.error, 'body'));
@@ -64,7 +65,7 @@ export async function editCapsule(ctx: ServiceContext, author: User, id: string,
          WHERE id = ?1 AND author_id = ?2 AND release_at > ?8`,
       )
       .bind(id, author.id, input.title, input.theme, input.is_anonymous ? 1 : 0, releaseAt, input.memorial_id, now),
-    db.prepare(`DELETE FROM capsule_items WHERE capsule_id = ?1 AND ${EDITED_NOW}`).bind(id, now),
+    db.prepare(`DELETE FROM capsule_items WHERE capsule_id = ?1 AND type = 'text' AND ${EDITED_NOW}`).bind(id, now),
     db.prepare(`DELETE FROM capsules_fts WHERE capsule_id = ?1 AND ${EDITED_NOW}`).bind(id, now),
     ...contentStatements(ctx, id, input, now),
   ]);
@@ -72,11 +73,17 @@ export async function editCapsule(ctx: ServiceContext, author: User, id: string,
   return readOwn(ctx, author, id, now);
 }
 
-/** DELETE /api/capsule/{id}: the author deletes their capsule, released or not (its index row goes by trigger). */
+/** DELETE /api/capsule/{id}: the author deletes their capsule, released or not (its index row goes by trigger), and its audio and video files. */
 export async function deleteCapsule(ctx: ServiceContext, author: User, id: string): Promise<TMyCapsule> {
   const now = ctx.now().getTime();
   const before = await readOwn(ctx, author, id, now);
-  await ctx.env.DB.prepare('DELETE FROM capsules WHERE id = ?1 AND author_id = ?2').bind(id, author.id).run();
+  const db = ctx.env.DB;
+  const [files] = await db.batch<{ r2_key: string }>([
+    db.prepare('SELECT r2_key FROM capsule_items WHERE capsule_id = ?1 AND r2_key IS NOT NULL').bind(id),
+    db.prepare('DELETE FROM capsules WHERE id = ?1 AND author_id = ?2').bind(id, author.id),
+  ]);
+  const results = files?.results ?? [];
+  if (results.length) await ctx.env.BLOBS.delete(results.map((r) => r.r2_key));
   return before;
 }
 
@@ -118,7 +125,12 @@ async function checkedInput(ctx: ServiceContext, input: TCapsuleInput, now: numb
   return Math.max(at, now);
 }
 
-async function readOwn(ctx: ServiceContext, author: User, id: string, now: number) {
+/** The author's own view of their capsule after a change. */
+export async function readOwnCapsule(ctx: ServiceContext, author: Pick<User, 'id' | 'email'>, id: string, now: number) {
+  return readOwn(ctx, author, id, now);
+}
+
+async function readOwn(ctx: ServiceContext, author: Pick<User, 'id' | 'email'>, id: string, now: number) {
   const capsule = await ownCapsule(ctx, author.id, id);
   const items = await itemsOf(ctx, [id]);
   return toMyCapsule(capsule, items.get(id)!, author.email, now);

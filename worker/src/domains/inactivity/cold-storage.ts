@@ -50,16 +50,19 @@ export async function moveUserFiles(ctx: ServiceContext, job: StorageClassJob): 
 
 /** The R2 keys of the files the user owns, in key order after `after`. */
 export async function ownedKeys(ctx: ServiceContext, userId: string, after = '', limit = PER_JOB): Promise<string[]> {
-  const { results } = await ctx.env.DB.prepare(
-    `SELECT k FROM (
-       SELECT audio_key AS k FROM messages WHERE sender_id = ?1 AND audio_key IS NOT NULL
+  // D1 allows five terms in one compound SELECT: capsule media are a second query, merged in key order.
+  const page = (sources: string) =>
+    ctx.env.DB.prepare(`SELECT k FROM (${sources}) WHERE k > ?2 ORDER BY k LIMIT ?3`).bind(userId, after, limit).all<{ k: string }>();
+  const [first, second] = await Promise.all([
+    page(
+      `SELECT audio_key AS k FROM messages WHERE sender_id = ?1 AND audio_key IS NOT NULL
        UNION SELECT r2_key FROM message_attachments WHERE owner_id = ?1
        UNION SELECT r2_key FROM vault_assets WHERE owner_id = ?1
        UNION SELECT r2_key FROM voice_samples WHERE owner_id = ?1
-       UNION SELECT r2_key FROM voice_prompts WHERE owner_id = ?1 AND r2_key IS NOT NULL)
-     WHERE k > ?2 ORDER BY k LIMIT ?3`,
-  )
-    .bind(userId, after, limit)
-    .all<{ k: string }>();
-  return results.map((r) => r.k);
+       UNION SELECT r2_key FROM voice_prompts WHERE owner_id = ?1 AND r2_key IS NOT NULL`,
+    ),
+    page('SELECT i.r2_key AS k FROM capsule_items i JOIN capsules c ON c.id = i.capsule_id WHERE c.author_id = ?1 AND i.r2_key IS NOT NULL'),
+  ]);
+  const keys = [...new Set([...first.results, ...second.results].map((r) => r.k))].sort();
+  return keys.slice(0, limit);
 }

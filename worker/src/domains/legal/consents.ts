@@ -5,6 +5,7 @@ import type { TConsent, TConsentHistory, TConsentKind, TConsents } from '../../c
 import type { ServiceContext } from '../../env';
 import { resumeReleases } from '../messages/release/resume-releases';
 import { eraseVoiceData } from '../voice/samples';
+import { eraseChatImports } from '../chat-import/imports';
 
 /** GET /api/legal/consent: the five kinds in a fixed order, each granted unless withdrawn. */
 export async function listConsents(ctx: ServiceContext, userId: string): Promise<TConsents> {
@@ -53,7 +54,10 @@ export async function setConsent(ctx: ServiceContext, userId: string, kind: TCon
   if (kind === 'messages' && consent && (recorded?.meta.changes ?? 0) === 1) await resumeReleases(ctx, userId);
   // Withdrawing voice erases the profile and its recordings (docs/decisions/data-rights.md). Run on every
   // withdrawal, not only a change: a repeat also clears anything a racing upload slipped in.
-  if (kind === 'voice' && !consent) await eraseVoiceData(ctx, userId);
+  if (kind === 'voice' && !consent) {
+    await eraseVoiceData(ctx, userId);
+    await eraseChatImports(ctx, userId);
+  }
   const { items } = await listConsents(ctx, userId);
   return items.find((c) => c.id === kind)!;
 }

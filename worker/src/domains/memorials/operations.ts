@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ZIdParam } from '../../api/ids';
 import { defineOperation } from '../../api/operation';
 import {
+  ZMemorialWishAnswer,
   ZRemembrancePage,
   ZRemembranceQuery,
   ZCandleResult,
@@ -18,6 +19,7 @@ import { memorialNotFound, postNotFound } from './memorial-records';
 import { listMemorials, readMemorial } from './read-memorial';
 import { searchRemembrances } from './search-remembrances';
 import { createMemorial, postOnMemorial } from './write-memorial';
+import { deleteMemorialWish, getMemorialWish, saveMemorialWish } from './memorial-wish';
 
 /**
  * /api/memorial/* (issue 17 section 2; docs/decisions/community.md): memorial pages, their posts and
@@ -134,5 +136,54 @@ export const memorialOperations = [
       responses: { 201: { description: 'The post' }, 404: noMemorial, 422: invalid, 429: { description: 'Too many posts in the last hour' } },
     },
     run: ({ services, principal }, { id, ...input }) => postOnMemorial(services, principal.user, id, input),
+  }),
+  defineOperation({
+    method: 'get',
+    path: '/api/memorial-wish',
+    trpc: 'wish',
+    access: session,
+    input: {},
+    output: ZMemorialWishAnswer,
+    docs: {
+      operationId: 'getMemorialWish',
+      summary: 'Your wish for a memorial page',
+      description: 'What the memorial page made when your death is confirmed will say (`wish`), or null when you did not ask for one.',
+      tags,
+      responses: { 200: { description: 'The wish, or null' } },
+    },
+    run: ({ services, principal }) => getMemorialWish(services, principal.user.id),
+  }),
+  defineOperation({
+    method: 'put',
+    path: '/api/memorial-wish',
+    trpc: 'saveWish',
+    access: session,
+    input: { body: ZMemorialInput },
+    output: ZMemorialWishAnswer,
+    docs: {
+      operationId: 'saveMemorialWish',
+      summary: 'Ask for a memorial page when your death is confirmed',
+      description:
+        'The fields of a memorial (`name`, `avatar_url?`, `epitaph?`, `tags?`, `cause?`). Nothing is public until a confirmed death (never a sandbox report); then the page is made once, created by you.',
+      tags,
+      responses: { 200: { description: 'Saved' }, 409: { description: 'The page is already made' }, 422: invalid },
+    },
+    run: ({ services, principal }, input) => saveMemorialWish(services, principal.user.id, input),
+  }),
+  defineOperation({
+    method: 'delete',
+    path: '/api/memorial-wish',
+    trpc: 'deleteWish',
+    access: session,
+    input: {},
+    output: ZMemorialWishAnswer,
+    docs: {
+      operationId: 'deleteMemorialWish',
+      summary: 'Ask for no memorial page',
+      description: 'No page will be made at your death.',
+      tags,
+      responses: { 200: { description: 'Removed' }, 409: { description: 'The page is already made' } },
+    },
+    run: ({ services, principal }) => deleteMemorialWish(services, principal.user.id),
   }),
 ] as const;

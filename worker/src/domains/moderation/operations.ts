@@ -4,7 +4,7 @@ import { defineOperation } from '../../api/operation';
 import { capsuleNotFound } from '../capsules/capsule-records';
 import { postNotFound } from '../memorials/memorial-records';
 import { deletePost, reportTarget } from './report';
-import { decide, notInQueue, reviewQueue } from './review';
+import { decide, moderationStatus, notInQueue, reviewQueue } from './review';
 
 /**
  * Reports and removal (issue 17 section 2 "Moderation"; docs/decisions/community.md): any signed-in
@@ -82,6 +82,22 @@ export const moderationOperations = [
       responses: { 200: { description: 'Removed' }, 404: { description: 'No such post, or not yours to remove' } },
     },
     run: ({ services, principal }, { id }) => deletePost(services, principal.user, id),
+  }),
+  defineOperation({
+    method: 'get',
+    path: '/api/moderation/status',
+    trpc: 'status',
+    access: session,
+    input: {},
+    output: z.object({ moderator: z.boolean(), waiting: z.number().int() }),
+    docs: {
+      operationId: 'moderationStatus',
+      summary: 'Whether you moderate',
+      description: '`moderator` (MODERATOR_EMAILS) and, for moderators, how many hidden items `waiting` for a decision (0 for anyone else).',
+      tags: ['Moderation'],
+      responses: { 200: { description: 'The status' } },
+    },
+    run: ({ services, principal }) => moderationStatus(services, principal.user),
   }),
   defineOperation({
     method: 'get',

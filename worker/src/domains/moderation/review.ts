@@ -26,6 +26,18 @@ export interface QueueItem {
   hidden_at: string;
 }
 
+/**
+ * GET /api/moderation/status: whether the caller moderates, and how many items wait (0 for anyone else,
+ * who learns nothing about the queue): what the app reads to offer the review page.
+ */
+export async function moderationStatus(ctx: ServiceContext, user: User): Promise<{ moderator: boolean; waiting: number }> {
+  if (!isModerator(ctx, user)) return { moderator: false, waiting: 0 };
+  const row = await ctx.env.DB.prepare(
+    `SELECT (SELECT count(*) FROM capsules WHERE hidden_at IS NOT NULL) + (SELECT count(*) FROM memorial_posts WHERE hidden_at IS NOT NULL) AS n`,
+  ).first<{ n: number }>();
+  return { moderator: true, waiting: row?.n ?? 0 };
+}
+
 /** GET /api/moderation/queue: every hidden capsule and post, oldest hidden first. Moderators only (403). */
 export async function reviewQueue(ctx: ServiceContext, user: User): Promise<QueueItem[]> {
   if (!isModerator(ctx, user)) throw new AppError('FORBIDDEN', 'Only moderators see the review queue');

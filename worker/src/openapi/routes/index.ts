@@ -16,6 +16,7 @@ import { e2eeOperations } from '../../domains/e2ee/operations';
 import { contactsOperations } from '../../domains/contacts/operations';
 import { guardianOperations } from '../../domains/guardian/operations';
 import { vaultOperations } from '../../domains/vault/operations';
+import { chatImportOperations } from '../../domains/chat-import/operations';
 import { voiceOperations } from '../../domains/voice/operations';
 import { accountOperations } from '../../domains/account/operations';
 import { exportOperations } from '../../domains/legal/export/operations';
@@ -60,6 +61,7 @@ export const ROUTE_DOCS: RouteDoc[] = [
   ...routeDocsOf(contactsOperations),
   ...routeDocsOf(vaultOperations),
   ...routeDocsOf(voiceOperations),
+  ...routeDocsOf(chatImportOperations),
   ...routeDocsOf(capsuleOperations),
   ...routeDocsOf(memorialOperations),
   ...routeDocsOf(moderationOperations),

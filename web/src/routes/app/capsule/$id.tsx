@@ -29,7 +29,7 @@ function CapsulePage() {
       <QueryState query={capsule} loading="Loading the capsule" failed="This capsule could not be loaded.">
         {(loaded) => (
           <>
-            <CapsuleItems content={loaded.content} />
+            <CapsuleItems content={loaded.content} open={Date.parse(loaded.released_at) <= Date.now()} />
             <ReportCapsule id={loaded.id} />
           </>
         )}

@@ -21,6 +21,7 @@ function MemorialsPage() {
   const [tag, setTag] = useState('');
   const list = trpc.memorial.list.useQuery({ q: q.trim() || undefined, tag: tag || undefined });
   const navigate = useNavigate();
+  const moderation = trpc.moderation.status.useQuery();
   const create = trpc.memorial.create.useMutation({
     onError: (error) => void toast.error(readApiError(error).detail ?? 'Could not make the memorial. Please try again.'),
   });
@@ -37,6 +38,11 @@ function MemorialsPage() {
     <>
       <PageHeader title="Memorials">
         <p>Pages for the people we lost, with memories, photos and candles. Free, without ads.</p>
+        {moderation.data?.moderator ? (
+          <p>
+            <Link to="/app/moderation">Review queue ({moderation.data.waiting} waiting)</Link>
+          </p>
+        ) : null}
       </PageHeader>
       <div className="stack">
         <Card title="Find a memorial">

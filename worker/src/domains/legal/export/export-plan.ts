@@ -83,6 +83,9 @@ export const EXPORTS: readonly TableExport[] = [
   { table: 'voice_profiles', file: 'voice_profile', where: 'user_id = ?1' },
   { table: 'persona_profiles', file: 'persona', where: 'user_id = ?1' },
   { table: 'voice_prompts', file: 'messages_from_the_beyond', where: 'owner_id = ?1' },
+  // Chat imports (docs/decisions/chat-import.md): what was read from each upload, and the lines kept.
+  { table: 'chat_imports', file: 'chat_imports', where: 'owner_id = ?1', omit: ['r2_key'] },
+  { table: 'persona_chat_lines', file: 'persona_chat_lines', where: 'owner_id = ?1' },
   { table: 'contacts', file: 'contacts', where: "owner_id = ?1 OR (contact_user_id = ?1 AND status = 'accepted')", omit: ['invite_token_hash'] },
   // Community (docs/decisions/community.md): capsules the user wrote — anonymous ones too, to their own
   // author — memorials they made, their posts and the candles they lit. Never another author's.
@@ -91,6 +94,7 @@ export const EXPORTS: readonly TableExport[] = [
   { table: 'memorials', file: 'memorials', where: 'created_by = ?1' },
   { table: 'memorial_posts', file: 'memorial_posts', where: 'author_id = ?1' },
   { table: 'memorial_candles', file: 'memorial_candles', where: 'user_id = ?1' },
+  { table: 'memorial_wishes', file: 'memorial_wish', where: 'user_id = ?1' },
   { table: 'community_reports', file: 'reports_made', where: 'reporter_id = ?1' },
   // Billing (docs/decisions/billing.md): the plan bought, the checkouts opened and the provider events applied.
   { table: 'billing_accounts', file: 'billing', where: 'user_id = ?1' },

@@ -45,7 +45,11 @@ export async function userFiles(db: D1Database, userId: string): Promise<UserFil
          r2_key, size, 0 FROM voice_samples WHERE owner_id = ?1
        UNION ALL
        SELECT 'voice_prompts/' || id || CASE content_type WHEN 'audio/wav' THEN '.wav' WHEN 'audio/ogg' THEN '.ogg' ELSE '.webm' END,
-         r2_key, size, 0 FROM voice_prompts WHERE owner_id = ?1 AND r2_key IS NOT NULL`,
+         r2_key, size, 0 FROM voice_prompts WHERE owner_id = ?1 AND r2_key IS NOT NULL
+       UNION ALL
+       SELECT 'capsules/' || i.capsule_id || '/' || i.id || CASE i.content_type WHEN 'audio/wav' THEN '.wav' WHEN 'audio/ogg' THEN '.ogg'
+           WHEN 'video/mp4' THEN '.mp4' ELSE '.webm' END,
+         i.r2_key, i.size, 0 FROM capsule_items i JOIN capsules c ON c.id = i.capsule_id WHERE c.author_id = ?1 AND i.r2_key IS NOT NULL`,
     )
     .bind(userId)
     .all<{ path: string; key: string; size: number; encrypted: number }>();
