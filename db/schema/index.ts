@@ -20,3 +20,4 @@ export * from './contacts';
 export * from './voice';
 export * from './community';
 export * from './chat-imports';
+export * from './billing';

@@ -24,6 +24,7 @@ import { Route as PublicStatusRouteImport } from './routes/_public/status'
 import { Route as PublicSupportRouteImport } from './routes/_public/support'
 import { Route as PublicTermsRouteImport } from './routes/_public/terms'
 import { Route as AppIndexRouteImport } from './routes/app/index'
+import { Route as AppBillingRouteImport } from './routes/app/billing'
 import { Route as AppCanaryStatusRouteImport } from './routes/app/canary-status'
 import { Route as AppCapsulesRouteImport } from './routes/app/capsules'
 import { Route as AppConsentRouteImport } from './routes/app/consent'
@@ -50,6 +51,7 @@ import { Route as AppMemorialIdRouteImport } from './routes/app/memorial/$id'
 import { Route as AppMessagesIndexRouteImport } from './routes/app/messages/index'
 import { Route as PublicContactsAcceptTokenRouteImport } from './routes/_public/contacts.accept.$token'
 import { Route as PublicGuardianAcceptTokenRouteImport } from './routes/_public/guardian.accept.$token'
+import { Route as AppBillingSandboxIdRouteImport } from './routes/app/billing_.sandbox.$id'
 import { Route as AppMessagesViewIdRouteImport } from './routes/app/messages/view/$id'
 
 const PublicRoute = PublicRouteImport.update({
@@ -124,6 +126,11 @@ const PublicTermsRoute = PublicTermsRouteImport.update({
 const AppIndexRoute = AppIndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppBillingRoute = AppBillingRouteImport.update({
+  id: '/billing',
+  path: '/billing',
   getParentRoute: () => AppRoute,
 } as any)
 const AppCanaryStatusRoute = AppCanaryStatusRouteImport.update({
@@ -258,6 +265,11 @@ const PublicGuardianAcceptTokenRoute =
     path: '/guardian/accept/$token',
     getParentRoute: () => PublicRoute,
   } as any)
+const AppBillingSandboxIdRoute = AppBillingSandboxIdRouteImport.update({
+  id: '/billing_/sandbox/$id',
+  path: '/billing/sandbox/$id',
+  getParentRoute: () => AppRoute,
+} as any)
 const AppMessagesViewIdRoute = AppMessagesViewIdRouteImport.update({
   id: '/messages/view/$id',
   path: '/messages/view/$id',
@@ -278,6 +290,7 @@ export interface FileRoutesByFullPath {
   '/status': typeof PublicStatusRoute
   '/support': typeof PublicSupportRoute
   '/terms': typeof PublicTermsRoute
+  '/app/billing': typeof AppBillingRoute
   '/app/canary-status': typeof AppCanaryStatusRoute
   '/app/capsules': typeof AppCapsulesRoute
   '/app/consent': typeof AppConsentRoute
@@ -305,6 +318,7 @@ export interface FileRoutesByFullPath {
   '/app/messages/': typeof AppMessagesIndexRoute
   '/contacts/accept/$token': typeof PublicContactsAcceptTokenRoute
   '/guardian/accept/$token': typeof PublicGuardianAcceptTokenRoute
+  '/app/billing/sandbox/$id': typeof AppBillingSandboxIdRoute
   '/app/messages/view/$id': typeof AppMessagesViewIdRoute
 }
 export interface FileRoutesByTo {
@@ -319,6 +333,7 @@ export interface FileRoutesByTo {
   '/status': typeof PublicStatusRoute
   '/support': typeof PublicSupportRoute
   '/terms': typeof PublicTermsRoute
+  '/app/billing': typeof AppBillingRoute
   '/app/canary-status': typeof AppCanaryStatusRoute
   '/app/capsules': typeof AppCapsulesRoute
   '/app/consent': typeof AppConsentRoute
@@ -347,6 +362,7 @@ export interface FileRoutesByTo {
   '/app/messages': typeof AppMessagesIndexRoute
   '/contacts/accept/$token': typeof PublicContactsAcceptTokenRoute
   '/guardian/accept/$token': typeof PublicGuardianAcceptTokenRoute
+  '/app/billing/sandbox/$id': typeof AppBillingSandboxIdRoute
   '/app/messages/view/$id': typeof AppMessagesViewIdRoute
 }
 export interface FileRoutesById {
@@ -364,6 +380,7 @@ export interface FileRoutesById {
   '/_public/status': typeof PublicStatusRoute
   '/_public/support': typeof PublicSupportRoute
   '/_public/terms': typeof PublicTermsRoute
+  '/app/billing': typeof AppBillingRoute
   '/app/canary-status': typeof AppCanaryStatusRoute
   '/app/capsules': typeof AppCapsulesRoute
   '/app/consent': typeof AppConsentRoute
@@ -392,6 +409,7 @@ export interface FileRoutesById {
   '/app/messages/': typeof AppMessagesIndexRoute
   '/_public/contacts/accept/$token': typeof PublicContactsAcceptTokenRoute
   '/_public/guardian/accept/$token': typeof PublicGuardianAcceptTokenRoute
+  '/app/billing_/sandbox/$id': typeof AppBillingSandboxIdRoute
   '/app/messages/view/$id': typeof AppMessagesViewIdRoute
 }
 export interface FileRouteTypes {
@@ -410,6 +428,7 @@ export interface FileRouteTypes {
     | '/status'
     | '/support'
     | '/terms'
+    | '/app/billing'
     | '/app/canary-status'
     | '/app/capsules'
     | '/app/consent'
@@ -437,6 +456,7 @@ export interface FileRouteTypes {
     | '/app/messages/'
     | '/contacts/accept/$token'
     | '/guardian/accept/$token'
+    | '/app/billing/sandbox/$id'
     | '/app/messages/view/$id'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -451,6 +471,7 @@ export interface FileRouteTypes {
     | '/status'
     | '/support'
     | '/terms'
+    | '/app/billing'
     | '/app/canary-status'
     | '/app/capsules'
     | '/app/consent'
@@ -479,6 +500,7 @@ export interface FileRouteTypes {
     | '/app/messages'
     | '/contacts/accept/$token'
     | '/guardian/accept/$token'
+    | '/app/billing/sandbox/$id'
     | '/app/messages/view/$id'
   id:
     | '__root__'
@@ -495,6 +517,7 @@ export interface FileRouteTypes {
     | '/_public/status'
     | '/_public/support'
     | '/_public/terms'
+    | '/app/billing'
     | '/app/canary-status'
     | '/app/capsules'
     | '/app/consent'
@@ -523,6 +546,7 @@ export interface FileRouteTypes {
     | '/app/messages/'
     | '/_public/contacts/accept/$token'
     | '/_public/guardian/accept/$token'
+    | '/app/billing_/sandbox/$id'
     | '/app/messages/view/$id'
   fileRoutesById: FileRoutesById
 }
@@ -636,6 +660,13 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/app/'
       preLoaderRoute: typeof AppIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/app/billing': {
+      id: '/app/billing'
+      path: '/billing'
+      fullPath: '/app/billing'
+      preLoaderRoute: typeof AppBillingRouteImport
       parentRoute: typeof AppRoute
     }
     '/app/canary-status': {
@@ -820,6 +851,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PublicGuardianAcceptTokenRouteImport
       parentRoute: typeof PublicRoute
     }
+    '/app/billing_/sandbox/$id': {
+      id: '/app/billing_/sandbox/$id'
+      path: '/billing/sandbox/$id'
+      fullPath: '/app/billing/sandbox/$id'
+      preLoaderRoute: typeof AppBillingSandboxIdRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/app/messages/view/$id': {
       id: '/app/messages/view/$id'
       path: '/messages/view/$id'
@@ -870,6 +908,7 @@ const PublicRouteWithChildren =
   PublicRoute._addFileChildren(PublicRouteChildren)
 
 interface AppRouteChildren {
+  AppBillingRoute: typeof AppBillingRoute
   AppCanaryStatusRoute: typeof AppCanaryStatusRoute
   AppCapsulesRoute: typeof AppCapsulesRoute
   AppConsentRoute: typeof AppConsentRoute
@@ -894,10 +933,12 @@ interface AppRouteChildren {
   AppMemorialIdRoute: typeof AppMemorialIdRoute
   AppMemorialIndexRoute: typeof AppMemorialIndexRoute
   AppMessagesIndexRoute: typeof AppMessagesIndexRoute
+  AppBillingSandboxIdRoute: typeof AppBillingSandboxIdRoute
   AppMessagesViewIdRoute: typeof AppMessagesViewIdRoute
 }
 
 const AppRouteChildren: AppRouteChildren = {
+  AppBillingRoute: AppBillingRoute,
   AppCanaryStatusRoute: AppCanaryStatusRoute,
   AppCapsulesRoute: AppCapsulesRoute,
   AppConsentRoute: AppConsentRoute,
@@ -922,6 +963,7 @@ const AppRouteChildren: AppRouteChildren = {
   AppMemorialIdRoute: AppMemorialIdRoute,
   AppMemorialIndexRoute: AppMemorialIndexRoute,
   AppMessagesIndexRoute: AppMessagesIndexRoute,
+  AppBillingSandboxIdRoute: AppBillingSandboxIdRoute,
   AppMessagesViewIdRoute: AppMessagesViewIdRoute,
 }
 

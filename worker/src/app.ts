@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { MAX_JSON_BYTES, payloadTooLarge } from './lib/json-body';
 import { googleSignInRoutes } from './domains/auth/rest';
 import { pingRoutes } from './domains/canary/rest';
+import { billingWebhookRoutes } from './domains/billing/rest';
 import { MESSAGE_CREATE_MAX_BODY_BYTES } from './contracts/messages';
 import { AppError } from './lib/errors';
 import { log } from './lib/logger';
@@ -26,6 +27,8 @@ export function createApp() {
   // GET /api/openapi.json (generated from ROUTE_DOCS) and GET /api/docs (the Scalar reference).
   app.route('/api', referenceRoutes);
   app.route('/api/auth', googleSignInRoutes);
+  // POST /api/billing/webhook: the raw body, for its signature (domains/billing/rest.ts).
+  app.route('/api/billing', billingWebhookRoutes);
   // Every operation declared once in its domain (worker/src/api/operations.ts).
   mountOperations(app, OPERATIONS);
   // Any method but POST on /api/ping/{token} (405): after the operations, so the POST check-in wins.

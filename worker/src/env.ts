@@ -3,6 +3,7 @@ import type { EmailEnv } from './channels/email';
 import type { PushEnv } from './channels/push';
 import type { TwilioEnv } from './channels/twilio';
 import type { WorkersAiBinding } from './domains/voice/persona-engine/engines';
+import type { StripeEnv } from './domains/billing/providers/stripe';
 import { systemClock, type Clock } from './lib/clock';
 
 /**
@@ -13,7 +14,8 @@ import { systemClock, type Clock } from './lib/clock';
 export type Bindings = Omit<Env, 'EMAIL_TRANSPORT' | 'SMS_TRANSPORT' | 'CALL_TRANSPORT' | 'PUSH_TRANSPORT' | 'PUBLIC_ORIGIN'> &
   EmailEnv &
   TwilioEnv &
-  PushEnv & {
+  PushEnv &
+  StripeEnv & {
     PUBLIC_ORIGIN: string;
     /**
      * "true" lets every signed-in user read every outbox row (the operator view, GET /api/outbox/all):
@@ -40,6 +42,10 @@ export type Bindings = Omit<Env, 'EMAIL_TRANSPORT' | 'SMS_TRANSPORT' | 'CALL_TRA
     VOICE_ENGINE?: string;
     /** Workers AI, for VOICE_ENGINE=workers-ai (domains/voice/persona-engine/engines.ts); not bound locally. */
     AI?: WorkersAiBinding;
+    /** The payment provider (docs/decisions/billing.md): sandbox (default outside production) or stripe. */
+    BILLING_PROVIDER?: string;
+    /** Build-time price overrides, the same JSON as the web build's VITE_PRICING_OVERRIDES (contracts/plans.ts). */
+    PRICING_OVERRIDES?: string;
   };
 
 /** What every service receives: the database, the bindings and the clock. */

@@ -229,7 +229,7 @@ describe('POST /api/upload/encrypted-file', () => {
 });
 
 describe('storage quota', () => {
-  it('413s with a detail naming the quota when the file does not fit the plan, and leaves nothing behind', async () => {
+  it('refuses with 403 and a detail naming the quota and the upgrade when the file does not fit the plan, and leaves nothing behind', async () => {
     const { sender, message } = await setup();
     const limit = PLAN_LIMITS.free.storageBytes;
     // Usage reached cheaply: the message's audio says it takes all but 40 bytes.
@@ -239,7 +239,7 @@ describe('storage quota', () => {
     await uploadOk(sender.token, message.id, random(40)); // exactly fills it
     const before = await stored();
     const over = await upload(sender.token, { file: new Blob([random(16)]), message_id: message.id, iv: toBase64(random(12)) });
-    expect(over.status).toBe(413);
+    expect(over.status).toBe(403);
     expect(over.data.detail).toMatch(/^Storage quota exceeded: the Free plan includes 1 GB of storage/);
     expect(await stored()).toEqual(before);
 

@@ -416,7 +416,7 @@ describe('erasure', () => {
 });
 
 describe('storage quota', () => {
-  it('a recording that would pass the plan’s storage is refused with 413 and nothing is stored', async () => {
+  it('a recording that would pass the plan’s storage is refused with 403 and nothing is stored', async () => {
     const { sender, recipient } = await pair();
     // A free plan's 1 GB, used up by an earlier (recorded) message.
     await createMessageFor(sender.token, { recipient_user_id: recipient.id, deliver_at: new Date(Date.now() + DAY).toISOString() });
@@ -426,7 +426,7 @@ describe('storage quota', () => {
       token: sender.token,
       json: { recipient_user_id: recipient.id, content: 'x', delivery_method: 'email', consent: true, audio_base64: webm },
     });
-    expect(res.status).toBe(413);
+    expect(res.status).toBe(403);
     expect(res.data.detail).toMatch(/Storage quota exceeded/);
     const { results } = await env.DB.prepare('SELECT id FROM messages WHERE sender_id = ?').bind(sender.id).all();
     expect(results).toHaveLength(1);

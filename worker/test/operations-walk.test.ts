@@ -155,7 +155,16 @@ const OWNED: Record<string, (owner: Persona, recipient: Persona) => Promise<stri
   decideCapsule: async (owner) => (await capsuleBy(owner)).id,
   decidePost: async (owner) => (await postOn((await memorialBy(owner)).id, owner)).id,
   downloadLegacyCopy: (owner) => legacyCopyFor(owner),
+  readSandboxSession: sandboxCheckout,
+  playSandboxCheckout: sandboxCheckout,
 };
+
+/** A sandbox checkout session the owner opened (the local provider). */
+async function sandboxCheckout(owner: Persona) {
+  const res = await api('POST', '/api/billing/checkout', { token: owner.token, json: { plan: 'plus', cycle: 'annual' } });
+  expect(res.status).toBe(201);
+  return res.data.id as string;
+}
 
 /**
  * A copy left to `owner` by an account already erased (the rows and bytes the dead-man path leaves;

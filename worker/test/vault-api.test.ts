@@ -99,7 +99,7 @@ describe('storing a vault file (POST /api/vault/create)', () => {
       body: vaultForm({ file: cipherBlob(200), iv: iv(), envelope: envelopeFor(owner.id, recipient.id), consent: 'true' }),
     });
     expect(res.status).toBe(403);
-    expect(res.data.detail).toMatch(/Storage quota exceeded: the Free plan includes 1 GB.*Upgrade your plan/);
+    expect(res.data.detail).toMatch(/Storage quota exceeded: the Free plan includes 1 GB.*Upgrade to Plus/);
     expect((await env.DB.prepare('SELECT count(*) AS n FROM vault_assets WHERE owner_id = ?').bind(owner.id).first<{ n: number }>())!.n).toBe(1);
   });
 

@@ -112,7 +112,7 @@ describe('uploading a voice sample (POST /api/voice/upload)', () => {
       .run();
     const res = await uploadSample(owner.token, fixture('tone.wav'));
     expect(res.status).toBe(403);
-    expect(res.data.detail).toMatch(/Storage quota exceeded: the Free plan includes 1 GB.*Upgrade your plan/);
+    expect(res.data.detail).toMatch(/Storage quota exceeded: the Free plan includes 1 GB.*Upgrade to Plus/);
     expect(await keysOf(owner)).toHaveLength(2);
   });
 

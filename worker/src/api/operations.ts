@@ -1,4 +1,6 @@
 import { accountOperations } from '../domains/account/operations';
+import { billingOperations } from '../domains/billing/operations';
+import { graphOperations } from '../domains/graph/operations';
 import { activityOperations } from '../domains/activity/operations';
 import { attachmentsOperations, storageOperations } from '../domains/attachments/operations';
 import { authOperations } from '../domains/auth/operations';
@@ -53,5 +55,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...capsuleOperations,
   ...memorialOperations,
   ...moderationOperations,
+  ...billingOperations,
+  ...graphOperations,
   ...outboxOperations,
 ];

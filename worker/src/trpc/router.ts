@@ -21,6 +21,8 @@ import { notifyRouter } from '../domains/notify/trpc';
 import { outboxRouter } from '../domains/outbox/trpc';
 import { profileRouter } from '../domains/profile/trpc';
 import { webhooksRouter } from '../domains/webhooks/trpc';
+import { billingRouter } from '../domains/billing/trpc';
+import { graphRouter } from '../domains/graph/trpc';
 import { router } from './init';
 
 /** The root router only composes; each domain owns its procedures. */
@@ -47,6 +49,8 @@ export const appRouter = router({
   memorial: memorialRouter,
   moderation: moderationRouter,
   account: accountRouter,
+  billing: billingRouter,
+  graph: graphRouter,
   developer: router({ keys: developerKeysRouter }),
 });
 

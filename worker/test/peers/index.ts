@@ -6,6 +6,7 @@ import { startEmailApiPeer } from './email-api';
 import { startGooglePeer } from './google';
 import { startWebhookReceiver } from './webhook-receiver';
 import { startDohResolver } from './doh';
+import { startStripePeer } from './stripe';
 
 /**
  * vitest globalSetup (runs in Node, outside workerd): starts the real protocol peers the channel
@@ -15,7 +16,16 @@ import { startDohResolver } from './doh';
  */
 type Peer = (project: TestProject) => Promise<() => Promise<void> | void>;
 
-const peers: Peer[] = [startSmtpPeer, startEmailApiPeer, startPushPeer, startTwilioPeer, startWebhookReceiver, startDohResolver, startGooglePeer];
+const peers: Peer[] = [
+  startSmtpPeer,
+  startEmailApiPeer,
+  startPushPeer,
+  startTwilioPeer,
+  startWebhookReceiver,
+  startDohResolver,
+  startGooglePeer,
+  startStripePeer,
+];
 
 export default async function setup(project: TestProject) {
   const teardowns: Array<() => Promise<void> | void> = [];

@@ -1,6 +1,9 @@
+import { PAID_PLAN_IDS, type PaidPlanId } from '@afterword/worker/contracts/plans';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { EmptyState } from '../../components/empty-state';
+import { CheckoutSummary } from '../../features/billing/checkout-summary';
 import { CYCLE_LABELS, describePrice, findTier, isBillingCycle } from '../../lib/pricing';
+import { getToken } from '../../lib/session';
 import { usePageTitle } from '../../lib/use-page-title';
 
 interface CheckoutSearch {
@@ -16,25 +19,34 @@ export const Route = createFileRoute('/_public/checkout')({
   component: CheckoutPage,
 });
 
+const isPaidPlan = (v: unknown): v is PaidPlanId => PAID_PLAN_IDS.includes(v as PaidPlanId);
+
+/** SPEC section 2: /checkout?plan&cycle shows what will be charged and what changes, then opens the provider's page. */
 function CheckoutPage() {
   usePageTitle('Checkout');
   const { plan, cycle } = Route.useSearch();
   const tier = findTier(plan);
   const chosenCycle = isBillingCycle(cycle) ? cycle : null;
+  const signedIn = getToken() !== null;
   return (
     <div className="container narrow section">
       <h1>Checkout</h1>
-      {tier && chosenCycle ? (
-        <p>
-          You chose <strong>{tier.name}</strong>, {CYCLE_LABELS[chosenCycle].toLowerCase()}: {describePrice(tier, chosenCycle)}.
-        </p>
-      ) : null}
-      <EmptyState title="Checkout is not available yet.">
-        <p>Payments are not open. Nothing has been charged and no plan has changed. Your account keeps working on the Free plan.</p>
-      </EmptyState>
-      <p className="section">
-        <Link to="/pricing">Back to pricing</Link>
-      </p>
+      {!tier || !chosenCycle || !isPaidPlan(plan) ? (
+        <EmptyState title="Choose a plan first.">
+          <p>
+            This page needs a paid plan and a billing cycle. <Link to="/pricing">See the plans</Link>.
+          </p>
+        </EmptyState>
+      ) : !signedIn ? (
+        <EmptyState title="Log in to continue.">
+          <p>
+            You chose <strong>{tier.name}</strong>, {CYCLE_LABELS[chosenCycle].toLowerCase()}: {describePrice(tier, chosenCycle)}. The plan is attached to your
+            account, so <Link to="/login">log in</Link> (or <Link to="/signup">sign up</Link>) and choose it again on <Link to="/pricing">Pricing</Link>.
+          </p>
+        </EmptyState>
+      ) : (
+        <CheckoutSummary plan={plan} cycle={chosenCycle} />
+      )}
     </div>
   );
 }

@@ -1,10 +1,11 @@
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { ComparisonTable } from '../../features/pricing/comparison-table';
 import { CloseoutModal } from '../../features/pricing/closeout-modal';
 import { CycleTabs } from '../../features/pricing/cycle-tabs';
 import { TierCard } from '../../features/pricing/tier-card';
 import { annualSavingPercent, DEFAULT_CYCLE, FAMILY_CONTINUATION_DISCOUNT_PERCENT, TIERS, type BillingCycle, type Tier } from '../../lib/pricing';
+import { getToken } from '../../lib/session';
 import { usePageTitle } from '../../lib/use-page-title';
 
 export const Route = createFileRoute('/_public/pricing')({
@@ -19,6 +20,11 @@ function PricingPage() {
     <div className="container section">
       <h1>Pricing</h1>
       <p className="muted">Prices in US dollars. Start free and change plans at any time.</p>
+      {getToken() ? (
+        <p>
+          <Link to="/app/billing">Your plan and usage</Link>
+        </p>
+      ) : null}
       <CycleTabs value={cycle} onChange={setCycle} savingPercent={annualSavingPercent()} />
       <h2 className="visually-hidden">Plans</h2>
       <ul className="tier-grid">

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { ServiceContext } from '../../env';
 import { log } from '../../lib/logger';
 import { personLabel } from '../../lib/person-label';
+import { cancelBillingOf } from '../billing/end-billing';
 import { stopCanaryTimer } from '../canary/canary-timer';
 import { stopGuardianClock } from '../guardian/ladder-timer';
 import { enqueueOwnerNotice, insertOwnerNotice } from '../messages/notices/enqueue-owner-notice';
@@ -25,6 +26,8 @@ export async function deleteAccount(ctx: ServiceContext, userId: string) {
   const canaries = await ctx.db.select({ id: schema.canaries.id }).from(schema.canaries).where(eq(schema.canaries.user_id, userId));
   await Promise.all(canaries.map((c) => stopCanaryTimer(ctx.env, c.id)));
   const blobs = await blobKeysOf(ctx, userId);
+  // A running subscription ends first: an erased account is never charged again (docs/decisions/billing.md).
+  await cancelBillingOf(ctx, userId);
   const told = await tellSendersTheRecipientLeft(ctx, userId);
   await Promise.all([stopGuardianClock(ctx.env, userId)]);
   const now = ctx.now().getTime();

@@ -85,13 +85,14 @@ export const attachmentsOperations = [
       operationId: 'uploadEncryptedFile',
       summary: 'Attach an encrypted file to a message',
       description:
-        "The file is AES-GCM-256 ciphertext made in the client (12-byte IV, no AAD): the server stores it as is. 16 bytes to 25 MiB, at most 20 files per message, within the plan's storage (413 past it). Only the sender, before release.",
+        "The file is AES-GCM-256 ciphertext made in the client (12-byte IV, no AAD): the server stores it as is. 16 bytes to 25 MiB, at most 20 files per message, within the plan's storage (403 past it). Only the sender, before release.",
       tags,
       responses: {
         201: { description: 'Stored' },
         404: { description: 'Message not found (or not yours)' },
+        403: { description: "Over the plan's storage (the detail names the plan that holds more)" },
         409: { description: 'The message was released or cancelled, or already has 20 files' },
-        413: { description: "Over 25 MiB, or over the plan's storage" },
+        413: { description: 'Over 25 MiB' },
       },
     },
     run: ({ services, principal }, { fields, file }) => uploadAttachment(services, principal.user, fields, file),

@@ -1,6 +1,6 @@
 import type { User } from '@afterword/db/schema';
 import { formatBytes, type StorageView } from '../../contracts/attachments';
-import { PLAN_LIMITS } from '../../contracts/plans';
+import { PLAN_LIMITS, upgradeHint } from '../../contracts/plans';
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
 
@@ -8,10 +8,12 @@ import { AppError } from '../../lib/errors';
 export const VAULT_KEY_PREFIX = 'vault/';
 
 /**
- * What counts against a plan's storage (DESIGN section 10), as one SQL expression of the user id bound
- * at `param`: the audio of the messages they wrote, the ciphertext of their attachments and of their
- * vault files — each vault file once — their voice samples and recorded Messages from the Beyond, and the audio and video of their capsules; each vault file once, though its item's messages carry it as an attachment. Summed by
- * D1, never by listing rows into the Worker.
+ * The one storage meter (DESIGN section 10; docs/decisions/billing.md), as one SQL expression of the user
+ * id bound at `param`: the audio of the messages they wrote, the ciphertext of their attachments and of
+ * their vault files — each vault file once, though its item's messages carry it as an attachment — their
+ * voice samples and recorded Messages from the Beyond, and the audio and video files of the capsules
+ * they wrote (text items are not storage). Summed by D1, never by listing rows into the Worker, and
+ * used both to answer the meter and inside each upload's conditional INSERT.
  */
 export const storageUsedSql = (param = '?1') =>
   `((SELECT COALESCE(SUM(audio_bytes), 0) FROM messages WHERE sender_id = ${param})` +
@@ -29,14 +31,14 @@ export async function storageUsedBytes(ctx: ServiceContext, userId: string): Pro
 export const storageLimitBytes = (plan: User['plan']) => PLAN_LIMITS[plan].storageBytes;
 
 /**
- * The plan's quota, what is used and what the new bytes need: 413 for attachments and audio (issue 5),
- * 403 for vault files (issue 13 words it so), with the same sentence.
+ * The plan's quota, what is used and what the new bytes need, and the plan that holds more: 403 for every
+ * kind of file (issue 18: one meter, one refusal; attachments and audio answered 413 before it).
  */
-export function quotaExceeded(plan: User['plan'], used: number, size: number, code: 'PAYLOAD_TOO_LARGE' | 'FORBIDDEN' = 'PAYLOAD_TOO_LARGE') {
+export function quotaExceeded(plan: User['plan'], used: number, size: number) {
   const limit = storageLimitBytes(plan);
   return new AppError(
-    code,
-    `Storage quota exceeded: the ${PLAN_LIMITS[plan].name} plan includes ${formatBytes(limit)} of storage; you use ${formatBytes(used)} and this file needs ${formatBytes(size)} more. Upgrade your plan for more storage.`,
+    'FORBIDDEN',
+    `Storage quota exceeded: the ${PLAN_LIMITS[plan].name} plan includes ${formatBytes(limit)} of storage; you use ${formatBytes(used)} and this file needs ${formatBytes(size)} more. ${upgradeHint(plan, (l) => l.storageBytes > used + size)}`,
   );
 }
 

@@ -61,7 +61,7 @@ export async function addCapsuleMedia(
     );
   const limit = storageLimitBytes(author.plan);
   const used = await storageUsedBytes(ctx, author.id);
-  if (used + size > limit) throw quotaExceeded(author.plan, used, size, 'FORBIDDEN');
+  if (used + size > limit) throw quotaExceeded(author.plan, used, size);
 
   const itemId = crypto.randomUUID();
   const key = capsuleMediaKey(capsuleId, itemId);
@@ -103,7 +103,7 @@ export async function addCapsuleMedia(
       throw new AppError('UNPROCESSABLE', [{ loc: ['body', 'file'], msg: `A capsule holds at most ${CAPSULE_ITEMS_MAX} items`, type: 'too_many' }]);
     const again = await ownCapsule(ctx, author.id, capsuleId);
     if (again.release_at.getTime() <= now) throw released();
-    throw quotaExceeded(author.plan, await storageUsedBytes(ctx, author.id), size, 'FORBIDDEN');
+    throw quotaExceeded(author.plan, await storageUsedBytes(ctx, author.id), size);
   }
   return readOwnCapsule(ctx, author, capsuleId, now);
 }

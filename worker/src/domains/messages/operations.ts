@@ -39,7 +39,9 @@ export const messageOperations = [
       tags,
       responses: {
         201: { description: 'The message' },
-        403: { description: 'Your messages consent is withdrawn (allow it again: POST /api/legal/consent/messages)' },
+        403: {
+          description: "Your messages consent is withdrawn (allow it again: POST /api/legal/consent/messages), or the recording passes the plan's storage",
+        },
         404: { description: 'Recipient not found: no user has this id' },
         413: { description: 'The recording (or the body) is too large' },
       },

@@ -11,7 +11,7 @@ import { consentWithdrawn, requireConsent } from '../legal/consent-state';
 export const vaultKey = (assetId: string) => `${VAULT_KEY_PREFIX}${assetId}`;
 
 /** 403 with the upgrade hint (issue 13: a vault file past the plan's storage). */
-const storageFull = (plan: User['plan'], used: number, size: number) => quotaExceeded(plan, used, size, 'FORBIDDEN');
+const storageFull = (plan: User['plan'], used: number, size: number) => quotaExceeded(plan, used, size);
 
 /** The envelope must be a v1 envelope that opens for its owner: a file nobody can open is refused. */
 function checkEnvelope(envelope: string, ownerId: string) {

@@ -68,7 +68,7 @@ export async function createVoicePrompt(
   const size = file?.bytes.byteLength ?? 0;
   const limit = storageLimitBytes(owner.plan);
   const used = await storageUsedBytes(ctx, owner.id);
-  if (used + size > limit) throw quotaExceeded(owner.plan, used, size, 'FORBIDDEN');
+  if (used + size > limit) throw quotaExceeded(owner.plan, used, size);
 
   const id = crypto.randomUUID();
   const key = file ? voicePromptKey(owner.id, id) : null;
@@ -94,7 +94,7 @@ export async function createVoicePrompt(
   if (written !== 1) {
     if (key) await ctx.env.BLOBS.delete(key);
     await requireConsent(ctx, owner.id, 'voice', consentWithdrawn('voice', 'no Message from the Beyond is stored'));
-    throw quotaExceeded(owner.plan, await storageUsedBytes(ctx, owner.id), size, 'FORBIDDEN');
+    throw quotaExceeded(owner.plan, await storageUsedBytes(ctx, owner.id), size);
   }
   return toView({
     id,

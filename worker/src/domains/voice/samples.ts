@@ -67,7 +67,7 @@ export async function uploadVoiceSample(
   if (measured.durationMs < VOICE_SAMPLE_MIN_MS) throw bodyFieldError('file', VOICE_ERRORS.tooShort, 'audio_too_short');
   const limit = storageLimitBytes(owner.plan);
   const used = await storageUsedBytes(ctx, owner.id);
-  if (used + size > limit) throw quotaExceeded(owner.plan, used, size, 'FORBIDDEN');
+  if (used + size > limit) throw quotaExceeded(owner.plan, used, size);
 
   const id = crypto.randomUUID();
   const key = voiceSampleKey(owner.id, id);
@@ -93,7 +93,7 @@ export async function uploadVoiceSample(
     await ctx.env.BLOBS.delete(key);
     // The consent was withdrawn or the storage filled up between the checks and the insert: say which.
     await requireConsent(ctx, owner.id, 'voice', consentWithdrawn('voice', 'no voice samples are stored'));
-    throw quotaExceeded(owner.plan, await storageUsedBytes(ctx, owner.id), size, 'FORBIDDEN');
+    throw quotaExceeded(owner.plan, await storageUsedBytes(ctx, owner.id), size);
   }
   return toView({ id, label, content_type: measured.type, codec: measured.codec, size, duration_ms: measured.durationMs, created_at: now });
 }

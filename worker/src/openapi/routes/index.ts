@@ -28,6 +28,9 @@ import { outboxOperations } from '../../domains/outbox/operations';
 import { profileOperations } from '../../domains/profile/operations';
 import { webhooksOperations } from '../../domains/webhooks/operations';
 import { routes as reference } from './reference';
+import { routes as billingWebhook } from './billing';
+import { billingOperations } from '../../domains/billing/operations';
+import { graphOperations } from '../../domains/graph/operations';
 
 /**
  * Every documented REST route: the declared operations of each area (their RouteDocs come from the
@@ -62,6 +65,9 @@ export const ROUTE_DOCS: RouteDoc[] = [
   ...routeDocsOf(capsuleOperations),
   ...routeDocsOf(memorialOperations),
   ...routeDocsOf(moderationOperations),
+  ...routeDocsOf(billingOperations),
+  ...billingWebhook,
+  ...routeDocsOf(graphOperations),
   ...routeDocsOf(outboxOperations),
   ...health,
   ...reference,

@@ -100,6 +100,10 @@ export const EXPORTS: readonly TableExport[] = [
   { table: 'memorial_candles', file: 'memorial_candles', where: 'user_id = ?1' },
   { table: 'memorial_wishes', file: 'memorial_wish', where: 'user_id = ?1' },
   { table: 'community_reports', file: 'reports_made', where: 'reporter_id = ?1' },
+  // Billing (docs/decisions/billing.md): the plan bought, the checkouts opened and the provider events applied.
+  { table: 'billing_accounts', file: 'billing', where: 'user_id = ?1' },
+  { table: 'checkout_sessions', file: 'checkouts', where: 'user_id = ?1' },
+  { table: 'billing_events', file: 'billing_events', where: 'user_id = ?1' },
 ];
 
 /** Tables that hold nothing of one user's, or only what must not leave: the reason for each. */

@@ -1,0 +1,79 @@
+// Plans and checkout (issue 18): the header's Upgrade link → /pricing (annual by default) → /checkout shows
+// the charge and what changes → the local sandbox plays the provider → the signed event reaches the
+// webhook → the billing page shows the new plan and its limits. A declined card leaves the account on Free.
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { newContext, sharedBrowser, screenshot } from '../support/browser.mjs';
+import { assertNoSeriousAxeViolations } from '../support/page.mjs';
+import { accountWithToken } from '../support/session.mjs';
+
+const getBrowser = sharedBrowser({ after });
+
+async function signedInPage(path) {
+  const acct = await accountWithToken();
+  const { context, errors } = await newContext(await getBrowser());
+  const page = await context.newPage();
+  await page.goto('/');
+  await page.evaluate((token) => {
+    localStorage.setItem('token', token);
+    localStorage.setItem('hasSeenOnboarding', 'true');
+  }, acct.token);
+  await page.goto(path);
+  return { acct, page, context, errors };
+}
+
+/** From the checkout page's summary to the sandbox provider's page. */
+async function continueToSandbox(page) {
+  await page.getByRole('button', { name: 'Continue to payment' }).click();
+  await page.waitForURL(/\/app\/billing\/sandbox\/cs_sandbox_/);
+  await page.getByRole('heading', { name: 'Plus, annual' }).waitFor();
+}
+
+test('a Free user upgrades to Plus annual through the sandbox, and the billing page shows Plus with 3 canaries allowed', async () => {
+  const { page, context, errors } = await signedInPage('/app');
+  try {
+    await page.getByRole('link', { name: 'Upgrade' }).click();
+    await page.waitForURL(/\/pricing$/);
+    assert.equal(await page.getByRole('button', { name: /^Annual/ }).getAttribute('aria-pressed'), 'true', 'annual is the default cycle');
+    await page.getByRole('link', { name: 'Choose Plus (Guardian)' }).click();
+    await page.waitForURL(/\/checkout\?plan=plus&cycle=annual$/);
+    assert.equal(await page.getByTestId('checkout-charge').textContent(), '$49 every year, until you cancel');
+    await page.getByText('Canaries: 1 → 3').waitFor();
+    await assertNoSeriousAxeViolations(page, '/checkout');
+
+    await continueToSandbox(page);
+    await assertNoSeriousAxeViolations(page, 'the sandbox checkout');
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await page.waitForURL(/\/app\/billing\?checkout=success$/);
+    await page.getByTestId('billing-plan').filter({ hasText: 'Plus' }).waitFor();
+    await page.getByText('Billing: Annual').waitFor();
+    await page.getByText(/^Renews on /).waitFor();
+    assert.match(await page.getByTestId('meter-canaries').textContent(), /0 of 3/);
+    await assertNoSeriousAxeViolations(page, '/app/billing');
+    await screenshot(page, 'billing-plus');
+    assert.deepEqual(errors, [], 'no console errors');
+  } catch (err) {
+    await screenshot(page, 'billing-upgrade');
+    throw err;
+  } finally {
+    await context.close();
+  }
+});
+
+test('a declined card leaves the account on Free', async () => {
+  const { page, context, errors } = await signedInPage('/checkout?plan=plus&cycle=annual');
+  try {
+    await continueToSandbox(page);
+    await page.getByRole('button', { name: 'Decline the card' }).click();
+    await page.getByText('The card was declined. Nothing was charged and your plan has not changed.').waitFor();
+    await page.goto('/app/billing');
+    await page.getByTestId('billing-plan').filter({ hasText: 'Free' }).waitFor();
+    assert.match(await page.getByTestId('meter-canaries').textContent(), /0 of 1/);
+    assert.deepEqual(errors, [], 'no console errors');
+  } catch (err) {
+    await screenshot(page, 'billing-declined');
+    throw err;
+  } finally {
+    await context.close();
+  }
+});
