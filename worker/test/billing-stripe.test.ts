@@ -2,6 +2,7 @@ import { env } from 'cloudflare:test';
 import { describe, expect, inject, it } from 'vitest';
 import type { RecordedStripeRequest } from './peers/stripe';
 import { deleteAccount } from '../src/domains/account/delete-account';
+import { receiveWebhook } from '../src/domains/billing/apply-event';
 import { createCheckout, quoteCheckout } from '../src/domains/billing/checkout';
 import { FAMILY_COUPON_ID } from '../src/domains/billing/providers/stripe';
 import { createServiceContext, type Bindings } from '../src/env';
@@ -104,6 +105,27 @@ describe('the Stripe adapter, against a peer that speaks Stripe', () => {
       { method: 'DELETE', path: '/v1/subscriptions/sub_running', authorization: `Bearer ${key}` },
     ]);
     expect(await env.DB.prepare('SELECT 1 FROM billing_accounts WHERE user_id = ?').bind(owner.id).first()).toBeNull();
+  });
+
+  it('cancels the running subscription at Stripe when a new plan’s checkout completes, so nobody pays for two', async () => {
+    const owner = await signedInUser();
+    const { ctx, key, requests } = stripeContext();
+    await env.DB.prepare(
+      "INSERT INTO billing_accounts (user_id, plan, cycle, status, provider, customer_id, subscription_id, period_end, updated_at) VALUES (?1, 'plus', 'monthly', 'active', 'stripe', 'cus_1', 'sub_old', NULL, 0)",
+    )
+      .bind(owner.id)
+      .run();
+    const session = await createCheckout(ctx, await userRow(owner.id), { plan: 'pro', cycle: 'annual' });
+    const signed = (await (
+      await fetch(`${peer.baseUrl}/__complete?key=${key}`, { method: 'POST', body: JSON.stringify({ session: session.id, secret: LOCAL_WEBHOOK_SECRET }) })
+    ).json()) as { payload: string; signature: string };
+    expect(await receiveWebhook(ctx, signed.payload, signed.signature)).toMatchObject({ applied: true });
+    expect((await requests()).filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual(['/v1/subscriptions/sub_old']);
+    const account = await env.DB.prepare('SELECT plan, subscription_id FROM billing_accounts WHERE user_id = ?')
+      .bind(owner.id)
+      .first<{ plan: string; subscription_id: string }>();
+    expect(account!.plan).toBe('pro');
+    expect(account!.subscription_id).not.toBe('sub_old');
   });
 
   it('answers a refused key without a charge, as an error with a detail and no session kept', async () => {

@@ -5,7 +5,7 @@ import { appOrigin } from '../../lib/app-origin';
 import { AppError } from '../../lib/errors';
 import { log } from '../../lib/logger';
 import { enqueueOwnerNotice, insertOwnerNotice } from '../messages/notices/enqueue-owner-notice';
-import { webhookSecret } from './providers';
+import { billingProvider, webhookSecret } from './providers';
 import { verifyStripeSignature } from './stripe-signature';
 
 /** The part of a Stripe event this reads (docs.stripe.com/api/events/object). */
@@ -121,6 +121,12 @@ async function applyEvent(ctx: ServiceContext, event: StripeEvent, userId: strin
         .first<{ plan: PlanId; cycle: BillingCycle; provider: 'stripe' | 'sandbox' }>();
       if (!session) return;
       const end = periodEnd(session.cycle, session.plan, now, ctx.env.PRICING_OVERRIDES);
+      // A plan bought while another subscription runs replaces it: the old one is canceled at the provider
+      // below, or the person would pay for both (its later `customer.subscription.deleted` matches nothing).
+      const previous = await db
+        .prepare("SELECT subscription_id FROM billing_accounts WHERE user_id = ?1 AND subscription_id IS NOT NULL AND status <> 'canceled'")
+        .bind(userId)
+        .first<{ subscription_id: string }>();
       await db.batch([
         db.prepare("UPDATE checkout_sessions SET status = 'complete', completed_at = ?2 WHERE id = ?1").bind(str(o.id), now),
         db
@@ -133,6 +139,7 @@ async function applyEvent(ctx: ServiceContext, event: StripeEvent, userId: strin
           .bind(userId, session.plan, session.cycle, session.provider, str(o.customer), str(o.subscription), end, now),
         db.prepare('UPDATE users SET plan = ?2, updated_at = ?3 WHERE id = ?1').bind(userId, session.plan, now),
       ]);
+      if (previous && previous.subscription_id !== str(o.subscription)) await cancelReplaced(ctx, userId, previous.subscription_id);
       return;
     }
     case 'checkout.session.async_payment_failed':
@@ -220,4 +227,17 @@ async function endPaidLimits(
     ),
   ]);
   if ((changed?.meta.changes ?? 0) === 1) await enqueueOwnerNotice(ctx, noticeId);
+}
+
+/** Cancels a subscription a new purchase replaced; a provider that cannot be reached is logged for an operator, the new plan stands. */
+async function cancelReplaced(ctx: ServiceContext, userId: string, subscriptionId: string) {
+  try {
+    await billingProvider(ctx.env).cancelSubscription(subscriptionId);
+  } catch (err) {
+    log.error('replaced subscription not canceled at the provider; cancel it by hand', {
+      user_id: userId,
+      subscription_id: subscriptionId,
+      error: String(err),
+    });
+  }
 }
