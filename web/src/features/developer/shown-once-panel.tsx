@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useId, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { Button } from '../../components/button';
 import { copyText } from '../../lib/clipboard';
 import { T } from './texts';
@@ -24,7 +24,9 @@ interface ShownOncePanelProps {
 export function ShownOncePanel({ title, valueLabel, value, warning, copyLabel, copiedMessage, onDone, children }: ShownOncePanelProps) {
   const titleId = useId();
   const ref = useRef<HTMLElement>(null);
-  useEffect(() => ref.current?.focus(), []);
+  // In the same commit as the panel itself (a layout effect), so nothing — a screen reader, a test — sees
+  // the panel before it has the focus.
+  useLayoutEffect(() => ref.current?.focus(), []);
   return (
     <section ref={ref} className="once-panel" aria-labelledby={titleId} tabIndex={-1}>
       <h3 id={titleId} className="once-panel__title">
