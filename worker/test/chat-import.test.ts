@@ -40,7 +40,9 @@ async function runJobs(bodies: unknown[]) {
 }
 
 const getImport = async (person: Person, id: string) => (await api('GET', `/api/imports/chat-history/${id}`, { token: person.token })).data;
-const material = (person: Person) => listChatMaterial(createServiceContext(env), person.id);
+/** The owner's lines as the persona reads them (most recent first), in the chat's order and without ids. */
+const material = async (person: Person) =>
+  (await listChatMaterial(createServiceContext(env), person.id, 1000)).reverse().map(({ text, prompt }) => ({ text, prompt }));
 const waitingFiles = async (person: Person) => (await env.BLOBS.list({ prefix: `imports/${person.id}/` })).objects.length;
 
 describe('importing a chat history (POST /api/imports/chat-history)', () => {

@@ -1,12 +1,10 @@
 import type { TCreateCanaryInput } from '@afterword/worker/contracts/canary';
-import { toast } from '../../components/toast';
-import { readApiError } from '../../lib/api-error';
+import { toast, toastApiError } from '../../components/toast';
 import { trpc } from '../../lib/trpc';
 import { cacheCanaryToken } from './canary-token';
 import { simulatedMiss } from './simulated-miss';
 
 /** Server failures show the server's `detail` (e.g. a plan limit naming the plan), else `fallback`. */
-const failed = (fallback: string) => (error: unknown) => void toast.error(readApiError(error).detail ?? fallback);
 
 /** Everything a canary change can move: status, list, activity, the dead-man deadline, and the guardian ladder (a check-in refutes a report). */
 function useRefreshCanaries() {
@@ -30,7 +28,7 @@ export function useCheckIn() {
       toast.success('Check-in received');
       await refresh();
     },
-    onError: failed('Check-in failed. Please try again.'),
+    onError: toastApiError('Check-in failed. Please try again.'),
   });
   return { checkIn: () => mutation.mutate({}), pending: mutation.isPending };
 }
@@ -43,7 +41,7 @@ export function useCreateCanary() {
       toast.success('Canary created');
       await refresh();
     },
-    onError: failed('Could not create the canary. Please try again.'),
+    onError: toastApiError('Could not create the canary. Please try again.'),
   });
   return {
     /** Resolves true when the canary was created (the form then clears itself). */
@@ -63,7 +61,7 @@ export function useDeleteCanary() {
       toast.success('Canary deleted');
       await refresh();
     },
-    onError: failed('Could not delete the canary. Please try again.'),
+    onError: toastApiError('Could not delete the canary. Please try again.'),
   });
   return {
     remove: (id: string) =>

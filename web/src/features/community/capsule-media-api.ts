@@ -3,8 +3,9 @@
  * item of a capsule not yet open (only its author may, with the session's header, so a plain `src` will not do).
  */
 import type { TMyCapsule } from '@afterword/worker/contracts/capsules';
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { restFetch } from '../../lib/rest';
+import { useObjectUrl } from '../../lib/use-object-url';
 
 /** POST /api/capsule/{id}/media (multipart: file, type, captions?). */
 export async function uploadCapsuleMedia(capsuleId: string, file: File, type: 'audio' | 'video', captions: string | null): Promise<TMyCapsule> {
@@ -18,27 +19,17 @@ export async function uploadCapsuleMedia(capsuleId: string, file: File, type: 'a
 
 /**
  * Where the player reads an item from: the path itself once the capsule is open to everyone; before,
- * the bytes fetched with the author's session into an object URL (revoked when the player goes).
+ * the bytes fetched with the author's session and played through an object URL (the recording player's
+ * way, features/messages/audio-player.tsx), revoked when the player goes.
  */
 export function useMediaSource(path: string | null | undefined, open: boolean): string | null {
-  const [url, setUrl] = useState<string | null>(open ? (path ?? null) : null);
-  useEffect(() => {
-    if (!path) return setUrl(null);
-    if (open) return setUrl(path);
-    let objectUrl: string | null = null;
-    let cancelled = false;
-    restFetch(path)
-      .then((res) => res.blob())
-      .then((blob) => {
-        if (cancelled) return;
-        objectUrl = URL.createObjectURL(blob);
-        setUrl(objectUrl);
-      })
-      .catch(() => !cancelled && setUrl(null));
-    return () => {
-      cancelled = true;
-      if (objectUrl) URL.revokeObjectURL(objectUrl);
-    };
-  }, [path, open]);
-  return url;
+  const sealed = useQuery({
+    queryKey: ['capsule-media', path] as const,
+    queryFn: async ({ signal }) => (await restFetch(path!, { signal })).blob(),
+    enabled: Boolean(path) && !open,
+    staleTime: Infinity,
+  });
+  const url = useObjectUrl(open ? undefined : sealed.data);
+  if (!path) return null;
+  return open ? path : url;
 }

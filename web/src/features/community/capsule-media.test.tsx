@@ -1,10 +1,11 @@
 import type { TMyCapsule } from '@afterword/worker/contracts/capsules';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toastStore } from '../../components/toast/toast-store';
 import { HttpError } from '../../lib/api-error';
 import { CapsuleItems } from './capsule-items';
+import { renderWithQuery } from '../../test-utils/query-client';
 import { renderWithRouter } from '../../test-utils/render-with-router';
 import { MyCapsules } from './my-capsules';
 
@@ -90,7 +91,7 @@ describe('Ada adds her voice to a sealed capsule', () => {
 
 describe('a reader opens a capsule with a recording', () => {
   it('plays an open capsule’s audio from its path, with the captions as a captions track', () => {
-    const { container } = render(<CapsuleItems content={withAudio.content} open />);
+    const { container } = renderWithQuery(<CapsuleItems content={withAudio.content} open />);
     expect(screen.getByText('Read this when you are twenty.')).toBeTruthy();
     const audio = container.querySelector('audio')!;
     expect(audio.getAttribute('src')).toBe('/api/capsule/media/a1');
@@ -104,7 +105,7 @@ describe('a reader opens a capsule with a recording', () => {
     vi.stubGlobal('fetch', fetchMock);
     const made = vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:local-1');
     const revoked = vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
-    const { container } = render(<CapsuleItems content={withAudio.content} open={false} />);
+    const { container } = renderWithQuery(<CapsuleItems content={withAudio.content} open={false} />);
     await waitFor(() => expect(container.querySelector('audio')?.getAttribute('src')).toBe('blob:local-1'));
     expect(fetchMock.mock.calls.map(([url]) => url)).toEqual(expect.arrayContaining(['/api/capsule/media/a1', '/api/capsule/media/a1/captions']));
     made.mockRestore();

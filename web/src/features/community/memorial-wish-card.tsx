@@ -5,8 +5,7 @@ import { Card } from '../../components/card';
 import { ErrorState } from '../../components/error-state';
 import { Skeleton } from '../../components/skeleton';
 import { Time } from '../../components/time';
-import { toast } from '../../components/toast';
-import { readApiError } from '../../lib/api-error';
+import { toast, toastApiError } from '../../components/toast';
 import { trpc } from '../../lib/trpc';
 import { MemorialForm } from './memorial-form';
 
@@ -29,13 +28,12 @@ export function MemorialWishCard() {
   const utils = trpc.useUtils();
   const wish = trpc.memorial.wish.useQuery();
   const [formKey, setFormKey] = useState(0);
-  const failed = (fallback: string) => (err: unknown) => void toast.error(readApiError(err).detail ?? fallback);
   const save = trpc.memorial.saveWish.useMutation({
     onSuccess: (next) => {
       utils.memorial.wish.setData(undefined, next);
       toast.success(WISH_TEXT.saved);
     },
-    onError: failed('Could not save your wish. Please try again.'),
+    onError: toastApiError('Could not save your wish. Please try again.'),
   });
   const remove = trpc.memorial.deleteWish.useMutation({
     onSuccess: (next) => {
@@ -43,7 +41,7 @@ export function MemorialWishCard() {
       setFormKey((k) => k + 1);
       toast.success(WISH_TEXT.removed);
     },
-    onError: failed('Could not remove your wish. Please try again.'),
+    onError: toastApiError('Could not remove your wish. Please try again.'),
   });
   const current = wish.data?.wish ?? null;
   return (

@@ -1,8 +1,6 @@
-import { toast } from '../../components/toast';
-import { readApiError } from '../../lib/api-error';
+import { toast, toastApiError } from '../../components/toast';
 import { trpc } from '../../lib/trpc';
 
-const failed = (fallback: string) => (error: unknown) => void toast.error(readApiError(error).detail ?? fallback);
 const settled = (p: Promise<unknown>) =>
   p.then(
     () => true,
@@ -18,29 +16,29 @@ export function useCapsuleActions() {
       toast.success('Capsule saved');
       await refresh();
     },
-    onError: failed('Could not save the capsule. Please try again.'),
+    onError: toastApiError('Could not save the capsule. Please try again.'),
   });
   const remove = trpc.capsule.remove.useMutation({
     onSuccess: async () => {
       toast.success('Capsule deleted');
       await refresh();
     },
-    onError: failed('Could not delete the capsule. Please try again.'),
+    onError: toastApiError('Could not delete the capsule. Please try again.'),
   });
-  const publish = trpc.capsule.publish.useMutation({ onSuccess: refresh, onError: failed('Could not publish the capsule. Please try again.') });
+  const publish = trpc.capsule.publish.useMutation({ onSuccess: refresh, onError: toastApiError('Could not publish the capsule. Please try again.') });
   const edit = trpc.capsule.edit.useMutation({
     onSuccess: async () => {
       toast.success('Capsule saved');
       await refresh();
     },
-    onError: failed('Could not save the capsule. Please try again.'),
+    onError: toastApiError('Could not save the capsule. Please try again.'),
   });
   const removeMedia = trpc.capsule.deleteMedia.useMutation({
     onSuccess: async () => {
       toast.success('File removed');
       await refresh();
     },
-    onError: failed('Could not remove the file. Please try again.'),
+    onError: toastApiError('Could not remove the file. Please try again.'),
   });
   return {
     create: (body: Parameters<typeof create.mutateAsync>[0]) => settled(create.mutateAsync(body)),
@@ -58,18 +56,18 @@ export function useCapsuleActions() {
 export function useMemorialActions(memorialId: string) {
   const utils = trpc.useUtils();
   const refresh = () => utils.memorial.get.invalidate({ id: memorialId });
-  const post = trpc.memorial.post.useMutation({ onSuccess: refresh, onError: failed('Could not post. Please try again.') });
-  const candle = trpc.memorial.lightCandle.useMutation({ onSuccess: refresh, onError: failed('Could not light the candle. Please try again.') });
+  const post = trpc.memorial.post.useMutation({ onSuccess: refresh, onError: toastApiError('Could not post. Please try again.') });
+  const candle = trpc.memorial.lightCandle.useMutation({ onSuccess: refresh, onError: toastApiError('Could not light the candle. Please try again.') });
   const report = trpc.moderation.reportPost.useMutation({
     onSuccess: () => void toast.success('Reported. It will be reviewed.'),
-    onError: failed('Could not report the post. Please try again.'),
+    onError: toastApiError('Could not report the post. Please try again.'),
   });
   const remove = trpc.moderation.deletePost.useMutation({
     onSuccess: async () => {
       toast.success('Post removed');
       await refresh();
     },
-    onError: failed('Could not remove the post. Please try again.'),
+    onError: toastApiError('Could not remove the post. Please try again.'),
   });
   return {
     report: (postId: string) => settled(report.mutateAsync({ id: postId })),

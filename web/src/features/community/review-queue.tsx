@@ -2,8 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { Button } from '../../components/button';
 import { EmptyState } from '../../components/empty-state';
 import { Time } from '../../components/time';
-import { toast } from '../../components/toast';
-import { readApiError } from '../../lib/api-error';
+import { toast, toastApiError } from '../../components/toast';
 import { trpc } from '../../lib/trpc';
 
 export interface QueueItem {
@@ -26,7 +25,7 @@ export function ReviewQueue({ items }: { items: QueueItem[] }) {
     toast.success(what);
     await Promise.all([utils.moderation.queue.invalidate(), utils.moderation.status.invalidate()]);
   };
-  const failed = (err: unknown) => void toast.error(readApiError(err).detail ?? 'Could not save the decision. Please try again.');
+  const failed = toastApiError('Could not save the decision. Please try again.');
   const capsule = trpc.moderation.decideCapsule.useMutation({ onError: failed });
   const post = trpc.moderation.decidePost.useMutation({ onError: failed });
   const decide = (item: QueueItem, decision: 'restore' | 'remove') =>

@@ -1,22 +1,19 @@
 import { useCallback, useMemo } from 'react';
-import { toast } from '../../components/toast';
-import { readApiError } from '../../lib/api-error';
+import { toast, toastApiError } from '../../components/toast';
 import { trpc } from '../../lib/trpc';
 import { contactOptions, type ContactOption, type Reachability } from './types';
-
-const failed = (fallback: string) => (error: unknown) => void toast.error(readApiError(error).detail ?? fallback);
 
 /** Add and remove contacts; each resolves true once done (an error is already said). */
 export function useContactActions() {
   const utils = trpc.useUtils();
   const refresh = () => utils.contacts.list.invalidate();
-  const add = trpc.contacts.add.useMutation({ onSuccess: refresh, onError: failed('Could not send the invitation. Please try again.') });
+  const add = trpc.contacts.add.useMutation({ onSuccess: refresh, onError: toastApiError('Could not send the invitation. Please try again.') });
   const remove = trpc.contacts.remove.useMutation({
     onSuccess: async () => {
       toast.success('Contact removed');
       await refresh();
     },
-    onError: failed('Could not remove the contact. Please try again.'),
+    onError: toastApiError('Could not remove the contact. Please try again.'),
   });
   return {
     add: (email: string) =>

@@ -1,14 +1,11 @@
 import { useState } from 'react';
-import { toast } from '../../components/toast';
-import { readApiError } from '../../lib/api-error';
+import { toast, toastApiError } from '../../components/toast';
 import { trpc } from '../../lib/trpc';
 import type { CreatedKey, CreatedWebhook, CreateKeyInput, CreateWebhookInput } from './types';
 
 /** While a test event or retries may be landing, the attempts log re-reads itself this often. */
 export const ATTEMPTS_REFRESH_MS = 5_000;
 export const ATTEMPTS_SHOWN = 20;
-
-const failed = (fallback: string) => (error: unknown) => void toast.error(readApiError(error).detail ?? fallback);
 
 /** Create and revoke keys. `create` resolves the key (its only appearance) or null once the error is said. */
 export function useKeyActions() {
@@ -18,14 +15,14 @@ export function useKeyActions() {
       toast.success('API key created');
       await utils.developer.keys.list.invalidate();
     },
-    onError: failed('Could not create the key. Please try again.'),
+    onError: toastApiError('Could not create the key. Please try again.'),
   });
   const revoke = trpc.developer.keys.revoke.useMutation({
     onSuccess: async () => {
       toast.success('API key revoked');
       await utils.developer.keys.list.invalidate();
     },
-    onError: failed('Could not revoke the key. Please try again.'),
+    onError: toastApiError('Could not revoke the key. Please try again.'),
   });
   return {
     // The mutation is reset at once, so the key is not kept in the mutation cache either.
@@ -56,14 +53,14 @@ export function useWebhookActions() {
       toast.success('Webhook created');
       await utils.webhooks.list.invalidate();
     },
-    onError: failed('Could not create the webhook. Please try again.'),
+    onError: toastApiError('Could not create the webhook. Please try again.'),
   });
   const remove = trpc.webhooks.remove.useMutation({
     onSuccess: async () => {
       toast.success('Webhook deleted');
       await utils.webhooks.list.invalidate();
     },
-    onError: failed('Could not delete the webhook. Please try again.'),
+    onError: toastApiError('Could not delete the webhook. Please try again.'),
   });
   const test = trpc.webhooks.test.useMutation({
     onSuccess: async (result, { id }) => {
@@ -71,7 +68,7 @@ export function useWebhookActions() {
       else toast.error(`Test event not delivered: ${result.attempt.error ?? `the endpoint answered ${result.attempt.status_code}`}`);
       await Promise.all([utils.webhooks.attempts.invalidate({ id }), utils.webhooks.list.invalidate()]);
     },
-    onError: failed('Could not send the test event. Please try again.'),
+    onError: toastApiError('Could not send the test event. Please try again.'),
     onSettled: () => setTestingId(null),
   });
   return {

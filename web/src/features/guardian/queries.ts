@@ -1,11 +1,9 @@
-import { toast } from '../../components/toast';
-import { readApiError } from '../../lib/api-error';
+import { toast, toastApiError } from '../../components/toast';
 import { trpc } from '../../lib/trpc';
 import { formatDateTime } from '../../lib/format-time';
 import { T } from './texts';
 import type { GuardianAnswer, UpdateGuardianSettings } from './types';
 
-const failed = (fallback: string) => (error: unknown) => void toast.error(readApiError(error).detail ?? fallback);
 const ok = () => true;
 const no = () => false;
 
@@ -16,14 +14,14 @@ export function useGuardianActions() {
   const refresh = () => Promise.all([utils.guardian.list.invalidate(), utils.guardian.ladder.invalidate()]);
   const assign = trpc.guardian.assign.useMutation({
     onSuccess: refresh,
-    onError: failed('Could not assign the guardian. Please try again.'),
+    onError: toastApiError('Could not assign the guardian. Please try again.'),
   });
   const revoke = trpc.guardian.revoke.useMutation({
     onSuccess: async () => {
       toast.success('Guardian revoked');
       await refresh();
     },
-    onError: failed('Could not revoke the guardian. Please try again.'),
+    onError: toastApiError('Could not revoke the guardian. Please try again.'),
   });
   return {
     assign: (input: { email: string; consent: true }) => assign.mutateAsync(input).then(ok, no),
@@ -43,7 +41,7 @@ export function useSettingsActions() {
       // The ladder shows the settings and records the change as a step.
       await utils.guardian.ladder.invalidate();
     },
-    onError: failed(T.settingsFailed),
+    onError: toastApiError(T.settingsFailed),
   });
   return { save: (input: UpdateGuardianSettings) => update.mutateAsync(input).then(ok, no), pending: update.isPending };
 }
@@ -65,14 +63,14 @@ export function useGuardianAnswers() {
       toast.success(said);
       await refresh();
     },
-    onError: failed(T.answerFailed),
+    onError: toastApiError(T.answerFailed),
   });
   const resign = trpc.guardian.resign.useMutation({
     onSuccess: async () => {
       toast.success(T.resigned);
       await refresh();
     },
-    onError: failed(T.resignFailed),
+    onError: toastApiError(T.resignFailed),
   });
   return {
     answer: (id: string, given: GuardianAnswer) => answer.mutateAsync({ id, ...given }).then(ok, no),

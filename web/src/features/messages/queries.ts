@@ -1,14 +1,11 @@
 import type { TCreateMessageInput } from '@afterword/worker/contracts/messages';
-import { toast } from '../../components/toast';
-import { readApiError } from '../../lib/api-error';
+import { toast, toastApiError } from '../../components/toast';
 import { trpc } from '../../lib/trpc';
 
 /** While a message may still change on its own (a rule fires, a channel answers), re-read it this often. */
 export const MESSAGE_REFRESH_MS = 5_000;
 /** Lists and the inbox: other devices, rules and deliveries change them too. */
 export const MESSAGE_LIST_REFRESH_MS = 30_000;
-
-const failed = (fallback: string) => (error: unknown) => void toast.error(readApiError(error).detail ?? fallback);
 
 /** Everything a message change can move. */
 export function useRefreshMessages() {
@@ -40,14 +37,14 @@ export function useMessageActions() {
       toast.success('Message released');
       await refresh();
     },
-    onError: failed('Could not release the message. Please try again.'),
+    onError: toastApiError('Could not release the message. Please try again.'),
   });
   const cancel = trpc.message.cancel.useMutation({
     onSuccess: async () => {
       toast.success('Message cancelled');
       await refresh();
     },
-    onError: failed('Could not cancel the message. Please try again.'),
+    onError: toastApiError('Could not cancel the message. Please try again.'),
   });
   return {
     release: (id: string) =>

@@ -1,10 +1,8 @@
 import type { TNotifyPreferences } from '@afterword/worker/contracts/notify';
 import type { TProfileUpdate } from '@afterword/worker/contracts/profile';
-import { toast } from '../../components/toast';
-import { readApiError } from '../../lib/api-error';
+import { toast, toastApiError } from '../../components/toast';
 import { trpc } from '../../lib/trpc';
 
-const failed = (fallback: string) => (error: unknown) => void toast.error(readApiError(error).detail ?? fallback);
 const ok = () => true;
 const no = () => false;
 
@@ -15,7 +13,7 @@ export function usePreferenceActions() {
       toast.success('Preferences saved');
       await utils.notify.preferences.invalidate();
     },
-    onError: failed('Could not save your preferences. Please try again.'),
+    onError: toastApiError('Could not save your preferences. Please try again.'),
   });
   return { save: (p: TNotifyPreferences) => save.mutateAsync(p).then(ok, no) };
 }
@@ -28,28 +26,28 @@ export function useProfileActions() {
       toast.success('Profile saved');
       await refresh();
     },
-    onError: failed('Could not save your profile. Please try again.'),
+    onError: toastApiError('Could not save your profile. Please try again.'),
   });
   const start = trpc.profile.startPhoneVerification.useMutation({
     onSuccess: async () => {
       toast.success('Code sent');
       await refresh();
     },
-    onError: failed('Could not send a code. Please try again.'),
+    onError: toastApiError('Could not send a code. Please try again.'),
   });
   const verify = trpc.profile.verifyPhone.useMutation({
     onSuccess: async () => {
       toast.success('Phone number verified');
       await refresh();
     },
-    onError: failed('That code did not work. Please try again.'),
+    onError: toastApiError('That code did not work. Please try again.'),
   });
   const remove = trpc.profile.removePhone.useMutation({
     onSuccess: async () => {
       toast.success('Phone number removed');
       await refresh();
     },
-    onError: failed('Could not remove the phone number. Please try again.'),
+    onError: toastApiError('Could not remove the phone number. Please try again.'),
   });
   return {
     update: (u: TProfileUpdate) => update.mutateAsync(u).then(ok, no),

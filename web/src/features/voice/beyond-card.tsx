@@ -1,4 +1,5 @@
 import type { VoicePromptView } from '@afterword/worker/contracts/voice';
+import { PROMPT_MAX, PROMPT_RESPONSE_MAX } from '@afterword/worker/contracts/voice';
 import { useState } from 'react';
 import { Button } from '../../components/button';
 import { Card } from '../../components/card';
@@ -62,12 +63,21 @@ export function BeyondCard({ create = createVoicePrompt }: { create?: CreateProm
         label={T.beyondPrompt}
         hint={T.beyondPromptHint}
         value={prompt}
-        maxLength={500}
+        maxLength={PROMPT_MAX}
         onChange={(e) => setPrompt(e.target.value)}
         error={error === T.beyondNeedsPrompt ? error : null}
       />
       <Field label={T.beyondResponse} error={error === T.beyondNeedsAnswer ? error : null}>
-        {(control) => <textarea className="input textarea" rows={3} maxLength={5000} value={answer} onChange={(e) => setAnswer(e.target.value)} {...control} />}
+        {(control) => (
+          <textarea
+            className="input textarea"
+            rows={3}
+            maxLength={PROMPT_RESPONSE_MAX}
+            value={answer}
+            onChange={(e) => setAnswer(e.target.value)}
+            {...control}
+          />
+        )}
       </Field>
       <VoiceRecorder value={recording} onChange={setRecording} disabled={busy} legend={T.beyondRecord} />
       <CheckboxField label={T.beyondLocked} checked={locked} onChange={(e) => setLocked(e.target.checked)} />

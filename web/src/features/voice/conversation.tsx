@@ -1,4 +1,5 @@
 import type { PersonaReplyView } from '@afterword/worker/contracts/persona-chat';
+import { PERSONA_PROMPT_MAX } from '@afterword/worker/contracts/persona-chat';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Button } from '../../components/button';
 import { readApiError } from '../../lib/api-error';
@@ -120,7 +121,7 @@ export function Conversation({ ask, label, personaName }: { ask: AskPersona; lab
           {CHAT_T.askLabel}
         </label>
         <div className="conversation__row">
-          <input id={inputId} className="input" value={prompt} maxLength={1000} onChange={(e) => setPrompt(e.target.value)} autoComplete="off" />
+          <input id={inputId} className="input" value={prompt} maxLength={PERSONA_PROMPT_MAX} onChange={(e) => setPrompt(e.target.value)} autoComplete="off" />
           <Button type="submit" disabled={sending}>
             {CHAT_T.send}
           </Button>

@@ -1,4 +1,4 @@
-import { BEHAVIOR_LABEL, type PersonaView, SEED_QUESTIONS } from '@afterword/worker/contracts/persona';
+import { BEHAVIOR_LABEL, type PersonaView, SEED_QUESTIONS, PERSONA_ANSWER_MAX, PERSONA_TEXT_MAX } from '@afterword/worker/contracts/persona';
 import { useState } from 'react';
 import { Button } from '../../components/button';
 import { Card } from '../../components/card';
@@ -43,7 +43,9 @@ function PersonaForm({ initial }: { initial: PersonaView }) {
     >
       <p className="muted">{T.personaIntro}</p>
       <Field label={T.personaText} hint={T.personaTextHint}>
-        {(control) => <textarea className="input textarea" rows={4} maxLength={5000} value={text} onChange={(e) => setText(e.target.value)} {...control} />}
+        {(control) => (
+          <textarea className="input textarea" rows={4} maxLength={PERSONA_TEXT_MAX} value={text} onChange={(e) => setText(e.target.value)} {...control} />
+        )}
       </Field>
       <SelectField label={T.behavior} options={BEHAVIOR_OPTIONS} value={behavior} onChange={(e) => setBehavior(e.target.value as PersonaView['behavior'])} />
       <fieldset className="fieldset">
@@ -54,7 +56,7 @@ function PersonaForm({ initial }: { initial: PersonaView }) {
               <textarea
                 className="input textarea"
                 rows={2}
-                maxLength={2000}
+                maxLength={PERSONA_ANSWER_MAX}
                 value={answers[q.id] ?? ''}
                 onChange={(e) => setAnswers((prev) => ({ ...prev, [q.id]: e.target.value }))}
                 {...control}

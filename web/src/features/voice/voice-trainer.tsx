@@ -1,4 +1,4 @@
-import { secondsMissing, type VoiceSampleView, type VoiceStatus } from '@afterword/worker/contracts/voice';
+import { secondsMissing, type VoiceSampleView, type VoiceStatus, VOICE_LABEL_MAX } from '@afterword/worker/contracts/voice';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Button } from '../../components/button';
 import { Card } from '../../components/card';
@@ -107,7 +107,7 @@ function AddSamples({ upload, onAdded }: { upload: UploadSample; onAdded: () => 
         }}
         error={consentError}
       />
-      <TextField label={T.labelField} hint={T.labelHint} value={label} maxLength={120} onChange={(e) => setLabel(e.target.value)} />
+      <TextField label={T.labelField} hint={T.labelHint} value={label} maxLength={VOICE_LABEL_MAX} onChange={(e) => setLabel(e.target.value)} />
       <div className="field">
         <label className="field__label" htmlFor={filesId}>
           {T.filesField}

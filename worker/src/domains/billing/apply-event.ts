@@ -5,7 +5,8 @@ import { appOrigin } from '../../lib/app-origin';
 import { AppError } from '../../lib/errors';
 import { log } from '../../lib/logger';
 import { enqueueOwnerNotice, insertOwnerNotice } from '../messages/notices/enqueue-owner-notice';
-import { billingProvider, webhookSecret } from './providers';
+import { cancelAtProvider, runningSubscriptionId } from './end-billing';
+import { webhookSecret } from './providers';
 import { verifyStripeSignature } from './stripe-signature';
 
 /** The part of a Stripe event this reads (docs.stripe.com/api/events/object). */
@@ -123,10 +124,7 @@ async function applyEvent(ctx: ServiceContext, event: StripeEvent, userId: strin
       const end = periodEnd(session.cycle, session.plan, now, ctx.env.PRICING_OVERRIDES);
       // A plan bought while another subscription runs replaces it: the old one is canceled at the provider
       // below, or the person would pay for both (its later `customer.subscription.deleted` matches nothing).
-      const previous = await db
-        .prepare("SELECT subscription_id FROM billing_accounts WHERE user_id = ?1 AND subscription_id IS NOT NULL AND status <> 'canceled'")
-        .bind(userId)
-        .first<{ subscription_id: string }>();
+      const previous = await runningSubscriptionId(ctx, userId);
       await db.batch([
         db.prepare("UPDATE checkout_sessions SET status = 'complete', completed_at = ?2 WHERE id = ?1").bind(str(o.id), now),
         db
@@ -139,7 +137,8 @@ async function applyEvent(ctx: ServiceContext, event: StripeEvent, userId: strin
           .bind(userId, session.plan, session.cycle, session.provider, str(o.customer), str(o.subscription), end, now),
         db.prepare('UPDATE users SET plan = ?2, updated_at = ?3 WHERE id = ?1').bind(userId, session.plan, now),
       ]);
-      if (previous && previous.subscription_id !== str(o.subscription)) await cancelReplaced(ctx, userId, previous.subscription_id);
+      if (previous && previous !== str(o.subscription))
+        await cancelAtProvider(ctx, userId, previous, 'replaced subscription not canceled at the provider; cancel it by hand');
       return;
     }
     case 'checkout.session.async_payment_failed':
@@ -227,17 +226,4 @@ async function endPaidLimits(
     ),
   ]);
   if ((changed?.meta.changes ?? 0) === 1) await enqueueOwnerNotice(ctx, noticeId);
-}
-
-/** Cancels a subscription a new purchase replaced; a provider that cannot be reached is logged for an operator, the new plan stands. */
-async function cancelReplaced(ctx: ServiceContext, userId: string, subscriptionId: string) {
-  try {
-    await billingProvider(ctx.env).cancelSubscription(subscriptionId);
-  } catch (err) {
-    log.error('replaced subscription not canceled at the provider; cancel it by hand', {
-      user_id: userId,
-      subscription_id: subscriptionId,
-      error: String(err),
-    });
-  }
 }

@@ -1,5 +1,5 @@
 import type { User } from '@afterword/db/schema';
-import { PLAN_LIMITS } from '../../contracts/plans';
+import { type BillingCycle, PLAN_LIMITS, type PaidPlanId } from '../../contracts/plans';
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
 import { webhookSecret } from './providers';
@@ -9,8 +9,8 @@ export const sessionNotFound = () => new AppError('NOT_FOUND', 'No such checkout
 
 interface SessionRow {
   id: string;
-  plan: 'plus' | 'pro' | 'immortality';
-  cycle: 'monthly' | 'annual' | 'lifetime' | 'memorial_closeout';
+  plan: PaidPlanId;
+  cycle: BillingCycle;
   amount_cents: number;
   discount_percent: number;
   status: 'open' | 'complete' | 'declined' | 'canceled';

@@ -1,4 +1,6 @@
+import { toHex } from '../../lib/encoding';
 import { AppError } from '../../lib/errors';
+import { constantTimeEqual } from '../../lib/secrets';
 
 /**
  * Stripe's webhook signature scheme (docs.stripe.com/webhooks#verify-manually): the `Stripe-Signature`
@@ -13,15 +15,7 @@ const encoder = new TextEncoder();
 async function hmacHex(secret: string, message: string): Promise<string> {
   const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(message)));
-  return Array.from(mac, (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-/** Equal strings in time that depends only on their length (the length of a hex SHA-256 is public). */
-function timingSafeEqual(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
+  return toHex(mac);
 }
 
 /** The header a provider would send for `payload` at `timestamp` (seconds): the sandbox signs with it. */
@@ -47,6 +41,7 @@ export async function verifyStripeSignature(secret: string, payload: string, hea
   if (Math.abs(nowMs / 1000 - timestamp) > SIGNATURE_TOLERANCE_SECONDS) throw invalid('the timestamp is outside the tolerance');
   const expected = await hmacHex(secret, `${timestamp}.${payload}`);
   let matched = false;
-  for (const s of signatures) matched = timingSafeEqual(s, expected) || matched;
+  // Every candidate is compared, in time that depends only on the lengths (a hex SHA-256's is public).
+  for (const s of signatures) matched = constantTimeEqual(encoder.encode(s), encoder.encode(expected)) || matched;
   if (!matched) throw invalid('no signature matches');
 }

@@ -13,7 +13,7 @@ import { formatBytes } from '../../contracts/attachments';
 import type { ServiceContext } from '../../env';
 import type { Principal } from '../../middleware/context';
 import { AppError } from '../../lib/errors';
-import { quotaExceeded, storageLimitBytes, storageUsedBytes, storageUsedSql } from '../attachments/storage';
+import { assertStorageFits, quotaExceeded, storageLimitBytes, storageUsedBytes, storageUsedSql } from '../attachments/storage';
 import { consentWithdrawn, requireConsent } from '../legal/consent-state';
 import { capsuleNotFound, isPublicSql, ownCapsule } from './capsule-records';
 import { sniffMedia } from './media-type';
@@ -59,9 +59,8 @@ export async function addCapsuleMedia(
       'UNSUPPORTED_MEDIA_TYPE',
       fields.type === 'audio' ? 'Audio items can be WebM, Ogg (Opus or Vorbis) or WAV audio' : 'Video items can be WebM or MP4 video',
     );
+  await assertStorageFits(ctx, author, size);
   const limit = storageLimitBytes(author.plan);
-  const used = await storageUsedBytes(ctx, author.id);
-  if (used + size > limit) throw quotaExceeded(author.plan, used, size);
 
   const itemId = crypto.randomUUID();
   const key = capsuleMediaKey(capsuleId, itemId);

@@ -5,13 +5,12 @@ import { VAULT_ERRORS, type TVaultCreateFields, type VaultAssetView } from '../.
 import type { ServiceContext } from '../../env';
 import { bodyFieldError } from '../../lib/errors';
 import { checkFileSize, type UploadedFile } from '../attachments/upload-attachment';
-import { quotaExceeded, storageLimitBytes, storageUsedBytes, storageUsedSql, VAULT_KEY_PREFIX } from '../attachments/storage';
+import { assertStorageFits, quotaExceeded, storageLimitBytes, storageUsedBytes, storageUsedSql, VAULT_KEY_PREFIX } from '../attachments/storage';
 import { consentWithdrawn, requireConsent } from '../legal/consent-state';
 
 export const vaultKey = (assetId: string) => `${VAULT_KEY_PREFIX}${assetId}`;
 
 /** 403 with the upgrade hint (issue 13: a vault file past the plan's storage). */
-const storageFull = (plan: User['plan'], used: number, size: number) => quotaExceeded(plan, used, size);
 
 /** The envelope must be a v1 envelope that opens for its owner: a file nobody can open is refused. */
 function checkEnvelope(envelope: string, ownerId: string) {
@@ -37,9 +36,8 @@ export async function createVaultAsset(
   const size = file.bytes.byteLength;
   checkFileSize(size);
   checkEnvelope(fields.envelope, owner.id);
+  await assertStorageFits(ctx, owner, size);
   const limit = storageLimitBytes(owner.plan);
-  const used = await storageUsedBytes(ctx, owner.id);
-  if (used + size > limit) throw storageFull(owner.plan, used, size);
 
   const id = crypto.randomUUID();
   const key = vaultKey(id);
@@ -61,7 +59,7 @@ export async function createVaultAsset(
   }
   if (written !== 1) {
     await ctx.env.BLOBS.delete(key);
-    throw storageFull(owner.plan, await storageUsedBytes(ctx, owner.id), size);
+    throw quotaExceeded(owner.plan, await storageUsedBytes(ctx, owner.id), size);
   }
   return { asset_id: id, size, name, iv: fields.iv, legal_note: fields.legal_note, assigned: false, created_at: now.toISOString() };
 }

@@ -3,11 +3,11 @@ import { SEED_QUESTIONS } from '../../contracts/persona';
 import { type ChatPersonaView, type PersonaReplyView, type TPersonaPrompt, ZPersonaPrompt } from '../../contracts/persona-chat';
 import { parseOrThrow } from '../../lib/validation';
 import type { Bindings, ServiceContext } from '../../env';
-import { AppError } from '../../lib/errors';
+import { AppError, notFound } from '../../lib/errors';
 import { toBase64 } from '../../lib/encoding';
 import { consentWithdrawn, requireConsent } from '../legal/consent-state';
 import { voiceEngine } from './engine';
-import { RELEASED_SQL, requireListener } from './persona-access';
+import { NO_PERSONA, RELEASED_SQL, requireListener } from './persona-access';
 import { localReplyEngine, type PersonaReplyEngine, workersAiReplyEngine } from './persona-engine/engines';
 import { loadPersonaMaterial, type PersonaAudience } from './persona-engine/material';
 import { PersonaIndex } from './persona-engine/retrieval';
@@ -84,7 +84,7 @@ async function reply(
   )
     .bind(ownerId)
     .first<PersonaMeta>();
-  if (!meta) throw new AppError('NOT_FOUND', 'No persona to talk to here');
+  if (!meta) throw notFound(NO_PERSONA);
   const engine = deps.engine ?? replyEngineFor(ctx.env);
   const speech = deps.speech ?? speechFor(ctx.env);
 
@@ -95,13 +95,14 @@ async function reply(
   const worded = await engine.reply({ prompt: input.prompt, behavior: meta.behavior, retrieval, answered });
 
   const session = await sessionFor(ctx, ownerId, userId, input.session_id);
-  const limitMs = (PLAN_LIMITS[meta.plan] ?? PLAN_LIMITS.free).voiceMinutes * 60_000;
+  const plan = PLAN_LIMITS[meta.plan] ?? PLAN_LIMITS.free;
+  const limitMs = plan.voiceMinutes * 60_000;
   let audio = '';
   let audioMs = 0;
   let notice: string | null = null;
   if (limitMs === 0) {
     notice = audience.isOwner
-      ? `Replies are text only: the ${PLAN_LIMITS[meta.plan].name} plan has no voice minutes per session.`
+      ? `Replies are text only: the ${plan.name} plan has no voice minutes per session.`
       : 'Replies are text only: spoken replies are not included for this persona.';
   } else {
     const spoken = speech.synthesize(worded.text, { pitch_hz: meta.pitch_hz, syllables_per_second: meta.syllables_per_second });

@@ -3,8 +3,8 @@ import { type TVoicePromptFields, VOICE_ERRORS, VOICE_SAMPLE_MAX_BYTES, type Voi
 import { formatBytes } from '../../contracts/attachments';
 import type { ServiceContext } from '../../env';
 import { AppError, bodyFieldError } from '../../lib/errors';
-import { quotaExceeded, storageLimitBytes, storageUsedBytes, storageUsedSql } from '../attachments/storage';
-import { consentWithdrawn, requireConsent } from '../legal/consent-state';
+import { assertStorageFits, quotaExceeded, storageLimitBytes, storageUsedBytes, storageUsedSql } from '../attachments/storage';
+import { consentWithdrawn, consentWithdrawnSql, requireConsent } from '../legal/consent-state';
 import { measureAudio } from './audio-duration';
 import { VOICE_KEY_PREFIX } from './samples';
 
@@ -66,9 +66,8 @@ export async function createVoicePrompt(
     audio = { type: measured.type, durationMs: measured.durationMs };
   }
   const size = file?.bytes.byteLength ?? 0;
+  await assertStorageFits(ctx, owner, size);
   const limit = storageLimitBytes(owner.plan);
-  const used = await storageUsedBytes(ctx, owner.id);
-  if (used + size > limit) throw quotaExceeded(owner.plan, used, size);
 
   const id = crypto.randomUUID();
   const key = file ? voicePromptKey(owner.id, id) : null;
@@ -82,7 +81,7 @@ export async function createVoicePrompt(
       `INSERT INTO voice_prompts (id, owner_id, prompt, response_text, r2_key, content_type, size, duration_ms, locked, created_at)
        SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10
        WHERE ${storageUsedSql('?2')} + ?7 <= ?11
-         AND NOT EXISTS (SELECT 1 FROM user_consents WHERE user_id = ?2 AND kind = 'voice' AND granted = 0)`,
+         AND NOT ${consentWithdrawnSql('?2', 'voice')}`,
     )
       .bind(id, owner.id, fields.prompt, fields.response_text, key, audio?.type ?? null, size, audio?.durationMs ?? null, fields.locked ? 1 : 0, now, limit)
       .run();

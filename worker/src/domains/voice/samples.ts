@@ -3,8 +3,8 @@ import { VOICE_ERRORS, VOICE_SAMPLE_MAX_BYTES, VOICE_SAMPLE_MIN_MS, type TVoiceU
 import { cleanFileName, formatBytes } from '../../contracts/attachments';
 import type { ServiceContext } from '../../env';
 import { AppError, bodyFieldError } from '../../lib/errors';
-import { quotaExceeded, storageLimitBytes, storageUsedBytes, storageUsedSql } from '../attachments/storage';
-import { consentWithdrawn, requireConsent } from '../legal/consent-state';
+import { assertStorageFits, quotaExceeded, storageLimitBytes, storageUsedBytes, storageUsedSql } from '../attachments/storage';
+import { consentWithdrawn, consentWithdrawnSql, requireConsent } from '../legal/consent-state';
 import { measureAudio } from './audio-duration';
 
 export const VOICE_KEY_PREFIX = 'voice/';
@@ -65,9 +65,8 @@ export async function uploadVoiceSample(
     throw bodyFieldError('file', `The recording could not be measured: ${measured.reason}`, 'audio_unreadable');
   }
   if (measured.durationMs < VOICE_SAMPLE_MIN_MS) throw bodyFieldError('file', VOICE_ERRORS.tooShort, 'audio_too_short');
+  await assertStorageFits(ctx, owner, size);
   const limit = storageLimitBytes(owner.plan);
-  const used = await storageUsedBytes(ctx, owner.id);
-  if (used + size > limit) throw quotaExceeded(owner.plan, used, size);
 
   const id = crypto.randomUUID();
   const key = voiceSampleKey(owner.id, id);
@@ -80,7 +79,7 @@ export async function uploadVoiceSample(
       `INSERT INTO voice_samples (id, owner_id, r2_key, label, content_type, codec, size, duration_ms, consent_at, created_at)
        SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9
        WHERE ${storageUsedSql('?2')} + ?7 <= ?10
-         AND NOT EXISTS (SELECT 1 FROM user_consents WHERE user_id = ?2 AND kind = 'voice' AND granted = 0)`,
+         AND NOT ${consentWithdrawnSql('?2', 'voice')}`,
     )
       .bind(id, owner.id, key, label, measured.type, measured.codec, size, measured.durationMs, now, limit)
       .run();

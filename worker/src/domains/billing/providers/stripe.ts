@@ -1,3 +1,4 @@
+import { FAMILY_CONTINUATION_DISCOUNT_PERCENT } from '../../../contracts/plans';
 import { AppError } from '../../../lib/errors';
 import { log } from '../../../lib/logger';
 import type { BillingProvider, CheckoutRequest } from './types';
@@ -54,7 +55,12 @@ export function stripeProvider(env: StripeEnv): BillingProvider {
 
   async function familyCoupon(): Promise<string> {
     if (env.STRIPE_FAMILY_COUPON) return env.STRIPE_FAMILY_COUPON;
-    const made = await post('/v1/coupons', { id: FAMILY_COUPON_ID, percent_off: 40, duration: 'forever', name: 'Family continuation' });
+    const made = await post('/v1/coupons', {
+      id: FAMILY_COUPON_ID,
+      percent_off: FAMILY_CONTINUATION_DISCOUNT_PERCENT,
+      duration: 'forever',
+      name: 'Family continuation',
+    });
     if (made.status < 300 || made.body.error?.code === 'resource_already_exists') return FAMILY_COUPON_ID;
     throw unavailable(made.status, made.body);
   }

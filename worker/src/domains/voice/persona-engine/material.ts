@@ -1,5 +1,6 @@
 import { SEED_QUESTIONS } from '../../../contracts/persona';
 import type { ServiceContext } from '../../../env';
+import { listChatMaterial } from '../../chat-import/material';
 
 /**
  * What a persona answers from: pieces of the owner's own words. Each source turns one kind of material
@@ -84,11 +85,7 @@ export const CHAT_LINES_INDEXED = 5000;
 export const chatLinesSource: PersonaMaterialSource = {
   kind: 'chat',
   async load(ctx, ownerId) {
-    const { results } = await ctx.env.DB.prepare(
-      'SELECT id, text, prompt FROM persona_chat_lines WHERE owner_id = ?1 ORDER BY sent_at DESC, position DESC LIMIT ?2',
-    )
-      .bind(ownerId, CHAT_LINES_INDEXED)
-      .all<{ id: number; text: string; prompt: string | null }>();
+    const results = await listChatMaterial(ctx, ownerId, CHAT_LINES_INDEXED);
     return results.map((r) => ({ id: `chat:${r.id}`, question: r.prompt, text: r.text, label: 'Their own words in an imported chat' }));
   },
 };
