@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formConsent } from './form-fields';
 import { MESSAGE_STATUSES, VAULT_CONDITION_TYPES } from '@afterword/db/enums';
 import { AES_GCM_IV_BYTES, ATTACHMENT_MAX_BYTES, ATTACHMENT_NAME_MAX, cleanFileName, decodeBase64Any } from './attachments';
 import { parseIsoInstant, ZPaused } from './messages';
@@ -45,11 +46,7 @@ const legalNote = z
   .nullable()
   .transform((v) => (v?.trim() ? v.trim() : null));
 
-/** A form's consent arrives as text: "true" (or a checkbox's "on"); JSON callers send true. */
-const consent = z.preprocess(
-  (v) => (v === 'true' || v === 'on' || v === '1' ? true : v === 'false' || v === '' ? false : v),
-  z.literal(true, { message: VAULT_ERRORS.consent }),
-);
+const consent = formConsent(VAULT_ERRORS.consent);
 
 /** POST /api/vault/create: the text fields of the multipart body (`file` is checked apart: it is bytes). */
 export const ZVaultCreateFields = z.object({

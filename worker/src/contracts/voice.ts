@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formConsent } from './form-fields';
 import { VOICE_ENGINES, VOICE_PROFILE_STATUSES } from '@afterword/db/enums';
 
 /**
@@ -23,11 +24,7 @@ export const VOICE_ERRORS = {
   tooShort: `The recording is shorter than ${VOICE_SAMPLE_MIN_MS / 1000} s: record a sentence or two`,
 } as const;
 
-/** A form's consent arrives as text: "true" (or a checkbox's "on"). */
-const consent = z.preprocess(
-  (v) => (v === 'true' || v === 'on' || v === '1' ? true : v === 'false' || v === '' ? false : v),
-  z.literal(true, { message: VOICE_ERRORS.consent }),
-);
+const consent = formConsent(VOICE_ERRORS.consent);
 
 /** POST /api/voice/upload: the text fields (`file` is checked apart, by its bytes). */
 export const ZVoiceUploadFields = z.object({
