@@ -21,6 +21,8 @@
 //     a 1 MB account and a 200 MiB account. BENCH_EXPORT=0 skips it.
 //  8. Candles (tests/bench/candles.mjs, same Worker): 1,000 lights from 100 people at once, then again; the
 //     exact count. BENCH_CANDLES=0 skips it.
+//  9. D1 far away (tests/bench/d1-far.mjs, two Workers of its own): token check-in and a D1-bound read, one at a
+//     time, as is and with D1_DELAY_MS=80 added to every D1 round trip. BENCH_D1_FAR=0 skips it.
 import autocannon from 'autocannon';
 import { randomBytes, scrypt } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -30,6 +32,7 @@ import { launchBrowser } from '../support/browser.mjs';
 import { printApiKeyResults, runApiKeyBench } from './api-keys.mjs';
 import { printCandleResults, runCandleBench } from './candles.mjs';
 import { printCanaryResults, runCanaryBench } from './canary.mjs';
+import { printD1FarResults, runD1FarBench } from './d1-far.mjs';
 import { printExportResults, runExportBench } from './export.mjs';
 import { printReleaseResults, runReleaseBench } from './releases.mjs';
 import { printWebhookResults, runWebhookBench } from './webhooks.mjs';
@@ -44,6 +47,7 @@ const RELEASES = process.env.BENCH_RELEASES !== '0';
 const WEBHOOKS = process.env.BENCH_WEBHOOKS !== '0';
 const EXPORT = process.env.BENCH_EXPORT !== '0';
 const CANDLES = process.env.BENCH_CANDLES !== '0';
+const D1_FAR = process.env.BENCH_D1_FAR !== '0';
 const JS_BUDGET = 200 * 1024;
 
 const fmtMs = (v) => (v == null ? 'n/a' : `${Number(v).toFixed(1)} ms`);
@@ -182,6 +186,7 @@ try {
 } finally {
   await worker.stop();
 }
+const d1Far = D1_FAR ? await runD1FarBench() : null;
 
 console.log('\n== HTTP latency and throughput: autocannon → 127.0.0.1 → wrangler dev (local proxy) → workerd, local D1 (SQLite) ==');
 console.table(results.map((r) => ({ ...r, 'req/s': Number(r['req/s'].toFixed(1)), p50: fmtMs(r.p50), p99: fmtMs(r.p99) })));
@@ -223,3 +228,5 @@ if (exported) printExportResults(exported);
 else console.log('\n== Webhook fan-out: skipped (BENCH_WEBHOOKS=0) ==');
 if (candles) printCandleResults(candles);
 else console.log('\n== Candles: skipped (BENCH_CANDLES=0) ==');
+if (d1Far) printD1FarResults(d1Far);
+else console.log('\n== D1 far away: skipped (BENCH_D1_FAR=0) ==');

@@ -44,6 +44,8 @@ export type Bindings = Omit<Env, 'EMAIL_TRANSPORT' | 'SMS_TRANSPORT' | 'CALL_TRA
     AI?: WorkersAiBinding;
     /** The payment provider (docs/decisions/billing.md): sandbox (default outside production) or stripe. */
     BILLING_PROVIDER?: string;
+    /** Bench only: milliseconds added to every D1 round trip, never in production (lib/d1-delay.ts). */
+    D1_DELAY_MS?: string;
     /** Build-time price overrides, the same JSON as the web build's VITE_PRICING_OVERRIDES (contracts/plans.ts). */
     PRICING_OVERRIDES?: string;
   };

@@ -2,6 +2,7 @@ import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { api, signedInUser } from './helpers/api';
 import { createCanaryFor } from './helpers/canary';
+import { readCanaryToken } from '../src/domains/canary/canary-token';
 
 describe('creating canaries', () => {
   it('creates a canary with a 256-bit token, a deadline one interval away and an armed timer', async () => {
@@ -9,7 +10,9 @@ describe('creating canaries', () => {
     const res = await api('POST', '/api/canary/create', { token: owner.token, json: { interval_seconds: 7200, name: 'Daily walk' } });
     expect(res.status).toBe(201);
     expect(res.data).toMatchObject({ name: 'Daily walk', interval_seconds: 7200, active: true, status: 'active', misses: 0 });
-    expect(res.data.token).toMatch(/^[\w-]{43}$/);
+    // v2: the canary's id and token version in the clear, then the 256-bit MAC (canary-token.ts).
+    expect(res.data.token).toMatch(/^[\w-]{70}$/);
+    expect(await readCanaryToken(env, res.data.token)).toEqual({ form: 'v2', canaryId: res.data.id, version: 1 });
     expect(Date.parse(res.data.deadline) - Date.parse(res.data.last_check_in)).toBe(7200_000);
     const row = await env.DB.prepare('SELECT token_hash, timer_due_at FROM canaries WHERE id = ?')
       .bind(res.data.id)

@@ -7,11 +7,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { reconcileCanaries } from '../src/cron/reconcile-canaries';
 import { advanceCanary } from '../src/domains/canary/advance-canary';
 import { checkInAll, checkInWithToken } from '../src/domains/canary/check-in';
+import { settleCanaries } from '../src/domains/canary/canary-timer';
 import { createCanary } from '../src/domains/canary/create-canary';
 import { deleteCanary } from '../src/domains/canary/delete-canary';
 import type { MissedCheckinsEvent } from '../src/domains/canary/emit-missed-events';
 import { signedInUser } from './helpers/api';
 import { servicesAt } from './helpers/canary';
+import { checkInWithQueueDown } from './helpers/canary-clock';
 import { byKey, CanaryModel, type ModelCanary } from './helpers/canary-model';
 
 /**
@@ -63,6 +65,8 @@ type Step =
   | { t: 'reconcile' }
   | { t: 'checkInAll' }
   | { t: 'checkInToken'; c: number }
+  /** A token check-in the canary's object accepts while the PROJECTIONS queue is down (issue 19): only a settle tells D1. */
+  | { t: 'checkInLagging'; c: number }
   | { t: 'create'; ratio: 0.5 | 1 | 2 }
   | { t: 'delete'; c: number };
 
@@ -114,6 +118,7 @@ const stepArb = (outages: boolean): fc.Arbitrary<Step> =>
     { arbitrary: fc.constant({ t: 'reconcile' as const }), weight: 2 },
     { arbitrary: fc.constant({ t: 'checkInAll' as const }), weight: 1 },
     { arbitrary: fc.record({ t: fc.constant('checkInToken' as const), c: canaryIdx }), weight: 1 },
+    { arbitrary: fc.record({ t: fc.constant('checkInLagging' as const), c: canaryIdx }), weight: 1 },
     { arbitrary: fc.record({ t: fc.constant('create' as const), ratio: fc.constantFrom<0.5 | 1 | 2>(0.5, 1, 2) }), weight: 1 },
     { arbitrary: fc.record({ t: fc.constant('delete' as const), c: canaryIdx }), weight: 1 },
   );
@@ -209,6 +214,9 @@ async function create(world: World, intervalSeconds: number) {
 /** A timer run (alarm or reconciler) for `c` at the fake now; checks catch-up and the next wake. */
 async function runTimer(world: World, c: ModelCanary, by: 'alarm' | 'reconciler') {
   modelTimerRun(world, c);
+  // As the canary's object does on a wake (and the reconciler before a repair): D1 first agrees with the
+  // object, which holds the check-ins; the PROJECTIONS queue may deliver them any time before or after.
+  await settleCanaries(env, [c.id]);
   const { nextDueAt } = await advanceCanary(world.ctx(), c.id, by);
   afterTimerRun(world, c, nextDueAt?.getTime() ?? null);
 }
@@ -318,6 +326,7 @@ async function step(world: World, s: Step) {
       modelTimerRun(world, c);
       world.failSend = true;
       try {
+        await settleCanaries(env, [c.id]);
         const { nextDueAt } = await advanceCanary(world.ctx(), c.id, 'alarm');
         afterTimerRun(world, c, nextDueAt?.getTime() ?? null); // nothing was due to send
       } catch (err) {
@@ -354,6 +363,14 @@ async function step(world: World, s: Step) {
       if (hasPendingMiss(world, c)) stats.checkInsEndingMissedCycle++;
       model.checkIn(c, world.now);
       await checkInWithToken(world.ctx(), c.token, 'ping');
+      return;
+    }
+    case 'checkInLagging': {
+      const c = world.pick(s.c);
+      if (!c) return;
+      if (hasPendingMiss(world, c)) stats.checkInsEndingMissedCycle++;
+      model.checkIn(c, world.now);
+      await checkInWithQueueDown(c.id, world.now);
       return;
     }
     case 'create': {

@@ -1,4 +1,4 @@
-import { env, runDurableObjectAlarm } from 'cloudflare:test';
+import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { advanceCanary } from '../src/domains/canary/advance-canary';
 import { checkInAll } from '../src/domains/canary/check-in';
@@ -136,9 +136,13 @@ describe('the CanaryClock Durable Object', () => {
   it('runs on its alarm, records the reminder and re-arms for the deadline', async () => {
     const { canary } = await hourlyCanary();
     // Move the canary's cycle back in time so its grace has begun, then let the alarm run.
+    // The object is the record of the clock, D1 its copy: both move (the grace reminder is due at 0.8 h).
     const start = Date.now() - 0.85 * HOUR;
     await env.DB.prepare('UPDATE canaries SET last_check_in = ? WHERE id = ?').bind(start, canary.id).run();
     const stub = env.CANARY_CLOCK.get(env.CANARY_CLOCK.idFromName(canary.id));
+    await runInDurableObject(stub, (_, state) => {
+      state.storage.sql.exec('UPDATE clock SET last_check_in = ?, timer_due_at = ?', start, start + 0.8 * HOUR);
+    });
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect((await transitionsOf(canary.id)).map((t) => [t.kind, t.recorded_by])).toEqual([['grace_reminder', 'alarm']]);
     const row = await env.DB.prepare('SELECT timer_due_at FROM canaries WHERE id = ?').bind(canary.id).first<{ timer_due_at: number }>();

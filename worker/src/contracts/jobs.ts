@@ -17,6 +17,21 @@ export const ZMissedCheckinsEvent = z.object({
 });
 export type MissedCheckinsEvent = z.infer<typeof ZMissedCheckinsEvent>;
 
+/**
+ * One check-in a canary's Durable Object accepted, on its way into D1 (PROJECTIONS queue). The object is
+ * the record; this is the projection, applied idempotently (domains/canary/check-in-projection.ts).
+ */
+export const ZCheckInProjection = z.object({
+  type: z.literal('canary_check_in'),
+  /** Also the id of the check-in's activity row: applying it twice writes one row. */
+  event_id: z.string().uuid(),
+  canary_id: z.string().uuid(),
+  /** The check-in's own time (ms): what it changes is decided by it, not by when it is applied. */
+  at: z.number().int().nonnegative(),
+  source: z.enum(['web', 'token', 'ping', 'api-key']),
+});
+export type CheckInProjection = z.infer<typeof ZCheckInProjection>;
+
 /** One delivery of one message on one channel (release engine). */
 export const ZDeliverJob = z.object({ type: z.literal('deliver'), delivery_id: z.string().min(1) });
 export type DeliverJob = z.infer<typeof ZDeliverJob>;

@@ -1,7 +1,7 @@
 import { schema } from '@afterword/db';
 import { and, eq, isNull, lte, or } from 'drizzle-orm';
 import { advanceCanary } from '../domains/canary/advance-canary';
-import { armCanaryTimer } from '../domains/canary/canary-timer';
+import { armCanaryTimer, settleCanaries } from '../domains/canary/canary-timer';
 import { emitCountedMisses } from '../domains/canary/emit-missed-events';
 import type { ServiceContext } from '../env';
 import { runBatch } from '../lib/db-batch';
@@ -33,6 +33,10 @@ export async function reconcileCanaries(ctx: ServiceContext) {
   for (const canary of stale) {
     const lateMs = canary.timer_due_at ? now.getTime() - canary.timer_due_at.getTime() : null;
     try {
+      // The object is the record of the check-ins: D1 agrees with it before anything is recorded. An
+      // object that cannot answer leaves the canary for the next run (a miss recorded from a copy that
+      // lags could be false).
+      await settleCanaries(ctx.env, [canary.id]);
       await advanceCanary(ctx, canary.id, 'reconciler');
       const next = await armCanaryTimer(ctx.env, canary.id);
       log.warn('reconciler repaired a canary timer', {

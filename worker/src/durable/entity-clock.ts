@@ -1,13 +1,18 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { Bindings } from '../env';
+import { withD1Delay } from '../lib/d1-delay';
 
 /**
- * The timer pattern shared by canaries and messages: one object per record (named by its id), D1 is
+ * The timer pattern shared by messages and guardian ladders: one object per record (named by its id), D1 is
  * the record, and the object only decides *when* to look. Each wake re-reads the record, applies what is
  * due (`advance`, idempotent) and arms the alarm for the next step; null means no more wakes. If the alarm
  * handler throws, the runtime retries it, and the every-minute reconciler repairs any lost timer.
  */
 export abstract class EntityClock extends DurableObject<Bindings> {
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, withD1Delay(env));
+  }
+
   /** Storage key of the record's id. */
   protected abstract readonly idKey: string;
   /** Applies what is due for `id` now; returns when the record next needs its clock. */

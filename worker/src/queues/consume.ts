@@ -1,4 +1,5 @@
-import { ZQueueJob, type QueueJob } from '../contracts/jobs';
+import { ZCheckInProjection, ZQueueJob, type QueueJob } from '../contracts/jobs';
+import { projectCheckIns } from '../domains/canary/check-in-projection';
 import { dispatchMissedCheckins } from '../domains/canary/missed-event-subscribers';
 import { sendContactInvitation } from '../domains/contacts/send-invitation';
 import { completeDeathConfirmation } from '../domains/guardian/complete-confirmation';
@@ -35,6 +36,7 @@ const handlers: Handlers = {
 };
 
 export async function consumeBatch(batch: MessageBatch<unknown>, env: Bindings) {
+  if (batch.queue.startsWith('afterword-projections')) return consumeProjections(batch, env);
   for (const message of batch.messages) {
     const parsed = ZQueueJob.safeParse(message.body);
     if (!parsed.success) {
@@ -56,5 +58,36 @@ export async function consumeBatch(batch: MessageBatch<unknown>, env: Bindings) 
       log.error('queue handler failed; will retry', { queue: batch.queue, id: message.id, type: job.type, error: String(err) });
       message.retry();
     }
+  }
+}
+
+/**
+ * The PROJECTIONS queue: check-ins the canaries' objects accepted, written into D1 together (one batch
+ * for the whole delivery: fewer round trips the busier it gets). All succeed or all are retried; each
+ * write is idempotent, so a retry or a redelivery changes nothing twice.
+ */
+async function consumeProjections(batch: MessageBatch<unknown>, env: Bindings) {
+  const valid: { message: Message<unknown>; job: ReturnType<typeof ZCheckInProjection.parse> }[] = [];
+  for (const message of batch.messages) {
+    const parsed = ZCheckInProjection.safeParse(message.body);
+    if (parsed.success) valid.push({ message, job: parsed.data });
+    else {
+      log.error('queue message refused by its schema', {
+        queue: batch.queue,
+        id: message.id,
+        issues: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`),
+      });
+      message.ack();
+    }
+  }
+  try {
+    await projectCheckIns(
+      { env },
+      valid.map((v) => v.job),
+    );
+    for (const v of valid) v.message.ack();
+  } catch (err) {
+    log.error('check-in projection failed; will retry', { queue: batch.queue, count: valid.length, error: String(err) });
+    for (const v of valid) v.message.retry();
   }
 }

@@ -1,5 +1,23 @@
 import type { TRegisterInput } from '../../src/contracts/auth';
+import { env } from 'cloudflare:test';
 import { exports } from 'cloudflare:workers';
+import { readCanaryToken } from '../../src/domains/canary/canary-token';
+import { settleCanaries } from '../../src/domains/canary/canary-timer';
+
+/**
+ * A token check-in is answered by the canary's Durable Object; D1 follows through the PROJECTIONS queue
+ * (docs/decisions/canary-engine.md). A test that reads its own check-in back from D1 at once waits for
+ * that projection, as the engine itself does before any decision (`settle`). The lag itself is tested
+ * in canary-projection.test.ts, which calls the domain directly.
+ */
+async function settleTokenCheckIn(path: string, body: unknown, res: Response, data: any) {
+  if (res.status !== 200 || !data?.last_check_in) return;
+  const token = path.match(/^\/api\/ping\/([^/?]+)/)?.[1] ?? (path === '/api/canary/checkin' ? (body as { token?: string } | undefined)?.token : undefined);
+  if (!token) return;
+  const presented = await readCanaryToken(env, decodeURIComponent(token));
+  const ids = presented.form === 'v2' ? [presented.canaryId] : (data.canaries ?? []).map((c: { id: string }) => c.id);
+  await settleCanaries(env, ids, Date.parse(data.last_check_in));
+}
 
 /** Calls the Worker's real fetch handler, as a browser or curl would. */
 export async function api(method: string, path: string, opts: { json?: unknown; body?: BodyInit; token?: string; headers?: HeadersInit } = {}) {
@@ -18,6 +36,7 @@ export async function api(method: string, path: string, opts: { json?: unknown; 
   } catch {
     data = text;
   }
+  await settleTokenCheckIn(path, opts.json, res, data);
   return { status: res.status, headers: res.headers, data, text };
 }
 

@@ -1,7 +1,9 @@
+import type { ClockCheckIn } from '../../durable/canary-clock';
 import type { Bindings } from '../../env';
 import { log } from '../../lib/logger';
 
-const clockOf = (env: Bindings, canaryId: string) => env.CANARY_CLOCK.get(env.CANARY_CLOCK.idFromName(canaryId));
+/** A canary's Durable Object: the record of its clock (durable/canary-clock.ts). */
+export const clockOf = (env: Pick<Bindings, 'CANARY_CLOCK'>, canaryId: string) => env.CANARY_CLOCK.get(env.CANARY_CLOCK.idFromName(canaryId));
 
 /**
  * Arms (or re-checks) a canary's timer. A failure is logged, not thrown: the row is already saved and
@@ -14,6 +16,25 @@ export async function armCanaryTimer(env: Bindings, canaryId: string): Promise<n
     log.error('could not arm canary timer; the reconciler will repair it', { canary_id: canaryId, error: String(err) });
     return null;
   }
+}
+
+/** Tells a canary's object of a check-in the Heartbeat already wrote into D1 (a failure is logged: D1 has it). */
+export async function noteCheckIn(env: Bindings, canaryId: string, entry: ClockCheckIn): Promise<void> {
+  try {
+    await clockOf(env, canaryId).noteCheckIn(canaryId, entry);
+  } catch (err) {
+    log.warn('could not tell a canary clock of a check-in; its next wake reads D1', { canary_id: canaryId, error: String(err) });
+  }
+}
+
+/**
+ * Makes D1 agree with the canaries' objects before a decision that rests on check-ins (a release at the
+ * end of a cancel window, a dead-man deletion, the reconciler's repair). `since`: also the first
+ * check-in at or after it (a message armed then). Throws if an object cannot answer: deciding without
+ * the record could release after a check-in, so the caller waits and tries again.
+ */
+export async function settleCanaries(env: Bindings, canaryIds: readonly string[], since: number | null = null): Promise<void> {
+  await Promise.all(canaryIds.map((id) => clockOf(env, id).settle(since)));
 }
 
 export async function stopCanaryTimer(env: Bindings, canaryId: string): Promise<void> {

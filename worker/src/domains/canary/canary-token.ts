@@ -1,17 +1,25 @@
 import type { Bindings } from '../../env';
 import { AppError } from '../../lib/errors';
-import { toBase64Url } from '../../lib/encoding';
-import { hashSecret } from '../../lib/secrets';
+import { fromBase64Url, toBase64Url } from '../../lib/encoding';
+import { constantTimeEqual, hashSecret } from '../../lib/secrets';
 
 /**
- * A canary's check-in token: 256 bits of HMAC-SHA256(server secret, canary id and token version),
- * base64url. The database keeps only its SHA-256 (for lookup); the owner can still see and copy the
- * token (SPEC: list items carry it) because the server re-derives it. Bumping `token_version` rotates
- * one canary's token; changing the secret rotates all of them.
+ * A canary's check-in token (docs/decisions/canary-engine.md, "Tokens").
+ *
+ * The secret part is 256 bits of HMAC-SHA256(server secret, `canary:<id>:<version>`). The token shown
+ * to owners (v2, 70 characters) carries the canary's id and token version in the clear before that MAC:
+ * base64url(id 16 bytes ‖ version 4 bytes ‖ MAC 32 bytes). So a check-in finds the canary's Durable
+ * Object from the token alone, verified with the secret — no D1 lookup on the hot path — and the object
+ * refuses a version it no longer holds (rotated) or a canary it knows is gone (deleted).
+ *
+ * Tokens made before v2 (43 characters: the MAC alone) keep working: D1 stores SHA-256 of the MAC form
+ * for every canary, so such a token is looked up by its hash (one D1 read) and then goes to the object.
+ * The owner can still see and copy the token (SPEC: list items carry it) because the server re-derives
+ * it; changing the secret rotates every token.
  */
 const DEV_SECRET = 'afterword-local-development-canary-token-secret';
 
-function tokenSecret(env: Bindings): string {
+function tokenSecret(env: Pick<Bindings, 'CANARY_TOKEN_SECRET' | 'APP_ENV'>): string {
   if (env.CANARY_TOKEN_SECRET) return env.CANARY_TOKEN_SECRET;
   if ((env.APP_ENV as string) !== 'production') return DEV_SECRET;
   throw new AppError('INTERNAL', 'CANARY_TOKEN_SECRET is not configured');
@@ -27,13 +35,56 @@ function hmacKey(secret: string) {
   return key;
 }
 
-export async function deriveCanaryToken(env: Bindings, canaryId: string, version: number): Promise<string> {
-  const mac = await crypto.subtle.sign('HMAC', await hmacKey(tokenSecret(env)), new TextEncoder().encode(`canary:${canaryId}:${version}`));
-  return toBase64Url(new Uint8Array(mac));
+type TokenEnv = Pick<Bindings, 'CANARY_TOKEN_SECRET' | 'APP_ENV'>;
+
+async function tokenMac(env: TokenEnv, canaryId: string, version: number): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey(tokenSecret(env)), new TextEncoder().encode(`canary:${canaryId}:${version}`)));
 }
 
-/** What the canaries table stores and looks a presented token up by. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const uuidBytes = (id: string) =>
+  Uint8Array.from(
+    id
+      .replaceAll('-', '')
+      .match(/../g)!
+      .map((h) => Number.parseInt(h, 16)),
+  );
+function uuidOf(bytes: Uint8Array): string {
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** The token an owner sees and copies (v2). */
+export async function deriveCanaryToken(env: TokenEnv, canaryId: string, version: number): Promise<string> {
+  if (!UUID.test(canaryId)) throw new Error('canary ids are UUIDs');
+  const bytes = new Uint8Array(52);
+  bytes.set(uuidBytes(canaryId), 0);
+  new DataView(bytes.buffer).setUint32(16, version);
+  bytes.set(await tokenMac(env, canaryId, version), 20);
+  return toBase64Url(bytes);
+}
+
+/** The MAC-only form (the token before v2), whose SHA-256 D1 stores for looking such tokens up. */
+export async function legacyCanaryToken(env: TokenEnv, canaryId: string, version: number): Promise<string> {
+  return toBase64Url(await tokenMac(env, canaryId, version));
+}
+
+/** What D1's `token_hash` holds: SHA-256 of the MAC-only form. */
 export const canaryTokenHash = hashSecret;
 
-/** A presented token must look like one before it costs a query. */
-export const isWellFormedCanaryToken = (token: string) => /^[A-Za-z0-9_-]{43}$/.test(token);
+export type PresentedToken = { form: 'v2'; canaryId: string; version: number } | { form: 'legacy'; hash: string } | { form: 'invalid' };
+
+/**
+ * Reads a presented token. A v2 token is verified here, with the secret, in constant time: a forged or
+ * altered one is `invalid` without any query. A legacy token can only be checked against D1 (its hash).
+ */
+export async function readCanaryToken(env: TokenEnv, token: string): Promise<PresentedToken> {
+  if (/^[A-Za-z0-9_-]{43}$/.test(token)) return { form: 'legacy', hash: await canaryTokenHash(token) };
+  if (!/^[A-Za-z0-9_-]{70}$/.test(token)) return { form: 'invalid' };
+  const bytes = fromBase64Url(token);
+  if (bytes.byteLength !== 52) return { form: 'invalid' };
+  const canaryId = uuidOf(bytes.subarray(0, 16));
+  const version = new DataView(bytes.buffer, bytes.byteOffset).getUint32(16);
+  const expected = await tokenMac(env, canaryId, version);
+  return constantTimeEqual(expected, bytes.subarray(20)) ? { form: 'v2', canaryId, version } : { form: 'invalid' };
+}

@@ -8,7 +8,7 @@ import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
 import { runBatch } from '../../lib/db-batch';
 import { activityInsert } from '../activity/record-activity';
-import { canaryTokenHash, deriveCanaryToken } from './canary-token';
+import { canaryTokenHash, legacyCanaryToken } from './canary-token';
 import { armCanaryTimer } from './canary-timer';
 import { toCanaryView } from './canary-view';
 
@@ -26,13 +26,13 @@ export async function createCanary(ctx: ServiceContext, user: User, input: z.out
 
   const now = ctx.now();
   const id = crypto.randomUUID();
-  const token = await deriveCanaryToken(ctx.env, id, 1);
   const row = {
     id,
     user_id: user.id,
     name: input.name,
     interval_seconds: input.interval_seconds,
-    token_hash: await canaryTokenHash(token),
+    // D1 keeps the MAC-only form's hash, so tokens from before v2 are found (canary-token.ts).
+    token_hash: await canaryTokenHash(await legacyCanaryToken(ctx.env, id, 1)),
     token_version: 1,
     active: true,
     last_check_in: now,

@@ -8,6 +8,7 @@ import { hasUndeliveredReleases } from '../account/pending-releases';
 import { activityInsert } from '../activity/record-activity';
 import { copiesStillPending, discardCancelledCopies, tellHeirs } from '../legacy/prepare-copies';
 import { humanTime } from '../../lib/human-time';
+import { settleCheckInsOf } from '../canary/settle-check-ins';
 
 /** Between a passed dead-man deadline and the deletion: one last day in which a check-in cancels it. */
 export const DEADMAN_FINAL_NOTICE_MS = 24 * 3600_000;
@@ -71,6 +72,13 @@ export async function processDeadmanSwitches(ctx: ServiceContext) {
   let deleted = 0;
   for (const d of due) {
     if (d.reason === 'deadman') {
+      // The canaries' objects hold the check-ins (D1 may lag): one that came in time cancels this deletion.
+      await settleCheckInsOf(ctx, d.user_id);
+      const [still] = await ctx.db
+        .select({ status: schema.scheduledDeletions.status })
+        .from(schema.scheduledDeletions)
+        .where(eq(schema.scheduledDeletions.id, d.id));
+      if (still?.status !== 'scheduled') continue;
       // A dead-man deletion waits for releases under way; one the user asked for does not (they chose to leave).
       if (await hasUndeliveredReleases(ctx, d.user_id)) {
         log.info('dead-man deletion waits for undelivered releases', { user_id: d.user_id });

@@ -4,6 +4,7 @@ import type { ServiceContext } from '../../../env';
 import { loadEngineMessage } from './load-message';
 import { dueTimeRule, isOpen, nextWakeAt } from './schedule';
 import { armMessage, releaseMessage } from './transitions';
+import { settleCheckInsOf } from '../../canary/settle-check-ins';
 import { humanTime } from '../../../lib/human-time';
 
 /** Enough for any real path (fire → arm → release); a bound so a bug cannot spin. */
@@ -17,6 +18,7 @@ const MAX_STEPS = 6;
  * A message whose sender withdrew the messages consent is paused: it does nothing and needs no clock.
  */
 export async function advanceMessage(ctx: ServiceContext, messageId: string, by: 'alarm' | 'direct'): Promise<{ nextWakeAt: Date | null }> {
+  let settled = false;
   for (let step = 0; step < MAX_STEPS; step++) {
     const loaded = await loadEngineMessage(ctx, messageId);
     if (!loaded || !isOpen(loaded.message.status)) return { nextWakeAt: null };
@@ -30,6 +32,13 @@ export async function advanceMessage(ctx: ServiceContext, messageId: string, by:
 
     let moved = false;
     if (message.status === 'armed' && message.cancel_deadline && message.cancel_deadline.getTime() <= now) {
+      // The canaries' objects hold the check-ins; D1 may not have the latest yet. Make it agree first
+      // (a check-in inside the window disarms the message), then look again (docs/decisions/canary-engine.md).
+      if (!settled) {
+        await settleCheckInsOf(ctx, message.sender_id, message.armed_at?.getTime() ?? 0);
+        settled = true;
+        continue;
+      }
       const reason =
         message.cancel_deadline.getTime() > (message.armed_at?.getTime() ?? 0) ? 'The cancel window ended without a check-in.' : 'Armed with no cancel window.';
       moved = (await releaseMessage(ctx, loaded, 'window_ended', reason)).applied;

@@ -6,6 +6,7 @@ import type { MissedCheckinsEvent } from '../../canary/emit-missed-events';
 import { loadEngineMessage } from './load-message';
 import { syncReleaseTimer } from './release-timer';
 import { armMessage } from './transitions';
+import { settleCanaries } from '../../canary/canary-timer';
 
 /** The first missed_checkins rule of a message that `misses` satisfies (N ≤ misses), or -1. */
 export function firingMissRule(rules: { trigger_type: string; trigger_value: string }[], misses: number): number {
@@ -20,6 +21,9 @@ export function firingMissRule(rules: { trigger_type: string; trigger_value: str
  * Nothing arms while the sender's messages consent is withdrawn (resume-releases.ts catches up).
  */
 export async function armOnMissedCheckins(ctx: ServiceContext, event: MissedCheckinsEvent): Promise<void> {
+  // Whether the event is stale is read from D1, so D1 first agrees with the canary's object: a check-in
+  // it has not projected yet still ends the cycle (docs/decisions/canary-engine.md).
+  await settleCanaries(ctx.env, [event.canary_id]);
   const [canary] = await ctx.db
     .select({ last: schema.canaries.last_check_in, interval: schema.canaries.interval_seconds, active: schema.canaries.active })
     .from(schema.canaries)

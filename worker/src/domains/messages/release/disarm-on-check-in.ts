@@ -3,13 +3,17 @@
  * goes back to scheduled (a rule may fire again later), with a transition saying why. Raw D1 statements
  * that join the check-in's single batch (one round trip, atomic with the check-in itself). `owner` is
  * SQL naming the user, its `?1`-style parameters shared with the check-in's statements.
+ *
+ * `now` is the check-in's own time: a check-in projected late (docs/decisions/canary-engine.md) still
+ * disarms what was armed before it inside its window, and a duplicate or reordered one cannot disarm a
+ * message armed after it.
  */
 export const DISARMED_BY_CHECK_IN = 'Disarmed: you checked in before the cancel window ended.';
 
 export function disarmOnCheckInStatements(db: D1Database, owner: { sql: string; params: unknown[] }, now: number) {
   const p = owner.params.length;
   const bind = (...extra: unknown[]) => [...owner.params, ...extra];
-  const armedInWindow = `sender_id = ${owner.sql} AND status = 'armed' AND cancel_deadline > ?${p + 1}`;
+  const armedInWindow = `sender_id = ${owner.sql} AND status = 'armed' AND armed_at <= ?${p + 1} AND cancel_deadline > ?${p + 1}`;
   return [
     // The transitions first: the update changes the status they look for.
     db

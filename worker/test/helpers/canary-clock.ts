@@ -1,0 +1,35 @@
+import { env, runInDurableObject } from 'cloudflare:test';
+import { clockOf } from '../../src/domains/canary/canary-timer';
+import type { CanaryClock } from '../../src/durable/canary-clock';
+
+/** A queue that is down: every send throws (the PROJECTIONS queue in the lagging-projection tests). */
+export const queueDown = {
+  send: async () => {
+    throw new Error('queue unavailable');
+  },
+  sendBatch: async () => {
+    throw new Error('queue unavailable');
+  },
+} as unknown as Queue;
+
+/** Runs `fn` inside a canary's Durable Object with some of its bindings replaced (restored afterwards). */
+export async function insideClock<T>(canaryId: string, bindings: Partial<typeof env>, fn: (clock: CanaryClock) => Promise<T>): Promise<T> {
+  return runInDurableObject(clockOf(env, canaryId), async (instance: CanaryClock) => {
+    const own = instance as unknown as { env: typeof env };
+    const real = own.env;
+    own.env = { ...real, ...bindings };
+    try {
+      return await fn(instance);
+    } finally {
+      own.env = real;
+    }
+  });
+}
+
+/** A token check-in that reaches the canary's object while the PROJECTIONS queue is down: D1 does not hear of it. */
+export async function checkInWithQueueDown(canaryId: string, at: number) {
+  const entry = { event_id: crypto.randomUUID(), at, source: 'ping' as const };
+  const accepted = await insideClock(canaryId, { PROJECTIONS: queueDown }, (clock) => clock.checkIn(canaryId, null, entry));
+  if (!accepted) throw new Error('the canary object refused the check-in');
+  return entry;
+}
