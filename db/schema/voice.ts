@@ -50,6 +50,11 @@ export const voiceProfiles = sqliteTable('voice_profiles', {
   seconds_used: real('seconds_used'),
   seconds_analysed: real('seconds_analysed'),
   sample_count: integer('sample_count'),
+  /**
+   * The voice cloned at the provider from the samples (VOICE_ENGINE=elevenlabs: ElevenLabs' `voice_id`),
+   * null for the local and workers-ai engines. Deleted at the provider with the profile.
+   */
+  provider_voice_id: text('provider_voice_id'),
   started_at: integer('started_at', { mode: 'timestamp_ms' }).notNull(),
   completed_at: integer('completed_at', { mode: 'timestamp_ms' }),
 });

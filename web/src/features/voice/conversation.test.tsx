@@ -14,6 +14,7 @@ afterEach(() => {
 const reply = (over: Partial<PersonaReplyView> = {}): PersonaReplyView => ({
   text: 'In my own words: Be kind.',
   audio_base64: 'UklGRg==',
+  audio_content_type: 'audio/wav',
   source: 'own_words',
   based_on: ['Answer to “What advice would you give the people you love?”'],
   session_id: 's1',

@@ -37,12 +37,12 @@ export function speechRecognition(): RecognitionCtor | null {
   return w.SpeechRecognition ?? w.webkitSpeechRecognition ?? null;
 }
 
-/** The reply's WAV as a blob: URL (the CSP allows media from blob:, not data:). */
-export function wavUrl(b64: string): string {
+/** The reply's audio (a WAV, or an MP3 from Workers AI) as a blob: URL of its type (the CSP allows media from blob:, not data:). */
+export function audioUrl(b64: string, type: string | null = 'audio/wav'): string {
   const binary = atob(b64);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i);
-  return URL.createObjectURL(new Blob([bytes], { type: 'audio/wav' }));
+  return URL.createObjectURL(new Blob([bytes], { type: type ?? 'audio/wav' }));
 }
 
 /**
@@ -72,7 +72,7 @@ export function Conversation({ ask, label, personaName }: { ask: AskPersona; lab
       setTurns((t) => t.map((x) => (x.id === id ? { ...x, reply } : x)));
       if (reply.audio_base64 && player.current) {
         if (player.current.src.startsWith('blob:')) URL.revokeObjectURL(player.current.src);
-        player.current.src = wavUrl(reply.audio_base64);
+        player.current.src = audioUrl(reply.audio_base64, reply.audio_content_type);
         player.current.play().catch((err: unknown) => console.error('Could not play the reply', err));
       }
     } catch (err) {

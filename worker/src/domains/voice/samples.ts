@@ -6,6 +6,7 @@ import { AppError, bodyFieldError } from '../../lib/errors';
 import { assertStorageFits, quotaExceeded, storageLimitBytes, storageUsedBytes, storageUsedSql } from '../attachments/storage';
 import { consentWithdrawn, consentWithdrawnSql, requireConsent } from '../legal/consent-state';
 import { measureAudio } from './audio-duration';
+import { forgetClonedVoice } from './cloned-voice';
 
 export const VOICE_KEY_PREFIX = 'voice/';
 export const voiceSampleKey = (ownerId: string, id: string) => `${VOICE_KEY_PREFIX}${ownerId}/${id}`;
@@ -108,18 +109,21 @@ export async function deleteVoiceSample(ctx: ServiceContext, ownerId: string, id
 
 /**
  * Everything voice of one user: samples and Messages from the Beyond (rows, then bytes), the voice
- * profile and the persona. What withdrawing the voice
+ * profile (and the voice cloned from it at the provider) and the persona. What withdrawing the voice
  * consent does (docs/decisions/data-rights.md): the profile is erased, not paused, and the recordings it
  * was made from go with it.
  */
 export async function eraseVoiceData(ctx: ServiceContext, userId: string): Promise<void> {
   const db = ctx.env.DB;
-  const [samples, prompts] = await db.batch<{ r2_key: string | null }>([
+  const [samples, prompts, profile] = await db.batch<{ r2_key?: string | null; provider_voice_id?: string | null }>([
     db.prepare('DELETE FROM voice_samples WHERE owner_id = ?1 RETURNING r2_key').bind(userId),
     db.prepare('DELETE FROM voice_prompts WHERE owner_id = ?1 RETURNING r2_key').bind(userId),
-    db.prepare('DELETE FROM voice_profiles WHERE user_id = ?1').bind(userId),
+    db.prepare('DELETE FROM voice_profiles WHERE user_id = ?1 RETURNING provider_voice_id').bind(userId),
     db.prepare('DELETE FROM persona_profiles WHERE user_id = ?1').bind(userId),
   ]);
   const keys = [...(samples?.results ?? []), ...(prompts?.results ?? [])].flatMap((r) => (r.r2_key ? [r.r2_key] : []));
   for (let i = 0; i < keys.length; i += 1000) await ctx.env.BLOBS.delete(keys.slice(i, i + 1000));
+  // The voice cloned from the samples, at the provider: after the local erasure, never blocking it.
+  const voiceId = profile?.results[0]?.provider_voice_id;
+  if (voiceId) await forgetClonedVoice(ctx, voiceId);
 }

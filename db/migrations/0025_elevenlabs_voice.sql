@@ -1,0 +1,1 @@
+ALTER TABLE `voice_profiles` ADD `provider_voice_id` text;
