@@ -190,7 +190,7 @@ describe('training the voice profile (POST /api/voice/train, GET /api/voice/stat
     expect(await status(owner)).toEqual(done);
   });
 
-  it('fails with a reason when the configured engine is not built, and can be started again', async () => {
+  it('fails with a reason when the configured engine cannot run (elevenlabs without its key), and can be started again', async () => {
     const owner = await signedInUser();
     await uploadSample(owner.token, thirtyOneSeconds());
     const config = env as unknown as { VOICE_ENGINE?: string };
@@ -206,7 +206,8 @@ describe('training the voice profile (POST /api/voice/train, GET /api/voice/stat
     expect(await status(owner)).toMatchObject({
       status: 'failed',
       engine: 'elevenlabs',
-      error: 'The elevenlabs voice engine is not available in this build; the local engine is',
+      error:
+        'The voice could not be cloned: ElevenLabs is the configured voice engine but this server has no ELEVENLABS_API_KEY. Start the training again later.',
       profile: null,
     });
     const { started, deliver } = await trainThroughQueue(owner);
