@@ -132,7 +132,10 @@ describe('the workers-ai reply engine (adapter request shape, against a recordin
 describe('speech from SAM (sam-js), tuned by the voice profile', () => {
   it('speaks a WAV whose pitch follows the profile’s pitch', async () => {
     for (const hz of [100, 170, 220]) {
-      const speech = await samSynthesiser.synthesize('Be kind, and call your mother on Sundays. I loved the sea.', { pitch_hz: hz, syllables_per_second: null });
+      const speech = await samSynthesiser.synthesize('Be kind, and call your mother on Sundays. I loved the sea.', {
+        pitch_hz: hz,
+        syllables_per_second: null,
+      });
       expect(speech.seconds).toBeGreaterThan(1.5);
       expect(speech.contentType).toBe('audio/wav');
       const mono = wavToMono(speech.audio)!;

@@ -55,7 +55,13 @@ export interface ElevenLabsClient {
 function providerMessage(body: unknown): string | null {
   const detail = (body as { detail?: unknown } | null)?.detail;
   if (typeof detail === 'string') return detail;
-  if (Array.isArray(detail)) return detail.map((d) => (d as { msg?: string }).msg ?? '').filter(Boolean).join('; ') || null;
+  if (Array.isArray(detail))
+    return (
+      detail
+        .map((d) => (d as { msg?: string }).msg ?? '')
+        .filter(Boolean)
+        .join('; ') || null
+    );
   if (detail && typeof detail === 'object') return (detail as { message?: string }).message ?? null;
   return null;
 }

@@ -11,7 +11,7 @@ import { startVoiceTraining, voiceStatus } from './training';
 import { ZPersona, ZPersonaInput } from '../../contracts/persona';
 import { getPersona, savePersona } from './persona';
 import { ZChatPersona, ZPersonaAccess, ZPersonaAccessInput, ZPersonaPrompt, ZPersonaReply, ZRetireInput } from '../../contracts/persona-chat';
-import { listChatPersonas, replyAsPersona, simulateResponse } from './persona-chat';
+import { listChatPersonas, replyAsPersona, simulateResponse, TRANSCRIBE_MAX_BYTES, transcribeQuestion } from './persona-chat';
 import { NO_PERSONA, personaAccess, retirePersona, setPersonaAccess } from './persona-access';
 
 /**
@@ -303,6 +303,39 @@ export const voiceOperations = [
       responses: { 200: { description: 'The reply' }, 404: { description: NO_PERSONA }, 422: { description: 'An empty prompt' } },
     },
     run: ({ services, principal }, { id, ...input }) => replyAsPersona(services, id, principal.user.id, input),
+  }),
+  defineOperation({
+    method: 'post',
+    path: '/api/personas/{id}/transcribe',
+    trpc: false,
+    access: { kind: 'session' },
+    // The form is read by the service after access, so an outsider gets the same 404 whatever they send.
+    input: {
+      params: ZIdParam,
+      multipart: {
+        schema: z.object({ file: z.file().describe('The spoken question: WebM, Ogg or WAV') }),
+        maxBytes: TRANSCRIBE_MAX_BYTES,
+        read: (form: FormData) => ({ form }),
+      },
+    },
+    output: z.object({ text: z.string() }),
+    notFound: () => new AppError('NOT_FOUND', NO_PERSONA),
+    docs: {
+      operationId: 'transcribePersonaQuestion',
+      summary: 'Turn a spoken question into text',
+      description:
+        "Multipart `file`: a recorded question to the persona `{id}` (its owner's user id), for a browser without speech recognition. Speech to text by Workers AI's Whisper (the workers-ai engine); `text` is empty when nothing was understood. Who may ask is who may talk to the persona.",
+      tags: ['Persona'],
+      responses: {
+        200: { description: 'The words heard' },
+        404: { description: NO_PERSONA },
+        413: { description: 'Over 5 MiB' },
+        415: { description: 'Not WebM, Ogg or WAV audio' },
+        422: { description: 'No file' },
+        501: { description: 'This server’s voice engine has no speech to text: type the question' },
+      },
+    },
+    run: ({ services, principal }, { id, form }) => transcribeQuestion(services, id, principal.user.id, form),
   }),
   defineOperation({
     method: 'post',

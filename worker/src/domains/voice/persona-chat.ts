@@ -3,7 +3,7 @@ import { SEED_QUESTIONS } from '../../contracts/persona';
 import { type ChatPersonaView, type PersonaReplyView, type TPersonaPrompt, ZPersonaPrompt } from '../../contracts/persona-chat';
 import { parseOrThrow } from '../../lib/validation';
 import type { Bindings, ServiceContext } from '../../env';
-import { AppError, notFound } from '../../lib/errors';
+import { AppError, bodyFieldError, notFound } from '../../lib/errors';
 import { toBase64 } from '../../lib/encoding';
 import { consentWithdrawn, requireConsent } from '../legal/consent-state';
 import { voiceEngine } from './engine';
@@ -13,7 +13,8 @@ import { localReplyEngine, type PersonaReplyEngine, workersAiReplyEngine } from 
 import { loadPersonaMaterial, type PersonaAudience } from './persona-engine/material';
 import { PersonaIndex } from './persona-engine/retrieval';
 import { samSynthesiser, type Speech, type SpeechSynthesiser, type VoiceTuning } from './persona-engine/speech';
-import { workersAiSynthesiser } from './persona-engine/workers-ai-speech';
+import { transcribeWithWorkersAi, workersAiSynthesiser } from './persona-engine/workers-ai-speech';
+import { sniffAudio } from './audio-duration';
 import { log } from '../../lib/logger';
 import type { Behavior } from './persona-engine/tone';
 
@@ -230,4 +231,48 @@ export async function listChatPersonas(ctx: ServiceContext, userId: string): Pro
     can_talk: r.can_talk === 1,
     voice_minutes_per_session: (PLAN_LIMITS[r.plan] ?? PLAN_LIMITS.free).voiceMinutes,
   }));
+}
+
+/** A spoken question is short: a minute of Opus is well under this. */
+export const TRANSCRIBE_MAX_BYTES = 5 * 1024 * 1024;
+
+/**
+ * POST /api/personas/{id}/transcribe: the words of a spoken question to this persona, for a browser without
+ * speech recognition (Voice Chat). Workers AI's Whisper through the AI binding (workers-ai engine); another
+ * engine is 501 (the page then asks to type the question). Who may ask is who may talk to the persona: the
+ * same 404 for anyone else, checked before the file is read. A model that fails answers an empty text, never a 500.
+ */
+export async function transcribeQuestion(
+  ctx: ServiceContext,
+  ownerId: string,
+  userId: string,
+  form: FormData,
+  transcribe?: (recording: Uint8Array) => Promise<string>,
+): Promise<{ text: string }> {
+  await requireListener(ctx, ownerId, userId);
+  // What the server can do comes before what was sent: without speech to text, the page asks to type.
+  let run = transcribe;
+  if (!run) {
+    const engine = voiceEngine(ctx.env);
+    const ai = ctx.env.AI;
+    if (engine !== 'workers-ai' || !ai)
+      throw new AppError(
+        'NOT_IMPLEMENTED',
+        `Speech to text on the server comes with the Workers AI engine; this server uses the ${engine} engine: type your question`,
+      );
+    run = (recording) => transcribeWithWorkersAi(ai, recording);
+  }
+  const parts = form.getAll('file');
+  const part = parts[0];
+  if (part === undefined) throw bodyFieldError('file', 'file is required (the recorded question)', 'missing');
+  if (typeof part === 'string') throw bodyFieldError('file', 'file must be a file part (the recorded question), not a text field', 'file_type');
+  if (parts.length > 1) throw bodyFieldError('file', 'send one recording', 'too_many');
+  const bytes = new Uint8Array(await part.arrayBuffer());
+  if (!sniffAudio(bytes)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Only WebM, Ogg (Opus or Vorbis) and WAV recordings can be transcribed');
+  try {
+    return { text: await run(bytes) };
+  } catch (err) {
+    log.warn('transcription failed', { owner_id: ownerId, error: String(err) });
+    return { text: '' };
+  }
 }

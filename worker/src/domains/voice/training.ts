@@ -239,7 +239,9 @@ async function measureAndFinish(
       });
     } catch (err) {
       if (!(err instanceof ElevenLabsError)) throw err;
-      await finish(ctx, job.user_id, job.attempt_id, { failed: `The voice could not be cloned: ${err.detail.replace(/\.$/, '')}. Start the training again later.` });
+      await finish(ctx, job.user_id, job.attempt_id, {
+        failed: `The voice could not be cloned: ${err.detail.replace(/\.$/, '')}. Start the training again later.`,
+      });
       return 'failed';
     }
   }

@@ -132,10 +132,33 @@ const MP3_BITRATES = {
 };
 const MP3_RATES: Record<number, number[]> = { 3: [44100, 48000, 32000], 2: [22050, 24000, 16000], 0: [11025, 12000, 8000] };
 
+/** The MPEG audio Layer III frame whose header starts at `at`: its size in bytes, its samples and rate. */
+function mp3FrameAt(bytes: Uint8Array, at: number): { size: number; samples: number; rate: number } | null {
+  if (at + 4 > bytes.length || bytes[at] !== 0xff || (bytes[at + 1]! & 0xe0) !== 0xe0) return null;
+  const b1 = bytes[at + 1]!;
+  const b2 = bytes[at + 2]!;
+  const version = (b1 >> 3) & 3; // 3: MPEG-1, 2: MPEG-2, 0: MPEG-2.5
+  const layer = (b1 >> 1) & 3; // 1: Layer III
+  const bitrateIndex = b2 >> 4;
+  const rate = MP3_RATES[version]?.[(b2 >> 2) & 3];
+  if (layer !== 1 || !rate || bitrateIndex === 0 || bitrateIndex === 15) return null;
+  const kbps = (version === 3 ? MP3_BITRATES.v1l3 : MP3_BITRATES.v2l3)[bitrateIndex]!;
+  const samples = version === 3 ? 1152 : 576;
+  return { size: Math.floor(((samples / 8) * kbps * 1000) / rate) + ((b2 >> 1) & 1), samples, rate };
+}
+
+/** A LAME/Xing "Info" or "Xing" frame: metadata in the first frame's place, not played. */
+function isInfoFrame(bytes: Uint8Array, at: number, size: number): boolean {
+  const text = String.fromCharCode(...bytes.subarray(at + 4, Math.min(at + 4 + 40, at + size)));
+  return text.includes('Xing') || text.includes('Info');
+}
+
 /**
  * The length of an MP3 (MPEG-1/2/2.5 Layer III) from its frames: each frame header gives its bitrate, rate
- * and padding, hence its size and its samples (1152, or 576 for MPEG-2/2.5). An ID3v2 tag is skipped; a
- * Xing/Info frame counts as one frame of silence (under 30 ms). Null when no frame is found.
+ * and padding, hence its size and its samples (1152, or 576 for MPEG-2/2.5). An ID3v2 tag is skipped, and so
+ * is a LAME/Xing Info frame (metadata). A first frame counts only if another frame header follows it, so a
+ * stray 0xFFE… in other data is not taken for MP3; a truncated last frame is not counted. Null when no frame
+ * is found. The encoder's delay and padding are counted as played (a few tens of milliseconds).
  */
 export function mp3Seconds(bytes: Uint8Array): number | null {
   let at = 0;
@@ -145,30 +168,18 @@ export function mp3Seconds(bytes: Uint8Array): number | null {
   let seconds = 0;
   let frames = 0;
   while (at + 4 <= bytes.length) {
-    const b1 = bytes[at + 1]!;
-    const b2 = bytes[at + 2]!;
-    if (bytes[at] !== 0xff || (b1 & 0xe0) !== 0xe0) {
+    const frame = mp3FrameAt(bytes, at);
+    const locked = frame && (frames > 0 || at + frame.size === bytes.length || mp3FrameAt(bytes, at + frame.size) !== null);
+    if (!frame || !locked) {
       at += 1;
       continue;
     }
-    const version = (b1 >> 3) & 3; // 3: MPEG-1, 2: MPEG-2, 0: MPEG-2.5
-    const layer = (b1 >> 1) & 3; // 1: Layer III
-    const bitrateIndex = b2 >> 4;
-    const rateIndex = (b2 >> 2) & 3;
-    const rate = MP3_RATES[version]?.[rateIndex];
-    if (layer !== 1 || !rate || bitrateIndex === 0 || bitrateIndex === 15) {
-      at += 1;
-      continue;
-    }
-    const kbps = (version === 3 ? MP3_BITRATES.v1l3 : MP3_BITRATES.v2l3)[bitrateIndex]!;
-    const samples = version === 3 ? 1152 : 576;
-    const size = Math.floor(((samples / 8) * kbps * 1000) / rate) + ((b2 >> 1) & 1);
-    if (at + size > bytes.length) break; // a truncated last frame is not played
-    seconds += samples / rate;
+    if (at + frame.size > bytes.length) break;
+    if (!(frames === 0 && isInfoFrame(bytes, at, frame.size))) seconds += frame.samples / frame.rate;
     frames += 1;
-    at += size;
+    at += frame.size;
   }
-  return frames > 0 ? seconds : null;
+  return seconds > 0 ? seconds : null;
 }
 
 export const samSynthesiser: SpeechSynthesiser = {
