@@ -33,6 +33,7 @@ export const CHAT_T = {
   listening: 'Listening…',
   noMicrophone: 'This browser cannot record from a microphone: type your question.',
   noRecognition: 'This browser cannot turn speech into text: listen back to your recording and type your question.',
+  serverHears: 'Your recording is turned into text on the server: check the words in the box, then send.',
   yourRecording: 'Your spoken question',
   heard: (text: string) => `Heard: “${text}”`,
   source: (r: PersonaReplyView) =>

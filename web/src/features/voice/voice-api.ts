@@ -1,8 +1,10 @@
 /*
- * The Voice Trainer's call that tRPC does not carry: the multipart upload of one sample. The server
+ * The voice calls that tRPC does not carry (multipart): the upload of one sample, a Message from the Beyond,
+ * and a spoken question to transcribe. The server
  * recognises the type and measures the length from the bytes; the page sends nothing else about them.
  */
 import type { VoicePromptView, VoiceSampleView } from '@afterword/worker/contracts/voice';
+import { HttpError } from '../../lib/api-error';
 import { restFetch } from '../../lib/rest';
 
 /** POST /api/voice/upload (multipart: file, label, consent). */
@@ -24,4 +26,20 @@ export async function createVoicePrompt(prompt: string, responseText: string, re
   form.append('locked', locked ? 'true' : 'false');
   const res = await restFetch('/api/voice/prompt', { method: 'POST', body: form });
   return (await res.json()) as VoicePromptView;
+}
+
+/**
+ * POST /api/personas/{id}/transcribe (multipart: file): the words of a spoken question, for a browser without
+ * speech recognition. Null when this server has no speech to text (501: the page asks to type the question).
+ */
+export async function transcribeQuestion(ownerId: string, recording: Blob): Promise<string | null> {
+  const form = new FormData();
+  form.append('file', recording, 'question.webm');
+  try {
+    const res = await restFetch(`/api/personas/${encodeURIComponent(ownerId)}/transcribe`, { method: 'POST', body: form });
+    return ((await res.json()) as { text: string }).text;
+  } catch (err) {
+    if (err instanceof HttpError && err.status === 501) return null;
+    throw err;
+  }
 }

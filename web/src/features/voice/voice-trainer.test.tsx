@@ -48,6 +48,13 @@ describe('Ada leaves her voice on the Voice Trainer', () => {
     expect((start as HTMLButtonElement).disabled).toBe(true);
   });
 
+  it('with the ElevenLabs engine, is told plainly that her samples go to ElevenLabs to make a neural clone, and when it is deleted', async () => {
+    renderWithTrpc(<VoiceTrainer upload={vi.fn()} />, fakeTrpcApi({ 'voice.status': () => ok(status({ engine: 'elevenlabs' })) }));
+    expect(await screen.findByText(T.clone)).toBeTruthy();
+    expect(screen.queryByText(T.notAClone)).toBeNull();
+    expect(screen.getByText(/ElevenLabs \(your voice cloned from your samples/)).toBeTruthy();
+  });
+
   it('uploads several files at once, only after the consent is ticked, and says which one the server refused', async () => {
     const api = fakeTrpcApi({ 'voice.status': () => ok(status({ samples: [] })) });
     const upload = vi.fn(async (_file: Blob, name: string, _label: string) => {
