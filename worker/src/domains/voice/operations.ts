@@ -24,7 +24,12 @@ const notYours = { description: 'Voice sample not found (or not yours)' };
 async function readUpload(form: FormData) {
   const file = await singleFilePart(form, 'send one file per upload (the page sends several files one after another)');
   const fields = parseOrThrow(ZVoiceUploadFields, { consent: textField(form, 'consent'), label: textField(form, 'label') }, 'body');
-  return { fields, file };
+  const renditions = form.getAll('analysis_file');
+  if (renditions.length > 1) throw bodyFieldError('analysis_file', 'send at most one analysis_file', 'too_many');
+  const rendition = renditions[0];
+  if (typeof rendition === 'string') throw bodyFieldError('analysis_file', 'analysis_file must be a file part (a WAV), not a text field', 'file_type');
+  const analysis = rendition ? new Uint8Array(await rendition.arrayBuffer()) : null;
+  return { fields, file, analysis };
 }
 
 /** Message from the Beyond: the text fields and at most one `file` part (a recorded answer is optional). */
@@ -50,7 +55,15 @@ export const voiceOperations = [
     access: { kind: 'session' },
     input: {
       multipart: {
-        schema: ZVoiceUploadFields.extend({ file: z.file().describe('The recording: WebM, Ogg (Opus/Vorbis) or WAV') }),
+        schema: ZVoiceUploadFields.extend({
+          file: z.file().describe('The recording: WebM, Ogg (Opus/Vorbis) or WAV'),
+          analysis_file: z
+            .file()
+            .optional()
+            .describe(
+              'For a WebM/Ogg recording: the same recording decoded by the browser as a 16-bit mono WAV at 8 kHz (its first 120 s), to measure pitch and rate on',
+            ),
+        }),
         maxBytes: VOICE_SAMPLE_MAX_BODY_BYTES,
         read: readUpload,
       },
@@ -71,7 +84,7 @@ export const voiceOperations = [
         422: { description: 'consent is not true, no file, or audio that cannot be measured or is under half a second' },
       },
     },
-    run: ({ services, principal }, { fields, file }) => uploadVoiceSample(services, principal.user, fields, file),
+    run: ({ services, principal }, { fields, file, analysis }) => uploadVoiceSample(services, principal.user, fields, file, analysis),
   }),
   defineOperation({
     method: 'get',

@@ -141,8 +141,8 @@ function medianOf(values: number[]): number | null {
 }
 
 /**
- * The JOBS consumer of `voice_training`: measures pitch and speaking rate on the owner's WAV samples
- * (weighted by the seconds each gave), with the `elevenlabs` engine also clones the voice from the samples'
+ * The JOBS consumer of `voice_training`: measures pitch and speaking rate on the owner's WAV samples, and
+ * takes those measured at upload on the browser's WAV rendition of a WebM/Ogg sample (weighted by the seconds each gave), with the `elevenlabs` engine also clones the voice from the samples'
  * bytes at ElevenLabs (a refusal or an outage ends as `failed` with the reason), and completes the attempt. Idempotent: a redelivered job, or one
  * for an attempt that is no longer processing (finished, superseded, erased by a withdrawn consent), does
  * nothing. Failures a retry cannot fix end as `failed` with the reason; a storage hiccup is thrown, so
@@ -156,7 +156,8 @@ export async function runVoiceTraining(ctx: ServiceContext, job: VoiceTrainingJo
     return 'failed';
   }
   const { results: samples } = await ctx.env.DB.prepare(
-    'SELECT id, label, r2_key, content_type, duration_ms FROM voice_samples WHERE owner_id = ?1 ORDER BY created_at, id',
+    `SELECT id, label, r2_key, content_type, duration_ms, pitch_hz, syllables_per_second, analysed_seconds
+     FROM voice_samples WHERE owner_id = ?1 ORDER BY created_at, id`,
   )
     .bind(job.user_id)
     .all<SampleRow>();
@@ -182,6 +183,10 @@ interface SampleRow {
   r2_key: string;
   content_type: string;
   duration_ms: number;
+  /** Measured at upload on the browser's WAV rendition of a WebM/Ogg sample. */
+  pitch_hz: number | null;
+  syllables_per_second: number | null;
+  analysed_seconds: number | null;
 }
 
 /**
@@ -205,8 +210,19 @@ async function measureAndFinish(
   let analysed = 0;
   const files: CloneFile[] = [];
   let cloneBytes = 0;
+  const count = (features: { pitchHz: number | null; syllablesPerSecond: number | null; analysedSeconds: number }) => {
+    analysed += features.analysedSeconds;
+    // Each sample's pitch counts once per second it gave, so a long reading outweighs a short hello.
+    if (features.pitchHz != null) for (let s = 0; s < Math.max(1, Math.round(features.analysedSeconds)); s += 1) pitches.push(features.pitchHz);
+    if (features.syllablesPerSecond != null) {
+      rateWeighted += features.syllablesPerSecond * features.analysedSeconds;
+      rateSeconds += features.analysedSeconds;
+    }
+  };
   for (const sample of samples) {
     const wav = sample.content_type === 'audio/wav';
+    if (!wav && sample.analysed_seconds != null)
+      count({ pitchHz: sample.pitch_hz, syllablesPerSecond: sample.syllables_per_second, analysedSeconds: sample.analysed_seconds });
     if (!wav && !cloning) continue;
     const object = await ctx.env.BLOBS.get(sample.r2_key);
     if (!object) continue; // deleted since the list was read
@@ -219,14 +235,7 @@ async function measureAndFinish(
     if (!wav) continue;
     const mono = wavToMono(bytes);
     if (!mono) continue;
-    const features = analyseVoice(mono.samples, mono.rate);
-    analysed += features.analysedSeconds;
-    // Each sample's pitch counts once per second it gave, so a long reading outweighs a short hello.
-    if (features.pitchHz != null) for (let s = 0; s < Math.max(1, Math.round(features.analysedSeconds)); s += 1) pitches.push(features.pitchHz);
-    if (features.syllablesPerSecond != null) {
-      rateWeighted += features.syllablesPerSecond * features.analysedSeconds;
-      rateSeconds += features.analysedSeconds;
-    }
+    count(analyseVoice(mono.samples, mono.rate));
   }
   let providerVoiceId: string | null = null;
   if (cloning) {

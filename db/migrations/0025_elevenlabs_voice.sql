@@ -1,1 +1,0 @@
-ALTER TABLE `voice_profiles` ADD `provider_voice_id` text;
