@@ -227,7 +227,10 @@ describe('training the voice profile (POST /api/voice/train, GET /api/voice/stat
       form.append('consent', 'true');
       return api('POST', '/api/voice/upload', { token: owner.token, body: form });
     };
-    for (let i = 0; i < 9; i += 1) expect((await sent(i % 2 ? 'speech.live.webm' : 'speech.opus.ogg')).status).toBe(201);
+    const first = await sent('speech.opus.ogg');
+    expect(first.status).toBe(201);
+    expect(first.data).toMatchObject({ content_type: 'audio/ogg', analysed_seconds: 3.7 });
+    for (let i = 1; i < 9; i += 1) expect((await sent(i % 2 ? 'speech.live.webm' : 'speech.opus.ogg')).status).toBe(201);
     const { deliver } = await trainThroughQueue(owner);
     await deliver();
     const done = await status(owner);
@@ -255,8 +258,9 @@ describe('training the voice profile (POST /api/voice/train, GET /api/voice/stat
     const notWav = await api('POST', '/api/voice/upload', { token: owner.token, body: form('speech.opus.ogg', fixture('speech.opus.ogg')) });
     expect(notWav.data.detail[0].msg).toBe('analysis_file must be this recording decoded as a WAV: it is not a PCM WAV');
     expect(await keysOf(owner)).toEqual([]);
-    // A WAV is measured from its own bytes: a rendition beside it changes nothing.
-    expect((await api('POST', '/api/voice/upload', { token: owner.token, body: form('speech.wav', fixture('tone.wav')) })).status).toBe(201);
+    // A WAV is measured from its own bytes (at training): a rendition beside it changes nothing.
+    const wav = await api('POST', '/api/voice/upload', { token: owner.token, body: form('speech.wav', fixture('tone.wav')) });
+    expect(wav.data).toMatchObject({ content_type: 'audio/wav', analysed_seconds: null });
   });
 
   it('fails with a reason when samples were deleted below 30 s while the job waited', async () => {

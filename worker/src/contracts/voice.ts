@@ -53,6 +53,11 @@ export const ZVoiceSample = z.object({
   size: z.number().int(),
   /** Measured by the server from the bytes. */
   duration_ms: z.number().int(),
+  /**
+   * Seconds of a WebM/Ogg sample whose pitch and rate were measured at upload, on the browser's WAV rendition;
+   * null for a WAV (measured from its own bytes at training) or when no rendition came with it.
+   */
+  analysed_seconds: z.number().nullable(),
   created_at: z.string(),
 });
 export type VoiceSampleView = z.infer<typeof ZVoiceSample>;

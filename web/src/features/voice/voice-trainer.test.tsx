@@ -17,6 +17,7 @@ const sample = (over: Partial<VoiceSampleView> = {}): VoiceSampleView => ({
   codec: 'opus',
   size: 40_000,
   duration_ms: 3713,
+  analysed_seconds: null,
   created_at: '2026-11-20T10:00:00.000Z',
   ...over,
 });

@@ -29,6 +29,7 @@ interface SampleRow {
   codec: string;
   size: number;
   duration_ms: number;
+  analysed_seconds: number | null;
   created_at: number;
 }
 
@@ -39,13 +40,14 @@ const toView = (r: SampleRow): VoiceSampleView => ({
   codec: r.codec,
   size: r.size,
   duration_ms: r.duration_ms,
+  analysed_seconds: r.analysed_seconds == null ? null : Math.round(r.analysed_seconds * 10) / 10,
   created_at: new Date(r.created_at).toISOString(),
 });
 
 /** The owner's samples, oldest first. */
 export async function listVoiceSamples(ctx: ServiceContext, ownerId: string): Promise<VoiceSampleView[]> {
   const { results } = await ctx.env.DB.prepare(
-    'SELECT id, label, content_type, codec, size, duration_ms, created_at FROM voice_samples WHERE owner_id = ?1 ORDER BY created_at, id',
+    'SELECT id, label, content_type, codec, size, duration_ms, analysed_seconds, created_at FROM voice_samples WHERE owner_id = ?1 ORDER BY created_at, id',
   )
     .bind(ownerId)
     .all<SampleRow>();
@@ -122,7 +124,16 @@ export async function uploadVoiceSample(
     await requireConsent(ctx, owner.id, 'voice', consentWithdrawn('voice', 'no voice samples are stored'));
     throw quotaExceeded(owner.plan, await storageUsedBytes(ctx, owner.id), size);
   }
-  return toView({ id, label, content_type: measured.type, codec: measured.codec, size, duration_ms: measured.durationMs, created_at: now });
+  return toView({
+    id,
+    label,
+    content_type: measured.type,
+    codec: measured.codec,
+    size,
+    duration_ms: measured.durationMs,
+    analysed_seconds: features?.analysedSeconds ?? null,
+    created_at: now,
+  });
 }
 
 /**
