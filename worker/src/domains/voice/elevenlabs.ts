@@ -119,8 +119,9 @@ export function elevenLabsClient(env: ElevenLabsEnv, fetcher: typeof fetch = fet
         await call('voices/delete', `/v1/voices/${encodeURIComponent(voiceId)}`, { method: 'DELETE' });
         return 'deleted';
       } catch (err) {
-        if (err instanceof ElevenLabsError && (err.status === 404 || err.status === 400) && /not[ _]?found|does not exist/i.test(err.detail)) return 'gone';
-        if (err instanceof ElevenLabsError && err.status === 404) return 'gone';
+        // 404 `voice_not_found` (some API versions answer 400 with the same words): nothing left to delete.
+        const gone = err instanceof ElevenLabsError && (err.status === 404 || (err.status === 400 && /not[ _]?found/i.test(err.detail)));
+        if (gone) return 'gone';
         throw err;
       }
     },
