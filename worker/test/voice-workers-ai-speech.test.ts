@@ -136,7 +136,7 @@ describe('Whisper hears a spoken question (POST /api/personas/{id}/transcribe)',
     expect((await transcribe(recipient, owner, webm)).data).toEqual({ text: 'Do you have any advice for me?' });
   });
 
-  it('refuses what is not audio (415) and a missing file (422); another engine is 501; a failing model answers empty text', async () => {
+  it('refuses what is not audio (415), a missing file (422) and over 2 MiB (413); another engine is 501; a failing model answers empty text', async () => {
     const owner = await signedInUser();
     await personaOf(owner);
     const notAudio = await transcribe(owner, owner, new TextEncoder().encode('ID3 an mp3 is not a recording the browser makes'));
@@ -148,6 +148,7 @@ describe('Whisper hears a spoken question (POST /api/personas/{id}/transcribe)',
     const empty = await api('POST', `/api/personas/${owner.id}/transcribe`, { token: owner.token, body: new FormData() });
     expect(empty.status).toBe(422);
     expect(empty.data.detail[0].loc).toEqual(['body', 'file']);
+    expect((await transcribe(owner, owner, new Uint8Array(3 * 1024 * 1024))).status).toBe(413);
     const failed = await transcribe(owner, owner, fixture('speech.opus.ogg'), 'q.ogg');
     expect(failed.status).toBe(200);
     expect(failed.data).toEqual({ text: '' });

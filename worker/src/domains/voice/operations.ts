@@ -342,7 +342,7 @@ export const voiceOperations = [
       responses: {
         200: { description: 'The words heard' },
         404: { description: NO_PERSONA },
-        413: { description: 'Over 5 MiB' },
+        413: { description: 'Over 2 MiB' },
         415: { description: 'Not WebM, Ogg or WAV audio' },
         422: { description: 'No file' },
         501: { description: 'This server’s voice engine has no speech to text: type the question' },

@@ -233,8 +233,8 @@ export async function listChatPersonas(ctx: ServiceContext, userId: string): Pro
   }));
 }
 
-/** A spoken question is short: a minute of Opus is well under this. */
-export const TRANSCRIBE_MAX_BYTES = 5 * 1024 * 1024;
+/** A spoken question is short (a minute of MediaRecorder Opus is under 1 MB); Whisper takes the bytes as a number array, ~8 bytes each in memory. */
+export const TRANSCRIBE_MAX_BYTES = 2 * 1024 * 1024;
 
 /**
  * POST /api/personas/{id}/transcribe: the words of a spoken question to this persona, for a browser without
