@@ -24,6 +24,14 @@ export const voiceSamples = sqliteTable(
     codec: text('codec').notNull(),
     size: integer('size').notNull(),
     duration_ms: integer('duration_ms').notNull(),
+    /**
+     * Pitch and speaking rate of a WebM/Ogg sample, measured by the server at upload on a WAV rendition the
+     * browser decoded from it (the Worker has no Opus/Vorbis decoder: docs/decisions/voice.md); null when none
+     * was sent. A WAV sample is measured from its own bytes at training instead.
+     */
+    pitch_hz: real('pitch_hz'),
+    syllables_per_second: real('syllables_per_second'),
+    analysed_seconds: real('analysed_seconds'),
     consent_at: integer('consent_at', { mode: 'timestamp_ms' }).notNull(),
     created_at: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
   },
@@ -50,6 +58,11 @@ export const voiceProfiles = sqliteTable('voice_profiles', {
   seconds_used: real('seconds_used'),
   seconds_analysed: real('seconds_analysed'),
   sample_count: integer('sample_count'),
+  /**
+   * The voice cloned at the provider from the samples (VOICE_ENGINE=elevenlabs: ElevenLabs' `voice_id`),
+   * null for the local and workers-ai engines. Deleted at the provider with the profile.
+   */
+  provider_voice_id: text('provider_voice_id'),
   started_at: integer('started_at', { mode: 'timestamp_ms' }).notNull(),
   completed_at: integer('completed_at', { mode: 'timestamp_ms' }),
 });

@@ -72,6 +72,8 @@ test('voice trainer: record with the microphone, upload several files, train to 
     assert.ok(measured >= 2.5 && measured <= 6, `the server measured the MediaRecorder WebM as ${measured} s`);
     const [sample] = (await api('GET', '/api/voice/samples', { token: acct.token })).json;
     assert.equal(sample.content_type, 'audio/webm');
+    // The page decoded its WebM and sent the WAV rendition: the server measured the pitch on it.
+    assert.ok(Math.abs(sample.analysed_seconds - measured) <= 0.3, `the rendition measured ${sample.analysed_seconds} s of ${measured} s`);
 
     // Eight copies of the WAV at once: with the take, past 30 s.
     await page.getByLabel('Label (optional)').fill('');

@@ -42,6 +42,11 @@ export type Bindings = Omit<Env, 'EMAIL_TRANSPORT' | 'SMS_TRANSPORT' | 'CALL_TRA
     VOICE_ENGINE?: string;
     /** Workers AI, for VOICE_ENGINE=workers-ai (domains/voice/persona-engine/engines.ts); not bound locally. */
     AI?: WorkersAiBinding;
+    /** VOICE_ENGINE=elevenlabs (domains/voice/elevenlabs.ts): the API key (a secret, never logged), the API's
+     * address (default https://api.elevenlabs.io; tests point it at a local peer) and the speech model. */
+    ELEVENLABS_API_KEY?: string;
+    ELEVENLABS_API_BASE?: string;
+    ELEVENLABS_MODEL_ID?: string;
     /** The payment provider (docs/decisions/billing.md): sandbox (default outside production) or stripe. */
     BILLING_PROVIDER?: string;
     /** Bench only: milliseconds added to every D1 round trip, never in production (lib/d1-delay.ts). */

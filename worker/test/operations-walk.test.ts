@@ -91,6 +91,7 @@ const OWNED: Record<string, (owner: Persona, recipient: Persona) => Promise<stri
   },
   // A persona is addressed by its owner's id: the owner may talk to it and retire it; an outsider gets 404.
   personaReply: (owner) => walkPersona(owner),
+  transcribePersonaQuestion: (owner) => walkPersona(owner),
   retirePersona: (owner) => walkPersona(owner),
   deleteVoiceSample: async (owner) => (await uploadSample(owner.token, pcmWav(new Float32Array(8000), 8000))).data.id,
   deleteCanary: async (owner) => (await createCanaryFor(owner.token)).id,

@@ -93,9 +93,9 @@ describe('uploading a voice sample (POST /api/voice/upload)', () => {
     expect(await keysOf(owner)).toEqual([]);
   });
 
-  it('refuses a file over 20 MiB with 413 before reading it', async () => {
+  it('refuses a body past 20 MiB and the rendition’s allowance with 413 before reading it', async () => {
     const owner = await signedInUser();
-    const res = await uploadSample(owner.token, new Uint8Array(21 * 1024 * 1024));
+    const res = await uploadSample(owner.token, new Uint8Array(23 * 1024 * 1024));
     expect(res.status).toBe(413);
   });
 
@@ -190,7 +190,7 @@ describe('training the voice profile (POST /api/voice/train, GET /api/voice/stat
     expect(await status(owner)).toEqual(done);
   });
 
-  it('fails with a reason when the configured engine is not built, and can be started again', async () => {
+  it('fails with a reason when the configured engine cannot run (elevenlabs without its key), and can be started again', async () => {
     const owner = await signedInUser();
     await uploadSample(owner.token, thirtyOneSeconds());
     const config = env as unknown as { VOICE_ENGINE?: string };
@@ -206,13 +206,61 @@ describe('training the voice profile (POST /api/voice/train, GET /api/voice/stat
     expect(await status(owner)).toMatchObject({
       status: 'failed',
       engine: 'elevenlabs',
-      error: 'The elevenlabs voice engine is not available in this build; the local engine is',
+      error:
+        'The voice could not be cloned: ElevenLabs is the configured voice engine but this server has no ELEVENLABS_API_KEY. Start the training again later.',
       profile: null,
     });
     const { started, deliver } = await trainThroughQueue(owner);
     expect(started.data).toMatchObject({ status: 'processing', engine: 'local' });
     await deliver();
     expect((await status(owner)).status).toBe('complete');
+  });
+
+  it('measures pitch and rate of WebM and Ogg samples on the WAV rendition the browser decoded and sent with them', async () => {
+    const owner = await signedInUser();
+    // What the page sends: the recording as made, and its decoding to 16-bit mono 8 kHz (here a 240 Hz voice of the same length).
+    const rendition = pcmWav(voiceLike(3.713, 240, 4), 8000);
+    const sent = async (name: string) => {
+      const form = new FormData();
+      form.append('file', new Blob([fixture(name)]), name);
+      form.append('analysis_file', new Blob([rendition]), 'analysis.wav');
+      form.append('consent', 'true');
+      return api('POST', '/api/voice/upload', { token: owner.token, body: form });
+    };
+    const first = await sent('speech.opus.ogg');
+    expect(first.status).toBe(201);
+    expect(first.data).toMatchObject({ content_type: 'audio/ogg', analysed_seconds: 3.7 });
+    for (let i = 1; i < 9; i += 1) expect((await sent(i % 2 ? 'speech.live.webm' : 'speech.opus.ogg')).status).toBe(201);
+    const { deliver } = await trainThroughQueue(owner);
+    await deliver();
+    const done = await status(owner);
+    expect(done.status).toBe('complete');
+    expect(Math.abs(done.profile.pitch_hz - 240) / 240).toBeLessThan(0.03);
+    expect(done.profile.syllables_per_second).toBeGreaterThan(3);
+    // Every second was analysed, though no sample is a WAV; the renditions were not stored.
+    expect(done.profile).toMatchObject({ seconds_used: 33.4, seconds_analysed: 33.4, sample_count: 9 });
+    expect((await keysOf(owner)).length).toBe(9);
+  });
+
+  it('refuses a rendition that is not the recording (422 naming analysis_file) and ignores one sent with a WAV', async () => {
+    const owner = await signedInUser();
+    const form = (file: string, analysis: Uint8Array) => {
+      const f = new FormData();
+      f.append('file', new Blob([fixture(file)]), file);
+      f.append('analysis_file', new Blob([analysis]), 'analysis.wav');
+      f.append('consent', 'true');
+      return f;
+    };
+    const wrongLength = await api('POST', '/api/voice/upload', { token: owner.token, body: form('speech.opus.ogg', fixture('tone.wav')) });
+    expect(wrongLength.status).toBe(422);
+    expect(wrongLength.data.detail[0]).toMatchObject({ loc: ['body', 'analysis_file'] });
+    expect(wrongLength.data.detail[0].msg).toBe('analysis_file must be this recording decoded as a WAV: it lasts 1.5 s, the recording 3.7 s');
+    const notWav = await api('POST', '/api/voice/upload', { token: owner.token, body: form('speech.opus.ogg', fixture('speech.opus.ogg')) });
+    expect(notWav.data.detail[0].msg).toBe('analysis_file must be this recording decoded as a WAV: it is not a PCM WAV');
+    expect(await keysOf(owner)).toEqual([]);
+    // A WAV is measured from its own bytes (at training): a rendition beside it changes nothing.
+    const wav = await api('POST', '/api/voice/upload', { token: owner.token, body: form('speech.wav', fixture('tone.wav')) });
+    expect(wav.data).toMatchObject({ content_type: 'audio/wav', analysed_seconds: null });
   });
 
   it('fails with a reason when samples were deleted below 30 s while the job waited', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localReplyEngine, type WorkersAiBinding, workersAiReplyEngine } from '../src/domains/voice/persona-engine/engines';
+import { localReplyEngine, type WorkersAiBinding, type WorkersAiChatInput, workersAiReplyEngine } from '../src/domains/voice/persona-engine/engines';
 import type { PersonaSnippet } from '../src/domains/voice/persona-engine/material';
 import { PersonaIndex } from '../src/domains/voice/persona-engine/retrieval';
 import { phrases, samPitchFor, samSpeedFor, samSynthesiser, samText } from '../src/domains/voice/persona-engine/speech';
@@ -101,7 +101,7 @@ describe('the workers-ai reply engine (adapter request shape, against a recordin
     const reply = await engine.reply({ prompt: 'Any advice for us?', behavior: 'wise', retrieval: index.find('Any advice for us?'), answered: [] });
     expect(calls).toHaveLength(1);
     expect(calls[0]!.model).toBe('@cf/meta/llama-3.1-8b-instruct');
-    const [system, user] = calls[0]!.input.messages;
+    const [system, user] = (calls[0]!.input as WorkersAiChatInput).messages;
     expect(user).toEqual({ role: 'user', content: 'Any advice for us?' });
     expect(system!.role).toBe('system');
     expect(system!.content).toContain('[1] (What advice would you give the people you love?) Be kind, and call your mother on Sundays.');
@@ -130,20 +130,24 @@ describe('the workers-ai reply engine (adapter request shape, against a recordin
 });
 
 describe('speech from SAM (sam-js), tuned by the voice profile', () => {
-  it('speaks a WAV whose pitch follows the profile’s pitch', () => {
+  it('speaks a WAV whose pitch follows the profile’s pitch', async () => {
     for (const hz of [100, 170, 220]) {
-      const speech = samSynthesiser.synthesize('Be kind, and call your mother on Sundays. I loved the sea.', { pitch_hz: hz, syllables_per_second: null });
+      const speech = await samSynthesiser.synthesize('Be kind, and call your mother on Sundays. I loved the sea.', {
+        pitch_hz: hz,
+        syllables_per_second: null,
+      });
       expect(speech.seconds).toBeGreaterThan(1.5);
-      const mono = wavToMono(speech.wav)!;
+      expect(speech.contentType).toBe('audio/wav');
+      const mono = wavToMono(speech.audio)!;
       expect(mono.samples.length / mono.rate).toBeCloseTo(speech.seconds, 2);
       const measured = analyseVoice(mono.samples, mono.rate).pitchHz!;
       expect(Math.abs(measured - hz) / hz).toBeLessThan(0.12);
     }
   });
 
-  it('speaks faster for a faster speaker, and reads any text SAM can say', () => {
-    const slow = samSynthesiser.synthesize('The harbour at Whitby, where we ate chips in the rain.', { pitch_hz: null, syllables_per_second: 2.5 });
-    const fast = samSynthesiser.synthesize('The harbour at Whitby, where we ate chips in the rain.', { pitch_hz: null, syllables_per_second: 5 });
+  it('speaks faster for a faster speaker, and reads any text SAM can say', async () => {
+    const slow = await samSynthesiser.synthesize('The harbour at Whitby, where we ate chips in the rain.', { pitch_hz: null, syllables_per_second: 2.5 });
+    const fast = await samSynthesiser.synthesize('The harbour at Whitby, where we ate chips in the rain.', { pitch_hz: null, syllables_per_second: 5 });
     expect(fast.seconds).toBeLessThan(slow.seconds * 0.7);
     expect(samSpeedFor(null)).toBe(72);
     expect(samPitchFor(null)).toBe(64);

@@ -70,6 +70,10 @@ export type ContactInvitationJob = z.infer<typeof ZContactInvitationJob>;
 export const ZVoiceTrainingJob = z.object({ type: z.literal('voice_training'), user_id: z.string().min(1), attempt_id: z.string().min(1) });
 export type VoiceTrainingJob = z.infer<typeof ZVoiceTrainingJob>;
 
+/** Delete one voice cloned at the voice provider (domains/voice/cloned-voice.ts), retried until it answers. */
+export const ZClonedVoiceDeleteJob = z.object({ type: z.literal('cloned_voice_delete'), voice_id: z.string().min(1) });
+export type ClonedVoiceDeleteJob = z.infer<typeof ZClonedVoiceDeleteJob>;
+
 /** Read one uploaded chat export and store the owner's lines (domains/chat-import/run-import.ts). */
 export const ZChatImportJob = z.object({ type: z.literal('chat_import'), import_id: z.string().min(1) });
 export type ChatImportJob = z.infer<typeof ZChatImportJob>;
@@ -86,5 +90,6 @@ export const ZQueueJob = z.discriminatedUnion('type', [
   ZContactInvitationJob,
   ZVoiceTrainingJob,
   ZChatImportJob,
+  ZClonedVoiceDeleteJob,
 ]);
 export type QueueJob = z.infer<typeof ZQueueJob>;

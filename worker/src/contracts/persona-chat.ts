@@ -29,8 +29,10 @@ export type ReplySource = (typeof REPLY_SOURCES)[number];
 
 export const ZPersonaReply = z.object({
   text: z.string(),
-  /** A WAV of the reply spoken by the synthesiser; empty when the session's voice minutes are used up. */
+  /** The reply spoken (a WAV, or an MP3 from Workers AI); empty when it is text only (see `notice`). */
   audio_base64: z.string(),
+  /** The type of `audio_base64` (null when there is none): the player uses it. */
+  audio_content_type: z.enum(['audio/wav', 'audio/mpeg']).nullable(),
   source: z.enum(REPLY_SOURCES),
   /** What the reply drew on, e.g. "Your answer to “What advice would you give …?”". */
   based_on: z.array(z.string()),

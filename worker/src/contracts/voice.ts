@@ -11,7 +11,15 @@ import { VOICE_ENGINES, VOICE_PROFILE_STATUSES } from '@afterword/db/enums';
 export const VOICE_SECONDS_REQUIRED = 30;
 /** One sample: a few minutes of 48 kHz WAV, parsed in memory inside a Worker's 128 MB. */
 export const VOICE_SAMPLE_MAX_BYTES = 20 * 1024 * 1024;
-export const VOICE_SAMPLE_MAX_BODY_BYTES = VOICE_SAMPLE_MAX_BYTES + 64 * 1024;
+/**
+ * A WebM/Ogg sample may come with `analysis_file`: the same recording decoded by the browser into a 16-bit
+ * mono WAV at 8 kHz, at most its first two minutes, on which the server measures pitch and rate (the Worker
+ * cannot decode Opus/Vorbis: docs/decisions/voice.md "Pitch from WebM and Ogg").
+ */
+export const VOICE_ANALYSIS_MAX_SECONDS = 120;
+export const VOICE_ANALYSIS_RATE = 8000;
+export const VOICE_ANALYSIS_MAX_BYTES = VOICE_ANALYSIS_MAX_SECONDS * VOICE_ANALYSIS_RATE * 2 + 1024;
+export const VOICE_SAMPLE_MAX_BODY_BYTES = VOICE_SAMPLE_MAX_BYTES + VOICE_ANALYSIS_MAX_BYTES + 64 * 1024;
 /** A sample shorter than this carries nothing a profile can use (a click of the record button). */
 export const VOICE_SAMPLE_MIN_MS = 500;
 export const VOICE_LABEL_MAX = 120;
@@ -45,6 +53,11 @@ export const ZVoiceSample = z.object({
   size: z.number().int(),
   /** Measured by the server from the bytes. */
   duration_ms: z.number().int(),
+  /**
+   * Seconds of a WebM/Ogg sample whose pitch and rate were measured at upload, on the browser's WAV rendition;
+   * null for a WAV (measured from its own bytes at training) or when no rendition came with it.
+   */
+  analysed_seconds: z.number().nullable(),
   created_at: z.string(),
 });
 export type VoiceSampleView = z.infer<typeof ZVoiceSample>;

@@ -11,6 +11,7 @@ import { sendOwnerNotice } from '../domains/messages/notices/send-owner-notice';
 import { deliverWebhook } from '../domains/webhooks/deliver';
 import { runVoiceTraining } from '../domains/voice/training';
 import { runChatImport } from '../domains/chat-import/run-import';
+import { runClonedVoiceDelete } from '../domains/voice/cloned-voice';
 import { log } from '../lib/logger';
 import { createServiceContext, type Bindings } from '../env';
 
@@ -33,6 +34,7 @@ const handlers: Handlers = {
   storage_class: async (job, env) => void (await moveUserFiles(createServiceContext(env), job)),
   voice_training: async (job, env) => void (await runVoiceTraining(createServiceContext(env), job)),
   chat_import: async (job, env) => void (await runChatImport(createServiceContext(env), job)),
+  cloned_voice_delete: async (job, env) => void (await runClonedVoiceDelete(createServiceContext(env), job)),
 };
 
 export async function consumeBatch(batch: MessageBatch<unknown>, env: Bindings) {

@@ -7,6 +7,7 @@ import { startGooglePeer } from './google';
 import { startWebhookReceiver } from './webhook-receiver';
 import { startDohResolver } from './doh';
 import { startStripePeer } from './stripe';
+import { startElevenLabsPeer } from './elevenlabs';
 
 /**
  * vitest globalSetup (runs in Node, outside workerd): starts the real protocol peers the channel
@@ -25,6 +26,7 @@ const peers: Peer[] = [
   startDohResolver,
   startGooglePeer,
   startStripePeer,
+  startElevenLabsPeer,
 ];
 
 export default async function setup(project: TestProject) {

@@ -4,8 +4,9 @@ import type { TVoiceEngine } from '@afterword/worker/contracts/voice';
 /** How replies are worded and spoken under each engine (DESIGN section 8). */
 export const REPLY_ENGINE_LABEL: Record<TVoiceEngine, string> = {
   local: 'Local — your own words found by full-text search, framed by your tone, spoken by the SAM synthesiser tuned by your voice profile',
-  'workers-ai': 'Workers AI — a language model words the reply from your own words only (and says so), spoken by the SAM synthesiser',
-  elevenlabs: 'ElevenLabs — replies from your own words as with Local (the cloned voice is not in this build)',
+  'workers-ai': 'Workers AI — a language model words the reply from your own words only (and says so), spoken by a stock Workers AI voice (MeloTTS)',
+  elevenlabs:
+    'ElevenLabs — your own words found as with Local, spoken in your voice as cloned by ElevenLabs from your samples (until the training has made it, by the SAM synthesiser)',
 };
 
 /** The words of Voice Chat and Try a conversation (docs/decisions/voice.md "Persona replies"). */
@@ -32,6 +33,7 @@ export const CHAT_T = {
   listening: 'Listening…',
   noMicrophone: 'This browser cannot record from a microphone: type your question.',
   noRecognition: 'This browser cannot turn speech into text: listen back to your recording and type your question.',
+  serverHears: 'Your recording is turned into text on the server: check the words in the box, then send.',
   yourRecording: 'Your spoken question',
   heard: (text: string) => `Heard: “${text}”`,
   source: (r: PersonaReplyView) =>

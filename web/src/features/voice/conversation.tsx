@@ -10,6 +10,8 @@ import { CHAT_T } from './chat-texts';
 export const RECOGNITION_LANG = 'en-US';
 
 export type AskPersona = (prompt: string, sessionId: string | undefined) => Promise<PersonaReplyView>;
+/** The server's speech to text of a recorded question; null when the server has none. */
+export type TranscribeQuestion = (recording: Blob) => Promise<string | null>;
 
 interface Turn {
   id: number;
@@ -37,12 +39,12 @@ export function speechRecognition(): RecognitionCtor | null {
   return w.SpeechRecognition ?? w.webkitSpeechRecognition ?? null;
 }
 
-/** The reply's WAV as a blob: URL (the CSP allows media from blob:, not data:). */
-export function wavUrl(b64: string): string {
+/** The reply's audio (a WAV, or an MP3 from Workers AI) as a blob: URL of its type (the CSP allows media from blob:, not data:). */
+export function audioUrl(b64: string, type: string | null = 'audio/wav'): string {
   const binary = atob(b64);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i);
-  return URL.createObjectURL(new Blob([bytes], { type: 'audio/wav' }));
+  return URL.createObjectURL(new Blob([bytes], { type: type ?? 'audio/wav' }));
 }
 
 /**
@@ -50,7 +52,17 @@ export function wavUrl(b64: string): string {
  * microphone, each reply shown with where its words come from and its speech played. Sending an empty
  * question does nothing (SPEC section 5). Microphone and recognition failures are only logged (SPEC section 8).
  */
-export function Conversation({ ask, label, personaName }: { ask: AskPersona; label: string; personaName: string }) {
+export function Conversation({
+  ask,
+  label,
+  personaName,
+  transcribe,
+}: {
+  ask: AskPersona;
+  label: string;
+  personaName: string;
+  transcribe?: TranscribeQuestion;
+}) {
   const [prompt, setPrompt] = useState('');
   const [turns, setTurns] = useState<Turn[]>([]);
   const [sending, setSending] = useState(false);
@@ -72,7 +84,7 @@ export function Conversation({ ask, label, personaName }: { ask: AskPersona; lab
       setTurns((t) => t.map((x) => (x.id === id ? { ...x, reply } : x)));
       if (reply.audio_base64 && player.current) {
         if (player.current.src.startsWith('blob:')) URL.revokeObjectURL(player.current.src);
-        player.current.src = wavUrl(reply.audio_base64);
+        player.current.src = audioUrl(reply.audio_base64, reply.audio_content_type);
         player.current.play().catch((err: unknown) => console.error('Could not play the reply', err));
       }
     } catch (err) {
@@ -126,7 +138,7 @@ export function Conversation({ ask, label, personaName }: { ask: AskPersona; lab
             {CHAT_T.send}
           </Button>
         </div>
-        <Microphone onTranscript={(text) => setPrompt((p) => (p ? `${p} ${text}` : text))} />
+        <Microphone onTranscript={(text) => setPrompt((p) => (p ? `${p} ${text}` : text))} transcribe={transcribe} />
       </form>
     </div>
   );
@@ -135,10 +147,13 @@ export function Conversation({ ask, label, personaName }: { ask: AskPersona; lab
 /**
  * Speaking the question: the microphone is recorded as audio/webm (SPEC section 9) while the browser's
  * speech recognition (en-US), where it has one, turns it into text that lands in the question box to check
- * and send. Without recognition the recording is kept to listen back and the page asks to type the question.
+ * and send. Without recognition the recording goes to the server's speech to text where it has one (the
+ * workers-ai engine); otherwise it is kept to listen back and the page asks to type the question.
  */
-function Microphone({ onTranscript }: { onTranscript: (text: string) => void }) {
+function Microphone({ onTranscript, transcribe }: { onTranscript: (text: string) => void; transcribe?: TranscribeQuestion }) {
   const [listening, setListening] = useState(false);
+  // Until the server says it has no speech to text (501), a recording without recognition is sent to it.
+  const [serverHears, setServerHears] = useState(Boolean(transcribe));
   const [clip, setClip] = useState<string | null>(null);
   const [heard, setHeard] = useState<string | null>(null);
   const recorder = useRef<MediaRecorder | null>(null);
@@ -167,8 +182,20 @@ function Microphone({ onTranscript }: { onTranscript: (text: string) => void }) 
       };
       rec.onstop = () => {
         for (const t of stream.getTracks()) t.stop();
-        setClip(URL.createObjectURL(new Blob(chunks, { type: RECORDING_TYPE })));
+        const recording = new Blob(chunks, { type: RECORDING_TYPE });
+        setClip(URL.createObjectURL(recording));
         setListening(false);
+        if (!Recognition && transcribe && serverHears) {
+          transcribe(recording)
+            .then((text) => {
+              if (text === null) setServerHears(false);
+              else if (text) {
+                setHeard(text);
+                onTranscript(text);
+              }
+            })
+            .catch((err: unknown) => console.error('Speech to text failed', err));
+        }
       };
       recorder.current = rec;
       rec.start(500);
@@ -218,7 +245,11 @@ function Microphone({ onTranscript }: { onTranscript: (text: string) => void }) 
         </Button>
       )}
       {listening ? <span className="recorder__status">{CHAT_T.listening}</span> : null}
-      {!canRecord ? <p className="field__hint">{CHAT_T.noMicrophone}</p> : !Recognition ? <p className="field__hint">{CHAT_T.noRecognition}</p> : null}
+      {!canRecord ? (
+        <p className="field__hint">{CHAT_T.noMicrophone}</p>
+      ) : !Recognition ? (
+        <p className="field__hint">{transcribe && serverHears ? CHAT_T.serverHears : CHAT_T.noRecognition}</p>
+      ) : null}
       {clip && !listening ? (
         <div className="recorder__preview">
           {/* biome-ignore lint/a11y/useMediaCaption: the question the user just spoke; its text is in the box */}

@@ -6,6 +6,8 @@ export const T = {
   intro:
     'Leave recordings of your voice. Afterword measures a voice profile from them — your pitch and speaking rate — which tunes the speech synthesiser that will read your persona’s answers.',
   notAClone: 'This is a voice profile, not a neural clone: it makes a synthetic voice closer to yours, it does not copy your voice.',
+  clone:
+    'With the ElevenLabs engine, training sends your samples to ElevenLabs, which makes a neural clone of your voice to speak your persona’s answers. It is deleted at ElevenLabs when you withdraw your voice consent, when the persona is retired for everyone and when you delete your account.',
   engine: 'Engine',
   samplesTitle: 'Your voice samples',
   samplesEmpty: 'No samples yet',
@@ -75,6 +77,6 @@ export const STATUS_LABEL = {
 
 export const ENGINE_LABEL: Record<TVoiceEngine, string> = {
   local: 'Local (offline speech synthesiser tuned by your voice profile)',
-  'workers-ai': 'Workers AI',
-  elevenlabs: 'ElevenLabs',
+  'workers-ai': 'Workers AI (a language model words the replies from your own words; a stock voice speaks them)',
+  elevenlabs: 'ElevenLabs (your voice cloned from your samples by ElevenLabs, an outside service)',
 };

@@ -11,6 +11,7 @@ import { readApiError } from '../../lib/api-error';
 import { trpc } from '../../lib/trpc';
 import { CHAT_T } from './chat-texts';
 import { Conversation } from './conversation';
+import { transcribeQuestion } from './voice-api';
 
 /**
  * Voice Chat (SPEC section 2 "AI chat by text and microphone"): the personas the person may talk to now —
@@ -60,6 +61,7 @@ function PersonaConversation({ persona }: { persona: ChatPersonaView }) {
       label={`Conversation with ${persona.name}`}
       personaName={persona.is_own ? 'Your persona:' : `${persona.name}:`}
       ask={(prompt, session_id) => reply.mutateAsync({ id: persona.owner_id, prompt, session_id })}
+      transcribe={(recording) => transcribeQuestion(persona.owner_id, recording)}
     />
   );
 }

@@ -17,6 +17,7 @@ const sample = (over: Partial<VoiceSampleView> = {}): VoiceSampleView => ({
   codec: 'opus',
   size: 40_000,
   duration_ms: 3713,
+  analysed_seconds: null,
   created_at: '2026-11-20T10:00:00.000Z',
   ...over,
 });
@@ -46,6 +47,13 @@ describe('Ada leaves her voice on the Voice Trainer', () => {
     expect(screen.getByText(/Local \(offline speech synthesiser/)).toBeTruthy();
     const start = screen.getByRole('button', { name: 'Need 27s more' });
     expect((start as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('with the ElevenLabs engine, is told plainly that her samples go to ElevenLabs to make a neural clone, and when it is deleted', async () => {
+    renderWithTrpc(<VoiceTrainer upload={vi.fn()} />, fakeTrpcApi({ 'voice.status': () => ok(status({ engine: 'elevenlabs' })) }));
+    expect(await screen.findByText(T.clone)).toBeTruthy();
+    expect(screen.queryByText(T.notAClone)).toBeNull();
+    expect(screen.getByText(/ElevenLabs \(your voice cloned from your samples/)).toBeTruthy();
   });
 
   it('uploads several files at once, only after the consent is ticked, and says which one the server refused', async () => {

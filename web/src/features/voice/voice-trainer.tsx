@@ -50,7 +50,7 @@ export function VoiceTrainer({ upload = uploadVoiceSample }: { upload?: UploadSa
   return (
     <>
       <Card title={T.samplesTitle}>
-        <p className="muted">{T.notAClone}</p>
+        <p className="muted">{data?.engine === 'elevenlabs' ? T.clone : T.notAClone}</p>
         <p>
           <strong>{T.engine}:</strong> {data ? ENGINE_LABEL[data.engine] : '…'}
         </p>

@@ -9,6 +9,7 @@ import { stopGuardianClock } from '../guardian/ladder-timer';
 import { enqueueOwnerNotice, insertOwnerNotice } from '../messages/notices/enqueue-owner-notice';
 import { syncReleaseTimer } from '../messages/release/release-timer';
 import { appOrigin } from '../../lib/app-origin';
+import { forgetClonedVoice } from '../voice/cloned-voice';
 
 /**
  * The one erasure of an account. Tables keyed to the user by a foreign key go with the user row
@@ -26,6 +27,9 @@ export async function deleteAccount(ctx: ServiceContext, userId: string) {
   const canaries = await ctx.db.select({ id: schema.canaries.id }).from(schema.canaries).where(eq(schema.canaries.user_id, userId));
   await Promise.all(canaries.map((c) => stopCanaryTimer(ctx.env, c.id)));
   const blobs = await blobKeysOf(ctx, userId);
+  const clonedVoice = await ctx.env.DB.prepare('SELECT provider_voice_id FROM voice_profiles WHERE user_id = ?1 AND provider_voice_id IS NOT NULL')
+    .bind(userId)
+    .first<{ provider_voice_id: string }>();
   // A running subscription ends first: an erased account is never charged again (docs/decisions/billing.md).
   await cancelBillingOf(ctx, userId);
   const told = await tellSendersTheRecipientLeft(ctx, userId);
@@ -55,6 +59,8 @@ export async function deleteAccount(ctx: ServiceContext, userId: string) {
   const cancelled = (batch[undeliverable.cancelledAt]?.results ?? []) as { id: string }[];
   // After the rows: a failure here leaves unreachable bytes, never a row pointing at nothing.
   for (let i = 0; i < blobs.length; i += 1000) await ctx.env.BLOBS.delete(blobs.slice(i, i + 1000));
+  // The voice cloned from their samples at the voice provider: asked after the rows, retried by a job if it fails.
+  if (clonedVoice) await forgetClonedVoice(ctx, clonedVoice.provider_voice_id);
   // Their clocks find them closed and stop.
   await Promise.all(cancelled.map((m) => syncReleaseTimer(ctx.env, m.id)));
   for (const id of told) await enqueueOwnerNotice(ctx, id);

@@ -11,7 +11,7 @@ import { startVoiceTraining, voiceStatus } from './training';
 import { ZPersona, ZPersonaInput } from '../../contracts/persona';
 import { getPersona, savePersona } from './persona';
 import { ZChatPersona, ZPersonaAccess, ZPersonaAccessInput, ZPersonaPrompt, ZPersonaReply, ZRetireInput } from '../../contracts/persona-chat';
-import { listChatPersonas, replyAsPersona, simulateResponse } from './persona-chat';
+import { listChatPersonas, replyAsPersona, simulateResponse, TRANSCRIBE_MAX_BYTES, transcribeQuestion } from './persona-chat';
 import { NO_PERSONA, personaAccess, retirePersona, setPersonaAccess } from './persona-access';
 
 /**
@@ -24,7 +24,12 @@ const notYours = { description: 'Voice sample not found (or not yours)' };
 async function readUpload(form: FormData) {
   const file = await singleFilePart(form, 'send one file per upload (the page sends several files one after another)');
   const fields = parseOrThrow(ZVoiceUploadFields, { consent: textField(form, 'consent'), label: textField(form, 'label') }, 'body');
-  return { fields, file };
+  const renditions = form.getAll('analysis_file');
+  if (renditions.length > 1) throw bodyFieldError('analysis_file', 'send at most one analysis_file', 'too_many');
+  const rendition = renditions[0];
+  if (typeof rendition === 'string') throw bodyFieldError('analysis_file', 'analysis_file must be a file part (a WAV), not a text field', 'file_type');
+  const analysis = rendition ? new Uint8Array(await rendition.arrayBuffer()) : null;
+  return { fields, file, analysis };
 }
 
 /** Message from the Beyond: the text fields and at most one `file` part (a recorded answer is optional). */
@@ -50,7 +55,15 @@ export const voiceOperations = [
     access: { kind: 'session' },
     input: {
       multipart: {
-        schema: ZVoiceUploadFields.extend({ file: z.file().describe('The recording: WebM, Ogg (Opus/Vorbis) or WAV') }),
+        schema: ZVoiceUploadFields.extend({
+          file: z.file().describe('The recording: WebM, Ogg (Opus/Vorbis) or WAV'),
+          analysis_file: z
+            .file()
+            .optional()
+            .describe(
+              'For a WebM/Ogg recording: the same recording decoded by the browser as a 16-bit mono WAV at 8 kHz (its first 120 s), to measure pitch and rate on',
+            ),
+        }),
         maxBytes: VOICE_SAMPLE_MAX_BODY_BYTES,
         read: readUpload,
       },
@@ -71,7 +84,7 @@ export const voiceOperations = [
         422: { description: 'consent is not true, no file, or audio that cannot be measured or is under half a second' },
       },
     },
-    run: ({ services, principal }, { fields, file }) => uploadVoiceSample(services, principal.user, fields, file),
+    run: ({ services, principal }, { fields, file, analysis }) => uploadVoiceSample(services, principal.user, fields, file, analysis),
   }),
   defineOperation({
     method: 'get',
@@ -303,6 +316,39 @@ export const voiceOperations = [
       responses: { 200: { description: 'The reply' }, 404: { description: NO_PERSONA }, 422: { description: 'An empty prompt' } },
     },
     run: ({ services, principal }, { id, ...input }) => replyAsPersona(services, id, principal.user.id, input),
+  }),
+  defineOperation({
+    method: 'post',
+    path: '/api/personas/{id}/transcribe',
+    trpc: false,
+    access: { kind: 'session' },
+    // The form is read by the service after access, so an outsider gets the same 404 whatever they send.
+    input: {
+      params: ZIdParam,
+      multipart: {
+        schema: z.object({ file: z.file().describe('The spoken question: WebM, Ogg or WAV') }),
+        maxBytes: TRANSCRIBE_MAX_BYTES,
+        read: (form: FormData) => ({ form }),
+      },
+    },
+    output: z.object({ text: z.string() }),
+    notFound: () => new AppError('NOT_FOUND', NO_PERSONA),
+    docs: {
+      operationId: 'transcribePersonaQuestion',
+      summary: 'Turn a spoken question into text',
+      description:
+        "Multipart `file`: a recorded question to the persona `{id}` (its owner's user id), for a browser without speech recognition. Speech to text by Workers AI's Whisper (the workers-ai engine); `text` is empty when nothing was understood. Who may ask is who may talk to the persona.",
+      tags: ['Persona'],
+      responses: {
+        200: { description: 'The words heard' },
+        404: { description: NO_PERSONA },
+        413: { description: 'Over 2 MiB' },
+        415: { description: 'Not WebM, Ogg or WAV audio' },
+        422: { description: 'No file' },
+        501: { description: 'This server’s voice engine has no speech to text: type the question' },
+      },
+    },
+    run: ({ services, principal }, { id, form }) => transcribeQuestion(services, id, principal.user.id, form),
   }),
   defineOperation({
     method: 'post',

@@ -3,15 +3,19 @@ import { SEED_QUESTIONS } from '../../contracts/persona';
 import { type ChatPersonaView, type PersonaReplyView, type TPersonaPrompt, ZPersonaPrompt } from '../../contracts/persona-chat';
 import { parseOrThrow } from '../../lib/validation';
 import type { Bindings, ServiceContext } from '../../env';
-import { AppError, notFound } from '../../lib/errors';
+import { AppError, bodyFieldError, notFound } from '../../lib/errors';
 import { toBase64 } from '../../lib/encoding';
 import { consentWithdrawn, requireConsent } from '../legal/consent-state';
 import { voiceEngine } from './engine';
 import { NO_PERSONA, RELEASED_SQL, requireListener } from './persona-access';
+import { elevenLabsClient, elevenLabsSynthesiser, isElevenLabsConfigured } from './elevenlabs';
 import { localReplyEngine, type PersonaReplyEngine, workersAiReplyEngine } from './persona-engine/engines';
 import { loadPersonaMaterial, type PersonaAudience } from './persona-engine/material';
 import { PersonaIndex } from './persona-engine/retrieval';
-import { samSynthesiser, type SpeechSynthesiser } from './persona-engine/speech';
+import { samSynthesiser, type Speech, type SpeechSynthesiser, type VoiceTuning } from './persona-engine/speech';
+import { transcribeWithWorkersAi, workersAiSynthesiser } from './persona-engine/workers-ai-speech';
+import { sniffAudio } from './audio-duration';
+import { log } from '../../lib/logger';
 import type { Behavior } from './persona-engine/tone';
 
 /**
@@ -33,8 +37,23 @@ export function replyEngineFor(env: Pick<Bindings, 'VOICE_ENGINE' | 'AI'>): Pers
   return localReplyEngine;
 }
 
-/** Speech: the local synthesiser for every engine in this build (docs/decisions/voice.md "Speech"). */
-export const speechFor = (_env: Pick<Bindings, 'VOICE_ENGINE'>): SpeechSynthesiser => samSynthesiser;
+/**
+ * The voice a reply is spoken in (docs/decisions/voice.md "Speech"): `elevenlabs` speaks in the owner's voice
+ * cloned by the training, once there is one (before, or without a key, the local synthesiser tuned by the
+ * profile); `workers-ai` speaks with MeloTTS through the AI binding; `local` with SAM.
+ */
+export function speechFor(
+  env: Pick<Bindings, 'VOICE_ENGINE' | 'AI' | 'ELEVENLABS_API_KEY' | 'ELEVENLABS_API_BASE' | 'ELEVENLABS_MODEL_ID'>,
+  tuning: Pick<VoiceTuning, 'provider_voice_id'>,
+): SpeechSynthesiser {
+  const engine = voiceEngine(env);
+  if (engine === 'elevenlabs' && tuning.provider_voice_id && isElevenLabsConfigured(env)) return elevenLabsSynthesiser(elevenLabsClient(env));
+  if (engine === 'workers-ai' && env.AI) return workersAiSynthesiser(env.AI);
+  return samSynthesiser;
+}
+
+/** Said beside a reply whose voice could not be produced (a provider refused or was unreachable). */
+export const SPEECH_FAILED_NOTICE = 'The voice could not be produced just now: this reply is text only.';
 
 interface PersonaMeta {
   behavior: Behavior;
@@ -42,6 +61,7 @@ interface PersonaMeta {
   plan: keyof typeof PLAN_LIMITS;
   pitch_hz: number | null;
   syllables_per_second: number | null;
+  provider_voice_id: string | null;
 }
 
 interface SessionRow {
@@ -79,14 +99,15 @@ async function reply(
   deps: ReplyDeps = {},
 ): Promise<PersonaReplyView> {
   const meta = await ctx.env.DB.prepare(
-    `SELECT p.behavior, p.qa, u.plan, v.pitch_hz, v.syllables_per_second FROM persona_profiles p JOIN users u ON u.id = p.user_id
+    `SELECT p.behavior, p.qa, u.plan, v.pitch_hz, v.syllables_per_second, v.provider_voice_id FROM persona_profiles p JOIN users u ON u.id = p.user_id
      LEFT JOIN voice_profiles v ON v.user_id = p.user_id AND v.status = 'complete' WHERE p.user_id = ?1`,
   )
     .bind(ownerId)
     .first<PersonaMeta>();
   if (!meta) throw notFound(NO_PERSONA);
   const engine = deps.engine ?? replyEngineFor(ctx.env);
-  const speech = deps.speech ?? speechFor(ctx.env);
+  const tuning: VoiceTuning = { pitch_hz: meta.pitch_hz, syllables_per_second: meta.syllables_per_second, provider_voice_id: meta.provider_voice_id };
+  const speech = deps.speech ?? speechFor(ctx.env, tuning);
 
   const material = await loadPersonaMaterial(ctx, ownerId, audience);
   const retrieval = new PersonaIndex(material).find(input.prompt);
@@ -98,27 +119,42 @@ async function reply(
   const plan = PLAN_LIMITS[meta.plan] ?? PLAN_LIMITS.free;
   const limitMs = plan.voiceMinutes * 60_000;
   let audio = '';
+  let audioType: Speech['contentType'] | null = null;
   let audioMs = 0;
   let notice: string | null = null;
+  const usedUp = `This conversation has used its ${limitMs / 60_000} minutes of spoken replies; replies go on as text. A new conversation starts after ${SESSION_IDLE_MS / 60_000} minutes without a question.`;
   if (limitMs === 0) {
     notice = audience.isOwner
       ? `Replies are text only: the ${plan.name} plan has no voice minutes per session.`
       : 'Replies are text only: spoken replies are not included for this persona.';
+  } else if (session.audio_ms >= limitMs) {
+    // Nothing left: no speech is asked for (a provider's synthesis is paid for).
+    notice = usedUp;
   } else {
-    const spoken = speech.synthesize(worded.text, { pitch_hz: meta.pitch_hz, syllables_per_second: meta.syllables_per_second });
-    audioMs = Math.ceil(spoken.seconds * 1000);
-    // Counted on the server, and only if it still fits: two turns at once cannot both pass the limit.
-    const counted = await ctx.env.DB.prepare(
-      'UPDATE persona_chat_sessions SET audio_ms = audio_ms + ?2, turns = turns + 1, last_at = ?3 WHERE id = ?1 AND audio_ms + ?2 <= ?4 RETURNING audio_ms',
-    )
-      .bind(session.id, audioMs, ctx.now().getTime(), limitMs)
-      .first<{ audio_ms: number }>();
-    if (counted) {
-      audio = toBase64(spoken.wav);
-      session.audio_ms = counted.audio_ms;
-    } else {
-      audioMs = 0;
-      notice = `This conversation has used its ${limitMs / 60_000} minutes of spoken replies; replies go on as text. A new conversation starts after ${SESSION_IDLE_MS / 60_000} minutes without a question.`;
+    let spoken: Speech | null = null;
+    try {
+      spoken = await speech.synthesize(worded.text, tuning);
+    } catch (err) {
+      // A provider's refusal or outage: the reply still comes, as text, and says so beside it.
+      log.warn('persona speech failed', { owner_id: ownerId, speech: speech.id, error: String(err) });
+      notice = SPEECH_FAILED_NOTICE;
+    }
+    if (spoken) {
+      audioMs = Math.ceil(spoken.seconds * 1000);
+      // Counted on the server, and only if it still fits: two turns at once cannot both pass the limit.
+      const counted = await ctx.env.DB.prepare(
+        'UPDATE persona_chat_sessions SET audio_ms = audio_ms + ?2, turns = turns + 1, last_at = ?3 WHERE id = ?1 AND audio_ms + ?2 <= ?4 RETURNING audio_ms',
+      )
+        .bind(session.id, audioMs, ctx.now().getTime(), limitMs)
+        .first<{ audio_ms: number }>();
+      if (counted) {
+        audio = toBase64(spoken.audio);
+        audioType = spoken.contentType;
+        session.audio_ms = counted.audio_ms;
+      } else {
+        audioMs = 0;
+        notice = usedUp;
+      }
     }
   }
   if (audioMs === 0) {
@@ -127,6 +163,7 @@ async function reply(
   return {
     text: worded.text,
     audio_base64: audio,
+    audio_content_type: audioType,
     source: worded.source,
     based_on: worded.based_on,
     session_id: session.id,
@@ -194,4 +231,48 @@ export async function listChatPersonas(ctx: ServiceContext, userId: string): Pro
     can_talk: r.can_talk === 1,
     voice_minutes_per_session: (PLAN_LIMITS[r.plan] ?? PLAN_LIMITS.free).voiceMinutes,
   }));
+}
+
+/** A spoken question is short (a minute of MediaRecorder Opus is under 1 MB); Whisper takes the bytes as a number array, ~8 bytes each in memory. */
+export const TRANSCRIBE_MAX_BYTES = 2 * 1024 * 1024;
+
+/**
+ * POST /api/personas/{id}/transcribe: the words of a spoken question to this persona, for a browser without
+ * speech recognition (Voice Chat). Workers AI's Whisper through the AI binding (workers-ai engine); another
+ * engine is 501 (the page then asks to type the question). Who may ask is who may talk to the persona: the
+ * same 404 for anyone else, checked before the file is read. A model that fails answers an empty text, never a 500.
+ */
+export async function transcribeQuestion(
+  ctx: ServiceContext,
+  ownerId: string,
+  userId: string,
+  form: FormData,
+  transcribe?: (recording: Uint8Array) => Promise<string>,
+): Promise<{ text: string }> {
+  await requireListener(ctx, ownerId, userId);
+  // What the server can do comes before what was sent: without speech to text, the page asks to type.
+  let run = transcribe;
+  if (!run) {
+    const engine = voiceEngine(ctx.env);
+    const ai = ctx.env.AI;
+    if (engine !== 'workers-ai' || !ai)
+      throw new AppError(
+        'NOT_IMPLEMENTED',
+        `Speech to text on the server comes with the Workers AI engine; this server uses the ${engine} engine: type your question`,
+      );
+    run = (recording) => transcribeWithWorkersAi(ai, recording);
+  }
+  const parts = form.getAll('file');
+  const part = parts[0];
+  if (part === undefined) throw bodyFieldError('file', 'file is required (the recorded question)', 'missing');
+  if (typeof part === 'string') throw bodyFieldError('file', 'file must be a file part (the recorded question), not a text field', 'file_type');
+  if (parts.length > 1) throw bodyFieldError('file', 'send one recording', 'too_many');
+  const bytes = new Uint8Array(await part.arrayBuffer());
+  if (!sniffAudio(bytes)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Only WebM, Ogg (Opus or Vorbis) and WAV recordings can be transcribed');
+  try {
+    return { text: await run(bytes) };
+  } catch (err) {
+    log.warn('transcription failed', { owner_id: ownerId, error: String(err) });
+    return { text: '' };
+  }
 }

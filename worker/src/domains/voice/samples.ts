@@ -1,11 +1,21 @@
 import type { User } from '@afterword/db/schema';
-import { VOICE_ERRORS, VOICE_SAMPLE_MAX_BYTES, VOICE_SAMPLE_MIN_MS, type TVoiceUploadFields, type VoiceSampleView } from '../../contracts/voice';
+import {
+  VOICE_ANALYSIS_MAX_BYTES,
+  VOICE_ANALYSIS_MAX_SECONDS,
+  VOICE_ERRORS,
+  VOICE_SAMPLE_MAX_BYTES,
+  VOICE_SAMPLE_MIN_MS,
+  type TVoiceUploadFields,
+  type VoiceSampleView,
+} from '../../contracts/voice';
 import { cleanFileName, formatBytes } from '../../contracts/attachments';
 import type { ServiceContext } from '../../env';
 import { AppError, bodyFieldError } from '../../lib/errors';
 import { assertStorageFits, quotaExceeded, storageLimitBytes, storageUsedBytes, storageUsedSql } from '../attachments/storage';
 import { consentWithdrawn, consentWithdrawnSql, requireConsent } from '../legal/consent-state';
-import { measureAudio } from './audio-duration';
+import { measureAudio, sniffAudio } from './audio-duration';
+import { analyseVoice, wavToMono } from './voice-analysis';
+import { forgetClonedVoice } from './cloned-voice';
 
 export const VOICE_KEY_PREFIX = 'voice/';
 export const voiceSampleKey = (ownerId: string, id: string) => `${VOICE_KEY_PREFIX}${ownerId}/${id}`;
@@ -19,6 +29,7 @@ interface SampleRow {
   codec: string;
   size: number;
   duration_ms: number;
+  analysed_seconds: number | null;
   created_at: number;
 }
 
@@ -29,13 +40,14 @@ const toView = (r: SampleRow): VoiceSampleView => ({
   codec: r.codec,
   size: r.size,
   duration_ms: r.duration_ms,
+  analysed_seconds: r.analysed_seconds == null ? null : Math.round(r.analysed_seconds * 10) / 10,
   created_at: new Date(r.created_at).toISOString(),
 });
 
 /** The owner's samples, oldest first. */
 export async function listVoiceSamples(ctx: ServiceContext, ownerId: string): Promise<VoiceSampleView[]> {
   const { results } = await ctx.env.DB.prepare(
-    'SELECT id, label, content_type, codec, size, duration_ms, created_at FROM voice_samples WHERE owner_id = ?1 ORDER BY created_at, id',
+    'SELECT id, label, content_type, codec, size, duration_ms, analysed_seconds, created_at FROM voice_samples WHERE owner_id = ?1 ORDER BY created_at, id',
   )
     .bind(ownerId)
     .all<SampleRow>();
@@ -54,6 +66,7 @@ export async function uploadVoiceSample(
   owner: Pick<User, 'id' | 'plan'>,
   fields: TVoiceUploadFields,
   file: { bytes: Uint8Array; fileName: string },
+  analysisFile: Uint8Array | null = null,
 ): Promise<VoiceSampleView> {
   await requireConsent(ctx, owner.id, 'voice', consentWithdrawn('voice', 'no voice samples are stored'));
   const size = file.bytes.byteLength;
@@ -65,6 +78,8 @@ export async function uploadVoiceSample(
     throw bodyFieldError('file', `The recording could not be measured: ${measured.reason}`, 'audio_unreadable');
   }
   if (measured.durationMs < VOICE_SAMPLE_MIN_MS) throw bodyFieldError('file', VOICE_ERRORS.tooShort, 'audio_too_short');
+  // A WAV is measured from its own bytes at training; a WebM/Ogg sample by the rendition sent with it, now.
+  const features = measured.type === 'audio/wav' || !analysisFile ? null : measureRendition(analysisFile, measured.durationMs);
   await assertStorageFits(ctx, owner, size);
   const limit = storageLimitBytes(owner.plan);
 
@@ -76,12 +91,27 @@ export async function uploadVoiceSample(
   let written: number;
   try {
     const result = await ctx.env.DB.prepare(
-      `INSERT INTO voice_samples (id, owner_id, r2_key, label, content_type, codec, size, duration_ms, consent_at, created_at)
-       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9
+      `INSERT INTO voice_samples (id, owner_id, r2_key, label, content_type, codec, size, duration_ms, consent_at, created_at,
+         pitch_hz, syllables_per_second, analysed_seconds)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?11, ?12, ?13
        WHERE ${storageUsedSql('?2')} + ?7 <= ?10
          AND NOT ${consentWithdrawnSql('?2', 'voice')}`,
     )
-      .bind(id, owner.id, key, label, measured.type, measured.codec, size, measured.durationMs, now, limit)
+      .bind(
+        id,
+        owner.id,
+        key,
+        label,
+        measured.type,
+        measured.codec,
+        size,
+        measured.durationMs,
+        now,
+        limit,
+        features?.pitchHz ?? null,
+        features?.syllablesPerSecond ?? null,
+        features?.analysedSeconds ?? null,
+      )
       .run();
     written = result.meta.changes;
   } catch (err) {
@@ -94,7 +124,32 @@ export async function uploadVoiceSample(
     await requireConsent(ctx, owner.id, 'voice', consentWithdrawn('voice', 'no voice samples are stored'));
     throw quotaExceeded(owner.plan, await storageUsedBytes(ctx, owner.id), size);
   }
-  return toView({ id, label, content_type: measured.type, codec: measured.codec, size, duration_ms: measured.durationMs, created_at: now });
+  return toView({
+    id,
+    label,
+    content_type: measured.type,
+    codec: measured.codec,
+    size,
+    duration_ms: measured.durationMs,
+    analysed_seconds: features?.analysedSeconds ?? null,
+    created_at: now,
+  });
+}
+
+/**
+ * Pitch and rate of a WebM/Ogg sample from `analysis_file`, the browser's WAV rendition of it. Checked to be
+ * that recording's length (its first two minutes at most: within a quarter second or 5 %), so a stray file
+ * is refused with 422 rather than measured; the rendition itself is not stored.
+ */
+function measureRendition(bytes: Uint8Array, originalMs: number): ReturnType<typeof analyseVoice> {
+  const refuse = (why: string) => bodyFieldError('analysis_file', `analysis_file must be this recording decoded as a WAV: ${why}`, 'analysis_mismatch');
+  if (bytes.byteLength > VOICE_ANALYSIS_MAX_BYTES) throw refuse(`at most ${VOICE_ANALYSIS_MAX_SECONDS} s of 16-bit mono at 8 kHz`);
+  const mono = sniffAudio(bytes) === 'audio/wav' ? wavToMono(bytes) : null;
+  if (!mono) throw refuse('it is not a PCM WAV');
+  const seconds = mono.samples.length / mono.rate;
+  const expected = Math.min(originalMs / 1000, VOICE_ANALYSIS_MAX_SECONDS);
+  if (Math.abs(seconds - expected) > Math.max(0.25, expected * 0.05)) throw refuse(`it lasts ${seconds.toFixed(1)} s, the recording ${expected.toFixed(1)} s`);
+  return analyseVoice(mono.samples, mono.rate);
 }
 
 /** DELETE /api/voice/samples/{id}: the row, then the bytes. Another person's sample is a 404. */
@@ -108,18 +163,21 @@ export async function deleteVoiceSample(ctx: ServiceContext, ownerId: string, id
 
 /**
  * Everything voice of one user: samples and Messages from the Beyond (rows, then bytes), the voice
- * profile and the persona. What withdrawing the voice
+ * profile (and the voice cloned from it at the provider) and the persona. What withdrawing the voice
  * consent does (docs/decisions/data-rights.md): the profile is erased, not paused, and the recordings it
  * was made from go with it.
  */
 export async function eraseVoiceData(ctx: ServiceContext, userId: string): Promise<void> {
   const db = ctx.env.DB;
-  const [samples, prompts] = await db.batch<{ r2_key: string | null }>([
+  const [samples, prompts, profile] = await db.batch<{ r2_key?: string | null; provider_voice_id?: string | null }>([
     db.prepare('DELETE FROM voice_samples WHERE owner_id = ?1 RETURNING r2_key').bind(userId),
     db.prepare('DELETE FROM voice_prompts WHERE owner_id = ?1 RETURNING r2_key').bind(userId),
-    db.prepare('DELETE FROM voice_profiles WHERE user_id = ?1').bind(userId),
+    db.prepare('DELETE FROM voice_profiles WHERE user_id = ?1 RETURNING provider_voice_id').bind(userId),
     db.prepare('DELETE FROM persona_profiles WHERE user_id = ?1').bind(userId),
   ]);
   const keys = [...(samples?.results ?? []), ...(prompts?.results ?? [])].flatMap((r) => (r.r2_key ? [r.r2_key] : []));
   for (let i = 0; i < keys.length; i += 1000) await ctx.env.BLOBS.delete(keys.slice(i, i + 1000));
+  // The voice cloned from the samples, at the provider: after the local erasure, never blocking it.
+  const voiceId = profile?.results[0]?.provider_voice_id;
+  if (voiceId) await forgetClonedVoice(ctx, voiceId);
 }

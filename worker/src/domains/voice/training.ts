@@ -5,6 +5,8 @@ import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
 import { log } from '../../lib/logger';
 import { consentWithdrawn, requireConsent } from '../legal/consent-state';
+import { forgetClonedVoice } from './cloned-voice';
+import { type CloneFile, ElevenLabsError, elevenLabsClient } from './elevenlabs';
 import { BUILT_ENGINES, voiceEngine } from './engine';
 import { listVoiceSamples } from './samples';
 import { analyseVoice, wavToMono } from './voice-analysis';
@@ -20,6 +22,7 @@ interface ProfileRow {
   seconds_analysed: number | null;
   sample_count: number | null;
   completed_at: number | null;
+  provider_voice_id: string | null;
 }
 
 const profileRow = (ctx: ServiceContext, userId: string) =>
@@ -90,7 +93,15 @@ export async function startVoiceTraining(ctx: ServiceContext, user: Pick<User, '
 
 type Outcome =
   | { failed: string }
-  | { pitchHz: number | null; syllablesPerSecond: number | null; secondsUsed: number; secondsAnalysed: number; sampleCount: number };
+  | {
+      pitchHz: number | null;
+      syllablesPerSecond: number | null;
+      secondsUsed: number;
+      secondsAnalysed: number;
+      sampleCount: number;
+      /** The voice cloned at the provider (elevenlabs); null keeps none. */
+      providerVoiceId: string | null;
+    };
 
 /** Writes the attempt's outcome, only while that attempt is the one processing (a late job changes nothing). */
 async function finish(ctx: ServiceContext, userId: string, attemptId: string, outcome: Outcome): Promise<boolean> {
@@ -104,10 +115,20 @@ async function finish(ctx: ServiceContext, userId: string, attemptId: string, ou
           .run()
       : await ctx.env.DB.prepare(
           `UPDATE voice_profiles SET status = 'complete', error = NULL, pitch_hz = ?3, syllables_per_second = ?4, seconds_used = ?5,
-             seconds_analysed = ?6, sample_count = ?7, completed_at = ?8
+             seconds_analysed = ?6, sample_count = ?7, completed_at = ?8, provider_voice_id = ?9
            WHERE user_id = ?1 AND attempt_id = ?2 AND status = 'processing'`,
         )
-          .bind(userId, attemptId, outcome.pitchHz, outcome.syllablesPerSecond, outcome.secondsUsed, outcome.secondsAnalysed, outcome.sampleCount, now)
+          .bind(
+            userId,
+            attemptId,
+            outcome.pitchHz,
+            outcome.syllablesPerSecond,
+            outcome.secondsUsed,
+            outcome.secondsAnalysed,
+            outcome.sampleCount,
+            now,
+            outcome.providerVoiceId,
+          )
           .run();
   return result.meta.changes === 1;
 }
@@ -120,8 +141,9 @@ function medianOf(values: number[]): number | null {
 }
 
 /**
- * The JOBS consumer of `voice_training`: measures pitch and speaking rate on the owner's WAV samples
- * (weighted by the seconds each gave) and completes the attempt. Idempotent: a redelivered job, or one
+ * The JOBS consumer of `voice_training`: measures pitch and speaking rate on the owner's WAV samples, and
+ * takes those measured at upload on the browser's WAV rendition of a WebM/Ogg sample (weighted by the seconds each gave), with the `elevenlabs` engine also clones the voice from the samples'
+ * bytes at ElevenLabs (a refusal or an outage ends as `failed` with the reason), and completes the attempt. Idempotent: a redelivered job, or one
  * for an attempt that is no longer processing (finished, superseded, erased by a withdrawn consent), does
  * nothing. Failures a retry cannot fix end as `failed` with the reason; a storage hiccup is thrown, so
  * the queue would retry it forever: an unexpected error ends as `failed` too, and the owner starts again.
@@ -133,9 +155,12 @@ export async function runVoiceTraining(ctx: ServiceContext, job: VoiceTrainingJo
     await finish(ctx, job.user_id, job.attempt_id, { failed: `The ${row.engine} voice engine is not available in this build; the local engine is` });
     return 'failed';
   }
-  const { results: samples } = await ctx.env.DB.prepare('SELECT r2_key, content_type, duration_ms FROM voice_samples WHERE owner_id = ?1')
+  const { results: samples } = await ctx.env.DB.prepare(
+    `SELECT id, label, r2_key, content_type, duration_ms, pitch_hz, syllables_per_second, analysed_seconds
+     FROM voice_samples WHERE owner_id = ?1 ORDER BY created_at, id`,
+  )
     .bind(job.user_id)
-    .all<{ r2_key: string; content_type: string; duration_ms: number }>();
+    .all<SampleRow>();
   const secondsUsed = samples.reduce((sum, s) => sum + s.duration_ms, 0) / 1000;
   if (secondsUsed < VOICE_SECONDS_REQUIRED) {
     await finish(ctx, job.user_id, job.attempt_id, {
@@ -144,7 +169,7 @@ export async function runVoiceTraining(ctx: ServiceContext, job: VoiceTrainingJo
     return 'failed';
   }
   try {
-    return await measureAndFinish(ctx, job, samples, secondsUsed);
+    return await measureAndFinish(ctx, job, row, samples, secondsUsed);
   } catch (err) {
     log.error('voice training failed', { user_id: job.user_id, error: String(err) });
     await finish(ctx, job.user_id, job.attempt_id, { failed: 'The samples could not be read; start the training again' });
@@ -152,22 +177,40 @@ export async function runVoiceTraining(ctx: ServiceContext, job: VoiceTrainingJo
   }
 }
 
+interface SampleRow {
+  id: string;
+  label: string;
+  r2_key: string;
+  content_type: string;
+  duration_ms: number;
+  /** Measured at upload on the browser's WAV rendition of a WebM/Ogg sample. */
+  pitch_hz: number | null;
+  syllables_per_second: number | null;
+  analysed_seconds: number | null;
+}
+
+/**
+ * What the `elevenlabs` engine sends to instant voice cloning at most: the samples in the order they were
+ * recorded, up to this many bytes (held in memory at once inside a Worker's 128 MB).
+ */
+export const CLONE_MAX_BYTES = 48 * 1024 * 1024;
+const EXTENSIONS: Record<string, string> = { 'audio/wav': 'wav', 'audio/ogg': 'ogg', 'audio/webm': 'webm' };
+
 async function measureAndFinish(
   ctx: ServiceContext,
   job: VoiceTrainingJob,
-  samples: { r2_key: string; content_type: string; duration_ms: number }[],
+  row: ProfileRow,
+  samples: SampleRow[],
   secondsUsed: number,
-): Promise<'trained'> {
+): Promise<'trained' | 'failed'> {
+  const cloning = row.engine === 'elevenlabs';
   const pitches: number[] = [];
   let rateWeighted = 0;
   let rateSeconds = 0;
   let analysed = 0;
-  for (const sample of samples.filter((s) => s.content_type === 'audio/wav')) {
-    const object = await ctx.env.BLOBS.get(sample.r2_key);
-    if (!object) continue; // deleted since the list was read
-    const mono = wavToMono(new Uint8Array(await object.arrayBuffer()));
-    if (!mono) continue;
-    const features = analyseVoice(mono.samples, mono.rate);
+  const files: CloneFile[] = [];
+  let cloneBytes = 0;
+  const count = (features: { pitchHz: number | null; syllablesPerSecond: number | null; analysedSeconds: number }) => {
     analysed += features.analysedSeconds;
     // Each sample's pitch counts once per second it gave, so a long reading outweighs a short hello.
     if (features.pitchHz != null) for (let s = 0; s < Math.max(1, Math.round(features.analysedSeconds)); s += 1) pitches.push(features.pitchHz);
@@ -175,13 +218,56 @@ async function measureAndFinish(
       rateWeighted += features.syllablesPerSecond * features.analysedSeconds;
       rateSeconds += features.analysedSeconds;
     }
+  };
+  for (const sample of samples) {
+    const wav = sample.content_type === 'audio/wav';
+    if (!wav && sample.analysed_seconds != null)
+      count({ pitchHz: sample.pitch_hz, syllablesPerSecond: sample.syllables_per_second, analysedSeconds: sample.analysed_seconds });
+    if (!wav && !cloning) continue;
+    const object = await ctx.env.BLOBS.get(sample.r2_key);
+    if (!object) continue; // deleted since the list was read
+    const bytes = new Uint8Array(await object.arrayBuffer());
+    if (cloning && cloneBytes + bytes.length <= CLONE_MAX_BYTES) {
+      // The bytes exactly as the owner uploaded them; the file name carries no personal label.
+      files.push({ bytes, filename: `sample-${files.length + 1}.${EXTENSIONS[sample.content_type] ?? 'bin'}`, contentType: sample.content_type });
+      cloneBytes += bytes.length;
+    }
+    if (!wav) continue;
+    const mono = wavToMono(bytes);
+    if (!mono) continue;
+    count(analyseVoice(mono.samples, mono.rate));
   }
-  await finish(ctx, job.user_id, job.attempt_id, {
+  let providerVoiceId: string | null = null;
+  if (cloning) {
+    try {
+      providerVoiceId = await elevenLabsClient(ctx.env).addVoice({
+        // Nothing that names the person goes to the provider: the account's id only.
+        name: `Afterword ${job.user_id.slice(0, 8)}`,
+        description: 'A voice profile kept by Afterword for one account; deleted with it.',
+        files,
+      });
+    } catch (err) {
+      if (!(err instanceof ElevenLabsError)) throw err;
+      await finish(ctx, job.user_id, job.attempt_id, {
+        failed: `The voice could not be cloned: ${err.detail.replace(/\.$/, '')}. Start the training again later.`,
+      });
+      return 'failed';
+    }
+  }
+  const done = await finish(ctx, job.user_id, job.attempt_id, {
     pitchHz: medianOf(pitches),
     syllablesPerSecond: rateSeconds > 0 ? rateWeighted / rateSeconds : null,
     secondsUsed: round1(secondsUsed),
     secondsAnalysed: round1(analysed),
     sampleCount: samples.length,
+    providerVoiceId,
   });
+  if (providerVoiceId && !done) {
+    // Superseded or erased while the provider cloned it: the new voice belongs to nothing.
+    await forgetClonedVoice(ctx, providerVoiceId);
+    return 'failed';
+  }
+  // A new training replaced the voice cloned before: the old one goes.
+  if (done && row.provider_voice_id && row.provider_voice_id !== providerVoiceId) await forgetClonedVoice(ctx, row.provider_voice_id);
   return 'trained';
 }

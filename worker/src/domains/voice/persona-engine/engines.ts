@@ -43,12 +43,29 @@ export const localReplyEngine: PersonaReplyEngine = {
   },
 };
 
+/** A text-generation call: `{messages}` → `{response}`. */
+export interface WorkersAiChatInput {
+  messages: { role: 'system' | 'user'; content: string }[];
+  max_tokens?: number;
+  temperature?: number;
+}
+/** Text to speech (`@cf/myshell-ai/melotts`): `{prompt, lang}` → `{audio}` (base64 MP3). */
+export interface WorkersAiSpeechInput {
+  prompt: string;
+  lang?: string;
+}
+/** Speech to text (`@cf/openai/whisper`): `{audio}` (the file's bytes as numbers) → `{text}`. */
+export interface WorkersAiTranscribeInput {
+  audio: number[];
+}
+
 /**
- * The slice of the Workers AI binding this engine uses (`env.AI.run(model, {messages})` → `{response}`).
- * Declared here so the adapter is tested with a recording fake: the binding has no local simulation.
+ * The slice of the Workers AI binding the engines use (`env.AI.run(model, input)`): the reply model, text to
+ * speech and speech to text (persona-engine/workers-ai-speech.ts). Declared here so the adapters are tested
+ * with a recording fake: the binding has no local simulation.
  */
 export interface WorkersAiBinding {
-  run(model: string, input: { messages: { role: 'system' | 'user'; content: string }[]; max_tokens?: number; temperature?: number }): Promise<unknown>;
+  run(model: string, input: WorkersAiChatInput | WorkersAiSpeechInput | WorkersAiTranscribeInput): Promise<unknown>;
 }
 
 export const WORKERS_AI_MODEL = '@cf/meta/llama-3.1-8b-instruct';

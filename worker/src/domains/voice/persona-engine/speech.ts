@@ -13,17 +13,23 @@ export interface VoiceTuning {
   pitch_hz: number | null;
   /** The owner's measured speaking rate (null: not measured). */
   syllables_per_second: number | null;
+  /** The owner's voice cloned at the provider (elevenlabs), if any. */
+  provider_voice_id?: string | null;
 }
 
+export type SpeechContentType = 'audio/wav' | 'audio/mpeg';
+
 export interface Speech {
-  /** A WAV file (8-bit mono PCM). */
-  wav: Uint8Array;
+  /** The audio file: a WAV (SAM, ElevenLabs' PCM) or an MP3 (Workers AI's MeloTTS). */
+  audio: Uint8Array;
+  contentType: SpeechContentType;
+  /** Its length, counted by the server from the audio itself (samples ÷ rate, or MP3 frames). */
   seconds: number;
 }
 
 export interface SpeechSynthesiser {
   readonly id: string;
-  synthesize(text: string, tuning: VoiceTuning): Speech;
+  synthesize(text: string, tuning: VoiceTuning): Promise<Speech>;
 }
 
 export const SAM_RATE = 22050;
@@ -91,32 +97,94 @@ export function phrases(text: string, max = 100): string[] {
   return out.filter((p) => /[A-Za-z0-9]/.test(p));
 }
 
-export function wavOf(pcm8: Uint8Array, rate: number): Uint8Array {
-  const out = new Uint8Array(44 + pcm8.length);
+/** A mono PCM WAV around `pcm` (8-bit unsigned or 16-bit little-endian samples). */
+function wavHeader(pcm: Uint8Array, rate: number, bits: 8 | 16): Uint8Array {
+  const bytesPerSample = bits / 8;
+  const out = new Uint8Array(44 + pcm.length);
   const v = new DataView(out.buffer);
   const ascii = (at: number, s: string) => {
     for (let i = 0; i < s.length; i += 1) v.setUint8(at + i, s.charCodeAt(i));
   };
   ascii(0, 'RIFF');
-  v.setUint32(4, 36 + pcm8.length, true);
+  v.setUint32(4, 36 + pcm.length, true);
   ascii(8, 'WAVE');
   ascii(12, 'fmt ');
   v.setUint32(16, 16, true);
   v.setUint16(20, 1, true);
   v.setUint16(22, 1, true);
   v.setUint32(24, rate, true);
-  v.setUint32(28, rate, true);
-  v.setUint16(32, 1, true);
-  v.setUint16(34, 8, true);
+  v.setUint32(28, rate * bytesPerSample, true);
+  v.setUint16(32, bytesPerSample, true);
+  v.setUint16(34, bits, true);
   ascii(36, 'data');
-  v.setUint32(40, pcm8.length, true);
-  out.set(pcm8, 44);
+  v.setUint32(40, pcm.length, true);
+  out.set(pcm, 44);
   return out;
+}
+
+export const wavOf = (pcm8: Uint8Array, rate: number) => wavHeader(pcm8, rate, 8);
+/** 16-bit little-endian mono PCM (ElevenLabs' `pcm_*` output) as a WAV. */
+export const pcm16Wav = (pcm: Uint8Array, rate: number) => wavHeader(pcm, rate, 16);
+
+const MP3_BITRATES = {
+  v1l3: [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320],
+  v2l3: [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
+};
+const MP3_RATES: Record<number, number[]> = { 3: [44100, 48000, 32000], 2: [22050, 24000, 16000], 0: [11025, 12000, 8000] };
+
+/** The MPEG audio Layer III frame whose header starts at `at`: its size in bytes, its samples and rate. */
+function mp3FrameAt(bytes: Uint8Array, at: number): { size: number; samples: number; rate: number } | null {
+  if (at + 4 > bytes.length || bytes[at] !== 0xff || (bytes[at + 1]! & 0xe0) !== 0xe0) return null;
+  const b1 = bytes[at + 1]!;
+  const b2 = bytes[at + 2]!;
+  const version = (b1 >> 3) & 3; // 3: MPEG-1, 2: MPEG-2, 0: MPEG-2.5
+  const layer = (b1 >> 1) & 3; // 1: Layer III
+  const bitrateIndex = b2 >> 4;
+  const rate = MP3_RATES[version]?.[(b2 >> 2) & 3];
+  if (layer !== 1 || !rate || bitrateIndex === 0 || bitrateIndex === 15) return null;
+  const kbps = (version === 3 ? MP3_BITRATES.v1l3 : MP3_BITRATES.v2l3)[bitrateIndex]!;
+  const samples = version === 3 ? 1152 : 576;
+  return { size: Math.floor(((samples / 8) * kbps * 1000) / rate) + ((b2 >> 1) & 1), samples, rate };
+}
+
+/** A LAME/Xing "Info" or "Xing" frame: metadata in the first frame's place, not played. */
+function isInfoFrame(bytes: Uint8Array, at: number, size: number): boolean {
+  const text = String.fromCharCode(...bytes.subarray(at + 4, Math.min(at + 4 + 40, at + size)));
+  return text.includes('Xing') || text.includes('Info');
+}
+
+/**
+ * The length of an MP3 (MPEG-1/2/2.5 Layer III) from its frames: each frame header gives its bitrate, rate
+ * and padding, hence its size and its samples (1152, or 576 for MPEG-2/2.5). An ID3v2 tag is skipped, and so
+ * is a LAME/Xing Info frame (metadata). A first frame counts only if another frame header follows it, so a
+ * stray 0xFFE… in other data is not taken for MP3; a truncated last frame is not counted. Null when no frame
+ * is found. The encoder's delay and padding are counted as played (a few tens of milliseconds).
+ */
+export function mp3Seconds(bytes: Uint8Array): number | null {
+  let at = 0;
+  if (bytes[0] === 0x49 && bytes[1] === 0x44 && bytes[2] === 0x33 && bytes.length >= 10) {
+    at = 10 + (((bytes[6]! & 0x7f) << 21) | ((bytes[7]! & 0x7f) << 14) | ((bytes[8]! & 0x7f) << 7) | (bytes[9]! & 0x7f));
+  }
+  let seconds = 0;
+  let frames = 0;
+  while (at + 4 <= bytes.length) {
+    const frame = mp3FrameAt(bytes, at);
+    const locked = frame && (frames > 0 || at + frame.size === bytes.length || mp3FrameAt(bytes, at + frame.size) !== null);
+    if (!frame || !locked) {
+      at += 1;
+      continue;
+    }
+    if (at + frame.size > bytes.length) break;
+    if (!(frames === 0 && isInfoFrame(bytes, at, frame.size))) seconds += frame.samples / frame.rate;
+    frames += 1;
+    at += frame.size;
+  }
+  return seconds > 0 ? seconds : null;
 }
 
 export const samSynthesiser: SpeechSynthesiser = {
   id: 'sam',
-  synthesize(text, tuning) {
+  async synthesize(text, tuning) {
     const sam = new SamJs({ pitch: samPitchFor(tuning.pitch_hz), speed: samSpeedFor(tuning.syllables_per_second) });
     const pause = new Uint8Array(Math.round(SAM_RATE * 0.12)).fill(128);
     const parts: Uint8Array[] = [];
@@ -131,6 +199,6 @@ export const samSynthesiser: SpeechSynthesiser = {
       pcm.set(p, at);
       at += p.length;
     }
-    return { wav: wavOf(pcm, SAM_RATE), seconds: length / SAM_RATE };
+    return { audio: wavOf(pcm, SAM_RATE), contentType: 'audio/wav', seconds: length / SAM_RATE };
   },
 };
