@@ -179,6 +179,52 @@ describe('the D1 projection may lag; the promise does not move', () => {
     expect((await messageRow(m.id))!.status).toBe('armed');
   });
 
+  it('one queue delivery of two senders’ check-ins, in any order, has each one’s effect, dated by its own time', async () => {
+    const recipient = await signedInUser();
+    const day = new Date(Date.now() + 3 * DAY).toISOString().slice(0, 10);
+    const dueAt = Date.parse(`${day}T00:00:00Z`);
+    const armedSender = async () => {
+      const sender = await signedInUser();
+      const canary = await createCanaryFor(sender.token, { interval_seconds: 7 * 24 * 3600 });
+      const m = await createMessageFor(sender.token, {
+        recipient_user_id: recipient.id,
+        rules: [{ trigger_type: 'fixed_date', trigger_value: day, expire_window: 2 }],
+      });
+      await captureQueues(() => advanceMessage(servicesAt(dueAt + 5), m.id, 'direct'));
+      expect((await messageRow(m.id))!.status).toBe('armed');
+      return { canary, m };
+    };
+    const ann = await armedSender();
+    const bob = await armedSender();
+    const at = (canary: { id: string }, when: number) => ({
+      type: 'canary_check_in' as const,
+      canary_id: canary.id,
+      event_id: crypto.randomUUID(),
+      at: when,
+      source: 'ping' as const,
+    });
+    const annBeforeArming = at(ann.canary, dueAt - HOUR);
+    const bobInWindow = at(bob.canary, dueAt + 10);
+    const annInWindow = at(ann.canary, dueAt + 20);
+    const bobLater = at(bob.canary, dueAt + 30);
+    await projectCheckIns({ env }, [bobLater, annInWindow, annBeforeArming, bobInWindow, bobLater]);
+
+    const disarming = async (id: string) =>
+      (
+        await env.DB.prepare("SELECT created_at FROM message_transitions WHERE message_id = ? AND cause = 'check_in'").bind(id).all<{ created_at: number }>()
+      ).results.map((r) => r.created_at);
+    expect((await messageRow(ann.m.id))!.status).toBe('scheduled');
+    expect((await messageRow(bob.m.id))!.status).toBe('scheduled');
+    expect(await disarming(ann.m.id)).toEqual([dueAt + 20]);
+    expect(await disarming(bob.m.id)).toEqual([dueAt + 10]);
+    expect(await lastCheckInInD1(ann.canary.id)).toBe(dueAt + 20);
+    expect(await lastCheckInInD1(bob.canary.id)).toBe(dueAt + 30);
+    const { results } = await env.DB.prepare("SELECT id FROM activity WHERE canary_id IN (?, ?) AND kind = 'check_in'")
+      .bind(ann.canary.id, bob.canary.id)
+      .all<{ id: string }>();
+    expect(results.map((r) => r.id).sort()).toEqual([annBeforeArming, bobInWindow, annInWindow, bobLater].map((c) => c.event_id).sort());
+  });
+
   it('settling an object that holds no check-in writes nothing', async () => {
     const owner = await signedInUser();
     const canary = await createCanaryFor(owner.token);

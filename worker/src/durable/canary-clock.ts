@@ -2,7 +2,7 @@ import { DurableObject } from 'cloudflare:workers';
 import type { CheckInProjection } from '../contracts/jobs';
 import { graceMs } from '../contracts/canary-health';
 import { advanceCanary } from '../domains/canary/advance-canary';
-import { applyCheckIns } from '../domains/canary/check-in-projection';
+import { applyCanaryCheckIns } from '../domains/canary/check-in-projection';
 import { createServiceContext, type Bindings } from '../env';
 import { withD1Delay } from '../lib/d1-delay';
 import { log } from '../lib/logger';
@@ -95,15 +95,16 @@ export class CanaryClock extends DurableObject<Bindings> {
     if (!state || state.gone) return 0;
     const rows: ClockCheckIn[] = [];
     const latest = this.ctx.storage.sql.exec<ClockCheckIn>('SELECT event_id, at, source FROM check_ins ORDER BY at DESC LIMIT 1').toArray()[0];
-    if (latest) rows.push(latest);
+    // One this object has written itself is in D1 with all it changed (only the `since` one may not be).
+    if (latest && latest.at > state.applied_through) rows.push(latest);
     if (since !== null) {
       const first = this.ctx.storage.sql.exec<ClockCheckIn>('SELECT event_id, at, source FROM check_ins WHERE at >= ? ORDER BY at LIMIT 1', since).toArray()[0];
       if (first && first.event_id !== latest?.event_id) rows.push(first);
     }
     if (!rows.length) return 0;
-    await applyCheckIns(
+    await applyCanaryCheckIns(
       { env: this.env },
-      rows.map((entry) => ({ target: { canaryId: state.canary_id }, entry })),
+      rows.map((entry) => ({ canary_id: state.canary_id, ...entry })),
     );
     this.ctx.storage.sql.exec('UPDATE clock SET applied_through = max(applied_through, ?)', Math.max(...rows.map((r) => r.at)));
     return rows.length;

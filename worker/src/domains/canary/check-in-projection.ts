@@ -4,22 +4,26 @@ import type { ServiceContext } from '../../env';
 import { deadmanCheckInStatements } from '../deadman/deadman-check-in';
 import { afterRefutation, REFUTE_STATEMENTS, refuteOnCheckInStatements } from '../guardian/refute-on-check-in';
 import { disarmOnCheckInStatements } from '../messages/release/disarm-on-check-in';
+import type { CheckInRows } from './check-in-rows';
 
 /**
- * What a check-in changes in D1 — the queryable projection of what the canary's Durable Object holds
- * (docs/decisions/canary-engine.md): the canary's `last_check_in`, the activity row, the dead-man
- * deadline and a scheduled dead-man deletion, the armed messages still inside their cancel window
- * (DESIGN section 3) and an open death report (DESIGN section 5). Written in SQL because the statements
- * find their owner inside the batch (drizzle's batch cannot express these INSERT … SELECTs).
+ * What check-ins change in D1 — the queryable projection of what the canaries' Durable Objects hold
+ * (docs/decisions/canary-engine.md): each canary's `last_check_in`, an activity row per check-in, the
+ * dead-man deadline and a scheduled dead-man deletion, the armed messages still inside their cancel
+ * window (DESIGN section 3) and an open death report (DESIGN section 5). Written in SQL over the
+ * check-ins as a relation (check-in-rows.ts): one batch of CHECK_IN_STATEMENTS statements applies one
+ * check-in or a whole queue delivery of them, so the projection costs the same round trip and the same
+ * statements however busy it gets.
  *
- * Every statement is decided by the check-in's own time `at`, never by when it runs, so applying a
- * check-in late, twice or out of order has the effect it had when it happened: `last_check_in` only
- * moves forward, the activity row is keyed by the event id, and the rest compare against `at`.
+ * Every statement is decided by each check-in's own time `at`, never by when it runs, so applying a
+ * check-in late, twice or out of order — or together with others — has the effect it had when it
+ * happened: `last_check_in` only moves forward, the activity row is keyed by the event id, and the rest
+ * compare against `at`.
  */
 export const CHECK_IN_STATEMENTS = 11;
 
-/** Whose check-in: one canary (a token) or every active canary of a user (the signed-in Heartbeat). */
-export type CheckInTarget = { canaryId: string } | { userId: string };
+export type CheckInEntry = Omit<CheckInProjection, 'type' | 'canary_id'>;
+export type CanaryCheckIn = Omit<CheckInProjection, 'type'>;
 
 export interface CheckedInRow {
   id: string;
@@ -27,73 +31,88 @@ export interface CheckedInRow {
   interval_seconds: number;
 }
 
-// The SQL twin of canaryLabel (contracts/canary.ts).
-const ACTIVITY_SUMMARY = `'Checked in (' || ?3 || '): ' || group_concat('"' || CASE WHEN trim(name) = '' THEN '${UNNAMED_CANARY}' ELSE name END || '"', ', ') || '.'`;
+const CANARY_LABEL = `CASE WHEN trim(c.name) = '' THEN '${UNNAMED_CANARY}' ELSE c.name END`; // the SQL twin of canaryLabel (contracts/canary.ts)
 
-export function checkInStatements(db: D1Database, target: CheckInTarget, entry: Omit<CheckInProjection, 'type' | 'canary_id'>): D1PreparedStatement[] {
-  const { at, source, event_id } = entry;
-  if ('canaryId' in target) {
-    const owner = { sql: '(SELECT user_id FROM canaries WHERE id = ?1 AND active = 1)', params: [target.canaryId] };
-    return [
-      db
-        .prepare('UPDATE canaries SET last_check_in = max(last_check_in, ?2) WHERE id = ?1 AND active = 1 RETURNING id, user_id, interval_seconds')
-        .bind(target.canaryId, at),
-      db
-        .prepare(
-          `INSERT INTO activity (id, user_id, canary_id, kind, source, summary, created_at)
-           SELECT ?4, user_id, id, 'check_in', ?3, ${ACTIVITY_SUMMARY}, ?2 FROM canaries WHERE id = ?1 AND active = 1 GROUP BY user_id
-           ON CONFLICT (id) DO NOTHING`,
-        )
-        .bind(target.canaryId, at, source, event_id),
-      ...deadmanCheckInStatements(db, owner, at, crypto.randomUUID()),
-      ...disarmOnCheckInStatements(db, owner, at),
-      ...refuteOnCheckInStatements(db, owner, at),
-    ];
-  }
-  const owner = { sql: '?1', params: [target.userId] };
-  return [
-    db
-      .prepare('UPDATE canaries SET last_check_in = max(last_check_in, ?2) WHERE user_id = ?1 AND active = 1 RETURNING id, user_id, interval_seconds')
-      .bind(target.userId, at),
-    db
-      .prepare(
-        `INSERT INTO activity (id, user_id, canary_id, kind, source, summary, created_at)
-         SELECT ?4, ?1, CASE WHEN count(*) = 1 THEN max(id) END, 'check_in', ?3,
-                CASE WHEN count(*) = 0 THEN 'Checked in (' || ?3 || ').' ELSE ${ACTIVITY_SUMMARY} END, ?2
-         FROM canaries WHERE user_id = ?1 AND active = 1
-         ON CONFLICT (id) DO NOTHING`,
-      )
-      .bind(target.userId, at, source, event_id),
-    ...deadmanCheckInStatements(db, owner, at, crypto.randomUUID()),
-    ...disarmOnCheckInStatements(db, owner, at),
-    ...refuteOnCheckInStatements(db, owner, at),
-  ];
+/** Check-ins of single canaries (token check-ins the objects accepted): `b` the check-ins, `ci` their owners. */
+function canaryRows(checkIns: readonly CanaryCheckIn[]): CheckInRows {
+  return {
+    with: `WITH b(canary_id, at, source, event_id) AS MATERIALIZED (
+             SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]') FROM json_each(?1)),
+           ci(user_id, at) AS MATERIALIZED (SELECT c.user_id, b.at FROM b JOIN canaries c ON c.id = b.canary_id AND +c.active = 1)`,
+    params: [JSON.stringify(checkIns.map((x) => [x.canary_id, x.at, x.source, x.event_id]))],
+  };
+}
+
+function statementsFor(db: D1Database, rows: CheckInRows, own: D1PreparedStatement[]) {
+  return [...own, ...deadmanCheckInStatements(db, rows), ...disarmOnCheckInStatements(db, rows), ...refuteOnCheckInStatements(db, rows)];
+}
+
+async function run(ctx: Pick<ServiceContext, 'env'>, statements: D1PreparedStatement[]): Promise<CheckedInRow[]> {
+  const results = await ctx.env.DB.batch<CheckedInRow>(statements);
+  await afterRefutation(ctx, results.slice(-REFUTE_STATEMENTS));
+  return results[0]?.results ?? [];
 }
 
 /**
- * Applies check-ins to D1 in one batch (one round trip, atomic) and queues the guardian notices any
- * refutation wrote. Returns, per check-in, the canaries it moved.
+ * Applies token check-ins (any number, any canaries, duplicates allowed) to D1 in one batch (one round
+ * trip, atomic) and queues the guardian notices any refutation wrote. Returns the canaries it moved.
  */
-export async function applyCheckIns(
-  ctx: Pick<ServiceContext, 'env'>,
-  items: { target: CheckInTarget; entry: Omit<CheckInProjection, 'type' | 'canary_id'> }[],
-): Promise<CheckedInRow[][]> {
-  if (!items.length) return [];
+export async function applyCanaryCheckIns(ctx: Pick<ServiceContext, 'env'>, checkIns: readonly CanaryCheckIn[]): Promise<CheckedInRow[]> {
+  if (!checkIns.length) return [];
   const db = ctx.env.DB;
-  const results = await db.batch<CheckedInRow>(items.flatMap(({ target, entry }) => checkInStatements(db, target, entry)));
-  const moved: CheckedInRow[][] = [];
-  for (let i = 0; i < items.length; i++) {
-    const own = results.slice(i * CHECK_IN_STATEMENTS, (i + 1) * CHECK_IN_STATEMENTS);
-    moved.push(own[0]?.results ?? []);
-    await afterRefutation(ctx, own.slice(-REFUTE_STATEMENTS));
-  }
-  return moved;
+  const rows = canaryRows(checkIns);
+  return run(
+    ctx,
+    statementsFor(db, rows, [
+      db
+        .prepare(
+          `${rows.with} UPDATE canaries SET last_check_in = max(last_check_in, (SELECT max(b.at) FROM b WHERE b.canary_id = canaries.id))
+           WHERE id IN (SELECT canary_id FROM b) AND +active = 1 RETURNING id, user_id, interval_seconds`,
+        )
+        .bind(...rows.params),
+      db
+        .prepare(
+          `${rows.with} INSERT INTO activity (id, user_id, canary_id, kind, source, summary, created_at)
+           SELECT b.event_id, c.user_id, c.id, 'check_in', b.source, 'Checked in (' || b.source || '): "' || ${CANARY_LABEL} || '".', b.at
+           FROM b JOIN canaries c ON c.id = b.canary_id AND +c.active = 1 WHERE true
+           ON CONFLICT (id) DO NOTHING`,
+        )
+        .bind(...rows.params),
+    ]),
+  );
 }
 
-/** The PROJECTIONS queue's consumer: every check-in of the batch in one D1 batch. */
-export async function projectCheckIns(ctx: Pick<ServiceContext, 'env'>, jobs: CheckInProjection[]): Promise<void> {
-  await applyCheckIns(
+/**
+ * The signed-in Heartbeat: one check-in for every active canary of a user, applied in one batch with
+ * one activity row naming them all. Returns the canaries it moved.
+ */
+export async function applyUserCheckIn(ctx: Pick<ServiceContext, 'env'>, userId: string, entry: CheckInEntry): Promise<CheckedInRow[]> {
+  const db = ctx.env.DB;
+  const rows: CheckInRows = { with: 'WITH ci(user_id, at) AS (SELECT ?1, ?2)', params: [userId, entry.at] };
+  return run(
     ctx,
-    jobs.map(({ canary_id, event_id, at, source }) => ({ target: { canaryId: canary_id }, entry: { event_id, at, source } })),
+    statementsFor(db, rows, [
+      db
+        .prepare('UPDATE canaries SET last_check_in = max(last_check_in, ?2) WHERE user_id = ?1 AND active = 1 RETURNING id, user_id, interval_seconds')
+        .bind(userId, entry.at),
+      db
+        .prepare(
+          `INSERT INTO activity (id, user_id, canary_id, kind, source, summary, created_at)
+           SELECT ?4, ?1, CASE WHEN count(*) = 1 THEN max(c.id) END, 'check_in', ?3,
+                  CASE WHEN count(*) = 0 THEN 'Checked in (' || ?3 || ').'
+                       ELSE 'Checked in (' || ?3 || '): ' || group_concat('"' || ${CANARY_LABEL} || '"', ', ') || '.' END, ?2
+           FROM canaries c WHERE c.user_id = ?1 AND c.active = 1
+           ON CONFLICT (id) DO NOTHING`,
+        )
+        .bind(userId, entry.at, entry.source, entry.event_id),
+    ]),
+  );
+}
+
+/** The PROJECTIONS queue's consumer: every check-in of the delivery in one D1 batch. */
+export async function projectCheckIns(ctx: Pick<ServiceContext, 'env'>, jobs: readonly CheckInProjection[]): Promise<void> {
+  await applyCanaryCheckIns(
+    ctx,
+    jobs.map(({ canary_id, event_id, at, source }) => ({ canary_id, event_id, at, source })),
   );
 }

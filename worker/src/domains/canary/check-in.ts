@@ -3,7 +3,7 @@ import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
 import { fromHex } from '../../lib/encoding';
 import { constantTimeEqual } from '../../lib/secrets';
-import { applyCheckIns } from './check-in-projection';
+import { applyUserCheckIn } from './check-in-projection';
 import { readCanaryToken } from './canary-token';
 import { clockOf, noteCheckIn } from './canary-timer';
 
@@ -56,7 +56,7 @@ export async function checkInWithToken(ctx: ServiceContext, token: string, sourc
 export async function checkInAll(ctx: ServiceContext, userId: string, source: CheckInSource): Promise<TCheckInResult> {
   const now = ctx.now().getTime();
   const entry = { event_id: crypto.randomUUID(), at: now, source };
-  const [canaries = []] = await applyCheckIns(ctx, [{ target: { userId }, entry }]);
+  const canaries = await applyUserCheckIn(ctx, userId, entry);
   await Promise.all(canaries.map((c) => noteCheckIn(ctx.env, c.id, entry)));
   return result(now, canaries);
 }

@@ -34,13 +34,14 @@ export async function advanceMessage(ctx: ServiceContext, messageId: string, by:
     if (message.status === 'armed' && message.cancel_deadline && message.cancel_deadline.getTime() <= now) {
       // The canaries' objects hold the check-ins; D1 may not have the latest yet. Make it agree first
       // (a check-in inside the window disarms the message), then look again (docs/decisions/canary-engine.md).
-      if (!settled) {
+      // Armed with no window, nothing can disarm it: there is nothing to wait for.
+      const windowed = message.cancel_deadline.getTime() > (message.armed_at?.getTime() ?? 0);
+      if (windowed && !settled) {
         await settleCheckInsOf(ctx, message.sender_id, message.armed_at?.getTime() ?? 0);
         settled = true;
         continue;
       }
-      const reason =
-        message.cancel_deadline.getTime() > (message.armed_at?.getTime() ?? 0) ? 'The cancel window ended without a check-in.' : 'Armed with no cancel window.';
+      const reason = windowed ? 'The cancel window ended without a check-in.' : 'Armed with no cancel window.';
       moved = (await releaseMessage(ctx, loaded, 'window_ended', reason)).applied;
     } else if (message.status === 'scheduled' && !message.rules.length && message.deliver_at.getTime() <= now) {
       moved = (await releaseMessage(ctx, loaded, 'deliver_at', `Its delivery time ${humanTime(message.deliver_at.getTime())} came (no rules).`)).applied;

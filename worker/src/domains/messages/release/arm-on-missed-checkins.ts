@@ -21,6 +21,12 @@ export function firingMissRule(rules: { trigger_type: string; trigger_value: str
  * Nothing arms while the sender's messages consent is withdrawn (resume-releases.ts catches up).
  */
 export async function armOnMissedCheckins(ctx: ServiceContext, event: MissedCheckinsEvent): Promise<void> {
+  const candidates = await ctx.db
+    .select({ id: schema.messages.id, rules: schema.messages.rules })
+    .from(schema.messages)
+    .where(and(eq(schema.messages.sender_id, event.user_id), eq(schema.messages.status, 'scheduled')));
+  if (!candidates.some((c) => firingMissRule(c.rules, event.misses) >= 0)) return; // nothing this event could arm
+
   // Whether the event is stale is read from D1, so D1 first agrees with the canary's object: a check-in
   // it has not projected yet still ends the cycle (docs/decisions/canary-engine.md).
   await settleCanaries(ctx.env, [event.canary_id]);
@@ -33,10 +39,6 @@ export async function armOnMissedCheckins(ctx: ServiceContext, event: MissedChec
   // Paused by withdrawn consent: the event is dropped; allowing messages again arms from the current run.
   if (!(await hasConsent(ctx, event.user_id, 'messages'))) return;
 
-  const candidates = await ctx.db
-    .select({ id: schema.messages.id, rules: schema.messages.rules })
-    .from(schema.messages)
-    .where(and(eq(schema.messages.sender_id, event.user_id), eq(schema.messages.status, 'scheduled')));
   const firedAt = Math.min(Date.parse(event.fired_at), ctx.now().getTime());
   for (const candidate of candidates) {
     if (firingMissRule(candidate.rules, event.misses) < 0) continue;

@@ -1,33 +1,36 @@
+import { type CheckInRows, nextParam } from '../../canary/check-in-rows';
+
 /**
- * What a check-in does to armed messages (DESIGN section 3): each one still inside its cancel window
- * goes back to scheduled (a rule may fire again later), with a transition saying why. Raw D1 statements
- * that join the check-in's single batch (one round trip, atomic with the check-in itself). `owner` is
- * SQL naming the user, its `?1`-style parameters shared with the check-in's statements.
+ * What check-ins do to armed messages (DESIGN section 3): each one still inside its cancel window at a
+ * check-in goes back to scheduled (a rule may fire again later), with a transition saying why, dated by
+ * the first check-in that disarmed it. Raw D1 statements over the batch's check-ins
+ * (canary/check-in-rows.ts) that join the check-in's single batch (one round trip, atomic with it).
  *
- * `now` is the check-in's own time: a check-in projected late (docs/decisions/canary-engine.md) still
+ * Each check-in is judged by its own time: one projected late (docs/decisions/canary-engine.md) still
  * disarms what was armed before it inside its window, and a duplicate or reordered one cannot disarm a
  * message armed after it.
  */
 export const DISARMED_BY_CHECK_IN = 'Disarmed: you checked in before the cancel window ended.';
 
-export function disarmOnCheckInStatements(db: D1Database, owner: { sql: string; params: unknown[] }, now: number) {
-  const p = owner.params.length;
-  const bind = (...extra: unknown[]) => [...owner.params, ...extra];
-  const armedInWindow = `sender_id = ${owner.sql} AND status = 'armed' AND armed_at <= ?${p + 1} AND cancel_deadline > ?${p + 1}`;
+export function disarmOnCheckInStatements(db: D1Database, rows: CheckInRows) {
+  // The first check-in inside the message's window, or NULL.
+  const disarmedAt = (m: string) => `(SELECT min(ci.at) FROM ci WHERE ci.user_id = ${m}.sender_id AND ${m}.armed_at <= ci.at AND ${m}.cancel_deadline > ci.at)`;
+  const armed = (m: string) => `${m}.sender_id IN (SELECT user_id FROM ci) AND +${m}.status = 'armed'`;
   return [
     // The transitions first: the update changes the status they look for.
     db
       .prepare(
-        `INSERT INTO message_transitions (id, message_id, from_status, to_status, cause, detail, dedupe_key, created_at)
-         SELECT lower(hex(randomblob(16))), id, 'armed', 'scheduled', 'check_in', ?${p + 2}, NULL, ?${p + 1}
-         FROM messages WHERE ${armedInWindow}`,
+        `${rows.with} INSERT INTO message_transitions (id, message_id, from_status, to_status, cause, detail, dedupe_key, created_at)
+         SELECT lower(hex(randomblob(16))), id, 'armed', 'scheduled', 'check_in', ${nextParam(rows, 1)}, NULL, at
+         FROM (SELECT m.id, ${disarmedAt('m')} AS at FROM messages m WHERE ${armed('m')}) WHERE at IS NOT NULL`,
       )
-      .bind(...bind(now, DISARMED_BY_CHECK_IN)),
+      .bind(...rows.params, DISARMED_BY_CHECK_IN),
     db
       .prepare(
-        `UPDATE messages SET status = 'scheduled', armed_at = NULL, cancel_deadline = NULL, version = version + 1, updated_at = ?${p + 1}
-         WHERE ${armedInWindow}`,
+        `${rows.with} UPDATE messages SET status = 'scheduled', armed_at = NULL, cancel_deadline = NULL, version = version + 1,
+           updated_at = ${disarmedAt('messages')}
+         WHERE ${armed('messages')} AND ${disarmedAt('messages')} IS NOT NULL`,
       )
-      .bind(...bind(now)),
+      .bind(...rows.params),
   ];
 }
