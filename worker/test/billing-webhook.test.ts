@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:test';
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { periodEnd } from '../src/domains/billing/apply-event';
 import { signStripePayload, verifyStripeSignature } from '../src/domains/billing/stripe-signature';
 import { api, signedInUser } from './helpers/api';
 import { checkoutThroughSandbox, postEvent, stripeSignature } from './helpers/billing';
@@ -35,11 +36,17 @@ describe("Stripe's signature scheme", () => {
 describe('POST /api/billing/webhook', () => {
   it('applies a paid checkout: the plan, cycle and renewal change at once', async () => {
     const owner = await signedInUser();
+    const before = Date.now();
     const { delivered } = await checkoutThroughSandbox(owner.token, 'plus', 'annual');
+    const after = Date.now();
     expect(delivered).toEqual({ received: true, applied: true, duplicate: false, ignored: false });
     const billing = await billingOf(owner.token);
     expect(billing).toMatchObject({ plan: 'plus', purchased_plan: 'plus', cycle: 'annual', status: 'active', provider: 'sandbox', ends_at: null });
-    expect(new Date(billing.renews_at).getTime() - Date.now()).toBeGreaterThan(364 * 86_400_000);
+    // The same calendar day and minute a year later (UTC), whatever the year's length.
+    const renews = new Date(billing.renews_at).getTime();
+    expect(renews).toBeGreaterThanOrEqual(periodEnd('annual', 'plus', before)!);
+    expect(renews).toBeLessThanOrEqual(periodEnd('annual', 'plus', after)!);
+    expect(new Date(periodEnd('annual', 'plus', Date.parse('2026-11-24T22:40:30Z'))!).toISOString()).toBe('2027-11-24T22:40:00.000Z');
     expect(billing.meters.find((m: { key: string }) => m.key === 'canaries')).toMatchObject({ used: 0, limit: 3 });
   });
 
