@@ -67,6 +67,19 @@ describe('POST /api/billing/webhook', () => {
     expect(events?.n).toBe(1);
   });
 
+  it('the sandbox page is told how it charges, as the quote says: once for ten years for a memorial closeout, every month otherwise', async () => {
+    const owner = await signedInUser();
+    const closeout = await api('POST', '/api/billing/checkout', { token: owner.token, json: { plan: 'pro', cycle: 'memorial_closeout' } });
+    expect((await api('GET', `/api/billing/sandbox/${closeout.data.id}`, { token: owner.token })).data).toMatchObject({
+      cycle: 'memorial_closeout',
+      amount_cents: 14900,
+      interval: null,
+      years: 10,
+    });
+    const monthly = await api('POST', '/api/billing/checkout', { token: owner.token, json: { plan: 'plus', cycle: 'monthly' } });
+    expect((await api('GET', `/api/billing/sandbox/${monthly.data.id}`, { token: owner.token })).data).toMatchObject({ interval: 'month', years: null });
+  });
+
   it('refuses a bad, an old or a missing signature with 400 and changes nothing', async () => {
     const owner = await signedInUser();
     const session = await api('POST', '/api/billing/checkout', { token: owner.token, json: { plan: 'plus', cycle: 'monthly' } });

@@ -79,6 +79,7 @@ export const ZSandboxSession = ZCheckoutQuote.pick({
   amount_cents: true,
   discount_percent: true,
   interval: true,
+  years: true,
 }).extend({
   id: z.string(),
   status: z.enum(['open', 'complete', 'declined', 'canceled']),

@@ -87,6 +87,14 @@ export function cyclePrice(prices: PlanPrices, cycle: BillingCycle): number | nu
   return prices[cycle];
 }
 
+/** How a checkout of `cycle` is charged, as the quote and the sandbox page say it: every month or year, or once for `years` (memorial closeout). */
+export function chargeTerms(prices: PlanPrices, cycle: BillingCycle): { interval: 'month' | 'year' | null; years: number | null } {
+  return {
+    interval: cycle === 'monthly' ? 'month' : cycle === 'annual' ? 'year' : null,
+    years: cycle === 'memorial_closeout' ? (prices.closeout?.years ?? null) : null,
+  };
+}
+
 /** The price in cents after the family continuation discount (rounded to the cent, as Stripe's coupons do). */
 export const discountedCents = (usd: number, percentOff: number) => Math.round(Math.round(usd * 100) * (1 - percentOff / 100));
 

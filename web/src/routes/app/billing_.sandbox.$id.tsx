@@ -56,7 +56,7 @@ function SandboxCheckoutPage() {
             <h2 id="sandbox-heading">
               {s.plan_name}, {CYCLE_LABELS[s.cycle].toLowerCase()}
             </h2>
-            <p>{chargeSentence({ amount_cents: s.amount_cents, interval: s.interval, years: null })}</p>
+            <p>{chargeSentence(s)}</p>
             {s.status === 'open' ? (
               <div className="button-row">
                 <Button variant="primary" disabled={play.isPending} onClick={() => finish('pay')}>

@@ -1,7 +1,15 @@
 import type { User } from '@afterword/db/schema';
 import type { CheckoutQuery, CheckoutQuote } from '../../contracts/billing';
 import { formatBytes } from '../../contracts/attachments';
-import { cyclePrice, discountedCents, FAMILY_CONTINUATION_DISCOUNT_PERCENT, PLAN_LIMITS, planPrices, type PlanLimits } from '../../contracts/plans';
+import {
+  chargeTerms,
+  cyclePrice,
+  discountedCents,
+  FAMILY_CONTINUATION_DISCOUNT_PERCENT,
+  PLAN_LIMITS,
+  planPrices,
+  type PlanLimits,
+} from '../../contracts/plans';
 import type { ServiceContext } from '../../env';
 import { appOrigin } from '../../lib/app-origin';
 import { AppError } from '../../lib/errors';
@@ -50,8 +58,7 @@ export async function quoteCheckout(ctx: ServiceContext, user: Pick<User, 'id' |
     list_cents: listCents,
     amount_cents: discountedCents(price, discount),
     discount_percent: discount,
-    interval: q.cycle === 'monthly' ? 'month' : q.cycle === 'annual' ? 'year' : null,
-    years: q.cycle === 'memorial_closeout' ? (prices.closeout?.years ?? null) : null,
+    ...chargeTerms(prices, q.cycle),
     changes: changes(PLAN_LIMITS[user.plan], PLAN_LIMITS[q.plan]),
     current_plan: user.plan,
   };

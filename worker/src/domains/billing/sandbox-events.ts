@@ -1,5 +1,5 @@
 import type { User } from '@afterword/db/schema';
-import { type BillingCycle, PLAN_LIMITS, type PaidPlanId } from '../../contracts/plans';
+import { type BillingCycle, chargeTerms, PLAN_LIMITS, type PaidPlanId, planPrices } from '../../contracts/plans';
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
 import { webhookSecret } from './providers';
@@ -36,7 +36,7 @@ export async function readSandboxSession(ctx: ServiceContext, user: Pick<User, '
     cycle: row.cycle,
     amount_cents: row.amount_cents,
     discount_percent: row.discount_percent,
-    interval: row.cycle === 'monthly' ? ('month' as const) : row.cycle === 'annual' ? ('year' as const) : null,
+    ...chargeTerms(planPrices(ctx.env.PRICING_OVERRIDES)[row.plan], row.cycle),
     status: row.status,
   };
 }
