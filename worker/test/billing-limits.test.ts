@@ -99,13 +99,30 @@ describe('the one storage meter', () => {
     const message = await createMessageFor(owner.token, { recipient_user_id: recipient.id });
     const capsule = crypto.randomUUID();
     const now = Date.now();
+    // One power of two per source, so the sum says which were counted.
     await env.DB.batch([
       env.DB.prepare('UPDATE messages SET audio_bytes = 1 WHERE id = ?').bind(message.id),
+      env.DB.prepare(
+        "INSERT INTO message_attachments (id, message_id, owner_id, r2_key, iv, name, size, created_at) VALUES (?1, ?2, ?3, ?4, 'iv', 'a.bin', ?5, ?6)",
+      ).bind(crypto.randomUUID(), message.id, owner.id, `attachments/${message.id}/a`, 2, now),
+      // A vault file carried by a message as an attachment counts once, as the vault file.
+      env.DB.prepare(
+        "INSERT INTO message_attachments (id, message_id, owner_id, r2_key, iv, name, size, created_at) VALUES (?1, ?2, ?3, ?4, 'iv', 'v.bin', ?5, ?6)",
+      ).bind(crypto.randomUUID(), message.id, owner.id, `vault/${owner.id}/v`, 4, now),
+      env.DB.prepare(
+        "INSERT INTO vault_assets (id, owner_id, r2_key, iv, envelope, name, size, consent_at, created_at) VALUES (?1, ?2, ?3, 'iv', 'e', 'v.bin', 8, ?4, ?4)",
+      ).bind(crypto.randomUUID(), owner.id, `vault/${owner.id}/v`, now),
+      env.DB.prepare(
+        "INSERT INTO voice_samples (id, owner_id, r2_key, label, content_type, codec, size, duration_ms, consent_at, created_at) VALUES (?1, ?2, 'voice/s', 'l', 'audio/wav', 'pcm', 16, 1000, ?3, ?3)",
+      ).bind(crypto.randomUUID(), owner.id, now),
+      env.DB.prepare(
+        "INSERT INTO voice_prompts (id, owner_id, prompt, r2_key, content_type, size, duration_ms, locked, created_at) VALUES (?1, ?2, 'p', 'voice/p', 'audio/wav', 32, 1000, 0, ?3)",
+      ).bind(crypto.randomUUID(), owner.id, now),
       env.DB.prepare(
         "INSERT INTO capsules (id, author_id, title, theme, is_anonymous, release_at, created_at, updated_at) VALUES (?1, ?2, 't', 'Hope', 0, ?3, ?3, ?3)",
       ).bind(capsule, owner.id, now),
       env.DB.prepare(
-        "INSERT INTO capsule_items (id, capsule_id, position, type, data, r2_key, content_type, size) VALUES (?1, ?2, 0, 'audio', '', ?3, 'audio/webm', 100)",
+        "INSERT INTO capsule_items (id, capsule_id, position, type, data, r2_key, content_type, size) VALUES (?1, ?2, 0, 'audio', '', ?3, 'audio/webm', 64)",
       ).bind(crypto.randomUUID(), capsule, `capsules/${capsule}/a.webm`),
       env.DB.prepare("INSERT INTO capsule_items (id, capsule_id, position, type, data) VALUES (?1, ?2, 1, 'text', ?3)").bind(
         crypto.randomUUID(),
@@ -114,7 +131,9 @@ describe('the one storage meter', () => {
       ),
     ]);
     const meter = (await api('GET', '/api/billing', { token: owner.token })).data.meters.find((m: { key: string }) => m.key === 'storage_bytes');
-    expect(meter.used).toBe(101); // a text item is not storage
+    // 1 audio + 2 attachment + 8 vault file + 16 voice sample + 32 Message from the Beyond + 64 capsule media;
+    // not 4 (the vault file again) nor the text item.
+    expect(meter.used).toBe(123);
     const theirs = (await api('GET', '/api/billing', { token: recipient.token })).data.meters.find((m: { key: string }) => m.key === 'storage_bytes');
     expect(theirs.used).toBe(0);
   });
