@@ -1,11 +1,13 @@
-import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
+import { createExecutionContext, createMessageBatch, env, getQueueResult, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import type { ClockCheckIn } from '../src/durable/canary-clock';
 import { clockOf, settleCanaries } from '../src/domains/canary/canary-timer';
 import { legacyCanaryToken } from '../src/domains/canary/canary-token';
 import { checkInWithToken } from '../src/domains/canary/check-in';
 import { projectCheckIns } from '../src/domains/canary/check-in-projection';
+import { deleteCanary } from '../src/domains/canary/delete-canary';
 import { advanceMessage } from '../src/domains/messages/release/advance-message';
+import { consumeBatch } from '../src/queues/consume';
 import { createServiceContext } from '../src/env';
 import { api, signedInUser } from './helpers/api';
 import { createCanaryFor, servicesAt, transitionsOf } from './helpers/canary';
@@ -99,6 +101,28 @@ describe('a token check-in at the edge', () => {
     await expect(checkInWithToken(createServiceContext({ ...env, DB: worker.db }), canary.token, 'ping')).rejects.toMatchObject({ status: 404 });
     expect(worker.calls).toEqual([]);
     expect((await api('POST', `/api/ping/${canary.token}`)).status).toBe(404);
+  });
+
+  it('a delete whose object could not be stopped retries the stop through the queue, and then the token fails at once', async () => {
+    const owner = await signedInUser();
+    const canary = await createCanaryFor(owner.token);
+    const unreachable = {
+      idFromName: (name: string) => env.CANARY_CLOCK.idFromName(name),
+      get: () => ({
+        stop: async () => {
+          throw new Error('object unavailable');
+        },
+      }),
+    } as unknown as typeof env.CANARY_CLOCK;
+    const { jobs } = await captureQueues(() => deleteCanary(createServiceContext({ ...env, CANARY_CLOCK: unreachable }), owner.id, canary.id));
+    expect(jobs).toEqual([{ queue: 'JOBS', body: { type: 'canary_stop', canary_id: canary.id }, delaySeconds: undefined }]);
+    // Until the job runs, the object has not heard of the deletion (D1 has: the check-in changes nothing there).
+    await expect(checkInWithToken(createServiceContext(env), canary.token, 'ping')).resolves.toMatchObject({ checked_in: 1 });
+
+    const batch = createMessageBatch('afterword-jobs', [{ id: 'm0', timestamp: new Date(), attempts: 1, body: jobs[0]!.body }]);
+    await consumeBatch(batch, env);
+    expect((await getQueueResult(batch, createExecutionContext())).explicitAcks).toEqual(['m0']);
+    await expect(checkInWithToken(createServiceContext(env), canary.token, 'ping')).rejects.toMatchObject({ status: 404 });
   });
 });
 

@@ -78,6 +78,10 @@ export type ClonedVoiceDeleteJob = z.infer<typeof ZClonedVoiceDeleteJob>;
 export const ZChatImportJob = z.object({ type: z.literal('chat_import'), import_id: z.string().min(1) });
 export type ChatImportJob = z.infer<typeof ZChatImportJob>;
 
+/** Stop a deleted canary's object, when stopping it at the deletion failed (domains/canary/canary-timer.ts). */
+export const ZCanaryStopJob = z.object({ type: z.literal('canary_stop'), canary_id: z.string().min(1) });
+export type CanaryStopJob = z.infer<typeof ZCanaryStopJob>;
+
 export const ZQueueJob = z.discriminatedUnion('type', [
   ZMissedCheckinsEvent,
   ZDeliverJob,
@@ -91,5 +95,6 @@ export const ZQueueJob = z.discriminatedUnion('type', [
   ZVoiceTrainingJob,
   ZChatImportJob,
   ZClonedVoiceDeleteJob,
+  ZCanaryStopJob,
 ]);
 export type QueueJob = z.infer<typeof ZQueueJob>;

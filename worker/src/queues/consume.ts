@@ -1,4 +1,5 @@
 import { ZCheckInProjection, ZQueueJob, type QueueJob } from '../contracts/jobs';
+import { clockOf } from '../domains/canary/canary-timer';
 import { projectCheckIns } from '../domains/canary/check-in-projection';
 import { dispatchMissedCheckins } from '../domains/canary/missed-event-subscribers';
 import { sendContactInvitation } from '../domains/contacts/send-invitation';
@@ -35,6 +36,7 @@ const handlers: Handlers = {
   voice_training: async (job, env) => void (await runVoiceTraining(createServiceContext(env), job)),
   chat_import: async (job, env) => void (await runChatImport(createServiceContext(env), job)),
   cloned_voice_delete: async (job, env) => void (await runClonedVoiceDelete(createServiceContext(env), job)),
+  canary_stop: (job, env) => clockOf(env, job.canary_id).stop(),
 };
 
 export async function consumeBatch(batch: MessageBatch<unknown>, env: Bindings) {

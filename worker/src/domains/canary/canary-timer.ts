@@ -1,3 +1,4 @@
+import type { CanaryStopJob } from '../../contracts/jobs';
 import type { ClockCheckIn } from '../../durable/canary-clock';
 import type { Bindings } from '../../env';
 import { log } from '../../lib/logger';
@@ -37,11 +38,21 @@ export async function settleCanaries(env: Bindings, canaryIds: readonly string[]
   await Promise.all(canaryIds.map((id) => clockOf(env, id).settle(since)));
 }
 
+/**
+ * Stops a deleted canary's object: no more wakes, and its tokens fail at once without a D1 query. A stop
+ * that fails is retried through the JOBS queue (`canary_stop`) until the object answers, so a deleted
+ * canary's token does not keep checking in until its next wake; if even the queue is down, that wake
+ * finds no row and stops the object.
+ */
 export async function stopCanaryTimer(env: Bindings, canaryId: string): Promise<void> {
   try {
     await clockOf(env, canaryId).stop();
   } catch (err) {
-    // The object re-reads D1 at its next wake, finds no canary and stops itself.
-    log.warn('could not stop canary timer; it will stop at its next wake', { canary_id: canaryId, error: String(err) });
+    log.warn('could not stop a canary object; retrying through the queue', { canary_id: canaryId, error: String(err) });
+    try {
+      await env.JOBS.send({ type: 'canary_stop', canary_id: canaryId } satisfies CanaryStopJob);
+    } catch (sendErr) {
+      log.error('could not queue a canary stop; it will stop at its next wake', { canary_id: canaryId, error: String(sendErr) });
+    }
   }
 }
