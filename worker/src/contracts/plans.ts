@@ -87,6 +87,9 @@ export function cyclePrice(prices: PlanPrices, cycle: BillingCycle): number | nu
   return prices[cycle];
 }
 
+/** Monthly and annual checkouts are subscriptions that renew; lifetime and memorial closeout are paid once. */
+export const isSubscriptionCycle = (cycle: BillingCycle): cycle is 'monthly' | 'annual' => cycle === 'monthly' || cycle === 'annual';
+
 /** How a checkout of `cycle` is charged, as the quote and the sandbox page say it: every month or year, or once for `years` (memorial closeout). */
 export function chargeTerms(prices: PlanPrices, cycle: BillingCycle): { interval: 'month' | 'year' | null; years: number | null } {
   return {

@@ -1,6 +1,6 @@
 import type { User } from '@afterword/db/schema';
 import type { BillingView } from '../../contracts/billing';
-import { PLAN_LIMITS, type BillingCycle, type PlanId } from '../../contracts/plans';
+import { isSubscriptionCycle, PLAN_LIMITS, type BillingCycle, type PlanId } from '../../contracts/plans';
 import type { ServiceContext } from '../../env';
 import { readMeters } from './meters';
 import { providerName } from './providers';
@@ -11,7 +11,7 @@ export async function readBilling(ctx: ServiceContext, user: Pick<User, 'id' | '
     .bind(user.id)
     .first<{ plan: PlanId; cycle: BillingCycle; status: 'active' | 'past_due' | 'canceled'; period_end: number | null }>();
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-  const renews = account && account.status !== 'canceled' && (account.cycle === 'monthly' || account.cycle === 'annual');
+  const renews = account && account.status !== 'canceled' && isSubscriptionCycle(account.cycle);
   return {
     plan: user.plan,
     plan_name: PLAN_LIMITS[user.plan].name,

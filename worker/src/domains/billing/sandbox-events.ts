@@ -1,5 +1,5 @@
 import type { User } from '@afterword/db/schema';
-import { type BillingCycle, chargeTerms, PLAN_LIMITS, type PaidPlanId, planPrices } from '../../contracts/plans';
+import { type BillingCycle, chargeTerms, isSubscriptionCycle, PLAN_LIMITS, type PaidPlanId, planPrices } from '../../contracts/plans';
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
 import { webhookSecret } from './providers';
@@ -53,7 +53,7 @@ export async function playSandboxOutcome(ctx: ServiceContext, user: Pick<User, '
   if (row.status !== 'open') throw new AppError('CONFLICT', 'This checkout session is already finished');
   const secret = webhookSecret(ctx.env);
   if (!secret) throw sessionNotFound();
-  const subscription = row.cycle === 'monthly' || row.cycle === 'annual';
+  const subscription = isSubscriptionCycle(row.cycle);
   const type = outcome === 'pay' ? 'checkout.session.completed' : outcome === 'decline' ? 'checkout.session.async_payment_failed' : 'checkout.session.expired';
   const created = Math.floor(ctx.now().getTime() / 1000);
   const event = {
