@@ -1,4 +1,5 @@
 import { env } from 'cloudflare:test';
+import { exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { api, signedInUser } from './helpers/api';
 import { capsuleBy, daysFromNow } from './helpers/capsules';
@@ -182,6 +183,47 @@ describe('playing a capsule’s audio and video', () => {
     expect((await api('DELETE', `/api/capsule/${capsule.id}`, { token: author.token })).status).toBe(200);
     expect((await fetchAs(path)).status).toBe(404);
     expect((await env.BLOBS.list({ prefix: `capsules/${capsule.id}/` })).objects).toEqual([]);
+  });
+
+  it('answers a byte range with 206 so players can seek, a range past the end with 416, and several ranges with the whole file', async () => {
+    const author = await signedInUser();
+    const capsule = await capsuleBy(author, { release_at: daysFromNow(3) });
+    const wav = fixture('speech.wav');
+    const { data: path } = (await addMedia(author, capsule.id, wav, 'audio')).data.content[1];
+    await releaseNow(capsule.id);
+    const ranged = async (range: string) => {
+      const res = await exports.default.fetch(new Request(`http://afterword.test${path}`, { headers: { range } }));
+      return { status: res.status, headers: res.headers, bytes: new Uint8Array(await res.arrayBuffer()) };
+    };
+
+    const middle = await ranged('bytes=100-199');
+    expect(middle.status).toBe(206);
+    expect(middle.headers.get('content-range')).toBe(`bytes 100-199/${wav.byteLength}`);
+    expect(middle.headers.get('content-length')).toBe('100');
+    expect(middle.headers.get('content-type')).toBe('audio/wav');
+    expect(middle.bytes).toEqual(wav.subarray(100, 200));
+
+    const tail = await ranged('bytes=-10');
+    expect(tail.status).toBe(206);
+    expect(tail.headers.get('content-range')).toBe(`bytes ${wav.byteLength - 10}-${wav.byteLength - 1}/${wav.byteLength}`);
+    expect(tail.bytes).toEqual(wav.subarray(wav.byteLength - 10));
+
+    const open = await ranged(`bytes=${wav.byteLength - 5}-`);
+    expect(open.bytes).toEqual(wav.subarray(wav.byteLength - 5));
+
+    const past = await ranged(`bytes=${wav.byteLength}-`);
+    expect(past.status).toBe(416);
+    expect(past.headers.get('content-range')).toBe(`bytes */${wav.byteLength}`);
+    expect(past.bytes.byteLength).toBe(0);
+
+    for (const whole of [await ranged('bytes=0-9, 50-59'), await ranged('lines=1-2')]) {
+      expect(whole.status).toBe(200);
+      expect(whole.headers.get('accept-ranges')).toBe('bytes');
+      expect(whole.bytes).toEqual(wav);
+    }
+    // A range does not open what is not readable.
+    await env.DB.prepare('UPDATE capsules SET hidden_at = ?2 WHERE id = ?1').bind(capsule.id, Date.now()).run();
+    expect((await ranged('bytes=0-9')).status).toBe(404);
   });
 
   it('is hidden with its capsule when reports hide it', async () => {

@@ -30,6 +30,8 @@ export interface OperationContext<A extends Access = Access> {
   principal: PrincipalFor<A>;
   clientAddress: string;
   requestId: string;
+  /** The request's `Range` header (REST only; null over tRPC): media answers part of a file with 206. */
+  range: string | null;
 }
 
 /**

@@ -46,6 +46,7 @@ const context = (c: Context<AppEnv>, principal: Principal | null): OperationCont
   principal: principal as Principal,
   clientAddress: c.get('clientAddress'),
   requestId: c.get('requestId'),
+  range: c.req.header('range') ?? null,
 });
 
 function answer(c: Context<AppEnv>, op: AnyOperation, result: unknown) {

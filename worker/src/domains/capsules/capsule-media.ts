@@ -1,4 +1,5 @@
 import type { User } from '@afterword/db/schema';
+import parseRange from 'range-parser';
 import {
   CAPSULE_ITEMS_MAX,
   CAPSULE_MEDIA_MAX_BYTES,
@@ -143,19 +144,35 @@ async function readableItem(ctx: ServiceContext, principal: Principal | null, it
   return row;
 }
 
-/** GET /api/capsule/media/{item_id}: the file, with the type read from its bytes; cached privately (an author's preview is not public). */
-export async function capsuleMediaResponse(ctx: ServiceContext, principal: Principal | null, itemId: string): Promise<Response> {
+/**
+ * GET /api/capsule/media/{item_id}: the file, with the type read from its bytes; cached privately (an
+ * author's preview is not public). A `Range: bytes=…` of one range answers 206 with that part (players
+ * seek in audio and video this way); a range past the end answers 416; several ranges, or a header that
+ * does not parse, get the whole file (RFC 9110 lets a server ignore Range).
+ */
+export async function capsuleMediaResponse(ctx: ServiceContext, principal: Principal | null, itemId: string, range: string | null = null): Promise<Response> {
   const row = await readableItem(ctx, principal, itemId);
-  const object = await ctx.env.BLOBS.get(row.r2_key);
+  const headers = { 'Content-Type': row.content_type, 'Accept-Ranges': 'bytes', 'Cache-Control': 'private, max-age=300', 'X-Content-Type-Options': 'nosniff' };
+  const asked = range ? await askedPart(ctx, row.r2_key, range) : null;
+  if (asked?.part === 'unsatisfiable') return new Response(null, { status: 416, headers: { ...headers, 'Content-Range': `bytes */${asked.size}` } });
+  const part = asked?.part ?? null;
+  const object = await ctx.env.BLOBS.get(row.r2_key, part ? { range: { offset: part.start, length: part.end - part.start + 1 } } : {});
   if (!object) throw capsuleNotFound();
+  if (!part) return new Response(object.body, { headers: { ...headers, 'Content-Length': String(object.size) } });
   return new Response(object.body, {
-    headers: {
-      'Content-Type': row.content_type,
-      'Content-Length': String(object.size),
-      'Cache-Control': 'private, max-age=300',
-      'X-Content-Type-Options': 'nosniff',
-    },
+    status: 206,
+    headers: { ...headers, 'Content-Length': String(part.end - part.start + 1), 'Content-Range': `bytes ${part.start}-${part.end}/${object.size}` },
   });
+}
+
+/** The file's size and the one byte range a Range header asks of it: 'unsatisfiable', or null (the whole file). */
+async function askedPart(ctx: ServiceContext, key: string, header: string) {
+  const head = await ctx.env.BLOBS.head(key);
+  if (!head) throw capsuleNotFound();
+  const parsed = parseRange(head.size, header, { combine: true });
+  const part: { start: number; end: number } | 'unsatisfiable' | null =
+    parsed === -1 ? 'unsatisfiable' : parsed === -2 || parsed.type !== 'bytes' || parsed.length !== 1 ? null : { start: parsed[0]!.start, end: parsed[0]!.end };
+  return { size: head.size, part };
 }
 
 /** GET /api/capsule/media/{item_id}/captions: the item's WebVTT captions (404 when it has none). */

@@ -242,9 +242,14 @@ export const capsuleOperations = [
       tags,
       authOptional: true,
       contentType: 'audio/*',
-      responses: { 200: { description: 'audio/webm, audio/ogg, audio/wav, video/webm or video/mp4' }, 404: notFoundDoc },
+      responses: {
+        200: { description: 'audio/webm, audio/ogg, audio/wav, video/webm or video/mp4' },
+        206: { description: 'The byte range asked for with `Range: bytes=…` (one range; players seek with it)' },
+        404: notFoundDoc,
+        416: { description: 'A range past the end of the file' },
+      },
     },
-    run: ({ services, principal }, { id }) => capsuleMediaResponse(services, principal, id),
+    run: ({ services, principal, range }, { id }) => capsuleMediaResponse(services, principal, id, range),
   }),
   defineOperation({
     method: 'get',
