@@ -11,7 +11,8 @@ import { guardianOf } from './helpers/guardian';
 import { captureQueues, createMessageFor } from './helpers/messages';
 import { giveVaultItem, withKeys } from './helpers/vault';
 import { endpointFor } from './helpers/webhooks';
-import { pcmWav, uploadSample, voiceLike } from './helpers/voice';
+import { uploadSample, voiceLike } from './helpers/voice';
+import { floatWav } from '../src/contracts/wav';
 import { runVoiceTraining } from '../src/domains/voice/training';
 import type { VoiceTrainingJob } from '../src/contracts/jobs';
 import { deliverMessage } from '../src/domains/messages/delivery/deliver-message';
@@ -98,7 +99,7 @@ describe('asking for one’s account to be deleted (POST /api/account/delete)', 
     await guardianOf(friend, owner);
     const friendMessage = await createMessageFor(friend.token, { recipient_user_id: friend.id, content: 'friend keeps this' });
     // A voice sample and a trained profile.
-    await uploadSample(owner.token, pcmWav(voiceLike(31, 150, 4), 8000));
+    await uploadSample(owner.token, floatWav(voiceLike(31, 150, 4), 8000));
     const training = await captureQueues(() => api('POST', '/api/voice/train', { token: owner.token }));
     expect(training.result.status).toBe(202);
     await runVoiceTraining(servicesAt(Date.now()), training.jobs[0]!.body as VoiceTrainingJob);
@@ -106,7 +107,7 @@ describe('asking for one’s account to be deleted (POST /api/account/delete)', 
     const beyond = new FormData();
     beyond.append('prompt', 'When you miss me?');
     beyond.append('locked', 'true');
-    beyond.append('file', new Blob([pcmWav(voiceLike(1, 150, 4), 8000)]), 'a.wav');
+    beyond.append('file', new Blob([floatWav(voiceLike(1, 150, 4), 8000)]), 'a.wav');
     expect((await api('POST', '/api/voice/prompt', { token: owner.token, body: beyond })).status).toBe(201);
     await api('POST', '/api/ai/train-profile', { token: owner.token, json: { persona_text: 'Me', behavior: 'wise', qa: [] } });
     // Community: the owner's anonymous capsule, memorial (with the friend's post), post and candle on the friend's memorial.

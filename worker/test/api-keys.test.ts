@@ -18,6 +18,7 @@ import { handleError } from '../src/middleware/errors';
 import { requestContext } from '../src/middleware/request-context';
 import { callerAs } from './helpers/trpc';
 import { api, signedInUser } from './helpers/api';
+import { countingD1 } from './helpers/counting-d1';
 
 /** POST /api/developer/keys as a signed-in person. */
 async function createKey(token: string, scopes: ApiScope[], sandbox = false, name = 'integration') {
@@ -45,52 +46,6 @@ const keyUsage = async (keyId: string) => {
     .bind(keyId)
     .first<{ usage_count: number; last_used_at: number | null }>())!;
 };
-
-/**
- * The D1 binding with every round trip counted (a statement's first/all/run/raw, a batch, an exec):
- * what the Worker costs per request, independent of timing.
- */
-function countingD1(real: D1Database) {
-  const trips: string[] = [];
-  const realOf = new WeakMap<object, D1PreparedStatement>();
-  const wrap = (stmt: D1PreparedStatement): D1PreparedStatement => {
-    const proxy = new Proxy(stmt, {
-      get(target, prop) {
-        if (prop === 'bind') return (...args: unknown[]) => wrap(target.bind(...args));
-        if (prop === 'first' || prop === 'all' || prop === 'run' || prop === 'raw') {
-          return (...args: unknown[]) => {
-            trips.push(String(prop));
-            return (target[prop] as (...a: unknown[]) => unknown).apply(target, args);
-          };
-        }
-        const value = Reflect.get(target, prop, target);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
-    realOf.set(proxy, stmt);
-    return proxy;
-  };
-  const db = new Proxy(real, {
-    get(target, prop) {
-      if (prop === 'prepare') return (query: string) => wrap(target.prepare(query));
-      if (prop === 'batch') {
-        return (stmts: D1PreparedStatement[]) => {
-          trips.push('batch');
-          return target.batch(stmts.map((s) => realOf.get(s) ?? s));
-        };
-      }
-      if (prop === 'exec') {
-        return (query: string) => {
-          trips.push('exec');
-          return target.exec(query);
-        };
-      }
-      const value = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-  return { db, trips };
-}
 
 /** One request through the real app with a counting D1. */
 async function countedCall(method: string, path: string, token: string) {

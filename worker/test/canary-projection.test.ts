@@ -13,6 +13,7 @@ import { api, signedInUser } from './helpers/api';
 import { createCanaryFor, servicesAt, transitionsOf } from './helpers/canary';
 import { captureQueues, createMessageFor, messageRow, transitionCauses } from './helpers/messages';
 import { insideClock, queueDown } from './helpers/canary-clock';
+import { countingD1 } from './helpers/counting-d1';
 
 /**
  * Issue 19: each canary's Durable Object is the record of its clock; D1 is its projection, written
@@ -22,37 +23,26 @@ import { insideClock, queueDown } from './helpers/canary-clock';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-/** A D1 binding that counts every call that reaches the database. */
-function countingD1(real: D1Database) {
-  const calls: string[] = [];
-  const wrapStatement = (stmt: D1PreparedStatement, sql: string): D1PreparedStatement =>
-    new Proxy(stmt, {
-      get(target, prop) {
-        if (prop === 'bind') return (...args: unknown[]) => wrapStatement(target.bind(...args), sql);
-        if (prop === 'first' || prop === 'all' || prop === 'run' || prop === 'raw')
-          return (...args: unknown[]) => {
-            calls.push(sql);
-            return (target[prop] as (...a: unknown[]) => unknown).apply(target, args);
-          };
-        return Reflect.get(target, prop);
-      },
-    });
-  const db = new Proxy(real, {
-    get(target, prop) {
-      if (prop === 'prepare') return (sql: string) => wrapStatement(target.prepare(sql), sql);
-      if (prop === 'batch' || prop === 'exec' || prop === 'dump')
-        return (...args: unknown[]) => {
-          calls.push(String(prop));
-          return (target[prop] as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      return Reflect.get(target, prop);
-    },
-  });
-  return { db, calls };
-}
-
 const lastCheckInInD1 = async (canaryId: string) =>
   (await env.DB.prepare('SELECT last_check_in FROM canaries WHERE id = ?').bind(canaryId).first<{ last_check_in: number }>())!.last_check_in;
+
+/** A fixed-date rule's day, three days from now, and its midnight (UTC): when the rule arms its message. */
+function dueDay() {
+  const day = new Date(Date.now() + 3 * DAY).toISOString().slice(0, 10);
+  return { day, dueAt: Date.parse(`${day}T00:00:00Z`) };
+}
+
+/** A sender with a weekly canary and a message to `recipient` whose fixed-date rule (2 h cancel window) armed it at `dueAt` + 5 ms. */
+async function senderWithArmedMessage(recipient: { id: string }, { day, dueAt }: ReturnType<typeof dueDay>) {
+  const sender = await signedInUser();
+  const canary = await createCanaryFor(sender.token, { interval_seconds: 7 * 24 * 3600 });
+  const m = await createMessageFor(sender.token, {
+    recipient_user_id: recipient.id,
+    rules: [{ trigger_type: 'fixed_date', trigger_value: day, expire_window: 2 }],
+  });
+  await captureQueues(() => advanceMessage(servicesAt(dueAt + 5), m.id, 'direct'));
+  return { canary, m };
+}
 
 describe('a token check-in at the edge', () => {
   it('makes no D1 call on its path: the Worker verifies the token, the object records it', async () => {
@@ -61,14 +51,14 @@ describe('a token check-in at the edge', () => {
     const worker = countingD1(env.DB);
     const result = await checkInWithToken(createServiceContext({ ...env, DB: worker.db }), canary.token, 'ping');
     expect(result.checked_in).toBe(1);
-    expect(worker.calls).toEqual([]);
+    expect(worker.trips).toEqual([]);
 
     const object = countingD1(env.DB);
     const accepted = await insideClock(canary.id, { DB: object.db }, (clock) =>
       clock.checkIn(canary.id, 1, { event_id: crypto.randomUUID(), at: Date.now(), source: 'ping' }),
     );
     expect(accepted).toEqual({ interval_seconds: 3600 });
-    expect(object.calls).toEqual([]);
+    expect(object.trips).toEqual([]);
   });
 
   it('a token from before v2 (the MAC alone) still checks in, found by its hash', async () => {
@@ -99,7 +89,7 @@ describe('a token check-in at the edge', () => {
     expect((await api('DELETE', `/api/canary/${canary.id}`, { token: owner.token })).status).toBe(200);
     const worker = countingD1(env.DB);
     await expect(checkInWithToken(createServiceContext({ ...env, DB: worker.db }), canary.token, 'ping')).rejects.toMatchObject({ status: 404 });
-    expect(worker.calls).toEqual([]);
+    expect(worker.trips).toEqual([]);
     expect((await api('POST', `/api/ping/${canary.token}`)).status).toBe(404);
   });
 
@@ -128,16 +118,10 @@ describe('a token check-in at the edge', () => {
 
 describe('the D1 projection may lag; the promise does not move', () => {
   it('a check-in whose projection was lost still disarms an armed message: the release engine settles first', async () => {
-    const sender = await signedInUser();
     const recipient = await signedInUser();
-    const canary = await createCanaryFor(sender.token, { interval_seconds: 7 * 24 * 3600 });
-    const day = new Date(Date.now() + 3 * DAY).toISOString().slice(0, 10);
-    const dueAt = Date.parse(`${day}T00:00:00Z`);
-    const m = await createMessageFor(sender.token, {
-      recipient_user_id: recipient.id,
-      rules: [{ trigger_type: 'fixed_date', trigger_value: day, expire_window: 2 }],
-    });
-    await captureQueues(() => advanceMessage(servicesAt(dueAt + 5), m.id, 'direct'));
+    const due = dueDay();
+    const { dueAt } = due;
+    const { canary, m } = await senderWithArmedMessage(recipient, due);
     expect((await messageRow(m.id))!.status).toBe('armed');
 
     // The owner checks in inside the window; the object records it, but the queue is down: D1 never hears.
@@ -188,16 +172,10 @@ describe('the D1 projection may lag; the promise does not move', () => {
   });
 
   it('a redelivered old check-in cannot disarm a message armed after it', async () => {
-    const sender = await signedInUser();
     const recipient = await signedInUser();
-    const canary = await createCanaryFor(sender.token, { interval_seconds: 7 * 24 * 3600 });
-    const day = new Date(Date.now() + 3 * DAY).toISOString().slice(0, 10);
-    const dueAt = Date.parse(`${day}T00:00:00Z`);
-    const m = await createMessageFor(sender.token, {
-      recipient_user_id: recipient.id,
-      rules: [{ trigger_type: 'fixed_date', trigger_value: day, expire_window: 2 }],
-    });
-    await captureQueues(() => advanceMessage(servicesAt(dueAt + 5), m.id, 'direct'));
+    const due = dueDay();
+    const { dueAt } = due;
+    const { canary, m } = await senderWithArmedMessage(recipient, due);
     const old = { type: 'canary_check_in' as const, canary_id: canary.id, event_id: crypto.randomUUID(), at: dueAt - HOUR, source: 'ping' as const };
     await projectCheckIns({ env }, [old]);
     expect((await messageRow(m.id))!.status).toBe('armed');
@@ -205,18 +183,12 @@ describe('the D1 projection may lag; the promise does not move', () => {
 
   it('one queue delivery of two senders’ check-ins, in any order, has each one’s effect, dated by its own time', async () => {
     const recipient = await signedInUser();
-    const day = new Date(Date.now() + 3 * DAY).toISOString().slice(0, 10);
-    const dueAt = Date.parse(`${day}T00:00:00Z`);
+    const due = dueDay();
+    const { dueAt } = due;
     const armedSender = async () => {
-      const sender = await signedInUser();
-      const canary = await createCanaryFor(sender.token, { interval_seconds: 7 * 24 * 3600 });
-      const m = await createMessageFor(sender.token, {
-        recipient_user_id: recipient.id,
-        rules: [{ trigger_type: 'fixed_date', trigger_value: day, expire_window: 2 }],
-      });
-      await captureQueues(() => advanceMessage(servicesAt(dueAt + 5), m.id, 'direct'));
-      expect((await messageRow(m.id))!.status).toBe('armed');
-      return { canary, m };
+      const armed = await senderWithArmedMessage(recipient, due);
+      expect((await messageRow(armed.m.id))!.status).toBe('armed');
+      return armed;
     };
     const ann = await armedSender();
     const bob = await armedSender();

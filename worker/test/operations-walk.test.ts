@@ -14,7 +14,8 @@ import { keyBundle } from './helpers/e2ee';
 import { giveVaultItem } from './helpers/vault';
 import { endpointFor } from './helpers/webhooks';
 import { toBase64 } from '../src/lib/encoding';
-import { pcmWav, uploadSample } from './helpers/voice';
+import { uploadSample } from './helpers/voice';
+import { floatWav } from '../src/contracts/wav';
 
 /**
  * A walk over every declared operation (worker/src/api/operations.ts), so a new operation is held to
@@ -64,7 +65,7 @@ async function vaultItem(owner: Persona, recipient: Persona) {
 async function capsuleMediaItemOf(owner: Persona) {
   const capsule = await capsuleBy(owner, { release_at: '2099-01-01' });
   const form = new FormData();
-  form.append('file', new Blob([pcmWav(new Float32Array(8000), 8000)]), 'walk.wav');
+  form.append('file', new Blob([floatWav(new Float32Array(8000), 8000)]), 'walk.wav');
   form.append('type', 'audio');
   form.append('captions', 'WEBVTT\n');
   const res = await api('POST', `/api/capsule/${capsule.id}/media`, { token: owner.token, body: form });
@@ -93,7 +94,7 @@ const OWNED: Record<string, (owner: Persona, recipient: Persona) => Promise<stri
   personaReply: (owner) => walkPersona(owner),
   transcribePersonaQuestion: (owner) => walkPersona(owner),
   retirePersona: (owner) => walkPersona(owner),
-  deleteVoiceSample: async (owner) => (await uploadSample(owner.token, pcmWav(new Float32Array(8000), 8000))).data.id,
+  deleteVoiceSample: async (owner) => (await uploadSample(owner.token, floatWav(new Float32Array(8000), 8000))).data.id,
   deleteCanary: async (owner) => (await createCanaryFor(owner.token)).id,
   getMessage: heldMessage,
   // With a recording, so an outsider's 404 can only come from the ownership check.

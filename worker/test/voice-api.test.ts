@@ -6,7 +6,8 @@ import { VOICE_ERRORS } from '../src/contracts/voice';
 import { consumeBatch } from '../src/queues/consume';
 import { api, signedInUser } from './helpers/api';
 import { captureQueues } from './helpers/messages';
-import { fixture, pcmWav, uploadSample, voiceLike } from './helpers/voice';
+import { fixture, uploadSample, voiceLike } from './helpers/voice';
+import { floatWav } from '../src/contracts/wav';
 
 /**
  * Voice samples and the voice profile (issue 16 sections 2 and 6): the owner uploads recordings whose
@@ -37,7 +38,7 @@ async function trainThroughQueue(person: Person) {
 }
 
 /** 31 s of a 150 Hz voice-like tone at 4 bursts a second, as one WAV. */
-const thirtyOneSeconds = () => pcmWav(voiceLike(31, 150, 4), 8000);
+const thirtyOneSeconds = () => floatWav(voiceLike(31, 150, 4), 8000);
 
 describe('uploading a voice sample (POST /api/voice/upload)', () => {
   it.each([
@@ -81,7 +82,7 @@ describe('uploading a voice sample (POST /api/voice/upload)', () => {
     const cut = await uploadSample(owner.token, fixture('speech.webm').subarray(0, 60));
     expect(cut.status).toBe(422);
     expect(cut.data.detail[0].msg).toMatch(/could not be measured/);
-    const short = await uploadSample(owner.token, pcmWav(voiceLike(0.3, 150, 4), 8000));
+    const short = await uploadSample(owner.token, floatWav(voiceLike(0.3, 150, 4), 8000));
     expect(short.status).toBe(422);
     expect(short.data.detail[0].msg).toBe(VOICE_ERRORS.tooShort);
     const noConsent = await uploadSample(owner.token, fixture('tone.wav'), { consent: 'false' });
@@ -219,7 +220,7 @@ describe('training the voice profile (POST /api/voice/train, GET /api/voice/stat
   it('measures pitch and rate of WebM and Ogg samples on the WAV rendition the browser decoded and sent with them', async () => {
     const owner = await signedInUser();
     // What the page sends: the recording as made, and its decoding to 16-bit mono 8 kHz (here a 240 Hz voice of the same length).
-    const rendition = pcmWav(voiceLike(3.713, 240, 4), 8000);
+    const rendition = floatWav(voiceLike(3.713, 240, 4), 8000);
     const sent = async (name: string) => {
       const form = new FormData();
       form.append('file', new Blob([fixture(name)]), name);

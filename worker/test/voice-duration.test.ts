@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { measureAudio, opusPacketMs, sniffAudio } from '../src/domains/voice/audio-duration';
 import { analyseVoice, wavToMono } from '../src/domains/voice/voice-analysis';
-import { fixture, pcmWav, voiceLike } from './helpers/voice';
+import { fixture, voiceLike } from './helpers/voice';
+import { floatWav } from '../src/contracts/wav';
 
 /**
  * The server measures every voice sample from its bytes (issue 16 section 6): fixtures of known length
@@ -71,7 +72,7 @@ describe('measuring a voice sample', () => {
     expect(measureAudio(fixture('speech.webm').subarray(0, 60))).toMatchObject({ ok: false });
     expect(measureAudio(fixture('speech.opus.ogg').subarray(0, 40))).toMatchObject({ ok: false });
     // An empty data chunk: a WAV with no audio.
-    expect(measureAudio(pcmWav(new Float32Array(0), 8000))).toEqual({ ok: false, reason: 'the file holds no audio' });
+    expect(measureAudio(floatWav(new Float32Array(0), 8000))).toEqual({ ok: false, reason: 'the file holds no audio' });
   });
 
   it('reads the length of an Opus packet from its TOC byte', () => {
@@ -83,7 +84,7 @@ describe('measuring a voice sample', () => {
 
 describe('the voice profile measured from PCM', () => {
   it.each([110, 180, 240])('finds the pitch of a %i Hz voice-like tone within 3 percent', (hz) => {
-    const { samples, rate } = wavToMono(pcmWav(voiceLike(4, hz, 4), 8000))!;
+    const { samples, rate } = wavToMono(floatWav(voiceLike(4, hz, 4), 8000))!;
     const features = analyseVoice(samples, rate);
     expect(Math.abs(features.pitchHz! - hz) / hz).toBeLessThan(0.03);
   });

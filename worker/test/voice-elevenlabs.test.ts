@@ -9,7 +9,8 @@ import { api, signedInUser } from './helpers/api';
 import { contactsOf } from './helpers/contacts';
 import { confirmDeathDirectly } from './helpers/guardian';
 import { captureQueues } from './helpers/messages';
-import { fixture, pcmWav, uploadSample, voiceLike } from './helpers/voice';
+import { fixture, uploadSample, voiceLike } from './helpers/voice';
+import { floatWav } from '../src/contracts/wav';
 import { PEER_SECONDS_PER_CHARACTER, type RecordedElevenLabsCall } from './peers/elevenlabs';
 
 /**
@@ -76,7 +77,7 @@ async function personaOf(owner: Person) {
 /** An owner with two samples uploaded (31 s of WAV and an Ogg Opus take), trained at the peer. */
 async function ownerWithClonedVoice() {
   const owner = await signedInUser();
-  const wav = pcmWav(voiceLike(31, 150, 4), 8000);
+  const wav = floatWav(voiceLike(31, 150, 4), 8000);
   const ogg = fixture('speech.opus.ogg');
   await uploadSample(owner.token, wav, { label: 'Reading a poem by my window' });
   await uploadSample(owner.token, ogg, { label: 'Hello' });
@@ -119,7 +120,7 @@ describe('training with the elevenlabs engine', () => {
     const logged: string[] = [];
     for (const level of ['log', 'info', 'warn', 'error'] as const) vi.spyOn(console, level).mockImplementation((...args) => void logged.push(args.join(' ')));
     const owner = await signedInUser();
-    await uploadSample(owner.token, pcmWav(voiceLike(31, 150, 4), 8000));
+    await uploadSample(owner.token, floatWav(voiceLike(31, 150, 4), 8000));
 
     config.ELEVENLABS_API_KEY = 'not-a-key';
     expect(await train(owner)).toMatchObject({

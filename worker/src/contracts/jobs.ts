@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CHECK_IN_SOURCES } from './canary';
 
 /**
  * The bodies of queue messages (DELIVERIES and JOBS), one schema each. The consumer
@@ -28,7 +29,7 @@ export const ZCheckInProjection = z.object({
   canary_id: z.string().uuid(),
   /** The check-in's own time (ms): what it changes is decided by it, not by when it is applied. */
   at: z.number().int().nonnegative(),
-  source: z.enum(['web', 'token', 'ping', 'api-key']),
+  source: z.enum(CHECK_IN_SOURCES),
 });
 export type CheckInProjection = z.infer<typeof ZCheckInProjection>;
 

@@ -1,4 +1,5 @@
-import { ZCheckInProjection, ZQueueJob, type QueueJob } from '../contracts/jobs';
+import type { z } from 'zod';
+import { type CheckInProjection, ZCheckInProjection, ZQueueJob, type QueueJob } from '../contracts/jobs';
 import { clockOf } from '../domains/canary/canary-timer';
 import { projectCheckIns } from '../domains/canary/check-in-projection';
 import { dispatchMissedCheckins } from '../domains/canary/missed-event-subscribers';
@@ -44,14 +45,7 @@ export async function consumeBatch(batch: MessageBatch<unknown>, env: Bindings) 
   for (const message of batch.messages) {
     const parsed = ZQueueJob.safeParse(message.body);
     if (!parsed.success) {
-      const type = (message.body as { type?: unknown } | null)?.type;
-      log.error('queue message refused by its schema', {
-        queue: batch.queue,
-        id: message.id,
-        type: String(type),
-        issues: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`),
-      });
-      message.ack();
+      refuse(batch.queue, message, parsed.error);
       continue;
     }
     const job = parsed.data;
@@ -71,18 +65,11 @@ export async function consumeBatch(batch: MessageBatch<unknown>, env: Bindings) 
  * write is idempotent, so a retry or a redelivery changes nothing twice.
  */
 async function consumeProjections(batch: MessageBatch<unknown>, env: Bindings) {
-  const valid: { message: Message<unknown>; job: ReturnType<typeof ZCheckInProjection.parse> }[] = [];
+  const valid: { message: Message<unknown>; job: CheckInProjection }[] = [];
   for (const message of batch.messages) {
     const parsed = ZCheckInProjection.safeParse(message.body);
     if (parsed.success) valid.push({ message, job: parsed.data });
-    else {
-      log.error('queue message refused by its schema', {
-        queue: batch.queue,
-        id: message.id,
-        issues: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`),
-      });
-      message.ack();
-    }
+    else refuse(batch.queue, message, parsed.error);
   }
   try {
     await projectCheckIns(
@@ -94,4 +81,15 @@ async function consumeProjections(batch: MessageBatch<unknown>, env: Bindings) {
     log.error('check-in projection failed; will retry', { queue: batch.queue, count: valid.length, error: String(err) });
     for (const v of valid) v.message.retry();
   }
+}
+
+/** A body that fails its schema is a producer's bug: logged (its issues, not its contents) and acknowledged, never retried. */
+function refuse(queue: string, message: Message<unknown>, error: z.ZodError) {
+  log.error('queue message refused by its schema', {
+    queue,
+    id: message.id,
+    type: String((message.body as { type?: unknown } | null)?.type),
+    issues: error.issues.map((i) => `${i.path.join('.')}: ${i.message}`),
+  });
+  message.ack();
 }

@@ -9,30 +9,6 @@ export function fixture(name: string): Uint8Array<ArrayBuffer> {
   return fromBase64(b64)!;
 }
 
-/** A 16-bit PCM mono WAV of `samples` (each in [-1, 1]), written byte by byte. */
-export function pcmWav(samples: Float32Array, rate: number): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(44 + samples.length * 2);
-  const v = new DataView(out.buffer);
-  const text = (at: number, s: string) => {
-    for (let i = 0; i < s.length; i += 1) v.setUint8(at + i, s.charCodeAt(i));
-  };
-  text(0, 'RIFF');
-  v.setUint32(4, 36 + samples.length * 2, true);
-  text(8, 'WAVE');
-  text(12, 'fmt ');
-  v.setUint32(16, 16, true);
-  v.setUint16(20, 1, true);
-  v.setUint16(22, 1, true);
-  v.setUint32(24, rate, true);
-  v.setUint32(28, rate * 2, true);
-  v.setUint16(32, 2, true);
-  v.setUint16(34, 16, true);
-  text(36, 'data');
-  v.setUint32(40, samples.length * 2, true);
-  for (let i = 0; i < samples.length; i += 1) v.setInt16(44 + i * 2, Math.round(Math.max(-1, Math.min(1, samples[i]!)) * 32767), true);
-  return out;
-}
-
 /**
  * A voice-like tone: a fundamental of `pitchHz` with two harmonics, switched on and off `syllablesPerSecond`
  * times a second (half on, half off), for `seconds`.

@@ -7,30 +7,7 @@
  * recording's duration is still measured by the server from the recording itself.
  */
 import { VOICE_ANALYSIS_MAX_SECONDS, VOICE_ANALYSIS_RATE } from '@afterword/worker/contracts/voice';
-
-/** 16-bit little-endian mono PCM WAV of `samples` (each in [-1, 1]). */
-export function pcm16Wav(samples: Float32Array, rate: number): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(44 + samples.length * 2);
-  const v = new DataView(out.buffer);
-  const ascii = (at: number, s: string) => {
-    for (let i = 0; i < s.length; i += 1) v.setUint8(at + i, s.charCodeAt(i));
-  };
-  ascii(0, 'RIFF');
-  v.setUint32(4, 36 + samples.length * 2, true);
-  ascii(8, 'WAVE');
-  ascii(12, 'fmt ');
-  v.setUint32(16, 16, true);
-  v.setUint16(20, 1, true);
-  v.setUint16(22, 1, true);
-  v.setUint32(24, rate, true);
-  v.setUint32(28, rate * 2, true);
-  v.setUint16(32, 2, true);
-  v.setUint16(34, 16, true);
-  ascii(36, 'data');
-  v.setUint32(40, samples.length * 2, true);
-  for (let i = 0; i < samples.length; i += 1) v.setInt16(44 + i * 2, Math.round(Math.max(-1, Math.min(1, samples[i]!)) * 32767), true);
-  return out;
-}
+import { floatWav } from '@afterword/worker/contracts/wav';
 
 /**
  * The rendition to send with `recording`, or null: a WAV is measured from its own bytes, and a browser
@@ -51,7 +28,7 @@ export async function wavRendition(recording: Blob): Promise<Blob | null> {
       const channel = decoded.getChannelData(c);
       for (let i = 0; i < frames; i += 1) mono[i]! += channel[i]! / decoded.numberOfChannels;
     }
-    return new Blob([pcm16Wav(mono, VOICE_ANALYSIS_RATE)], { type: 'audio/wav' });
+    return new Blob([floatWav(mono, VOICE_ANALYSIS_RATE)], { type: 'audio/wav' });
   } catch (err) {
     console.error('Could not decode the recording for its pitch', err);
     return null;

@@ -4,7 +4,7 @@
  * recognises the type and measures the length from the bytes; the page sends nothing else about them.
  */
 import type { VoicePromptView, VoiceSampleView } from '@afterword/worker/contracts/voice';
-import { HttpError } from '../../lib/api-error';
+import { HttpError, readApiError } from '../../lib/api-error';
 import { restFetch } from '../../lib/rest';
 import { wavRendition } from './rendition';
 
@@ -27,8 +27,7 @@ export async function uploadVoiceSample(file: Blob, fileName: string, label: str
   try {
     return await send(analysis);
   } catch (err) {
-    const issues = err instanceof HttpError ? (err.body as { detail?: unknown } | null)?.detail : null;
-    const renditionRefused = Array.isArray(issues) && issues.some((i) => (i as { loc?: unknown[] }).loc?.[1] === 'analysis_file');
+    const renditionRefused = readApiError(err).fieldIssues?.some((issue) => issue.path[0] === 'analysis_file') ?? false;
     if (!analysis || !renditionRefused) throw err;
     return send(null);
   }

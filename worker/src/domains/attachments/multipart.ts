@@ -31,14 +31,22 @@ export function textField(form: FormData, name: string): string | undefined {
 }
 
 /**
- * The one `file` part of an encrypted upload, read into memory (the body was capped by readMultipart):
- * 422 when it is missing, a text field, or sent more than once (`tooMany` says what one file is for).
+ * The one `file` part of an upload, read into memory (the body was capped by readMultipart): 422 when it
+ * is missing, a text field, or sent more than once (`tooMany` says what one file is for; `what` names the
+ * bytes expected).
  */
-export async function singleFilePart(form: FormData, tooMany: string): Promise<{ bytes: Uint8Array; fileName: string }> {
-  const files = form.getAll('file');
+export async function singleFilePart(form: FormData, tooMany: string, what = 'the encrypted bytes'): Promise<{ bytes: Uint8Array; fileName: string }> {
+  const part = await optionalFilePart(form, 'file', what, tooMany);
+  if (!part) throw bodyFieldError('file', `file is required (${what})`, 'missing');
+  return part;
+}
+
+/** The one `name` part of the form as a file, or null when absent: 422 when it is a text field or sent more than once. */
+export async function optionalFilePart(form: FormData, name: string, what: string, tooMany: string): Promise<{ bytes: Uint8Array; fileName: string } | null> {
+  const files = form.getAll(name);
   const file = files[0];
-  if (file === undefined) throw bodyFieldError('file', 'file is required (the encrypted bytes)', 'missing');
-  if (typeof file === 'string') throw bodyFieldError('file', 'file must be a file part (the encrypted bytes), not a text field', 'file_type');
-  if (files.length > 1) throw bodyFieldError('file', tooMany, 'too_many');
+  if (file === undefined) return null;
+  if (typeof file === 'string') throw bodyFieldError(name, `${name} must be a file part (${what}), not a text field`, 'file_type');
+  if (files.length > 1) throw bodyFieldError(name, tooMany, 'too_many');
   return { bytes: new Uint8Array(await file.arrayBuffer()), fileName: file.name };
 }

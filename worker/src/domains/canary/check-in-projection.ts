@@ -111,8 +111,5 @@ export async function applyUserCheckIn(ctx: Pick<ServiceContext, 'env'>, userId:
 
 /** The PROJECTIONS queue's consumer: every check-in of the delivery in one D1 batch. */
 export async function projectCheckIns(ctx: Pick<ServiceContext, 'env'>, jobs: readonly CheckInProjection[]): Promise<void> {
-  await applyCanaryCheckIns(
-    ctx,
-    jobs.map(({ canary_id, event_id, at, source }) => ({ canary_id, event_id, at, source })),
-  );
+  await applyCanaryCheckIns(ctx, jobs);
 }

@@ -5,7 +5,7 @@ import { VOICE_SAMPLE_MAX_BODY_BYTES, ZVoicePrompt, ZVoicePromptFields, ZVoiceSa
 import { AppError, bodyFieldError } from '../../lib/errors';
 import { createVoicePrompt, deleteVoicePrompt, listVoicePrompts, voicePromptNotFound } from './prompts';
 import { parseOrThrow } from '../../lib/validation';
-import { singleFilePart, textField } from '../attachments/multipart';
+import { optionalFilePart, singleFilePart, textField } from '../attachments/multipart';
 import { deleteVoiceSample, listVoiceSamples, uploadVoiceSample, voiceSampleNotFound } from './samples';
 import { startVoiceTraining, voiceStatus } from './training';
 import { ZPersona, ZPersonaInput } from '../../contracts/persona';
@@ -24,11 +24,7 @@ const notYours = { description: 'Voice sample not found (or not yours)' };
 async function readUpload(form: FormData) {
   const file = await singleFilePart(form, 'send one file per upload (the page sends several files one after another)');
   const fields = parseOrThrow(ZVoiceUploadFields, { consent: textField(form, 'consent'), label: textField(form, 'label') }, 'body');
-  const renditions = form.getAll('analysis_file');
-  if (renditions.length > 1) throw bodyFieldError('analysis_file', 'send at most one analysis_file', 'too_many');
-  const rendition = renditions[0];
-  if (typeof rendition === 'string') throw bodyFieldError('analysis_file', 'analysis_file must be a file part (a WAV), not a text field', 'file_type');
-  const analysis = rendition ? new Uint8Array(await rendition.arrayBuffer()) : null;
+  const analysis = (await optionalFilePart(form, 'analysis_file', 'a WAV', 'send at most one analysis_file'))?.bytes ?? null;
   return { fields, file, analysis };
 }
 

@@ -3,7 +3,8 @@ import { SEED_QUESTIONS } from '../../contracts/persona';
 import { type ChatPersonaView, type PersonaReplyView, type TPersonaPrompt, ZPersonaPrompt } from '../../contracts/persona-chat';
 import { parseOrThrow } from '../../lib/validation';
 import type { Bindings, ServiceContext } from '../../env';
-import { AppError, bodyFieldError, notFound } from '../../lib/errors';
+import { AppError, notFound } from '../../lib/errors';
+import { singleFilePart } from '../attachments/multipart';
 import { toBase64 } from '../../lib/encoding';
 import { consentWithdrawn, requireConsent } from '../legal/consent-state';
 import { voiceEngine } from './engine';
@@ -262,12 +263,7 @@ export async function transcribeQuestion(
       );
     run = (recording) => transcribeWithWorkersAi(ai, recording);
   }
-  const parts = form.getAll('file');
-  const part = parts[0];
-  if (part === undefined) throw bodyFieldError('file', 'file is required (the recorded question)', 'missing');
-  if (typeof part === 'string') throw bodyFieldError('file', 'file must be a file part (the recorded question), not a text field', 'file_type');
-  if (parts.length > 1) throw bodyFieldError('file', 'send one recording', 'too_many');
-  const bytes = new Uint8Array(await part.arrayBuffer());
+  const { bytes } = await singleFilePart(form, 'send one recording', 'the recorded question');
   if (!sniffAudio(bytes)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Only WebM, Ogg (Opus or Vorbis) and WAV recordings can be transcribed');
   try {
     return { text: await run(bytes) };

@@ -141,11 +141,12 @@ function medianOf(values: number[]): number | null {
 }
 
 /**
- * The JOBS consumer of `voice_training`: measures pitch and speaking rate on the owner's WAV samples, and
- * takes those measured at upload on the browser's WAV rendition of a WebM/Ogg sample (weighted by the seconds each gave), with the `elevenlabs` engine also clones the voice from the samples'
- * bytes at ElevenLabs (a refusal or an outage ends as `failed` with the reason), and completes the attempt. Idempotent: a redelivered job, or one
- * for an attempt that is no longer processing (finished, superseded, erased by a withdrawn consent), does
- * nothing. Failures a retry cannot fix end as `failed` with the reason; a storage hiccup is thrown, so
+ * The JOBS consumer of `voice_training`: measures pitch and speaking rate on the owner's WAV samples and
+ * takes those measured at upload on the browser's WAV rendition of a WebM/Ogg sample (weighted by the
+ * seconds each gave); with the `elevenlabs` engine it also clones the voice from the samples' bytes at
+ * ElevenLabs (a refusal or an outage ends as `failed` with the reason); then it completes the attempt.
+ * Idempotent: a redelivered job, or one for an attempt that is no longer processing (finished,
+ * superseded, erased by a withdrawn consent), does nothing. Failures a retry cannot fix end as `failed` with the reason; a storage hiccup is thrown, so
  * the queue would retry it forever: an unexpected error ends as `failed` too, and the owner starts again.
  */
 export async function runVoiceTraining(ctx: ServiceContext, job: VoiceTrainingJob): Promise<'trained' | 'failed' | 'skipped'> {

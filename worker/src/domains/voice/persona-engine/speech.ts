@@ -1,4 +1,5 @@
 import SamJs from 'sam-js';
+import { monoWav } from '../../../contracts/wav';
 
 /**
  * Speech for persona replies (DESIGN section 8 "a speech synthesiser that ships with an npm package").
@@ -97,34 +98,9 @@ export function phrases(text: string, max = 100): string[] {
   return out.filter((p) => /[A-Za-z0-9]/.test(p));
 }
 
-/** A mono PCM WAV around `pcm` (8-bit unsigned or 16-bit little-endian samples). */
-function wavHeader(pcm: Uint8Array, rate: number, bits: 8 | 16): Uint8Array {
-  const bytesPerSample = bits / 8;
-  const out = new Uint8Array(44 + pcm.length);
-  const v = new DataView(out.buffer);
-  const ascii = (at: number, s: string) => {
-    for (let i = 0; i < s.length; i += 1) v.setUint8(at + i, s.charCodeAt(i));
-  };
-  ascii(0, 'RIFF');
-  v.setUint32(4, 36 + pcm.length, true);
-  ascii(8, 'WAVE');
-  ascii(12, 'fmt ');
-  v.setUint32(16, 16, true);
-  v.setUint16(20, 1, true);
-  v.setUint16(22, 1, true);
-  v.setUint32(24, rate, true);
-  v.setUint32(28, rate * bytesPerSample, true);
-  v.setUint16(32, bytesPerSample, true);
-  v.setUint16(34, bits, true);
-  ascii(36, 'data');
-  v.setUint32(40, pcm.length, true);
-  out.set(pcm, 44);
-  return out;
-}
-
-export const wavOf = (pcm8: Uint8Array, rate: number) => wavHeader(pcm8, rate, 8);
+export const wavOf = (pcm8: Uint8Array, rate: number) => monoWav(pcm8, rate, 8);
 /** 16-bit little-endian mono PCM (ElevenLabs' `pcm_*` output) as a WAV. */
-export const pcm16Wav = (pcm: Uint8Array, rate: number) => wavHeader(pcm, rate, 16);
+export const pcm16Wav = (pcm: Uint8Array, rate: number) => monoWav(pcm, rate, 16);
 
 const MP3_BITRATES = {
   v1l3: [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320],
