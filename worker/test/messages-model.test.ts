@@ -321,6 +321,11 @@ describe('release engine model', () => {
                   m.cancelDeadline = null;
                 }
               }
+              // Time moves on by a millisecond: an arming after a check-in never shares its millisecond. The
+              // two come from different clocks (the canary's object, the release engine), so their order
+              // within one millisecond is not known; the engine counts a check-in at the arming's very
+              // millisecond as inside the window, the safe side (docs/decisions/canary-engine.md).
+              now += 1;
               break;
             }
             case 'projectLate': {
