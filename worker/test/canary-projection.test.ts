@@ -4,7 +4,7 @@ import type { ClockCheckIn } from '../src/durable/canary-clock';
 import { clockOf, settleCanaries } from '../src/domains/canary/canary-timer';
 import { legacyCanaryToken } from '../src/domains/canary/canary-token';
 import { checkInWithToken } from '../src/domains/canary/check-in';
-import { projectCheckIns } from '../src/domains/canary/check-in-projection';
+import { applyProjections } from '../src/domains/canary/projection-batch';
 import { advanceMessage } from '../src/domains/messages/release/advance-message';
 import { createServiceContext } from '../src/env';
 import { api, signedInUser } from './helpers/api';
@@ -102,18 +102,24 @@ describe('a token check-in at the edge', () => {
   });
 });
 
+/** An owner with a weekly canary and a message armed by its fixed date (a two-day cancel window). */
+async function armedMessage() {
+  const sender = await signedInUser();
+  const recipient = await signedInUser();
+  const canary = await createCanaryFor(sender.token, { interval_seconds: 7 * 24 * 3600 });
+  const day = new Date(Date.now() + 3 * DAY).toISOString().slice(0, 10);
+  const dueAt = Date.parse(`${day}T00:00:00Z`);
+  const m = await createMessageFor(sender.token, {
+    recipient_user_id: recipient.id,
+    rules: [{ trigger_type: 'fixed_date', trigger_value: day, expire_window: 2 }],
+  });
+  await captureQueues(() => advanceMessage(servicesAt(dueAt + 5), m.id, 'direct'));
+  return { canary, m, dueAt };
+}
+
 describe('the D1 projection may lag; the promise does not move', () => {
   it('a check-in whose projection was lost still disarms an armed message: the release engine settles first', async () => {
-    const sender = await signedInUser();
-    const recipient = await signedInUser();
-    const canary = await createCanaryFor(sender.token, { interval_seconds: 7 * 24 * 3600 });
-    const day = new Date(Date.now() + 3 * DAY).toISOString().slice(0, 10);
-    const dueAt = Date.parse(`${day}T00:00:00Z`);
-    const m = await createMessageFor(sender.token, {
-      recipient_user_id: recipient.id,
-      rules: [{ trigger_type: 'fixed_date', trigger_value: day, expire_window: 2 }],
-    });
-    await captureQueues(() => advanceMessage(servicesAt(dueAt + 5), m.id, 'direct'));
+    const { canary, m, dueAt } = await armedMessage();
     expect((await messageRow(m.id))!.status).toBe('armed');
 
     // The owner checks in inside the window; the object records it, but the queue is down: D1 never hears.
@@ -129,21 +135,22 @@ describe('the D1 projection may lag; the promise does not move', () => {
     expect(await transitionCauses(m.id)).toEqual(['∅→scheduled:created', 'scheduled→armed:rule_fired', 'armed→scheduled:check_in']);
   });
 
-  it('a wake at the deadline records no miss for a check-in D1 has not seen: the object settles before the engine runs', async () => {
+  it('a wake at the deadline records no miss for a check-in D1 has not seen: the engine runs on the object, not on D1', async () => {
     const owner = await signedInUser();
     const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
     const start = Date.now() - 0.9 * HOUR;
     // The cycle began 0.9 h ago (both the record and its copy); then a check-in reaches only the object.
     await env.DB.prepare('UPDATE canaries SET last_check_in = ? WHERE id = ?').bind(start, canary.id).run();
-    await insideClock(canary.id, { PROJECTIONS: queueDown }, async (clock) => {
-      await runInDurableObject(clockOf(env, canary.id), async (_: unknown, state: DurableObjectState) => {
-        state.storage.sql.exec('UPDATE clock SET last_check_in = ?, applied_through = ?, timer_due_at = ?', start, start, start + 0.8 * HOUR);
-      });
-      await clock.checkIn(canary.id, 1, { event_id: crypto.randomUUID(), at: Date.now(), source: 'ping' });
+    await runInDurableObject(clockOf(env, canary.id), async (_: unknown, state: DurableObjectState) => {
+      state.storage.sql.exec('UPDATE canary_clock SET last_check_in = ?, timer_due_at = ?', start, start + 0.8 * HOUR);
     });
-    // D1 still says the grace period began 6 minutes ago; the object knows better.
+    await insideClock(canary.id, { PROJECTIONS: queueDown }, (clock) =>
+      clock.checkIn(canary.id, 1, { event_id: crypto.randomUUID(), at: Date.now(), source: 'ping' }),
+    );
+    // D1 still says the grace period began 6 minutes ago; the object knows better, and its wake goes by it.
     expect(await lastCheckInInD1(canary.id)).toBe(start);
     expect(await runDurableObjectAlarm(clockOf(env, canary.id))).toBe(true);
+    await settleCanaries(env, [canary.id], null, { events: true });
     expect(await transitionsOf(canary.id)).toEqual([]);
     expect(await lastCheckInInD1(canary.id)).toBeGreaterThan(start + 0.85 * HOUR);
   });
@@ -154,8 +161,8 @@ describe('the D1 projection may lag; the promise does not move', () => {
     const t0 = Date.now() + HOUR;
     const early = { type: 'canary_check_in' as const, canary_id: canary.id, event_id: crypto.randomUUID(), at: t0, source: 'ping' as const };
     const late = { ...early, event_id: crypto.randomUUID(), at: t0 + HOUR };
-    await projectCheckIns({ env }, [late]);
-    await projectCheckIns({ env }, [early, late, early]);
+    await applyProjections(env, [late]);
+    await applyProjections(env, [early, late, early]);
     expect(await lastCheckInInD1(canary.id)).toBe(t0 + HOUR);
     const { results } = await env.DB.prepare("SELECT id FROM activity WHERE canary_id = ? AND kind = 'check_in' ORDER BY created_at")
       .bind(canary.id)
@@ -164,18 +171,9 @@ describe('the D1 projection may lag; the promise does not move', () => {
   });
 
   it('a redelivered old check-in cannot disarm a message armed after it', async () => {
-    const sender = await signedInUser();
-    const recipient = await signedInUser();
-    const canary = await createCanaryFor(sender.token, { interval_seconds: 7 * 24 * 3600 });
-    const day = new Date(Date.now() + 3 * DAY).toISOString().slice(0, 10);
-    const dueAt = Date.parse(`${day}T00:00:00Z`);
-    const m = await createMessageFor(sender.token, {
-      recipient_user_id: recipient.id,
-      rules: [{ trigger_type: 'fixed_date', trigger_value: day, expire_window: 2 }],
-    });
-    await captureQueues(() => advanceMessage(servicesAt(dueAt + 5), m.id, 'direct'));
+    const { canary, m, dueAt } = await armedMessage();
     const old = { type: 'canary_check_in' as const, canary_id: canary.id, event_id: crypto.randomUUID(), at: dueAt - HOUR, source: 'ping' as const };
-    await projectCheckIns({ env }, [old]);
+    await applyProjections(env, [old]);
     expect((await messageRow(m.id))!.status).toBe('armed');
   });
 

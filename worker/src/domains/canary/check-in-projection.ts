@@ -46,7 +46,7 @@ export function checkInStatements(db: D1Database, target: CheckInTarget, entry: 
         )
         .bind(target.canaryId, at, source, event_id),
       ...deadmanCheckInStatements(db, owner, at, crypto.randomUUID()),
-      ...disarmOnCheckInStatements(db, owner, at),
+      ...disarmOnCheckInStatements(db, owner, at, { projected: true }),
       ...refuteOnCheckInStatements(db, owner, at),
     ];
   }
@@ -65,7 +65,7 @@ export function checkInStatements(db: D1Database, target: CheckInTarget, entry: 
       )
       .bind(target.userId, at, source, event_id),
     ...deadmanCheckInStatements(db, owner, at, crypto.randomUUID()),
-    ...disarmOnCheckInStatements(db, owner, at),
+    ...disarmOnCheckInStatements(db, owner, at, { projected: false }),
     ...refuteOnCheckInStatements(db, owner, at),
   ];
 }
@@ -88,12 +88,4 @@ export async function applyCheckIns(
     await afterRefutation(ctx, own.slice(-REFUTE_STATEMENTS));
   }
   return moved;
-}
-
-/** The PROJECTIONS queue's consumer: every check-in of the batch in one D1 batch. */
-export async function projectCheckIns(ctx: Pick<ServiceContext, 'env'>, jobs: CheckInProjection[]): Promise<void> {
-  await applyCheckIns(
-    ctx,
-    jobs.map(({ canary_id, event_id, at, source }) => ({ target: { canaryId: canary_id }, entry: { event_id, at, source } })),
-  );
 }

@@ -10,10 +10,14 @@
  */
 export const DISARMED_BY_CHECK_IN = 'Disarmed: you checked in before the cancel window ended.';
 
-export function disarmOnCheckInStatements(db: D1Database, owner: { sql: string; params: unknown[] }, now: number) {
+export function disarmOnCheckInStatements(db: D1Database, owner: { sql: string; params: unknown[] }, now: number, opts: { projected: boolean }) {
   const p = owner.params.length;
   const bind = (...extra: unknown[]) => [...owner.params, ...extra];
-  const armedInWindow = `sender_id = ${owner.sql} AND status = 'armed' AND armed_at <= ?${p + 1} AND cancel_deadline > ?${p + 1}`;
+  // Applied as it happens (the Heartbeat), everything armed was armed before it. Applied later (a
+  // projection), only what was armed strictly before its time: at the same millisecond the check-in counts
+  // as first, so a duplicate or reordered projection never disarms what a later rule armed.
+  const armedBefore = opts.projected ? ` AND armed_at < ?${p + 1}` : '';
+  const armedInWindow = `sender_id = ${owner.sql} AND status = 'armed'${armedBefore} AND cancel_deadline > ?${p + 1}`;
   return [
     // The transitions first: the update changes the status they look for.
     db
