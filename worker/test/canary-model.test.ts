@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { reconcileCanaries } from '../src/cron/reconcile-canaries';
 import { advanceCanary } from '../src/domains/canary/advance-canary';
 import { checkInAll, checkInWithToken } from '../src/domains/canary/check-in';
-import { settleCanaries } from '../src/domains/canary/canary-timer';
 import { createCanary } from '../src/domains/canary/create-canary';
 import { deleteCanary } from '../src/domains/canary/delete-canary';
 import type { MissedCheckinsEvent } from '../src/domains/canary/emit-missed-events';
@@ -214,9 +213,6 @@ async function create(world: World, intervalSeconds: number) {
 /** A timer run (alarm or reconciler) for `c` at the fake now; checks catch-up and the next wake. */
 async function runTimer(world: World, c: ModelCanary, by: 'alarm' | 'reconciler') {
   modelTimerRun(world, c);
-  // As the canary's object does on a wake (and the reconciler before a repair): D1 first agrees with the
-  // object, which holds the check-ins; the PROJECTIONS queue may deliver them any time before or after.
-  await settleCanaries(env, [c.id]);
   const { nextDueAt } = await advanceCanary(world.ctx(), c.id, by);
   afterTimerRun(world, c, nextDueAt?.getTime() ?? null);
 }
@@ -326,7 +322,6 @@ async function step(world: World, s: Step) {
       modelTimerRun(world, c);
       world.failSend = true;
       try {
-        await settleCanaries(env, [c.id]);
         const { nextDueAt } = await advanceCanary(world.ctx(), c.id, 'alarm');
         afterTimerRun(world, c, nextDueAt?.getTime() ?? null); // nothing was due to send
       } catch (err) {

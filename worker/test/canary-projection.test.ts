@@ -1,10 +1,10 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import type { ClockCheckIn } from '../src/durable/canary-clock';
+import { CanaryClock, type ClockCheckIn } from '../src/durable/canary-clock';
 import { clockOf, settleCanaries } from '../src/domains/canary/canary-timer';
 import { legacyCanaryToken } from '../src/domains/canary/canary-token';
 import { checkInWithToken } from '../src/domains/canary/check-in';
-import { projectCheckIns } from '../src/domains/canary/check-in-projection';
+import { applyProjections } from '../src/domains/canary/projection-batch';
 import { deleteCanary } from '../src/domains/canary/delete-canary';
 import { advanceMessage } from '../src/domains/messages/release/advance-message';
 import { consumeBatch } from '../src/queues/consume';
@@ -137,21 +137,22 @@ describe('the D1 projection may lag; the promise does not move', () => {
     expect(await transitionCauses(m.id)).toEqual(['∅→scheduled:created', 'scheduled→armed:rule_fired', 'armed→scheduled:check_in']);
   });
 
-  it('a wake at the deadline records no miss for a check-in D1 has not seen: the object settles before the engine runs', async () => {
+  it('a wake at the deadline records no miss for a check-in D1 has not seen: the engine runs on the object, not on D1', async () => {
     const owner = await signedInUser();
     const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
     const start = Date.now() - 0.9 * HOUR;
     // The cycle began 0.9 h ago (both the record and its copy); then a check-in reaches only the object.
     await env.DB.prepare('UPDATE canaries SET last_check_in = ? WHERE id = ?').bind(start, canary.id).run();
-    await insideClock(canary.id, { PROJECTIONS: queueDown }, async (clock) => {
-      await runInDurableObject(clockOf(env, canary.id), async (_: unknown, state: DurableObjectState) => {
-        state.storage.sql.exec('UPDATE clock SET last_check_in = ?, applied_through = ?, timer_due_at = ?', start, start, start + 0.8 * HOUR);
-      });
-      await clock.checkIn(canary.id, 1, { event_id: crypto.randomUUID(), at: Date.now(), source: 'ping' });
+    await runInDurableObject(clockOf(env, canary.id), async (_: unknown, state: DurableObjectState) => {
+      state.storage.sql.exec('UPDATE canary_clock SET last_check_in = ?, timer_due_at = ?', start, start + 0.8 * HOUR);
     });
-    // D1 still says the grace period began 6 minutes ago; the object knows better.
+    await insideClock(canary.id, { PROJECTIONS: queueDown }, (clock) =>
+      clock.checkIn(canary.id, 1, { event_id: crypto.randomUUID(), at: Date.now(), source: 'ping' }),
+    );
+    // D1 still says the grace period began 6 minutes ago; the object knows better, and its wake goes by it.
     expect(await lastCheckInInD1(canary.id)).toBe(start);
     expect(await runDurableObjectAlarm(clockOf(env, canary.id))).toBe(true);
+    await settleCanaries(env, [canary.id], null, { events: true });
     expect(await transitionsOf(canary.id)).toEqual([]);
     expect(await lastCheckInInD1(canary.id)).toBeGreaterThan(start + 0.85 * HOUR);
   });
@@ -162,8 +163,8 @@ describe('the D1 projection may lag; the promise does not move', () => {
     const t0 = Date.now() + HOUR;
     const early = { type: 'canary_check_in' as const, canary_id: canary.id, event_id: crypto.randomUUID(), at: t0, source: 'ping' as const };
     const late = { ...early, event_id: crypto.randomUUID(), at: t0 + HOUR };
-    await projectCheckIns({ env }, [late]);
-    await projectCheckIns({ env }, [early, late, early]);
+    await applyProjections(env, [late]);
+    await applyProjections(env, [early, late, early]);
     expect(await lastCheckInInD1(canary.id)).toBe(t0 + HOUR);
     const { results } = await env.DB.prepare("SELECT id FROM activity WHERE canary_id = ? AND kind = 'check_in' ORDER BY created_at")
       .bind(canary.id)
@@ -177,8 +178,33 @@ describe('the D1 projection may lag; the promise does not move', () => {
     const { dueAt } = due;
     const { canary, m } = await senderWithArmedMessage(recipient, due);
     const old = { type: 'canary_check_in' as const, canary_id: canary.id, event_id: crypto.randomUUID(), at: dueAt - HOUR, source: 'ping' as const };
-    await projectCheckIns({ env }, [old]);
+    await applyProjections(env, [old]);
     expect((await messageRow(m.id))!.status).toBe('armed');
+  });
+
+  it('a message a projected check-in disarms has its clock moved to its next rule at once, not left at the window that ended', async () => {
+    const sender = await signedInUser();
+    const recipient = await signedInUser();
+    const canary = await createCanaryFor(sender.token, { interval_seconds: 7 * 24 * 3600 });
+    const { day, dueAt } = dueDay();
+    const nextDay = new Date(dueAt + DAY).toISOString().slice(0, 10);
+    const m = await createMessageFor(sender.token, {
+      recipient_user_id: recipient.id,
+      rules: [
+        { trigger_type: 'fixed_date', trigger_value: day, expire_window: 2 },
+        { trigger_type: 'fixed_date', trigger_value: nextDay, expire_window: 0 },
+      ],
+    });
+    await captureQueues(() => advanceMessage(servicesAt(dueAt + 5), m.id, 'direct'));
+    const timerOf = async () =>
+      (await env.DB.prepare('SELECT timer_due_at FROM messages WHERE id = ?').bind(m.id).first<{ timer_due_at: number }>())!.timer_due_at;
+    const nextRuleAt = Date.parse(`${nextDay}T00:00:00Z`);
+    expect((await messageRow(m.id))!.status).toBe('armed');
+    expect(await timerOf()).not.toBe(nextRuleAt);
+
+    await applyProjections(env, [{ type: 'canary_check_in', canary_id: canary.id, event_id: crypto.randomUUID(), at: dueAt + HOUR, source: 'ping' }]);
+    expect((await messageRow(m.id))!.status).toBe('scheduled');
+    expect(await timerOf()).toBe(nextRuleAt);
   });
 
   it('one queue delivery of two senders’ check-ins, in any order, has each one’s effect, dated by its own time', async () => {
@@ -203,7 +229,7 @@ describe('the D1 projection may lag; the promise does not move', () => {
     const bobInWindow = at(bob.canary, dueAt + 10);
     const annInWindow = at(ann.canary, dueAt + 20);
     const bobLater = at(bob.canary, dueAt + 30);
-    await projectCheckIns({ env }, [bobLater, annInWindow, annBeforeArming, bobInWindow, bobLater]);
+    await applyProjections(env, [bobLater, annInWindow, annBeforeArming, bobInWindow, bobLater]);
 
     const disarming = async (id: string) =>
       (
@@ -227,5 +253,47 @@ describe('the D1 projection may lag; the promise does not move', () => {
     const before = await lastCheckInInD1(canary.id);
     await settleCanaries(env, [canary.id]);
     expect(await lastCheckInInD1(canary.id)).toBe(before);
+  });
+});
+
+describe('an object of the first edge release (check-ins only, its state in a `clock` table)', () => {
+  it('moves to the clock of its own: its unsent check-in is kept and reaches D1, and its alarm still finds its canary', async () => {
+    const owner = await signedInUser();
+    const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
+    const start = await lastCheckInInD1(canary.id);
+    const unsent: ClockCheckIn = { event_id: crypto.randomUUID(), at: start + 60_000, source: 'ping' };
+    // The storage as that release left it: its `clock` row and a check-in D1 has not heard of yet.
+    await runInDurableObject(clockOf(env, canary.id), async (_: unknown, state: DurableObjectState) => {
+      const sql = state.storage.sql;
+      sql.exec('DELETE FROM canary_clock');
+      sql.exec('DELETE FROM transitions');
+      sql.exec('DROP TABLE check_ins');
+      sql.exec(`CREATE TABLE clock (one INTEGER PRIMARY KEY CHECK (one = 1), canary_id TEXT NOT NULL, interval_seconds INTEGER NOT NULL DEFAULT 0,
+        last_check_in INTEGER NOT NULL DEFAULT 0, token_version INTEGER NOT NULL DEFAULT 0, timer_due_at INTEGER,
+        applied_through INTEGER NOT NULL DEFAULT 0, gone INTEGER NOT NULL DEFAULT 0)`);
+      sql.exec('CREATE TABLE check_ins (event_id TEXT PRIMARY KEY, at INTEGER NOT NULL, source TEXT NOT NULL, sent INTEGER NOT NULL DEFAULT 0)');
+      sql.exec(
+        'INSERT INTO clock (one, canary_id, interval_seconds, last_check_in, token_version, timer_due_at, applied_through) VALUES (1, ?, 3600, ?, 1, ?, ?)',
+        canary.id,
+        unsent.at,
+        start + 0.8 * HOUR,
+        start,
+      );
+      sql.exec('INSERT INTO check_ins (event_id, at, source, sent) VALUES (?, ?, ?, 0)', unsent.event_id, unsent.at, unsent.source);
+      CanaryClock.migrateFromCheckInClock(sql);
+      expect(sql.exec(`SELECT name FROM sqlite_master WHERE name = 'clock'`).toArray()).toEqual([]);
+    });
+
+    await settleCanaries(env, [canary.id]);
+    expect(await lastCheckInInD1(canary.id)).toBe(unsent.at);
+    await runInDurableObject(clockOf(env, canary.id), async (_: unknown, state: DurableObjectState) => {
+      const clock = state.storage.sql.exec<{ id: string; user_id: string; last_check_in: number }>('SELECT id, user_id, last_check_in FROM canary_clock').one();
+      expect(clock).toEqual({ id: canary.id, user_id: owner.id, last_check_in: unsent.at });
+    });
+    // Its alarm, early, keeps the timer that release had armed (the engine runs when it is due).
+    expect(await runDurableObjectAlarm(clockOf(env, canary.id))).toBe(true);
+    await runInDurableObject(clockOf(env, canary.id), async (_: unknown, state: DurableObjectState) => {
+      expect(await state.storage.getAlarm()).toBe(start + 0.8 * HOUR);
+    });
   });
 });

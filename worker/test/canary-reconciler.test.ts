@@ -1,5 +1,5 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from 'cloudflare:test';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { reconcileCanaries } from '../src/cron/reconcile-canaries';
 import worker from '../src/index';
 import { advanceCanary } from '../src/domains/canary/advance-canary';
@@ -45,20 +45,13 @@ describe('the reconciler (every minute)', () => {
     const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
     const start = Date.parse(canary.last_check_in);
     await advanceCanary(servicesAt(start + 0.8 * HOUR), canary.id, 'alarm');
-    // The queue is down when the deadline fires: the send throws, the row stays unsent.
-    const failing = servicesAt(start + HOUR);
-    const broken = {
-      ...failing,
-      env: {
-        ...failing.env,
-        JOBS: {
-          sendBatch: async () => {
-            throw new Error('queue unavailable');
-          },
-        } as unknown as Queue,
-      },
-    };
-    await expect(advanceCanary(broken, canary.id, 'alarm')).rejects.toThrow('queue unavailable');
+    // The queue is down when the deadline fires: the send throws, the row stays unsent (and reaches D1 so).
+    const down = vi.spyOn(env.JOBS, 'sendBatch').mockRejectedValue(new Error('queue unavailable'));
+    try {
+      await expect(advanceCanary(servicesAt(start + HOUR), canary.id, 'alarm')).rejects.toThrow('queue unavailable');
+    } finally {
+      down.mockRestore();
+    }
     expect((await transitionsOf(canary.id)).find((t) => t.kind === 'missed')?.emitted_at).toBeNull();
 
     const { sent } = await captureJobs(() => reconcileCanaries(servicesAt(start + HOUR + 60_000)));

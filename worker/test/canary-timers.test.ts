@@ -1,6 +1,7 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { advanceCanary } from '../src/domains/canary/advance-canary';
+import { settleCanaries } from '../src/domains/canary/canary-timer';
 import { checkInAll } from '../src/domains/canary/check-in';
 import { api, signedInUser } from './helpers/api';
 import { captureJobs, createCanaryFor, servicesAt, transitionsOf } from './helpers/canary';
@@ -141,14 +142,17 @@ describe('the CanaryClock Durable Object', () => {
     await env.DB.prepare('UPDATE canaries SET last_check_in = ? WHERE id = ?').bind(start, canary.id).run();
     const stub = env.CANARY_CLOCK.get(env.CANARY_CLOCK.idFromName(canary.id));
     await runInDurableObject(stub, (_, state) => {
-      state.storage.sql.exec('UPDATE clock SET last_check_in = ?, timer_due_at = ?', start, start + 0.8 * HOUR);
+      state.storage.sql.exec('UPDATE canary_clock SET last_check_in = ?, timer_due_at = ?', start, start + 0.8 * HOUR);
     });
     expect(await runDurableObjectAlarm(stub)).toBe(true);
+    // The alarm's path sends what it recorded to D1 through the PROJECTIONS queue; settle writes it now.
+    await settleCanaries(env, [canary.id], null, { events: true });
     expect((await transitionsOf(canary.id)).map((t) => [t.kind, t.recorded_by])).toEqual([['grace_reminder', 'alarm']]);
     const row = await env.DB.prepare('SELECT timer_due_at FROM canaries WHERE id = ?').bind(canary.id).first<{ timer_due_at: number }>();
     expect(row?.timer_due_at).toBe(start + HOUR);
     // Run twice: the same transition is not recorded again.
     await stub.sync(canary.id);
+    await settleCanaries(env, [canary.id], null, { events: true });
     expect(await transitionsOf(canary.id)).toHaveLength(1);
   });
 

@@ -6,9 +6,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ZCreateMessageInput } from '../src/contracts/messages';
 import type { CheckInProjection } from '../src/contracts/jobs';
-import { settleCanaries } from '../src/domains/canary/canary-timer';
 import { checkInAll } from '../src/domains/canary/check-in';
-import { projectCheckIns } from '../src/domains/canary/check-in-projection';
+import { applyProjections } from '../src/domains/canary/projection-batch';
 import { createCanary } from '../src/domains/canary/create-canary';
 import type { MissedCheckinsEvent } from '../src/domains/canary/emit-missed-events';
 import { deleteAccount } from '../src/domains/account/delete-account';
@@ -283,8 +282,6 @@ describe('release engine model', () => {
               };
               emittedInCycle = misses;
               delivered.push(event);
-              // The canary's wake, which records and emits this miss, first brings D1 up to the object.
-              await run(() => settleCanaries(env, [canary.id]));
               await applyEvent(event);
               break;
             }
@@ -331,7 +328,7 @@ describe('release engine model', () => {
             case 'projectLate': {
               if (!lateProjections.length) break;
               const picked = lateProjections[step.pick % lateProjections.length]!;
-              await run(() => projectCheckIns({ env }, step.twice ? [picked, lateProjections[0]!, picked] : [picked]));
+              await run(() => applyProjections(env, step.twice ? [picked, lateProjections[0]!, picked] : [picked]));
               break;
             }
             case 'withdraw':

@@ -33,6 +33,52 @@ export const ZCheckInProjection = z.object({
 });
 export type CheckInProjection = z.infer<typeof ZCheckInProjection>;
 
+/** A timer event a canary's object recorded (its row in D1's canary_transitions). */
+const ZTransitionRow = z.object({
+  id: z.string().uuid(),
+  canary_id: z.string().uuid(),
+  user_id: z.string().min(1),
+  cycle_deadline: z.number().int(),
+  kind: z.enum(['grace_reminder', 'missed', 'late_rewarn']),
+  misses: z.number().int().nonnegative(),
+  due_at: z.number().int(),
+  fired_at: z.number().int(),
+  counts_from: z.number().int().nullable(),
+  emitted_at: z.number().int().nullable(),
+  delivery_channel: z.string().nullable(),
+  delivery_status: z.enum(['pending', 'delivered', 'failed']).nullable(),
+  delivered_at: z.number().int().nullable(),
+  recorded_by: z.enum(['alarm', 'reconciler']),
+});
+
+/**
+ * What one wake of a canary's object recorded, on its way into D1 (PROJECTIONS queue): timer events
+ * (inserted once by their unique key; an emission mark only fills an empty `emitted_at`), activity rows
+ * (once, by id) and, when the wake armed the timer, its next instant.
+ */
+export const ZWakeProjection = z.object({
+  type: z.literal('canary_wake'),
+  canary_id: z.string().uuid(),
+  transitions: z.array(ZTransitionRow),
+  activities: z.array(
+    z.object({
+      id: z.string().uuid(),
+      user_id: z.string().min(1),
+      canary_id: z.string().uuid(),
+      kind: z.enum(['grace_reminder', 'late_rewarn', 'missed_checkin']),
+      source: z.literal('system'),
+      summary: z.string(),
+      created_at: z.number().int(),
+    }),
+  ),
+  timer_due_at: z.number().int().optional(),
+});
+export type WakeProjection = z.infer<typeof ZWakeProjection>;
+
+/** Everything the PROJECTIONS queue carries. */
+export const ZProjection = z.discriminatedUnion('type', [ZCheckInProjection, ZWakeProjection]);
+export type Projection = z.infer<typeof ZProjection>;
+
 /** One delivery of one message on one channel (release engine). */
 export const ZDeliverJob = z.object({ type: z.literal('deliver'), delivery_id: z.string().min(1) });
 export type DeliverJob = z.infer<typeof ZDeliverJob>;

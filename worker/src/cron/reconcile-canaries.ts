@@ -1,10 +1,7 @@
 import { schema } from '@afterword/db';
 import { and, eq, isNull, lte, or } from 'drizzle-orm';
 import { advanceCanary } from '../domains/canary/advance-canary';
-import { armCanaryTimer, settleCanaries } from '../domains/canary/canary-timer';
-import { emitCountedMisses } from '../domains/canary/emit-missed-events';
 import type { ServiceContext } from '../env';
-import { runBatch } from '../lib/db-batch';
 import { log } from '../lib/logger';
 
 /** An alarm this much past its time counts as lost (alarms normally fire within a second). */
@@ -12,15 +9,17 @@ export const OVERDUE_AFTER_MS = 30_000;
 const BATCH = 500;
 
 /**
- * Timers are an optimisation of latency, never the only record (DESIGN section 2). Every minute:
- * 1) canaries with no known timer or an alarm overdue are advanced here (recording what is due) and
- *    their timer re-armed, logging how late each repaired deadline was;
- * 2) misses that count but were never put on the queue (a crash between record and send) are sent.
+ * Timers are an optimisation of latency, never the only record (DESIGN section 2). Every minute, from
+ * D1's projection: 1) canaries with no known timer or an alarm overdue, and 2) canaries with a miss that
+ * counts but was never put on the queue (a crash between record and send, or a projection not written
+ * yet) are run by their own object (docs/decisions/canary-engine.md: the record of the clock), which
+ * records what is due, sends what it has not sent, writes it all into D1 and re-arms its timer. Each
+ * repair is logged with how late it was. An object that cannot answer is left for the next run.
  */
 export async function reconcileCanaries(ctx: ServiceContext) {
   const now = ctx.now();
   const stale = await ctx.db
-    .select()
+    .select({ id: schema.canaries.id, timer_due_at: schema.canaries.timer_due_at })
     .from(schema.canaries)
     .where(
       and(
@@ -29,31 +28,8 @@ export async function reconcileCanaries(ctx: ServiceContext) {
       ),
     )
     .limit(BATCH);
-  let failed = 0;
-  for (const canary of stale) {
-    const lateMs = canary.timer_due_at ? now.getTime() - canary.timer_due_at.getTime() : null;
-    try {
-      // The object is the record of the check-ins: D1 agrees with it before anything is recorded. An
-      // object that cannot answer leaves the canary for the next run (a miss recorded from a copy that
-      // lags could be false).
-      await settleCanaries(ctx.env, [canary.id]);
-      await advanceCanary(ctx, canary.id, 'reconciler');
-      const next = await armCanaryTimer(ctx.env, canary.id);
-      log.warn('reconciler repaired a canary timer', {
-        canary_id: canary.id,
-        late_ms: lateMs,
-        timer_was: canary.timer_due_at ? 'overdue' : 'missing',
-        next_due_at: next,
-      });
-    } catch (err) {
-      // One canary that cannot be advanced (e.g. the queue is down) must not stop the others' repair.
-      failed++;
-      log.error('reconciler could not repair a canary; next run retries', { canary_id: canary.id, late_ms: lateMs, error: String(err) });
-    }
-  }
-
   const unsent = await ctx.db
-    .select({ t: schema.canaryTransitions, c: schema.canaries })
+    .selectDistinct({ id: schema.canaryTransitions.canary_id })
     .from(schema.canaryTransitions)
     .innerJoin(schema.canaries, eq(schema.canaries.id, schema.canaryTransitions.canary_id))
     .where(
@@ -64,15 +40,26 @@ export async function reconcileCanaries(ctx: ServiceContext) {
       ),
     )
     .limit(BATCH);
+  const lateness = new Map<string, number | null>(stale.map((c) => [c.id, c.timer_due_at ? now.getTime() - c.timer_due_at.getTime() : null]));
+  let failed = 0;
   let resent = 0;
-  try {
-    for (const { t, c } of unsent) {
-      const marks = await emitCountedMisses(ctx, c, [t], now.getTime());
-      await runBatch(ctx.db, marks);
-      resent += marks.length ? 1 : 0;
+  for (const id of new Set([...stale.map((c) => c.id), ...unsent.map((u) => u.id)])) {
+    const lateMs = lateness.get(id) ?? null;
+    try {
+      const { nextDueAt } = await advanceCanary(ctx, id, 'reconciler', { armsTimer: true });
+      if (lateness.has(id)) {
+        log.warn('reconciler repaired a canary timer', {
+          canary_id: id,
+          late_ms: lateMs,
+          timer_was: lateMs == null ? 'missing' : 'overdue',
+          next_due_at: nextDueAt?.getTime() ?? null,
+        });
+      } else resent++;
+    } catch (err) {
+      // One canary that cannot be advanced (e.g. the queue is down) must not stop the others' repair.
+      failed++;
+      log.error('reconciler could not repair a canary; next run retries', { canary_id: id, late_ms: lateMs, error: String(err) });
     }
-  } catch (err) {
-    log.error('reconciler could not re-send missed events; next run retries', { error: String(err) });
   }
   return { repaired: stale.length - failed, failed, resent };
 }

@@ -1,44 +1,53 @@
 import { DurableObject } from 'cloudflare:workers';
-import type { CheckInProjection } from '../contracts/jobs';
 import { graceMs } from '../contracts/canary-health';
-import { advanceCanary } from '../domains/canary/advance-canary';
+import type { CheckInProjection, WakeProjection } from '../contracts/jobs';
 import { applyCanaryCheckIns } from '../domains/canary/check-in-projection';
-import { createServiceContext, type Bindings } from '../env';
+import {
+  type ActivityRow,
+  type CanaryFacts,
+  cycleDeadlineOf,
+  missesToEmit,
+  nextAttention,
+  planWake,
+  type RecordedBy,
+  TRANSITION_COLUMNS,
+  type TransitionRow,
+  toMissedEvent,
+} from '../domains/canary/plan-wake';
+import { applyWakeProjections, WAKE_ROWS_PER_MESSAGE } from '../domains/canary/wake-projection';
+import type { Bindings } from '../env';
 import { withD1Delay } from '../lib/d1-delay';
 import { log } from '../lib/logger';
 
 /** A check-in as the object records it (its own time and where it came from). */
 export type ClockCheckIn = Omit<CheckInProjection, 'type' | 'canary_id'>;
 
-interface ClockState {
-  canary_id: string;
-  interval_seconds: number;
-  last_check_in: number;
+interface ClockState extends CanaryFacts {
   token_version: number;
-  /** When the canary's timer next needs to run the engine (its alarm may be set earlier, to resend). */
+  /** When the canary's timer next needs the engine (its alarm may be set earlier, to resend). */
   timer_due_at: number | null;
-  /** The latest check-in this object itself has written into D1 (the queue writes the rest). */
-  applied_through: number;
   gone: number;
 }
 
 /** A projection that could not be queued is tried again this much later. */
 const RESEND_AFTER_MS = 30_000;
 /**
- * Check-ins are kept this long: beyond it, the PROJECTIONS queue (at-least-once, 10 retries with
+ * Check-ins are kept this long: beyond it, the PROJECTIONS queue (at least once, 10 retries with
  * backoff) has long since written them into D1, so `settle` no longer needs them.
  */
 const KEEP_CHECK_INS_MS = 7 * 24 * 3600_000;
+/** Queues take at most 100 messages per sendBatch. */
+const QUEUE_BATCH_LIMIT = 100;
 
 /**
  * One per canary (named by its id): the record of the canary's clock (docs/decisions/canary-engine.md).
- * It holds the canary's last check-in, interval, token version and timer in its own SQLite storage and
- * answers token check-ins itself, with no D1 round trip; each accepted check-in goes to D1 through the
- * PROJECTIONS queue. Its alarm is the canary's deadline timer: a wake first makes D1 agree with the
- * object (the latest check-in), then runs the engine (advanceCanary) and arms the next wake.
+ * In its own SQLite storage it holds the canary's interval, token version and last check-in, its recent
+ * check-ins, and the timer events of the current cycle. It answers token check-ins itself and runs the
+ * engine on its alarm (plan-wake.ts) without waiting for D1: what it records goes to D1 through the
+ * PROJECTIONS queue, and the `missed_checkins` events to JOBS.
  *
- * Anyone who decides on D1's copy of a check-in — the release engine before a release, the dead-man
- * deletion, the reconciler — first calls `settle`, which writes what the object knows into D1.
+ * Anyone who decides on D1's copy of a check-in — the release engine before a release, arming on a
+ * missed event, the dead-man deletion — first calls `settle`, which writes what the object knows into D1.
  */
 export class CanaryClock extends DurableObject<Bindings> {
   private sending: Promise<void> | null = null;
@@ -46,20 +55,55 @@ export class CanaryClock extends DurableObject<Bindings> {
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, withD1Delay(env));
-    ctx.storage.sql.exec(`CREATE TABLE IF NOT EXISTS clock (
-      one INTEGER PRIMARY KEY CHECK (one = 1), canary_id TEXT NOT NULL, interval_seconds INTEGER NOT NULL DEFAULT 0,
-      last_check_in INTEGER NOT NULL DEFAULT 0, token_version INTEGER NOT NULL DEFAULT 0, timer_due_at INTEGER,
-      applied_through INTEGER NOT NULL DEFAULT 0, gone INTEGER NOT NULL DEFAULT 0)`);
-    ctx.storage.sql.exec(`CREATE TABLE IF NOT EXISTS check_ins (
-      event_id TEXT PRIMARY KEY, at INTEGER NOT NULL, source TEXT NOT NULL, sent INTEGER NOT NULL DEFAULT 0)`);
-    ctx.storage.sql.exec('CREATE INDEX IF NOT EXISTS check_ins_at ON check_ins (at)');
+    const sql = ctx.storage.sql;
+    sql.exec(`CREATE TABLE IF NOT EXISTS canary_clock (
+      one INTEGER PRIMARY KEY CHECK (one = 1), id TEXT NOT NULL, user_id TEXT NOT NULL DEFAULT '', name TEXT NOT NULL DEFAULT '',
+      interval_seconds INTEGER NOT NULL DEFAULT 0, last_check_in INTEGER NOT NULL DEFAULT 0, token_version INTEGER NOT NULL DEFAULT 0,
+      timer_due_at INTEGER, gone INTEGER NOT NULL DEFAULT 0)`);
+    sql.exec(`CREATE TABLE IF NOT EXISTS check_ins (
+      event_id TEXT PRIMARY KEY, at INTEGER NOT NULL, source TEXT NOT NULL, sent INTEGER NOT NULL DEFAULT 0, applied INTEGER NOT NULL DEFAULT 0)`);
+    sql.exec('CREATE INDEX IF NOT EXISTS check_ins_at ON check_ins (at)');
+    sql.exec(`CREATE TABLE IF NOT EXISTS transitions (
+      id TEXT PRIMARY KEY, cycle_deadline INTEGER NOT NULL, kind TEXT NOT NULL, misses INTEGER NOT NULL, due_at INTEGER NOT NULL,
+      fired_at INTEGER NOT NULL, counts_from INTEGER, emitted_at INTEGER, delivery_channel TEXT, delivery_status TEXT,
+      delivered_at INTEGER, recorded_by TEXT NOT NULL, projected INTEGER NOT NULL DEFAULT 0, UNIQUE (cycle_deadline, kind, misses))`);
+    sql.exec('CREATE TABLE IF NOT EXISTS pending_activity (id TEXT PRIMARY KEY, row TEXT NOT NULL)');
+    CanaryClock.migrateFromCheckInClock(sql);
   }
 
-  /** Arms (or re-checks) the timer: runs the engine now and returns the next due time in ms, or null. */
-  async sync(canaryId: string): Promise<number | null> {
+  /**
+   * An object of the first edge release kept its state in a `clock` table, without its owner, and its
+   * check-ins without an `applied` mark: the state moves here and `load` completes it from D1 on first
+   * touch; its check-ins stay (those not yet sent are sent) and count as not yet applied, so a settle
+   * writes them again (idempotent).
+   */
+  static migrateFromCheckInClock(sql: SqlStorage) {
+    if (!sql.exec(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'clock'`).toArray().length) return;
+    const columns = sql.exec<{ name: string }>(`SELECT name FROM pragma_table_info('check_ins')`).toArray();
+    if (!columns.some((c) => c.name === 'applied')) sql.exec('ALTER TABLE check_ins ADD COLUMN applied INTEGER NOT NULL DEFAULT 0');
+    sql.exec(`INSERT OR IGNORE INTO canary_clock (one, id, interval_seconds, last_check_in, token_version, timer_due_at, gone)
+              SELECT 1, canary_id, interval_seconds, last_check_in, token_version, timer_due_at, gone FROM clock`);
+    sql.exec('DROP TABLE clock');
+  }
+
+  /**
+   * Arms (or re-checks) the timer: runs the engine now (as `by`), arms the alarm for the next step and
+   * returns it in ms, or null for a canary that is gone.
+   */
+  async sync(canaryId: string, by: RecordedBy = 'alarm'): Promise<number | null> {
     const state = await this.load(canaryId);
     if (!state) return null;
-    return this.wake(state);
+    return this.runEngine(state, Date.now(), by, { arm: true, project: 'now' });
+  }
+
+  /**
+   * The engine at a given instant, for the reconciler and for tests with a controlled clock: records what
+   * is due at `now` and writes it into D1 before returning (project 'now'). `arm`: also arm the alarm.
+   */
+  async advanceAt(canaryId: string, now: number, by: RecordedBy, opts: { arm?: boolean } = {}): Promise<number | null> {
+    const state = await this.load(canaryId);
+    if (!state) return null;
+    return this.runEngine(state, now, by, { arm: opts.arm ?? false, project: 'now' });
   }
 
   /**
@@ -80,113 +124,226 @@ export class CanaryClock extends DurableObject<Bindings> {
     const state = await this.load(canaryId);
     if (!state) return;
     this.record(state, entry, true);
-    this.ctx.storage.sql.exec('UPDATE clock SET applied_through = max(applied_through, ?)', entry.at);
     await this.armEarlierFor(state, entry.at);
   }
 
   /**
-   * Writes what this object knows into D1 now, whatever the queue has done so far: the latest check-in
-   * (everything it changes only moves forward) and, when `since` is given, the first check-in at or after
-   * it — the one that disarms a message armed at `since` if it came inside the cancel window.
-   * Returns how many check-ins were written (each write is idempotent).
+   * Writes what this object knows into D1 now, whatever the queue has done so far: its timer events not yet
+   * written (`events`: the whole current cycle's and the timer too, for readers of the cycle's events), its
+   * latest check-in (everything a check-in changes only moves forward) and, when `since` is given, its
+   * first check-in at or after it — the one that disarms a message armed at `since` if it came inside the cancel
+   * window. Each write is idempotent. Returns how many check-ins it wrote.
    */
-  async settle(since: number | null = null): Promise<number> {
-    const state = this.state();
-    if (!state || state.gone) return 0;
+  async settle(since: number | null = null, opts: { events?: boolean } = {}): Promise<number> {
+    const state = await this.load(this.state()?.id ?? '');
+    if (!state) return 0;
+    await this.projectTransitions(state, 'now', opts.events ? (state.timer_due_at ?? undefined) : undefined, { wholeCycle: opts.events });
+    const sql = this.ctx.storage.sql;
     const rows: ClockCheckIn[] = [];
-    const latest = this.ctx.storage.sql.exec<ClockCheckIn>('SELECT event_id, at, source FROM check_ins ORDER BY at DESC LIMIT 1').toArray()[0];
-    // One this object has written itself is in D1 with all it changed (only the `since` one may not be).
-    if (latest && latest.at > state.applied_through) rows.push(latest);
+    const latest = sql.exec<ClockCheckIn & { applied: number }>('SELECT event_id, at, source, applied FROM check_ins ORDER BY at DESC LIMIT 1').toArray()[0];
+    if (latest && !latest.applied) rows.push(latest);
     if (since !== null) {
-      const first = this.ctx.storage.sql.exec<ClockCheckIn>('SELECT event_id, at, source FROM check_ins WHERE at >= ? ORDER BY at LIMIT 1', since).toArray()[0];
-      if (first && first.event_id !== latest?.event_id) rows.push(first);
+      const first = sql
+        .exec<ClockCheckIn & { applied: number }>('SELECT event_id, at, source, applied FROM check_ins WHERE at >= ? ORDER BY at LIMIT 1', since)
+        .toArray()[0];
+      if (first && !first.applied && first.event_id !== latest?.event_id) rows.push(first);
     }
+    // A check-in this object has written into D1 itself is there: settling again costs no round trip.
     if (!rows.length) return 0;
     await applyCanaryCheckIns(
       { env: this.env },
-      rows.map((entry) => ({ canary_id: state.canary_id, ...entry })),
+      rows.map(({ event_id, at, source }) => ({ canary_id: state.id, event_id, at, source })),
     );
-    this.ctx.storage.sql.exec('UPDATE clock SET applied_through = max(applied_through, ?)', Math.max(...rows.map((r) => r.at)));
+    for (const r of rows) sql.exec('UPDATE check_ins SET applied = 1 WHERE event_id = ?', r.event_id);
     return rows.length;
   }
 
   /** The canary is deleted: no more wakes, and every token of it fails from now on. */
   async stop(): Promise<void> {
     await this.ctx.storage.deleteAlarm();
-    this.ctx.storage.sql.exec('DELETE FROM check_ins');
-    this.ctx.storage.sql.exec('UPDATE clock SET gone = 1, timer_due_at = NULL');
-    if (!this.state()) this.ctx.storage.sql.exec(`INSERT INTO clock (one, canary_id, gone) VALUES (1, '', 1)`);
+    const sql = this.ctx.storage.sql;
+    for (const table of ['check_ins', 'transitions', 'pending_activity']) sql.exec(`DELETE FROM ${table}`);
+    if (this.state()) sql.exec('UPDATE canary_clock SET gone = 1, timer_due_at = NULL');
+    else sql.exec(`INSERT INTO canary_clock (one, id, gone) VALUES (1, '', 1)`);
   }
 
   override async alarm(): Promise<void> {
     // An object armed before the clock kept its own state knows only its canary's id.
-    const state = this.state() ?? (await this.load((await this.ctx.storage.get<string>('canaryId')) ?? ''));
+    const state = await this.load(this.state()?.id ?? (await this.ctx.storage.get<string>('canaryId')) ?? '');
     if (!state || state.gone) return;
     await this.sendPending();
-    if (state.timer_due_at !== null && state.timer_due_at > Date.now()) {
+    const now = Date.now();
+    if (state.timer_due_at !== null && state.timer_due_at > now) {
+      await this.projectTransitions(state, 'queue');
       await this.armAlarm(state.timer_due_at);
       return;
     }
-    await this.wake(state);
-  }
-
-  /** Runs the engine for this canary: D1 first agrees with the object, then what is due is recorded. */
-  private async wake(state: ClockState): Promise<number | null> {
-    if (state.last_check_in > state.applied_through) await this.settle();
-    const { nextDueAt } = await advanceCanary(createServiceContext(this.env), state.canary_id, 'alarm', { armsTimer: true });
-    if (!nextDueAt) {
-      await this.stop();
-      return null;
-    }
-    const next = nextDueAt.getTime();
-    this.ctx.storage.sql.exec('UPDATE clock SET timer_due_at = ?', next);
-    this.ctx.storage.sql.exec('DELETE FROM check_ins WHERE sent = 1 AND at < ?', Date.now() - KEEP_CHECK_INS_MS);
-    await this.armAlarm(next);
-    return next;
-  }
-
-  private state(): ClockState | null {
-    return this.ctx.storage.sql.exec<ClockState & Record<string, SqlStorageValue>>('SELECT * FROM clock').toArray()[0] ?? null;
+    await this.runEngine(state, now, 'alarm', { arm: true, project: 'queue' });
   }
 
   /**
-   * The clock's state; on first touch (an object from before the clock kept state, or a new canary) it
-   * is read from D1 once. A canary D1 does not have is remembered as gone, so its tokens keep failing
-   * without another query.
+   * One run of the engine on this object's own state: records what is due (plan-wake.ts), sends the misses
+   * that count to JOBS (send, then mark: a crash in between re-sends; consumers deduplicate on the event
+   * id), projects what it recorded into D1 — through the PROJECTIONS queue on the alarm's path, directly
+   * for the reconciler and tests — and keeps the next due instant. Nothing here waits for D1 on the alarm's path.
+   */
+  private async runEngine(state: ClockState, now: number, by: RecordedBy, opts: { arm: boolean; project: 'queue' | 'now' }): Promise<number> {
+    const sql = this.ctx.storage.sql;
+    const cycle = cycleDeadlineOf(state);
+    const { rows, activities } = planWake(state, this.cycleRows(cycle), now, by);
+    for (const r of rows) this.insertTransition(r, false);
+    for (const a of activities) sql.exec('INSERT INTO pending_activity (id, row) VALUES (?, ?)', a.id, JSON.stringify(a));
+    let unsent: unknown = null;
+    try {
+      const due = missesToEmit(state, this.cycleRows(cycle), now);
+      for (let i = 0; i < due.length; i += QUEUE_BATCH_LIMIT) {
+        await this.env.JOBS.sendBatch(due.slice(i, i + QUEUE_BATCH_LIMIT).map((t) => ({ body: toMissedEvent(t), contentType: 'json' as const })));
+      }
+      for (const t of due) {
+        sql.exec('UPDATE transitions SET emitted_at = ?, projected = 0 WHERE id = ? AND emitted_at IS NULL', now, t.id);
+        log.info('missed_checkins emitted', { canary_id: state.id, misses: t.misses, late_ms: now - t.due_at });
+      }
+    } catch (err) {
+      // What was recorded still reaches D1 below (the reconciler finds unsent misses there); the
+      // error then fails this run, so the alarm is retried.
+      unsent = err;
+    }
+    const next = nextAttention(state, this.cycleRows(cycle), now);
+    if (opts.arm) {
+      state.timer_due_at = next;
+      sql.exec('UPDATE canary_clock SET timer_due_at = ?', next);
+    }
+    await this.projectTransitions(state, opts.project, opts.arm ? next : undefined);
+    if (unsent) throw unsent;
+    // Earlier cycles are history in D1 once written there.
+    sql.exec('DELETE FROM transitions WHERE cycle_deadline < ? AND projected = 1', cycle);
+    sql.exec('DELETE FROM check_ins WHERE sent = 1 AND at < ?', now - KEEP_CHECK_INS_MS);
+    if (opts.arm) await this.armAlarm(next);
+    return next;
+  }
+
+  /**
+   * Sends (or, `now`, writes) every timer event and activity row not yet projected into D1, with the
+   * timer's next instant, then marks them projected. Send, then mark: a crash in between sends again, and
+   * the write is idempotent.
+   */
+  private async projectTransitions(state: ClockState, mode: 'queue' | 'now', timerDueAt?: number, opts: { wholeCycle?: boolean } = {}) {
+    const sql = this.ctx.storage.sql;
+    // `wholeCycle` (settle): the current cycle's rows too, even those already sent — the queue may not have
+    // delivered them yet, and writing them again changes nothing.
+    const transitions = sql
+      .exec<Omit<TransitionRow, 'canary_id' | 'user_id'> & Record<string, SqlStorageValue>>(
+        'SELECT * FROM transitions WHERE projected = 0 OR cycle_deadline = ? ORDER BY fired_at, misses',
+        opts.wholeCycle ? cycleDeadlineOf(state) : -1,
+      )
+      .toArray()
+      .map(({ projected: _, ...t }) => ({ ...t, canary_id: state.id, user_id: state.user_id }) as TransitionRow);
+    const activities = sql
+      .exec<{ id: string; row: string }>('SELECT id, row FROM pending_activity')
+      .toArray()
+      .map((a) => JSON.parse(a.row) as ActivityRow);
+    if (!transitions.length && !activities.length && timerDueAt === undefined) return;
+    const messages: WakeProjection[] = [];
+    for (let i = 0; i < Math.max(transitions.length, 1); i += WAKE_ROWS_PER_MESSAGE) {
+      messages.push({
+        type: 'canary_wake',
+        canary_id: state.id,
+        transitions: transitions.slice(i, i + WAKE_ROWS_PER_MESSAGE),
+        activities: i === 0 ? activities : [],
+        ...(timerDueAt === undefined ? {} : { timer_due_at: timerDueAt }),
+      });
+    }
+    if (mode === 'now') await applyWakeProjections(this.env, messages);
+    else {
+      for (let i = 0; i < messages.length; i += QUEUE_BATCH_LIMIT) {
+        await this.env.PROJECTIONS.sendBatch(messages.slice(i, i + QUEUE_BATCH_LIMIT).map((body) => ({ body, contentType: 'json' as const })));
+      }
+    }
+    // Only what was read above: a row recorded meanwhile (or an emission mark) stays for the next projection.
+    for (const t of transitions) sql.exec('UPDATE transitions SET projected = 1 WHERE id = ? AND emitted_at IS ?', t.id, t.emitted_at);
+    for (const a of activities) sql.exec('DELETE FROM pending_activity WHERE id = ?', a.id);
+  }
+
+  /** Records a timer event once (its cycle, kind and misses are unique). `projected`: D1 already has it. */
+  private insertTransition(t: Pick<TransitionRow, (typeof TRANSITION_COLUMNS)[number]>, projected: boolean) {
+    this.ctx.storage.sql.exec(
+      `INSERT OR IGNORE INTO transitions (${TRANSITION_COLUMNS.join(', ')}, projected) VALUES (${TRANSITION_COLUMNS.map(() => '?').join(', ')}, ?)`,
+      ...TRANSITION_COLUMNS.map((c) => t[c]),
+      projected ? 1 : 0,
+    );
+  }
+
+  private cycleRows(cycle: number): TransitionRow[] {
+    const state = this.state()!;
+    return this.ctx.storage.sql
+      .exec<Omit<TransitionRow, 'canary_id' | 'user_id'> & Record<string, SqlStorageValue>>('SELECT * FROM transitions WHERE cycle_deadline = ?', cycle)
+      .toArray()
+      .map(({ projected: _, ...t }) => ({ ...t, canary_id: state.id, user_id: state.user_id }) as TransitionRow);
+  }
+
+  private state(): ClockState | null {
+    return this.ctx.storage.sql.exec<ClockState & Record<string, SqlStorageValue>>('SELECT * FROM canary_clock').toArray()[0] ?? null;
+  }
+
+  /**
+   * The clock's state. On first touch (a new canary, or an object from before the clock kept state) it
+   * is read from D1 once, with the current cycle's timer events. A canary D1 does not have is remembered
+   * as gone, so its tokens keep failing without another query.
    */
   private async load(canaryId: string): Promise<ClockState | null> {
     const known = this.state();
-    if (known) return known.gone || known.canary_id !== canaryId ? null : known;
+    if (known && (known.gone || known.id !== canaryId)) return null;
+    if (known?.user_id) return known;
     if (!canaryId) return null;
-    const row = await this.env.DB.prepare('SELECT interval_seconds, last_check_in, token_version, active, timer_due_at FROM canaries WHERE id = ?')
-      .bind(canaryId)
-      .first<{ interval_seconds: number; last_check_in: number; token_version: number; active: number; timer_due_at: number | null }>();
-    if (this.state()) return this.load(canaryId); // another call seeded it while this one read D1
+    const db = this.env.DB;
+    const [canaries, cycle] = await db.batch([
+      db.prepare('SELECT user_id, name, interval_seconds, last_check_in, token_version, active, timer_due_at FROM canaries WHERE id = ?').bind(canaryId),
+      db
+        .prepare(
+          `SELECT ${TRANSITION_COLUMNS.join(', ')} FROM canary_transitions
+           WHERE canary_id = ?1 AND cycle_deadline = (SELECT last_check_in + interval_seconds * 1000 FROM canaries WHERE id = ?1)`,
+        )
+        .bind(canaryId),
+    ]);
+    if (this.state()?.user_id) return this.load(canaryId); // another call seeded it while this one read D1
+    const row = canaries?.results[0] as
+      | { user_id: string; name: string; interval_seconds: number; last_check_in: number; token_version: number; active: number; timer_due_at: number | null }
+      | undefined;
     if (!row?.active) {
       await this.stop();
       return null;
     }
-    this.ctx.storage.sql.exec(
-      'INSERT INTO clock (one, canary_id, interval_seconds, last_check_in, token_version, timer_due_at, applied_through) VALUES (1, ?, ?, ?, ?, ?, ?)',
+    const sql = this.ctx.storage.sql;
+    // A migrated object may hold check-ins D1 has not seen yet: its own record wins.
+    const ownLatest = sql.exec<{ at: number | null }>('SELECT max(at) AS at FROM check_ins').one().at ?? 0;
+    sql.exec(
+      `INSERT OR REPLACE INTO canary_clock (one, id, user_id, name, interval_seconds, last_check_in, token_version, timer_due_at)
+       VALUES (1, ?, ?, ?, ?, ?, ?, ?)`,
       canaryId,
+      row.user_id,
+      row.name,
       row.interval_seconds,
-      row.last_check_in,
+      Math.max(row.last_check_in, ownLatest),
       row.token_version,
-      row.timer_due_at,
-      row.last_check_in,
+      known?.timer_due_at ?? row.timer_due_at,
     );
+    for (const t of (cycle?.results ?? []) as TransitionRow[]) this.insertTransition(t, true);
     return this.state();
   }
 
-  private record(state: ClockState, entry: ClockCheckIn, sent: boolean) {
-    this.ctx.storage.sql.exec(
-      'INSERT OR IGNORE INTO check_ins (event_id, at, source, sent) VALUES (?, ?, ?, ?)',
+  /** `written`: D1 already has it (the Heartbeat's own batch), so it is neither sent nor settled again. */
+  private record(state: ClockState, entry: ClockCheckIn, written: boolean) {
+    const sql = this.ctx.storage.sql;
+    const flag = written ? 1 : 0;
+    sql.exec(
+      'INSERT OR IGNORE INTO check_ins (event_id, at, source, sent, applied) VALUES (?, ?, ?, ?, ?)',
       entry.event_id,
       entry.at,
       entry.source,
-      sent ? 1 : 0,
+      flag,
+      flag,
     );
-    this.ctx.storage.sql.exec('UPDATE clock SET last_check_in = max(last_check_in, ?)', entry.at);
+    sql.exec('UPDATE canary_clock SET last_check_in = max(last_check_in, ?)', entry.at);
     state.last_check_in = Math.max(state.last_check_in, entry.at);
   }
 
@@ -198,7 +355,7 @@ export class CanaryClock extends DurableObject<Bindings> {
     const firstEntry = at + state.interval_seconds * 1000 - graceMs(state.interval_seconds);
     if (state.timer_due_at === null || firstEntry < state.timer_due_at) {
       state.timer_due_at = firstEntry;
-      this.ctx.storage.sql.exec('UPDATE clock SET timer_due_at = ?', firstEntry);
+      this.ctx.storage.sql.exec('UPDATE canary_clock SET timer_due_at = ?', firstEntry);
       await this.armAlarm(firstEntry);
     }
   }
@@ -226,9 +383,7 @@ export class CanaryClock extends DurableObject<Bindings> {
           if (!state || state.gone) return;
           const rows = this.ctx.storage.sql.exec<ClockCheckIn>('SELECT event_id, at, source FROM check_ins WHERE sent = 0 ORDER BY at LIMIT 100').toArray();
           if (!rows.length) return;
-          await this.env.PROJECTIONS.sendBatch(
-            rows.map((r) => ({ body: { type: 'canary_check_in', canary_id: state.canary_id, ...r } satisfies CheckInProjection })),
-          );
+          await this.env.PROJECTIONS.sendBatch(rows.map((r) => ({ body: { type: 'canary_check_in', canary_id: state.id, ...r } satisfies CheckInProjection })));
           for (const r of rows) this.ctx.storage.sql.exec('UPDATE check_ins SET sent = 1 WHERE event_id = ?', r.event_id);
         } while (this.sendAgain);
       } catch (err) {

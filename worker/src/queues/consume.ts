@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { type CheckInProjection, ZCheckInProjection, ZQueueJob, type QueueJob } from '../contracts/jobs';
+import { type Projection, ZProjection, ZQueueJob, type QueueJob } from '../contracts/jobs';
 import { clockOf } from '../domains/canary/canary-timer';
-import { projectCheckIns } from '../domains/canary/check-in-projection';
+import { applyProjections } from '../domains/canary/projection-batch';
 import { dispatchMissedCheckins } from '../domains/canary/missed-event-subscribers';
 import { sendContactInvitation } from '../domains/contacts/send-invitation';
 import { completeDeathConfirmation } from '../domains/guardian/complete-confirmation';
@@ -60,27 +60,24 @@ export async function consumeBatch(batch: MessageBatch<unknown>, env: Bindings) 
 }
 
 /**
- * The PROJECTIONS queue: check-ins the canaries' objects accepted, written into D1 together (one batch
- * for the whole delivery: fewer round trips the busier it gets). All succeed or all are retried; each
- * write is idempotent, so a retry or a redelivery changes nothing twice.
+ * The PROJECTIONS queue: what the canaries' objects recorded (check-ins, timer events), written into D1
+ * together — one batch for the whole delivery, so the busier it gets the fewer round trips each costs
+ * (domains/canary/projection-batch.ts). Every write is idempotent, so a retry or a redelivery changes
+ * nothing twice.
  */
 async function consumeProjections(batch: MessageBatch<unknown>, env: Bindings) {
-  const valid: { message: Message<unknown>; job: CheckInProjection }[] = [];
+  const valid: { message: Message<unknown>; job: Projection }[] = [];
   for (const message of batch.messages) {
-    const parsed = ZCheckInProjection.safeParse(message.body);
+    const parsed = ZProjection.safeParse(message.body);
     if (parsed.success) valid.push({ message, job: parsed.data });
     else refuse(batch.queue, message, parsed.error);
   }
-  try {
-    await projectCheckIns(
-      { env },
-      valid.map((v) => v.job),
-    );
-    for (const v of valid) v.message.ack();
-  } catch (err) {
-    log.error('check-in projection failed; will retry', { queue: batch.queue, count: valid.length, error: String(err) });
-    for (const v of valid) v.message.retry();
-  }
+  const { done, retry } = await applyProjections(
+    env,
+    valid.map((v) => v.job),
+  );
+  for (const i of done) valid[i]!.message.ack();
+  for (const i of retry) valid[i]!.message.retry();
 }
 
 /** A body that fails its schema is a producer's bug: logged (its issues, not its contents) and acknowledged, never retried. */

@@ -34,8 +34,8 @@ export async function noteCheckIn(env: Bindings, canaryId: string, entry: ClockC
  * check-in at or after it (a message armed then). Throws if an object cannot answer: deciding without
  * the record could release after a check-in, so the caller waits and tries again.
  */
-export async function settleCanaries(env: Bindings, canaryIds: readonly string[], since: number | null = null): Promise<void> {
-  await Promise.all(canaryIds.map((id) => clockOf(env, id).settle(since)));
+export async function settleCanaries(env: Bindings, canaryIds: readonly string[], since: number | null = null, opts: { events?: boolean } = {}): Promise<void> {
+  await Promise.all(canaryIds.map((id) => clockOf(env, id).settle(since, opts)));
 }
 
 /**

@@ -3,7 +3,7 @@ import type { CheckInProjection } from '../../contracts/jobs';
 import type { ServiceContext } from '../../env';
 import { deadmanCheckInStatements } from '../deadman/deadman-check-in';
 import { afterRefutation, REFUTE_STATEMENTS, refuteOnCheckInStatements } from '../guardian/refute-on-check-in';
-import { disarmOnCheckInStatements } from '../messages/release/disarm-on-check-in';
+import { afterDisarm, DISARM_STATEMENTS, disarmOnCheckInStatements } from '../messages/release/disarm-on-check-in';
 import type { CheckInRows } from './check-in-rows';
 
 /**
@@ -47,39 +47,53 @@ function statementsFor(db: D1Database, rows: CheckInRows, own: D1PreparedStateme
   return [...own, ...deadmanCheckInStatements(db, rows), ...disarmOnCheckInStatements(db, rows), ...refuteOnCheckInStatements(db, rows)];
 }
 
+/**
+ * After a check-in batch (`results`: its CHECK_IN_STATEMENTS results): the guardians' notices any
+ * refutation wrote are queued and every message it disarmed has its clock run.
+ */
+export async function afterCheckIns(ctx: Pick<ServiceContext, 'env'>, results: D1Result[]): Promise<void> {
+  const refute = results.length - REFUTE_STATEMENTS;
+  await afterDisarm(ctx.env, results.slice(refute - DISARM_STATEMENTS, refute));
+  await afterRefutation(ctx, results.slice(refute));
+}
+
 async function run(ctx: Pick<ServiceContext, 'env'>, statements: D1PreparedStatement[]): Promise<CheckedInRow[]> {
   const results = await ctx.env.DB.batch<CheckedInRow>(statements);
-  await afterRefutation(ctx, results.slice(-REFUTE_STATEMENTS));
+  await afterCheckIns(ctx, results);
   return results[0]?.results ?? [];
 }
 
 /**
- * Applies token check-ins (any number, any canaries, duplicates allowed) to D1 in one batch (one round
- * trip, atomic) and queues the guardian notices any refutation wrote. Returns the canaries it moved.
+ * The statements that apply token check-ins (any number, any canaries, duplicates allowed) in one batch;
+ * the first returns the canaries it moved, the last REFUTE_STATEMENTS go to `afterRefutation`.
+ */
+export function canaryCheckInStatements(db: D1Database, checkIns: readonly CanaryCheckIn[]): D1PreparedStatement[] {
+  const rows = canaryRows(checkIns);
+  return statementsFor(db, rows, [
+    db
+      .prepare(
+        `${rows.with} UPDATE canaries SET last_check_in = max(last_check_in, (SELECT max(b.at) FROM b WHERE b.canary_id = canaries.id))
+         WHERE id IN (SELECT canary_id FROM b) AND +active = 1 RETURNING id, user_id, interval_seconds`,
+      )
+      .bind(...rows.params),
+    db
+      .prepare(
+        `${rows.with} INSERT INTO activity (id, user_id, canary_id, kind, source, summary, created_at)
+         SELECT b.event_id, c.user_id, c.id, 'check_in', b.source, 'Checked in (' || b.source || '): "' || ${CANARY_LABEL} || '".', b.at
+         FROM b JOIN canaries c ON c.id = b.canary_id AND +c.active = 1 WHERE true
+         ON CONFLICT (id) DO NOTHING`,
+      )
+      .bind(...rows.params),
+  ]);
+}
+
+/**
+ * Applies token check-ins to D1 in one batch (one round trip, atomic) and queues the guardian notices any
+ * refutation wrote. Returns the canaries it moved.
  */
 export async function applyCanaryCheckIns(ctx: Pick<ServiceContext, 'env'>, checkIns: readonly CanaryCheckIn[]): Promise<CheckedInRow[]> {
   if (!checkIns.length) return [];
-  const db = ctx.env.DB;
-  const rows = canaryRows(checkIns);
-  return run(
-    ctx,
-    statementsFor(db, rows, [
-      db
-        .prepare(
-          `${rows.with} UPDATE canaries SET last_check_in = max(last_check_in, (SELECT max(b.at) FROM b WHERE b.canary_id = canaries.id))
-           WHERE id IN (SELECT canary_id FROM b) AND +active = 1 RETURNING id, user_id, interval_seconds`,
-        )
-        .bind(...rows.params),
-      db
-        .prepare(
-          `${rows.with} INSERT INTO activity (id, user_id, canary_id, kind, source, summary, created_at)
-           SELECT b.event_id, c.user_id, c.id, 'check_in', b.source, 'Checked in (' || b.source || '): "' || ${CANARY_LABEL} || '".', b.at
-           FROM b JOIN canaries c ON c.id = b.canary_id AND +c.active = 1 WHERE true
-           ON CONFLICT (id) DO NOTHING`,
-        )
-        .bind(...rows.params),
-    ]),
-  );
+  return run(ctx, canaryCheckInStatements(ctx.env.DB, checkIns));
 }
 
 /**
@@ -107,9 +121,4 @@ export async function applyUserCheckIn(ctx: Pick<ServiceContext, 'env'>, userId:
         .bind(userId, entry.at, entry.source, entry.event_id),
     ]),
   );
-}
-
-/** The PROJECTIONS queue's consumer: every check-in of the delivery in one D1 batch. */
-export async function projectCheckIns(ctx: Pick<ServiceContext, 'env'>, jobs: readonly CheckInProjection[]): Promise<void> {
-  await applyCanaryCheckIns(ctx, jobs);
 }

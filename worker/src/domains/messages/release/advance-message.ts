@@ -43,6 +43,12 @@ export async function advanceMessage(ctx: ServiceContext, messageId: string, by:
       }
       const reason = windowed ? 'The cancel window ended without a check-in.' : 'Armed with no cancel window.';
       moved = (await releaseMessage(ctx, loaded, 'window_ended', reason)).applied;
+    } else if (message.status === 'armed' && !settled && dueTimeRule(message, deathConfirmedAt, now)) {
+      // Armed, its window still open, and another rule already due: a check-in D1 has not heard of yet
+      // would have disarmed it, and that rule would fire now. Ask the canaries' objects before keeping it armed.
+      await settleCheckInsOf(ctx, message.sender_id, message.armed_at?.getTime() ?? 0);
+      settled = true;
+      continue;
     } else if (message.status === 'scheduled' && !message.rules.length && message.deliver_at.getTime() <= now) {
       moved = (await releaseMessage(ctx, loaded, 'deliver_at', `Its delivery time ${humanTime(message.deliver_at.getTime())} came (no rules).`)).applied;
     } else if (message.status === 'scheduled') {

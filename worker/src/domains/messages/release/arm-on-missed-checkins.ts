@@ -7,6 +7,7 @@ import { loadEngineMessage } from './load-message';
 import { syncReleaseTimer } from './release-timer';
 import { armMessage } from './transitions';
 import { settleCanaries } from '../../canary/canary-timer';
+import { settleCheckInsOf } from '../../canary/settle-check-ins';
 
 /** The first missed_checkins rule of a message that `misses` satisfies (N ≤ misses), or -1. */
 export function firingMissRule(rules: { trigger_type: string; trigger_value: string }[], misses: number): number {
@@ -64,6 +65,8 @@ export async function armOnMissedCheckins(ctx: ServiceContext, event: MissedChec
  * created while its owner is already missing check-ins is armed at once if its rule is satisfied.
  */
 export async function currentMisses(ctx: ServiceContext, userId: string): Promise<number> {
+  // The canaries' objects hold the record; D1's copy of their events and check-ins may lag a moment.
+  await settleCheckInsOf(ctx, userId, null, { events: true });
   const row = await ctx.env.DB.prepare(
     `SELECT max(t.misses) AS misses FROM canary_transitions t JOIN canaries c ON c.id = t.canary_id
      WHERE c.user_id = ?1 AND c.active = 1 AND t.kind = 'missed' AND t.emitted_at IS NOT NULL

@@ -1,4 +1,6 @@
+import type { Bindings } from '../../../env';
 import { type CheckInRows, nextParam } from '../../canary/check-in-rows';
+import { syncReleaseTimer } from './release-timer';
 
 /**
  * What check-ins do to armed messages (DESIGN section 3): each one still inside its cancel window at a
@@ -11,6 +13,8 @@ import { type CheckInRows, nextParam } from '../../canary/check-in-rows';
  * message armed after it.
  */
 export const DISARMED_BY_CHECK_IN = 'Disarmed: you checked in before the cancel window ended.';
+
+export const DISARM_STATEMENTS = 2;
 
 export function disarmOnCheckInStatements(db: D1Database, rows: CheckInRows) {
   // The first check-in inside the message's window, or NULL.
@@ -29,8 +33,18 @@ export function disarmOnCheckInStatements(db: D1Database, rows: CheckInRows) {
       .prepare(
         `${rows.with} UPDATE messages SET status = 'scheduled', armed_at = NULL, cancel_deadline = NULL, version = version + 1,
            updated_at = ${disarmedAt('messages')}
-         WHERE ${armed('messages')} AND ${disarmedAt('messages')} IS NOT NULL`,
+         WHERE ${armed('messages')} AND ${disarmedAt('messages')} IS NOT NULL RETURNING id`,
       )
       .bind(...rows.params),
   ];
+}
+
+/**
+ * After the check-in's batch: each message it disarmed has its clock run now, since another of its rules
+ * may already be due (a fixed date that came while it was armed fires at once, not when the ended window
+ * would have). `results`: this module's DISARM_STATEMENTS results, in order.
+ */
+export async function afterDisarm(env: Bindings, results: D1Result[]): Promise<void> {
+  const ids = ((results[1]?.results ?? []) as { id: string }[]).map((r) => r.id);
+  await Promise.all(ids.map((id) => syncReleaseTimer(env, id)));
 }

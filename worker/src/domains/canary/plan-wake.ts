@@ -1,0 +1,214 @@
+import { canaryLabel } from '../../contracts/canary';
+import { canaryHealth, graceMs } from '../../contracts/canary-health';
+import type { MissedCheckinsEvent } from '../../contracts/jobs';
+import { humanTime } from '../../lib/human-time';
+
+/**
+ * The canary engine's rules for one wake, as a pure function (docs/decisions/canary-engine.md, DESIGN
+ * section 2): given the canary's clock and what its current cycle has recorded, what is due now — the
+ * grace-entry reminder, a re-warning with a fresh grace period when the service was late or the owner was
+ * never warned, each missed interval — and when the canary next needs attention. The canary's Durable
+ * Object runs it on its own storage (durable/canary-clock.ts); nothing here touches D1.
+ */
+export type RecordedBy = 'alarm' | 'reconciler';
+
+export interface CanaryFacts {
+  id: string;
+  user_id: string;
+  name: string;
+  interval_seconds: number;
+  last_check_in: number;
+}
+
+/** One recorded timer event: the object's row and, projected, D1's `canary_transitions` row. */
+export interface TransitionRow {
+  id: string;
+  canary_id: string;
+  user_id: string;
+  cycle_deadline: number;
+  kind: 'grace_reminder' | 'missed' | 'late_rewarn';
+  misses: number;
+  due_at: number;
+  fired_at: number;
+  counts_from: number | null;
+  emitted_at: number | null;
+  delivery_channel: string | null;
+  delivery_status: 'pending' | 'delivered' | 'failed' | null;
+  delivered_at: number | null;
+  recorded_by: RecordedBy;
+}
+
+/** A timer event's columns, in one order for the object's table and D1's (everything but its canary and user). */
+export const TRANSITION_COLUMNS = [
+  'id',
+  'cycle_deadline',
+  'kind',
+  'misses',
+  'due_at',
+  'fired_at',
+  'counts_from',
+  'emitted_at',
+  'delivery_channel',
+  'delivery_status',
+  'delivered_at',
+  'recorded_by',
+] as const satisfies readonly (keyof TransitionRow)[];
+
+/** An activity-feed row the wake writes (projected into D1's `activity`). */
+export interface ActivityRow {
+  id: string;
+  user_id: string;
+  canary_id: string;
+  kind: 'grace_reminder' | 'late_rewarn' | 'missed_checkin';
+  source: 'system';
+  summary: string;
+  created_at: number;
+}
+
+/** At most this many missed intervals are recorded by one run; the rest follow in the next run. */
+export const MAX_MISSES_PER_RUN = 500;
+
+/**
+ * A reminder delivered this much less than one grace period before the deadline still counts as
+ * "one grace period earlier": delivery itself takes a moment (DESIGN section 2).
+ */
+export const warningTolerance = (graceMillis: number) => Math.min(60_000, Math.round(graceMillis * 0.05));
+
+/** The deadline of the canary's current cycle. */
+export const cycleDeadlineOf = (canary: Pick<CanaryFacts, 'last_check_in' | 'interval_seconds'>) => canary.last_check_in + canary.interval_seconds * 1000;
+
+/** What is due at `now` that `recorded` (the current cycle's rows) does not have yet. */
+export function planWake(
+  canary: CanaryFacts,
+  recorded: readonly TransitionRow[],
+  now: number,
+  recordedBy: RecordedBy,
+): { rows: TransitionRow[]; activities: ActivityRow[] } {
+  const intervalMs = canary.interval_seconds * 1000;
+  const grace = graceMs(canary.interval_seconds);
+  const health = canaryHealth({ lastCheckInMs: canary.last_check_in, intervalSeconds: canary.interval_seconds }, now);
+  const deadline = health.deadlineMs;
+  const find = (kind: TransitionRow['kind'], misses: number) => recorded.find((t) => t.kind === kind && t.misses === misses);
+  const label = canaryLabel(canary.name);
+  const rows: TransitionRow[] = [];
+  const activities: ActivityRow[] = [];
+  const base = {
+    canary_id: canary.id,
+    user_id: canary.user_id,
+    cycle_deadline: deadline,
+    fired_at: now,
+    recorded_by: recordedBy,
+    counts_from: null,
+    emitted_at: null,
+    delivery_channel: null,
+    delivery_status: null,
+    delivered_at: null,
+  } as const;
+  const activity = (kind: ActivityRow['kind'], summary: string) =>
+    activities.push({ id: crypto.randomUUID(), user_id: canary.user_id, canary_id: canary.id, kind, source: 'system', summary, created_at: now });
+
+  if (health.status === 'grace' && !find('grace_reminder', 0)) {
+    // The in-app feed is the channel of record for the reminder: recorded is delivered.
+    rows.push({
+      ...base,
+      id: crypto.randomUUID(),
+      kind: 'grace_reminder',
+      misses: 0,
+      due_at: health.graceStartsMs,
+      delivery_channel: 'in_app',
+      delivery_status: 'delivered',
+      delivered_at: now,
+    });
+    activity('grace_reminder', `Reminder: check in before ${humanTime(deadline)} or your canary "${label}" is missed.`);
+  }
+
+  if (health.status === 'missed') {
+    const first = find('missed', 1);
+    let countsFrom = first?.counts_from ?? now;
+    if (!first) {
+      const reminder = find('grace_reminder', 0) ?? find('late_rewarn', 0);
+      const warned = reminder?.delivered_at != null && now - reminder.delivered_at >= grace - warningTolerance(grace);
+      const onTime = now - deadline <= grace;
+      if (!warned || !onTime) {
+        // DESIGN section 2: our lateness (or a warning that never went out) must not become a
+        // release. Warn now and give a fresh grace period before the misses count.
+        countsFrom = now + grace;
+        if (!find('late_rewarn', 0)) {
+          rows.push({
+            ...base,
+            id: crypto.randomUUID(),
+            kind: 'late_rewarn',
+            misses: 0,
+            due_at: deadline,
+            delivery_channel: 'in_app',
+            delivery_status: 'delivered',
+            delivered_at: now,
+          });
+          activity(
+            'late_rewarn',
+            `Your canary "${label}" passed its deadline while reminders could not reach you. Check in before ${humanTime(countsFrom)}; nothing is released before then.`,
+          );
+        }
+      }
+    }
+    // After a long outage many intervals may be due at once: record them in bounded runs (the next
+    // run follows at once), with one activity row per run rather than one per interval.
+    const recordedMisses = new Set(recorded.filter((t) => t.kind === 'missed').map((t) => t.misses));
+    const unrecorded: number[] = [];
+    for (let misses = 1; misses <= health.misses && unrecorded.length < MAX_MISSES_PER_RUN; misses++) {
+      if (!recordedMisses.has(misses)) unrecorded.push(misses);
+    }
+    for (const misses of unrecorded) {
+      const dueAt = deadline + (misses - 1) * intervalMs;
+      rows.push({ ...base, id: crypto.randomUUID(), kind: 'missed', misses, due_at: dueAt, counts_from: Math.max(dueAt, countsFrom) });
+    }
+    if (unrecorded.length) {
+      const [lo, hi] = [unrecorded[0]!, unrecorded.at(-1)!];
+      const span = lo === hi ? `${lo} ${lo === 1 ? 'interval' : 'intervals'}` : `${lo} to ${hi} intervals`;
+      activity('missed_checkin', `Missed check-in on "${label}" (${span} without a check-in).`);
+    }
+  }
+  return { rows, activities };
+}
+
+/** The misses of the current cycle that count by `now` and were not sent yet, in order. */
+export function missesToEmit(
+  canary: Pick<CanaryFacts, 'last_check_in' | 'interval_seconds'>,
+  recorded: readonly TransitionRow[],
+  now: number,
+): TransitionRow[] {
+  const cycle = cycleDeadlineOf(canary);
+  return recorded
+    .filter((t) => t.kind === 'missed' && t.emitted_at == null && t.counts_from != null && t.counts_from <= now && t.cycle_deadline === cycle)
+    .sort((a, b) => a.misses - b.misses);
+}
+
+export function toMissedEvent(t: TransitionRow): MissedCheckinsEvent {
+  return {
+    type: 'missed_checkins',
+    event_id: t.id,
+    user_id: t.user_id,
+    canary_id: t.canary_id,
+    misses: t.misses,
+    deadline: new Date(t.cycle_deadline).toISOString(),
+    fired_at: new Date(t.fired_at).toISOString(),
+  };
+}
+
+/**
+ * When the canary next needs attention, given the cycle's rows after this wake: a reminder, a deadline,
+ * the next miss, or a miss that starts to count. A backlog of unrecorded misses asks for the next run at once.
+ */
+export function nextAttention(canary: CanaryFacts, recorded: readonly TransitionRow[], now: number): number {
+  const intervalMs = canary.interval_seconds * 1000;
+  const health = canaryHealth({ lastCheckInMs: canary.last_check_in, intervalSeconds: canary.interval_seconds }, now);
+  if (health.status === 'missed' && recorded.filter((t) => t.kind === 'missed').length < health.misses) return now + 1;
+  const candidates: number[] = [];
+  if (health.status === 'active') candidates.push(health.graceStartsMs);
+  if (health.status !== 'missed') candidates.push(health.deadlineMs);
+  else candidates.push(health.deadlineMs + health.misses * intervalMs);
+  for (const t of recorded) {
+    if (t.kind === 'missed' && t.emitted_at == null && t.counts_from != null && t.counts_from > now) candidates.push(t.counts_from);
+  }
+  return Math.min(...candidates.filter((c) => c > now));
+}
