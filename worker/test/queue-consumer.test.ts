@@ -1,6 +1,6 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from 'cloudflare:test';
 import { describe, expect, it, vi } from 'vitest';
-import { consumeBatch } from '../src/queues/consume';
+import { consumeBatch, JOB_CONCURRENCY } from '../src/queues/consume';
 
 const batchOf = (bodies: unknown[]) =>
   createMessageBatch(
@@ -35,5 +35,15 @@ describe('the queue consumer parses every body with its schema', () => {
     const ctx = createExecutionContext();
     await consumeBatch(batch, env);
     expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(['m0']);
+  });
+
+  it('settles every job of a delivery larger than the jobs it runs at a time, each exactly once', async () => {
+    const n = JOB_CONCURRENCY * 2 + 5;
+    const batch = batchOf(Array.from({ length: n }, () => ({ type: 'deliver', delivery_id: crypto.randomUUID() })));
+    const ctx = createExecutionContext();
+    await consumeBatch(batch, env);
+    const result = await getQueueResult(batch, ctx);
+    expect(result.explicitAcks.sort()).toEqual(Array.from({ length: n }, (_, i) => `m${i}`).sort());
+    expect(result.retryMessages).toEqual([]);
   });
 });

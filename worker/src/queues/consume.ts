@@ -40,22 +40,35 @@ const handlers: Handlers = {
   canary_stop: (job, env) => clockOf(env, job.canary_id).stop(),
 };
 
+/**
+ * Jobs of one delivery run this many at a time. Each is independent and idempotent — production already
+ * runs whole batches in parallel invocations — and one at a time made the last of a hundred releases wait
+ * for the ninety-nine before it, each a few D1 and object round trips (docs/performance.md).
+ */
+export const JOB_CONCURRENCY = 10;
+
 export async function consumeBatch(batch: MessageBatch<unknown>, env: Bindings) {
   if (batch.queue.startsWith('afterword-projections')) return consumeProjections(batch, env);
-  for (const message of batch.messages) {
-    const parsed = ZQueueJob.safeParse(message.body);
-    if (!parsed.success) {
-      refuse(batch.queue, message, parsed.error);
-      continue;
-    }
-    const job = parsed.data;
-    try {
-      await (handlers[job.type] as (job: QueueJob, env: Bindings) => Promise<void>)(job, env);
-      message.ack();
-    } catch (err) {
-      log.error('queue handler failed; will retry', { queue: batch.queue, id: message.id, type: job.type, error: String(err) });
-      message.retry();
-    }
+  const waiting = [...batch.messages];
+  const worker = async () => {
+    for (let message = waiting.shift(); message; message = waiting.shift()) await consumeOne(batch.queue, message, env);
+  };
+  await Promise.all(Array.from({ length: Math.min(JOB_CONCURRENCY, waiting.length) }, worker));
+}
+
+async function consumeOne(queue: string, message: Message<unknown>, env: Bindings) {
+  const parsed = ZQueueJob.safeParse(message.body);
+  if (!parsed.success) {
+    refuse(queue, message, parsed.error);
+    return;
+  }
+  const job = parsed.data;
+  try {
+    await (handlers[job.type] as (job: QueueJob, env: Bindings) => Promise<void>)(job, env);
+    message.ack();
+  } catch (err) {
+    log.error('queue handler failed; will retry', { queue, id: message.id, type: job.type, error: String(err) });
+    message.retry();
   }
 }
 
