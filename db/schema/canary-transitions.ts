@@ -1,4 +1,5 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { CANARY_TRANSITION_KINDS, REMINDER_DELIVERY_STATUSES, TRANSITION_RECORDERS } from './enums';
 
 /**
  * Every state change a canary's timer records: the grace-entry reminder, each missed interval, and the
@@ -16,7 +17,7 @@ export const canaryTransitions = sqliteTable(
     canary_id: text('canary_id').notNull(),
     user_id: text('user_id').notNull(),
     cycle_deadline: integer('cycle_deadline', { mode: 'timestamp_ms' }).notNull(),
-    kind: text('kind', { enum: ['grace_reminder', 'missed', 'late_rewarn'] }).notNull(),
+    kind: text('kind', { enum: CANARY_TRANSITION_KINDS }).notNull(),
     misses: integer('misses').notNull(),
     /** When the schedule said it should happen, and when it was recorded: lateness = fired - due. */
     due_at: integer('due_at', { mode: 'timestamp_ms' }).notNull(),
@@ -26,10 +27,10 @@ export const canaryTransitions = sqliteTable(
     emitted_at: integer('emitted_at', { mode: 'timestamp_ms' }),
     /** Reminders: how the owner was told and whether it reached them. */
     delivery_channel: text('delivery_channel'),
-    delivery_status: text('delivery_status', { enum: ['pending', 'delivered', 'failed'] }),
+    delivery_status: text('delivery_status', { enum: REMINDER_DELIVERY_STATUSES }),
     delivered_at: integer('delivered_at', { mode: 'timestamp_ms' }),
     /** Who recorded it: the Durable Object alarm or the reconciler. */
-    recorded_by: text('recorded_by', { enum: ['alarm', 'reconciler'] }).notNull(),
+    recorded_by: text('recorded_by', { enum: TRANSITION_RECORDERS }).notNull(),
   },
   (t) => [
     uniqueIndex('canary_transitions_once').on(t.canary_id, t.cycle_deadline, t.kind, t.misses),

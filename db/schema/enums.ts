@@ -33,3 +33,8 @@ export const MEMORIAL_TAGS = ['veterans', 'artists', 'teachers'] as const;
 /** Chat-history import: the export formats read, and an import's states (docs/decisions/chat-import.md). */
 export const CHAT_IMPORT_FORMATS = ['telegram', 'facebook', 'discord', 'plain'] as const;
 export const CHAT_IMPORT_STATUSES = ['queued', 'processing', 'needs_sender', 'complete', 'failed'] as const;
+
+/** A canary's timer events (canary_transitions), who recorded one, and how a reminder reached its owner. */
+export const CANARY_TRANSITION_KINDS = ['grace_reminder', 'missed', 'late_rewarn'] as const;
+export const TRANSITION_RECORDERS = ['alarm', 'reconciler'] as const;
+export const REMINDER_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;

@@ -9,7 +9,7 @@ import { advanceCanary } from '../src/domains/canary/advance-canary';
 import { checkInAll, checkInWithToken } from '../src/domains/canary/check-in';
 import { createCanary } from '../src/domains/canary/create-canary';
 import { deleteCanary } from '../src/domains/canary/delete-canary';
-import type { MissedCheckinsEvent } from '../src/domains/canary/emit-missed-events';
+import type { MissedCheckinsEvent } from '../src/contracts/jobs';
 import { signedInUser } from './helpers/api';
 import { servicesAt } from './helpers/canary';
 import { checkInWithQueueDown } from './helpers/canary-clock';

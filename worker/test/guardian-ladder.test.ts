@@ -7,7 +7,7 @@ import { ZDeathConfirmedPayload } from '../src/contracts/webhooks';
 import { humanTime } from '../src/lib/human-time';
 import { checkInAll } from '../src/domains/canary/check-in';
 import { createCanary } from '../src/domains/canary/create-canary';
-import type { MissedCheckinsEvent } from '../src/domains/canary/emit-missed-events';
+import type { MissedCheckinsEvent } from '../src/contracts/jobs';
 import { reportDeath } from '../src/domains/developer/death-verification';
 import { advanceLadder, HALFWAY_LATE_MS } from '../src/domains/guardian/advance-ladder';
 import { answerAsGuardian } from '../src/domains/guardian/answer-guardian';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ZConsent, ZConsents } from '../src/contracts/legal';
 import { deleteAccount } from '../src/domains/account/delete-account';
 import { createCanary } from '../src/domains/canary/create-canary';
-import type { MissedCheckinsEvent } from '../src/domains/canary/emit-missed-events';
+import type { MissedCheckinsEvent } from '../src/contracts/jobs';
 import { answerAsGuardian } from '../src/domains/guardian/answer-guardian';
 import { askGuardians } from '../src/domains/guardian/ask-guardians';
 import { hasConsent } from '../src/domains/legal/consent-state';

@@ -1,7 +1,7 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it, vi } from 'vitest';
 import type { DeliveryResult } from '../src/channels/types';
-import type { MissedCheckinsEvent } from '../src/domains/canary/emit-missed-events';
+import type { MissedCheckinsEvent } from '../src/contracts/jobs';
 import { checkInAll } from '../src/domains/canary/check-in';
 import { deliverMessage } from '../src/domains/messages/delivery/deliver-message';
 import { MAX_DELIVERY_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../src/domains/messages/delivery/retry-policy';

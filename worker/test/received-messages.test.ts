@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MissedCheckinsEvent } from '../src/domains/canary/emit-missed-events';
+import type { MissedCheckinsEvent } from '../src/contracts/jobs';
 import { advanceMessage } from '../src/domains/messages/release/advance-message';
 import { armOnMissedCheckins } from '../src/domains/messages/release/arm-on-missed-checkins';
 import { releaseReasonOf } from '../src/domains/messages/received-messages';

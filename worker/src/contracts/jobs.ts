@@ -1,3 +1,4 @@
+import { CANARY_TRANSITION_KINDS, REMINDER_DELIVERY_STATUSES, TRANSITION_RECORDERS } from '@afterword/db/enums';
 import { z } from 'zod';
 import { CHECK_IN_SOURCES } from './canary';
 
@@ -33,23 +34,36 @@ export const ZCheckInProjection = z.object({
 });
 export type CheckInProjection = z.infer<typeof ZCheckInProjection>;
 
-/** A timer event a canary's object recorded (its row in D1's canary_transitions). */
-const ZTransitionRow = z.object({
+/** A timer event a canary's object recorded (its row in D1's canary_transitions; times in ms). */
+export const ZTransitionRow = z.object({
   id: z.string().uuid(),
   canary_id: z.string().uuid(),
   user_id: z.string().min(1),
   cycle_deadline: z.number().int(),
-  kind: z.enum(['grace_reminder', 'missed', 'late_rewarn']),
+  kind: z.enum(CANARY_TRANSITION_KINDS),
   misses: z.number().int().nonnegative(),
   due_at: z.number().int(),
   fired_at: z.number().int(),
   counts_from: z.number().int().nullable(),
   emitted_at: z.number().int().nullable(),
   delivery_channel: z.string().nullable(),
-  delivery_status: z.enum(['pending', 'delivered', 'failed']).nullable(),
+  delivery_status: z.enum(REMINDER_DELIVERY_STATUSES).nullable(),
   delivered_at: z.number().int().nullable(),
-  recorded_by: z.enum(['alarm', 'reconciler']),
+  recorded_by: z.enum(TRANSITION_RECORDERS),
 });
+export type TransitionRow = z.infer<typeof ZTransitionRow>;
+
+/** An activity-feed row a wake wrote (projected into D1's `activity`). */
+export const ZWakeActivity = z.object({
+  id: z.string().uuid(),
+  user_id: z.string().min(1),
+  canary_id: z.string().uuid(),
+  kind: z.enum(['grace_reminder', 'late_rewarn', 'missed_checkin']),
+  source: z.literal('system'),
+  summary: z.string(),
+  created_at: z.number().int(),
+});
+export type WakeActivity = z.infer<typeof ZWakeActivity>;
 
 /**
  * What one wake of a canary's object recorded, on its way into D1 (PROJECTIONS queue): timer events
@@ -60,17 +74,7 @@ export const ZWakeProjection = z.object({
   type: z.literal('canary_wake'),
   canary_id: z.string().uuid(),
   transitions: z.array(ZTransitionRow),
-  activities: z.array(
-    z.object({
-      id: z.string().uuid(),
-      user_id: z.string().min(1),
-      canary_id: z.string().uuid(),
-      kind: z.enum(['grace_reminder', 'late_rewarn', 'missed_checkin']),
-      source: z.literal('system'),
-      summary: z.string(),
-      created_at: z.number().int(),
-    }),
-  ),
+  activities: z.array(ZWakeActivity),
   timer_due_at: z.number().int().optional(),
 });
 export type WakeProjection = z.infer<typeof ZWakeProjection>;

@@ -1,9 +1,8 @@
 import { DurableObject } from 'cloudflare:workers';
 import { graceMs } from '../contracts/canary-health';
-import type { CheckInProjection, WakeProjection } from '../contracts/jobs';
+import type { CheckInProjection, TransitionRow, WakeActivity, WakeProjection } from '../contracts/jobs';
 import { applyCanaryCheckIns } from '../domains/canary/check-in-projection';
 import {
-  type ActivityRow,
   type CanaryFacts,
   cycleDeadlineOf,
   missesToEmit,
@@ -11,13 +10,13 @@ import {
   planWake,
   type RecordedBy,
   TRANSITION_COLUMNS,
-  type TransitionRow,
   toMissedEvent,
 } from '../domains/canary/plan-wake';
 import { applyWakeProjections, WAKE_ROWS_PER_MESSAGE } from '../domains/canary/wake-projection';
 import type { Bindings } from '../env';
 import { withD1Delay } from '../lib/d1-delay';
 import { log } from '../lib/logger';
+import { sendInBatches } from '../lib/queue-batches';
 
 /** A check-in as the object records it (its own time and where it came from). */
 export type ClockCheckIn = Omit<CheckInProjection, 'type' | 'canary_id'>;
@@ -36,8 +35,6 @@ const RESEND_AFTER_MS = 30_000;
  * backoff) has long since written them into D1, so `settle` no longer needs them.
  */
 const KEEP_CHECK_INS_MS = 7 * 24 * 3600_000;
-/** Queues take at most 100 messages per sendBatch. */
-const QUEUE_BATCH_LIMIT = 100;
 
 /**
  * One per canary (named by its id): the record of the canary's clock (docs/decisions/canary-engine.md).
@@ -190,15 +187,13 @@ export class CanaryClock extends DurableObject<Bindings> {
   private async runEngine(state: ClockState, now: number, by: RecordedBy, opts: { arm: boolean; project: 'queue' | 'now' }): Promise<number> {
     const sql = this.ctx.storage.sql;
     const cycle = cycleDeadlineOf(state);
-    const { rows, activities } = planWake(state, this.cycleRows(cycle), now, by);
+    const { rows, activities } = planWake(state, this.cycleRows(state, cycle), now, by);
     for (const r of rows) this.insertTransition(r, false);
     for (const a of activities) sql.exec('INSERT INTO pending_activity (id, row) VALUES (?, ?)', a.id, JSON.stringify(a));
     let unsent: unknown = null;
     try {
-      const due = missesToEmit(state, this.cycleRows(cycle), now);
-      for (let i = 0; i < due.length; i += QUEUE_BATCH_LIMIT) {
-        await this.env.JOBS.sendBatch(due.slice(i, i + QUEUE_BATCH_LIMIT).map((t) => ({ body: toMissedEvent(t), contentType: 'json' as const })));
-      }
+      const due = missesToEmit(state, this.cycleRows(state, cycle), now);
+      await sendInBatches(this.env.JOBS, due.map(toMissedEvent));
       for (const t of due) {
         sql.exec('UPDATE transitions SET emitted_at = ?, projected = 0 WHERE id = ? AND emitted_at IS NULL', now, t.id);
         log.info('missed_checkins emitted', { canary_id: state.id, misses: t.misses, late_ms: now - t.due_at });
@@ -208,7 +203,7 @@ export class CanaryClock extends DurableObject<Bindings> {
       // error then fails this run, so the alarm is retried.
       unsent = err;
     }
-    const next = nextAttention(state, this.cycleRows(cycle), now);
+    const next = nextAttention(state, this.cycleRows(state, cycle), now);
     if (opts.arm) {
       state.timer_due_at = next;
       sql.exec('UPDATE canary_clock SET timer_due_at = ?', next);
@@ -231,17 +226,15 @@ export class CanaryClock extends DurableObject<Bindings> {
     const sql = this.ctx.storage.sql;
     // `wholeCycle` (settle): the current cycle's rows too, even those already sent — the queue may not have
     // delivered them yet, and writing them again changes nothing.
-    const transitions = sql
-      .exec<Omit<TransitionRow, 'canary_id' | 'user_id'> & Record<string, SqlStorageValue>>(
-        'SELECT * FROM transitions WHERE projected = 0 OR cycle_deadline = ? ORDER BY fired_at, misses',
-        opts.wholeCycle ? cycleDeadlineOf(state) : -1,
-      )
-      .toArray()
-      .map(({ projected: _, ...t }) => ({ ...t, canary_id: state.id, user_id: state.user_id }) as TransitionRow);
+    const transitions = this.transitionsWhere(
+      state,
+      'projected = 0 OR cycle_deadline = ? ORDER BY fired_at, misses',
+      opts.wholeCycle ? cycleDeadlineOf(state) : -1,
+    );
     const activities = sql
       .exec<{ id: string; row: string }>('SELECT id, row FROM pending_activity')
       .toArray()
-      .map((a) => JSON.parse(a.row) as ActivityRow);
+      .map((a) => JSON.parse(a.row) as WakeActivity);
     if (!transitions.length && !activities.length && timerDueAt === undefined) return;
     const messages: WakeProjection[] = [];
     for (let i = 0; i < Math.max(transitions.length, 1); i += WAKE_ROWS_PER_MESSAGE) {
@@ -254,11 +247,7 @@ export class CanaryClock extends DurableObject<Bindings> {
       });
     }
     if (mode === 'now') await applyWakeProjections(this.env, messages);
-    else {
-      for (let i = 0; i < messages.length; i += QUEUE_BATCH_LIMIT) {
-        await this.env.PROJECTIONS.sendBatch(messages.slice(i, i + QUEUE_BATCH_LIMIT).map((body) => ({ body, contentType: 'json' as const })));
-      }
-    }
+    else await sendInBatches(this.env.PROJECTIONS, messages);
     // Only what was read above: a row recorded meanwhile (or an emission mark) stays for the next projection.
     for (const t of transitions) sql.exec('UPDATE transitions SET projected = 1 WHERE id = ? AND emitted_at IS ?', t.id, t.emitted_at);
     for (const a of activities) sql.exec('DELETE FROM pending_activity WHERE id = ?', a.id);
@@ -273,12 +262,16 @@ export class CanaryClock extends DurableObject<Bindings> {
     );
   }
 
-  private cycleRows(cycle: number): TransitionRow[] {
-    const state = this.state()!;
+  /** This object's timer events where `where` holds, as D1's rows (with the canary and its owner). */
+  private transitionsWhere(state: ClockState, where: string, ...params: SqlStorageValue[]): TransitionRow[] {
     return this.ctx.storage.sql
-      .exec<Omit<TransitionRow, 'canary_id' | 'user_id'> & Record<string, SqlStorageValue>>('SELECT * FROM transitions WHERE cycle_deadline = ?', cycle)
+      .exec<Omit<TransitionRow, 'canary_id' | 'user_id'> & Record<string, SqlStorageValue>>(`SELECT * FROM transitions WHERE ${where}`, ...params)
       .toArray()
       .map(({ projected: _, ...t }) => ({ ...t, canary_id: state.id, user_id: state.user_id }) as TransitionRow);
+  }
+
+  private cycleRows(state: ClockState, cycle: number): TransitionRow[] {
+    return this.transitionsWhere(state, 'cycle_deadline = ?', cycle);
   }
 
   private state(): ClockState | null {

@@ -9,3 +9,7 @@ export async function runBatch(db: Db, statements: BatchItem<'sqlite'>[]) {
   if (!statements.length) return [];
   return db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
 }
+
+/** The ids a batch's `RETURNING id` statements returned. */
+export const returnedIds = (results: D1Result[]) =>
+  results.flatMap((r) => (r.results as { id?: string }[]).map((row) => row.id).filter((id): id is string => !!id));

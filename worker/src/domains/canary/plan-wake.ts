@@ -1,6 +1,6 @@
 import { canaryLabel } from '../../contracts/canary';
 import { canaryHealth, graceMs } from '../../contracts/canary-health';
-import type { MissedCheckinsEvent } from '../../contracts/jobs';
+import type { MissedCheckinsEvent, TransitionRow, WakeActivity } from '../../contracts/jobs';
 import { humanTime } from '../../lib/human-time';
 
 /**
@@ -10,7 +10,8 @@ import { humanTime } from '../../lib/human-time';
  * never warned, each missed interval — and when the canary next needs attention. The canary's Durable
  * Object runs it on its own storage (durable/canary-clock.ts); nothing here touches D1.
  */
-export type RecordedBy = 'alarm' | 'reconciler';
+export type RecordedBy = TransitionRow['recorded_by'];
+export type { TransitionRow };
 
 export interface CanaryFacts {
   id: string;
@@ -18,24 +19,6 @@ export interface CanaryFacts {
   name: string;
   interval_seconds: number;
   last_check_in: number;
-}
-
-/** One recorded timer event: the object's row and, projected, D1's `canary_transitions` row. */
-export interface TransitionRow {
-  id: string;
-  canary_id: string;
-  user_id: string;
-  cycle_deadline: number;
-  kind: 'grace_reminder' | 'missed' | 'late_rewarn';
-  misses: number;
-  due_at: number;
-  fired_at: number;
-  counts_from: number | null;
-  emitted_at: number | null;
-  delivery_channel: string | null;
-  delivery_status: 'pending' | 'delivered' | 'failed' | null;
-  delivered_at: number | null;
-  recorded_by: RecordedBy;
 }
 
 /** A timer event's columns, in one order for the object's table and D1's (everything but its canary and user). */
@@ -53,17 +36,6 @@ export const TRANSITION_COLUMNS = [
   'delivered_at',
   'recorded_by',
 ] as const satisfies readonly (keyof TransitionRow)[];
-
-/** An activity-feed row the wake writes (projected into D1's `activity`). */
-export interface ActivityRow {
-  id: string;
-  user_id: string;
-  canary_id: string;
-  kind: 'grace_reminder' | 'late_rewarn' | 'missed_checkin';
-  source: 'system';
-  summary: string;
-  created_at: number;
-}
 
 /** At most this many missed intervals are recorded by one run; the rest follow in the next run. */
 export const MAX_MISSES_PER_RUN = 500;
@@ -83,7 +55,7 @@ export function planWake(
   recorded: readonly TransitionRow[],
   now: number,
   recordedBy: RecordedBy,
-): { rows: TransitionRow[]; activities: ActivityRow[] } {
+): { rows: TransitionRow[]; activities: WakeActivity[] } {
   const intervalMs = canary.interval_seconds * 1000;
   const grace = graceMs(canary.interval_seconds);
   const health = canaryHealth({ lastCheckInMs: canary.last_check_in, intervalSeconds: canary.interval_seconds }, now);
@@ -91,7 +63,7 @@ export function planWake(
   const find = (kind: TransitionRow['kind'], misses: number) => recorded.find((t) => t.kind === kind && t.misses === misses);
   const label = canaryLabel(canary.name);
   const rows: TransitionRow[] = [];
-  const activities: ActivityRow[] = [];
+  const activities: WakeActivity[] = [];
   const base = {
     canary_id: canary.id,
     user_id: canary.user_id,
@@ -104,7 +76,7 @@ export function planWake(
     delivery_status: null,
     delivered_at: null,
   } as const;
-  const activity = (kind: ActivityRow['kind'], summary: string) =>
+  const activity = (kind: WakeActivity['kind'], summary: string) =>
     activities.push({ id: crypto.randomUUID(), user_id: canary.user_id, canary_id: canary.id, kind, source: 'system', summary, created_at: now });
 
   if (health.status === 'grace' && !find('grace_reminder', 0)) {

@@ -5,9 +5,6 @@ import { TRANSITION_COLUMNS } from './plan-wake';
 /** Timer events per projection message: keeps a message well under the queue's 128 KB. */
 export const WAKE_ROWS_PER_MESSAGE = 40;
 
-/** The number of statements `wakeStatements` returns, for one wake or a whole delivery of them. */
-export const WAKE_STATEMENTS = 4;
-
 const COLUMNS = ['canary_id', 'user_id', ...TRANSITION_COLUMNS] as const;
 const fromJson = (columns: readonly string[]) => columns.map((c, i) => `json_extract(value, '$[${i}]') AS ${c}`).join(', ');
 

@@ -4,7 +4,8 @@ import type { ServiceContext } from '../../env';
 import { log } from '../../lib/logger';
 import { deathFlagStatement } from '../messages/release/set-death-confirmed';
 import { enqueueOwnerNotice, insertOwnerNotice } from '../messages/notices/enqueue-owner-notice';
-import { enqueueGuardianNotices, noticeToActiveGuardians, returnedIds } from './guardian-notices';
+import { enqueueGuardianNotices, noticeToActiveGuardians } from './guardian-notices';
+import { returnedIds } from '../../lib/db-batch';
 import { holdUntil, ifRecorded, personName, readable, recordStep } from './ladder-records';
 
 /** Bound on steps per run (halfway, then confirm, for a real and a sandbox report): a bug cannot spin. */

@@ -4,7 +4,8 @@ import { eq } from 'drizzle-orm';
 import type { MissedCheckinsEvent } from '../../contracts/jobs';
 import type { ServiceContext } from '../../env';
 import { hasConsent } from '../legal/consent-state';
-import { enqueueGuardianNotices, noticeToActiveGuardians, returnedIds } from './guardian-notices';
+import { enqueueGuardianNotices, noticeToActiveGuardians } from './guardian-notices';
+import { returnedIds } from '../../lib/db-batch';
 import { loadSettings, personName, readable, recordStep } from './ladder-records';
 
 /**

@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { createChannels, outboxChannels, type Channels } from '../../channels/registry';
 import type { GuardianNoticeJob } from '../../contracts/jobs';
 import type { ServiceContext } from '../../env';
+import { sendInBatches } from '../../lib/queue-batches';
 import { log } from '../../lib/logger';
 
 export interface GuardianNoticeText {
@@ -46,19 +47,14 @@ export function noticeToActiveGuardians(db: D1Database, ownerId: string, n: Guar
     .bind(n.kind, n.subject, n.text, n.sandbox ? 1 : 0, n.at, ownerId, ...(condition.params ?? []));
 }
 
-/** The ids a batch's notice statements returned. */
-export const returnedIds = (results: D1Result[]) =>
-  results.flatMap((r) => (r.results as { id?: string }[]).map((row) => row.id).filter((id): id is string => !!id));
-
 /** Queues written notices; if the queue refuses, the reconciler re-sends pending ones. */
 export async function enqueueGuardianNotices(ctx: Pick<ServiceContext, 'env'>, ids: string[]): Promise<void> {
   if (!ids.length) return;
   try {
-    for (let i = 0; i < ids.length; i += 100) {
-      await ctx.env.JOBS.sendBatch(
-        ids.slice(i, i + 100).map((id) => ({ body: { type: 'guardian_notice', notice_id: id } satisfies GuardianNoticeJob, contentType: 'json' as const })),
-      );
-    }
+    await sendInBatches(
+      ctx.env.JOBS,
+      ids.map((id) => ({ type: 'guardian_notice', notice_id: id }) satisfies GuardianNoticeJob),
+    );
   } catch (err) {
     log.error('enqueue failed; the reconciler will resend', { queue: 'JOBS', type: 'guardian_notice', error: String(err) });
   }

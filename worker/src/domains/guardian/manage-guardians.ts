@@ -7,7 +7,8 @@ import { MAX_GUARDIANS, MAX_INVITATIONS_PER_DAY, type TAssignGuardianInput, type
 import type { ServiceContext } from '../../env';
 import { AppError, bodyFieldError } from '../../lib/errors';
 import { hashSecret, newSecretToken } from '../../lib/secrets';
-import { enqueueGuardianNotices, noticeToGuardian, returnedIds } from './guardian-notices';
+import { enqueueGuardianNotices, noticeToGuardian } from './guardian-notices';
+import { returnedIds } from '../../lib/db-batch';
 import { consentWithdrawn, requireConsent } from '../legal/consent-state';
 import { DAY_MS, guardianNotFound, ifRecorded, personName, recordStep } from './ladder-records';
 

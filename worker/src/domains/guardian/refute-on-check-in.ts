@@ -1,6 +1,7 @@
 import type { ServiceContext } from '../../env';
 import type { CheckInRows } from '../canary/check-in-rows';
-import { enqueueGuardianNotices, returnedIds } from './guardian-notices';
+import { enqueueGuardianNotices } from './guardian-notices';
+import { returnedIds } from '../../lib/db-batch';
 import { PERSON_NAME_SQL } from './ladder-records';
 
 /**

@@ -2,8 +2,9 @@ import { schema } from '@afterword/db';
 import { and, eq } from 'drizzle-orm';
 import type { WebhookEvent } from '../../contracts/webhooks';
 import type { ServiceContext } from '../../env';
+import { sendInBatches } from '../../lib/queue-batches';
 import { log } from '../../lib/logger';
-import type { MissedCheckinsEvent } from '../canary/emit-missed-events';
+import type { MissedCheckinsEvent } from '../../contracts/jobs';
 import type { WebhookJob } from './deliver';
 import { missedCheckinsPayload } from './payload';
 import { newWebhookMessageId } from './signature';
@@ -36,11 +37,10 @@ export async function fanOutEvent(
   );
   const results = await db.batch<{ id: string }>(statements);
   const inserted = results.flatMap((r) => r.results.map((row) => row.id));
-  for (let i = 0; i < inserted.length; i += 100) {
-    await ctx.env.DELIVERIES.sendBatch(
-      inserted.slice(i, i + 100).map((id) => ({ body: { type: 'webhook', delivery_id: id } satisfies WebhookJob, contentType: 'json' as const })),
-    );
-  }
+  await sendInBatches(
+    ctx.env.DELIVERIES,
+    inserted.map((id) => ({ type: 'webhook', delivery_id: id }) satisfies WebhookJob),
+  );
   if (inserted.length) log.info('webhook deliveries created', { event: e.event, event_id: e.eventId, user_id: e.userId, count: inserted.length });
   return inserted.length;
 }

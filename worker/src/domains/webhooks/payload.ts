@@ -1,5 +1,5 @@
 import type { TDeathConfirmedPayload, TMissedCheckinsPayload, WebhookEvent } from '../../contracts/webhooks';
-import type { MissedCheckinsEvent } from '../canary/emit-missed-events';
+import type { MissedCheckinsEvent } from '../../contracts/jobs';
 
 /**
  * The body of a `missed_checkins` webhook: Standard Webhooks' `{type, timestamp, data}` with the canary

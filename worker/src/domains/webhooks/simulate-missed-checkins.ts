@@ -4,7 +4,7 @@ import type { ServiceContext } from '../../env';
 import { AppError, notFound } from '../../lib/errors';
 import type { Principal } from '../../middleware/context';
 import { canaryStatus, findOwnCanary } from '../canary/list-canaries';
-import type { MissedCheckinsEvent } from '../canary/emit-missed-events';
+import type { MissedCheckinsEvent } from '../../contracts/jobs';
 import { SANDBOX_EVENT_PREFIX } from './event-origin';
 import { fanOutMissedCheckins } from './fan-out';
 

@@ -2,7 +2,7 @@ import { schema } from '@afterword/db';
 import { and, eq } from 'drizzle-orm';
 import type { ServiceContext } from '../../../env';
 import { hasConsent } from '../../legal/consent-state';
-import type { MissedCheckinsEvent } from '../../canary/emit-missed-events';
+import type { MissedCheckinsEvent } from '../../../contracts/jobs';
 import { loadEngineMessage } from './load-message';
 import { syncReleaseTimer } from './release-timer';
 import { armMessage } from './transitions';

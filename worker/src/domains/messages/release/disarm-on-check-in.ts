@@ -1,4 +1,5 @@
 import type { Bindings } from '../../../env';
+import { returnedIds } from '../../../lib/db-batch';
 import { type CheckInRows, nextParam } from '../../canary/check-in-rows';
 import { syncReleaseTimer } from './release-timer';
 
@@ -45,6 +46,5 @@ export function disarmOnCheckInStatements(db: D1Database, rows: CheckInRows) {
  * would have). `results`: this module's DISARM_STATEMENTS results, in order.
  */
 export async function afterDisarm(env: Bindings, results: D1Result[]): Promise<void> {
-  const ids = ((results[1]?.results ?? []) as { id: string }[]).map((r) => r.id);
-  await Promise.all(ids.map((id) => syncReleaseTimer(env, id)));
+  await Promise.all(returnedIds(results.slice(1, 2)).map((id) => syncReleaseTimer(env, id)));
 }
