@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { type Projection, ZProjection, ZQueueJob, type QueueJob } from '../contracts/jobs';
 import { clockOf } from '../domains/canary/canary-timer';
 import { applyProjections } from '../domains/canary/projection-batch';
-import { dispatchMissedCheckins } from '../domains/canary/missed-event-subscribers';
+import { dispatchMissedCheckins, type MissedCheckinsSubscriber, subscribersReaching } from '../domains/canary/missed-event-subscribers';
 import { sendContactInvitation } from '../domains/contacts/send-invitation';
 import { completeDeathConfirmation } from '../domains/guardian/complete-confirmation';
 import { buildLegacyCopy } from '../domains/legacy/build-copy';
@@ -23,9 +23,21 @@ import { createServiceContext, type Bindings } from '../env';
  * type with no handler, is a bug in a producer: it is logged (its issues, not its contents) and
  * acknowledged so it cannot block the batch, never retried forever.
  */
-type Handlers = { [T in QueueJob['type']]: (job: Extract<QueueJob, { type: T }>, env: Bindings) => Promise<void> };
+type Handlers = {
+  [T in QueueJob['type']]: (job: Extract<QueueJob, { type: T }>, env: Bindings, delivery: DeliveryFacts) => Promise<void>;
+};
+
+/**
+ * What a delivery's jobs need to know, read once for all of them: which subscribers each
+ * `missed_checkins` sender has (missed-event-subscribers.ts). Absent when the read failed: each event
+ * then reads its own.
+ */
+interface DeliveryFacts {
+  reaching?: Map<string, MissedCheckinsSubscriber[]>;
+}
+
 const handlers: Handlers = {
-  missed_checkins: (job, env) => dispatchMissedCheckins(job, env),
+  missed_checkins: (job, env, delivery) => dispatchMissedCheckins(job, env, delivery.reaching?.get(job.user_id)),
   deliver: (job, env) => deliverMessage(createServiceContext(env), job.delivery_id),
   owner_notice: async (job, env) => void (await sendOwnerNotice(createServiceContext(env), job.notice_id)),
   webhook: async (job, env) => void (await deliverWebhook(createServiceContext(env), job.delivery_id)),
@@ -49,22 +61,36 @@ export const JOB_CONCURRENCY = 10;
 
 export async function consumeBatch(batch: MessageBatch<unknown>, env: Bindings) {
   if (batch.queue.startsWith('afterword-projections')) return consumeProjections(batch, env);
-  const waiting = [...batch.messages];
+  const waiting: { message: Message<unknown>; job: QueueJob }[] = [];
+  for (const message of batch.messages) {
+    const parsed = ZQueueJob.safeParse(message.body);
+    if (parsed.success) waiting.push({ message, job: parsed.data });
+    else refuse(batch.queue, message, parsed.error);
+  }
+  const delivery = await deliveryFacts(
+    env,
+    waiting.map((w) => w.job),
+  );
   const worker = async () => {
-    for (let message = waiting.shift(); message; message = waiting.shift()) await consumeOne(batch.queue, message, env);
+    for (let next = waiting.shift(); next; next = waiting.shift()) await consumeOne(batch.queue, next.message, next.job, env, delivery);
   };
   await Promise.all(Array.from({ length: Math.min(JOB_CONCURRENCY, waiting.length) }, worker));
 }
 
-async function consumeOne(queue: string, message: Message<unknown>, env: Bindings) {
-  const parsed = ZQueueJob.safeParse(message.body);
-  if (!parsed.success) {
-    refuse(queue, message, parsed.error);
-    return;
-  }
-  const job = parsed.data;
+async function deliveryFacts(env: Bindings, jobs: readonly QueueJob[]): Promise<DeliveryFacts> {
+  const senders = jobs.flatMap((j) => (j.type === 'missed_checkins' ? [j.user_id] : []));
+  if (!senders.length) return {};
   try {
-    await (handlers[job.type] as (job: QueueJob, env: Bindings) => Promise<void>)(job, env);
+    return { reaching: await subscribersReaching(env, senders) };
+  } catch (err) {
+    log.warn('could not read the subscribers of a delivery; each event reads its own', { error: String(err) });
+    return {};
+  }
+}
+
+async function consumeOne(queue: string, message: Message<unknown>, job: QueueJob, env: Bindings, delivery: DeliveryFacts) {
+  try {
+    await (handlers[job.type] as (job: QueueJob, env: Bindings, delivery: DeliveryFacts) => Promise<void>)(job, env, delivery);
     message.ack();
   } catch (err) {
     log.error('queue handler failed; will retry', { queue, id: message.id, type: job.type, error: String(err) });
