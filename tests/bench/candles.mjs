@@ -9,7 +9,7 @@
 // Then the same 1,000 again (each a second light: 200, nothing added). Counted: the posts' candle_count
 // from GET /api/memorial/{id} against users × posts, and the statuses.
 import { loadavg } from 'node:os';
-import { startWorker } from '../support/worker-server.mjs';
+import { benchRuntime, startBenchWorker } from './bench-worker.mjs';
 
 const USERS = Number(process.env.BENCH_CANDLE_USERS ?? 100);
 const POSTS = Number(process.env.BENCH_CANDLE_POSTS ?? 10);
@@ -82,7 +82,8 @@ export function printCandleResults(R) {
 // Standalone: `node tests/bench/candles.mjs`.
 if (import.meta.url === `file://${process.argv[1]}`) {
   say('starting wrangler dev (fresh local D1)…');
-  const worker = await startWorker({ log: process.env.AFTERWORD_WORKER_LOG ? (l) => console.error(`[wrangler] ${l}`) : undefined });
+  say(benchRuntime().describe);
+  const worker = await startBenchWorker({ log: process.env.AFTERWORD_WORKER_LOG ? (l) => console.error(`[wrangler] ${l}`) : undefined });
   let R;
   try {
     R = await runCandleBench(worker);

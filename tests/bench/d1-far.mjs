@@ -7,7 +7,7 @@
 // A path that does not wait for D1 keeps its p50; one that does pays the delay per round trip.
 // `node tests/bench/d1-far.mjs` runs it alone; tests/bench/index.mjs calls it unless BENCH_D1_FAR=0.
 import { loadavg } from 'node:os';
-import { startWorker } from '../support/worker-server.mjs';
+import { startBenchWorker } from './bench-worker.mjs';
 
 const DELAY_MS = Number(process.env.BENCH_D1_DELAY_MS ?? 80);
 const N = Number(process.env.BENCH_D1_FAR_REQUESTS ?? 300);
@@ -40,7 +40,7 @@ async function measure(n, request) {
 }
 
 async function onWorker(vars) {
-  const worker = await startWorker({ vars });
+  const worker = await startBenchWorker({ vars });
   try {
     const { origin } = worker;
     const email = `bench.d1far.${Date.now()}@example.test`;

@@ -36,7 +36,8 @@ import { printD1FarResults, runD1FarBench } from './d1-far.mjs';
 import { printExportResults, runExportBench } from './export.mjs';
 import { printReleaseResults, runReleaseBench } from './releases.mjs';
 import { printWebhookResults, runWebhookBench } from './webhooks.mjs';
-import { repoRoot, startWorker } from '../support/worker-server.mjs';
+import { repoRoot } from '../support/worker-server.mjs';
+import { benchRuntime, startBenchWorker } from './bench-worker.mjs';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -143,7 +144,8 @@ const kdf = await measureKdf();
 const js = measureInitialJs();
 
 console.log('bench: starting wrangler dev (fresh local D1)…');
-const worker = await startWorker({
+console.log(`bench: ${benchRuntime().describe}`);
+const worker = await startBenchWorker({
   extraArgs: ['--test-scheduled'],
   log: process.env.AFTERWORD_WORKER_LOG ? (l) => console.error(`[wrangler] ${l}`) : undefined,
 });

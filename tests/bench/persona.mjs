@@ -13,7 +13,7 @@
 import { loadavg } from 'node:os';
 import SamJs from 'sam-js';
 import { d1Batch } from '../support/d1.mjs';
-import { startWorker } from '../support/worker-server.mjs';
+import { startBenchWorker } from './bench-worker.mjs';
 
 const REPLIES = Number(process.env.BENCH_PERSONA_REPLIES ?? 200);
 const SAM_RUNS = Number(process.env.BENCH_SAM_RUNS ?? 20);
@@ -108,7 +108,7 @@ say(
   `SAM synthesis per sentence (5–20 words, Node ${process.version}): p50 ${fmt(syn.p50)}, p99 ${fmt(syn.p99)}; ${syn.audioPerSentence.toFixed(2)} s of audio per sentence on average`,
 );
 
-const worker = await startWorker();
+const worker = await startBenchWorker();
 try {
   const free = await owner(worker.origin, worker.persistDir, 'free');
   const immortal = await owner(worker.origin, worker.persistDir, 'immortality');

@@ -33,7 +33,8 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { d1, d1File } from '../support/d1.mjs';
 import { workerdRss } from './canary.mjs';
-import { repoRoot, startWorker } from '../support/worker-server.mjs';
+import { repoRoot } from '../support/worker-server.mjs';
+import { benchRuntime, startBenchWorker } from './bench-worker.mjs';
 
 const N = Number(process.env.BENCH_RELEASE_N ?? 1000);
 const SPREAD_MS = Number(process.env.BENCH_RELEASE_SPREAD ?? 60) * 1000;
@@ -517,7 +518,7 @@ async function runSmtpThroughput(runId) {
   const sink = await startSmtpSink();
   const batches = [];
   say(`smtp: SMTP sink on 127.0.0.1:${sink.port}; starting a second wrangler dev with EMAIL_TRANSPORT=smtp…`);
-  const worker = await startWorker({
+  const worker = await startBenchWorker({
     vars: {
       EMAIL_TRANSPORT: 'smtp',
       SMTP_HOST: '127.0.0.1',
@@ -689,7 +690,8 @@ function printThroughput(R) {
 // Standalone: `node tests/bench/releases.mjs`.
 if (import.meta.url === `file://${process.argv[1]}`) {
   say('starting wrangler dev (fresh local D1, --test-scheduled)…');
-  const worker = await startWorker({
+  say(benchRuntime().describe);
+  const worker = await startBenchWorker({
     extraArgs: ['--test-scheduled'],
     log: process.env.AFTERWORD_WORKER_LOG ? (l) => console.error(`[wrangler] ${l}`) : undefined,
   });

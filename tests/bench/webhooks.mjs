@@ -18,7 +18,7 @@ import { createServer } from 'node:http';
 import { loadavg } from 'node:os';
 import { Webhook } from 'standardwebhooks';
 import { d1 } from '../support/d1.mjs';
-import { startWorker } from '../support/worker-server.mjs';
+import { benchRuntime, startBenchWorker } from './bench-worker.mjs';
 
 const N = Number(process.env.BENCH_WEBHOOK_N ?? 100);
 const WAIT_MS = Number(process.env.BENCH_WEBHOOK_WAIT ?? 120) * 1000;
@@ -241,7 +241,8 @@ export function printWebhookResults(R) {
 // Standalone: `node tests/bench/webhooks.mjs`.
 if (import.meta.url === `file://${process.argv[1]}`) {
   say('starting wrangler dev (fresh local D1, --test-scheduled)…');
-  const worker = await startWorker({
+  say(benchRuntime().describe);
+  const worker = await startBenchWorker({
     extraArgs: ['--test-scheduled'],
     log: process.env.AFTERWORD_WORKER_LOG ? (l) => console.error(`[wrangler] ${l}`) : undefined,
   });

@@ -20,17 +20,20 @@ function wranglerBin() {
 const baseEnv = () => ({ ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1', FORCE_COLOR: '0' });
 
 /**
- * @param {{ vars?: Record<string,string>, port?: number, extraArgs?: string[], log?: (line: string) => void, timeoutMs?: number }} [opts]
+ * `persistRoot`: where the fresh local state directory is made (default: the OS temp dir); `env`: extra
+ * environment for wrangler (tests/bench/bench-worker.mjs sets both for the benchmarks).
+ * @param {{ vars?: Record<string,string>, port?: number, extraArgs?: string[], log?: (line: string) => void, timeoutMs?: number, persistRoot?: string, env?: Record<string,string> }} [opts]
  */
 export async function startWorker(opts = {}) {
   const port = opts.port ?? (await freePort());
-  const persistDir = mkdtempSync(join(tmpdir(), 'afterword-wrangler-'));
+  const persistDir = mkdtempSync(join(opts.persistRoot ?? tmpdir(), 'afterword-wrangler-'));
+  const env = { ...baseEnv(), ...(opts.env ?? {}) };
   const origin = `http://127.0.0.1:${port}`;
   const vars = { PUBLIC_ORIGIN: origin, ...(opts.vars ?? {}) };
 
   const migrate = spawnSync(wranglerBin(), ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistDir], {
     cwd: repoRoot,
-    env: baseEnv(),
+    env,
     encoding: 'utf8',
     timeout: 120_000,
   });
@@ -42,7 +45,7 @@ export async function startWorker(opts = {}) {
   const args = ['dev', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', persistDir, '--show-interactive-dev-session=false'];
   for (const [k, v] of Object.entries(vars)) args.push('--var', `${k}:${v}`);
   args.push(...(opts.extraArgs ?? []));
-  const child = spawn(wranglerBin(), args, { cwd: repoRoot, env: baseEnv(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(wranglerBin(), args, { cwd: repoRoot, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const output = [];
   const onData = (chunk) => {
     const text = chunk.toString();
