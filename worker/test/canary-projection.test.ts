@@ -8,11 +8,12 @@ import { applyProjections } from '../src/domains/canary/projection-batch';
 import { deleteCanary } from '../src/domains/canary/delete-canary';
 import { advanceMessage } from '../src/domains/messages/release/advance-message';
 import { consumeBatch } from '../src/queues/consume';
+import { reconcileCanaries } from '../src/cron/reconcile-canaries';
 import { createServiceContext } from '../src/env';
 import { api, signedInUser } from './helpers/api';
 import { createCanaryFor, servicesAt, transitionsOf } from './helpers/canary';
 import { captureQueues, createMessageFor, messageRow, transitionCauses } from './helpers/messages';
-import { insideClock, queueDown } from './helpers/canary-clock';
+import { insideClock, queueDown, queueLosing } from './helpers/canary-clock';
 import { countingD1 } from './helpers/counting-d1';
 
 /**
@@ -245,6 +246,26 @@ describe('the D1 projection may lag; the promise does not move', () => {
       .bind(ann.canary.id, bob.canary.id)
       .all<{ id: string }>();
     expect(results.map((r) => r.id).sort()).toEqual([annBeforeArming, bobInWindow, annInWindow, bobLater].map((c) => c.event_id).sort());
+  });
+
+  it('a wake projection the queue took but never delivered (dropped after its retries) is written whole when the reconciler runs the object', async () => {
+    const owner = await signedInUser();
+    const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
+    const start = Date.now() - 0.9 * HOUR;
+    // The cycle began 0.9 h ago, in the record and its copy: the grace reminder (at 0.8 h) is due.
+    await env.DB.prepare('UPDATE canaries SET last_check_in = ?, timer_due_at = ? WHERE id = ?')
+      .bind(start, start + 0.8 * HOUR, canary.id)
+      .run();
+    await runInDurableObject(clockOf(env, canary.id), async (_: unknown, state: DurableObjectState) => {
+      state.storage.sql.exec('UPDATE canary_clock SET last_check_in = ?, timer_due_at = ?', start, start + 0.8 * HOUR);
+    });
+    // The wake records the reminder and hands its projection to a queue that accepts it and loses it.
+    await insideClock(canary.id, { PROJECTIONS: queueLosing }, (clock) => clock.alarm());
+    expect(await transitionsOf(canary.id)).toEqual([]);
+
+    // D1's timer is overdue, so the reconciler runs the object, which writes its whole cycle again.
+    await reconcileCanaries(servicesAt(Date.now()));
+    expect((await transitionsOf(canary.id)).map((t) => [t.kind, t.due_at])).toEqual([['grace_reminder', start + 0.8 * HOUR]]);
   });
 
   it('settling an object that holds no check-in writes nothing', async () => {

@@ -36,6 +36,22 @@ const RESEND_AFTER_MS = 30_000;
  */
 const KEEP_CHECK_INS_MS = 7 * 24 * 3600_000;
 
+/** The object's own tables and index, by name (created when any is missing). */
+const SCHEMA = {
+  canary_clock: `CREATE TABLE IF NOT EXISTS canary_clock (
+      one INTEGER PRIMARY KEY CHECK (one = 1), id TEXT NOT NULL, user_id TEXT NOT NULL DEFAULT '', name TEXT NOT NULL DEFAULT '',
+      interval_seconds INTEGER NOT NULL DEFAULT 0, last_check_in INTEGER NOT NULL DEFAULT 0, token_version INTEGER NOT NULL DEFAULT 0,
+      timer_due_at INTEGER, gone INTEGER NOT NULL DEFAULT 0)`,
+  check_ins: `CREATE TABLE IF NOT EXISTS check_ins (
+      event_id TEXT PRIMARY KEY, at INTEGER NOT NULL, source TEXT NOT NULL, sent INTEGER NOT NULL DEFAULT 0, applied INTEGER NOT NULL DEFAULT 0)`,
+  check_ins_at: 'CREATE INDEX IF NOT EXISTS check_ins_at ON check_ins (at)',
+  transitions: `CREATE TABLE IF NOT EXISTS transitions (
+      id TEXT PRIMARY KEY, cycle_deadline INTEGER NOT NULL, kind TEXT NOT NULL, misses INTEGER NOT NULL, due_at INTEGER NOT NULL,
+      fired_at INTEGER NOT NULL, counts_from INTEGER, emitted_at INTEGER, delivery_channel TEXT, delivery_status TEXT,
+      delivered_at INTEGER, recorded_by TEXT NOT NULL, projected INTEGER NOT NULL DEFAULT 0, UNIQUE (cycle_deadline, kind, misses))`,
+  pending_activity: 'CREATE TABLE IF NOT EXISTS pending_activity (id TEXT PRIMARY KEY, row TEXT NOT NULL)',
+};
+
 /**
  * One per canary (named by its id): the record of the canary's clock (docs/decisions/canary-engine.md).
  * In its own SQLite storage it holds the canary's interval, token version and last check-in, its recent
@@ -53,19 +69,16 @@ export class CanaryClock extends DurableObject<Bindings> {
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, withD1Delay(env));
     const sql = ctx.storage.sql;
-    sql.exec(`CREATE TABLE IF NOT EXISTS canary_clock (
-      one INTEGER PRIMARY KEY CHECK (one = 1), id TEXT NOT NULL, user_id TEXT NOT NULL DEFAULT '', name TEXT NOT NULL DEFAULT '',
-      interval_seconds INTEGER NOT NULL DEFAULT 0, last_check_in INTEGER NOT NULL DEFAULT 0, token_version INTEGER NOT NULL DEFAULT 0,
-      timer_due_at INTEGER, gone INTEGER NOT NULL DEFAULT 0)`);
-    sql.exec(`CREATE TABLE IF NOT EXISTS check_ins (
-      event_id TEXT PRIMARY KEY, at INTEGER NOT NULL, source TEXT NOT NULL, sent INTEGER NOT NULL DEFAULT 0, applied INTEGER NOT NULL DEFAULT 0)`);
-    sql.exec('CREATE INDEX IF NOT EXISTS check_ins_at ON check_ins (at)');
-    sql.exec(`CREATE TABLE IF NOT EXISTS transitions (
-      id TEXT PRIMARY KEY, cycle_deadline INTEGER NOT NULL, kind TEXT NOT NULL, misses INTEGER NOT NULL, due_at INTEGER NOT NULL,
-      fired_at INTEGER NOT NULL, counts_from INTEGER, emitted_at INTEGER, delivery_channel TEXT, delivery_status TEXT,
-      delivered_at INTEGER, recorded_by TEXT NOT NULL, projected INTEGER NOT NULL DEFAULT 0, UNIQUE (cycle_deadline, kind, misses))`);
-    sql.exec('CREATE TABLE IF NOT EXISTS pending_activity (id TEXT PRIMARY KEY, row TEXT NOT NULL)');
-    CanaryClock.migrateFromCheckInClock(sql);
+    // The object is built again after every eviction (each wake of an idle canary): one read of the
+    // schema, not five statements, when it is complete (docs/performance.md, "What the local runtime costs").
+    const present = new Set(
+      sql
+        .exec<{ name: string }>(`SELECT name FROM sqlite_master WHERE type IN ('table', 'index')`)
+        .toArray()
+        .map((r) => r.name),
+    );
+    if (!Object.keys(SCHEMA).every((name) => present.has(name))) for (const ddl of Object.values(SCHEMA)) sql.exec(ddl);
+    if (present.has('clock')) CanaryClock.migrateFromCheckInClock(sql);
   }
 
   /**
@@ -208,7 +221,10 @@ export class CanaryClock extends DurableObject<Bindings> {
       state.timer_due_at = next;
       sql.exec('UPDATE canary_clock SET timer_due_at = ?', next);
     }
-    await this.projectTransitions(state, opts.project, opts.arm ? next : undefined);
+    // Written now (the reconciler, a sync): the whole current cycle again, not only what is unsent — a
+    // wake projection the queue accepted and then dropped after its retries is marked projected here but
+    // missing from D1, and this is how it gets there (idempotent).
+    await this.projectTransitions(state, opts.project, opts.arm ? next : undefined, { wholeCycle: opts.project === 'now' });
     if (unsent) throw unsent;
     // Earlier cycles are history in D1 once written there.
     sql.exec('DELETE FROM transitions WHERE cycle_deadline < ? AND projected = 1', cycle);

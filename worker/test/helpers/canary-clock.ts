@@ -12,6 +12,12 @@ export const queueDown = {
   },
 } as unknown as Queue;
 
+/** A queue that accepts every send and delivers nothing: a message dropped after its last retry. */
+export const queueLosing = {
+  send: async () => undefined,
+  sendBatch: async () => undefined,
+} as unknown as Queue;
+
 /** Runs `fn` inside a canary's Durable Object with some of its bindings replaced (restored afterwards). */
 export async function insideClock<T>(canaryId: string, bindings: Partial<typeof env>, fn: (clock: CanaryClock) => Promise<T>): Promise<T> {
   return runInDurableObject(clockOf(env, canaryId), async (instance: CanaryClock) => {
