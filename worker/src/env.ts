@@ -60,10 +60,15 @@ export interface ServiceContext {
   db: Db;
   env: Bindings;
   now: Clock;
+  /**
+   * Hands work that may finish after the answer to the runtime (a request's waitUntil). Absent outside a
+   * request (queue consumers, cron, in-process tests): the service then awaits the work itself.
+   */
+  defer?: (work: Promise<unknown>) => void;
 }
 
-export function createServiceContext(env: Bindings, now: Clock = systemClock): ServiceContext {
-  return { db: createDb(env.DB), env, now };
+export function createServiceContext(env: Bindings, now: Clock = systemClock, defer?: ServiceContext['defer']): ServiceContext {
+  return { db: createDb(env.DB), env, now, ...(defer ? { defer } : {}) };
 }
 
 /** Local conveniences (the outbox page, a generated VAPID key) exist only outside production. */

@@ -7,12 +7,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { reconcileCanaries } from '../src/cron/reconcile-canaries';
 import { advanceCanary } from '../src/domains/canary/advance-canary';
 import { checkInAll, checkInWithToken } from '../src/domains/canary/check-in';
+import { checkInSender } from '../src/domains/canary/check-in-sender';
 import { createCanary } from '../src/domains/canary/create-canary';
 import { deleteCanary } from '../src/domains/canary/delete-canary';
 import type { MissedCheckinsEvent } from '../src/contracts/jobs';
 import { signedInUser } from './helpers/api';
 import { servicesAt } from './helpers/canary';
-import { checkInWithQueueDown } from './helpers/canary-clock';
+import { checkInWithQueueDown, queueDown } from './helpers/canary-clock';
 import { byKey, CanaryModel, type ModelCanary } from './helpers/canary-model';
 
 /**
@@ -64,8 +65,13 @@ type Step =
   | { t: 'reconcile' }
   | { t: 'checkInAll' }
   | { t: 'checkInToken'; c: number }
-  /** A token check-in the canary's object accepts while the PROJECTIONS queue is down (issue 19): only a settle tells D1. */
+  /**
+   * A token check-in the canary's object accepts whose projection never leaves the Worker (its isolate gone
+   * before its send, or the PROJECTIONS queue down; issue 19): only a settle or the object's next wake tells D1.
+   */
   | { t: 'checkInLagging'; c: number }
+  /** A token check-in whose Worker send fails: the Worker hands it back to the canary's object, which queues it itself. */
+  | { t: 'checkInHandedBack'; c: number }
   | { t: 'create'; ratio: 0.5 | 1 | 2 }
   | { t: 'delete'; c: number };
 
@@ -118,6 +124,7 @@ const stepArb = (outages: boolean): fc.Arbitrary<Step> =>
     { arbitrary: fc.constant({ t: 'checkInAll' as const }), weight: 1 },
     { arbitrary: fc.record({ t: fc.constant('checkInToken' as const), c: canaryIdx }), weight: 1 },
     { arbitrary: fc.record({ t: fc.constant('checkInLagging' as const), c: canaryIdx }), weight: 1 },
+    { arbitrary: fc.record({ t: fc.constant('checkInHandedBack' as const), c: canaryIdx }), weight: 1 },
     { arbitrary: fc.record({ t: fc.constant('create' as const), ratio: fc.constantFrom<0.5 | 1 | 2>(0.5, 1, 2) }), weight: 1 },
     { arbitrary: fc.record({ t: fc.constant('delete' as const), c: canaryIdx }), weight: 1 },
   );
@@ -366,6 +373,15 @@ async function step(world: World, s: Step) {
       if (hasPendingMiss(world, c)) stats.checkInsEndingMissedCycle++;
       model.checkIn(c, world.now);
       await checkInWithQueueDown(c.id, world.now);
+      return;
+    }
+    case 'checkInHandedBack': {
+      const c = world.pick(s.c);
+      if (!c) return;
+      if (hasPendingMiss(world, c)) stats.checkInsEndingMissedCycle++;
+      model.checkIn(c, world.now);
+      await checkInSender(); // this check-in's own send is the one that fails
+      await checkInWithToken({ ...world.ctx(), env: { ...env, PROJECTIONS: queueDown } }, c.token, 'ping');
       return;
     }
     case 'create': {

@@ -4,6 +4,7 @@ import { CanaryClock, type ClockCheckIn } from '../src/durable/canary-clock';
 import { clockOf, settleCanaries } from '../src/domains/canary/canary-timer';
 import { legacyCanaryToken } from '../src/domains/canary/canary-token';
 import { checkInWithToken } from '../src/domains/canary/check-in';
+import { checkInSender, queueCheckInProjection } from '../src/domains/canary/check-in-sender';
 import { applyProjections } from '../src/domains/canary/projection-batch';
 import { deleteCanary } from '../src/domains/canary/delete-canary';
 import { advanceMessage } from '../src/domains/messages/release/advance-message';
@@ -13,7 +14,7 @@ import { createServiceContext } from '../src/env';
 import { api, signedInUser } from './helpers/api';
 import { createCanaryFor, servicesAt, transitionsOf } from './helpers/canary';
 import { captureQueues, createMessageFor, messageRow, transitionCauses } from './helpers/messages';
-import { insideClock, queueDown, queueLosing } from './helpers/canary-clock';
+import { insideClock, queueDown, queueLosing, queueRecording } from './helpers/canary-clock';
 import { countingD1 } from './helpers/counting-d1';
 
 /**
@@ -24,6 +25,7 @@ import { countingD1 } from './helpers/counting-d1';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
+const clock = (canaryId: string) => clockOf(env, canaryId);
 const lastCheckInInD1 = async (canaryId: string) =>
   (await env.DB.prepare('SELECT last_check_in FROM canaries WHERE id = ?').bind(canaryId).first<{ last_check_in: number }>())!.last_check_in;
 
@@ -60,6 +62,64 @@ describe('a token check-in at the edge', () => {
     );
     expect(accepted).toEqual({ interval_seconds: 3600 });
     expect(object.trips).toEqual([]);
+  });
+
+  it('the check-ins an isolate answers together leave for D1 in one send', async () => {
+    const projections = queueRecording();
+    const checkIns = [0, 1, 2].map((i) => ({
+      type: 'canary_check_in' as const,
+      canary_id: crypto.randomUUID(),
+      event_id: crypto.randomUUID(),
+      at: Date.now() + i,
+      source: 'ping' as const,
+    }));
+    await checkInSender(); // another test's check-ins on their way
+    const sends = checkIns.map((p) => queueCheckInProjection({ ...env, PROJECTIONS: projections.queue }, p));
+    // The first becomes the sender; the others ride along with it.
+    expect(sends.map((s) => s !== null)).toEqual([true, false, false]);
+    await sends[0];
+    expect(projections.sends()).toBe(1);
+    expect(projections.bodies).toEqual(checkIns);
+  });
+
+  it('leaves the check-in unsent in its object, which queues it again at its next wake: a projection the Worker never sent still reaches D1', async () => {
+    const owner = await signedInUser();
+    const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
+    const entry: ClockCheckIn = { event_id: crypto.randomUUID(), at: Date.now(), source: 'ping' };
+    // The object records it; the Worker that asked is gone before its send (nothing else queues it).
+    expect(await clock(canary.id).checkIn(canary.id, 1, entry)).not.toBeNull();
+    expect(await lastCheckInInD1(canary.id)).toBeLessThan(entry.at);
+
+    const projections = queueRecording();
+    await insideClock(canary.id, { PROJECTIONS: projections.queue }, (c) => c.alarm());
+    const resent = projections.bodies.filter((b) => b.type === 'canary_check_in');
+    expect(resent).toEqual([{ type: 'canary_check_in', canary_id: canary.id, ...entry }]);
+    await applyProjections(env, resent as never);
+    expect(await lastCheckInInD1(canary.id)).toBe(entry.at);
+
+    // Queued by the object itself now: the next wake does not send it again.
+    const again = queueRecording();
+    await insideClock(canary.id, { PROJECTIONS: again.queue }, (c) => c.alarm());
+    expect(again.bodies.filter((b) => b.type === 'canary_check_in')).toEqual([]);
+  });
+
+  it('a send of the Worker that fails hands the check-in back to its object, which queues it itself', async () => {
+    const owner = await signedInUser();
+    const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
+    await checkInSender(); // so that this check-in's own send is the one that fails
+    await checkInWithToken(createServiceContext({ ...env, PROJECTIONS: queueDown }), canary.token, 'ping');
+    const held = await runInDurableObject(clockOf(env, canary.id), async (_: unknown, state: DurableObjectState) =>
+      state.storage.sql.exec<{ sent: number }>('SELECT sent FROM check_ins').toArray(),
+    );
+    expect(held).toEqual([{ sent: 1 }]);
+
+    // With the Worker's send working, the object leaves its copy unsent (it queues it at its next wake).
+    await checkInSender();
+    await checkInWithToken(createServiceContext(env), canary.token, 'ping');
+    const both = await runInDurableObject(clockOf(env, canary.id), async (_: unknown, state: DurableObjectState) =>
+      state.storage.sql.exec<{ sent: number }>('SELECT sent FROM check_ins ORDER BY at').toArray(),
+    );
+    expect(both).toEqual([{ sent: 1 }, { sent: 0 }]);
   });
 
   it('a token from before v2 (the MAC alone) still checks in, found by its hash', async () => {

@@ -119,14 +119,22 @@ export class CanaryClock extends DurableObject<Bindings> {
   /**
    * A token check-in. `version` null: the caller already matched a legacy token against D1. Returns null
    * for a canary that is gone or a token version it no longer holds — the caller answers 404.
+   *
+   * The caller queues the check-in's projection for D1 with others (check-in-sender.ts); the object keeps
+   * it unsent all the same and queues it again at its next wake (idempotent in D1), so a projection the
+   * caller never sent still gets there.
    */
   async checkIn(canaryId: string, version: number | null, entry: ClockCheckIn): Promise<{ interval_seconds: number } | null> {
     const state = await this.load(canaryId);
     if (!state || (version !== null && version !== state.token_version)) return null;
     this.record(state, entry, false);
     await this.armEarlierFor(state, entry.at);
-    this.ctx.waitUntil(this.sendPending());
     return { interval_seconds: state.interval_seconds };
+  }
+
+  /** A caller could not queue check-ins of this canary: the object queues every one it holds unsent now. */
+  async queueUnsent(): Promise<void> {
+    await this.sendPending();
   }
 
   /** The signed-in Heartbeat already wrote this check-in into D1 in its own batch: only the clock moves. */
@@ -228,7 +236,7 @@ export class CanaryClock extends DurableObject<Bindings> {
     if (unsent) throw unsent;
     // Earlier cycles are history in D1 once written there.
     sql.exec('DELETE FROM transitions WHERE cycle_deadline < ? AND projected = 1', cycle);
-    sql.exec('DELETE FROM check_ins WHERE sent = 1 AND at < ?', now - KEEP_CHECK_INS_MS);
+    sql.exec('DELETE FROM check_ins WHERE (sent = 1 OR applied = 1) AND at < ?', now - KEEP_CHECK_INS_MS);
     if (opts.arm) await this.armAlarm(next);
     return next;
   }
@@ -375,9 +383,9 @@ export class CanaryClock extends DurableObject<Bindings> {
   }
 
   /**
-   * Queues every check-in not yet queued (send, then mark: a crash in between re-sends, never loses). A
-   * failed send arms a resend in RESEND_AFTER_MS; an object evicted before sending sends at its next wake
-   * (at most the grace reminder away), and whoever decides on D1 settles first.
+   * Queues every check-in the object has not queued itself and D1 has not had from a settle (send, then
+   * mark: a crash in between re-sends, never loses) — at each wake, and when a caller's send failed. A
+   * failed send arms a resend in RESEND_AFTER_MS; whoever decides on D1 settles first.
    */
   private sendPending(): Promise<void> {
     if (this.sending) {
@@ -390,7 +398,9 @@ export class CanaryClock extends DurableObject<Bindings> {
           this.sendAgain = false;
           const state = this.state();
           if (!state || state.gone) return;
-          const rows = this.ctx.storage.sql.exec<ClockCheckIn>('SELECT event_id, at, source FROM check_ins WHERE sent = 0 ORDER BY at LIMIT 100').toArray();
+          const rows = this.ctx.storage.sql
+            .exec<ClockCheckIn>('SELECT event_id, at, source FROM check_ins WHERE sent = 0 AND applied = 0 ORDER BY at LIMIT 100')
+            .toArray();
           if (!rows.length) return;
           await this.env.PROJECTIONS.sendBatch(rows.map((r) => ({ body: { type: 'canary_check_in', canary_id: state.id, ...r } satisfies CheckInProjection })));
           for (const r of rows) this.ctx.storage.sql.exec('UPDATE check_ins SET sent = 1 WHERE event_id = ?', r.event_id);

@@ -43,13 +43,8 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
 
 /** The request's waitUntil; a caller without an execution context (an in-process test) just lets the work run. */
 function deferred(c: Context<AppEnv>, work: Promise<unknown>) {
-  let ctx: Pick<ExecutionContext, 'waitUntil'> | undefined;
-  try {
-    ctx = c.executionCtx;
-  } catch {
-    ctx = undefined;
-  }
-  if (ctx) ctx.waitUntil(work);
+  const defer = c.get('services').defer;
+  if (defer) defer(work);
   else void work;
 }
 

@@ -18,6 +18,23 @@ export const queueLosing = {
   sendBatch: async () => undefined,
 } as unknown as Queue;
 
+/** A queue that accepts every send and keeps it here: `sends` counts the calls, `bodies` holds what they carried. */
+export function queueRecording() {
+  const bodies: Record<string, unknown>[] = [];
+  let sends = 0;
+  const queue = {
+    send: async (body: unknown) => {
+      sends += 1;
+      bodies.push(body as Record<string, unknown>);
+    },
+    sendBatch: async (messages: readonly { body: unknown }[]) => {
+      sends += 1;
+      for (const m of messages) bodies.push(m.body as Record<string, unknown>);
+    },
+  } as unknown as Queue;
+  return { queue, bodies, sends: () => sends };
+}
+
 /** Runs `fn` inside a canary's Durable Object with some of its bindings replaced (restored afterwards). */
 export async function insideClock<T>(canaryId: string, bindings: Partial<typeof env>, fn: (clock: CanaryClock) => Promise<T>): Promise<T> {
   return runInDurableObject(clockOf(env, canaryId), async (instance: CanaryClock) => {
@@ -32,7 +49,11 @@ export async function insideClock<T>(canaryId: string, bindings: Partial<typeof 
   });
 }
 
-/** A token check-in that reaches the canary's object while the PROJECTIONS queue is down: D1 does not hear of it. */
+/**
+ * A token check-in that reaches the canary's object and whose projection never leaves the Worker (its
+ * send lost with its isolate, or the PROJECTIONS queue down): D1 does not hear of it until the object's
+ * next wake or a settle.
+ */
 export async function checkInWithQueueDown(canaryId: string, at: number) {
   const entry = { event_id: crypto.randomUUID(), at, source: 'ping' as const };
   const accepted = await insideClock(canaryId, { PROJECTIONS: queueDown }, (clock) => clock.checkIn(canaryId, null, entry));

@@ -6,6 +6,7 @@ import { constantTimeEqual } from '../../lib/secrets';
 import { applyUserCheckIn } from './check-in-projection';
 import { readCanaryToken } from './canary-token';
 import { clockOf, noteCheckIn } from './canary-timer';
+import { queueCheckInProjection } from './check-in-sender';
 
 export type CheckInSource = (typeof CHECK_IN_SOURCES)[number];
 
@@ -23,7 +24,8 @@ const result = (now: number, canaries: { id: string; interval_seconds: number }[
  * write of the product goes to the canary's Durable Object, the record of its clock, with no D1 round trip
  * (docs/decisions/canary-engine.md): a v2 token names its canary under a MAC checked here with the server
  * secret, and the object refuses a canary it knows is gone. Only a token from before v2 is looked up in
- * D1 by its hash first. D1 follows through the PROJECTIONS queue.
+ * D1 by its hash first. D1 follows through the PROJECTIONS queue, sent with the other check-ins this
+ * isolate answers meanwhile (check-in-sender.ts) after the answer has left.
  */
 export async function checkInWithToken(ctx: ServiceContext, token: string, source: CheckInSource): Promise<TCheckInResult> {
   const presented = await readCanaryToken(ctx.env, token);
@@ -43,8 +45,11 @@ export async function checkInWithToken(ctx: ServiceContext, token: string, sourc
     throw new AppError('NOT_FOUND', UNKNOWN_TOKEN);
   }
   const now = ctx.now().getTime();
-  const accepted = await clockOf(ctx.env, canaryId).checkIn(canaryId, version, { event_id: crypto.randomUUID(), at: now, source });
+  const entry = { event_id: crypto.randomUUID(), at: now, source };
+  const accepted = await clockOf(ctx.env, canaryId).checkIn(canaryId, version, entry);
   if (!accepted) throw new AppError('NOT_FOUND', UNKNOWN_TOKEN);
+  const send = queueCheckInProjection(ctx.env, { type: 'canary_check_in', canary_id: canaryId, ...entry });
+  if (send) ctx.defer ? ctx.defer(send) : await send;
   return result(now, [{ id: canaryId, interval_seconds: accepted.interval_seconds }]);
 }
 
