@@ -90,17 +90,34 @@ describe('a token check-in at the edge', () => {
     expect(await clock(canary.id).checkIn(canary.id, 1, entry)).not.toBeNull();
     expect(await lastCheckInInD1(canary.id)).toBeLessThan(entry.at);
 
+    // The wake's own projection carries it: no message of its own.
     const projections = queueRecording();
     await insideClock(canary.id, { PROJECTIONS: projections.queue }, (c) => c.alarm());
-    const resent = projections.bodies.filter((b) => b.type === 'canary_check_in');
-    expect(resent).toEqual([{ type: 'canary_check_in', canary_id: canary.id, ...entry }]);
-    await applyProjections(env, resent as never);
+    expect(projections.bodies.map((b) => b.type)).toEqual(['canary_wake']);
+    expect(projections.bodies[0]!.check_ins).toEqual([entry]);
+    await applyProjections(env, projections.bodies as never);
     expect(await lastCheckInInD1(canary.id)).toBe(entry.at);
+    const { results } = await env.DB.prepare("SELECT id FROM activity WHERE canary_id = ? AND kind = 'check_in'").bind(canary.id).all<{ id: string }>();
+    expect(results.map((r) => r.id)).toEqual([entry.event_id]);
 
     // Queued by the object itself now: the next wake does not send it again.
     const again = queueRecording();
     await insideClock(canary.id, { PROJECTIONS: again.queue }, (c) => c.alarm());
-    expect(again.bodies.filter((b) => b.type === 'canary_check_in')).toEqual([]);
+    expect(again.bodies.flatMap((b) => (b.check_ins as unknown[] | undefined) ?? [])).toEqual([]);
+  });
+
+  it('a canary checked in a hundred times before its next wake queues them itself: its unsent check-ins stay few', async () => {
+    const owner = await signedInUser();
+    const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
+    const projections = queueRecording();
+    const t0 = Date.now();
+    await insideClock(canary.id, { PROJECTIONS: projections.queue }, async (c) => {
+      for (let i = 0; i < 99; i++) await c.checkIn(canary.id, 1, { event_id: crypto.randomUUID(), at: t0 + i, source: 'ping' });
+      expect(projections.sends()).toBe(0);
+      await c.checkIn(canary.id, 1, { event_id: crypto.randomUUID(), at: t0 + 99, source: 'ping' });
+    });
+    expect(projections.sends()).toBe(1);
+    expect(projections.bodies.map((b) => b.at)).toEqual(Array.from({ length: 100 }, (_, i) => t0 + i));
   });
 
   it('a send of the Worker that fails hands the check-in back to its object, which queues it itself', async () => {

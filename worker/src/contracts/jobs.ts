@@ -34,6 +34,9 @@ export const ZCheckInProjection = z.object({
 });
 export type CheckInProjection = z.infer<typeof ZCheckInProjection>;
 
+/** A check-in as its canary's object holds it (the canary is the object's). */
+export const ZClockCheckIn = ZCheckInProjection.omit({ type: true, canary_id: true });
+
 /** A timer event a canary's object recorded (its row in D1's canary_transitions; times in ms). */
 export const ZTransitionRow = z.object({
   id: z.string().uuid(),
@@ -76,6 +79,12 @@ export const ZWakeProjection = z.object({
   transitions: z.array(ZTransitionRow),
   activities: z.array(ZWakeActivity),
   timer_due_at: z.number().int().optional(),
+  /**
+   * Check-ins the object recorded and had not queued itself: the Worker that answered them normally
+   * sent them already (domains/canary/check-in-sender.ts); written again, idempotently, so one it never
+   * sent still gets there, at no extra message.
+   */
+  check_ins: z.array(ZClockCheckIn).optional(),
 });
 export type WakeProjection = z.infer<typeof ZWakeProjection>;
 

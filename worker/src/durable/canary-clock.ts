@@ -30,6 +30,13 @@ interface ClockState extends CanaryFacts {
 
 /** A projection that could not be queued is tried again this much later. */
 const RESEND_AFTER_MS = 30_000;
+/** Check-ins per wake message (about 100 bytes each: a message stays well under the queue's 128 KB). */
+const CHECK_INS_PER_MESSAGE = 100;
+/**
+ * An object that has recorded this many check-ins since it was built or last queued its own queues them
+ * without waiting for its wake: a canary checked in very often between wakes keeps few unsent.
+ */
+const QUEUE_OWN_AFTER = 100;
 /**
  * Check-ins are kept this long: beyond it, the PROJECTIONS queue (at least once, 10 retries with
  * backoff) has long since written them into D1, so `settle` no longer needs them.
@@ -65,6 +72,8 @@ const SCHEMA = {
 export class CanaryClock extends DurableObject<Bindings> {
   private sending: Promise<void> | null = null;
   private sendAgain = false;
+  /** Check-ins recorded (not by the Heartbeat) since this object was built or last queued its own. */
+  private unqueued = 0;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, withD1Delay(env));
@@ -121,14 +130,15 @@ export class CanaryClock extends DurableObject<Bindings> {
    * for a canary that is gone or a token version it no longer holds — the caller answers 404.
    *
    * The caller queues the check-in's projection for D1 with others (check-in-sender.ts); the object keeps
-   * it unsent all the same and queues it again at its next wake (idempotent in D1), so a projection the
-   * caller never sent still gets there.
+   * it unsent all the same and sends it again with its next wake's projection (idempotent in D1), so a
+   * projection the caller never sent still gets there.
    */
   async checkIn(canaryId: string, version: number | null, entry: ClockCheckIn): Promise<{ interval_seconds: number } | null> {
     const state = await this.load(canaryId);
     if (!state || (version !== null && version !== state.token_version)) return null;
     this.record(state, entry, false);
     await this.armEarlierFor(state, entry.at);
+    if (++this.unqueued >= QUEUE_OWN_AFTER) this.ctx.waitUntil(this.sendPending());
     return { interval_seconds: state.interval_seconds };
   }
 
@@ -189,7 +199,6 @@ export class CanaryClock extends DurableObject<Bindings> {
     // An object armed before the clock kept its own state knows only its canary's id.
     const state = await this.load(this.state()?.id ?? (await this.ctx.storage.get<string>('canaryId')) ?? '');
     if (!state || state.gone) return;
-    await this.sendPending();
     const now = Date.now();
     if (state.timer_due_at !== null && state.timer_due_at > now) {
       await this.projectTransitions(state, 'queue');
@@ -243,8 +252,8 @@ export class CanaryClock extends DurableObject<Bindings> {
 
   /**
    * Sends (or, `now`, writes) every timer event and activity row not yet projected into D1, with the
-   * timer's next instant, then marks them projected. Send, then mark: a crash in between sends again, and
-   * the write is idempotent.
+   * timer's next instant — and, sent, the check-ins the object has not queued itself — then marks them
+   * projected. Send, then mark: a crash in between sends again, and the write is idempotent.
    */
   private async projectTransitions(state: ClockState, mode: 'queue' | 'now', timerDueAt?: number, opts: { wholeCycle?: boolean } = {}) {
     const sql = this.ctx.storage.sql;
@@ -259,14 +268,18 @@ export class CanaryClock extends DurableObject<Bindings> {
       .exec<{ id: string; row: string }>('SELECT id, row FROM pending_activity')
       .toArray()
       .map((a) => JSON.parse(a.row) as WakeActivity);
-    if (!transitions.length && !activities.length && timerDueAt === undefined) return;
+    // A wake's messages carry the check-ins not yet queued (written directly, `settle` handles check-ins).
+    const checkIns = mode === 'queue' ? this.unsentCheckIns() : [];
+    if (!transitions.length && !activities.length && !checkIns.length && timerDueAt === undefined) return;
     const messages: WakeProjection[] = [];
-    for (let i = 0; i < Math.max(transitions.length, 1); i += WAKE_ROWS_PER_MESSAGE) {
+    const count = Math.max(Math.ceil(transitions.length / WAKE_ROWS_PER_MESSAGE), Math.ceil(checkIns.length / CHECK_INS_PER_MESSAGE), 1);
+    for (let m = 0; m < count; m++) {
       messages.push({
         type: 'canary_wake',
         canary_id: state.id,
-        transitions: transitions.slice(i, i + WAKE_ROWS_PER_MESSAGE),
-        activities: i === 0 ? activities : [],
+        transitions: transitions.slice(m * WAKE_ROWS_PER_MESSAGE, (m + 1) * WAKE_ROWS_PER_MESSAGE),
+        activities: m === 0 ? activities : [],
+        ...(checkIns.length ? { check_ins: checkIns.slice(m * CHECK_INS_PER_MESSAGE, (m + 1) * CHECK_INS_PER_MESSAGE) } : {}),
         ...(timerDueAt === undefined ? {} : { timer_due_at: timerDueAt }),
       });
     }
@@ -275,6 +288,14 @@ export class CanaryClock extends DurableObject<Bindings> {
     // Only what was read above: a row recorded meanwhile (or an emission mark) stays for the next projection.
     for (const t of transitions) sql.exec('UPDATE transitions SET projected = 1 WHERE id = ? AND emitted_at IS ?', t.id, t.emitted_at);
     for (const a of activities) sql.exec('DELETE FROM pending_activity WHERE id = ?', a.id);
+    for (const c of checkIns) sql.exec('UPDATE check_ins SET sent = 1 WHERE event_id = ?', c.event_id);
+  }
+
+  /** Check-ins this object has not queued itself and D1 has not had from a settle, oldest first. */
+  private unsentCheckIns(limit = -1): ClockCheckIn[] {
+    return this.ctx.storage.sql
+      .exec<ClockCheckIn>('SELECT event_id, at, source FROM check_ins WHERE sent = 0 AND applied = 0 ORDER BY at LIMIT ?', limit)
+      .toArray();
   }
 
   /** Records a timer event once (its cycle, kind and misses are unique). `projected`: D1 already has it. */
@@ -384,8 +405,9 @@ export class CanaryClock extends DurableObject<Bindings> {
 
   /**
    * Queues every check-in the object has not queued itself and D1 has not had from a settle (send, then
-   * mark: a crash in between re-sends, never loses) — at each wake, and when a caller's send failed. A
-   * failed send arms a resend in RESEND_AFTER_MS; whoever decides on D1 settles first.
+   * mark: a crash in between re-sends, never loses) — when a caller's send failed, and after
+   * QUEUE_OWN_AFTER check-ins; a wake sends them in its own projection. A failed send arms a resend
+   * (a wake) in RESEND_AFTER_MS; whoever decides on D1 settles first.
    */
   private sendPending(): Promise<void> {
     if (this.sending) {
@@ -393,18 +415,19 @@ export class CanaryClock extends DurableObject<Bindings> {
       return this.sending;
     }
     this.sending = (async () => {
+      this.unqueued = 0;
       try {
-        do {
+        let more = true;
+        while (more) {
           this.sendAgain = false;
           const state = this.state();
           if (!state || state.gone) return;
-          const rows = this.ctx.storage.sql
-            .exec<ClockCheckIn>('SELECT event_id, at, source FROM check_ins WHERE sent = 0 AND applied = 0 ORDER BY at LIMIT 100')
-            .toArray();
+          const rows = this.unsentCheckIns(CHECK_INS_PER_MESSAGE);
           if (!rows.length) return;
           await this.env.PROJECTIONS.sendBatch(rows.map((r) => ({ body: { type: 'canary_check_in', canary_id: state.id, ...r } satisfies CheckInProjection })));
           for (const r of rows) this.ctx.storage.sql.exec('UPDATE check_ins SET sent = 1 WHERE event_id = ?', r.event_id);
-        } while (this.sendAgain);
+          more = this.sendAgain || rows.length === CHECK_INS_PER_MESSAGE;
+        }
       } catch (err) {
         log.error('could not queue a check-in for D1; retrying', { error: String(err) });
         const armed = await this.ctx.storage.getAlarm();

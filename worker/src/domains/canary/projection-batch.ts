@@ -5,14 +5,17 @@ import { afterCheckIns, CHECK_IN_STATEMENTS, canaryCheckInStatements } from './c
 import { wakeStatements } from './wake-projection';
 
 /**
- * Writes projections (check-ins and wakes, any mix) into D1 in one batch: one round trip, atomic, and
+ * Writes projections (check-ins and wakes, any mix; a wake's own check-ins with the others) into D1 in one batch: one round trip, atomic, and
  * the same fifteen statements at most however many there are, since both kinds are written over their
  * rows as a relation. Then queues the guardian notices any refutation wrote and runs the clocks of the
  * messages a check-in disarmed.
  */
 async function write(env: Bindings, jobs: readonly Projection[]) {
-  const checkIns = jobs.filter((j): j is CheckInProjection => j.type === 'canary_check_in');
   const wakes = jobs.filter((j): j is WakeProjection => j.type === 'canary_wake');
+  const checkIns = [
+    ...jobs.filter((j): j is CheckInProjection => j.type === 'canary_check_in'),
+    ...wakes.flatMap((w) => (w.check_ins ?? []).map((c): CheckInProjection => ({ type: 'canary_check_in', canary_id: w.canary_id, ...c }))),
+  ];
   const statements = [...(checkIns.length ? canaryCheckInStatements(env.DB, checkIns) : []), ...(wakes.length ? wakeStatements(env.DB, wakes) : [])];
   if (!statements.length) return;
   const results = await env.DB.batch(statements);
