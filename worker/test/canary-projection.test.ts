@@ -120,6 +120,26 @@ describe('a token check-in at the edge', () => {
     expect(projections.bodies.map((b) => b.at)).toEqual(Array.from({ length: 100 }, (_, i) => t0 + i));
   });
 
+  it('an object built again (after an eviction) still counts the check-ins it holds unsent', async () => {
+    const owner = await signedInUser();
+    const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
+    const projections = queueRecording();
+    const t0 = Date.now();
+    await runInDurableObject(clockOf(env, canary.id), async (first: CanaryClock, state: DurableObjectState) => {
+      const quiet = { ...env, PROJECTIONS: projections.queue };
+      (first as unknown as { env: typeof env }).env = quiet;
+      for (let i = 0; i < 60; i++) await first.checkIn(canary.id, 1, { event_id: crypto.randomUUID(), at: t0 + i, source: 'ping' });
+      // The same storage, a new instance: what an eviction leaves.
+      const again = new CanaryClock(state, quiet);
+      for (let i = 60; i < 99; i++) await again.checkIn(canary.id, 1, { event_id: crypto.randomUUID(), at: t0 + i, source: 'ping' });
+      expect(projections.sends()).toBe(0);
+      await again.checkIn(canary.id, 1, { event_id: crypto.randomUUID(), at: t0 + 99, source: 'ping' });
+      (first as unknown as { env: typeof env }).env = env;
+    });
+    expect(projections.sends()).toBe(1);
+    expect(projections.bodies).toHaveLength(100);
+  });
+
   it('a send of the Worker that fails hands the check-in back to its object, which queues it itself', async () => {
     const owner = await signedInUser();
     const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });

@@ -33,8 +33,8 @@ const RESEND_AFTER_MS = 30_000;
 /** Check-ins per wake message (about 100 bytes each: a message stays well under the queue's 128 KB). */
 const CHECK_INS_PER_MESSAGE = 100;
 /**
- * An object that has recorded this many check-ins since it was built or last queued its own queues them
- * without waiting for its wake: a canary checked in very often between wakes keeps few unsent.
+ * An object that holds this many check-ins it has not queued itself queues them without waiting for its
+ * wake: a canary checked in very often between wakes (a script pinging every minute) keeps few unsent.
  */
 const QUEUE_OWN_AFTER = 100;
 /**
@@ -72,8 +72,8 @@ const SCHEMA = {
 export class CanaryClock extends DurableObject<Bindings> {
   private sending: Promise<void> | null = null;
   private sendAgain = false;
-  /** Check-ins recorded (not by the Heartbeat) since this object was built or last queued its own. */
-  private unqueued = 0;
+  /** How many check-ins the object holds that it has not queued itself; null: count them again. */
+  private unqueued: number | null = null;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, withD1Delay(env));
@@ -136,6 +136,7 @@ export class CanaryClock extends DurableObject<Bindings> {
   async checkIn(canaryId: string, version: number | null, entry: ClockCheckIn): Promise<{ interval_seconds: number } | null> {
     const state = await this.load(canaryId);
     if (!state || (version !== null && version !== state.token_version)) return null;
+    this.unqueued ??= this.unsentCheckInCount();
     this.record(state, entry, false);
     await this.armEarlierFor(state, entry.at);
     if (++this.unqueued >= QUEUE_OWN_AFTER) this.ctx.waitUntil(this.sendPending());
@@ -289,6 +290,11 @@ export class CanaryClock extends DurableObject<Bindings> {
     for (const t of transitions) sql.exec('UPDATE transitions SET projected = 1 WHERE id = ? AND emitted_at IS ?', t.id, t.emitted_at);
     for (const a of activities) sql.exec('DELETE FROM pending_activity WHERE id = ?', a.id);
     for (const c of checkIns) sql.exec('UPDATE check_ins SET sent = 1 WHERE event_id = ?', c.event_id);
+    if (checkIns.length) this.unqueued = null;
+  }
+
+  private unsentCheckInCount(): number {
+    return this.ctx.storage.sql.exec<{ n: number }>('SELECT count(*) AS n FROM check_ins WHERE sent = 0 AND applied = 0').one().n;
   }
 
   /** Check-ins this object has not queued itself and D1 has not had from a settle, oldest first. */
@@ -415,7 +421,6 @@ export class CanaryClock extends DurableObject<Bindings> {
       return this.sending;
     }
     this.sending = (async () => {
-      this.unqueued = 0;
       try {
         let more = true;
         while (more) {
@@ -435,6 +440,7 @@ export class CanaryClock extends DurableObject<Bindings> {
         if (armed === null || resendAt < armed) await this.ctx.storage.setAlarm(resendAt);
       } finally {
         this.sending = null;
+        this.unqueued = null;
       }
     })();
     return this.sending;
