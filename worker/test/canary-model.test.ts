@@ -44,6 +44,13 @@ const QUEUE_BATCH_LIMIT = 100;
 const LONG_OUTAGES = true;
 const MAX_CANARIES = 3;
 const REAL_CLOCK_MARGIN = 10 * MINUTE;
+/**
+ * Durable Object alarms take no instant after 2189 ("This API doesn't support dates after 2189"), and a
+ * check-in arms its object's alarm at the new cycle's grace start. A real clock is far from that; the fake
+ * one gets there after long outages of 400-day canaries (seed -279291786), so check-ins stop there.
+ */
+const ALARM_LIMIT = Date.UTC(2189, 0, 1);
+const armableAfterCheckIn = (world: World, canaries: readonly ModelCanary[]) => canaries.every((c) => world.now + c.intervalMs < ALARM_LIMIT);
 
 /**
  * Instants worth landing on exactly (±1 ms): grace start, the deadline, a later miss, the end of a fresh
@@ -353,6 +360,7 @@ async function step(world: World, s: Step) {
       return;
     }
     case 'checkInAll':
+      if (!armableAfterCheckIn(world, model.live())) return;
       for (const c of model.live()) {
         if (hasPendingMiss(world, c)) stats.checkInsEndingMissedCycle++;
         model.checkIn(c, world.now);
@@ -361,7 +369,7 @@ async function step(world: World, s: Step) {
       return;
     case 'checkInToken': {
       const c = world.pick(s.c);
-      if (!c) return;
+      if (!c || !armableAfterCheckIn(world, [c])) return;
       if (hasPendingMiss(world, c)) stats.checkInsEndingMissedCycle++;
       model.checkIn(c, world.now);
       await checkInWithToken(world.ctx(), c.token, 'ping');
@@ -369,7 +377,7 @@ async function step(world: World, s: Step) {
     }
     case 'checkInLagging': {
       const c = world.pick(s.c);
-      if (!c) return;
+      if (!c || !armableAfterCheckIn(world, [c])) return;
       if (hasPendingMiss(world, c)) stats.checkInsEndingMissedCycle++;
       model.checkIn(c, world.now);
       await checkInWithQueueDown(c.id, world.now);
@@ -377,7 +385,7 @@ async function step(world: World, s: Step) {
     }
     case 'checkInHandedBack': {
       const c = world.pick(s.c);
-      if (!c) return;
+      if (!c || !armableAfterCheckIn(world, [c])) return;
       if (hasPendingMiss(world, c)) stats.checkInsEndingMissedCycle++;
       model.checkIn(c, world.now);
       await checkInSender(); // this check-in's own send is the one that fails
