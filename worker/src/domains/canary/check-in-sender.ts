@@ -1,5 +1,6 @@
 import type { CheckInProjection } from '../../contracts/jobs';
 import type { Bindings } from '../../env';
+import { isolateFlusher } from '../../lib/isolate-flusher';
 import { log } from '../../lib/logger';
 import { sendInBatches } from '../../lib/queue-batches';
 import { clockOf } from './canary-timer';
@@ -11,7 +12,7 @@ import { clockOf } from './canary-timer';
  * instead of one per check-in from each object (docs/decisions/canary-engine.md, "Check-in projections";
  * docs/performance.md: the per-check-in send was a fifth of the check-in's cost).
  *
- * One request at a time (the "sender") sends from its waitUntil. A send that fails hands each canary
+ * One request at a time (the "sender", lib/isolate-flusher.ts) sends from its waitUntil. A send that fails hands each canary
  * back to its object, which queues what it holds unsent itself (and re-arms its resend on failure).
  * Nothing depends on this buffer surviving: an object keeps every check-in it did not queue itself as
  * unsent and queues it again at its next wake (idempotent in D1), and whoever decides on D1's copy
@@ -22,7 +23,7 @@ export const CHECK_IN_SEND_DELAY_MS = 50;
 const MAX_SEND_ROUNDS = 100;
 
 const pending: CheckInProjection[] = [];
-let sender: Promise<void> | null = null;
+const sender = isolateFlusher({ delayMs: CHECK_IN_SEND_DELAY_MS, maxRounds: MAX_SEND_ROUNDS, hasPending: () => pending.length > 0 });
 
 /**
  * Adds one accepted check-in. Returns the send to hand to waitUntil when this request becomes the
@@ -30,25 +31,11 @@ let sender: Promise<void> | null = null;
  */
 export function queueCheckInProjection(env: Bindings, projection: CheckInProjection): Promise<void> | null {
   pending.push(projection);
-  if (sender) return null;
-  sender = runSender(env);
-  return sender;
+  return sender.start(() => sendPendingCheckIns(env));
 }
 
 /** The sender on its way, if any (tests wait for it to start from a quiet isolate). */
-export const checkInSender = () => sender;
-
-async function runSender(env: Bindings): Promise<void> {
-  try {
-    for (let round = 0; round < MAX_SEND_ROUNDS && pending.length > 0; round++) {
-      await new Promise((resolve) => setTimeout(resolve, CHECK_IN_SEND_DELAY_MS));
-      await sendPendingCheckIns(env);
-    }
-  } finally {
-    // Checked and cleared in one synchronous step: a check-in added after this starts the next sender.
-    sender = null;
-  }
-}
+export const checkInSender = () => sender.running();
 
 /** Sends everything pending now; on failure the canaries' objects queue their own. */
 export async function sendPendingCheckIns(env: Bindings): Promise<void> {

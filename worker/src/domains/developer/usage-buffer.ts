@@ -1,6 +1,7 @@
 import { schema } from '@afterword/db';
 import { sql } from 'drizzle-orm';
 import type { ServiceContext } from '../../env';
+import { isolateFlusher } from '../../lib/isolate-flusher';
 
 /**
  * Accepted API-key calls that this isolate has not yet written to D1 (api_usage). A key call adds one
@@ -29,7 +30,7 @@ interface Pending {
 }
 
 const pending = new Map<string, Pending>();
-let flusherActive = false;
+const flusher = isolateFlusher({ delayMs: USAGE_FLUSH_DELAY_MS, maxRounds: MAX_FLUSH_ROUNDS, hasPending: () => pending.size > 0 });
 
 const slot = (keyId: string, month: string) => `${keyId}|${month}`;
 
@@ -65,21 +66,7 @@ export function recordKeyCall(db: ServiceContext['db'], call: Omit<Pending, 'cou
   } else {
     pending.set(key, { ...call, count: 1, inFlight: 0 });
   }
-  if (flusherActive) return null;
-  flusherActive = true;
-  return runFlusher(db);
-}
-
-async function runFlusher(db: ServiceContext['db']): Promise<void> {
-  try {
-    for (let round = 0; round < MAX_FLUSH_ROUNDS && pending.size > 0; round++) {
-      await new Promise((resolve) => setTimeout(resolve, USAGE_FLUSH_DELAY_MS));
-      await flushPendingUsage(db);
-    }
-  } finally {
-    // Checked and cleared in one synchronous step: a call added after this starts the next flusher.
-    flusherActive = false;
-  }
+  return flusher.start(() => flushPendingUsage(db));
 }
 
 /**
