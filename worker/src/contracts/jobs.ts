@@ -34,8 +34,9 @@ export const ZCheckInProjection = z.object({
 });
 export type CheckInProjection = z.infer<typeof ZCheckInProjection>;
 
-/** A check-in as its canary's object holds it (the canary is the object's). */
+/** A check-in as its canary's object holds it (the canary is the object's): its own time and where it came from. */
 export const ZClockCheckIn = ZCheckInProjection.omit({ type: true, canary_id: true });
+export type ClockCheckIn = z.infer<typeof ZClockCheckIn>;
 
 /** A timer event a canary's object recorded (its row in D1's canary_transitions; times in ms). */
 export const ZTransitionRow = z.object({

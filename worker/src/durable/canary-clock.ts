@@ -1,6 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
 import { graceMs } from '../contracts/canary-health';
-import type { CheckInProjection, TransitionRow, WakeActivity, WakeProjection } from '../contracts/jobs';
+import type { CheckInProjection, ClockCheckIn, TransitionRow, WakeActivity, WakeProjection } from '../contracts/jobs';
 import { applyCanaryCheckIns } from '../domains/canary/check-in-projection';
 import {
   type CanaryFacts,
@@ -18,8 +18,7 @@ import { withD1Delay } from '../lib/d1-delay';
 import { log } from '../lib/logger';
 import { sendInBatches } from '../lib/queue-batches';
 
-/** A check-in as the object records it (its own time and where it came from). */
-export type ClockCheckIn = Omit<CheckInProjection, 'type' | 'canary_id'>;
+export type { ClockCheckIn };
 
 interface ClockState extends CanaryFacts {
   token_version: number;

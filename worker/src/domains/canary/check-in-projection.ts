@@ -1,5 +1,5 @@
 import { UNNAMED_CANARY } from '../../contracts/canary';
-import type { CheckInProjection } from '../../contracts/jobs';
+import type { CheckInProjection, ClockCheckIn } from '../../contracts/jobs';
 import type { ServiceContext } from '../../env';
 import { deadmanCheckInStatements } from '../deadman/deadman-check-in';
 import { afterRefutation, REFUTE_STATEMENTS, refuteOnCheckInStatements } from '../guardian/refute-on-check-in';
@@ -22,7 +22,6 @@ import type { CheckInRows } from './check-in-rows';
  */
 export const CHECK_IN_STATEMENTS = 11;
 
-export type CheckInEntry = Omit<CheckInProjection, 'type' | 'canary_id'>;
 export type CanaryCheckIn = Omit<CheckInProjection, 'type'>;
 
 export interface CheckedInRow {
@@ -100,7 +99,7 @@ export async function applyCanaryCheckIns(ctx: Pick<ServiceContext, 'env'>, chec
  * The signed-in Heartbeat: one check-in for every active canary of a user, applied in one batch with
  * one activity row naming them all. Returns the canaries it moved.
  */
-export async function applyUserCheckIn(ctx: Pick<ServiceContext, 'env'>, userId: string, entry: CheckInEntry): Promise<CheckedInRow[]> {
+export async function applyUserCheckIn(ctx: Pick<ServiceContext, 'env'>, userId: string, entry: ClockCheckIn): Promise<CheckedInRow[]> {
   const db = ctx.env.DB;
   const rows: CheckInRows = { with: 'WITH ci(user_id, at) AS (SELECT ?1, ?2)', params: [userId, entry.at] };
   return run(

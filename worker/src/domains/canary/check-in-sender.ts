@@ -38,7 +38,7 @@ export function queueCheckInProjection(env: Bindings, projection: CheckInProject
 export const checkInSender = () => sender.running();
 
 /** Sends everything pending now; on failure the canaries' objects queue their own. */
-export async function sendPendingCheckIns(env: Bindings): Promise<void> {
+async function sendPendingCheckIns(env: Bindings): Promise<void> {
   const batch = pending.splice(0);
   if (!batch.length) return;
   try {
