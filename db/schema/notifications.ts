@@ -72,13 +72,46 @@ export const ownerNotices = sqliteTable(
     link: text('link'),
     /** A sandbox API key caused it: sent to the local outbox only, whatever the transports are. */
     outbox_only: integer('outbox_only', { mode: 'boolean' }).notNull().default(false),
+    /** `sent`: some channel accepted it (at `sent_at`); a warning stays `pending` until one does. */
     status: text('status', { enum: ['pending', 'sent', 'skipped'] }).notNull(),
-    /** Not before: quiet hours move it later. The reconciler re-sends pending notices well past it. */
+    /** Not before: quiet hours and the backoff after an undelivered try move it later. The reconciler re-sends pending notices well past it. */
     due_at: integer('due_at', { mode: 'timestamp_ms' }).notNull(),
     created_at: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
     sent_at: integer('sent_at', { mode: 'timestamp_ms' }),
+    /** A canary's warning (its id is the warning's timer event): the canary whose clock waits for its delivery. */
+    canary_id: text('canary_id'),
+    /** Tries that reached no channel (a warning is tried again with backoff until one does). */
+    attempts: integer('attempts').notNull().default(0),
   },
-  (t) => [index('owner_notices_user_idx').on(t.user_id, t.created_at), index('owner_notices_due_idx').on(t.status, t.due_at)],
+  (t) => [
+    index('owner_notices_user_idx').on(t.user_id, t.created_at),
+    index('owner_notices_due_idx').on(t.status, t.due_at),
+    index('owner_notices_canary_idx').on(t.canary_id, t.created_at),
+  ],
+);
+
+/**
+ * Each channel an owner notice was tried on: which, the address as shown to the owner (masked), whether
+ * the channel accepted it (SMTP 250, a provider's 2xx, a push service's 201, the local outbox's row) and
+ * when. What Canary Status shows under "where each warning went".
+ */
+export const ownerNoticeDeliveries = sqliteTable(
+  'owner_notice_deliveries',
+  {
+    id: text('id').primaryKey(),
+    notice_id: text('notice_id')
+      .notNull()
+      .references(() => ownerNotices.id, { onDelete: 'cascade' }),
+    user_id: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    channel: text('channel', { enum: ['email', 'sms', 'push', 'in_app'] }).notNull(),
+    address: text('address').notNull(),
+    ok: integer('ok', { mode: 'boolean' }).notNull(),
+    error: text('error'),
+    at: integer('at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [index('owner_notice_deliveries_notice_idx').on(t.notice_id, t.at), index('owner_notice_deliveries_user_idx').on(t.user_id)],
 );
 
 /** Small server-held settings, e.g. the VAPID key pair generated for local development. */

@@ -10,7 +10,8 @@ import { checkInAll, checkInWithToken } from '../src/domains/canary/check-in';
 import { checkInSender } from '../src/domains/canary/check-in-sender';
 import { createCanary } from '../src/domains/canary/create-canary';
 import { deleteCanary } from '../src/domains/canary/delete-canary';
-import type { MissedCheckinsEvent } from '../src/contracts/jobs';
+import type { CanaryNoticeJob, MissedCheckinsEvent } from '../src/contracts/jobs';
+import { clockOf } from '../src/domains/canary/canary-timer';
 import { signedInUser } from './helpers/api';
 import { servicesAt } from './helpers/canary';
 import { checkInWithQueueDown, queueDown } from './helpers/canary-clock';
@@ -79,6 +80,17 @@ type Step =
   | { t: 'checkInLagging'; c: number }
   /** A token check-in whose Worker send fails: the Worker hands it back to the canary's object, which queues it itself. */
   | { t: 'checkInHandedBack'; c: number }
+  /**
+   * The owner's channels accept a warning that was sent (the oldest or newest still undelivered) now: a
+   * warning delivered late (quiet hours, a channel back after an outage) or never (no such step).
+   */
+  | { t: 'deliver'; c: number; which: 'oldest' | 'newest' }
+  /**
+   * One cycle whose reminder reaches the owner late or never: the first miss re-warns, the re-warning (or
+   * the late reminder) is delivered `permille` of a grace period later, and the timer runs at the end of
+   * the fresh grace period it starts, ±1 ms.
+   */
+  | { t: 'rewarnCycle'; c: number; reminder: 'never' | 'late'; permille: number; off: -1 | 0 | 1 }
   | { t: 'create'; ratio: 0.5 | 1 | 2 }
   | { t: 'delete'; c: number };
 
@@ -132,6 +144,17 @@ const stepArb = (outages: boolean): fc.Arbitrary<Step> =>
     { arbitrary: fc.record({ t: fc.constant('checkInToken' as const), c: canaryIdx }), weight: 1 },
     { arbitrary: fc.record({ t: fc.constant('checkInLagging' as const), c: canaryIdx }), weight: 1 },
     { arbitrary: fc.record({ t: fc.constant('checkInHandedBack' as const), c: canaryIdx }), weight: 1 },
+    { arbitrary: fc.record({ t: fc.constant('deliver' as const), c: canaryIdx, which: fc.constantFrom<'oldest' | 'newest'>('oldest', 'newest') }), weight: 4 },
+    {
+      arbitrary: fc.record({
+        t: fc.constant('rewarnCycle' as const),
+        c: canaryIdx,
+        reminder: fc.constantFrom<'never' | 'late'>('never', 'late'),
+        permille: fc.integer({ min: 0, max: 3000 }),
+        off: fc.constantFrom<-1 | 0 | 1>(-1, 0, 1),
+      }),
+      weight: 2,
+    },
     { arbitrary: fc.record({ t: fc.constant('create' as const), ratio: fc.constantFrom<0.5 | 1 | 2>(0.5, 1, 2) }), weight: 1 },
     { arbitrary: fc.record({ t: fc.constant('delete' as const), c: canaryIdx }), weight: 1 },
   );
@@ -162,6 +185,9 @@ const stats = {
   deletesWithPendingMiss: 0,
   livenessRuns: 0,
   livenessEmitted: 0,
+  warningsSent: 0,
+  warningsDelivered: 0,
+  cyclesWaitingForAWarning: 0,
 };
 
 // The engine logs every emission (console.log) and every repaired timer (console.warn): thousands of lines here.
@@ -178,6 +204,8 @@ class World {
   readonly timerDue = new Map<string, number | null>();
   failSend = false;
   refIntervalMs = 0;
+  /** Warnings the engine sent to the owner's channels and no channel has accepted yet, by their id (oldest first). */
+  readonly undelivered = new Map<string, CanaryNoticeJob>();
 
   constructor(base: number) {
     this.now = base;
@@ -205,6 +233,11 @@ function spyOnQueue(world: World) {
     const batch = [...messages];
     if (batch.length > QUEUE_BATCH_LIMIT) throw new Error(`sendBatch of ${batch.length} messages: Queues accept at most ${QUEUE_BATCH_LIMIT}`);
     for (const m of batch) {
+      const notice = m.body as CanaryNoticeJob;
+      if (notice.type === 'canary_notice' && notice.kind !== 'missed' && !world.undelivered.has(notice.transition_id)) {
+        world.undelivered.set(notice.transition_id, notice);
+        stats.warningsSent++;
+      }
       const body = m.body as MissedCheckinsEvent;
       if (body.type !== 'missed_checkins') continue;
       world.model.observeEmission(body, world.now);
@@ -236,6 +269,23 @@ function modelTimerRun(world: World, c: ModelCanary) {
   world.model.timerRun(c, world.now);
   stats.timerRuns++;
   if (!wasRecorded && world.model.cycle(c).rewarned) stats.rewarnedCycles++;
+}
+
+/**
+ * A channel accepts one of `c`'s sent warnings now (or all of them, `which` 'all'): the engine hears it
+ * (CanaryClock.warningDelivered, as the notice consumer calls it) and runs at the same instant.
+ */
+async function deliver(world: World, c: ModelCanary, which: 'oldest' | 'newest' | 'all') {
+  const mine = [...world.undelivered.values()].filter((w) => w.canary_id === c.id);
+  const picked = which === 'all' ? mine : which === 'oldest' ? mine.slice(0, 1) : mine.slice(-1);
+  for (const w of picked) {
+    world.undelivered.delete(w.transition_id);
+    stats.warningsDelivered++;
+    world.model.deliver(c, w.kind as 'grace_reminder' | 'late_rewarn', w.cycle_deadline, world.now);
+    modelTimerRun(world, c);
+    const next = await clockOf(env, c.id).warningDelivered(c.id, w.transition_id, world.now, 'email', world.now);
+    afterTimerRun(world, c, next);
+  }
 }
 
 /** A recorded miss of the current cycle that was not emitted yet (a check-in or delete now must stop it). */
@@ -279,6 +329,7 @@ async function step(world: World, s: Step) {
       if (delta !== null) {
         world.now = graceStart + delta;
         await runTimer(world, c, 'alarm');
+        await deliver(world, c, 'all');
       }
       const warned = graceStart + (delta ?? 0) + c.graceMs - tol;
       const d = cy.deadline;
@@ -392,6 +443,29 @@ async function step(world: World, s: Step) {
       await checkInWithToken({ ...world.ctx(), env: { ...env, PROJECTIONS: queueDown } }, c.token, 'ping');
       return;
     }
+    case 'deliver': {
+      const c = world.pick(s.c);
+      if (c) await deliver(world, c, s.which);
+      return;
+    }
+    case 'rewarnCycle': {
+      const c = world.pick(s.c);
+      if (!c) return;
+      const cy = model.cycle(c);
+      const graceStart = cy.deadline - c.graceMs;
+      if (world.now > graceStart || cy.reminderAt !== null) return;
+      world.now = graceStart;
+      await runTimer(world, c, 'alarm'); // the reminder is sent, and no channel takes it yet
+      world.now = cy.deadline;
+      await runTimer(world, c, 'alarm'); // the deadline: not warned, so re-warned
+      world.now += Math.round((c.graceMs * s.permille) / 1000);
+      await deliver(world, c, s.reminder === 'late' ? 'oldest' : 'newest');
+      if (cy.countsFrom !== null) {
+        world.now = Math.max(world.now, cy.countsFrom + s.off);
+        await runTimer(world, c, 'alarm');
+      }
+      return;
+    }
     case 'create': {
       // Within a factor 2 of the first canary's interval: one clock jump then never spans thousands of
       // another canary's intervals (a timer that many intervals late is a separate finding, see the report).
@@ -412,7 +486,10 @@ async function step(world: World, s: Step) {
 
 /** The recorded history in D1 equals the model's, row for row. */
 async function checkRecorded(world: World) {
-  const { results } = await env.DB.prepare('SELECT canary_id, cycle_deadline, kind, misses, fired_at, counts_from, emitted_at FROM canary_transitions').all<{
+  const { results } = await env.DB.prepare(
+    'SELECT canary_id, cycle_deadline, kind, misses, fired_at, counts_from, emitted_at, delivered_at FROM canary_transitions',
+  ).all<{
+    delivered_at: number | null;
     canary_id: string;
     cycle_deadline: number;
     kind: string;
@@ -427,14 +504,17 @@ async function checkRecorded(world: World) {
       cycle: r.cycle_deadline,
       kind: r.kind,
       misses: r.misses,
-      ...(r.kind === 'missed' ? { counts_from: r.counts_from ?? undefined } : { fired_at: r.fired_at }),
-      emitted: r.emitted_at != null,
+      ...(r.kind === 'missed'
+        ? { ...(r.counts_from == null ? {} : { counts_from: r.counts_from }), emitted: r.emitted_at != null }
+        : { fired_at: r.fired_at, delivered: r.delivered_at != null }),
     }))
     .sort((a, b) => a.canary.localeCompare(b.canary) || byKey(a, b));
   const expected = [...world.model.canaries.values()]
     .flatMap((c) => world.model.expectedTransitions(c).map((row) => ({ canary: c.id, ...row })))
     .sort((a, b) => a.canary.localeCompare(b.canary) || byKey(a, b));
   expect(actual, 'recorded transitions (grace_reminder / late_rewarn / missed k)').toEqual(expected);
+  for (const c of world.model.canaries.values())
+    if (world.model.cycle(c).rewarned && world.model.cycle(c).countsFrom === null) stats.cyclesWaitingForAWarning++;
 }
 
 describe('a catch-up of more than 100 misses (found with LONG_OUTAGES on)', () => {
@@ -448,18 +528,26 @@ describe('a catch-up of more than 100 misses (found with LONG_OUTAGES on)', () =
     const grace = intervalMs / 5;
     const view = await createCanary(servicesAt(start), user, { interval_seconds: 300, name: '' });
     const deadline = start + intervalMs;
-    await advanceCanary(servicesAt(deadline - grace), view.id, 'alarm'); // the reminder, on time
-    const t1 = deadline + 100 * intervalMs; // the timer was down for 100 intervals: misses 1…101 are due
-    await advanceCanary(servicesAt(t1), view.id, 'alarm'); // late: re-warned, nothing sent yet
-    const sent: unknown[] = [];
+    const warnings: CanaryNoticeJob[] = [];
     const spy = vi.spyOn(env.JOBS, 'sendBatch');
+    const sent: unknown[] = [];
     spy.mockImplementation(async (messages) => {
       const batch = [...messages];
       if (batch.length > QUEUE_BATCH_LIMIT) throw new Error(`sendBatch of ${batch.length} messages`);
-      sent.push(...batch);
+      for (const m of batch) {
+        const body = m.body as CanaryNoticeJob | MissedCheckinsEvent;
+        if (body.type === 'missed_checkins') sent.push(body);
+        else if (body.kind !== 'missed') warnings.push(body);
+      }
       return undefined as unknown as QueueSendBatchResponse;
     });
     try {
+      await advanceCanary(servicesAt(deadline - grace), view.id, 'alarm'); // the reminder, on time — but never delivered
+      const t1 = deadline + 100 * intervalMs; // the timer was down for 100 intervals: misses 1…101 are due
+      await advanceCanary(servicesAt(t1), view.id, 'alarm'); // late: re-warned, nothing sent yet
+      const rewarn = warnings.find((w) => w.kind === 'late_rewarn')!;
+      await clockOf(env, view.id).warningDelivered(view.id, rewarn.transition_id, t1, 'email', t1); // it reaches the owner at once
+      expect(sent).toHaveLength(0);
       await advanceCanary(servicesAt(t1 + grace), view.id, 'alarm');
       expect(sent).toHaveLength(101);
     } finally {
@@ -536,7 +624,12 @@ describe('canary engine against a reference model', () => {
                   if (world.timerDue.get(c.id)! > model.deadlineOf(c) - c.graceMs) await runTimer(world, c, 'alarm');
                 }
               }
-              for (const c of canaries) if (world.timerDue.get(c.id) === world.now) await runTimer(world, c, 'alarm');
+              for (const c of canaries) {
+                if (world.timerDue.get(c.id) !== world.now) continue;
+                await runTimer(world, c, 'alarm');
+                // The owner's channels work: every warning reaches them the moment it is sent.
+                await deliver(world, c, 'all');
+              }
               expect(model.violations).toEqual([]);
             }
 

@@ -4,7 +4,7 @@ import { reconcileCanaries } from '../src/cron/reconcile-canaries';
 import worker from '../src/index';
 import { advanceCanary } from '../src/domains/canary/advance-canary';
 import { api, signedInUser } from './helpers/api';
-import { captureJobs, createCanaryFor, servicesAt, transitionsOf } from './helpers/canary';
+import { canaryNotices, captureJobs, createCanaryFor, deliverNotices, missedEvents, noQuietHours, servicesAt, transitionsOf } from './helpers/canary';
 
 const HOUR = 3600_000;
 
@@ -29,7 +29,8 @@ describe('the reconciler (every minute)', () => {
     // The armed wake (grace start) never fired; the service comes back well after the deadline.
     const at = deadline + 0.5 * HOUR;
     const { sent } = await captureJobs(() => reconcileCanaries(servicesAt(at)));
-    expect(sent).toEqual([]);
+    expect(missedEvents(sent, canary.id)).toEqual([]);
+    expect(canaryNotices(sent, canary.id)).toEqual(['late_rewarn']);
     expect((await transitionsOf(canary.id)).map((t) => t.kind)).toEqual(['late_rewarn', 'missed']);
   });
 
@@ -42,9 +43,11 @@ describe('the reconciler (every minute)', () => {
 
   it('re-sends a counted miss that was recorded but never reached the queue', async () => {
     const owner = await signedInUser();
+    await noQuietHours(owner.id);
     const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
     const start = Date.parse(canary.last_check_in);
-    await advanceCanary(servicesAt(start + 0.8 * HOUR), canary.id, 'alarm');
+    const reminder = await captureJobs(() => advanceCanary(servicesAt(start + 0.8 * HOUR), canary.id, 'alarm'));
+    await deliverNotices(reminder.sent, start + 0.8 * HOUR);
     // The queue is down when the deadline fires: the send throws, the row stays unsent (and reaches D1 so).
     const down = vi.spyOn(env.JOBS, 'sendBatch').mockRejectedValue(new Error('queue unavailable'));
     try {
@@ -55,10 +58,13 @@ describe('the reconciler (every minute)', () => {
     expect((await transitionsOf(canary.id)).find((t) => t.kind === 'missed')?.emitted_at).toBeNull();
 
     const { sent } = await captureJobs(() => reconcileCanaries(servicesAt(start + HOUR + 60_000)));
-    expect(sent).toEqual([expect.objectContaining({ type: 'missed_checkins', canary_id: canary.id, misses: 1 })]);
+    expect(sent.filter((j) => (j as { canary_id: string }).canary_id === canary.id)).toEqual([
+      expect.objectContaining({ type: 'missed_checkins', canary_id: canary.id, misses: 1 }),
+      expect.objectContaining({ type: 'canary_notice', kind: 'missed', canary_id: canary.id }),
+    ]);
     expect((await transitionsOf(canary.id)).find((t) => t.kind === 'missed')?.emitted_at).not.toBeNull();
     const again = await captureJobs(() => reconcileCanaries(servicesAt(start + HOUR + 120_000)));
-    expect(again.sent).toEqual([]);
+    expect(again.sent.filter((j) => (j as { canary_id: string }).canary_id === canary.id)).toEqual([]);
   });
 });
 

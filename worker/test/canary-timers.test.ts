@@ -4,16 +4,24 @@ import { advanceCanary } from '../src/domains/canary/advance-canary';
 import { settleCanaries } from '../src/domains/canary/canary-timer';
 import { checkInAll } from '../src/domains/canary/check-in';
 import { api, signedInUser } from './helpers/api';
-import { captureJobs, createCanaryFor, servicesAt, transitionsOf } from './helpers/canary';
+import { canaryNotices, captureJobs, createCanaryFor, deliverNotices, missedEvents, noQuietHours, servicesAt, transitionsOf } from './helpers/canary';
 
 const HOUR = 3600_000;
 
-/** A canary with a one-hour interval (grace = the last 12 minutes), created at the real now. */
+/** A canary with a one-hour interval (grace = the last 12 minutes), created at the real now; its owner has no quiet hours. */
 async function hourlyCanary() {
   const owner = await signedInUser();
+  await noQuietHours(owner.id);
   const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
   const start = Date.parse(canary.last_check_in);
   return { owner, canary, start, deadline: start + HOUR, graceStart: start + 0.8 * HOUR };
+}
+
+/** The canary's engine at `at`, with the warnings it sends delivered to the owner (the outbox) at once. */
+async function advanceAndWarn(canaryId: string, at: number) {
+  const run = await captureJobs(() => advanceCanary(servicesAt(at), canaryId, 'alarm'));
+  await deliverNotices(run.sent, at);
+  return run;
 }
 
 describe('the deadline timer (advanceCanary with a controlled clock)', () => {
@@ -25,12 +33,17 @@ describe('the deadline timer (advanceCanary with a controlled clock)', () => {
 
     const grace = await captureJobs(() => advanceCanary(servicesAt(graceStart), canary.id, 'alarm'));
     expect((await transitionsOf(canary.id)).map((t) => t.kind)).toEqual(['grace_reminder']);
-    expect(grace.sent).toEqual([]);
-    expect(grace.result.nextDueAt?.getTime()).toBe(deadline);
+    // The reminder goes to the owner's channels; until one accepts it the object sends it again a minute on.
+    expect(grace.sent).toEqual([expect.objectContaining({ type: 'canary_notice', kind: 'grace_reminder', canary_id: canary.id })]);
+    expect(grace.result.nextDueAt?.getTime()).toBe(graceStart + 60_000);
+    expect(await deliverNotices(grace.sent, graceStart + 2000)).toEqual(['sent']);
+    expect(await transitionsOf(canary.id)).toEqual([expect.objectContaining({ kind: 'grace_reminder', delivered_at: graceStart + 2000 })]);
 
     const missed = await captureJobs(() => advanceCanary(servicesAt(deadline + 150), canary.id, 'alarm'));
     expect(missed.sent).toEqual([
       expect.objectContaining({ type: 'missed_checkins', canary_id: canary.id, misses: 1, deadline: new Date(deadline).toISOString() }),
+      // The owner is told of the miss too.
+      expect.objectContaining({ type: 'canary_notice', kind: 'missed', canary_id: canary.id }),
     ]);
     const again = await captureJobs(() => advanceCanary(servicesAt(deadline + 300), canary.id, 'alarm'));
     expect(again.sent).toEqual([]);
@@ -41,10 +54,10 @@ describe('the deadline timer (advanceCanary with a controlled clock)', () => {
 
   it('fires misses 2 and 3 one interval apart, each once', async () => {
     const { canary, graceStart, deadline } = await hourlyCanary();
-    await advanceCanary(servicesAt(graceStart), canary.id, 'alarm');
+    await advanceAndWarn(canary.id, graceStart);
     const sends: unknown[] = [];
     for (const at of [deadline, deadline + HOUR - 1, deadline + HOUR, deadline + HOUR + 5, deadline + 2 * HOUR, deadline + 2 * HOUR]) {
-      sends.push(...(await captureJobs(() => advanceCanary(servicesAt(at), canary.id, 'alarm'))).sent);
+      sends.push(...missedEvents((await captureJobs(() => advanceCanary(servicesAt(at), canary.id, 'alarm'))).sent));
     }
     expect(sends.map((e) => (e as { misses: number }).misses)).toEqual([1, 2, 3]);
     const misses = (await transitionsOf(canary.id)).filter((t) => t.kind === 'missed');
@@ -57,7 +70,7 @@ describe('the deadline timer (advanceCanary with a controlled clock)', () => {
 
   it('starts a new cycle at a check-in: the old misses stop, the new deadline counts from the check-in', async () => {
     const { owner, canary, graceStart, deadline } = await hourlyCanary();
-    await advanceCanary(servicesAt(graceStart), canary.id, 'alarm');
+    await advanceAndWarn(canary.id, graceStart);
     await captureJobs(() => advanceCanary(servicesAt(deadline), canary.id, 'alarm'));
     const checkedInAt = deadline + 30 * 60_000;
     await checkInAll(servicesAt(checkedInAt), owner.id, 'web');
@@ -69,38 +82,66 @@ describe('the deadline timer (advanceCanary with a controlled clock)', () => {
     expect((await transitionsOf(canary.id)).filter((t) => t.misses === 2)).toEqual([]);
     expect(oldMiss2.result.nextDueAt?.getTime()).toBe(checkedInAt + 0.8 * HOUR);
 
-    await advanceCanary(servicesAt(checkedInAt + 0.8 * HOUR), canary.id, 'alarm');
+    await advanceAndWarn(canary.id, checkedInAt + 0.8 * HOUR);
     const next = await captureJobs(() => advanceCanary(servicesAt(newDeadline + 10), canary.id, 'alarm'));
     // The new cycle's first miss is misses 1 again, under its own deadline.
-    expect(next.sent).toEqual([expect.objectContaining({ misses: 1, deadline: new Date(newDeadline).toISOString() })]);
+    expect(missedEvents(next.sent)).toEqual([expect.objectContaining({ misses: 1, deadline: new Date(newDeadline).toISOString() })]);
   });
 
   it('re-warns instead of counting when the deadline fires more than one grace period late', async () => {
     const { canary, graceStart, deadline } = await hourlyCanary();
-    await advanceCanary(servicesAt(graceStart), canary.id, 'alarm');
+    await advanceAndWarn(canary.id, graceStart);
     const grace = 0.2 * HOUR;
     const late = deadline + grace + 60_000; // the service was down past the whole grace period
     const fired = await captureJobs(() => advanceCanary(servicesAt(late), canary.id, 'reconciler'));
-    expect(fired.sent).toEqual([]);
+    expect(missedEvents(fired.sent)).toEqual([]);
+    expect(canaryNotices(fired.sent)).toEqual(['late_rewarn']);
     const rows = await transitionsOf(canary.id);
     expect(rows.map((t) => t.kind)).toEqual(['grace_reminder', 'late_rewarn', 'missed']);
-    expect(rows.find((t) => t.kind === 'missed')).toMatchObject({ counts_from: late + grace, emitted_at: null });
-    expect(fired.result.nextDueAt?.getTime()).toBe(late + grace);
+    // The misses wait for the re-warning to reach the owner.
+    expect(rows.find((t) => t.kind === 'missed')).toMatchObject({ counts_from: null, emitted_at: null });
     const activity = await env.DB.prepare("SELECT summary FROM activity WHERE kind = 'late_rewarn' AND canary_id = ?")
       .bind(canary.id)
       .first<{ summary: string }>();
-    expect(activity?.summary).toMatch(/nothing is released before then/);
+    expect(activity?.summary).toMatch(/Nothing is released until 12 minutes after a warning reaches you/);
 
+    // The re-warning reaches the owner 5 s later: the misses count one grace period after that.
+    const reached = late + 5000;
+    await deliverNotices(fired.sent, reached);
+    expect((await transitionsOf(canary.id)).find((t) => t.kind === 'missed')).toMatchObject({ counts_from: reached + grace, emitted_at: null });
+    expect(missedEvents((await captureJobs(() => advanceCanary(servicesAt(reached + grace - 1), canary.id, 'alarm'))).sent)).toEqual([]);
     // Still no check-in once the fresh grace period is over: now it counts, once.
-    const counted = await captureJobs(() => advanceCanary(servicesAt(late + grace), canary.id, 'alarm'));
-    expect(counted.sent).toEqual([expect.objectContaining({ misses: 1 })]);
+    const counted = await captureJobs(() => advanceCanary(servicesAt(reached + grace), canary.id, 'alarm'));
+    expect(missedEvents(counted.sent)).toEqual([expect.objectContaining({ misses: 1 })]);
   });
 
   it('re-warns when the grace reminder never went out, even if the deadline fires on time', async () => {
     const { canary, deadline } = await hourlyCanary();
     const fired = await captureJobs(() => advanceCanary(servicesAt(deadline + 100), canary.id, 'alarm'));
-    expect(fired.sent).toEqual([]);
+    expect(missedEvents(fired.sent)).toEqual([]);
+    expect(canaryNotices(fired.sent)).toEqual(['late_rewarn']);
     expect((await transitionsOf(canary.id)).map((t) => t.kind)).toEqual(['late_rewarn', 'missed']);
+  });
+
+  it('counts nothing while no channel accepts the warning, and sends it again with backoff', async () => {
+    const { canary, graceStart, deadline } = await hourlyCanary();
+    const first = await captureJobs(() => advanceCanary(servicesAt(graceStart), canary.id, 'alarm'));
+    expect(canaryNotices(first.sent)).toEqual(['grace_reminder']);
+    // Lost: never delivered. Re-sent 1, 2, 4 … minutes on, the same warning each time.
+    const resend = [graceStart + 60_000, graceStart + 120_000, graceStart + 240_000];
+    for (const at of resend) {
+      const run = await captureJobs(() => advanceCanary(servicesAt(at), canary.id, 'alarm'));
+      expect(run.sent).toEqual([
+        expect.objectContaining({ kind: 'grace_reminder', transition_id: (first.sent[0] as { transition_id: string }).transition_id }),
+      ]);
+    }
+    // The deadline comes with no warning delivered: re-warned, and no miss counts however long it lasts.
+    const atDeadline = await captureJobs(() => advanceCanary(servicesAt(deadline), canary.id, 'alarm'));
+    expect(canaryNotices(atDeadline.sent)).toEqual(['late_rewarn']);
+    for (const at of [deadline + HOUR, deadline + 5 * HOUR, deadline + 30 * HOUR]) {
+      expect(missedEvents((await captureJobs(() => advanceCanary(servicesAt(at), canary.id, 'alarm'))).sent)).toEqual([]);
+    }
+    expect((await transitionsOf(canary.id)).filter((t) => t.kind === 'missed').every((t) => t.counts_from === null)).toBe(true);
   });
 
   it('never emits the misses of a cycle that a check-in ended during the fresh grace period', async () => {
@@ -108,14 +149,14 @@ describe('the deadline timer (advanceCanary with a controlled clock)', () => {
     await captureJobs(() => advanceCanary(servicesAt(deadline + 100), canary.id, 'alarm'));
     await api('POST', '/api/canary/checkin', { token: owner.token, json: {} });
     const later = await captureJobs(() => advanceCanary(servicesAt(deadline + 100 + 0.2 * HOUR + 1), canary.id, 'alarm'));
-    expect(later.sent).toEqual([]);
+    expect(missedEvents(later.sent)).toEqual([]);
   });
 });
 
 describe('catching up after a long outage', () => {
   it('records at most 500 missed intervals per run, asks to run again at once, and finishes in the next run', async () => {
     const { canary, graceStart, deadline } = await hourlyCanary();
-    await advanceCanary(servicesAt(graceStart), canary.id, 'alarm');
+    await advanceAndWarn(canary.id, graceStart);
     const back = deadline + 649 * HOUR; // 650 intervals without a check-in while the timer was down
     const first = await captureJobs(() => advanceCanary(servicesAt(back), canary.id, 'reconciler'));
     expect((await transitionsOf(canary.id)).filter((t) => t.kind === 'missed')).toHaveLength(500);
@@ -125,7 +166,7 @@ describe('catching up after a long outage', () => {
     expect(new Set(misses).size).toBe(650);
     expect(Math.max(...misses)).toBe(650);
     // Late by far more than a grace period: re-warned, so nothing is sent until the fresh grace ends.
-    expect([...first.sent, ...second.sent]).toEqual([]);
+    expect(missedEvents([...first.sent, ...second.sent])).toEqual([]);
     const activity = await env.DB.prepare("SELECT count(*) AS n FROM activity WHERE kind = 'missed_checkin' AND canary_id = ?")
       .bind(canary.id)
       .first<{ n: number }>();
@@ -144,10 +185,14 @@ describe('the CanaryClock Durable Object', () => {
     await runInDurableObject(stub, (_, state) => {
       state.storage.sql.exec('UPDATE canary_clock SET last_check_in = ?, timer_due_at = ?', start, start + 0.8 * HOUR);
     });
-    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    const alarm = await captureJobs(() => runDurableObjectAlarm(stub));
+    expect(alarm.result).toBe(true);
+    expect(canaryNotices(alarm.sent)).toEqual(['grace_reminder']);
     // The alarm's path sends what it recorded to D1 through the PROJECTIONS queue; settle writes it now.
     await settleCanaries(env, [canary.id], null, { events: true });
     expect((await transitionsOf(canary.id)).map((t) => [t.kind, t.recorded_by])).toEqual([['grace_reminder', 'alarm']]);
+    // Once the reminder reached the owner, the next wake is the deadline.
+    await deliverNotices(alarm.sent, Date.now());
     const row = await env.DB.prepare('SELECT timer_due_at FROM canaries WHERE id = ?').bind(canary.id).first<{ timer_due_at: number }>();
     expect(row?.timer_due_at).toBe(start + HOUR);
     // Run twice: the same transition is not recorded again.

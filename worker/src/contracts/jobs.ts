@@ -101,6 +101,28 @@ export type DeliverJob = z.infer<typeof ZDeliverJob>;
 export const ZOwnerNoticeJob = z.object({ type: z.literal('owner_notice'), notice_id: z.string().min(1) });
 export type OwnerNoticeJob = z.infer<typeof ZOwnerNoticeJob>;
 
+/**
+ * What a canary's object tells its owner (docs/decisions/canary-engine.md, "Warnings on the owner's
+ * channels"): the grace-entry reminder and the re-warning — warnings, whose delivery the object waits for
+ * before any miss counts — and the miss itself. The notice's id is the timer event's id, so a job sent
+ * twice (the object re-sends an undelivered warning with backoff) tells the owner once.
+ */
+export const CANARY_NOTICE_KINDS = ['grace_reminder', 'late_rewarn', 'missed'] as const;
+export const ZCanaryNoticeJob = z.object({
+  type: z.literal('canary_notice'),
+  transition_id: z.string().uuid(),
+  kind: z.enum(CANARY_NOTICE_KINDS),
+  canary_id: z.string().uuid(),
+  user_id: z.string().min(1),
+  canary_name: z.string(),
+  interval_seconds: z.number().int().positive(),
+  /** The cycle's deadline (ms). */
+  cycle_deadline: z.number().int(),
+  /** When the object recorded the event (ms). */
+  recorded_at: z.number().int(),
+});
+export type CanaryNoticeJob = z.infer<typeof ZCanaryNoticeJob>;
+
 /** One attempt of one webhook delivery. */
 export const ZWebhookJob = z.object({ type: z.literal('webhook'), delivery_id: z.string().min(1) });
 export type WebhookJob = z.infer<typeof ZWebhookJob>;
@@ -147,6 +169,7 @@ export const ZQueueJob = z.discriminatedUnion('type', [
   ZMissedCheckinsEvent,
   ZDeliverJob,
   ZOwnerNoticeJob,
+  ZCanaryNoticeJob,
   ZWebhookJob,
   ZGuardianNoticeJob,
   ZDeathConfirmedJob,

@@ -1,9 +1,10 @@
 import { DurableObject } from 'cloudflare:workers';
 import { graceMs } from '../contracts/canary-health';
-import type { CheckInProjection, ClockCheckIn, TransitionRow, WakeActivity, WakeProjection } from '../contracts/jobs';
+import type { CanaryNoticeJob, CheckInProjection, ClockCheckIn, TransitionRow, WakeActivity, WakeProjection } from '../contracts/jobs';
 import { applyCanaryCheckIns } from '../domains/canary/check-in-projection';
 import {
   type CanaryFacts,
+  countsAfterWarning,
   cycleDeadlineOf,
   missesToEmit,
   nextAttention,
@@ -11,6 +12,7 @@ import {
   type RecordedBy,
   TRANSITION_COLUMNS,
   toMissedEvent,
+  warningsToSend,
 } from '../domains/canary/plan-wake';
 import { applyWakeProjections, WAKE_ROWS_PER_MESSAGE } from '../domains/canary/wake-projection';
 import type { Bindings } from '../env';
@@ -186,6 +188,52 @@ export class CanaryClock extends DurableObject<Bindings> {
     return rows.length;
   }
 
+  /**
+   * A warning of this canary (its timer event `transitionId`) reached the owner at `deliveredAt` on
+   * `channel` (domains/canary/canary-notices.ts, after a channel accepted it). Recorded once; the misses
+   * waiting for a warning count one grace period later; the engine then runs at `now` (written into D1
+   * now, timer armed). Returns the next wake, or null for a canary that is gone.
+   */
+  async warningDelivered(canaryId: string, transitionId: string, deliveredAt: number, channel: string, now: number = Date.now()): Promise<number | null> {
+    const state = await this.load(canaryId);
+    if (!state) return null;
+    const sql = this.ctx.storage.sql;
+    // Only a warning of the current cycle matters: a check-in ended the others (the owner's notice log keeps where each went).
+    const [row] = this.transitionsWhere(state, 'id = ? AND cycle_deadline = ?', transitionId, cycleDeadlineOf(state));
+    if (row && row.delivered_at == null) {
+      sql.exec(
+        `UPDATE transitions SET delivery_status = 'delivered', delivered_at = ?, delivery_channel = ?, projected = 0 WHERE id = ?`,
+        deliveredAt,
+        channel,
+        transitionId,
+      );
+      for (const m of countsAfterWarning(state, this.cycleRows(state, row.cycle_deadline), deliveredAt)) {
+        sql.exec('UPDATE transitions SET counts_from = ?, projected = 0 WHERE id = ? AND counts_from IS NULL', m.counts_from, m.id);
+      }
+    }
+    return this.runEngine(state, now, 'alarm', { arm: true, project: 'now' });
+  }
+
+  /** The latest check-in this object holds (null: it has no record yet), for readers who must see a check-in at once. */
+  async lastCheckIn(): Promise<number | null> {
+    const state = this.state();
+    return state && !state.gone && state.user_id ? state.last_check_in : null;
+  }
+
+  private noticeOf(state: ClockState, t: TransitionRow): CanaryNoticeJob {
+    return {
+      type: 'canary_notice',
+      transition_id: t.id,
+      kind: t.kind,
+      canary_id: state.id,
+      user_id: state.user_id,
+      canary_name: state.name,
+      interval_seconds: state.interval_seconds,
+      cycle_deadline: t.cycle_deadline,
+      recorded_at: t.fired_at,
+    };
+  }
+
   /** The canary is deleted: no more wakes, and every token of it fails from now on. */
   async stop(): Promise<void> {
     await this.ctx.storage.deleteAlarm();
@@ -222,8 +270,14 @@ export class CanaryClock extends DurableObject<Bindings> {
     for (const a of activities) sql.exec('INSERT INTO pending_activity (id, row) VALUES (?, ?)', a.id, JSON.stringify(a));
     let unsent: unknown = null;
     try {
-      const due = missesToEmit(state, this.cycleRows(state, cycle), now);
-      await sendInBatches(this.env.JOBS, due.map(toMissedEvent));
+      const rowsNow = this.cycleRows(state, cycle);
+      const due = missesToEmit(state, rowsNow, now);
+      const warnings = warningsToSend(state, rowsNow, now);
+      // The owner hears of each warning, and of the first miss once it counts, on their channels: the same
+      // send as the events (one queue operation), and the warnings' delivery comes back to warningDelivered.
+      const notices = [...warnings, ...due.filter((t) => t.misses === 1)].map((t) => this.noticeOf(state, t));
+      await sendInBatches(this.env.JOBS, [...due.map(toMissedEvent), ...notices]);
+      for (const t of warnings) sql.exec('UPDATE transitions SET emitted_at = ?, projected = 0 WHERE id = ?', now, t.id);
       for (const t of due) {
         sql.exec('UPDATE transitions SET emitted_at = ?, projected = 0 WHERE id = ? AND emitted_at IS NULL', now, t.id);
         log.info('missed_checkins emitted', { canary_id: state.id, misses: t.misses, late_ms: now - t.due_at });
@@ -286,7 +340,15 @@ export class CanaryClock extends DurableObject<Bindings> {
     if (mode === 'now') await applyWakeProjections(this.env, messages);
     else await sendInBatches(this.env.PROJECTIONS, messages);
     // Only what was read above: a row recorded meanwhile (or an emission mark) stays for the next projection.
-    for (const t of transitions) sql.exec('UPDATE transitions SET projected = 1 WHERE id = ? AND emitted_at IS ?', t.id, t.emitted_at);
+    for (const t of transitions) {
+      sql.exec(
+        'UPDATE transitions SET projected = 1 WHERE id = ? AND emitted_at IS ? AND delivered_at IS ? AND counts_from IS ?',
+        t.id,
+        t.emitted_at,
+        t.delivered_at,
+        t.counts_from,
+      );
+    }
     for (const a of activities) sql.exec('DELETE FROM pending_activity WHERE id = ?', a.id);
     for (const c of checkIns) sql.exec('UPDATE check_ins SET sent = 1 WHERE event_id = ?', c.event_id);
     if (checkIns.length) this.unqueued = null;

@@ -3,6 +3,7 @@ import { type Projection, ZProjection, ZQueueJob, type QueueJob } from '../contr
 import { clockOf } from '../domains/canary/canary-timer';
 import { applyProjections } from '../domains/canary/projection-batch';
 import { dispatchMissedCheckins, type MissedCheckinsSubscriber, subscribersReaching } from '../domains/canary/missed-event-subscribers';
+import { sendCanaryNotice } from '../domains/canary/canary-notices';
 import { sendContactInvitation } from '../domains/contacts/send-invitation';
 import { completeDeathConfirmation } from '../domains/guardian/complete-confirmation';
 import { buildLegacyCopy } from '../domains/legacy/build-copy';
@@ -40,6 +41,7 @@ const handlers: Handlers = {
   missed_checkins: (job, env, delivery) => dispatchMissedCheckins(job, env, delivery.reaching?.get(job.user_id)),
   deliver: (job, env) => deliverMessage(createServiceContext(env), job.delivery_id),
   owner_notice: async (job, env) => void (await sendOwnerNotice(createServiceContext(env), job.notice_id)),
+  canary_notice: async (job, env) => void (await sendCanaryNotice(createServiceContext(env), job)),
   webhook: async (job, env) => void (await deliverWebhook(createServiceContext(env), job.delivery_id)),
   guardian_notice: async (job, env) => void (await sendGuardianNotice(createServiceContext(env), job.notice_id)),
   contact_invitation: async (job, env) => void (await sendContactInvitation(createServiceContext(env), job)),

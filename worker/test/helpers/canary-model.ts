@@ -5,11 +5,15 @@
  *
  * Rules:
  * - deadline D = last check-in + interval I; grace g = 20 % of I; tolerance = min(60 s, 5 % of g).
- * - The grace reminder is recorded (and, in-app, delivered) by the first timer run in [D − g, D).
+ * - The grace reminder is recorded by the first timer run in [D − g, D) and sent to the owner's channels;
+ *   it is delivered when a channel accepts it (the test decides when: at once, late, or never).
  * - misses k is due at D + (k − 1)·I; a timer run at t ≥ D records every misses k already due.
  * - The first miss of a cycle is recorded by the first timer run at t1 ≥ D. If t1 − D > g (our timer was
- *   late) or no reminder was delivered at least g − tolerance before t1, the owner is re-warned and
- *   nothing of that cycle is emitted before t1 + g.
+ *   late) or the reminder was not delivered at least g − tolerance before t1, the owner is re-warned and
+ *   nothing of that cycle counts until one grace period after a warning of the cycle (the reminder or the
+ *   re-warning) is delivered at or after t1 — never, while none is.
+ * - The promise, checked on every emission: some warning of the cycle was delivered at least
+ *   g − tolerance before it.
  * - A `missed_checkins` event for (canary, cycle, misses k) is emitted at most once ever, never before its
  *   due time, only while its cycle is current (a check-in ends the cycle) and never for a deleted canary.
  * - A timer run catches up: when it returns, every misses k of the current cycle that is due and counts
@@ -21,11 +25,15 @@ export const toleranceOf = (graceMs: number) => Math.min(60_000, graceMs * 0.05)
 
 export interface ModelCycle {
   deadline: number;
-  /** When the grace reminder was recorded/delivered (null: not yet). */
+  /** When the grace reminder was recorded (null: not yet). */
   reminderAt: number | null;
+  /** When a channel accepted the reminder (null: not yet). */
+  reminderDeliveredAt: number | null;
+  /** When a channel accepted the re-warning (null: not yet, or none). */
+  rewarnDeliveredAt: number | null;
   /** When the first miss was recorded (null: not yet). */
   firstMissAt: number | null;
-  /** From when the misses of this cycle count: the first miss's record time t1, or t1 + g when re-warned. */
+  /** From when the misses of this cycle count: t1 when warned in time, else one grace period after a warning reached the owner (null: none has). */
   countsFrom: number | null;
   rewarned: boolean;
   /** Highest misses recorded so far. */
@@ -73,7 +81,17 @@ export class CanaryModel {
   cycle(c: ModelCanary, deadline = this.deadlineOf(c)): ModelCycle {
     let cy = c.cycles.get(deadline);
     if (!cy) {
-      cy = { deadline, reminderAt: null, firstMissAt: null, countsFrom: null, rewarned: false, maxRecorded: 0, emitted: new Map() };
+      cy = {
+        deadline,
+        reminderAt: null,
+        reminderDeliveredAt: null,
+        rewarnDeliveredAt: null,
+        firstMissAt: null,
+        countsFrom: null,
+        rewarned: false,
+        maxRecorded: 0,
+        emitted: new Map(),
+      };
       c.cycles.set(deadline, cy);
     }
     return cy;
@@ -107,13 +125,22 @@ export class CanaryModel {
       if (cy.firstMissAt === null) {
         cy.firstMissAt = t;
         const late = t - d > c.graceMs;
-        const warned = cy.reminderAt !== null && t - cy.reminderAt >= c.graceMs - c.toleranceMs;
+        const warned = cy.reminderDeliveredAt !== null && t - cy.reminderDeliveredAt >= c.graceMs - c.toleranceMs;
         cy.rewarned = late || !warned;
-        // Misses count from when they are recorded (never before due), or after a fresh grace period.
-        cy.countsFrom = cy.rewarned ? t + c.graceMs : t;
+        // Misses count from when they are recorded (never before due), or a grace period after a warning reaches the owner.
+        cy.countsFrom = cy.rewarned ? null : t;
       }
       cy.maxRecorded = Math.max(cy.maxRecorded, this.missesAt(c, t));
     }
+  }
+
+  /** A warning of `c`'s current cycle reached the owner at `at` (the engine ignores those of ended cycles). */
+  deliver(c: ModelCanary, kind: 'grace_reminder' | 'late_rewarn', deadline: number, at: number) {
+    if (c.deleted || deadline !== this.deadlineOf(c)) return;
+    const cy = this.cycle(c);
+    if (kind === 'grace_reminder') cy.reminderDeliveredAt ??= at;
+    else cy.rewarnDeliveredAt ??= at;
+    if (cy.rewarned && cy.countsFrom === null && cy.firstMissAt !== null && at >= cy.firstMissAt) cy.countsFrom = at + c.graceMs;
   }
 
   /** The misses of the current cycle that must have been emitted once a timer run at `t` returned. */
@@ -155,9 +182,16 @@ export class CanaryModel {
     const before = cy.emitted.get(ev.misses);
     if (before !== undefined) this.violations.push(`${where}: already emitted at ${this.rel(before)}`);
     if (cy.firstMissAt === null) this.violations.push(`${where}: no timer run recorded a miss in this cycle`);
-    else if (cy.rewarned && at < cy.firstMissAt + c.graceMs) {
+    else if (cy.rewarned && (cy.countsFrom === null || at < cy.countsFrom)) {
       this.violations.push(
-        `${where}: before the fresh grace period ends at ${this.rel(cy.firstMissAt + c.graceMs)} (first miss recorded at ${this.rel(cy.firstMissAt)}, reminder ${cy.reminderAt === null ? 'never' : `at ${this.rel(cy.reminderAt)}`})`,
+        `${where}: re-warned at ${this.rel(cy.firstMissAt)}, and ${cy.countsFrom === null ? 'no warning reached the owner since' : `the fresh grace period ends at ${this.rel(cy.countsFrom)}`}`,
+      );
+    }
+    // The promise itself: a warning reached the owner on a channel at least one grace period (less the tolerance) before.
+    const reached = [cy.reminderDeliveredAt, cy.rewarnDeliveredAt].filter((w): w is number => w !== null && at - w >= c.graceMs - c.toleranceMs);
+    if (!reached.length) {
+      this.violations.push(
+        `${where}: no warning reached the owner a grace period before (reminder ${cy.reminderDeliveredAt === null ? 'never delivered' : `delivered at ${this.rel(cy.reminderDeliveredAt)}`}, re-warning ${cy.rewarnDeliveredAt === null ? 'never delivered' : `delivered at ${this.rel(cy.rewarnDeliveredAt)}`})`,
       );
     }
     if (before === undefined) cy.emitted.set(ev.misses, at);
@@ -165,13 +199,20 @@ export class CanaryModel {
 
   /** The transitions the engine should have recorded for `c`, in a comparable shape. */
   expectedTransitions(c: ModelCanary) {
-    const rows: { cycle: number; kind: string; misses: number; fired_at?: number; counts_from?: number; emitted: boolean }[] = [];
+    const rows: { cycle: number; kind: string; misses: number; fired_at?: number; delivered?: boolean; counts_from?: number; emitted?: boolean }[] = [];
     for (const cy of c.cycles.values()) {
-      if (cy.reminderAt !== null) rows.push({ cycle: cy.deadline, kind: 'grace_reminder', misses: 0, fired_at: cy.reminderAt, emitted: false });
-      if (cy.rewarned) rows.push({ cycle: cy.deadline, kind: 'late_rewarn', misses: 0, fired_at: cy.firstMissAt!, emitted: false });
+      if (cy.reminderAt !== null)
+        rows.push({ cycle: cy.deadline, kind: 'grace_reminder', misses: 0, fired_at: cy.reminderAt, delivered: cy.reminderDeliveredAt !== null });
+      if (cy.rewarned) rows.push({ cycle: cy.deadline, kind: 'late_rewarn', misses: 0, fired_at: cy.firstMissAt!, delivered: cy.rewarnDeliveredAt !== null });
       for (let k = 1; k <= cy.maxRecorded; k++) {
         const due = this.dueOf(c, cy.deadline, k);
-        rows.push({ cycle: cy.deadline, kind: 'missed', misses: k, counts_from: Math.max(due, cy.countsFrom!), emitted: cy.emitted.has(k) });
+        rows.push({
+          cycle: cy.deadline,
+          kind: 'missed',
+          misses: k,
+          ...(cy.countsFrom === null ? {} : { counts_from: Math.max(due, cy.countsFrom) }),
+          emitted: cy.emitted.has(k),
+        });
       }
     }
     return rows.sort(byKey);

@@ -1,6 +1,10 @@
 import { env } from 'cloudflare:test';
 import { vi } from 'vitest';
 import { createServiceContext } from '../../src/env';
+import type { CanaryNoticeJob } from '../../src/contracts/jobs';
+import { DEFAULT_NOTIFY_PREFERENCES } from '../../src/contracts/notify';
+import { sendCanaryNotice } from '../../src/domains/canary/canary-notices';
+import { saveNotifyPreferences } from '../../src/domains/notify/preferences';
 import { api } from './api';
 
 /** Creates a canary over the API for a signed-in user. */
@@ -33,7 +37,7 @@ export async function captureJobs<T>(fn: () => Promise<T>) {
 
 export async function transitionsOf(canaryId: string) {
   const { results } = await env.DB.prepare(
-    'SELECT kind, misses, due_at, fired_at, counts_from, emitted_at, cycle_deadline, recorded_by FROM canary_transitions WHERE canary_id = ? ORDER BY kind, misses',
+    'SELECT kind, misses, due_at, fired_at, counts_from, emitted_at, delivered_at, cycle_deadline, recorded_by FROM canary_transitions WHERE canary_id = ? ORDER BY kind, misses',
   )
     .bind(canaryId)
     .all<{
@@ -43,8 +47,36 @@ export async function transitionsOf(canaryId: string) {
       fired_at: number;
       counts_from: number | null;
       emitted_at: number | null;
+      delivered_at: number | null;
       cycle_deadline: number;
       recorded_by: string;
     }>();
   return results;
 }
+
+/** Quiet hours off (start = end), every other preference at its default: a warning is sent whenever it is due. */
+export async function noQuietHours(userId: string) {
+  await saveNotifyPreferences(servicesAt(Date.now()), userId, { ...DEFAULT_NOTIFY_PREFERENCES, quiet_hours: { start: '00:00', end: '00:00' } });
+}
+
+/**
+ * Runs the canary notices among `sent` (jobs captured by captureJobs) through their real JOBS handler at
+ * `at`: written, sent on the owner's channels (the local outbox here) and, for a warning, reported back to
+ * its canary's object — the warning reaches the owner at `at`. Returns what each notice came to.
+ */
+export async function deliverNotices(sent: readonly unknown[], at: number) {
+  const outcomes: string[] = [];
+  for (const job of sent as { type: string }[]) {
+    if (job.type === 'canary_notice') outcomes.push(await sendCanaryNotice(servicesAt(at), job as CanaryNoticeJob));
+  }
+  return outcomes;
+}
+
+/** The kinds of canary notice among `sent` (of one canary, when given). */
+export const canaryNotices = (sent: readonly unknown[], canaryId?: string) =>
+  (sent as { type: string }[])
+    .filter((j): j is CanaryNoticeJob => j.type === 'canary_notice' && (!canaryId || (j as CanaryNoticeJob).canary_id === canaryId))
+    .map((j) => j.kind);
+/** The `missed_checkins` events among `sent` (of one canary, when given). */
+export const missedEvents = (sent: readonly unknown[], canaryId?: string) =>
+  (sent as { type: string; canary_id?: string }[]).filter((j) => j.type === 'missed_checkins' && (!canaryId || j.canary_id === canaryId));

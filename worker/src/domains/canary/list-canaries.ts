@@ -3,11 +3,32 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { TCanary, TCanaryStatus } from '../../contracts/canary';
 import type { ServiceContext } from '../../env';
 import { notFound } from '../../lib/errors';
+import { clockOf } from './canary-timer';
 import { toCanaryView } from './canary-view';
 
+/**
+ * Every canary of the user, each with its latest check-in as its object holds it: a token check-in is
+ * answered by the object and reaches D1's copy a moment later through the queue, and the owner must see
+ * it on the very next read (docs/decisions/canary-engine.md, "Reading a check-in at once"). An object that
+ * cannot answer leaves D1's copy, which is at most that moment behind.
+ */
 export async function listCanaries(ctx: ServiceContext, userId: string): Promise<TCanary[]> {
   const rows = await ctx.db.select().from(schema.canaries).where(eq(schema.canaries.user_id, userId)).orderBy(asc(schema.canaries.created_at));
-  return Promise.all(rows.map((r) => toCanaryView(ctx, r)));
+  const latest = await Promise.all(
+    rows.map((r) =>
+      r.active
+        ? clockOf(ctx.env, r.id)
+            .lastCheckIn()
+            .catch(() => null)
+        : null,
+    ),
+  );
+  return Promise.all(
+    rows.map((r, i) => {
+      const held = latest[i];
+      return toCanaryView(ctx, held != null && held > r.last_check_in.getTime() ? { ...r, last_check_in: new Date(held) } : r);
+    }),
+  );
 }
 
 /** Not found, or not yours (and a malformed id: api/ids.ts). */

@@ -2,6 +2,7 @@ import { canaryLabel } from '../../contracts/canary';
 import { canaryHealth, graceMs } from '../../contracts/canary-health';
 import type { MissedCheckinsEvent, TransitionRow, WakeActivity } from '../../contracts/jobs';
 import { humanTime } from '../../lib/human-time';
+import { durationWords } from './canary-notice-texts';
 
 /**
  * The canary engine's rules for one wake, as a pure function (docs/decisions/canary-engine.md, DESIGN
@@ -80,45 +81,29 @@ export function planWake(
     activities.push({ id: crypto.randomUUID(), user_id: canary.user_id, canary_id: canary.id, kind, source: 'system', summary, created_at: now });
 
   if (health.status === 'grace' && !find('grace_reminder', 0)) {
-    // The in-app feed is the channel of record for the reminder: recorded is delivered.
-    rows.push({
-      ...base,
-      id: crypto.randomUUID(),
-      kind: 'grace_reminder',
-      misses: 0,
-      due_at: health.graceStartsMs,
-      delivery_channel: 'in_app',
-      delivery_status: 'delivered',
-      delivered_at: now,
-    });
+    // A warning: sent to the owner's channels by the object (warningsToSend) and delivered when a channel
+    // accepted it — until then it counts for nothing.
+    rows.push({ ...base, id: crypto.randomUUID(), kind: 'grace_reminder', misses: 0, due_at: health.graceStartsMs, delivery_status: 'pending' });
     activity('grace_reminder', `Reminder: check in before ${humanTime(deadline)} or your canary "${label}" is missed.`);
   }
 
   if (health.status === 'missed') {
     const first = find('missed', 1);
-    let countsFrom = first?.counts_from ?? now;
+    // From when this cycle's misses count; null while they wait for a warning to reach the owner.
+    let countsFrom: number | null = first ? first.counts_from : now;
     if (!first) {
-      const reminder = find('grace_reminder', 0) ?? find('late_rewarn', 0);
+      const reminder = find('grace_reminder', 0);
       const warned = reminder?.delivered_at != null && now - reminder.delivered_at >= grace - warningTolerance(grace);
       const onTime = now - deadline <= grace;
       if (!warned || !onTime) {
-        // DESIGN section 2: our lateness (or a warning that never went out) must not become a
-        // release. Warn now and give a fresh grace period before the misses count.
-        countsFrom = now + grace;
+        // DESIGN section 2: our lateness (or a warning that never reached the owner) must not become a
+        // release. Warn now; the misses count one grace period after a warning reaches them.
+        countsFrom = null;
         if (!find('late_rewarn', 0)) {
-          rows.push({
-            ...base,
-            id: crypto.randomUUID(),
-            kind: 'late_rewarn',
-            misses: 0,
-            due_at: deadline,
-            delivery_channel: 'in_app',
-            delivery_status: 'delivered',
-            delivered_at: now,
-          });
+          rows.push({ ...base, id: crypto.randomUUID(), kind: 'late_rewarn', misses: 0, due_at: deadline, delivery_status: 'pending' });
           activity(
             'late_rewarn',
-            `Your canary "${label}" passed its deadline while reminders could not reach you. Check in before ${humanTime(countsFrom)}; nothing is released before then.`,
+            `Your canary "${label}" passed its deadline before a reminder could reach you. Nothing is released until ${durationWords(grace)} after a warning reaches you; check in before then.`,
           );
         }
       }
@@ -132,7 +117,14 @@ export function planWake(
     }
     for (const misses of unrecorded) {
       const dueAt = deadline + (misses - 1) * intervalMs;
-      rows.push({ ...base, id: crypto.randomUUID(), kind: 'missed', misses, due_at: dueAt, counts_from: Math.max(dueAt, countsFrom) });
+      rows.push({
+        ...base,
+        id: crypto.randomUUID(),
+        kind: 'missed',
+        misses,
+        due_at: dueAt,
+        counts_from: countsFrom === null ? null : Math.max(dueAt, countsFrom),
+      });
     }
     if (unrecorded.length) {
       const [lo, hi] = [unrecorded[0]!, unrecorded.at(-1)!];
@@ -153,6 +145,59 @@ export function missesToEmit(
   return recorded
     .filter((t) => t.kind === 'missed' && t.emitted_at == null && t.counts_from != null && t.counts_from <= now && t.cycle_deadline === cycle)
     .sort((a, b) => a.misses - b.misses);
+}
+
+/** The kinds of timer event that warn the owner: a miss counts only after one of them reached the owner. */
+export const WARNING_KINDS = new Set<TransitionRow['kind']>(['grace_reminder', 'late_rewarn']);
+
+/**
+ * When an undelivered warning is sent again: as long after its last send as that send was after the
+ * warning was recorded (so 1, 2, 4, 8 … minutes), at least a minute and at most six hours apart. A
+ * channel that is down for hours is tried again for as long as the cycle lasts; nothing counts meanwhile.
+ */
+export const WARNING_RESEND_MIN_MS = 60_000;
+export const WARNING_RESEND_MAX_MS = 6 * 3600_000;
+export const warningResendAt = (t: Pick<TransitionRow, 'fired_at' | 'emitted_at'>) =>
+  t.emitted_at == null ? t.fired_at : t.emitted_at + Math.min(WARNING_RESEND_MAX_MS, Math.max(WARNING_RESEND_MIN_MS, t.emitted_at - t.fired_at));
+
+/**
+ * The current cycle's warnings that no channel has accepted yet and still matter: the grace reminder
+ * until the first miss is recorded, then the re-warning while the misses wait for one (a re-warning
+ * supersedes the reminder, whose words no longer fit).
+ */
+export function undeliveredWarnings(canary: Pick<CanaryFacts, 'last_check_in' | 'interval_seconds'>, recorded: readonly TransitionRow[]): TransitionRow[] {
+  const cycle = cycleDeadlineOf(canary);
+  const first = recorded.find((t) => t.kind === 'missed' && t.misses === 1 && t.cycle_deadline === cycle);
+  return recorded.filter(
+    (t) =>
+      t.cycle_deadline === cycle && t.delivered_at == null && (first ? t.kind === 'late_rewarn' && first.counts_from == null : t.kind === 'grace_reminder'),
+  );
+}
+
+/** The undelivered warnings due to be sent (again) at `now`. */
+export function warningsToSend(
+  canary: Pick<CanaryFacts, 'last_check_in' | 'interval_seconds'>,
+  recorded: readonly TransitionRow[],
+  now: number,
+): TransitionRow[] {
+  return undeliveredWarnings(canary, recorded).filter((t) => warningResendAt(t) <= now);
+}
+
+/**
+ * A warning of the cycle reached the owner at `deliveredAt`: the misses still waiting for one (recorded
+ * after a re-warning, `counts_from` null) count one grace period later — never earlier than they are due.
+ * A delivery before the first miss was recorded does not count for them: that miss found the owner not
+ * warned in time and asked for a fresh warning. Returns the rows to change.
+ */
+export function countsAfterWarning(
+  canary: Pick<CanaryFacts, 'interval_seconds'>,
+  cycleRows: readonly TransitionRow[],
+  deliveredAt: number,
+): { id: string; counts_from: number }[] {
+  const first = cycleRows.find((t) => t.kind === 'missed' && t.misses === 1);
+  if (!first || first.counts_from != null || deliveredAt < first.fired_at) return [];
+  const from = deliveredAt + graceMs(canary.interval_seconds);
+  return cycleRows.filter((t) => t.kind === 'missed' && t.counts_from == null).map((t) => ({ id: t.id, counts_from: Math.max(t.due_at, from) }));
 }
 
 export function toMissedEvent(t: TransitionRow): MissedCheckinsEvent {
@@ -182,5 +227,7 @@ export function nextAttention(canary: CanaryFacts, recorded: readonly Transition
   for (const t of recorded) {
     if (t.kind === 'missed' && t.emitted_at == null && t.counts_from != null && t.counts_from > now) candidates.push(t.counts_from);
   }
+  // An undelivered warning is sent again (a delivery wakes the object itself: CanaryClock.warningDelivered).
+  for (const t of undeliveredWarnings(canary, recorded)) candidates.push(Math.max(now + 1, warningResendAt(t)));
   return Math.min(...candidates.filter((c) => c > now));
 }

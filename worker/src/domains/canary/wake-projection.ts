@@ -11,8 +11,8 @@ const fromJson = (columns: readonly string[]) => columns.map((c, i) => `json_ext
 /**
  * The D1 statements of a delivery of wake projections, written once over the wakes as a relation (as
  * the check-ins are, check-in-rows.ts): the same four statements for one wake or a hundred. Idempotent —
- * a timer event is inserted once by its unique key (canary, cycle, kind, misses), an emission mark only
- * fills an empty `emitted_at`, an activity row is inserted once by its id — and a projection that arrives
+ * a timer event is inserted once by its unique key (canary, cycle, kind, misses), an emission mark, a
+ * warning's delivery and the instant a miss starts to count only fill what is empty, an activity row is inserted once by its id — and a projection that arrives
  * after its canary (or its owner's account) was deleted writes nothing.
  */
 export function wakeStatements(db: D1Database, wakes: readonly WakeProjection[]): D1PreparedStatement[] {
@@ -31,9 +31,16 @@ export function wakeStatements(db: D1Database, wakes: readonly WakeProjection[])
       .bind(JSON.stringify(transitions)),
     db
       .prepare(
-        `${t} UPDATE canary_transitions AS x SET emitted_at = t.emitted_at FROM t
+        `${t} UPDATE canary_transitions AS x
+           SET emitted_at = coalesce(x.emitted_at, t.emitted_at),
+               counts_from = coalesce(x.counts_from, t.counts_from),
+               delivery_channel = CASE WHEN x.delivered_at IS NULL AND t.delivered_at IS NOT NULL THEN t.delivery_channel ELSE x.delivery_channel END,
+               delivery_status = CASE WHEN x.delivered_at IS NULL AND t.delivered_at IS NOT NULL THEN t.delivery_status ELSE x.delivery_status END,
+               delivered_at = coalesce(x.delivered_at, t.delivered_at)
+         FROM t
          WHERE x.canary_id = t.canary_id AND x.cycle_deadline = t.cycle_deadline AND x.kind = t.kind AND x.misses = t.misses
-           AND x.emitted_at IS NULL AND t.emitted_at IS NOT NULL`,
+           AND ((x.emitted_at IS NULL AND t.emitted_at IS NOT NULL) OR (x.counts_from IS NULL AND t.counts_from IS NOT NULL)
+             OR (x.delivered_at IS NULL AND t.delivered_at IS NOT NULL))`,
       )
       .bind(JSON.stringify(transitions)),
     db

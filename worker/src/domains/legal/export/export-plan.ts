@@ -59,6 +59,7 @@ export const EXPORTS: readonly TableExport[] = [
   { table: 'push_subscriptions', file: 'push_devices', where: 'user_id = ?1', omit: ['auth'] },
   { table: 'phone_verifications', file: 'phone_verifications', where: 'user_id = ?1', omit: ['code_hash'] },
   { table: 'owner_notices', file: 'notices', where: 'user_id = ?1' },
+  { table: 'owner_notice_deliveries', file: 'notice_deliveries', where: 'user_id = ?1' },
   { table: 'outbox_messages', file: 'outbox', where: 'recipient_user_id = ?1' },
   { table: 'api_keys', file: 'api_keys', where: 'user_id = ?1', omit: ['key_hash'] },
   { table: 'api_usage', file: 'api_usage', where: 'user_id = ?1' },

@@ -4,6 +4,7 @@ import { createChannels, outboxChannels, type Channels } from '../../../channels
 import type { AddressedMessage, DeliveryResult } from '../../../channels/types';
 import type { ServiceContext } from '../../../env';
 import { log } from '../../../lib/logger';
+import { clockOf } from '../../canary/canary-timer';
 import { getNotifyPreferences } from '../../notify/preferences';
 import { listPushSubscriptions, removeGoneSubscription } from '../../notify/push-subscriptions';
 import { QUEUE_MAX_DELAY_SECONDS } from '../delivery/retry-policy';
@@ -14,6 +15,10 @@ export type { OwnerNoticeJob };
 
 /** Which alert switch governs a notice kind. */
 const ALERT_OF: Record<string, 'messages' | 'vaults' | 'canary_events'> = {
+  // A canary's warnings and its miss (domains/canary/canary-notices.ts).
+  canary_grace_reminder: 'canary_events',
+  canary_late_rewarn: 'canary_events',
+  canary_missed: 'canary_events',
   message_armed: 'messages',
   message_released: 'messages',
   message_failed: 'messages',
@@ -49,16 +54,43 @@ export const URGENT_NOTICE_KINDS = new Set(['death_reported', 'veto_halfway', 'a
 export const EVERY_CHANNEL_NOTICE_KINDS = new Set(['inactivity_window_started', 'inactivity_reminder', 'account_archived']);
 
 /**
- * The JOBS consumer of owner notices (a message of theirs armed, released or failed): sent on each of
- * the owner's chosen methods unless that alert is off; inside quiet hours it waits (the job is re-queued
- * for their end — releases themselves never wait). Marked sent after sending, so a crash re-sends rather
- * than loses; the idempotency key lets the outbox and providers drop the repeat.
+ * Notices that stand between the owner and a release: a canary's warnings and miss, and a message armed
+ * to go unless they check in. While something could be released (`somethingAtStake`) the alert switches
+ * do not mute them; and when none of the owner's chosen methods accepts one, every other way to reach
+ * them is tried (verified phone, registered devices, account email). One that reaches no channel stays
+ * pending and is tried again with backoff (`retryAfterMs`) — for a warning, nothing counts meanwhile.
+ */
+export const SAFETY_NOTICE_KINDS = new Set(['canary_grace_reminder', 'canary_late_rewarn', 'canary_missed', 'message_armed']);
+
+/** The warnings a canary's clock waits for: its object is told when a channel accepted one. */
+export const CANARY_WARNING_KINDS = new Set(['canary_grace_reminder', 'canary_late_rewarn']);
+
+/** Undelivered safety notices are tried again 1, 2, 4 … minutes later, at most six hours apart. */
+export const retryAfterMs = (attempts: number) => Math.min(6 * 3600_000, 60_000 * 2 ** Math.max(0, attempts - 1));
+
+const ALL_METHODS = ['email', 'sms', 'push'] as const;
+type Method = (typeof ALL_METHODS)[number];
+
+/** One try of one notice on one address: what Canary Status shows as "where each warning went". */
+export interface NoticeAttempt {
+  channel: Method | 'in_app';
+  address: string;
+  result: DeliveryResult;
+}
+
+/**
+ * The JOBS consumer of owner notices (a message of theirs armed, released or failed; a canary's warning):
+ * sent on each of the owner's chosen methods unless that alert is off (a safety notice while something is
+ * at stake: never off, with every other method as fallback); inside quiet hours it waits (the job is
+ * re-queued for their end — releases themselves never wait). Every try is recorded per channel. Marked sent
+ * after a channel accepted it, so a crash re-sends rather than loses; the idempotency key lets the outbox
+ * and providers drop the repeat. A canary warning's delivery is then reported to the canary's object.
  */
 export async function sendOwnerNotice(
   ctx: ServiceContext,
   noticeId: string,
   channels: Channels = createChannels(ctx),
-): Promise<'sent' | 'skipped' | 'delayed' | 'none'> {
+): Promise<'sent' | 'skipped' | 'delayed' | 'undelivered' | 'none'> {
   const [row] = await ctx.db
     .select({ notice: schema.ownerNotices, user: schema.users })
     .from(schema.ownerNotices)
@@ -66,17 +98,33 @@ export async function sendOwnerNotice(
     .where(eq(schema.ownerNotices.id, noticeId))
     .limit(1);
   const now = ctx.now();
-  // Not pending, or an early duplicate of a job already waiting for its quiet hours to end.
-  if (row?.notice.status !== 'pending' || row.notice.due_at.getTime() > now.getTime() + 1000) return 'none';
+  if (!row) return 'none';
+  // Already delivered: a canary warning's object may not have heard yet (its report failed and the job was retried).
+  if (row.notice.status !== 'pending') {
+    if (row.notice.status === 'sent' && row.notice.canary_id && CANARY_WARNING_KINDS.has(row.notice.kind)) {
+      await reportWarning(ctx, row.notice.canary_id, noticeId, row.notice.sent_at ?? now, await acceptedChannels(ctx, noticeId));
+    }
+    return 'none';
+  }
+  // An early duplicate of a job waiting for quiet hours to end, or for its next try.
+  if (row.notice.due_at.getTime() > now.getTime() + 1000) return 'none';
   const { notice, user } = row;
   const prefs = await getNotifyPreferences(ctx, user.id);
   const urgent = URGENT_NOTICE_KINDS.has(notice.kind);
   const everyChannel = urgent || EVERY_CHANNEL_NOTICE_KINDS.has(notice.kind);
-  const methods = everyChannel ? (['email', 'sms', 'push'] as const) : prefs.methods;
+  const safety = SAFETY_NOTICE_KINDS.has(notice.kind) && (await somethingAtStake(ctx, user.id, notice.kind));
+  const chosen: readonly Method[] = everyChannel ? ALL_METHODS : prefs.methods;
   // A sandbox key's notice is shown in the outbox, never sent (docs/decisions/api-keys.md).
   if (notice.outbox_only) channels = outboxChannels(ctx);
 
-  if (!everyChannel && (!prefs.alerts[ALERT_OF[notice.kind] ?? 'messages'] || !prefs.methods.length)) {
+  if (!everyChannel && !safety && (!prefs.alerts[ALERT_OF[notice.kind] ?? 'messages'] || !prefs.methods.length)) {
+    if (notice.canary_id && CANARY_WARNING_KINDS.has(notice.kind)) {
+      // Muted, and nothing would be released by this canary: the activity feed is warning enough.
+      await recordAttempts(ctx, notice, [{ channel: 'in_app', address: 'Activity feed', result: { ok: true } }], now);
+      await mark(ctx, noticeId, 'skipped', now);
+      await reportWarning(ctx, notice.canary_id, noticeId, now, 'in_app');
+      return 'skipped';
+    }
     await mark(ctx, noticeId, 'skipped', now);
     return 'skipped';
   }
@@ -99,32 +147,134 @@ export async function sendOwnerNotice(
     text: notice.text,
     ...(notice.link ? { link: notice.link } : {}),
   };
-  const results: DeliveryResult[] = [];
+  const attempts = await tryMethods(ctx, channels, user, out, chosen);
+  // A safety notice no chosen method took: every other way to reach the owner.
+  if (safety && !attempts.some((a) => a.result.ok)) {
+    attempts.push(
+      ...(await tryMethods(
+        ctx,
+        channels,
+        user,
+        out,
+        ALL_METHODS.filter((m) => !chosen.includes(m)),
+      )),
+    );
+  }
+  await recordAttempts(ctx, notice, attempts, now);
+  const accepted = attempts.filter((a) => a.result.ok);
+  if (SAFETY_NOTICE_KINDS.has(notice.kind) && !accepted.length) {
+    // Nothing reached the owner: tried again with backoff (the reconciler re-sends pending notices past
+    // their due time); a canary's misses do not count meanwhile.
+    const tries = notice.attempts + 1;
+    await ctx.db
+      .update(schema.ownerNotices)
+      .set({ attempts: tries, due_at: new Date(now.getTime() + retryAfterMs(tries)) })
+      .where(and(eq(schema.ownerNotices.id, noticeId), eq(schema.ownerNotices.status, 'pending')));
+    log.warn('owner notice reached no channel; trying again later', { notice_id: noticeId, kind: notice.kind, attempts: tries });
+    return 'undelivered';
+  }
+  // Every method failed in a way worth retrying: let the queue retry the job.
+  if (attempts.length && attempts.every((a) => !a.result.ok && a.result.retryable)) {
+    throw new Error(`owner notice not delivered on any method: ${attempts.map((a) => (a.result.ok ? '' : a.result.error)).join('; ')}`);
+  }
+  await mark(ctx, noticeId, 'sent', now);
+  log.info('owner notice sent', { notice_id: noticeId, kind: notice.kind, methods: [...new Set(accepted.map((a) => a.channel))].join(',') });
+  if (notice.canary_id && CANARY_WARNING_KINDS.has(notice.kind)) {
+    await reportWarning(ctx, notice.canary_id, noticeId, now, [...new Set(accepted.map((a) => a.channel))].join(','));
+  }
+  return 'sent';
+}
+
+/** Sends `out` on each of `methods` the owner has an address for; one attempt per address. */
+async function tryMethods(
+  ctx: ServiceContext,
+  channels: Channels,
+  user: { id: string; email: string; display_name: string | null; phone_e164: string | null; phone_verified_at: Date | null },
+  out: AddressedMessage,
+  methods: readonly Method[],
+): Promise<NoticeAttempt[]> {
+  const attempts: NoticeAttempt[] = [];
   for (const method of methods) {
-    if (method === 'email')
-      results.push(
-        await channels.email(
-          { email: user.email, ...(user.display_name ? { name: user.display_name } : {}) },
-          { ...out, idempotencyKey: `${out.idempotencyKey}:email` },
-        ),
+    if (method === 'email') {
+      const result = await channels.email(
+        { email: user.email, ...(user.display_name ? { name: user.display_name } : {}) },
+        { ...out, idempotencyKey: `${out.idempotencyKey}:email` },
       );
-    if (method === 'sms' && user.phone_e164 && user.phone_verified_at)
-      results.push(await channels.sms(user.phone_e164, { ...out, idempotencyKey: `${out.idempotencyKey}:sms` }));
+      attempts.push({ channel: 'email', address: maskEmail(user.email), result });
+    }
+    if (method === 'sms' && user.phone_e164 && user.phone_verified_at) {
+      const result = await channels.sms(user.phone_e164, { ...out, idempotencyKey: `${out.idempotencyKey}:sms` });
+      attempts.push({ channel: 'sms', address: maskPhone(user.phone_e164), result });
+    }
     if (method === 'push') {
       for (const s of await listPushSubscriptions(ctx, user.id)) {
-        const r = await channels.push(s, { ...out, idempotencyKey: `${out.idempotencyKey}:push:${s.id}` });
-        if (!r.ok && r.gone) await removeGoneSubscription(ctx, s.id);
-        results.push(r);
+        const result = await channels.push(s, { ...out, idempotencyKey: `${out.idempotencyKey}:push:${s.id}` });
+        if (!result.ok && result.gone) await removeGoneSubscription(ctx, s.id);
+        attempts.push({ channel: 'push', address: pushAddress(s.endpoint), result });
       }
     }
   }
-  // Every method failed in a way worth retrying: let the queue retry the job.
-  if (results.length && results.every((r) => !r.ok && r.retryable)) {
-    throw new Error(`owner notice not delivered on any method: ${results.map((r) => (r.ok ? '' : r.error)).join('; ')}`);
+  return attempts;
+}
+
+/** "o•••@example.com": enough for the owner to recognise their address, not to read it off a screen. */
+export const maskEmail = (email: string) => {
+  const [local = '', domain = ''] = email.split('@');
+  return `${local.slice(0, 1)}•••@${domain}`;
+};
+/** "•••• 0123" */
+export const maskPhone = (phone: string) => `•••• ${phone.slice(-4)}`;
+/** A device by its push service's host (the endpoint itself is a capability and never shown). */
+const pushAddress = (endpoint: string) => {
+  try {
+    return `device at ${new URL(endpoint).host}`;
+  } catch {
+    return 'device';
   }
-  await mark(ctx, noticeId, 'sent', now);
-  log.info('owner notice sent', { notice_id: noticeId, kind: notice.kind, methods: methods.join(',') });
-  return 'sent';
+};
+
+async function recordAttempts(ctx: ServiceContext, notice: { id: string; user_id: string }, attempts: readonly NoticeAttempt[], at: Date) {
+  if (!attempts.length) return;
+  await ctx.db.insert(schema.ownerNoticeDeliveries).values(
+    attempts.map((a) => ({
+      id: crypto.randomUUID(),
+      notice_id: notice.id,
+      user_id: notice.user_id,
+      channel: a.channel,
+      address: a.address,
+      ok: a.result.ok,
+      error: a.result.ok ? null : a.result.error.slice(0, 300),
+      at,
+    })),
+  );
+}
+
+async function acceptedChannels(ctx: ServiceContext, noticeId: string): Promise<string> {
+  const rows = await ctx.db
+    .selectDistinct({ channel: schema.ownerNoticeDeliveries.channel })
+    .from(schema.ownerNoticeDeliveries)
+    .where(and(eq(schema.ownerNoticeDeliveries.notice_id, noticeId), eq(schema.ownerNoticeDeliveries.ok, true)));
+  return rows.map((r) => r.channel).join(',') || 'unknown';
+}
+
+/**
+ * Whether a canary's miss could release something of the owner's or set the guardian ladder going: a
+ * message of theirs waiting for a rule, or an active guardian. A message armed is at stake by definition.
+ */
+async function somethingAtStake(ctx: ServiceContext, userId: string, kind: string): Promise<boolean> {
+  if (kind === 'message_armed') return true;
+  const row = await ctx.env.DB.prepare(
+    `SELECT EXISTS (SELECT 1 FROM messages WHERE sender_id = ?1 AND status IN ('scheduled', 'armed'))
+         OR EXISTS (SELECT 1 FROM guardians WHERE owner_id = ?1 AND status = 'active') AS at_stake`,
+  )
+    .bind(userId)
+    .first<{ at_stake: number }>();
+  return Boolean(row?.at_stake);
+}
+
+/** Tells a canary's object that its warning reached the owner (it then lets the misses count, a grace period on). */
+async function reportWarning(ctx: ServiceContext, canaryId: string, transitionId: string, deliveredAt: Date, channel: string) {
+  await clockOf(ctx.env, canaryId).warningDelivered(canaryId, transitionId, deliveredAt.getTime(), channel, ctx.now().getTime());
 }
 
 async function mark(ctx: ServiceContext, id: string, status: 'sent' | 'skipped', at: Date) {
