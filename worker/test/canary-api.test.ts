@@ -1,4 +1,6 @@
-import { env } from 'cloudflare:test';
+import { env, runInDurableObject } from 'cloudflare:test';
+import { clockOf } from '../src/domains/canary/canary-timer';
+import { checkInWithQueueDown } from './helpers/canary-clock';
 import { describe, expect, it } from 'vitest';
 import { api, signedInUser } from './helpers/api';
 import { createCanaryFor } from './helpers/canary';
@@ -103,11 +105,32 @@ describe('listing, status and deleting', () => {
   it('shows missed and the number of misses once deadlines have passed', async () => {
     const owner = await signedInUser();
     const canary = await createCanaryFor(owner.token, { interval_seconds: 600 });
-    await env.DB.prepare('UPDATE canaries SET last_check_in = ? WHERE id = ?')
-      .bind(Date.now() - 2.5 * 600_000, canary.id)
-      .run();
+    // The object is the record of the clock and D1 its copy: both move back 2.5 intervals.
+    const back = Date.now() - 2.5 * 600_000;
+    await env.DB.prepare('UPDATE canaries SET last_check_in = ? WHERE id = ?').bind(back, canary.id).run();
+    await runInDurableObject(clockOf(env, canary.id), (_, state) => {
+      state.storage.sql.exec('UPDATE canary_clock SET last_check_in = ?', back);
+    });
     const status = await api('GET', '/api/canary/status', { token: owner.token });
     expect(status.data).toMatchObject({ missed: true, misses: 2, status: 'missed' });
+  });
+
+  it('shows a token check-in on the very next read, before its projection reaches D1', async () => {
+    const owner = await signedInUser();
+    const canary = await createCanaryFor(owner.token, { interval_seconds: 600 });
+    // The object accepts the check-in; its projection never leaves (the PROJECTIONS queue is down).
+    const later = Date.parse(canary.last_check_in) + 5000;
+    await checkInWithQueueDown(canary.id, later);
+    const row = await env.DB.prepare('SELECT last_check_in FROM canaries WHERE id = ?').bind(canary.id).first<{ last_check_in: number }>();
+    expect(row?.last_check_in, 'D1 has not heard of it').toBe(Date.parse(canary.last_check_in));
+    const status = await api('GET', '/api/canary/status', { token: owner.token });
+    expect(status.data).toMatchObject({
+      canary_id: canary.id,
+      last_check_in: new Date(later).toISOString(),
+      deadline: new Date(later + 600_000).toISOString(),
+    });
+    const list = await api('GET', '/api/canary/list', { token: owner.token });
+    expect(list.data[0]).toMatchObject({ id: canary.id, last_check_in: new Date(later).toISOString() });
   });
 
   it('answers 404 to an outsider deleting the owner’s canary, and to a malformed id', async () => {

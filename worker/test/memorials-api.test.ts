@@ -52,6 +52,18 @@ describe('a memorial page', () => {
     expect(ids(await api('GET', '/api/memorial/list?q=100%25'))).toEqual([soldier.id]);
     expect(ids(await api('GET', `/api/memorial/list?q=${encodeURIComponent('_%')}`))).toEqual([]);
   });
+
+  it('answers the longest allowed search (200 characters), found or not, never 500', async () => {
+    const creator = await signedInUser();
+    const epitaph = `${crypto.randomUUID()} ${'remembered always '.repeat(10)}`.slice(0, 200);
+    const memorial = await memorialBy(creator, { name: 'Long epitaph', epitaph });
+    const found = await api('GET', `/api/memorial/list?q=${encodeURIComponent(epitaph)}`);
+    expect(found.status).toBe(200);
+    expect(found.data.map((m: { id: string }) => m.id)).toEqual([memorial.id]);
+    const none = await api('GET', `/api/memorial/list?q=${'%_'.repeat(100)}`);
+    expect(none.status).toBe(200);
+    expect(none.data).toEqual([]);
+  });
 });
 
 describe('posting on a memorial (POST /api/memorial/{id}/post)', () => {

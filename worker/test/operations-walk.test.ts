@@ -79,6 +79,12 @@ async function chatImportOf(owner: Persona) {
   return (await api('POST', '/api/imports/chat-history', { token: owner.token, body: form })).data.job_id as string;
 }
 
+/** The owner's canary (a Free account holds one): the one they have, or a new one. */
+async function ownCanary(owner: Persona): Promise<string> {
+  const list = await api('GET', '/api/canary/list', { token: owner.token });
+  return (list.data as { id: string }[])[0]?.id ?? (await createCanaryFor(owner.token)).id;
+}
+
 const OWNED: Record<string, (owner: Persona, recipient: Persona) => Promise<string>> = {
   getChatImport: chatImportOf,
   chooseChatImportSender: chatImportOf,
@@ -95,7 +101,8 @@ const OWNED: Record<string, (owner: Persona, recipient: Persona) => Promise<stri
   transcribePersonaQuestion: (owner) => walkPersona(owner),
   retirePersona: (owner) => walkPersona(owner),
   deleteVoiceSample: async (owner) => (await uploadSample(owner.token, floatWav(new Float32Array(8000), 8000))).data.id,
-  deleteCanary: async (owner) => (await createCanaryFor(owner.token)).id,
+  deleteCanary: (owner) => ownCanary(owner),
+  canaryWarnings: (owner) => ownCanary(owner),
   getMessage: heldMessage,
   // With a recording, so an outsider's 404 can only come from the ownership check.
   getMessageAudio: async (owner, recipient) =>

@@ -76,3 +76,31 @@ export const ZCheckInResult = z.object({
   canaries: z.array(z.object({ id: z.string(), deadline: z.string() })),
 });
 export type TCheckInResult = z.infer<typeof ZCheckInResult>;
+
+/** One try of a warning on one channel: where it went and whether that channel accepted it. */
+export const ZWarningDelivery = z.object({
+  channel: z.enum(['email', 'sms', 'push', 'in_app']),
+  /** Masked: "o•••@example.com", "•••• 0142", "device at fcm.googleapis.com", "Activity feed". */
+  address: z.string(),
+  ok: z.boolean(),
+  error: z.string().nullable(),
+  at: z.string(),
+});
+export type TWarningDelivery = z.infer<typeof ZWarningDelivery>;
+
+/**
+ * GET /api/canary/{id}/warnings: what the owner was told about this canary, newest first — each grace
+ * reminder, re-warning and miss, with every channel it was tried on. `delivered_at` null: no channel has
+ * accepted it yet (it is tried again, and no miss counts meanwhile).
+ */
+export const ZCanaryWarning = z.object({
+  id: z.string(),
+  kind: z.enum(['grace_reminder', 'late_rewarn', 'missed']),
+  subject: z.string(),
+  created_at: z.string(),
+  delivered_at: z.string().nullable(),
+  deliveries: z.array(ZWarningDelivery),
+});
+export type TCanaryWarning = z.infer<typeof ZCanaryWarning>;
+export const ZCanaryWarnings = z.object({ warnings: z.array(ZCanaryWarning) });
+export type TCanaryWarnings = z.infer<typeof ZCanaryWarnings>;

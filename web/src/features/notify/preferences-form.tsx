@@ -19,6 +19,13 @@ const ALERTS = [
   { key: 'canary_events', label: 'Canary events', hint: 'Check-in reminders, grace periods and missed check-ins.' },
 ] as const;
 
+/**
+ * Which warnings no switch turns off (worker/src/domains/messages/notices/send-owner-notice.ts,
+ * SAFETY_NOTICE_KINDS): while a missed check-in would release something of yours or ask your guardians.
+ */
+export const ALWAYS_WARNED =
+  'Always sent, whatever these switches say, while a missed check-in would release a message of yours or ask your guardians: the reminder when a canary enters its grace period, the warning when it passes its deadline, the missed check-in, and each message armed to go unless you check in. If none of your chosen methods reaches you, we try every other one you have (email, verified phone, your devices), and nothing is released until one does.';
+
 interface PreferencesFormProps {
   value: TNotifyPreferences;
   timeZone?: string;
@@ -92,6 +99,9 @@ export function PreferencesForm({ value, timeZone, onSave }: PreferencesFormProp
             onChange={(e) => setAlerts((prev) => ({ ...prev, [a.key]: e.target.checked }))}
           />
         ))}
+        <p className="field__hint" data-testid="always-warned">
+          {ALWAYS_WARNED}
+        </p>
       </fieldset>
       <Button type="submit" disabled={pending}>
         {pending ? 'Saving…' : 'Save preferences'}

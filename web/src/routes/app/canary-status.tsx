@@ -4,6 +4,7 @@ import { Card } from '../../components/card';
 import { Skeleton } from '../../components/skeleton';
 import { PageHeader } from '../../features/app-pages/page-header';
 import { CanaryList } from '../../features/canary/canary-list';
+import { CanaryWarnings } from '../../features/canary/canary-warnings';
 import { CreateCanaryForm } from '../../features/canary/create-canary-form';
 import { CANARY_STATUS_REFRESH_MS } from '../../features/canary/queries';
 import { ServerStatus } from '../../features/canary/server-status';
@@ -73,6 +74,9 @@ function CanaryStatusPage() {
           ) : (
             <CanaryList canaries={list.data ?? []} nowMs={nowMs} origin={window.location.origin} onDelete={remove.remove} deletePending={remove.pending} />
           )}
+        </Card>
+        <Card title="Warnings to you">
+          <CanaryWarnings canaries={(list.data ?? []).filter((c) => c.active)} />
         </Card>
         <Card title="Dead-man's switch">
           <QueryState query={deadman} loading="Loading the dead-man's switch" failed="Your dead-man's switch could not be loaded." lines={2}>

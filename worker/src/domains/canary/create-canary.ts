@@ -1,13 +1,10 @@
-import { schema } from '@afterword/db';
 import type { User } from '@afterword/db/schema';
-import { count, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { canaryLabel, type ZCreateCanaryInput } from '../../contracts/canary';
 import { PLAN_LIMITS } from '../../contracts/plans';
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
-import { runBatch } from '../../lib/db-batch';
-import { activityInsert } from '../activity/record-activity';
+import { ifInserted, insertWithinLimits, type Limit, wrote } from '../../lib/limited-insert';
 import { canaryTokenHash, legacyCanaryToken } from './canary-token';
 import { armCanaryTimer } from './canary-timer';
 import { toCanaryView } from './canary-view';
@@ -18,11 +15,16 @@ function planLimitError(user: User, limit: number) {
   return new AppError('FORBIDDEN', `Your ${plan} plan allows ${limit} ${limit === 1 ? 'canary' : 'canaries'}. ${upgrade}`);
 }
 
+/** The plan's canary limit, held by the insert itself (lib/limited-insert.ts). */
+export const canaryLimit = (user: Pick<User, 'id' | 'plan'>): Limit => ({
+  count: 'SELECT count(*) FROM canaries WHERE user_id = ?',
+  params: [user.id],
+  max: PLAN_LIMITS[user.plan].canaries,
+});
+
 /** A new canary starts its first cycle now (DESIGN: last_check_in = created_at) with its timer armed. */
 export async function createCanary(ctx: ServiceContext, user: User, input: z.output<typeof ZCreateCanaryInput>) {
-  const limit = PLAN_LIMITS[user.plan].canaries;
-  const [owned] = await ctx.db.select({ n: count() }).from(schema.canaries).where(eq(schema.canaries.user_id, user.id));
-  if ((owned?.n ?? 0) >= limit) throw planLimitError(user, limit);
+  const limit = canaryLimit(user);
 
   const now = ctx.now();
   const id = crypto.randomUUID();
@@ -39,10 +41,18 @@ export async function createCanary(ctx: ServiceContext, user: User, input: z.out
     timer_due_at: null,
     created_at: now,
   };
-  await runBatch(ctx.db, [
-    ctx.db.insert(schema.canaries).values(row),
-    activityInsert(ctx, { userId: user.id, canaryId: id, kind: 'canary_created', source: 'web', summary: `Created canary "${canaryLabel(input.name)}".` }),
+  const db = ctx.env.DB;
+  const [created] = await db.batch([
+    insertWithinLimits(db, 'canaries', row, [limit]),
+    insertWithinLimits(
+      db,
+      'activity',
+      { id: crypto.randomUUID(), user_id: user.id, canary_id: id, kind: 'canary_created', source: 'web', summary: `Created canary "${canaryLabel(input.name)}".`, created_at: now },
+      [],
+      ifInserted('canaries', id),
+    ),
   ]);
+  if (!wrote(created)) throw planLimitError(user, limit.max);
   await armCanaryTimer(ctx.env, id);
   return toCanaryView(ctx, row);
 }

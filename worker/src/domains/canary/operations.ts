@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ZIdParam } from '../../api/ids';
 import { defineOperation } from '../../api/operation';
-import { ZCanary, ZCanaryStatus, ZCheckInInput, ZCheckInResult, ZCreateCanaryInput } from '../../contracts/canary';
+import { ZCanary, ZCanaryStatus, ZCanaryWarnings, ZCheckInInput, ZCheckInResult, ZCreateCanaryInput } from '../../contracts/canary';
+import { canaryWarnings } from './canary-warnings';
 import { unauthenticated } from '../../lib/errors';
 import { ZOk } from '../../contracts/transport';
 import { checkInAll, checkInWithToken } from './check-in';
@@ -65,6 +66,24 @@ export const canaryOperations = [
       responses: { 200: { description: 'Status' } },
     },
     run: ({ services, principal }) => canaryStatus(services, principal.user.id),
+  }),
+  defineOperation({
+    method: 'get',
+    path: '/api/canary/{id}/warnings',
+    trpc: 'warnings',
+    access: readCanary,
+    input: { params: ZIdParam },
+    output: ZCanaryWarnings,
+    notFound: canaryNotFound,
+    docs: {
+      operationId: 'canaryWarnings',
+      summary: "Where the canary's warnings went",
+      description:
+        'What the owner was told about this canary, newest first: each grace reminder, re-warning and miss, with every channel it was tried on (address masked) and whether that channel accepted it. A warning with `delivered_at` null reached no channel yet: it is tried again with backoff, and no miss of its cycle counts meanwhile.',
+      tags,
+      responses: { 200: { description: 'The notices and their deliveries' }, 404: { description: 'Canary not found (or not yours)' } },
+    },
+    run: ({ services, principal }, { id }) => canaryWarnings(services, principal.user.id, id),
   }),
   defineOperation({
     method: 'post',

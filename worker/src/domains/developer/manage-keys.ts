@@ -1,3 +1,4 @@
+import { insertWithinLimits, type Limit, wrote } from '../../lib/limited-insert';
 import { schema } from '@afterword/db';
 import type { ApiKey } from '@afterword/db/schema';
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
@@ -34,16 +35,16 @@ export function toApiKeyView(row: ApiKey & KeyUsage): TApiKey {
   };
 }
 
+/** At most MAX_ACTIVE_API_KEYS keys not revoked, held by the insert itself. */
+export const activeKeyLimit = (userId: string): Limit => ({
+  count: 'SELECT count(*) FROM api_keys WHERE user_id = ? AND revoked_at IS NULL',
+  params: [userId],
+  max: MAX_ACTIVE_API_KEYS,
+});
+
 /** POST /api/developer/keys: the key is returned this once; the table keeps only its SHA-256 and prefix. */
 export async function createApiKey(ctx: ServiceContext, userId: string, raw: TCreateApiKeyInput): Promise<TCreatedApiKey> {
   const input = ZCreateApiKeyInput.parse(raw);
-  const [active] = await ctx.db
-    .select({ n: count() })
-    .from(schema.apiKeys)
-    .where(and(eq(schema.apiKeys.user_id, userId), isNull(schema.apiKeys.revoked_at)));
-  if ((active?.n ?? 0) >= MAX_ACTIVE_API_KEYS) {
-    throw new AppError('FORBIDDEN', `You can hold at most ${MAX_ACTIVE_API_KEYS} active API keys; revoke one first`);
-  }
   const key = newApiKey(input.sandbox);
   const row: ApiKey = {
     id: crypto.randomUUID(),
@@ -57,7 +58,9 @@ export async function createApiKey(ctx: ServiceContext, userId: string, raw: TCr
     created_at: ctx.now(),
     revoked_at: null,
   };
-  await ctx.db.insert(schema.apiKeys).values(row);
+  // The limit is part of the insert (lib/limited-insert.ts): parallel creations cannot pass it together.
+  const created = await insertWithinLimits(ctx.env.DB, 'api_keys', row, [activeKeyLimit(userId)]).run();
+  if (!wrote(created)) throw new AppError('FORBIDDEN', `You can hold at most ${MAX_ACTIVE_API_KEYS} active API keys; revoke one first`);
   return { ...toApiKeyView({ ...row, usage_count: 0, last_used_at: null }), key };
 }
 

@@ -1,3 +1,4 @@
+import { brokenLimit, ifInserted, insertWithinLimits, type Limit, wrote } from '../../lib/limited-insert';
 import { isLiveGuardian } from '../../contracts/guardian';
 import { appOrigin } from '../../lib/app-origin';
 import { schema } from '@afterword/db';
@@ -33,6 +34,12 @@ export function toGuardianView(g: Guardian, name: string | null = null): TGuardi
  * guardians (403), one live invitation per address (409), never yourself (422), and at most 20
  * invitations a day (429), so revoking and re-inviting cannot turn us into a mailer.
  */
+/** Live guardians (invited or active) and invitations in the last 24 hours, held by the insert itself. */
+export const guardianLimits = (ownerId: string, now: number): [Limit, Limit] => [
+  { count: "SELECT count(*) FROM guardians WHERE owner_id = ? AND status IN ('invited', 'active')", params: [ownerId], max: MAX_GUARDIANS },
+  { count: 'SELECT count(*) FROM guardians WHERE owner_id = ? AND invited_at > ?', params: [ownerId, now - DAY_MS], max: MAX_INVITATIONS_PER_DAY },
+];
+
 export async function assignGuardian(ctx: ServiceContext, owner: User, input: TAssignGuardianInput): Promise<TGuardianView> {
   await requireConsent(ctx, owner.id, 'guardian', consentWithdrawn('guardian', 'no guardian is invited'));
   if (input.email === owner.email)
@@ -64,11 +71,21 @@ export async function assignGuardian(ctx: ServiceContext, owner: User, input: TA
   const db = ctx.env.DB;
   const name = personName(owner);
   const link = `${appOrigin(ctx.env)}/guardian/accept/${token}`;
-  const step = recordStep(db, { ownerId: owner.id, kind: 'guardian_invited', actor: 'owner', cause: 'owner_invited', detail: input.email, at: now });
+  const limits = guardianLimits(owner.id, now);
+  const inserted = ifInserted('guardians', id);
+  const step = recordStep(
+    db,
+    { ownerId: owner.id, kind: 'guardian_invited', actor: 'owner', cause: 'owner_invited', detail: input.email, at: now },
+    { sql: `WHERE ${inserted.sql}`, params: [...inserted.params] },
+  );
   const statements = [
-    db
-      .prepare(`INSERT INTO guardians (id, owner_id, email, guardian_user_id, status, invite_token_hash, invited_at) VALUES (?, ?, ?, NULL, 'invited', ?, ?)`)
-      .bind(id, owner.id, input.email, await hashSecret(token), now),
+    // The limits are part of the insert (lib/limited-insert.ts): parallel invitations cannot pass them together.
+    insertWithinLimits(
+      db,
+      'guardians',
+      { id, owner_id: owner.id, email: input.email, guardian_user_id: null, status: 'invited', invite_token_hash: await hashSecret(token), invited_at: now },
+      limits,
+    ),
     step.statement,
     noticeToGuardian(
       db,
@@ -96,6 +113,18 @@ export async function assignGuardian(ctx: ServiceContext, owner: User, input: TA
     // Two invitations of one address at once: the partial unique index lets one through.
     if (String(err).includes('UNIQUE')) throw new AppError('CONFLICT', `${input.email} is already invited: revoke the invitation to send a new one`);
     throw err;
+  }
+  if (!wrote(results[0])) {
+    const broken = await brokenLimit(db, limits);
+    if (broken === limits[1]) {
+      throw new AppError('TOO_MANY_REQUESTS', `You sent ${MAX_INVITATIONS_PER_DAY} guardian invitations in the last 24 hours: try again later`, {
+        'Retry-After': String(Math.ceil(DAY_MS / 1000)),
+      });
+    }
+    throw new AppError(
+      'FORBIDDEN',
+      `You already have ${MAX_GUARDIANS} guardians (invited or active), the most an account may have: revoke one before inviting another`,
+    );
   }
   await enqueueGuardianNotices(ctx, returnedIds(results.slice(2)));
   const [row] = await ctx.db.select().from(schema.guardians).where(eq(schema.guardians.id, id));

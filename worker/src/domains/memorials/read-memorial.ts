@@ -65,18 +65,19 @@ export async function readMemorial(ctx: ServiceContext, viewerId: string | null,
 
 /**
  * GET /api/memorial/list?q&tag: memorials whose name, epitaph or cause holds `q` (case-insensitive, as
- * typed: `%` and `_` are plain characters) and that carry `tag`, newest first, at most 60.
+ * typed: `%` and `_` are plain characters) and that carry `tag`, newest first, at most 60. A substring
+ * test (`instr`), not LIKE: D1 refuses LIKE patterns longer than 50 bytes ("pattern too complex"), and
+ * `q` may be 200 characters.
  */
 export async function listMemorials(ctx: ServiceContext, query: { q?: string; tag?: string }): Promise<TMemorialCard[]> {
   const q = (query.q ?? '').trim().toLowerCase();
-  const like = `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
   const { results } = await ctx.env.DB.prepare(
     `SELECT id, name, avatar_url, epitaph, tags, cause FROM memorials
-     WHERE (?1 = '' OR lower(name) LIKE ?2 ESCAPE '\\' OR lower(epitaph) LIKE ?2 ESCAPE '\\' OR lower(coalesce(cause, '')) LIKE ?2 ESCAPE '\\')
-       AND (?3 = '' OR EXISTS (SELECT 1 FROM json_each(memorials.tags) WHERE value = ?3))
+     WHERE (?1 = '' OR instr(lower(name), ?1) > 0 OR instr(lower(epitaph), ?1) > 0 OR instr(lower(coalesce(cause, '')), ?1) > 0)
+       AND (?2 = '' OR EXISTS (SELECT 1 FROM json_each(memorials.tags) WHERE value = ?2))
      ORDER BY created_at DESC, id DESC LIMIT 60`,
   )
-    .bind(q, like, query.tag ?? '')
+    .bind(q, query.tag ?? '')
     .all<MemorialRow>();
   return results.map(toCard);
 }

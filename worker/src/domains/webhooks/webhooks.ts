@@ -1,3 +1,4 @@
+import { insertWithinLimits, type Limit, wrote } from '../../lib/limited-insert';
 import { schema, type Db } from '@afterword/db';
 import type { WEBHOOK_EVENT_TYPES, WEBHOOK_STATUSES } from '@afterword/db/schema';
 import { and, count, desc, eq } from 'drizzle-orm';
@@ -57,13 +58,14 @@ const isSandbox = (principal: Principal) => principal.via === 'key' && principal
 
 const urlIssue = (msg: string) => new AppError('UNPROCESSABLE', [{ loc: ['body', 'url'], msg, type: 'url_refused' }]);
 
+/** At most MAX_WEBHOOKS_PER_USER endpoints an account, held by the insert itself. */
+export const webhookLimit = (userId: string): Limit => ({ count: 'SELECT count(*) FROM webhooks WHERE user_id = ?', params: [userId], max: MAX_WEBHOOKS_PER_USER });
+
 /** POST /api/developer/webhooks: the secret (supplied or generated) is answered this once. */
 export async function createWebhook(ctx: ServiceContext, principal: Principal, input: TCreateWebhookInput): Promise<TWebhookCreated> {
   const userId = principal.user.id;
   const checked = checkWebhookUrl(input.url, ctx.env);
   if (!checked.ok) throw urlIssue(checked.reason);
-  const [{ n }] = (await ctx.db.select({ n: count() }).from(schema.webhooks).where(eq(schema.webhooks.user_id, userId))) as [{ n: number }];
-  if (n >= MAX_WEBHOOKS_PER_USER) throw new AppError('CONFLICT', `An account can have at most ${MAX_WEBHOOKS_PER_USER} webhook endpoints; delete one first`);
 
   const secret = input.hmac_secret ? input.hmac_secret : generateWebhookSecret();
   const id = crypto.randomUUID();
@@ -83,7 +85,9 @@ export async function createWebhook(ctx: ServiceContext, principal: Principal, i
     created_at: now,
     updated_at: now,
   };
-  await ctx.db.insert(schema.webhooks).values(row);
+  // The limit is part of the insert (lib/limited-insert.ts): parallel creations cannot pass it together.
+  const created = await insertWithinLimits(ctx.env.DB, 'webhooks', row, [webhookLimit(userId)]).run();
+  if (!wrote(created)) throw new AppError('CONFLICT', `An account can have at most ${MAX_WEBHOOKS_PER_USER} webhook endpoints; delete one first`);
   return { ...toWebhookView(row), hmac_secret: secret };
 }
 

@@ -1,3 +1,4 @@
+import { failedNotice } from '../notices/message-notice-texts';
 import { schema } from '@afterword/db';
 import { eq } from 'drizzle-orm';
 import type { ServiceContext } from '../../../env';
@@ -31,10 +32,6 @@ export async function settleMessage(ctx: ServiceContext, messageId: string): Pro
     cause: 'failed',
     detail: `Delivery failed (${reasons}). It is still in the recipient's inbox.`,
     set: { finished_at: now },
-    notice: {
-      kind: 'message_failed',
-      subject: `Your message to ${recipientLabel} could not be delivered`,
-      text: `Delivery failed (${reasons}). It is still in ${recipientLabel}'s Afterword inbox.`,
-    },
+    notice: { kind: 'message_failed', ...failedNotice({ vault: Boolean(message.vault_item_id), recipient: recipientLabel }, reasons) },
   });
 }

@@ -1,3 +1,4 @@
+import { RELEASE_REASONS } from '../notices/message-notice-texts';
 import { schema } from '@afterword/db';
 import { eq } from 'drizzle-orm';
 import type { ServiceContext } from '../../../env';
@@ -41,7 +42,7 @@ export async function advanceMessage(ctx: ServiceContext, messageId: string, by:
         settled = true;
         continue;
       }
-      const reason = windowed ? 'The cancel window ended without a check-in.' : 'Armed with no cancel window.';
+      const reason = windowed ? RELEASE_REASONS.windowEnded : RELEASE_REASONS.noWindow;
       moved = (await releaseMessage(ctx, loaded, 'window_ended', reason)).applied;
     } else if (message.status === 'armed' && !settled && dueTimeRule(message, deathConfirmedAt, now)) {
       // Armed, its window still open, and another rule already due: a check-in D1 has not heard of yet

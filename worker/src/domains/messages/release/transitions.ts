@@ -7,6 +7,8 @@ import { nextBirthday } from '../../vault/next-birthday';
 import { syncReleaseTimer } from './release-timer';
 import { cancelDeadlineFor } from './schedule';
 import { humanTime } from '../../../lib/human-time';
+import { appOrigin } from '../../../lib/app-origin';
+import { armedNotice, releasedNotice } from '../notices/message-notice-texts';
 
 /** A rule fired: scheduled → armed, with its cancel window (DESIGN section 3). */
 export function armMessage(
@@ -24,18 +26,23 @@ export function armMessage(
     ? `It will be released at ${humanTime(cancelDeadline)} unless you check in before then.`
     : cancelDeadline > firedAt
       ? `It will be released at ${humanTime(cancelDeadline)} (its delivery time).`
-      : 'It is released now.';
+      : 'It has no cancel window: it is released now.';
+  const notice = armedNotice(
+    { vault: Boolean(message.vault_item_id), recipient: recipientLabel },
+    describeRule(rule),
+    why,
+    cancelDeadline,
+    firedAt,
+    Boolean(rule.expire_window),
+    `${appOrigin(ctx.env)}/app/canary-status`,
+  );
   return commitTransition(ctx, message, {
     to: 'armed',
     cause: 'rule_fired',
     detail: `Rule "${describeRule(rule)}" fired: ${why}. ${window}`,
     dedupeKey,
     set: { armed_at: firedAt, cancel_deadline: cancelDeadline, rules },
-    notice: {
-      kind: 'message_armed',
-      subject: `Your message to ${recipientLabel} is armed`,
-      text: `Rule "${describeRule(rule)}" fired (${why}). ${window}`,
-    },
+    notice: { kind: 'message_armed', ...notice },
   });
 }
 
@@ -52,7 +59,6 @@ export async function releaseMessage(
 ): Promise<CommitResult> {
   const now = ctx.now().getTime();
   const next = message.vault_item_id && message.rules.some((r) => r.trigger_type === 'recipient_birthday') ? nextBirthday(ctx.env.DB, message, now) : null;
-  const what = message.vault_item_id ? 'vault file for' : 'message to';
   const result = await commitTransition(ctx, message, {
     to: 'releasing',
     cause,
@@ -62,8 +68,7 @@ export async function releaseMessage(
     also: next?.statements,
     notice: {
       kind: 'message_released',
-      subject: `Your ${what} ${recipientLabel} was released`,
-      text: `${detail} It is in ${recipientLabel}'s inbox and is being delivered by ${message.delivery_method}.`,
+      ...releasedNotice({ vault: Boolean(message.vault_item_id), recipient: recipientLabel }, detail, message.delivery_method),
     },
   });
   if (result.applied && next) await syncReleaseTimer(ctx.env, next.messageId);

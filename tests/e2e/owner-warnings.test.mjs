@@ -1,0 +1,51 @@
+// The owner's warnings on their own channels: a one-minute canary enters its grace period, the reminder
+// reaches the owner's outbox (their email, locally), and Canary Status says where it went. The
+// Notifications page says which warnings always come.
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { newContext, sharedBrowser, screenshot } from '../support/browser.mjs';
+import { api } from '../support/http.mjs';
+import { accountWithToken, openSignedIn } from '../support/session.mjs';
+
+const getBrowser = sharedBrowser({ after });
+
+test('owner warnings: the grace reminder reaches the owner’s email, and Canary Status shows where it went', async () => {
+  const owner = await accountWithToken();
+  // No quiet hours, so the reminder is not held back whatever the hour of the run.
+  const prefs = await api('POST', '/api/notify/preferences', {
+    token: owner.token,
+    body: { methods: ['email', 'push'], quiet_hours: { start: '00:00', end: '00:00' }, alerts: { vaults: true, messages: true, canary_events: true } },
+  });
+  assert.equal(prefs.status, 200, prefs.text);
+  // The shortest interval: grace is its last 12 s, so the reminder is due 48 s from now.
+  const created = await api('POST', '/api/canary/create', { token: owner.token, body: { interval_seconds: 60, name: 'Minute' } });
+  assert.equal(created.status, 201, created.text);
+
+  const { context, errors } = await newContext(await getBrowser());
+  const page = await context.newPage();
+  try {
+    await openSignedIn(page, owner.token, '/app/notifications');
+    await page.getByTestId('always-warned').waitFor();
+    assert.match(await page.getByTestId('always-warned').innerText(), /Always sent, whatever these switches say/);
+
+    await page.goto('/app/canary-status');
+    const warnings = page.locator('section.card', { has: page.getByRole('heading', { name: 'Warnings to you', exact: true }) });
+    await warnings.getByText('No warnings yet.').waitFor();
+    // The reminder's delivery shows within the page's refresh once the canary enters grace.
+    await warnings.getByTestId('warning-summary').first().waitFor({ timeout: 100_000 });
+    const line = await warnings.getByTestId('canary-warnings').locator('li').first().innerText();
+    assert.match(line, /Grace-period reminder/);
+    assert.match(line, /Emailed you \d\d:\d\d/);
+
+    // The same reminder is in the owner's outbox: the words say what state the canary is in and link back.
+    const outbox = await api('GET', '/api/outbox', { token: owner.token });
+    const reminder = outbox.json.messages.find((m) => /^Check in before .*"Minute"$/.test(m.subject));
+    assert.ok(reminder, `the reminder is in the outbox: ${outbox.json.messages.map((m) => m.subject).join(' | ')}`);
+    assert.match(reminder.text, /is in its grace period/);
+    assert.match(reminder.text, /\/app\/canary-status/);
+    await screenshot(page, 'owner-warnings-canary-status');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
