@@ -26,14 +26,14 @@ test('owner warnings: the grace reminder reaches the owner’s email, and Canary
   try {
     await openSignedIn(page, owner.token, '/app/notifications');
     await page.getByTestId('always-warned').waitFor();
-    assert.match(await page.getByTestId('always-warned').innerText(), /Always sent, whatever these switches say/);
+    assert.match(await page.getByTestId('always-warned').textContent(), /Always sent, whatever these switches say/);
 
     await page.goto('/app/canary-status');
     const warnings = page.locator('section.card', { has: page.getByRole('heading', { name: 'Warnings to you', exact: true }) });
     await warnings.getByText('No warnings yet.').waitFor();
     // The reminder's delivery shows within the page's refresh once the canary enters grace.
     await warnings.getByTestId('warning-summary').first().waitFor({ timeout: 100_000 });
-    const line = await warnings.getByTestId('canary-warnings').locator('li').first().innerText();
+    const line = await warnings.getByTestId('canary-warnings').locator('li').first().textContent();
     assert.match(line, /Grace-period reminder/);
     assert.match(line, /Emailed you \d\d:\d\d/);
 

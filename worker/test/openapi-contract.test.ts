@@ -88,7 +88,12 @@ describe('ROUTE_DOCS and the routes createApp() serves', () => {
         .map((d) => key(d.method, d.path))
         .sort();
     // The sandbox route also refuses live keys and sessions itself (domains/webhooks/simulate-missed-checkins.ts).
-    expect(open('read:canary')).toEqual(['GET /api/canary/list', 'GET /api/canary/status', 'GET /api/canary/{id}/warnings', 'POST /api/sandbox/missed-checkins']);
+    expect(open('read:canary')).toEqual([
+      'GET /api/canary/list',
+      'GET /api/canary/status',
+      'GET /api/canary/{id}/warnings',
+      'POST /api/sandbox/missed-checkins',
+    ]);
     expect(open('read:messages')).toEqual(
       [
         'GET /api/message/pending',

@@ -47,7 +47,15 @@ export async function createCanary(ctx: ServiceContext, user: User, input: z.out
     insertWithinLimits(
       db,
       'activity',
-      { id: crypto.randomUUID(), user_id: user.id, canary_id: id, kind: 'canary_created', source: 'web', summary: `Created canary "${canaryLabel(input.name)}".`, created_at: now },
+      {
+        id: crypto.randomUUID(),
+        user_id: user.id,
+        canary_id: id,
+        kind: 'canary_created',
+        source: 'web',
+        summary: `Created canary "${canaryLabel(input.name)}".`,
+        created_at: now,
+      },
       [],
       ifInserted('canaries', id),
     ),

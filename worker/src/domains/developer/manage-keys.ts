@@ -1,7 +1,7 @@
 import { insertWithinLimits, type Limit, wrote } from '../../lib/limited-insert';
 import { schema } from '@afterword/db';
 import type { ApiKey } from '@afterword/db/schema';
-import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import {
   API_SCOPES,
   MAX_ACTIVE_API_KEYS,

@@ -1,7 +1,7 @@
 import { insertWithinLimits, type Limit, wrote } from '../../lib/limited-insert';
 import { schema, type Db } from '@afterword/db';
 import type { WEBHOOK_EVENT_TYPES, WEBHOOK_STATUSES } from '@afterword/db/schema';
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import {
   MAX_WEBHOOKS_PER_USER,
   type WEBHOOK_EVENTS,
@@ -59,7 +59,11 @@ const isSandbox = (principal: Principal) => principal.via === 'key' && principal
 const urlIssue = (msg: string) => new AppError('UNPROCESSABLE', [{ loc: ['body', 'url'], msg, type: 'url_refused' }]);
 
 /** At most MAX_WEBHOOKS_PER_USER endpoints an account, held by the insert itself. */
-export const webhookLimit = (userId: string): Limit => ({ count: 'SELECT count(*) FROM webhooks WHERE user_id = ?', params: [userId], max: MAX_WEBHOOKS_PER_USER });
+export const webhookLimit = (userId: string): Limit => ({
+  count: 'SELECT count(*) FROM webhooks WHERE user_id = ?',
+  params: [userId],
+  max: MAX_WEBHOOKS_PER_USER,
+});
 
 /** POST /api/developer/webhooks: the secret (supplied or generated) is answered this once. */
 export async function createWebhook(ctx: ServiceContext, principal: Principal, input: TCreateWebhookInput): Promise<TWebhookCreated> {
