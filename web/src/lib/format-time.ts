@@ -63,6 +63,12 @@ export function formatDateTimeWithZone(value: Instant): string {
   return Number.isFinite(ms) ? formatter('zoned', displayTimeZone()).format(ms) : '—';
 }
 
+/** '09:00' (or '9:00 AM', as the reader's locale writes it) in the display zone: a time on a line that already says the day. */
+export function formatClock(value: Instant): string {
+  const ms = toMs(value);
+  return Number.isFinite(ms) ? new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', timeZone: displayTimeZone() }).format(ms) : '—';
+}
+
 /** 'Tue, 24 Nov 2026' in the display zone. */
 export function formatDate(value: Instant): string {
   const ms = toMs(value);

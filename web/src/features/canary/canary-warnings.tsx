@@ -41,7 +41,10 @@ function WarningsOf({ canary, titled }: { canary: TCanary; titled: boolean }) {
         <ul className="activity-list" data-testid="canary-warnings">
           {warnings.data.warnings.slice(0, SHOWN).map((w) => (
             <li key={w.id} className="activity-list__item">
-              <strong>{WARNING_TITLES[w.kind]}</strong> <Time value={w.created_at} /> — <span data-testid="warning-summary">{warningSummary(w)}</span>
+              <span>
+                <strong>{WARNING_TITLES[w.kind]}</strong> · <Time value={w.created_at} className="activity-list__time" />
+              </span>
+              <span data-testid="warning-summary">{warningSummary(w)}</span>
             </li>
           ))}
         </ul>

@@ -1,8 +1,6 @@
 import type { TCanaryWarning, TWarningDelivery } from '@afterword/worker/contracts/canary';
 
-/** "14:02" in the reader's own zone. */
-export const clockTime = (iso: string, timeZone?: string) =>
-  new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', ...(timeZone ? { timeZone } : {}) }).format(new Date(iso));
+import { formatClock } from '../../lib/format-time';
 
 export const WARNING_TITLES: Record<TCanaryWarning['kind'], string> = {
   grace_reminder: 'Grace-period reminder',
@@ -14,11 +12,11 @@ export const WARNING_TITLES: Record<TCanaryWarning['kind'], string> = {
  * Where one notice went, in a line: "Emailed you 14:02 · push to 2 devices 14:02". Channels that accepted
  * it come first; those that failed are named too ("email failed 14:01"), so a gap shows.
  */
-export function warningSummary(warning: Pick<TCanaryWarning, 'deliveries' | 'delivered_at'>, timeZone?: string): string {
+export function warningSummary(warning: Pick<TCanaryWarning, 'deliveries' | 'delivered_at'>, clock: (iso: string) => string = formatClock): string {
   const accepted = warning.deliveries.filter((d) => d.ok);
   const failed = warning.deliveries.filter((d) => !d.ok && !accepted.some((a) => a.channel === d.channel));
   const parts: string[] = [];
-  const first = (ds: TWarningDelivery[]) => clockTime(ds[0]!.at, timeZone);
+  const first = (ds: TWarningDelivery[]) => clock(ds[0]!.at);
   const by = (ds: TWarningDelivery[], channel: TWarningDelivery['channel']) => ds.filter((d) => d.channel === channel);
   const email = by(accepted, 'email');
   if (email.length) parts.push(`Emailed you ${first(email)}`);
