@@ -278,6 +278,17 @@ async function runLatency(worker, runId, watch) {
   R.createMessages = { seconds: msgs.seconds, perSecond: N / msgs.seconds };
   say(`latency: messages created in ${msgs.seconds.toFixed(1)} s (${R.createMessages.perSecond.toFixed(0)}/s)`);
 
+  // The grace reminders go to each owner's channels (the outbox here) and a miss counts only a grace period
+  // after one reached them: no quiet hours, so a run at night measures the same path as one by day.
+  await many(N, CONCURRENCY, 200, (i) =>
+    post(
+      origin,
+      '/api/notify/preferences',
+      () => ({ methods: ['email'], quiet_hours: { start: '00:00', end: '00:00' }, alerts: { vaults: true, messages: true, canary_events: true } }),
+      senders[i].token,
+    ),
+  );
+
   // Canaries: deadlines spread over [W, W + spread]. Creation must end well before the first grace
   // reminder (20 % of a ≥ 60 s interval before W), so the reminders are on time and the misses count
   // at the deadline (a late reminder would add a fresh grace period, by design).

@@ -50,6 +50,22 @@ describe('POST /api/billing/webhook', () => {
     expect(billing.meters.find((m: { key: string }) => m.key === 'canaries')).toMatchObject({ used: 0, limit: 3 });
   });
 
+  it('five parallel "Pay" on one sandbox checkout pay once: one event, applied once', async () => {
+    const owner = await signedInUser();
+    const session = await api('POST', '/api/billing/checkout', { token: owner.token, json: { plan: 'pro', cycle: 'monthly' } });
+    const paid = await Promise.all(Array.from({ length: 5 }, () => api('POST', `/api/billing/sandbox/${session.data.id}/pay`, { token: owner.token })));
+    const delivered = await Promise.all(
+      paid
+        .filter((p) => p.status === 200)
+        .map((p) =>
+          api('POST', '/api/billing/webhook', { body: p.data.payload, headers: { 'content-type': 'application/json', 'stripe-signature': p.data.signature } }),
+        ),
+    );
+    expect(delivered.filter((d) => d.data.applied)).toHaveLength(1);
+    const events = await env.DB.prepare('SELECT COUNT(*) AS n FROM billing_events WHERE user_id = ?').bind(owner.id).first<{ n: number }>();
+    expect(events?.n).toBe(1);
+  });
+
   it('answers a replayed event id as a duplicate without applying it again', async () => {
     const owner = await signedInUser();
     const session = await api('POST', '/api/billing/checkout', { token: owner.token, json: { plan: 'pro', cycle: 'monthly' } });

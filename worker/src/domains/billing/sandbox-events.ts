@@ -56,8 +56,11 @@ export async function playSandboxOutcome(ctx: ServiceContext, user: Pick<User, '
   const subscription = isSubscriptionCycle(row.cycle);
   const type = outcome === 'pay' ? 'checkout.session.completed' : outcome === 'decline' ? 'checkout.session.async_payment_failed' : 'checkout.session.expired';
   const created = Math.floor(ctx.now().getTime() / 1000);
+  // One event per session and outcome, as Stripe completes a session once: parallel "Pay" clicks answer
+  // the same event, which the webhook applies once (its id is recorded).
+  const tag = `${row.id.replace(/[^A-Za-z0-9]/g, '')}_${outcome}`;
   const event = {
-    id: `evt_sandbox_${crypto.randomUUID().replaceAll('-', '')}`,
+    id: `evt_sandbox_${tag}`,
     object: 'event',
     type,
     created,
@@ -69,7 +72,7 @@ export async function playSandboxOutcome(ctx: ServiceContext, user: Pick<User, '
         mode: subscription ? 'subscription' : 'payment',
         client_reference_id: user.id,
         customer: `cus_sandbox_${user.id.replaceAll('-', '')}`,
-        subscription: outcome === 'pay' && subscription ? `sub_sandbox_${crypto.randomUUID().replaceAll('-', '')}` : null,
+        subscription: outcome === 'pay' && subscription ? `sub_sandbox_${row.id.replace(/[^A-Za-z0-9]/g, '')}` : null,
         amount_total: row.amount_cents,
         currency: 'usd',
         payment_status: outcome === 'pay' ? 'paid' : 'unpaid',
