@@ -9,6 +9,7 @@ import { putStream } from '../src/domains/legacy/multipart-put';
 import { toBase64, toHex } from '../src/lib/encoding';
 import { api, signedInUser } from './helpers/api';
 import { createCanaryFor, servicesAt } from './helpers/canary';
+import { contactsOf } from './helpers/contacts';
 import { captureQueues, createMessageFor } from './helpers/messages';
 import { uploadVaultFile, withKeys } from './helpers/vault';
 
@@ -52,8 +53,14 @@ describe('heirs of a dead-man deletion (GET|POST /api/deadman/heirs)', () => {
   it('are set as a whole list with parts, listed by name, and checked', async () => {
     const owner = await signedInUser();
     const friend = await signedInUser();
+    const stranger = await signedInUser();
+    await contactsOf(owner, friend);
     await api('PATCH', '/api/profile', { token: friend.token, json: { display_name: 'Bob' } });
     expect((await api('GET', '/api/deadman/heirs', { token: owner.token })).data).toEqual({ heirs: [] });
+    // A user id is not an address book: someone who is not a contact is not found, and their email is not answered.
+    const notContact = await setHeirs(owner, [{ recipient_user_id: stranger.id, parts: ['account'] }]);
+    expect(notContact.status).toBe(404);
+    expect(notContact.text).not.toContain(stranger.email);
 
     const set = await setHeirs(owner, [{ recipient_user_id: friend.id, parts: ['messages', 'vault'] }]);
     expect(set.status).toBe(200);
@@ -62,7 +69,7 @@ describe('heirs of a dead-man deletion (GET|POST /api/deadman/heirs)', () => {
     const self = await setHeirs(owner, [{ recipient_user_id: owner.id, parts: ['account'] }]);
     expect(self.status).toBe(422);
     expect(self.data.detail[0].msg).toBe(HEIR_ERRORS.self);
-    expect((await setHeirs(owner, [{ recipient_user_id: crypto.randomUUID(), parts: ['account'] }])).data.detail[0].msg).toBe(HEIR_ERRORS.unknown);
+    expect((await setHeirs(owner, [{ recipient_user_id: crypto.randomUUID(), parts: ['account'] }])).data.detail).toBe(HEIR_ERRORS.notContact);
     expect((await setHeirs(owner, [{ recipient_user_id: friend.id, parts: [] }])).status).toBe(422);
     expect((await setHeirs(owner, [{ recipient_user_id: friend.id, parts: ['letters'] }])).status).toBe(422);
     const twice = [
@@ -93,6 +100,8 @@ describe('the dead-man deletion with heirs', () => {
     });
     await uploadVaultFile(owner, []);
     await createMessageFor(outsider.token, { recipient_user_id: owner.id, content: 'a letter the owner received' });
+    await contactsOf(owner, friend);
+    await contactsOf(owner, sister);
     await setHeirs(owner, [
       { recipient_user_id: friend.id, parts: ['messages', 'vault'] },
       { recipient_user_id: sister.id, parts: ['history'] },
@@ -162,6 +171,7 @@ describe('the dead-man deletion with heirs', () => {
     const owner = await signedInUser();
     const friend = await signedInUser();
     await createCanaryFor(owner.token);
+    await contactsOf(owner, friend);
     await setHeirs(owner, [{ recipient_user_id: friend.id, parts: ['account'] }]);
     const due = await passedDeadman(owner);
     const made = await cronBuildingCopies(due + 1);
@@ -184,6 +194,7 @@ describe('the dead-man deletion with heirs', () => {
   it('hands a lost copy job to the queue again, and a job for a cancelled deletion builds nothing', async () => {
     const owner = await signedInUser();
     const friend = await signedInUser();
+    await contactsOf(owner, friend);
     await setHeirs(owner, [{ recipient_user_id: friend.id, parts: ['account'] }]);
     const due = await passedDeadman(owner);
     const lost = await captureQueues(() => processDeadmanSwitches(servicesAt(due + 1)));

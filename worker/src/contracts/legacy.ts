@@ -52,5 +52,6 @@ export type TLegacyCopyView = z.infer<typeof ZLegacyCopyView>;
 /** Rules the heirs list is held to (422 on the field). */
 export const HEIR_ERRORS = {
   self: 'You cannot leave a copy to yourself',
-  unknown: 'There is no account with this id',
+  /** Answered as a 404: an id that is not one of your contacts tells nothing of whose it is. */
+  notContact: 'None of your contacts has this id: add them as a contact first',
 } as const;

@@ -1,8 +1,8 @@
 import { schema } from '@afterword/db';
-import { asc, eq, inArray } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { HEIR_ERRORS, type THeirs, type THeirsInput, ZHeirsInput } from '../../contracts/legacy';
 import type { ServiceContext } from '../../env';
-import { bodyFieldError } from '../../lib/errors';
+import { bodyFieldError, notFound } from '../../lib/errors';
 import { personLabel } from '../../lib/person-label';
 
 /** GET /api/deadman/heirs: who receives which parts before a dead-man deletion. */
@@ -17,17 +17,25 @@ export async function listHeirs(ctx: ServiceContext, ownerId: string): Promise<T
 }
 
 /**
- * POST /api/deadman/heirs: replaces the list in one batch (all of it or none). Every heir must be an
- * account other than the owner's (422 on the field otherwise): a copy is made for an account, into its
- * own records, so that it outlives the erasure of the owner's.
+ * POST /api/deadman/heirs: replaces the list in one batch (all of it or none). Every heir must be one of
+ * the owner's accepted contacts (404 otherwise: a user id is not an address book — any id would have
+ * answered that person's email as its name), and never the owner (422). A copy is made for an account,
+ * into its own records, so that it outlives the erasure of the owner's.
  */
 export async function setHeirs(ctx: ServiceContext, ownerId: string, raw: THeirsInput): Promise<THeirs> {
   const input = ZHeirsInput.parse(raw);
   const ids = input.heirs.map((h) => h.recipient_user_id.toLowerCase());
   if (ids.includes(ownerId)) throw bodyFieldError('heirs', HEIR_ERRORS.self, 'heir_self');
-  const found = ids.length ? await ctx.db.select({ id: schema.users.id }).from(schema.users).where(inArray(schema.users.id, ids)) : [];
-  const missing = ids.find((id) => !found.some((f) => f.id === id));
-  if (missing) throw bodyFieldError('heirs', HEIR_ERRORS.unknown, 'heir_unknown');
+  const contacts = ids.length
+    ? await ctx.env.DB.prepare(
+        `SELECT value AS id FROM json_each(?2) WHERE value IN (
+           SELECT contact_user_id FROM contacts WHERE owner_id = ?1 AND status = 'accepted'
+           UNION SELECT owner_id FROM contacts WHERE contact_user_id = ?1 AND status = 'accepted')`,
+      )
+        .bind(ownerId, JSON.stringify(ids))
+        .all<{ id: string }>()
+    : { results: [] };
+  if (ids.some((id) => !contacts.results.some((c) => c.id === id))) throw notFound(HEIR_ERRORS.notContact);
   const now = ctx.now();
   await ctx.db.batch([
     ctx.db.delete(schema.deadmanHeirs).where(eq(schema.deadmanHeirs.owner_id, ownerId)),
