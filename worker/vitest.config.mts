@@ -21,7 +21,16 @@ export default defineConfig(async () => {
           // MIGRATION_TEST_DB: an empty D1 (no migrations applied) where a migration test applies them step by
           // step (worker/test/migration-messages-recipient-left.test.ts).
           d1Databases: { MIGRATION_TEST_DB: 'migration-test' },
-          bindings: { TEST_MIGRATIONS: migrations, TRUST_CF_CONNECTING_IP: 'true', MODERATOR_EMAILS: 'moderator@example.com, Second.Moderator@example.com' },
+          // APP_ENV, WEBHOOK_ALLOW_PRIVATE_URLS: wrangler.toml ships production; the tests run the Worker in
+          // development, as `npm start` does, answering their host afterword.test too (src/env-check.ts).
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            TRUST_CF_CONNECTING_IP: 'true',
+            MODERATOR_EMAILS: 'moderator@example.com, Second.Moderator@example.com',
+            APP_ENV: 'development',
+            WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+            DEV_ALLOWED_HOSTS: 'afterword.test',
+          },
         },
       }),
     ],

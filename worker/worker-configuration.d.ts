@@ -8,14 +8,13 @@ interface __BaseEnv_Env {
 	JOBS: Queue;
 	PROJECTIONS: Queue;
 	ASSETS: Fetcher;
-	APP_ENV: "development";
+	APP_ENV: "production";
 	PUBLIC_ORIGIN: "http://127.0.0.1:8787";
 	SESSION_TTL_SECONDS: "2592000";
 	EMAIL_TRANSPORT: "outbox";
 	SMS_TRANSPORT: "outbox";
 	CALL_TRANSPORT: "outbox";
 	PUSH_TRANSPORT: "outbox";
-	WEBHOOK_ALLOW_PRIVATE_URLS: "true";
 	CANARY_CLOCK: DurableObjectNamespace<import("./src/index").CanaryClock>;
 	RELEASE_CLOCK: DurableObjectNamespace<import("./src/index").ReleaseClock>;
 	GUARDIAN_CLOCK: DurableObjectNamespace<import("./src/index").GuardianClock>;
@@ -32,7 +31,7 @@ type StringifyValues<EnvType extends Record<string, unknown>> = {
 	[Binding in keyof EnvType]: EnvType[Binding] extends string ? EnvType[Binding] : string;
 };
 declare namespace NodeJS {
-	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "APP_ENV" | "PUBLIC_ORIGIN" | "SESSION_TTL_SECONDS" | "EMAIL_TRANSPORT" | "SMS_TRANSPORT" | "CALL_TRANSPORT" | "PUSH_TRANSPORT" | "WEBHOOK_ALLOW_PRIVATE_URLS">> {}
+	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "APP_ENV" | "PUBLIC_ORIGIN" | "SESSION_TTL_SECONDS" | "EMAIL_TRANSPORT" | "SMS_TRANSPORT" | "CALL_TRANSPORT" | "PUSH_TRANSPORT">> {}
 }
 declare module "*.txt" {
 	const value: string;

@@ -33,3 +33,12 @@ export async function must(cmd, args, opts) {
 }
 
 export const step = (msg) => console.log(`\n› ${msg}`);
+
+/**
+ * What a local Worker runs with: wrangler.toml ships production (worker/src/env-check.ts), so `npm start`,
+ * the browser tests and the benches ask for development, where webhooks may reach this machine.
+ */
+export const DEVELOPMENT_VARS = [
+  ['APP_ENV', 'development'],
+  ['WEBHOOK_ALLOW_PRIVATE_URLS', 'true'],
+];

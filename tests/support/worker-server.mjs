@@ -17,7 +17,9 @@ function wranglerBin() {
   return bin;
 }
 
-const baseEnv = () => ({ ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1', FORCE_COLOR: '0' });
+// Wrangler's local observability collector is off, as for `npm start` (scripts/tasks/start.mjs); the
+// benches may turn it on (tests/bench/bench-worker.mjs).
+const baseEnv = () => ({ ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1', FORCE_COLOR: '0', X_LOCAL_OBSERVABILITY: 'false' });
 
 /**
  * `persistRoot`: where the fresh local state directory is made (default: the OS temp dir); `env`: extra
@@ -29,7 +31,8 @@ export async function startWorker(opts = {}) {
   const persistDir = mkdtempSync(join(opts.persistRoot ?? tmpdir(), 'afterword-wrangler-'));
   const env = { ...baseEnv(), ...(opts.env ?? {}) };
   const origin = `http://127.0.0.1:${port}`;
-  const vars = { PUBLIC_ORIGIN: origin, ...(opts.vars ?? {}) };
+  // wrangler.toml ships production; a local Worker asks for development (worker/src/env-check.ts).
+  const vars = { APP_ENV: 'development', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', PUBLIC_ORIGIN: origin, ...(opts.vars ?? {}) };
 
   const migrate = spawnSync(wranglerBin(), ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistDir], {
     cwd: repoRoot,

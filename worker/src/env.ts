@@ -53,6 +53,8 @@ export type Bindings = Omit<Env, 'EMAIL_TRANSPORT' | 'SMS_TRANSPORT' | 'CALL_TRA
     D1_DELAY_MS?: string;
     /** Build-time price overrides, the same JSON as the web build's VITE_PRICING_OVERRIDES (contracts/plans.ts). */
     PRICING_OVERRIDES?: string;
+    /** Development only: hosts besides loopback a development Worker answers (env-check.ts); the Worker tests' afterword.test. */
+    DEV_ALLOWED_HOSTS?: string;
   };
 
 /** What every service receives: the database, the bindings and the clock. */

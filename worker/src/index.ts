@@ -1,6 +1,8 @@
 import { createApp } from './app';
 import { runScheduled } from './cron/scheduled';
-import type { Bindings } from './env';
+import { isProduction, type Bindings } from './env';
+import { DEVELOPMENT_ONLY_DETAIL, developmentHostAllowed, notConfiguredDetail, problemsOf } from './env-check';
+import { log } from './lib/logger';
 import { consumeBatch } from './queues/consume';
 import { withD1Delay } from './lib/d1-delay';
 
@@ -10,8 +12,32 @@ export { GuardianClock } from './durable/guardian-clock';
 
 const app = createApp();
 
+/** The refusal of a Worker that may not serve this request (env-check.ts), as every error is: `{detail}` JSON. */
+const refuse = (status: number, detail: string) => Response.json({ detail }, { status, headers: { 'cache-control': 'no-store' } });
+
 export default {
-  fetch: (request, env, ctx) => app.fetch(request, withD1Delay(env), ctx),
-  queue: (batch, env) => consumeBatch(batch, withD1Delay(env)),
-  scheduled: (controller, env, ctx) => ctx.waitUntil(runScheduled(controller, withD1Delay(env))),
+  fetch: (request, env, ctx) => {
+    const problems = problemsOf(env);
+    if (problems.length) {
+      log.error('refusing requests: the Worker is not configured', { problems: problems.join('; ') });
+      return refuse(503, notConfiguredDetail(problems));
+    }
+    if (!isProduction(env) && !developmentHostAllowed(env, request.url)) return refuse(403, DEVELOPMENT_ONLY_DETAIL);
+    return app.fetch(request, withD1Delay(env), ctx);
+  },
+  queue: (batch, env) => {
+    const problems = problemsOf(env);
+    if (problems.length) {
+      // Kept for when the Worker is configured: nothing is lost, nothing is done half-configured.
+      log.error('queue batch retried: the Worker is not configured', { problems: problems.join('; ') });
+      batch.retryAll();
+      return Promise.resolve();
+    }
+    return consumeBatch(batch, withD1Delay(env));
+  },
+  scheduled: (controller, env, ctx) => {
+    const problems = problemsOf(env);
+    if (problems.length) return void log.error('cron run skipped: the Worker is not configured', { problems: problems.join('; ') });
+    ctx.waitUntil(runScheduled(controller, withD1Delay(env)));
+  },
 } satisfies ExportedHandler<Bindings>;
