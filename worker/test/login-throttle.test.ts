@@ -103,6 +103,15 @@ describe('parallel bursts verify no more passwords than the limits', () => {
     expect(right.data.access_token).toBeUndefined();
   }, 60_000);
 
+  it('40 parallel sign-ins with the right passwords from one shared address (an office) all succeed: only failures count', async () => {
+    const colleagues = await Promise.all(Array.from({ length: 40 }, () => signedInUser()));
+    const results = await Promise.all(colleagues.map((c) => login(c.email, c.password, '198.51.100.105')));
+    expect(statuses(results)).toEqual({ 200: 40 });
+    // Their slots were given back: the address holds no failure.
+    const row = await env.DB.prepare("SELECT count, failed FROM rate_limits WHERE key = 'login:ip:198.51.100.105'").first<{ count: number; failed: number }>();
+    expect(row).toEqual({ count: 0, failed: 0 });
+  }, 120_000);
+
   it('60 parallel failures from one address over many emails: at most 30 verified', async () => {
     const results = await Promise.all(Array.from({ length: 60 }, (_, i) => login(`burst${i}@example.com`, 'wrong password!', '198.51.100.102')));
     expect(statuses(results)[401] ?? 0).toBeLessThanOrEqual(LOGIN_LIMITS.address.max);

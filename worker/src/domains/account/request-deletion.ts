@@ -7,7 +7,7 @@ import type { ServiceContext } from '../../env';
 import { AppError, bodyFieldError } from '../../lib/errors';
 import { verifyPassword } from '../../lib/kdf';
 import { activityInsert } from '../activity/record-activity';
-import { loginThrottleKeys, reserveLoginAttempt, settleLoginSuccess } from '../auth/login-throttle';
+import { loginThrottleKeys, reserveLoginAttempt, settleLoginFailure, settleLoginSuccess } from '../auth/login-throttle';
 import { enqueueOwnerNotice, insertOwnerNotice } from '../messages/notices/enqueue-owner-notice';
 import { humanTime } from '../../lib/human-time';
 
@@ -24,7 +24,10 @@ const scheduledByRequest = (userId: string) =>
 export async function requestAccountDeletion(ctx: ServiceContext, user: User, input: TAccountDeleteInput, clientAddress: string): Promise<TScheduledDeletion> {
   if (!user.password_hash) throw bodyFieldError('password', ACCOUNT_DELETION_ERRORS.noPassword, 'no_password');
   const throttle = await reserveLoginAttempt(ctx, await loginThrottleKeys(user.email, clientAddress));
-  if (!(await verifyPassword(input.password, user.password_hash)).ok) throw bodyFieldError('password', ACCOUNT_DELETION_ERRORS.wrongPassword, 'wrong_password');
+  if (!(await verifyPassword(input.password, user.password_hash)).ok) {
+    await settleLoginFailure(ctx, throttle);
+    throw bodyFieldError('password', ACCOUNT_DELETION_ERRORS.wrongPassword, 'wrong_password');
+  }
   await settleLoginSuccess(ctx, throttle);
 
   const now = ctx.now();

@@ -6,7 +6,7 @@ import { AppError, bodyFieldError } from '../../lib/errors';
 import { hashPassword, verifyPassword } from '../../lib/kdf';
 import { hasKeys } from '../e2ee/key-bundles';
 import { isCommonPassword } from './common-passwords';
-import { loginThrottleKeys, reserveLoginAttempt, settleLoginSuccess } from './login-throttle';
+import { loginThrottleKeys, reserveLoginAttempt, settleLoginFailure, settleLoginSuccess } from './login-throttle';
 
 export const PASSWORD_CHANGE_ERRORS = {
   noPassword: 'This account signs in with Google and has no password yet. Use “Forgot password” to set one.',
@@ -36,6 +36,7 @@ export async function changePassword(
   const throttle = await reserveLoginAttempt(ctx, await loginThrottleKeys(user.email, clientAddress));
   const verdict = await verifyPassword(input.current_password, user.password_hash);
   if (!verdict.ok) {
+    await settleLoginFailure(ctx, throttle);
     throw bodyFieldError('current_password', PASSWORD_CHANGE_ERRORS.wrongCurrent, 'wrong_password');
   }
   // The right password: its slot is given back now, whatever the rest of the change says.

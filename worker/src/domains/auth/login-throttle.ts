@@ -49,12 +49,35 @@ export interface LoginReservation {
   taken: LimitName[];
 }
 
+/** How long an attempt waits for attempts in flight to free the slots it needs, before it is refused. */
+export const WAIT_FOR_SLOTS_MS = 10_000;
+const RETRY_EVERY_MS = 100;
+
 /**
  * Takes one attempt slot under every limit that applies, atomically, BEFORE the password is verified:
- * N parallel attempts verify at most the limit, whatever their timing. 429 with Retry-After when any
- * limit is used up (then nothing is taken).
+ * a slot is held by a failure or by an attempt still being checked, so N parallel attempts verify at most
+ * the limit, whatever their timing. Only failures refuse (429 with Retry-After, nothing taken): when the
+ * slots are held by attempts in flight — forty colleagues signing in from one office address at once — the
+ * attempt waits for them to finish (each gives its slot back when its password was right) and then goes
+ * on, up to WAIT_FOR_SLOTS_MS.
  */
 export async function reserveLoginAttempt(ctx: ServiceContext, keys: LoginThrottleKeys): Promise<LoginReservation> {
+  const started = Date.now();
+  for (;;) {
+    const outcome = await tryReserve(ctx, keys);
+    if (outcome.reserved) return outcome.reserved;
+    if (outcome.refusal || Date.now() - started >= WAIT_FOR_SLOTS_MS) throw outcome.refusal ?? tooMany(outcome.retryAfter);
+    await new Promise((r) => setTimeout(r, RETRY_EVERY_MS));
+  }
+}
+
+function tooMany(retryAfter: number) {
+  return new AppError('TOO_MANY_REQUESTS', `Too many failed sign-in attempts. Try again in ${retryAfter} seconds.`, {
+    'Retry-After': String(retryAfter),
+  });
+}
+
+async function tryReserve(ctx: ServiceContext, keys: LoginThrottleKeys): Promise<{ reserved?: LoginReservation; refusal?: AppError; retryAfter: number }> {
   const db = ctx.env.DB;
   const now = ctx.now().getTime();
   const known = await db.prepare('SELECT 1 AS known FROM rate_limits WHERE key = ?1 AND window_ends_at > ?2').bind(keys.known, now).first();
@@ -65,8 +88,8 @@ export async function reserveLoginAttempt(ctx: ServiceContext, keys: LoginThrott
   const open = limited.map((l) =>
     db
       .prepare(
-        `INSERT INTO rate_limits (key, count, window_ends_at) VALUES (?1, 0, ?2)
-         ON CONFLICT (key) DO UPDATE SET count = 0, window_ends_at = excluded.window_ends_at WHERE rate_limits.window_ends_at <= ?3`,
+        `INSERT INTO rate_limits (key, count, failed, window_ends_at) VALUES (?1, 0, 0, ?2)
+         ON CONFLICT (key) DO UPDATE SET count = 0, failed = 0, window_ends_at = excluded.window_ends_at WHERE rate_limits.window_ends_at <= ?3`,
       )
       .bind(l.key, now + l.windowMs, now),
   );
@@ -78,16 +101,26 @@ export async function reserveLoginAttempt(ctx: ServiceContext, keys: LoginThrott
   const take = db
     .prepare(`UPDATE rate_limits SET count = count + 1 WHERE key IN (${keyList}) AND NOT EXISTS (SELECT 1 FROM rate_limits WHERE ${full}) RETURNING key`)
     .bind(...limited.map((l) => l.key), ...limited.map((l) => l.max));
-  const state = db.prepare(`SELECT key, count, window_ends_at FROM rate_limits WHERE key IN (${keyList})`).bind(...limited.map((l) => l.key));
+  const state = db.prepare(`SELECT key, count, failed, window_ends_at FROM rate_limits WHERE key IN (${keyList})`).bind(...limited.map((l) => l.key));
   const results = await db.batch([...open, take, state]);
 
-  if ((results[open.length]!.results as unknown[]).length === limited.length) return { keys, taken };
-  const rows = results[open.length + 1]!.results as { key: string; count: number; window_ends_at: number }[];
-  const endsAt = Math.max(...rows.filter((r) => r.count >= (limited.find((l) => l.key === r.key)?.max ?? Infinity)).map((r) => r.window_ends_at), now + 1000);
+  const rows = results[open.length + 1]!.results as { key: string; count: number; failed: number; window_ends_at: number }[];
+  const maxOf = (key: string) => limited.find((l) => l.key === key)?.max ?? Infinity;
+  if ((results[open.length]!.results as unknown[]).length === limited.length) return { reserved: { keys, taken }, retryAfter: 0 };
+  const full_ = rows.filter((r) => r.count >= maxOf(r.key));
+  const endsAt = Math.max(...full_.map((r) => r.window_ends_at), now + 1000);
   const retryAfter = Math.max(1, Math.ceil((endsAt - now) / 1000));
-  throw new AppError('TOO_MANY_REQUESTS', `Too many failed sign-in attempts. Try again in ${retryAfter} seconds.`, {
-    'Retry-After': String(retryAfter),
-  });
+  // Refused only by failures; slots held by attempts in flight free themselves in a moment.
+  const byFailures = rows.some((r) => r.failed >= maxOf(r.key));
+  return { ...(byFailures ? { refusal: tooMany(retryAfter) } : {}), retryAfter };
+}
+
+/** The password was wrong: the slots this attempt holds stay taken, now as failures. */
+export async function settleLoginFailure(ctx: ServiceContext, reservation: LoginReservation) {
+  const keys = reservation.taken.map((n) => reservation.keys[n]);
+  await ctx.env.DB.prepare(`UPDATE rate_limits SET failed = MIN(failed + 1, count) WHERE key IN (${keys.map((_, i) => `?${i + 1}`).join(', ')})`)
+    .bind(...keys)
+    .run();
 }
 
 /**

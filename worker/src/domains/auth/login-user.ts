@@ -5,7 +5,7 @@ import type { ZLoginInput } from '../../contracts/auth';
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
 import { getDecoyHash, hashPassword, verifyPassword } from '../../lib/kdf';
-import { loginThrottleKeys, reserveLoginAttempt, settleLoginSuccess } from './login-throttle';
+import { loginThrottleKeys, reserveLoginAttempt, settleLoginFailure, settleLoginSuccess } from './login-throttle';
 import { createSession } from './sessions';
 
 /** One detail for every wrong-credential case, so the answer does not tell which part was wrong. */
@@ -19,6 +19,7 @@ export async function loginUser(ctx: ServiceContext, input: z.output<typeof ZLog
   // Unknown email (or a Google-only account): verify against a decoy so the time spent is the same.
   const verdict = await verifyPassword(input.password, user?.password_hash ?? (await getDecoyHash()));
   if (!user?.password_hash || !verdict.ok) {
+    await settleLoginFailure(ctx, reservation);
     throw new AppError('UNAUTHORIZED', BAD_CREDENTIALS);
   }
 

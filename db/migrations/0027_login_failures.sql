@@ -1,0 +1,1 @@
+ALTER TABLE `rate_limits` ADD `failed` integer DEFAULT 0 NOT NULL;
