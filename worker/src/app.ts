@@ -11,6 +11,7 @@ import { log } from './lib/logger';
 import { authenticate } from './middleware/authenticate';
 import type { AppEnv } from './middleware/context';
 import { handleError, handleNotFound } from './middleware/errors';
+import { methodNotAllowed } from './middleware/method-not-allowed';
 import { referenceRoutes } from './openapi/rest';
 import { requestContext } from './middleware/request-context';
 import { securityHeaders } from './middleware/security-headers';
@@ -71,7 +72,8 @@ export function createApp() {
     }),
   );
 
-  app.notFound(handleNotFound);
+  // A known path with another method: 405 with Allow (and OPTIONS lists them); else 404.
+  app.notFound((c) => methodNotAllowed(c) ?? handleNotFound(c));
   app.onError(handleError);
   return app;
 }
