@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { OPERATIONS } from '../src/api/operations';
 import { ROUTE_DOCS } from '../src/openapi/routes';
-import { api } from './helpers/api';
+import { api, signedInUser } from './helpers/api';
 
 /**
  * Every documented path answers a method it does not have with 405 and `Allow`, and OPTIONS with 204 and
@@ -40,5 +41,20 @@ describe('methods a path does not have', () => {
   it('an unknown path stays a 404', async () => {
     expect((await api('PATCH', '/api/no-such-thing', { json: {} })).status).toBe(404);
     expect((await api('OPTIONS', '/api/no-such-thing')).status).toBe(404);
+  });
+});
+
+describe('a multipart operation sent JSON', () => {
+  const multipart = OPERATIONS.filter((op) => op.path && op.input.multipart);
+  it.each(multipart.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))('%s: 415 naming its own fields', async (_, op) => {
+    const owner = await signedInUser();
+    const shape = (op.input.multipart!.schema as unknown as { shape: Record<string, unknown> }).shape;
+    const res = await api(op.method.toUpperCase(), op.path!.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000'), {
+      token: owner.token,
+      json: {},
+    });
+    // The media type is refused before the body is read or any object looked up.
+    expect(res.status).toBe(415);
+    for (const field of Object.keys(shape)) expect(res.data.detail, field).toContain(field);
   });
 });

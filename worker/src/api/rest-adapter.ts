@@ -1,5 +1,5 @@
 import type { Context, Hono } from 'hono';
-import { readMultipart } from '../domains/attachments/multipart';
+import { multipartFields, readMultipart } from '../domains/attachments/multipart';
 import { notFound } from '../lib/errors';
 import { readJsonBody } from '../lib/json-body';
 import { parseOrThrow } from '../lib/validation';
@@ -37,7 +37,10 @@ async function handle(c: Context<AppEnv>, op: AnyOperation) {
     if (op.input.params || op.input.query) Object.assign(input, body);
     else return answer(c, op, await op.run(context(c, principal), body));
   }
-  if (op.input.multipart) Object.assign(input, await op.input.multipart.read(await readMultipart(c.req.raw, op.input.multipart.maxBytes)));
+  if (op.input.multipart) {
+    const { schema, maxBytes, read } = op.input.multipart;
+    Object.assign(input, await read(await readMultipart(c.req.raw, maxBytes, multipartFields(schema as Parameters<typeof multipartFields>[0]))));
+  }
   return answer(c, op, await op.run(context(c, principal), input));
 }
 

@@ -2,13 +2,13 @@ import { AppError, bodyFieldError } from '../../lib/errors';
 import { readBodyCapped } from '../../lib/json-body';
 
 /**
- * Reads a multipart/form-data body with a size cap: 415 for another media type, 413 past the cap
- * (declared or streamed), 400 when it does not parse as multipart.
+ * Reads a multipart/form-data body with a size cap: 415 for another media type (naming the operation's
+ * own fields), 413 past the cap (declared or streamed), 400 when it does not parse as multipart.
  */
-export async function readMultipart(req: Request, maxBytes: number): Promise<FormData> {
+export async function readMultipart(req: Request, maxBytes: number, fields: { required: string[]; optional: string[] }): Promise<FormData> {
   const type = req.headers.get('content-type') ?? '';
   if (!/^multipart\/form-data\b/i.test(type.trim())) {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the upload as multipart/form-data with the fields file, message_id, iv and (optionally) name');
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Send the upload as multipart/form-data with ${describeFields(fields)}`);
   }
   const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', `The upload is larger than ${maxBytes} bytes`);
   const declared = Number(req.headers.get('content-length') ?? NaN);
@@ -49,4 +49,26 @@ export async function optionalFilePart(form: FormData, name: string, what: strin
   if (typeof file === 'string') throw bodyFieldError(name, `${name} must be a file part (${what}), not a text field`, 'file_type');
   if (files.length > 1) throw bodyFieldError(name, tooMany, 'too_many');
   return { bytes: new Uint8Array(await file.arrayBuffer()), fileName: file.name };
+}
+
+/** "the fields file, message_id and iv, and (optionally) name". */
+function describeFields({ required, optional }: { required: string[]; optional: string[] }): string {
+  const list = (names: string[]) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
+  const parts = [
+    required.length ? `the field${required.length === 1 ? '' : 's'} ${list(required)}` : '',
+    optional.length ? `(optionally) ${list(optional)}` : '',
+  ];
+  return parts.filter(Boolean).join(', and ') || 'its fields';
+}
+
+/** The fields a multipart schema (a zod object) declares, required first. */
+export function multipartFields(schema: { shape?: Record<string, { safeParse: (v: unknown) => { success: boolean } }> }): {
+  required: string[];
+  optional: string[];
+} {
+  const shape = schema.shape ?? {};
+  const names = Object.keys(shape);
+  // A field that accepts "absent" is optional.
+  const optional = names.filter((n) => shape[n]!.safeParse(undefined).success);
+  return { required: names.filter((n) => !optional.includes(n)), optional };
 }
