@@ -139,7 +139,7 @@ test('messages: two users: create with and without rules, Release now, log and h
     assert.equal(detailB.message.rules.length, 0);
     assert.equal(detailB.message.has_audio, true, 'the recording was sent');
     await card(page, 'Message')
-      .getByText(/^Released at /)
+      .getByText(/^Will be released at /)
       .waitFor();
     const audio = card(page, 'Message').locator('audio');
     await audio.waitFor();

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setToken } from '../../lib/session';
 import { renderWithQuery } from '../../test-utils/query-client';
@@ -41,7 +41,21 @@ describe('MessageDetail', () => {
     const message = card('Message');
     expect(within(message).getByText(PAUSED_LABEL).className).toContain('badge--grace');
     expect(within(message).getByText(PAUSED_NOTE)).toBeTruthy();
-    expect(within(message).queryByText(/^Released at/)).toBeNull();
+    expect(within(message).queryByText(/released at/i)).toBeNull();
+  });
+
+  it('says a future scheduled letter will be released at its time, and calls a rule message’s time a floor, not a delivery', () => {
+    renderDetail(data({ message: messageView({ status: 'scheduled', rules: [], deliver_at: '2027-05-14T09:30:00.000Z' }) }));
+    expect(within(card('Message')).getByText(/^Will be released at/)).toBeTruthy();
+    expect(within(card('Message')).queryByText(/^Released at/)).toBeNull();
+    cleanup();
+    renderDetail(
+      data({
+        message: messageView({ status: 'scheduled', rules: [{ trigger_type: 'missed_checkins', trigger_value: '1', expire_window: null, fired_at: null }] }),
+      }),
+    );
+    expect(within(card('Message')).getByText('Not before')).toBeTruthy();
+    expect(within(card('Message')).queryByText('Deliver at')).toBeNull();
   });
 
   it('says a message whose recipient left Afterword is undeliverable, offers no action, and keeps its history', () => {

@@ -60,7 +60,8 @@ export function MessageDetail({ data, onRelease, onCancel, pending, renderEncryp
             <dd className="break">{to}</dd>
           </div>
           <div>
-            <dt>Deliver at</dt>
+            {/* Under a rule the time is a floor, not a delivery: it goes when a rule fires, not before it. */}
+            <dt>{message.rules.length ? 'Not before' : 'Deliver at'}</dt>
             <dd>
               <time dateTime={message.deliver_at}>{formatDateTime(message.deliver_at)}</time>
             </dd>
@@ -177,7 +178,7 @@ function WhatHappensNext({ message }: { message: MessageView }) {
     return message.rules.length ? (
       <p className="note">Released when any of its rules fires, and not before {at(message.deliver_at)}.</p>
     ) : (
-      <p className="note">Released at {at(message.deliver_at)}.</p>
+      <p className="note">Will be released at {at(message.deliver_at)}.</p>
     );
   }
   if (message.status === 'armed') {
