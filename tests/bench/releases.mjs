@@ -240,7 +240,7 @@ function latencyRows(persistDir, tag) {
        (SELECT count(*) FROM delivery_log l WHERE l.message_id = m.id AND l.channel = 'email' AND l.success = 1) AS ok_logs,
        (SELECT count(*) FROM delivery_log l WHERE l.message_id = m.id AND l.channel = 'inbox') AS inbox_logs,
        (SELECT count(*) FROM deliveries d WHERE d.message_id = m.id) AS deliveries,
-       (SELECT count(*) FROM outbox_messages o WHERE o.channel = 'email' AND o.text = m.content) AS outbox_rows
+       (SELECT count(*) FROM outbox_messages o WHERE o.channel = 'email' AND o.idempotency_key IN (SELECT 'delivery:' || d.id FROM deliveries d WHERE d.message_id = m.id)) AS outbox_rows
      FROM messages m JOIN canaries c ON c.user_id = m.sender_id
      WHERE m.content LIKE ${q(`${tag}%`)}`,
   );
@@ -435,9 +435,10 @@ async function throughputFigures(persistDir, tag) {
        (SELECT count(DISTINCT l.message_id) FROM delivery_log l JOIN messages m2 ON m2.id = l.message_id WHERE l.channel = 'email' AND l.success = 1 AND m2.content LIKE ${q(`${tag}%`)}) AS ok_messages,
        (SELECT min(l.created_at) FROM delivery_log l JOIN messages m2 ON m2.id = l.message_id WHERE l.channel = 'email' AND m2.content LIKE ${q(`${tag}%`)}) AS first_attempt,
        (SELECT max(l.created_at) FROM delivery_log l JOIN messages m2 ON m2.id = l.message_id WHERE l.channel = 'email' AND l.success = 1 AND m2.content LIKE ${q(`${tag}%`)}) AS last_ok,
-       (SELECT count(*) FROM outbox_messages o WHERE o.channel = 'email' AND o.text LIKE ${q(`${tag}%`)}) AS outbox_rows,
-       (SELECT count(DISTINCT o.text) FROM outbox_messages o WHERE o.channel = 'email' AND o.text LIKE ${q(`${tag}%`)}) AS outbox_distinct,
-       (SELECT max(o.created_at) FROM outbox_messages o WHERE o.channel = 'email' AND o.text LIKE ${q(`${tag}%`)}) AS last_outbox
+       -- A channel carries a notice, not the message's words: the outbox rows are found by their deliveries' keys.
+       (SELECT count(*) FROM outbox_messages o WHERE o.channel = 'email' AND o.idempotency_key IN (SELECT 'delivery:' || d.id FROM deliveries d JOIN messages m3 ON m3.id = d.message_id WHERE m3.content LIKE ${q(`${tag}%`)})) AS outbox_rows,
+       (SELECT count(DISTINCT o.idempotency_key) FROM outbox_messages o WHERE o.channel = 'email' AND o.idempotency_key IN (SELECT 'delivery:' || d.id FROM deliveries d JOIN messages m3 ON m3.id = d.message_id WHERE m3.content LIKE ${q(`${tag}%`)})) AS outbox_distinct,
+       (SELECT max(o.created_at) FROM outbox_messages o WHERE o.channel = 'email' AND o.idempotency_key IN (SELECT 'delivery:' || d.id FROM deliveries d JOIN messages m3 ON m3.id = d.message_id WHERE m3.content LIKE ${q(`${tag}%`)})) AS last_outbox
      FROM messages m WHERE m.content LIKE ${q(`${tag}%`)} AND m.released_at IS NOT NULL`,
   );
   const byStatus = await d1(
@@ -653,7 +654,7 @@ function printLatency(R, L) {
     `  messages: ${L.rows}/${L.n} found; delivered ${L.delivered}; lost (no email attempt) ${L.lost}; twice ${L.twice}; failed attempts ${L.failedAttempts}; > 2 s late ${L.over2s}`,
   );
   console.log(
-    `  cross-check: ${L.deliveries} deliveries rows, ${L.inboxLogs} inbox log rows, ${L.outboxRows} outbox rows with the messages' texts; misses recorded by alarm ${L.missByAlarm}/${L.rows}; canaries re-warned (late reminder) ${L.rewarned}; release causes: ${L.releaseCauses}; owner notices ${L.notices.n} (${L.notices.sent ?? 0} sent)`,
+    `  cross-check: ${L.deliveries} deliveries rows, ${L.inboxLogs} inbox log rows, ${L.outboxRows} outbox rows of the messages' deliveries; misses recorded by alarm ${L.missByAlarm}/${L.rows}; canaries re-warned (late reminder) ${L.rewarned}; release causes: ${L.releaseCauses}; owner notices ${L.notices.n} (${L.notices.sent ?? 0} sent)`,
   );
   if (L.rewarned) {
     const tol = (i) => ((i * 1000 * 0.2 * 0.05) / 1000).toFixed(1);

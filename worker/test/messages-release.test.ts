@@ -239,7 +239,10 @@ describe('delivery (the DELIVERIES consumer)', () => {
       .bind(`delivery:${deliveryId}`)
       .all<Record<string, any>>();
     expect(outbox).toHaveLength(1);
-    expect(outbox[0]).toMatchObject({ channel: 'email', address: recipient.email, recipient_user_id: recipient.id, text: 'Hello from the past' });
+    expect(outbox[0]).toMatchObject({ channel: 'email', address: recipient.email, recipient_user_id: recipient.id });
+    // The channel carries a notice and the link; the words are read in the app.
+    expect(outbox[0]!.text).toContain('left you a message on Afterword');
+    expect(outbox[0]!.text).not.toContain('Hello from the past');
     expect(outbox[0]!.link).toContain(`/app/messages/view/${m.id}`);
     expect((await messageRow(m.id))!.status).toBe('delivered');
     const { results: log } = await env.DB.prepare('SELECT channel, success, attempt FROM delivery_log WHERE message_id = ? ORDER BY created_at')
