@@ -74,6 +74,27 @@ describe('AppShell', () => {
     expect(within(screen.getByRole('navigation', { name: 'Received' })).getByRole('link').textContent).toBe('Inbox');
   });
 
+  it('links every other page in a "More" group, apart from the SPEC entries, so none is found only by its address', async () => {
+    await renderShell();
+    const more = screen.getByRole('navigation', { name: 'More' });
+    expect(
+      within(more)
+        .getAllByRole('link')
+        .map((a) => [a.textContent, a.getAttribute('href')]),
+    ).toEqual([
+      ['Vault', '/app/vault'],
+      ['Guardians', '/app/guardian'],
+      ['Contacts', '/app/contacts'],
+      ['Capsules', '/app/capsules'],
+      ['Memorials', '/app/memorial'],
+      ['Remembrances', '/app/remembrances'],
+      ['Notifications', '/app/notifications'],
+      ['Billing', '/app/billing'],
+      ['Developer', '/app/developer'],
+    ]);
+    expect(within(screen.getByRole('navigation', { name: 'App' })).getAllByRole('link')).toHaveLength(EXPECTED.length);
+  });
+
   it('has no Outbox link by default', async () => {
     await renderShell();
     expect(screen.queryByRole('navigation', { name: 'Local development' })).toBeNull();

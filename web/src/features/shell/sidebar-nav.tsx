@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { LOCAL_ITEMS, RECEIVED_ITEMS, SIDEBAR_ITEMS } from './nav-items';
+import { LOCAL_ITEMS, MORE_ITEMS, RECEIVED_ITEMS, SIDEBAR_ITEMS } from './nav-items';
 
 interface SidebarNavProps {
   id: string;
@@ -33,6 +33,16 @@ export function SidebarNav({ id, open, onNavigate, outboxEnabled = false, unread
           ))}
         </ul>
       </nav>
+      <nav aria-label="More" className="sidebar__more">
+        <p className="sidebar__local-title">More</p>
+        <ul className="sidebar__list">
+          {MORE_ITEMS.map((item) => (
+            <li key={item.to}>
+              <SidebarLink to={item.to} label={item.label} onNavigate={onNavigate} />
+            </li>
+          ))}
+        </ul>
+      </nav>
       {outboxEnabled ? (
         <nav aria-label="Local development" className="sidebar__local">
           <p className="sidebar__local-title">Running locally</p>
@@ -49,7 +59,11 @@ export function SidebarNav({ id, open, onNavigate, outboxEnabled = false, unread
   );
 }
 
-type NavTarget = (typeof SIDEBAR_ITEMS)[number]['to'] | (typeof RECEIVED_ITEMS)[number]['to'] | (typeof LOCAL_ITEMS)[number]['to'];
+type NavTarget =
+  | (typeof SIDEBAR_ITEMS)[number]['to']
+  | (typeof RECEIVED_ITEMS)[number]['to']
+  | (typeof MORE_ITEMS)[number]['to']
+  | (typeof LOCAL_ITEMS)[number]['to'];
 
 interface SidebarLinkProps {
   to: NavTarget;
