@@ -36,12 +36,27 @@ function GuardianPage() {
   const answers = useGuardianAnswers();
   const contacts = useContactOptions();
 
+  const chosenBy = (
+    <Card title="People who chose you">
+      {owners.isPending ? (
+        <Skeleton lines={2} label="Loading the people who chose you" />
+      ) : owners.isError ? (
+        <ErrorState title={T.loadFailed} read={owners} />
+      ) : (
+        <OwnersList owners={owners.data} actions={answers} />
+      )}
+    </Card>
+  );
+  // Someone who guards others and has no guardians of their own came for the people who chose them: lead with them.
+  const leadWithChosenBy = Boolean(owners.data?.length) && guardians.data?.length === 0;
+
   return (
     <>
       <PageHeader title="Guardian">
         <p>Assign a trusted person, by email, to help confirm what should happen if you stop checking in.</p>
       </PageHeader>
       <div className="stack">
+        {leadWithChosenBy ? chosenBy : null}
         <GuardianConsentWithdrawn />
         <Card title="Assign a guardian">
           <AssignForm onAssign={actions.assign} pending={actions.assignPending} contacts={contacts} withPicker />
@@ -58,15 +73,7 @@ function GuardianPage() {
         <SettingsCard guardians={guardians.data} />
         <LadderCard guardians={guardians.data} />
         <MemorialWishCard />
-        <Card title="People who chose you">
-          {owners.isPending ? (
-            <Skeleton lines={2} label="Loading the people who chose you" />
-          ) : owners.isError ? (
-            <ErrorState title={T.loadFailed} read={owners} />
-          ) : (
-            <OwnersList owners={owners.data} actions={answers} />
-          )}
-        </Card>
+        {leadWithChosenBy ? null : chosenBy}
       </div>
     </>
   );
