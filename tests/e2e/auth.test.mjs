@@ -166,6 +166,26 @@ test("login: 'Signing in…' while submitting, then lands on /app with the token
   }
 });
 
+test('login: a page opened while signed out (a release email’s link) is where the person lands after signing in', async () => {
+  const acct = await register();
+  const { page, context, errors } = await freshPage();
+  try {
+    await page.goto('/app/canary-status?from=email');
+    await page.waitForURL((u) => u.pathname === '/login');
+    await page.getByLabel('Email').fill(acct.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL((u) => u.pathname === '/app/canary-status' && u.search === '?from=email', { timeout: 15_000 });
+    await page.getByRole('heading', { name: 'Canary Status', level: 1 }).waitFor();
+    assert.deepEqual(
+      errors.filter((e) => !/401|Failed to load resource/.test(e.text)),
+      [],
+    );
+  } finally {
+    await context.close();
+  }
+});
+
 test('login: a wrong password shows the server detail in an alert', async () => {
   const acct = await register();
   const { page, context } = await freshPage();

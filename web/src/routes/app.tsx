@@ -10,13 +10,18 @@ import { MESSAGE_LIST_REFRESH_MS } from '../features/messages/queries';
 import { AppShell } from '../features/shell/app-shell';
 import { NotFoundContent } from '../features/site/not-found';
 import { setDisplayTimeZone } from '../lib/format-time';
+import { rememberReturnTo, takeReturnTo } from '../lib/return-to';
 import { clearToken, getToken } from '../lib/session';
 import { trpc } from '../lib/trpc';
 
 export const Route = createFileRoute('/app')({
   // SPEC section 6: without a stored token, /app redirects to /login.
-  beforeLoad: () => {
-    if (!getToken()) throw redirect({ to: '/login' });
+  beforeLoad: ({ location }) => {
+    if (!getToken()) {
+      // Back to this page after sign-in (a release email's link, a bookmark): lib/return-to.ts.
+      rememberReturnTo(location.href);
+      throw redirect({ to: '/login' });
+    }
     // A guardian invitation opened while signed out: back to it once, now that there is a session.
     const invite = takePendingInvite();
     if (invite) throw redirect({ to: '/guardian/accept/$token', params: { token: invite } });
@@ -26,6 +31,9 @@ export const Route = createFileRoute('/app')({
     // Likewise a vault claim link (a QR code) opened while signed out.
     const claim = takePendingClaim();
     if (claim) throw redirect({ to: '/claim/$token', params: { token: claim } });
+    // Likewise any app page opened while signed out.
+    const back = takeReturnTo();
+    if (back && back !== location.href) throw redirect({ href: back });
   },
   // Runs only after beforeLoad let the visit through. What every /app page shows around its content;
   // started together with the page's own reads, so they share one batched request.
