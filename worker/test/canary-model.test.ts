@@ -276,6 +276,8 @@ function modelTimerRun(world: World, c: ModelCanary) {
  * (CanaryClock.warningDelivered, as the notice consumer calls it) and runs at the same instant.
  */
 async function deliver(world: World, c: ModelCanary, which: 'oldest' | 'newest' | 'all') {
+  // A delivery runs the engine and arms the object's alarm, which refuses instants after 2189 (as check-ins do).
+  if (!armableAfterCheckIn(world, [c])) return;
   const mine = [...world.undelivered.values()].filter((w) => w.canary_id === c.id);
   const picked = which === 'all' ? mine : which === 'oldest' ? mine.slice(0, 1) : mine.slice(-1);
   for (const w of picked) {
