@@ -60,3 +60,11 @@ test('an unknown /api path is a JSON 404 with a detail, not the SPA', async () =
     assert.ok(!/<html/i.test(res.text));
   }
 });
+
+test('/robots.txt is a real robots file (not the app’s HTML): public pages open, the app, the API and one-time links closed', async () => {
+  const res = await api('GET', '/robots.txt');
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get('content-type') ?? '', /^text\/plain/);
+  assert.ok(!/<html/i.test(res.text));
+  for (const rule of ['User-agent: *', 'Disallow: /app/', 'Disallow: /api/', 'Disallow: /claim/', 'Allow: /']) assert.ok(res.text.includes(rule), rule);
+});
