@@ -235,13 +235,15 @@ test('messages: two users: create with and without rules, Release now, log and h
     await rp.getByText('This message could not be found.').waitFor();
 
     // The Outbox, linked apart from the SPEC sidebar entries, is the recipient's local mailbox: it shows
-    // the email that would have gone out to them.
+    // the email that would have gone out to them — who left a message and the link, never its words.
     await rp.getByRole('navigation', { name: 'Local development' }).getByRole('link', { name: 'Outbox' }).click();
     await h1(rp, 'Outbox').waitFor();
     await rp.getByText('This is your local mailbox: what Afterword would have sent to you', { exact: false }).waitFor();
-    const mail = rp.locator('.outbox-item', { hasText: releaseText });
+    const mail = rp.locator('.outbox-item', { hasText: `A message from ${sender.email}` }).first();
     await mail.waitFor({ timeout: 30_000 });
     assert.match(await mail.textContent(), new RegExp(recipient.email.replace(/[.+]/g, '\\$&')));
+    assert.match(await mail.textContent(), /left you a message( with a voice recording)? on Afterword/);
+    assert.equal(await rp.locator('.outbox-item', { hasText: releaseText }).count(), 0, 'the words stay in the app');
     await mail.locator('.badge').getByText('Email', { exact: true }).waitFor();
     await screenshot(rp, 'outbox');
     await assertNoSeriousAxeViolations(rp, '/app/outbox');
