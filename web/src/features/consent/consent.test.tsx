@@ -69,6 +69,22 @@ describe('Ada reads and changes her data consents', () => {
     expect(within(guardians.closest('.consent-item') as HTMLElement).getByText(formatDateTime(CHANGED))).toBeTruthy();
   });
 
+  it('asks before a withdrawal that erases (Voice), saying what goes; No keeps everything', async () => {
+    const api = openPage((input) => ok({ ...(input as object), updated_at: CHANGED }));
+    fireEvent.click(await screen.findByRole('switch', { name: 'Voice' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Turn off Voice and delete your voice?' });
+    expect(dialog.textContent).toContain('voice profile, every recorded sample and your persona’s answers are deleted');
+    expect(api.callsTo('legal.setConsent')).toEqual([]);
+    fireEvent.click(within(dialog).getByRole('button', { name: /cancel|keep|no/i }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(api.callsTo('legal.setConsent')).toEqual([]);
+    expect(checked(screen.getByRole('switch', { name: 'Voice' }))).toBe(true);
+
+    fireEvent.click(screen.getByRole('switch', { name: 'Voice' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Turn off and delete' }));
+    await waitFor(() => expect(api.callsTo('legal.setConsent')).toEqual([{ id: 'voice', consent: false }]));
+  });
+
   it('allows a withdrawn kind again', async () => {
     const api = openPage((input) => ok({ ...(input as object), updated_at: CHANGED }), consents({ messages: { consent: false, updated_at: CHANGED } }));
     fireEvent.click(await screen.findByRole('switch', { name: 'Messages' }));

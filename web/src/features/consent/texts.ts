@@ -25,3 +25,15 @@ export const KIND_LABEL: Record<TConsentKind, string> = {
 
 /** Kinds whose capability is not built yet (issue 17's video items): the state is stored and enforced when they land. */
 export const NOT_YET_BUILT: readonly TConsentKind[] = ['video'];
+
+/**
+ * Withdrawals that erase something for good: the switch asks first, saying what goes (the server deletes
+ * it at once: worker/src/domains/legal/consents.ts). The others only pause, and resume when allowed again.
+ */
+export const ERASES_ON_WITHDRAW: Partial<Record<TConsentKind, { title: string; body: string; confirm: string }>> = {
+  voice: {
+    title: 'Turn off Voice and delete your voice?',
+    body: 'Your voice profile, every recorded sample and your persona’s answers are deleted now. Turning Voice on again later starts from nothing.',
+    confirm: 'Turn off and delete',
+  },
+};
