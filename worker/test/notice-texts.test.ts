@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { canaryNoticeText } from '../src/domains/canary/canary-notice-texts';
 import { armedNotice, failedNotice, RELEASE_REASONS, releasedNotice } from '../src/domains/messages/notices/message-notice-texts';
 import type { CanaryNoticeJob } from '../src/contracts/jobs';
+import { nameWithEmail } from '../src/lib/person-label';
 
 /**
  * One table of the owner's notice texts, by state and kind: each says the state its subject is in, and
@@ -117,5 +118,13 @@ describe('the owner’s notice texts, by state', () => {
 
   it('a canary notice is written in the owner’s time zone', () => {
     expect(canaryNoticeText(canaryJob('grace_reminder'), stakes, LINK, 'Europe/Berlin').subject).toBe('Check in before Fri, 27 Nov 2026, 15:00 CET: "Daily"');
+  });
+});
+
+describe('a person named in a notice', () => {
+  it('is "Name (email)", or the email alone when they set no name — never "olivia@… (olivia@…)"', () => {
+    expect(nameWithEmail('Olivia', 'olivia@example.com')).toBe('Olivia (olivia@example.com)');
+    expect(nameWithEmail('olivia@example.com', 'olivia@example.com')).toBe('olivia@example.com');
+    expect(nameWithEmail('  ', 'olivia@example.com')).toBe('olivia@example.com');
   });
 });

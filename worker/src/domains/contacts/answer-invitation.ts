@@ -1,3 +1,4 @@
+import { nameWithEmail } from '../../lib/person-label';
 import { schema } from '@afterword/db';
 import type { User } from '@afterword/db/schema';
 import { and, eq, or } from 'drizzle-orm';
@@ -51,7 +52,7 @@ export async function answerContactInvitation(ctx: ServiceContext, user: User, t
                 userId: owner.id,
                 kind: 'contact_accepted',
                 subject: `${who} accepted your contact invitation`,
-                text: `${who} (${c.email}) accepted your invitation: you can now pick each other by name as a message's recipient or as a guardian. Your contacts: ${appOrigin(ctx.env)}/app/contacts`,
+                text: `${nameWithEmail(who, c.email)} accepted your invitation: you can now pick each other by name as a message's recipient or as a guardian. Your contacts: ${appOrigin(ctx.env)}/app/contacts`,
                 link: null,
                 at: now,
               },

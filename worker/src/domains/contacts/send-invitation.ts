@@ -1,3 +1,4 @@
+import { nameWithEmail } from '../../lib/person-label';
 import { schema } from '@afterword/db';
 import { and, eq, isNull } from 'drizzle-orm';
 import { createChannels, type Channels } from '../../channels/registry';
@@ -35,7 +36,7 @@ export async function sendContactInvitation(ctx: ServiceContext, job: ContactInv
       recipientUserId: account?.id ?? null,
       subject: `${name} wants to add you as a contact on Afterword`,
       text: [
-        `${name} (${owner.email}) wants to add you as a contact on Afterword, a service that delivers the messages people prepare if they stop checking in.`,
+        `${nameWithEmail(name, owner.email)} wants to add you as a contact on Afterword, a service that delivers the messages people prepare if they stop checking in.`,
         `As contacts, you can each choose the other by name as the recipient of a message or as a guardian. Accepting shows ${name} your name and email; it shows you nothing of theirs but the same. Either of you can remove the other at any time.`,
         `To accept or decline, open this link and sign in (or create an account):\n${link}`,
         `If you do not know ${name}, ignore this email.`,

@@ -1,3 +1,4 @@
+import { nameWithEmail } from '../../lib/person-label';
 import { appOrigin } from '../../lib/app-origin';
 import { schema } from '@afterword/db';
 import type { User } from '@afterword/db/schema';
@@ -67,8 +68,8 @@ export async function answerInvitation(ctx: ServiceContext, user: User, token: s
           kind,
           subject: accept ? `${who} is now your guardian` : `${who} declined to be your guardian`,
           text: accept
-            ? `${who} (${g.email}) accepted your invitation. Guardians are asked about you only after you miss a check-in; they never see your messages. Your guardians: ${appOrigin(ctx.env)}/app/guardian`
-            : `${who} (${g.email}) declined your invitation to be a guardian. You can invite someone else: ${appOrigin(ctx.env)}/app/guardian`,
+            ? `${nameWithEmail(who, g.email)} accepted your invitation. Guardians are asked about you only after you miss a check-in; they never see your messages. Your guardians: ${appOrigin(ctx.env)}/app/guardian`
+            : `${nameWithEmail(who, g.email)} declined your invitation to be a guardian. You can invite someone else: ${appOrigin(ctx.env)}/app/guardian`,
           link: null,
           at: now,
         },
@@ -119,7 +120,7 @@ export async function resignGuardianship(ctx: ServiceContext, user: User, id: st
         userId: owner.id,
         kind: 'guardian_resigned',
         subject: `${who} is no longer your guardian`,
-        text: `${who} (${g.email}) resigned as your guardian. You can invite someone else: ${appOrigin(ctx.env)}/app/guardian`,
+        text: `${nameWithEmail(who, g.email)} resigned as your guardian. You can invite someone else: ${appOrigin(ctx.env)}/app/guardian`,
         link: null,
         at: now,
       },

@@ -1,3 +1,4 @@
+import { nameWithEmail } from '../../lib/person-label';
 import { brokenLimit, ifInserted, insertWithinLimits, type Limit, wrote } from '../../lib/limited-insert';
 import { isLiveGuardian } from '../../contracts/guardian';
 import { appOrigin } from '../../lib/app-origin';
@@ -95,7 +96,7 @@ export async function assignGuardian(ctx: ServiceContext, owner: User, input: TA
         kind: 'invitation',
         subject: `${name} asks you to be their guardian on Afterword`,
         text: [
-          `${name} (${owner.email}) named you as one of their guardians on Afterword, a service that releases the messages they prepared if they stop checking in.`,
+          `${nameWithEmail(name, owner.email)} named you as one of their guardians on Afterword, a service that releases the messages they prepared if they stop checking in.`,
           'As a guardian you may be asked, after they miss a check-in, whether you have heard from them. You can answer that they are fine, hold things for a few days, or report their death — which they can refute by checking in. You never see their messages or files.',
           `To accept or decline, open this link and sign in (or create an account):\n${link}`,
           `If you do not know ${name}, ignore this email.`,
