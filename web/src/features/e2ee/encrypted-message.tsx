@@ -1,3 +1,4 @@
+import { NO_WORDS } from '../messages/format';
 import { formatBytes, type AttachmentView } from '@afterword/worker/contracts/attachments';
 import type { TSealedPayload } from '@afterword/worker/contracts/e2ee';
 import type { MessageView } from '@afterword/worker/contracts/messages';
@@ -207,6 +208,6 @@ export function EncryptedExcerpt({
   const opened = useOpenedMessage(message, reader);
   if (opened.state !== 'open') return <>{T.encryptedExcerpt}</>;
   const first = opened.payload.text.trim().split('\n')[0]?.trim() ?? '';
-  if (!first) return <>{opened.payload.audio ? 'Voice recording' : '(No text)'}</>;
+  if (!first) return <>{opened.payload.audio ? 'Voice recording' : NO_WORDS}</>;
   return <>{first.length > max ? `${first.slice(0, max - 1).trimEnd()}…` : first}</>;
 }

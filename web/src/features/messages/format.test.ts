@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeRule, excerpt, localDateTimeToIso, localDateToIso } from './format';
+import { describeRule, excerpt, localDateTimeToIso, localDateToIso, NO_WORDS } from './format';
 import { toRuleInput } from './rules-editor';
 
 describe('message formats', () => {
@@ -36,5 +36,12 @@ describe('message formats', () => {
     expect(excerpt({ content: 'Hello\nsecond line', use_e2ee: false, has_audio: false })).toBe('Hello');
     expect(excerpt({ content: '', use_e2ee: false, has_audio: true })).toBe('Voice recording');
     expect(excerpt({ content: 'x'.repeat(200), use_e2ee: false, has_audio: false }).length).toBe(90);
+  });
+});
+
+describe('a message with no words', () => {
+  it('says to open it (a vault file, files alone), not "(No text)"', () => {
+    expect(excerpt({ content: '', use_e2ee: false, has_audio: false })).toBe(NO_WORDS);
+    expect(excerpt({ content: '  ', use_e2ee: false, has_audio: true })).toBe('Voice recording');
   });
 });

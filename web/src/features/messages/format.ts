@@ -101,11 +101,14 @@ export function describeRule(rule: Pick<MessageRuleView, 'trigger_type' | 'trigg
   return text;
 }
 
+/** A message with no words and no recording (a vault file, files alone): what to do, not "(No text)". */
+export const NO_WORDS = 'No words: open it to see what it holds';
+
 /** The first line of a message, shortened, for lists. */
 export function excerpt(message: Pick<MessageView, 'content' | 'use_e2ee' | 'has_audio'>, max = 90): string {
   if (message.use_e2ee && !message.content.trim()) return 'End-to-end encrypted message';
   const first = message.content.trim().split('\n')[0]?.trim() ?? '';
-  if (!first) return message.has_audio ? 'Voice recording' : '(No text)';
+  if (!first) return message.has_audio ? 'Voice recording' : NO_WORDS;
   return first.length > max ? `${first.slice(0, max - 1).trimEnd()}…` : first;
 }
 
