@@ -21,10 +21,10 @@ describe('WaitingForYou', () => {
     ));
     const items = (await screen.findAllByRole('listitem')).map((li) => li.textContent);
     expect(items).toEqual([
-      'Ann left you 2 messages. Open it (the message from Ann)',
+      'Ann left you 2 messages. Open the first (the first message from Ann)',
       'carl@example.com left you a message. Open it (the message from carl@example.com)',
     ]);
-    expect(screen.getByRole('link', { name: 'Open it (the message from Ann)' }).getAttribute('href')).toBe('/app/inbox/m1');
+    expect(screen.getByRole('link', { name: 'Open the first (the first message from Ann)' }).getAttribute('href')).toBe('/app/inbox/m1');
   });
 
   it('shows nothing once everything has been opened', async () => {

@@ -31,7 +31,11 @@ export function WaitingForYou({ messages }: { messages: readonly ReceivedMessage
           <li key={line.firstId}>
             {line.from} left you {line.count === 1 ? 'a message' : `${line.count} messages`}.{' '}
             <Link to="/app/inbox/$id" params={{ id: line.firstId }}>
-              Open it<span className="visually-hidden"> (the message from {line.from})</span>
+              {line.count === 1 ? 'Open it' : 'Open the first'}
+              <span className="visually-hidden">
+                {' '}
+                (the {line.count === 1 ? 'message' : 'first message'} from {line.from})
+              </span>
             </Link>
           </li>
         ))}
