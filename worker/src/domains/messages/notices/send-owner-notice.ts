@@ -101,7 +101,7 @@ export async function sendOwnerNotice(
   if (!row) return 'none';
   // Already delivered: a canary warning's object may not have heard yet (its report failed and the job was retried).
   if (row.notice.status !== 'pending') {
-    if (row.notice.status === 'sent' && row.notice.canary_id && CANARY_WARNING_KINDS.has(row.notice.kind)) {
+    if (row.notice.canary_id && CANARY_WARNING_KINDS.has(row.notice.kind)) {
       await reportWarning(ctx, row.notice.canary_id, noticeId, row.notice.sent_at ?? now, await acceptedChannels(ctx, noticeId));
     }
     return 'none';
@@ -148,8 +148,9 @@ export async function sendOwnerNotice(
     ...(notice.link ? { link: notice.link } : {}),
   };
   const attempts = await tryMethods(ctx, channels, user, out, chosen);
-  // A safety notice no chosen method took: every other way to reach the owner.
-  if (safety && !attempts.some((a) => a.result.ok)) {
+  // A safety notice no chosen method took: every other way to reach the owner (whether or not the switches
+  // could have muted it: a warning the owner did not mute must still reach them somewhere).
+  if (SAFETY_NOTICE_KINDS.has(notice.kind) && !attempts.some((a) => a.result.ok)) {
     attempts.push(
       ...(await tryMethods(
         ctx,
