@@ -1,4 +1,5 @@
-import { env } from 'cloudflare:test';
+import { env, runInDurableObject } from 'cloudflare:test';
+import { clockOf } from '../src/domains/canary/canary-timer';
 import { describe, expect, inject, it } from 'vitest';
 import type { CanaryNoticeJob } from '../src/contracts/jobs';
 import { advanceCanary } from '../src/domains/canary/advance-canary';
@@ -180,6 +181,31 @@ describe("the owner's warnings on their channels", () => {
     expect(await attemptsOf(job.transition_id)).toEqual(['in_app Activity feed accepted']);
     const atDeadline = await captureJobs(() => advanceCanary(servicesAt(start + HOUR), canary.id, 'alarm'));
     expect(missedEvents(atDeadline.sent, canary.id)).toHaveLength(1);
+  });
+
+  it('a warning whose report to its canary was lost is reported again when its job comes back (sent or recorded in the feed)', async () => {
+    for (const muted of [false, true]) {
+      const owner = await signedInUser();
+      await saveNotifyPreferences(servicesAt(Date.now()), owner.id, {
+        ...DEFAULT_NOTIFY_PREFERENCES,
+        quiet_hours: { start: '00:00', end: '00:00' },
+        alerts: { ...DEFAULT_NOTIFY_PREFERENCES.alerts, canary_events: !muted },
+      });
+      const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
+      const graceStart = Date.parse(canary.last_check_in) + 0.8 * HOUR;
+      const job = await reminderJob(canary.id, graceStart);
+      expect(await sendCanaryNotice(servicesAt(graceStart), job)).toBe(muted ? 'skipped' : 'sent');
+      // The object lost the report (as if the call had failed after the notice was marked).
+      await runInDurableObject(clockOf(env, canary.id), (_, state) => {
+        state.storage.sql.exec('UPDATE transitions SET delivered_at = NULL, delivery_status = ? WHERE id = ?', 'pending', job.transition_id);
+      });
+      // The object sends the warning again; its notice is not sent twice, and the canary hears of it.
+      expect(await sendCanaryNotice(servicesAt(graceStart + 60_000), job)).toBe('none');
+      const held = await runInDurableObject(clockOf(env, canary.id), (_, state) =>
+        state.storage.sql.exec<{ delivered_at: number | null }>('SELECT delivered_at FROM transitions WHERE id = ?', job.transition_id).one(),
+      );
+      expect(held.delivered_at, muted ? 'muted' : 'sent').toBe(graceStart);
+    }
   });
 
   it('with canary alerts off, a warning still comes while a message would be released by the miss', async () => {
