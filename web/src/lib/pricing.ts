@@ -7,6 +7,7 @@ import {
   planPrices,
   type PlanPrices,
 } from '@afterword/worker/contracts/plans';
+import { MAX_GUARDIANS } from '@afterword/worker/contracts/guardian';
 
 /**
  * SPEC section 9: the tier cards of the pricing and checkout pages. Prices and limits come from the one
@@ -35,36 +36,35 @@ export interface Tier {
   features: string[];
 }
 
-const BASE_TIERS: Omit<Tier, 'pricing' | 'limits'>[] = [
-  {
-    id: 'free',
-    name: 'Free',
-    tagline: 'Start with one check-in.',
-    recommended: false,
-    features: ['1 canary', 'Encrypted messages', '1 GB storage'],
-  },
-  {
-    id: 'plus',
-    name: 'Plus (Guardian)',
-    tagline: 'For people with a few people to look after.',
-    recommended: false,
-    features: ['3 canaries', 'Guardian assignment', '10 GB storage', '5 voice minutes per session'],
-  },
-  {
-    id: 'pro',
-    name: 'Pro (Legacy)',
-    tagline: 'The full legacy toolkit.',
-    recommended: true,
-    features: ['Unlimited canaries', 'Voice legacy', '100 GB storage', '20 voice minutes per session'],
-  },
-  {
-    id: 'immortality',
-    name: 'Immortality',
-    tagline: 'For large archives and families.',
-    recommended: false,
-    features: ['Unlimited canaries', '1000 GB storage', '60 voice minutes per session', '100,000 API calls'],
-  },
+/**
+ * What every plan has, the same on each: the server enforces no plan limit on these
+ * (worker/src/contracts/plans.ts PLAN_LIMITS limits canaries, storage, voice minutes and API calls only).
+ */
+export const EVERY_PLAN = [`Up to ${MAX_GUARDIANS} guardians`, 'End-to-end encrypted messages and vault'] as const;
+
+const BASE_TIERS: Omit<Tier, 'pricing' | 'limits' | 'features'>[] = [
+  { id: 'free', name: 'Free', tagline: 'Start with one check-in.', recommended: false },
+  { id: 'plus', name: 'Plus (Guardian)', tagline: 'For people with a few people to look after.', recommended: false },
+  { id: 'pro', name: 'Pro (Legacy)', tagline: 'The full legacy toolkit.', recommended: true },
+  { id: 'immortality', name: 'Immortality', tagline: 'For large archives and families.', recommended: false },
 ];
+
+const count = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+/**
+ * A tier's feature lines, written from the one plan table the server enforces (PLAN_LIMITS), so the page
+ * can never promise what the server does not hold to (web/src/lib/pricing.test.ts reads them back).
+ */
+export function featuresOf(id: PlanId): string[] {
+  const l = PLAN_LIMITS[id];
+  return [
+    Number.isFinite(l.canaries) ? count(l.canaries, 'canary', 'canaries') : 'Unlimited canaries',
+    `${(l.storageBytes / 1e9).toLocaleString('en-US')} GB storage`,
+    l.voiceMinutes ? `${count(l.voiceMinutes, 'voice minute', 'voice minutes')} per session` : 'No voice chat',
+    `${count(l.apiCallsPerMonth, 'API call', 'API calls')} a month`,
+    ...EVERY_PLAN,
+  ];
+}
 
 export const PRICES = planPrices(import.meta.env.VITE_PRICING_OVERRIDES);
 const limitsOf = (id: PlanId): Tier['limits'] => {
@@ -76,7 +76,7 @@ const limitsOf = (id: PlanId): Tier['limits'] => {
     apiCalls: l.apiCallsPerMonth,
   };
 };
-export const TIERS: readonly Tier[] = BASE_TIERS.map((t) => ({ ...t, pricing: PRICES[t.id], limits: limitsOf(t.id) }));
+export const TIERS: readonly Tier[] = BASE_TIERS.map((t) => ({ ...t, pricing: PRICES[t.id], limits: limitsOf(t.id), features: featuresOf(t.id) }));
 
 /** SPEC section 9: the annual saving badge comes from the Plus monthly and annual prices. */
 export const annualSavingPercent = () => savingFrom(PRICES);
