@@ -66,7 +66,9 @@ test('a declined card leaves the account on Free', async () => {
     await continueToSandbox(page);
     await page.getByRole('button', { name: 'Decline the card' }).click();
     await page.getByText('The card was declined. Nothing was charged and your plan has not changed.').waitFor();
-    await page.goto('/app/billing');
+    // The page leads back to billing.
+    await page.getByRole('link', { name: 'Back to billing', exact: true }).click();
+    await page.waitForURL((u) => u.pathname === '/app/billing');
     await page.getByTestId('billing-plan').filter({ hasText: 'Free' }).waitFor();
     assert.match(await page.getByTestId('meter-canaries').textContent(), /0 of 1/);
     assert.deepEqual(errors, [], 'no console errors');

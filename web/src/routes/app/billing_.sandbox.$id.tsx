@@ -1,4 +1,4 @@
-import { createFileRoute, useNavigate } from '@tanstack/react-router';
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { Button } from '../../components/button';
 import { QueryState } from '../../components/query-state';
@@ -70,13 +70,19 @@ function SandboxCheckoutPage() {
                 </Button>
               </div>
             ) : (
-              <p role="status" data-testid="sandbox-status">
-                {s.status === 'complete'
-                  ? 'Paid.'
-                  : s.status === 'declined'
-                    ? 'The card was declined. Nothing was charged and your plan has not changed.'
-                    : 'Checkout cancelled. Nothing was charged and your plan has not changed.'}
-              </p>
+              <>
+                <p role="status" data-testid="sandbox-status">
+                  {s.status === 'complete'
+                    ? 'Paid.'
+                    : s.status === 'declined'
+                      ? 'The card was declined. Nothing was charged and your plan has not changed.'
+                      : 'Checkout cancelled. Nothing was charged and your plan has not changed.'}
+                </p>
+                {/* The way on: back to billing, to try another cycle or card. */}
+                <p>
+                  <Link to="/app/billing">Back to billing</Link>
+                </p>
+              </>
             )}
             {failed ? (
               <p role="alert" className="field__error">
