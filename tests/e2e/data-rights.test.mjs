@@ -81,8 +81,9 @@ test('data consents: "Delete your account" asks for the password, says when, and
     const form = page.getByRole('form', { name: 'Delete your account' });
     await form.getByLabel(/Your password/).fill('not my password');
     await form.getByRole('button', { name: 'Delete my account' }).click();
-    await page.getByRole('dialog', { name: 'Delete your account in 7 days?' }).getByRole('button', { name: 'Delete my account' }).click();
+    // A wrong password is said before "are you sure?" is asked.
     await form.getByText('That is not your password').waitFor();
+    assert.equal(await page.getByRole('dialog', { name: 'Delete your account in 7 days?' }).count(), 0);
     await form.getByLabel(/Your password/).fill(acct.password);
     await form.getByRole('button', { name: 'Delete my account' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete your account in 7 days?' });

@@ -40,6 +40,16 @@ async function rowsMentioning(value: string) {
 }
 
 describe('asking for one’s account to be deleted (POST /api/account/delete)', () => {
+  it('checks the password alone first (POST /api/account/delete/check): right → ok, wrong → 422, nothing scheduled either way', async () => {
+    const owner = await signedInUser();
+    const wrong = await api('POST', '/api/account/delete/check', { token: owner.token, json: { password: 'not it at all' } });
+    expect(wrong.status).toBe(422);
+    expect(JSON.stringify(wrong.data.detail)).toContain('That is not your password');
+    const right = await api('POST', '/api/account/delete/check', { token: owner.token, json: { password: owner.password } });
+    expect(right).toMatchObject({ status: 200, data: { ok: true } });
+    expect((await api('GET', '/api/legal/deletions', { token: owner.token })).data.items).toEqual([]);
+  });
+
   it('needs the right password, schedules it 7 days ahead, lists it, tells the owner on every channel; a second ask is 409', async () => {
     const owner = await signedInUser();
     expect((await api('POST', '/api/account/delete', { token: owner.token, json: {} })).status).toBe(422);

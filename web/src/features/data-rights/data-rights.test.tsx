@@ -28,6 +28,7 @@ describe('Ada asks for her account to be deleted', () => {
     let items: unknown[] = [];
     const api = fakeTrpcApi({
       'legal.deletions': () => ok({ items }),
+      'account.checkDeletionPassword': () => ok({ ok: true }),
       'account.requestDeletion': () => {
         items = [scheduled];
         return ok(scheduled);
@@ -44,16 +45,19 @@ describe('Ada asks for her account to be deleted', () => {
     expect(await screen.findByText(T.scheduled(formatDateTime(scheduled.deletion_date)))).toBeTruthy();
   });
 
-  it('shows the server’s reason under the password when it is wrong', async () => {
+  it('says a wrong password under the field before asking "are you sure?", and schedules nothing', async () => {
     const api = fakeTrpcApi({
       'legal.deletions': () => ok({ items: [] }),
-      'account.requestDeletion': () => fails(422, [{ loc: ['body', 'password'], msg: 'That is not your password', type: 'wrong_password' }]),
+      'account.checkDeletionPassword': () => fails(422, [{ loc: ['body', 'password'], msg: 'That is not your password', type: 'wrong_password' }]),
+      'account.requestDeletion': () => ok(scheduled),
     });
     renderWithTrpc(<DeleteAccountCard />, api);
     fireEvent.change(await screen.findByLabelText(/Your password/), { target: { value: 'wrong' } });
     fireEvent.click(screen.getByRole('button', { name: T.deleteButton }));
-    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: T.confirmLabel }));
     expect(await screen.findByText('That is not your password')).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(api.callsTo('account.checkDeletionPassword')).toEqual([{ password: 'wrong' }]);
+    expect(api.callsTo('account.requestDeletion')).toEqual([]);
   });
 
   it('while one is scheduled, offers only Cancel, and cancelling clears it', async () => {

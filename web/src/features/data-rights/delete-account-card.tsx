@@ -38,6 +38,14 @@ export function DeleteAccountCard() {
       setError(parsed.fieldIssues?.find((i) => i.path[0] === 'password')?.msg ?? parsed.detail ?? T.failed);
     },
   });
+  // The password is checked before "are you sure?": a wrong one is said at once, under the field.
+  const check = trpc.account.checkDeletionPassword.useMutation({
+    onSuccess: () => setConfirming(true),
+    onError: (err) => {
+      const parsed = readApiError(err);
+      setError(parsed.fieldIssues?.find((i) => i.path[0] === 'password')?.msg ?? parsed.detail ?? T.failed);
+    },
+  });
   const cancel = trpc.account.cancelDeletion.useMutation({
     onSuccess: async () => {
       toast.success(T.cancelled);
@@ -53,7 +61,7 @@ export function DeleteAccountCard() {
       setError('Enter your password to confirm');
       return;
     }
-    setConfirming(true);
+    check.mutate({ password });
   }
 
   const requested = deletions.data?.items.find((i) => i.reason === 'request');
@@ -85,7 +93,7 @@ export function DeleteAccountCard() {
             error={error}
           />
           <div className="button-row">
-            <Button type="submit" variant="danger" disabled={request.isPending}>
+            <Button type="submit" variant="danger" disabled={request.isPending || check.isPending}>
               {T.deleteButton}
             </Button>
           </div>

@@ -1,7 +1,8 @@
+import { ZOk } from '../../contracts/transport';
 import { defineOperation } from '../../api/operation';
 import { ZAccountDeleteInput, ZAccountDeletionCancelled } from '../../contracts/account';
 import { ZScheduledDeletion } from '../../contracts/legal';
-import { cancelAccountDeletion, requestAccountDeletion } from './request-deletion';
+import { cancelAccountDeletion, checkDeletionPassword, requestAccountDeletion } from './request-deletion';
 
 /** Deleting one's own account on request (issue 14 section 3; docs/decisions/data-export.md "Erasure"). */
 const tags = ['Legal'];
@@ -29,6 +30,27 @@ export const accountOperations = [
       },
     },
     run: ({ services, principal, clientAddress }, input) => requestAccountDeletion(services, principal.user, input, clientAddress),
+  }),
+  defineOperation({
+    method: 'post',
+    path: '/api/account/delete/check',
+    trpc: 'checkDeletionPassword',
+    access: { kind: 'session' },
+    input: { body: ZAccountDeleteInput },
+    output: ZOk,
+    docs: {
+      operationId: 'checkAccountDeletionPassword',
+      summary: 'Check the password that would confirm a deletion',
+      description:
+        'Checks the password alone, as POST /api/account/delete will, so a page can say a wrong password before it asks "are you sure?". Schedules nothing. A wrong password counts as a failed sign-in.',
+      tags,
+      responses: {
+        200: { description: 'The password is right' },
+        422: { description: 'Wrong or missing password (counts as a failed sign-in)' },
+        429: { description: 'Too many wrong passwords' },
+      },
+    },
+    run: ({ services, principal, clientAddress }, input) => checkDeletionPassword(services, principal.user, input, clientAddress),
   }),
   defineOperation({
     method: 'post',

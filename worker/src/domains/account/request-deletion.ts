@@ -15,13 +15,11 @@ const scheduledByRequest = (userId: string) =>
   and(eq(schema.scheduledDeletions.user_id, userId), eq(schema.scheduledDeletions.reason, 'request'), eq(schema.scheduledDeletions.status, 'scheduled'));
 
 /**
- * POST /api/account/delete: schedules the erasure of the caller's account seven days ahead, cancelable
- * until then (POST /api/account/delete/cancel), listed in GET /api/legal/deletions. The password is
- * checked like a sign-in (a wrong one counts against the login throttle, so a stolen session cannot guess
- * it faster than the login form). The user is told on every channel they have: a deletion they did not
- * ask for must not go unseen. The row (unique while scheduled) and the notice are one batch.
+ * The password that confirms a deletion, checked like a sign-in (a wrong one counts against the login
+ * throttle). POST /api/account/delete/check runs it alone, so the page learns of a wrong password before
+ * it asks "are you sure?" — and the deletion itself checks it again.
  */
-export async function requestAccountDeletion(ctx: ServiceContext, user: User, input: TAccountDeleteInput, clientAddress: string): Promise<TScheduledDeletion> {
+export async function checkDeletionPassword(ctx: ServiceContext, user: User, input: TAccountDeleteInput, clientAddress: string): Promise<{ ok: true }> {
   if (!user.password_hash) throw bodyFieldError('password', ACCOUNT_DELETION_ERRORS.noPassword, 'no_password');
   const throttle = await reserveLoginAttempt(ctx, await loginThrottleKeys(user.email, clientAddress));
   if (!(await verifyPassword(input.password, user.password_hash)).ok) {
@@ -29,6 +27,18 @@ export async function requestAccountDeletion(ctx: ServiceContext, user: User, in
     throw bodyFieldError('password', ACCOUNT_DELETION_ERRORS.wrongPassword, 'wrong_password');
   }
   await settleLoginSuccess(ctx, throttle);
+  return { ok: true };
+}
+
+/**
+ * POST /api/account/delete: schedules the erasure of the caller's account seven days ahead, cancelable
+ * until then (POST /api/account/delete/cancel), listed in GET /api/legal/deletions. The password is
+ * checked like a sign-in (a wrong one counts against the login throttle, so a stolen session cannot guess
+ * it faster than the login form). The user is told on every channel they have: a deletion they did not
+ * ask for must not go unseen. The row (unique while scheduled) and the notice are one batch.
+ */
+export async function requestAccountDeletion(ctx: ServiceContext, user: User, input: TAccountDeleteInput, clientAddress: string): Promise<TScheduledDeletion> {
+  await checkDeletionPassword(ctx, user, input, clientAddress);
 
   const now = ctx.now();
   const id = crypto.randomUUID();
