@@ -50,7 +50,7 @@ export interface LoginReservation {
 }
 
 /** How long an attempt waits for attempts in flight to free the slots it needs, before it is refused. */
-export const WAIT_FOR_SLOTS_MS = 10_000;
+export const WAIT_FOR_SLOTS_MS = 20_000;
 const RETRY_EVERY_MS = 100;
 
 /**
