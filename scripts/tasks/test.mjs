@@ -10,6 +10,17 @@ import { buildWebIfStale } from '../lib/web-build.mjs';
 import { root, run, step } from '../lib/proc.mjs';
 
 const totals = createTotals();
+/** Each stage's wall time, printed just above the last line: where a run's minutes go. */
+const stageTimes = [];
+async function timed(label, work) {
+  const started = Date.now();
+  try {
+    return await work();
+  } finally {
+    stageTimes.push(`${label} ${Math.round((Date.now() - started) / 1000)} s`);
+  }
+}
+const runStarted = Date.now();
 /** Failed tests by name, printed again just above the last line. */
 const failedTests = [];
 
@@ -41,24 +52,27 @@ async function nodeTests(name, cmd, args, opts) {
 // Lint first: it takes a second and fails on an unformatted file as on a lint error or warning; a
 // failure is a failed step like the typecheck, and the run goes on.
 step('Lint (Biome: formatting and lint rules, read-only)');
-const lint = await run('biome', ['ci', '--error-on-warnings', '.']);
+const lint = await timed('lint', () => run('biome', ['ci', '--error-on-warnings', '.']));
 totals.add('lint', {}, lint.code === 0);
 
 step('Typecheck (TypeScript strict, every package)');
-const tc = await run('pnpm', ['-r', '--workspace-concurrency=1', 'run', 'typecheck']);
+const tc = await timed('typecheck', () => run('pnpm', ['-r', '--workspace-concurrency=1', 'run', 'typecheck']));
 totals.add('typecheck', {}, tc.code === 0);
 
-await vitest('Worker tests (vitest inside workerd)', '@afterword/worker');
-await vitest('Web component tests (vitest + happy-dom)', '@afterword/web');
-await nodeTests('Task script tests (node:test)', process.execPath, ['--test', '--test-reporter=spec', 'scripts/**/*.test.mjs']);
+await timed('worker tests', () => vitest('Worker tests (vitest inside workerd)', '@afterword/worker'));
+await timed('web tests', () => vitest('Web component tests (vitest + happy-dom)', '@afterword/web'));
+await timed('script tests', () => nodeTests('Task script tests (node:test)', process.execPath, ['--test', '--test-reporter=spec', 'scripts/**/*.test.mjs']));
 
 // The browser tests cover Google sign-in end to end, so the app they test is built with it on
 // (unless VITE_GOOGLE_SIGNIN is set otherwise); run-e2e.mjs and its tests read the same variable.
 const e2eEnv = { ...process.env, VITE_GOOGLE_SIGNIN: process.env.VITE_GOOGLE_SIGNIN ?? 'true' };
-await buildWebIfStale({ force: true, env: e2eEnv });
-await nodeTests('API and browser tests (node:test + Chromium against wrangler dev)', 'node', ['tests/run-e2e.mjs'], { env: e2eEnv });
+await timed('web build', () => buildWebIfStale({ force: true, env: e2eEnv }));
+await timed('API and browser tests', () =>
+  nodeTests('API and browser tests (node:test + Chromium against wrangler dev)', 'node', ['tests/run-e2e.mjs'], { env: e2eEnv }),
+);
 
 console.log('');
+console.log(`Stage times: ${stageTimes.join(', ')}; all ${Math.round((Date.now() - runStarted) / 1000)} s`);
 for (const test of failedTests) console.log(`✗ ${test}`);
 if (totals.failures.length) console.log(`Failed: ${totals.failures.join('; ')}`);
 console.log(totals.line());
