@@ -1,7 +1,7 @@
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { users } from './users';
 
-import { NOTIFY_METHODS } from './enums';
+import { NOTICE_CHANNELS, NOTIFY_METHODS } from './enums';
 
 export { NOTIFY_METHODS };
 
@@ -105,7 +105,7 @@ export const ownerNoticeDeliveries = sqliteTable(
     user_id: text('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    channel: text('channel', { enum: ['email', 'sms', 'push', 'in_app'] }).notNull(),
+    channel: text('channel', { enum: NOTICE_CHANNELS }).notNull(),
     address: text('address').notNull(),
     ok: integer('ok', { mode: 'boolean' }).notNull(),
     error: text('error'),

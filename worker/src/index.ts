@@ -15,29 +15,30 @@ const app = createApp();
 /** The refusal of a Worker that may not serve this request (env-check.ts), as every error is: `{detail}` JSON. */
 const refuse = (status: number, detail: string) => Response.json({ detail }, { status, headers: { 'cache-control': 'no-store' } });
 
+/** What keeps this Worker from working (env-check.ts), logged with what it does instead; empty when configured. */
+function unconfigured(env: Bindings, instead: string): string[] {
+  const problems = problemsOf(env);
+  if (problems.length) log.error(`${instead}: the Worker is not configured`, { problems: problems.join('; ') });
+  return problems;
+}
+
 export default {
   fetch: (request, env, ctx) => {
-    const problems = problemsOf(env);
-    if (problems.length) {
-      log.error('refusing requests: the Worker is not configured', { problems: problems.join('; ') });
-      return refuse(503, notConfiguredDetail(problems));
-    }
+    const problems = unconfigured(env, 'request refused');
+    if (problems.length) return refuse(503, notConfiguredDetail(problems));
     if (!isProduction(env) && !developmentHostAllowed(env, request.url)) return refuse(403, DEVELOPMENT_ONLY_DETAIL);
     return app.fetch(request, withD1Delay(env), ctx);
   },
   queue: (batch, env) => {
-    const problems = problemsOf(env);
-    if (problems.length) {
+    if (unconfigured(env, 'queue batch retried').length) {
       // Kept for when the Worker is configured: nothing is lost, nothing is done half-configured.
-      log.error('queue batch retried: the Worker is not configured', { problems: problems.join('; ') });
       batch.retryAll();
       return Promise.resolve();
     }
     return consumeBatch(batch, withD1Delay(env));
   },
   scheduled: (controller, env, ctx) => {
-    const problems = problemsOf(env);
-    if (problems.length) return void log.error('cron run skipped: the Worker is not configured', { problems: problems.join('; ') });
+    if (unconfigured(env, 'cron run skipped').length) return;
     ctx.waitUntil(runScheduled(controller, withD1Delay(env)));
   },
 } satisfies ExportedHandler<Bindings>;

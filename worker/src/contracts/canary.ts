@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CANARY_NOTICE_KINDS, NOTICE_CHANNELS } from '@afterword/db/enums';
 
 /** DESIGN section 2: an interval is whole seconds from one minute to 400 days. */
 export const INTERVAL_MIN_SECONDS = 60;
@@ -79,7 +80,7 @@ export type TCheckInResult = z.infer<typeof ZCheckInResult>;
 
 /** One try of a warning on one channel: where it went and whether that channel accepted it. */
 export const ZWarningDelivery = z.object({
-  channel: z.enum(['email', 'sms', 'push', 'in_app']),
+  channel: z.enum(NOTICE_CHANNELS),
   /** Masked: "o•••@example.com", "•••• 0142", "device at fcm.googleapis.com", "Activity feed". */
   address: z.string(),
   ok: z.boolean(),
@@ -95,7 +96,7 @@ export type TWarningDelivery = z.infer<typeof ZWarningDelivery>;
  */
 export const ZCanaryWarning = z.object({
   id: z.string(),
-  kind: z.enum(['grace_reminder', 'late_rewarn', 'missed']),
+  kind: z.enum(CANARY_NOTICE_KINDS),
   subject: z.string(),
   created_at: z.string(),
   delivered_at: z.string().nullable(),

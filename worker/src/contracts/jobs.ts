@@ -1,4 +1,4 @@
-import { CANARY_TRANSITION_KINDS, REMINDER_DELIVERY_STATUSES, TRANSITION_RECORDERS } from '@afterword/db/enums';
+import { CANARY_NOTICE_KINDS, CANARY_TRANSITION_KINDS, REMINDER_DELIVERY_STATUSES, TRANSITION_RECORDERS } from '@afterword/db/enums';
 import { z } from 'zod';
 import { CHECK_IN_SOURCES } from './canary';
 
@@ -107,7 +107,6 @@ export type OwnerNoticeJob = z.infer<typeof ZOwnerNoticeJob>;
  * before any miss counts — and the miss itself. The notice's id is the timer event's id, so a job sent
  * twice (the object re-sends an undelivered warning with backoff) tells the owner once.
  */
-export const CANARY_NOTICE_KINDS = ['grace_reminder', 'late_rewarn', 'missed'] as const;
 export const ZCanaryNoticeJob = z.object({
   type: z.literal('canary_notice'),
   transition_id: z.string().uuid(),

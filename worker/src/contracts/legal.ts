@@ -28,6 +28,14 @@ export const CONSENT_STOPS: Record<TConsentKind, string> = {
   guardian: 'Your guardians are not asked about you and cannot report your death.',
 };
 
+/**
+ * The withdrawals that erase something for good (the rest only pause): what goes, in words. The Data
+ * Consents page asks before them; domains/legal/consents.ts does the erasing.
+ */
+export const CONSENT_ERASES: Partial<Record<TConsentKind, string>> = {
+  voice: 'Your voice profile, every recorded sample and your persona’s answers are deleted now.',
+};
+
 /** One consent: granted or withdrawn, and when it last changed (null: granted at sign-up, never changed). */
 export const ZConsent = z.object({
   id: ZConsentKind,

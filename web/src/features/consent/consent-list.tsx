@@ -1,9 +1,9 @@
-import { CONSENT_STOPS, type TConsent, type TConsentKind } from '@afterword/worker/contracts/legal';
+import { CONSENT_ERASES, CONSENT_STOPS, type TConsent, type TConsentKind } from '@afterword/worker/contracts/legal';
 import { useState } from 'react';
 import { CheckboxField } from '../../components/checkbox';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { formatDateTime } from '../../lib/format-time';
-import { ERASES_ON_WITHDRAW, KIND_LABEL, NOT_YET_BUILT, T } from './texts';
+import { ERASE_DIALOG, KIND_LABEL, NOT_YET_BUILT, T } from './texts';
 
 interface ConsentListProps {
   consents: readonly TConsent[];
@@ -20,9 +20,8 @@ interface ConsentListProps {
 export function ConsentList({ consents, onChange, pendingKind }: ConsentListProps) {
   // A withdrawal that erases something waits here for the person's yes.
   const [asking, setAsking] = useState<TConsentKind | null>(null);
-  const erases = asking ? ERASES_ON_WITHDRAW[asking] : undefined;
   const change = (id: TConsentKind, consent: boolean) => {
-    if (!consent && ERASES_ON_WITHDRAW[id]) setAsking(id);
+    if (!consent && CONSENT_ERASES[id]) setAsking(id);
     else void onChange(id, consent);
   };
   return (
@@ -62,9 +61,9 @@ export function ConsentList({ consents, onChange, pendingKind }: ConsentListProp
         onOpenChange={(open) => {
           if (!open) setAsking(null);
         }}
-        title={erases?.title ?? ''}
-        description={erases?.body}
-        confirmLabel={erases?.confirm ?? ''}
+        title={asking ? ERASE_DIALOG.title(KIND_LABEL[asking]) : ''}
+        description={asking ? ERASE_DIALOG.body(CONSENT_ERASES[asking] ?? '', KIND_LABEL[asking]) : undefined}
+        confirmLabel={ERASE_DIALOG.confirm}
         confirmVariant="danger"
         pending={asking !== null && pendingKind === asking}
         onConfirm={() => {

@@ -27,13 +27,11 @@ export const KIND_LABEL: Record<TConsentKind, string> = {
 export const NOT_YET_BUILT: readonly TConsentKind[] = ['video'];
 
 /**
- * Withdrawals that erase something for good: the switch asks first, saying what goes (the server deletes
- * it at once: worker/src/domains/legal/consents.ts). The others only pause, and resume when allowed again.
+ * The dialog before a withdrawal that erases (CONSENT_ERASES in the contract says which and what goes):
+ * the others only pause, and resume when allowed again.
  */
-export const ERASES_ON_WITHDRAW: Partial<Record<TConsentKind, { title: string; body: string; confirm: string }>> = {
-  voice: {
-    title: 'Turn off Voice and delete your voice?',
-    body: 'Your voice profile, every recorded sample and your persona’s answers are deleted now. Turning Voice on again later starts from nothing.',
-    confirm: 'Turn off and delete',
-  },
-};
+export const ERASE_DIALOG = {
+  title: (label: string) => `Turn off ${label} and delete your ${label.toLowerCase()}?`,
+  body: (erases: string, label: string) => `${erases} Turning ${label} on again later starts from nothing.`,
+  confirm: 'Turn off and delete',
+} as const;

@@ -1,7 +1,9 @@
 import type { CanaryNoticeJob } from '../../contracts/jobs';
 import type { ServiceContext } from '../../env';
 import { appOrigin } from '../../lib/app-origin';
+import { insertOwnerNotice } from '../messages/notices/enqueue-owner-notice';
 import { sendOwnerNotice } from '../messages/notices/send-owner-notice';
+import { activeGuardiansSql, messagesWaitingSql } from '../messages/notices/stakes';
 import { canaryNoticeText } from './canary-notice-texts';
 
 /**
@@ -15,8 +17,8 @@ export async function sendCanaryNotice(ctx: ServiceContext, job: CanaryNoticeJob
   const facts = await db
     .prepare(
       `SELECT u.time_zone AS time_zone,
-              (SELECT count(*) FROM messages WHERE sender_id = u.id AND status IN ('scheduled', 'armed')) AS messages_waiting,
-              (SELECT count(*) FROM guardians WHERE owner_id = u.id AND status = 'active') AS guardians,
+              ${messagesWaitingSql('u.id')} AS messages_waiting,
+              ${activeGuardiansSql('u.id')} AS guardians,
               EXISTS (SELECT 1 FROM owner_notices WHERE id = ?2) AS written
        FROM users u JOIN canaries c ON c.user_id = u.id AND c.id = ?3 AND c.active = 1 WHERE u.id = ?1`,
     )
@@ -26,14 +28,12 @@ export async function sendCanaryNotice(ctx: ServiceContext, job: CanaryNoticeJob
   if (!facts.written) {
     const link = `${appOrigin(ctx.env)}/app/canary-status`;
     const { subject, text } = canaryNoticeText(job, { messagesWaiting: facts.messages_waiting, guardians: facts.guardians }, link, facts.time_zone);
-    const now = ctx.now().getTime();
-    await db
-      .prepare(
-        `INSERT OR IGNORE INTO owner_notices (id, user_id, kind, subject, text, link, outbox_only, status, due_at, created_at, canary_id)
-         VALUES (?, ?, ?, ?, ?, ?, 0, 'pending', ?, ?, ?)`,
-      )
-      .bind(job.transition_id, job.user_id, `canary_${job.kind}`, subject, text, link, now, now, job.canary_id)
-      .run();
+    // Once: a job read twice at once writes one row.
+    await insertOwnerNotice(
+      db,
+      { id: job.transition_id, userId: job.user_id, kind: `canary_${job.kind}`, subject, text, link, at: ctx.now().getTime(), canaryId: job.canary_id },
+      { sql: 'WHERE NOT EXISTS (SELECT 1 FROM owner_notices WHERE id = ?)', params: [job.transition_id] },
+    ).run();
   }
   return sendOwnerNotice(ctx, job.transition_id);
 }

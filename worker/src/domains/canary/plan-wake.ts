@@ -147,9 +147,6 @@ export function missesToEmit(
     .sort((a, b) => a.misses - b.misses);
 }
 
-/** The kinds of timer event that warn the owner: a miss counts only after one of them reached the owner. */
-export const WARNING_KINDS = new Set<TransitionRow['kind']>(['grace_reminder', 'late_rewarn']);
-
 /**
  * When an undelivered warning is sent again: as long after its last send as that send was after the
  * warning was recorded (so 1, 2, 4, 8 … minutes), at least a minute and at most six hours apart. A

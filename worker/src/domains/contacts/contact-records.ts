@@ -4,6 +4,13 @@ import { AppError } from '../../lib/errors';
 import { personName } from '../guardian/ladder-records';
 
 /** The one 404 of every contact route: another person's contact, an unknown id and a malformed id read alike. */
+/**
+ * The ids of a user's accepted contacts, as SQL with the user's id as `?1`: a contact is mutual, so either
+ * side may have invited. Heirs and persona listeners are picked among them (domains/legacy, domains/voice).
+ */
+export const ACCEPTED_CONTACT_IDS_SQL = `SELECT contact_user_id FROM contacts WHERE owner_id = ?1 AND status = 'accepted'
+  UNION SELECT owner_id FROM contacts WHERE contact_user_id = ?1 AND status = 'accepted'`;
+
 export const contactNotFound = () => new AppError('NOT_FOUND', 'Contact not found');
 export const CONTACT_INVITATION_INVALID = 'This invitation link is invalid, or it was already answered or withdrawn';
 

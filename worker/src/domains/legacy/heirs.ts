@@ -1,3 +1,4 @@
+import { ACCEPTED_CONTACT_IDS_SQL } from '../contacts/contact-records';
 import { schema } from '@afterword/db';
 import { asc, eq } from 'drizzle-orm';
 import { HEIR_ERRORS, type THeirs, type THeirsInput, ZHeirsInput } from '../../contracts/legacy';
@@ -27,11 +28,7 @@ export async function setHeirs(ctx: ServiceContext, ownerId: string, raw: THeirs
   const ids = input.heirs.map((h) => h.recipient_user_id.toLowerCase());
   if (ids.includes(ownerId)) throw bodyFieldError('heirs', HEIR_ERRORS.self, 'heir_self');
   const contacts = ids.length
-    ? await ctx.env.DB.prepare(
-        `SELECT value AS id FROM json_each(?2) WHERE value IN (
-           SELECT contact_user_id FROM contacts WHERE owner_id = ?1 AND status = 'accepted'
-           UNION SELECT owner_id FROM contacts WHERE contact_user_id = ?1 AND status = 'accepted')`,
-      )
+    ? await ctx.env.DB.prepare(`SELECT value AS id FROM json_each(?2) WHERE value IN (${ACCEPTED_CONTACT_IDS_SQL})`)
         .bind(ownerId, JSON.stringify(ids))
         .all<{ id: string }>()
     : { results: [] };

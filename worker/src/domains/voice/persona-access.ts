@@ -1,3 +1,4 @@
+import { ACCEPTED_CONTACT_IDS_SQL } from '../contacts/contact-records';
 import type { z } from 'zod';
 import { type PersonaAccessView, type TPersonaAccessInput, ZRetireInput } from '../../contracts/persona-chat';
 import { parseOrThrow } from '../../lib/validation';
@@ -83,9 +84,7 @@ interface PersonRow {
 const person = (r: PersonRow) => ({ user_id: r.user_id, email: r.email, name: r.display_name || r.email });
 
 /** The owner's accepted contacts (a contact is mutual: either side may have invited). */
-const CONTACTS_SQL = `SELECT u.id AS user_id, u.email, u.display_name FROM users u WHERE u.id IN (
-  SELECT contact_user_id FROM contacts WHERE owner_id = ?1 AND status = 'accepted'
-  UNION SELECT owner_id FROM contacts WHERE contact_user_id = ?1 AND status = 'accepted')`;
+const CONTACTS_SQL = `SELECT u.id AS user_id, u.email, u.display_name FROM users u WHERE u.id IN (${ACCEPTED_CONTACT_IDS_SQL})`;
 
 export async function personaAccess(ctx: ServiceContext, ownerId: string): Promise<PersonaAccessView> {
   const db = ctx.env.DB;

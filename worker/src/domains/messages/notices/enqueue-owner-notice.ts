@@ -13,6 +13,8 @@ export interface PendingOwnerNotice {
   at: number;
   /** Caused by a sandbox API key: shown in the local outbox only, never sent. */
   outboxOnly?: boolean;
+  /** A canary's warning: the canary whose clock waits for its delivery (send-owner-notice.ts reports it). */
+  canaryId?: string;
 }
 
 /**
@@ -23,8 +25,8 @@ export interface PendingOwnerNotice {
 export function insertOwnerNotice(db: D1Database, notice: PendingOwnerNotice, when: { sql: string; params?: unknown[] }): D1PreparedStatement {
   return db
     .prepare(
-      `INSERT INTO owner_notices (id, user_id, kind, subject, text, link, outbox_only, status, due_at, created_at)
-       SELECT ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ? ${when.sql}`,
+      `INSERT INTO owner_notices (id, user_id, kind, subject, text, link, outbox_only, status, due_at, created_at, canary_id)
+       SELECT ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ? ${when.sql}`,
     )
     .bind(
       notice.id,
@@ -36,6 +38,7 @@ export function insertOwnerNotice(db: D1Database, notice: PendingOwnerNotice, wh
       notice.outboxOnly ? 1 : 0,
       notice.at,
       notice.at,
+      notice.canaryId ?? null,
       ...(when.params ?? []),
     );
 }

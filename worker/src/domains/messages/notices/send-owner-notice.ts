@@ -9,6 +9,7 @@ import { getNotifyPreferences } from '../../notify/preferences';
 import { listPushSubscriptions, removeGoneSubscription } from '../../notify/push-subscriptions';
 import { QUEUE_MAX_DELAY_SECONDS } from '../delivery/retry-policy';
 import { quietHoursRemainingMs } from './quiet-hours';
+import { activeGuardiansSql, messagesWaitingSql } from './stakes';
 
 import type { OwnerNoticeJob } from '../../../contracts/jobs';
 export type { OwnerNoticeJob };
@@ -179,10 +180,9 @@ export async function sendOwnerNotice(
     throw new Error(`owner notice not delivered on any method: ${attempts.map((a) => (a.result.ok ? '' : a.result.error)).join('; ')}`);
   }
   await mark(ctx, noticeId, 'sent', now);
-  log.info('owner notice sent', { notice_id: noticeId, kind: notice.kind, methods: [...new Set(accepted.map((a) => a.channel))].join(',') });
-  if (notice.canary_id && CANARY_WARNING_KINDS.has(notice.kind)) {
-    await reportWarning(ctx, notice.canary_id, noticeId, now, [...new Set(accepted.map((a) => a.channel))].join(','));
-  }
+  const via = [...new Set(accepted.map((a) => a.channel))].join(',');
+  log.info('owner notice sent', { notice_id: noticeId, kind: notice.kind, methods: via });
+  if (notice.canary_id && CANARY_WARNING_KINDS.has(notice.kind)) await reportWarning(ctx, notice.canary_id, noticeId, now, via);
   return 'sent';
 }
 
@@ -264,10 +264,7 @@ async function acceptedChannels(ctx: ServiceContext, noticeId: string): Promise<
  */
 async function somethingAtStake(ctx: ServiceContext, userId: string, kind: string): Promise<boolean> {
   if (kind === 'message_armed') return true;
-  const row = await ctx.env.DB.prepare(
-    `SELECT EXISTS (SELECT 1 FROM messages WHERE sender_id = ?1 AND status IN ('scheduled', 'armed'))
-         OR EXISTS (SELECT 1 FROM guardians WHERE owner_id = ?1 AND status = 'active') AS at_stake`,
-  )
+  const row = await ctx.env.DB.prepare(`SELECT ${messagesWaitingSql('?1')} + ${activeGuardiansSql('?1')} > 0 AS at_stake`)
     .bind(userId)
     .first<{ at_stake: number }>();
   return Boolean(row?.at_stake);
