@@ -40,6 +40,10 @@ export default defineConfig(async () => {
       // hash passwords (scrypt, ~0.1 s each by design) took over vitest's 5 s default on a loaded
       // two-core machine.
       testTimeout: 30_000,
+      // Two test files at a time, each in its own workerd with its own storage. Vitest's default is one
+      // fewer than the cores (one, on a two-core machine), but a file spends much of its time waiting on
+      // its workerd (queues, alarms, the protocol peers), so a second file fills that time.
+      maxWorkers: 2,
       setupFiles: ['./test/setup/apply-migrations.ts'],
       globalSetup: ['./test/peers/index.ts'],
     },

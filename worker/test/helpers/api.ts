@@ -1,6 +1,10 @@
-import type { TRegisterInput } from '../../src/contracts/auth';
 import { env } from 'cloudflare:test';
 import { exports } from 'cloudflare:workers';
+import { type TRegisterInput, ZRegisterInput } from '../../src/contracts/auth';
+import { insertUser } from '../../src/domains/auth/register-user';
+import { createSession } from '../../src/domains/auth/sessions';
+import { createServiceContext } from '../../src/env';
+import { hashPassword } from '../../src/lib/kdf';
 import { readCanaryToken } from '../../src/domains/canary/canary-token';
 import { settleCanaries } from '../../src/domains/canary/canary-timer';
 
@@ -52,12 +56,31 @@ export function newAccount(overrides: Record<string, unknown> = {}) {
   } as TRegisterInput & { email: string; password: string };
 }
 
-/** Registers and logs in; returns the account, its token and its id. */
+/**
+ * The production scrypt hash of each password the file's test users have, computed once per test file:
+ * a user who signs in with `password` later (or changes it) is verified against a real hash, while the
+ * file pays for one hash, not two per user.
+ */
+const passwordHashes = new Map<string, Promise<string>>();
+const passwordHashOf = (password: string) => {
+  const known = passwordHashes.get(password);
+  if (known) return known;
+  const hash = hashPassword(password);
+  passwordHashes.set(password, hash);
+  return hash;
+};
+
+/**
+ * A registered, signed-in account; returns the account, its token and its id. The account is written by
+ * the registration's own insert and the token is a session opened by the login's own `createSession`;
+ * only the password hashing is shared, so a user costs milliseconds. Registration and sign-in over HTTP are
+ * tested in auth.test.ts, login-throttle.test.ts and password-*.test.ts.
+ */
 export async function signedInUser(overrides: Record<string, unknown> = {}) {
   const account = newAccount(overrides);
-  const reg = await api('POST', '/api/auth/register', { json: account });
-  if (reg.status !== 201) throw new Error(`register failed: ${reg.status} ${reg.text}`);
-  const login = await api('POST', '/api/auth/login', { json: { email: account.email, password: account.password } });
-  if (login.status !== 200) throw new Error(`login failed: ${login.status} ${login.text}`);
-  return { ...account, id: reg.data.id as string, token: login.data.access_token as string };
+  const input = ZRegisterInput.parse(account);
+  const services = createServiceContext(env);
+  const me = await insertUser(services, input, await passwordHashOf(input.password));
+  const session = await createSession(services, me.id, 'password');
+  return { ...account, id: me.id as string, token: session.access_token };
 }

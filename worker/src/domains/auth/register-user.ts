@@ -18,12 +18,20 @@ export async function registerUser(ctx: ServiceContext, input: z.output<typeof Z
   }
   const existing = await ctx.db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, input.email)).limit(1);
   if (existing.length) throw emailTaken();
+  return insertUser(ctx, input, await hashPassword(input.password));
+}
 
+/**
+ * Writes the new account with its already computed password hash. Separate from the hashing so that the
+ * Worker tests can create many accounts from one real hash (worker/test/helpers/api.ts) instead of
+ * paying for two scrypt runs per test user.
+ */
+export async function insertUser(ctx: ServiceContext, input: z.output<typeof ZRegisterInput>, passwordHash: string) {
   const now = ctx.now();
   const user = {
     id: crypto.randomUUID(),
     email: input.email,
-    password_hash: await hashPassword(input.password),
+    password_hash: passwordHash,
     data_policy_region: input.data_policy_region,
     legal_jurisdiction: input.legal_jurisdiction ?? null,
     plan: 'free' as const,
