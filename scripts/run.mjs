@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Entry of `npm start`, `npm test`, `npm run bench`: sets up the toolchain on whatever Node runs
-// this, then hands over to scripts/tasks/<task>.mjs under the project's Node >= 22.12.
+// this, then hands over to scripts/tasks/<task>.mjs under the project's Node >= 22.13.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { root, setup } from './toolchain.mjs';

@@ -1,6 +1,7 @@
 // Runs on the system Node (20 on a fresh machine): no dependencies, only node: built-ins.
-// Makes sure a Node >= 22.12 (wrangler's floor) and pnpm exist inside the project, installs the
-// workspace from the frozen lockfile when it changed, and returns how to run things with them.
+// Makes sure a Node >= 22.13 (wrangler needs 22.12; the test helpers read local D1 with node:sqlite,
+// unflagged from 22.13) and pnpm exist inside the project, installs the workspace from the frozen
+// lockfile when it changed, and returns how to run things with them.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -30,14 +31,14 @@ function npmInstallInto(prefix, spec) {
   run('npm', ['install', '--prefix', prefix, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', spec]);
 }
 
-/** Path of a Node binary >= 22.12: the current one if new enough, else one fetched from the registry. */
+/** Path of a Node binary >= 22.13: the current one if new enough, else one fetched from the registry. */
 export function ensureNode() {
-  if (atLeast(process.versions.node, [22, 12])) return process.execPath;
+  if (atLeast(process.versions.node, [22, 13])) return process.execPath;
   const pkg = `node-${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
   const prefix = join(tools, `node-${NODE_VERSION}`);
   const bin = join(prefix, 'node_modules', pkg, 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
   if (!existsSync(bin)) {
-    console.log(`› System Node ${process.versions.node} is older than 22.12: fetching Node ${NODE_VERSION} (${pkg}) from the npm registry…`);
+    console.log(`› System Node ${process.versions.node} is older than 22.13: fetching Node ${NODE_VERSION} (${pkg}) from the npm registry…`);
     npmInstallInto(prefix, `${pkg}@${NODE_VERSION}`);
   }
   return bin;

@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // Black-box and browser tests: starts the fake Google provider and the real Worker (wrangler dev,
-// fresh local D1) once, then runs tests/api/*.test.mjs and tests/e2e/*.test.mjs in a child
-// `node --test` that inherits AFTERWORD_ORIGIN / FAKE_GOOGLE_ORIGIN, stops everything and exits with
-// the test run's code. The web app must be built first (web/dist/index.html).
+// fresh local D1, the cron handler open to requests, one community moderator) once, then runs
+// tests/api/*.test.mjs and tests/e2e/*.test.mjs in a child `node --test` that inherits the stage's
+// addresses (AFTERWORD_ORIGIN, AFTERWORD_PERSIST_DIR, AFTERWORD_MODERATOR_EMAIL, FAKE_GOOGLE_ORIGIN; read
+// through tests/support/stage-worker.mjs), stops everything and exits with the test run's code. The web app
+// must be built first (web/dist/index.html).
 //   node tests/run-e2e.mjs [--api-only | --e2e-only] [extra node --test args, e.g. --test-name-pattern=…]
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeGoogle } from './support/fake-google.mjs';
@@ -47,8 +50,14 @@ async function shutdown(code) {
 }
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => shutdown(130));
 
+const moderatorEmail = `moderator.${randomUUID().slice(0, 10)}@example.test`;
 try {
-  worker = await startWorker({ port, vars: google.workerVars(), log: process.env.AFTERWORD_WORKER_LOG ? (l) => console.error(`[wrangler] ${l}`) : undefined });
+  worker = await startWorker({
+    port,
+    vars: { ...google.workerVars(), MODERATOR_EMAILS: moderatorEmail },
+    extraArgs: ['--test-scheduled'],
+    log: process.env.AFTERWORD_WORKER_LOG ? (l) => console.error(`[wrangler] ${l}`) : undefined,
+  });
 } catch (err) {
   console.error(`run-e2e: ${err.message}`);
   await shutdown(1);
@@ -58,6 +67,13 @@ console.log(`run-e2e: worker ${worker.origin} (pid ${worker.pid}), fake Google $
 child = spawn(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', '--test-timeout=120000', ...extra, ...files], {
   cwd: repoRoot,
   stdio: 'inherit',
-  env: { ...process.env, AFTERWORD_ORIGIN: worker.origin, FAKE_GOOGLE_ORIGIN: google.origin, FAKE_GOOGLE_CLIENT_ID: google.clientId },
+  env: {
+    ...process.env,
+    AFTERWORD_ORIGIN: worker.origin,
+    AFTERWORD_PERSIST_DIR: worker.persistDir,
+    AFTERWORD_MODERATOR_EMAIL: moderatorEmail,
+    FAKE_GOOGLE_ORIGIN: google.origin,
+    FAKE_GOOGLE_CLIENT_ID: google.clientId,
+  },
 });
 child.on('exit', (code, signal) => shutdown(code ?? (signal ? 1 : 0)));

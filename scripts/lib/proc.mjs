@@ -1,4 +1,4 @@
-// Small process helpers for the task scripts (run under the project's Node >= 22.12).
+// Small process helpers for the task scripts (run under the project's Node >= 22.13).
 import { spawn } from 'node:child_process';
 
 export const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');

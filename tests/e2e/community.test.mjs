@@ -6,20 +6,18 @@ import { randomUUID } from 'node:crypto';
 import { after, test } from 'node:test';
 import { launchBrowser, newContext, screenshot } from '../support/browser.mjs';
 import { assertNoSeriousAxeViolations, card, h1, toast, unexpectedConsoleErrors } from '../support/page.mjs';
-import { startWorker } from '../support/worker-server.mjs';
+import { stageWorker } from '../support/stage-worker.mjs';
 
 const PASSWORD = 'Correct-Horse-Battery-42';
 const STEP_TIMEOUT = 60_000;
 
-let workerStarting;
 let browserStarting;
 after(async () => {
   if (browserStarting) await (await browserStarting).close().catch(() => {});
-  if (workerStarting) await (await workerStarting).stop().catch(() => {});
 });
-/** The moderator of this Worker (MODERATOR_EMAILS), for the review-queue journey. */
-const MODERATOR_EMAIL = `moderator.${randomUUID().slice(0, 10)}@example.test`;
-const getWorker = () => (workerStarting ??= startWorker({ vars: { MODERATOR_EMAILS: MODERATOR_EMAIL } }));
+/** The moderator of the stage's Worker (MODERATOR_EMAILS), for the review-queue journey. */
+const MODERATOR_EMAIL = stageWorker().moderatorEmail;
+const getWorker = async () => stageWorker();
 const getBrowser = () => (browserStarting ??= launchBrowser());
 
 async function call(method, path, { body, token } = {}) {

@@ -3,25 +3,23 @@
 // exists) carries a link; the invitee opens it signed out, creates an account, signs in, comes back to
 // it and accepts; the owner then picks the invitee by name in Create Message and in the guardian form,
 // which fill the id and the email, and reads "No rules and no date: this is sent to … now." before the
-// button. Its own Worker, so the test can read the outbox rows from D1.
+// button. It reads the outbox rows from the stage Worker's D1.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, test } from 'node:test';
 import { launchBrowser, newContext, screenshot } from '../support/browser.mjs';
 import { d1 } from '../support/d1.mjs';
 import { assertNoSeriousAxeViolations, card, eventually, h1, unexpectedConsoleErrors } from '../support/page.mjs';
-import { startWorker } from '../support/worker-server.mjs';
+import { stageWorker } from '../support/stage-worker.mjs';
 
 const PASSWORD = 'Correct-Horse-Battery-42';
 const STEP_TIMEOUT = 60_000;
 
-let workerStarting;
 let browserStarting;
 after(async () => {
   if (browserStarting) await (await browserStarting).close().catch(() => {});
-  if (workerStarting) await (await workerStarting).stop().catch(() => {});
 });
-const getWorker = () => (workerStarting ??= startWorker());
+const getWorker = async () => stageWorker();
 const getBrowser = () => (browserStarting ??= launchBrowser());
 
 async function call(method, path, { body, token } = {}) {

@@ -8,7 +8,7 @@
 //      browser sealed, and the browser opens what Node sealed.
 //  (c) recovery: a password change keeps access; a reset with the recovery key restores it; a reset
 //      without it gives new keys, and the old message then says it is encrypted for another key.
-// This file starts its own Worker (a fresh local D1 and R2 in a temp dir) because it reads that dir.
+// It reads the stage Worker's local state directory (D1, R2 and Durable Object files) as an attacker with the disk would.
 //
 // Each journey is a suite of steps that read as sentences and run in order, sharing the journey's state
 // (a step that needs an earlier one's result says so when that one failed). Starting the Worker and
@@ -24,30 +24,25 @@ import { d1Batch, filesContaining, readTree } from '../support/d1.mjs';
 import * as node from '../support/e2ee-node.mjs';
 import { assertNoSeriousAxeViolations, card, eventually, h1, toast } from '../support/page.mjs';
 import { recordedContext as recorded, uiLogin } from '../support/recorded-context.mjs';
-import { startWorker } from '../support/worker-server.mjs';
+import { stageWorker } from '../support/stage-worker.mjs';
 
 const E2EE_WARNING = 'Warning: This will send an unreadable encrypted message to the recipient who can only decrypt it if they hold the required private key.';
 const PASSWORD = 'Correct-Horse-Battery-42';
 /** The longest any one wait in a step may take (Playwright's default is 30 s). */
 const STEP_TIMEOUT = 60_000;
-/** Starting wrangler dev (migrations, bundling) and Chromium: setup, not a test. */
+/** Starting Chromium (and, before the stage Worker, wrangler dev): setup, not a test. */
 const SETUP_TIMEOUT = 240_000;
 
-// ---- one Worker and one browser for the file, started on first use --------------------------------
+// ---- the stage Worker, and one browser for the file started on first use --------------------------
 
-let workerStarting;
 let browserStarting;
 after(async () => {
   if (browserStarting) await (await browserStarting).close().catch(() => {});
-  if (workerStarting) await (await workerStarting).stop().catch(() => {});
 });
-async function getWorker() {
-  workerStarting ??= startWorker({ log: process.env.AFTERWORD_WORKER_LOG ? (l) => console.error(`[wrangler] ${l}`) : undefined });
-  return workerStarting;
-}
+const getWorker = async () => stageWorker();
 const getBrowser = () => (browserStarting ??= launchBrowser(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream']));
 
-// ---- HTTP against this file's Worker ---------------------------------------------------------------
+// ---- HTTP against the stage Worker ---------------------------------------------------------------
 
 async function call(method, path, { body, token, form } = {}) {
   const { origin } = await getWorker();

@@ -2,25 +2,23 @@
 // recipient asks for the deletion, its date is moved into the past in D1 and the every-minute cron
 // (`/cdn-cgi/handler/scheduled` of `wrangler dev`) erases the account; the sender then finds the message
 // on My Messages and on its page as "Undeliverable: the recipient left Afterword", with no trace of the
-// recipient, and its history says why. Its own Worker, so the test can move the deletion's date in D1.
+// recipient, and its history says why. The test moves the deletion's date in the stage Worker's D1.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, test } from 'node:test';
 import { launchBrowser, newContext, screenshot } from '../support/browser.mjs';
 import { d1 } from '../support/d1.mjs';
 import { assertNoSeriousAxeViolations, card, eventually, h1, unexpectedConsoleErrors } from '../support/page.mjs';
-import { startWorker } from '../support/worker-server.mjs';
+import { stageWorker } from '../support/stage-worker.mjs';
 
 const PASSWORD = 'Correct-Horse-Battery-42';
 const UNDELIVERABLE = 'Undeliverable: the recipient left Afterword';
 
-let workerStarting;
 let browserStarting;
 after(async () => {
   if (browserStarting) await (await browserStarting).close().catch(() => {});
-  if (workerStarting) await (await workerStarting).stop().catch(() => {});
 });
-const getWorker = () => (workerStarting ??= startWorker());
+const getWorker = async () => stageWorker();
 const getBrowser = () => (browserStarting ??= launchBrowser());
 
 async function call(method, path, { body, token } = {}) {

@@ -12,7 +12,7 @@
 // due exactly as it would after the real wait. Nothing waits on the clock: each step waits for what it
 // needs to see.
 //
-// This file starts its own Worker (a fresh local D1 and R2 in a temp dir) because it reads that dir.
+// It reads the stage Worker's local state directory (D1, R2 and Durable Object files) as an attacker with the disk would.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -22,19 +22,17 @@ import { launchBrowser, screenshot } from '../support/browser.mjs';
 import { d1, d1Batch, filesContaining, readTree } from '../support/d1.mjs';
 import { assertNoSeriousAxeViolations, card, eventually, h1, toast } from '../support/page.mjs';
 import { recordedContext as recorded, uiLogin } from '../support/recorded-context.mjs';
-import { startWorker } from '../support/worker-server.mjs';
+import { stageWorker } from '../support/stage-worker.mjs';
 
 const PASSWORD = 'Correct-Horse-Battery-42';
 const STEP_TIMEOUT = 60_000;
 const SETUP_TIMEOUT = 240_000;
 
-let workerStarting;
 let browserStarting;
 after(async () => {
   if (browserStarting) await (await browserStarting).close().catch(() => {});
-  if (workerStarting) await (await workerStarting).stop().catch(() => {});
 });
-const getWorker = () => (workerStarting ??= startWorker({ extraArgs: ['--test-scheduled'] }));
+const getWorker = async () => stageWorker();
 const getBrowser = () => (browserStarting ??= launchBrowser());
 
 async function call(method, path, { body, token } = {}) {

@@ -14,17 +14,15 @@ import { d1Batch } from '../support/d1.mjs';
 import { api, PASSWORD, uniqueEmail } from '../support/http.mjs';
 import { assertNoSeriousAxeViolations, card, eventually, h1, toast } from '../support/page.mjs';
 import { accountWithToken, openSignedIn } from '../support/session.mjs';
-import { startWorker } from '../support/worker-server.mjs';
+import { stageWorker } from '../support/stage-worker.mjs';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'worker', 'test', 'fixtures', 'voice');
 const SPEECH = join(fixtures, 'speech.wav'); // 3.713 s of espeak-ng speech
 const readSpeech = () => readFileSync(SPEECH);
 
 let browserStarting;
-let workerStarting;
 after(async () => {
   if (browserStarting) await (await browserStarting).close();
-  if (workerStarting) await (await workerStarting).stop().catch(() => {});
 });
 const getBrowser = () =>
   (browserStarting ??= launchBrowser([
@@ -111,9 +109,9 @@ test('voice trainer: record with the microphone, upload several files, train to 
   }
 });
 
-// Persona chat (issue 16 sections 1, 3 and 5): its own Worker, so the test can set the plan (voice minutes)
-// and the owner's release in D1 the way the billing and the guardian ladder would.
-const getWorker = () => (workerStarting ??= startWorker());
+// Persona chat: the test sets the plan (voice minutes)
+// and the owner's release in the stage Worker's D1 the way the billing and the guardian ladder would.
+const getWorker = async () => stageWorker();
 
 async function call(method, path, { body, token } = {}) {
   const { origin } = await getWorker();

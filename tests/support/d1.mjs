@@ -1,69 +1,57 @@
-// Reads what the Worker stored, the way an attacker with the disk would: SQL through
-// `wrangler d1 execute --local` on the same persist dir, and the raw bytes of every file under it
-// (D1's SQLite files and WAL, R2's blobs, Durable Object storage).
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// Reads what the Worker stored, the way an attacker with the disk would: SQL straight on the local D1's
+// SQLite file in the Worker's persist dir (node:sqlite, no wrangler process per query), and the raw bytes
+// of every file under it (D1's SQLite files and WAL, R2's blobs, Durable Object storage). workerd keeps
+// that file in SQLite's ordinary locking mode, so a second process reads committed rows and its writes
+// wait for workerd's transactions (busy_timeout) as `wrangler d1 execute --local` would.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from './worker-server.mjs';
+import { DatabaseSync } from 'node:sqlite';
 
-/** Runs `wrangler d1 execute DB --local --persist-to persistDir …args`; resolves to its stdout. */
-function wranglerD1(persistDir, args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(join(repoRoot, 'node_modules', '.bin', 'wrangler'), ['d1', 'execute', 'DB', '--local', '--persist-to', persistDir, ...args], {
-      cwd: repoRoot,
-      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1', FORCE_COLOR: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (err += c));
-    child.on('exit', (code) => {
-      if (code !== 0) reject(new Error(`wrangler d1 execute ${args.join(' ').slice(0, 300)} failed (${code}):\n${out.slice(-3000)}\n${err.slice(-3000)}`));
-      else resolve(out);
-    });
+/** The SQLite file of the DB binding under `persistDir` (wrangler's v3 layout: one file per database). */
+function databaseFile(persistDir) {
+  const dir = join(persistDir, 'v3', 'd1', 'miniflare-D1DatabaseObject');
+  const files = readdirSync(dir).filter((f) => f.endsWith('.sqlite') && f !== 'metadata.sqlite');
+  if (files.length !== 1) throw new Error(`expected one D1 database file in ${dir}, found ${files.length}: ${files.join(', ')}`);
+  return join(dir, files[0]);
+}
+
+/** Rows as plain objects, as a JSON answer would give them (node:sqlite's rows have no prototype). */
+const plain = (rows) => rows.map((row) => ({ ...row }));
+
+function withDatabase(persistDir, use) {
+  const db = new DatabaseSync(databaseFile(persistDir));
+  try {
+    db.exec('PRAGMA busy_timeout = 30000');
+    return use(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** Runs one SQL statement on the local D1 in `persistDir`; resolves to the result rows (none for a write). */
+export async function d1(persistDir, sql) {
+  return withDatabase(persistDir, (db) => plain(db.prepare(sql).all()));
+}
+
+/** Runs several statements, in order, in one transaction; resolves to one row array per statement. */
+export async function d1Batch(persistDir, statements) {
+  if (statements.length === 0) return [];
+  return withDatabase(persistDir, (db) => {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const results = statements.map((sql) => plain(db.prepare(sql).all()));
+      db.exec('COMMIT');
+      return results;
+    } catch (err) {
+      db.exec('ROLLBACK');
+      throw err;
+    }
   });
 }
 
-/** Runs SQL on the local D1 in `persistDir`; resolves to the result rows. */
-export async function d1(persistDir, sql) {
-  const out = await wranglerD1(persistDir, ['--json', '--command', sql]);
-  try {
-    return JSON.parse(out.slice(out.indexOf('['))).flatMap((r) => r.results ?? []);
-  } catch (e) {
-    throw new Error(`could not parse wrangler d1 output: ${e.message}\n${out.slice(0, 2000)}`);
-  }
-}
-
-/**
- * Runs several statements in one `wrangler d1 execute` and resolves to one row array per statement.
- * Starting wrangler is most of the cost of a query (seconds on a busy machine), so a dump of every
- * table is one process, not one per table. Statements must not contain ';' themselves.
- */
-export async function d1Batch(persistDir, statements) {
-  if (statements.length === 0) return [];
-  const out = await wranglerD1(persistDir, ['--json', '--command', statements.join(';\n')]);
-  let results;
-  try {
-    results = JSON.parse(out.slice(out.indexOf('[')));
-  } catch (e) {
-    throw new Error(`could not parse wrangler d1 output: ${e.message}\n${out.slice(0, 2000)}`);
-  }
-  if (results.length !== statements.length) throw new Error(`wrangler d1 answered ${results.length} results for ${statements.length} statements`);
-  return results.map((r) => r.results ?? []);
-}
-
-/** Runs a whole SQL script (e.g. thousands of seed INSERTs) on the local D1 in `persistDir`, as one file. */
+/** Runs a whole SQL script (e.g. thousands of seed INSERTs) on the local D1 in `persistDir`, in one transaction. */
 export async function d1File(persistDir, sql) {
-  const dir = mkdtempSync(join(tmpdir(), 'afterword-sql-'));
-  try {
-    const file = join(dir, 'script.sql');
-    writeFileSync(file, sql);
-    await wranglerD1(persistDir, ['--yes', '--file', file]);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  withDatabase(persistDir, (db) => db.exec(`BEGIN IMMEDIATE;\n${sql}\nCOMMIT;`));
 }
 
 /** Every regular file under `dir`, with its bytes. */
