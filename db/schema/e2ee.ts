@@ -22,6 +22,12 @@ export const userKeys = sqliteTable('user_keys', {
   public_key: text('public_key', { mode: 'json' }).$type<StoredJwk>().notNull(),
   password_wrap: text('password_wrap', { mode: 'json' }).$type<StoredWrappedKey>().notNull(),
   recovery_wrap: text('recovery_wrap', { mode: 'json' }).$type<StoredWrappedKey>().notNull(),
+  /**
+   * When the owner said they saved the recovery key of `recovery_wrap` (the tick in its dialog). Null until
+   * then, and again after a new recovery key replaces it: while null, the app makes and shows a new one at
+   * every password sign-in, so a key lost with a closed tab is never lost for good (docs/security/e2ee.md).
+   */
+  recovery_saved_at: integer('recovery_saved_at', { mode: 'timestamp_ms' }),
   created_at: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
   updated_at: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
 });

@@ -131,6 +131,9 @@ describe('newcomer: staying unlocked on this device', () => {
     };
     const put = await api('PUT', '/api/keys/me', { token: s.owner.token, body: bundle });
     assert.equal(put.status, 201, put.text);
+    // They saved their recovery key (an unsaved one would be replaced and shown at the unlock: recovery-key.test.mjs).
+    const saved = await api('POST', '/api/keys/me/recovery/saved', { token: s.owner.token, body: { recovery_ct: bundle.recovery_wrap.ct } });
+    assert.equal(saved.status, 200, saved.text);
     // A friend seals a message for them; it is released at once into their Inbox.
     const friend = await accountWithToken();
     const { envelope } = await node.sealEnvelope({

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { KEYS_EXIST, NO_KEYS_YET } from '../src/domains/e2ee/key-bundles';
+import { KEYS_EXIST, NO_KEYS_YET, RECOVERY_KEY_REPLACED } from '../src/domains/e2ee/key-bundles';
 import { api, signedInUser } from './helpers/api';
 import { b64u, keyBundle as bundle, passwordWrap, recoveryWrap } from './helpers/e2ee';
 
@@ -20,7 +20,7 @@ describe('PUT and GET /api/keys/me', () => {
     const b = bundle();
     const put = await api('PUT', '/api/keys/me', { token: user.token, json: b });
     expect(put.status).toBe(201);
-    expect(put.data).toEqual({ ...b, created_at: expect.any(String) });
+    expect(put.data).toEqual({ ...b, recovery_saved_at: null, created_at: expect.any(String) });
     const got = await api('GET', '/api/keys/me', { token: user.token });
     expect(got).toMatchObject({ status: 200, data: put.data });
 
@@ -73,6 +73,72 @@ describe('PUT and GET /api/keys/me', () => {
   it('needs a session', async () => {
     expect((await api('GET', '/api/keys/me')).status).toBe(401);
     expect((await api('PUT', '/api/keys/me', { json: bundle() })).status).toBe(401);
+  });
+});
+
+describe('the recovery key: replaced with the password, saved when the owner says so', () => {
+  async function ownerWithKeys() {
+    const owner = await signedInUser();
+    const first = bundle();
+    expect((await api('PUT', '/api/keys/me', { token: owner.token, json: first })).status).toBe(201);
+    return { owner, first };
+  }
+  const replace = (owner: { token: string; password: string }, wrap = recoveryWrap(), password = owner.password) =>
+    api('PUT', '/api/keys/me/recovery', { token: owner.token, json: { current_password: password, recovery_wrap: wrap } });
+
+  it('a new bundle starts with its recovery key not saved; saying it is saved records when', async () => {
+    const { owner, first } = await ownerWithKeys();
+    expect((await api('GET', '/api/keys/me', { token: owner.token })).data.recovery_saved_at).toBeNull();
+    const saved = await api('POST', '/api/keys/me/recovery/saved', { token: owner.token, json: { recovery_ct: first.recovery_wrap.ct } });
+    expect(saved.status).toBe(200);
+    expect(Date.parse(saved.data.recovery_saved_at)).toBeGreaterThan(Date.now() - 60_000);
+    expect((await api('GET', '/api/keys/me', { token: owner.token })).data.recovery_saved_at).toBe(saved.data.recovery_saved_at);
+  });
+
+  it('the owner replaces the recovery key with their password: the old wrap is gone, the new key counts as not saved', async () => {
+    const { owner, first } = await ownerWithKeys();
+    await api('POST', '/api/keys/me/recovery/saved', { token: owner.token, json: { recovery_ct: first.recovery_wrap.ct } });
+    const wrap = recoveryWrap();
+    const res = await replace(owner, wrap);
+    expect(res.status).toBe(200);
+    expect(res.data).toMatchObject({ recovery_wrap: wrap, recovery_saved_at: null, password_wrap: first.password_wrap, public_key: first.public_key });
+    expect(JSON.parse((await keyRow(owner.id))!.recovery_wrap)).toEqual(wrap);
+  });
+
+  it('a wrong password is a 422 on the field and leaves the recovery key as it was', async () => {
+    const { owner, first } = await ownerWithKeys();
+    const res = await replace(owner, recoveryWrap(), 'not the password at all');
+    expect(res.status).toBe(422);
+    expect(res.data.detail[0]).toMatchObject({ loc: ['body', 'current_password'], type: 'wrong_password' });
+    expect(JSON.parse((await keyRow(owner.id))!.recovery_wrap)).toEqual(first.recovery_wrap);
+  });
+
+  it('refuses a password wrap in place of a recovery wrap (422) and an account without keys (422)', async () => {
+    const { owner } = await ownerWithKeys();
+    expect((await replace(owner, passwordWrap() as ReturnType<typeof recoveryWrap>)).status).toBe(422);
+    const keyless = await signedInUser();
+    const res = await replace(keyless);
+    expect(res.status).toBe(422);
+    expect(res.data.detail[0]).toMatchObject({ loc: ['body', 'recovery_wrap'], msg: NO_KEYS_YET });
+  });
+
+  it('a tick for a key that a newer one replaced is refused (409) and marks nothing saved', async () => {
+    const { owner, first } = await ownerWithKeys();
+    expect((await replace(owner)).status).toBe(200);
+    const stale = await api('POST', '/api/keys/me/recovery/saved', { token: owner.token, json: { recovery_ct: first.recovery_wrap.ct } });
+    expect(stale).toMatchObject({ status: 409, data: { detail: RECOVERY_KEY_REPLACED } });
+    expect((await api('GET', '/api/keys/me', { token: owner.token })).data.recovery_saved_at).toBeNull();
+  });
+
+  it("is the caller's own: an outsider's session changes nothing of the owner's, and no session is 401", async () => {
+    const { owner, first } = await ownerWithKeys();
+    const outsider = await signedInUser();
+    expect((await api('POST', '/api/keys/me/recovery/saved', { token: outsider.token, json: { recovery_ct: first.recovery_wrap.ct } })).status).toBe(404);
+    expect((await replace({ token: outsider.token, password: outsider.password })).status).toBe(422);
+    expect(JSON.parse((await keyRow(owner.id))!.recovery_wrap)).toEqual(first.recovery_wrap);
+    expect((await keyRow(owner.id))!.recovery_saved_at).toBeNull();
+    expect((await api('PUT', '/api/keys/me/recovery', { json: { current_password: 'x', recovery_wrap: recoveryWrap() } })).status).toBe(401);
+    expect((await api('POST', '/api/keys/me/recovery/saved', { json: { recovery_ct: first.recovery_wrap.ct } })).status).toBe(401);
   });
 });
 

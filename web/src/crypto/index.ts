@@ -9,6 +9,6 @@ export { exportPrivatePkcs8, exportPublicJwk, generateKeyPair, importPrivatePkcs
 export { derivePasswordWrapKey, deriveRecoveryWrapKey } from './kdf';
 export { parseWrappedPrivateKey, rewrapPrivateKey, unwrapPrivateKey, unwrapPrivateKeyPkcs8, wrapPrivateKey, type UnlockSecret } from './private-key-wrap';
 export { formatRecoveryKey, generateRecoveryKey, normalizeRecoveryKey, parseRecoveryKey, recoveryKeyFileText, RECOVERY_KEY_BYTES } from './recovery-key';
-export { createKeyBundle, type NewKeyBundle } from './key-bundle';
+export { createKeyBundle, createRecoveryKey, type NewKeyBundle, type NewRecoveryKey } from './key-bundle';
 export { generateContentKey, openAudio, openEnvelope, openMessage, readEnvelope, sealAudio, sealMessage, type Reader, type SealMessageInput } from './envelope';
 export { attachmentPayloadEntry, decryptFile, encryptFile, type EncryptedFile } from './attachment';

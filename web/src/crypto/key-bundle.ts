@@ -3,9 +3,9 @@
  * private key wrapped under the password and under a new recovery key. The recovery key's text is
  * returned to be shown once and offered as a .txt; it is never sent anywhere.
  */
-import { ZKeyBundle, type TKeyBundle } from '@afterword/worker/contracts/e2ee';
+import { ZKeyBundle, type TKeyBundle, type TWrappedPrivateKey } from '@afterword/worker/contracts/e2ee';
 import { exportPrivatePkcs8, exportPublicJwk, generateKeyPair, importPrivatePkcs8 } from './keys';
-import { wrapPrivateKey } from './private-key-wrap';
+import { unwrapPrivateKeyPkcs8, wrapPrivateKey } from './private-key-wrap';
 import { generateRecoveryKey } from './recovery-key';
 
 export interface NewKeyBundle {
@@ -31,4 +31,27 @@ export async function createKeyBundle(password: string, options: { iterations?: 
   pkcs8.fill(0);
   recovery.bytes.fill(0);
   return { bundle, recoveryKey: recovery.text, privateKey };
+}
+
+export interface NewRecoveryKey {
+  /** Show once, offer as a download, then forget. */
+  recoveryKey: string;
+  /** What the server stores in place of the old recovery wrap (PUT /api/keys/me/recovery). */
+  recoveryWrap: TWrappedPrivateKey;
+}
+
+/**
+ * A new recovery key for an existing key pair: the private key is opened with the password (WrongKeyError
+ * when it does not open) and sealed under the new key. The key pair stays, so every message stays
+ * readable; once the server stores the new wrap, the old recovery key opens nothing.
+ */
+export async function createRecoveryKey(passwordWrap: unknown, password: string): Promise<NewRecoveryKey> {
+  const pkcs8 = await unwrapPrivateKeyPkcs8(passwordWrap, { password });
+  const recovery = await generateRecoveryKey();
+  try {
+    return { recoveryKey: recovery.text, recoveryWrap: await wrapPrivateKey(pkcs8, { recoveryKey: recovery.bytes }) };
+  } finally {
+    pkcs8.fill(0);
+    recovery.bytes.fill(0);
+  }
 }

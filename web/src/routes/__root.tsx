@@ -3,7 +3,7 @@ import { Toaster } from '../components/toast';
 import { NotFoundContent } from '../features/site/not-found';
 import { PublicLayout } from '../features/site/public-layout';
 import { getToken } from '../lib/session';
-import { RecoveryKeyGate } from '../features/e2ee/recovery-key-modal';
+import { ConnectedRecoveryKeyGate } from '../features/e2ee/recovery-key-modal';
 import { useWelcomePending } from '../features/shell/welcome-modal';
 import type { RouterContext } from '../router-context';
 
@@ -17,7 +17,7 @@ function RootLayout() {
     <>
       <Outlet />
       {/* The welcome says what Afterword does before a new account is asked to save its recovery key. */}
-      <RecoveryKeyGate held={useWelcomePending()} />
+      <ConnectedRecoveryKeyGate held={useWelcomePending()} />
       <Toaster />
     </>
   );

@@ -108,6 +108,17 @@ export const ZChangePassword = z.object({
 });
 export type TChangePassword = z.input<typeof ZChangePassword>;
 
+/**
+ * PUT /api/keys/me/recovery: a new recovery key replaces the old one. The private key is re-wrapped in the
+ * browser under the new key; the password proves the caller is the owner, so a stolen session cannot swap
+ * the recovery key for one only the thief holds (or for garbage).
+ */
+export const ZReplaceRecoveryKey = z.object({
+  current_password: ZChangePassword.shape.current_password,
+  recovery_wrap: ZKeyBundle.shape.recovery_wrap,
+});
+export type TReplaceRecoveryKey = z.input<typeof ZReplaceRecoveryKey>;
+
 /** POST /api/auth/password-reset/request: always answered 202, whether or not the account exists. */
 export const ZPasswordResetRequest = z.object({ email: ZEmail });
 

@@ -129,9 +129,15 @@ export const ZKeyBundleView = z.object({
   public_key: ZPublicKeyJwk,
   password_wrap: ZWrappedPrivateKey,
   recovery_wrap: ZWrappedPrivateKey,
+  /** When the owner said they saved the recovery key of `recovery_wrap`; null until then. */
+  recovery_saved_at: z.string().nullable(),
   created_at: z.string(),
 });
 export type KeyBundleView = z.infer<typeof ZKeyBundleView>;
+
+/** POST /api/keys/me/recovery/saved: the recovery key the owner saved, named by its wrap's `ct`. */
+export const ZRecoverySaved = z.object({ recovery_ct: ZWrappedPrivateKey.shape.ct });
+export type TRecoverySaved = z.infer<typeof ZRecoverySaved>;
 
 /** GET /api/keys/{userId}: what a sender needs to seal for that user. */
 export const ZPublicKeyView = z.object({ user_id: z.string(), public_key: ZPublicKeyJwk });

@@ -106,9 +106,13 @@ describe('staying unlocked on this device', () => {
     const made = await createKeyBundle(password, { iterations: 100_000 });
     const api: KeysApi = {
       whoami: async () => ({ id: OWNER, email: 'owner@example.test' }),
-      mine: async () => ({ ...made.bundle, created_at: '2026-01-01T00:00:00.000Z' }),
+      mine: async () => ({ ...made.bundle, recovery_saved_at: '2026-01-02T00:00:00.000Z', created_at: '2026-01-01T00:00:00.000Z' }),
       create: async () => undefined,
       publicKeyOf: async () => null,
+      replaceRecovery: async () => {
+        throw new Error('a saved recovery key is not replaced');
+      },
+      recoverySaved: async () => undefined,
     };
     const { backend, stored } = memoryBackend();
     const t = clock();

@@ -1,4 +1,5 @@
-import type { KeyBundleView } from '@afterword/worker/contracts/e2ee';
+import type { TReplaceRecoveryKey } from '@afterword/worker/contracts/auth';
+import type { KeyBundleView, TWrappedPrivateKey } from '@afterword/worker/contracts/e2ee';
 import type { AttachmentView } from '@afterword/worker/contracts/attachments';
 import type { MessageView } from '@afterword/worker/contracts/messages';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
@@ -14,6 +15,7 @@ import {
   recoveryKeyFileText,
   sealMessage,
   unwrapPrivateKey,
+  unwrapPrivateKeyPkcs8,
   utf8Decode,
   utf8Encode,
   type NewKeyBundle,
@@ -24,9 +26,10 @@ import { messageView } from '../messages/test-fixtures';
 import { EncryptedMessageBody, type SealedFiles } from './encrypted-message';
 import { multipartBody } from './files-api';
 import { createE2eeStore, E2eeStoreProvider } from './key-store';
-import { setUpKeysAfterSignIn, unlockWithPassword, type KeysApi } from './keys-api';
+import { makeNewRecoveryKey, setUpKeysAfterSignIn, unlockWithPassword, type KeysApi } from './keys-api';
 import { PasswordSection } from './password-section';
 import { RecoveryKeyGate, RecoveryKeyModal } from './recovery-key-modal';
+import { RecoveryKeySection } from './recovery-key-section';
 import { extractRecoveryKey, ResetPasswordFlow, type ResetApi } from './reset-password-flow';
 import { T } from './texts';
 import { UnlockPrompt } from './unlock-prompt';
@@ -43,7 +46,12 @@ beforeAll(async () => {
   bundle = await createKeyBundle(PASSWORD, FAST);
 });
 
-const view = (b: NewKeyBundle): KeyBundleView => ({ ...b.bundle, created_at: '2026-01-01T00:00:00.000Z' });
+/** A bundle whose recovery key the owner saved (`saved: false`: one they never said they saved). */
+const view = (b: NewKeyBundle, { saved = true } = {}): KeyBundleView => ({
+  ...b.bundle,
+  recovery_saved_at: saved ? '2026-01-02T00:00:00.000Z' : null,
+  created_at: '2026-01-01T00:00:00.000Z',
+});
 
 function fakeApi(mine: KeyBundleView | null, overrides: Partial<KeysApi> = {}): KeysApi {
   return {
@@ -51,6 +59,10 @@ function fakeApi(mine: KeyBundleView | null, overrides: Partial<KeysApi> = {}): 
     mine: vi.fn(async () => mine),
     create: vi.fn(async () => undefined),
     publicKeyOf: vi.fn(async () => null),
+    replaceRecovery: vi.fn(async () => {
+      throw new Error('replaceRecovery was not expected');
+    }),
+    recoverySaved: vi.fn(async () => undefined),
     ...overrides,
   };
 }
@@ -62,7 +74,7 @@ afterEach(() => {
 
 describe('RecoveryKeyModal', () => {
   it('shows the key once, offers copy and a .txt download, and closes only after the saved tick', async () => {
-    const onClose = vi.fn();
+    const onSaved = vi.fn(async () => undefined);
     const key = bundle.recoveryKey;
     const created = vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:recovery');
     vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
@@ -72,14 +84,20 @@ describe('RecoveryKeyModal', () => {
     const writeText = vi.fn(async () => undefined);
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
     const createdAt = new Date('2026-03-04T05:06:07Z');
-    render(<RecoveryKeyModal pending={{ email: 'me@example.test', recoveryKey: key, createdAt }} onClose={onClose} />);
+    render(
+      <RecoveryKeyModal
+        pending={{ email: 'me@example.test', recoveryKey: key, recoveryCt: bundle.bundle.recovery_wrap.ct, createdAt }}
+        onSaved={onSaved}
+        onReplaced={vi.fn()}
+      />,
+    );
 
     expect(screen.getByRole('dialog', { name: T.recoveryTitle })).toBeTruthy();
     expect(screen.getByText(key)).toBeTruthy();
     const close = screen.getByRole('button', { name: T.recoveryClose }) as HTMLButtonElement;
     expect(close.disabled).toBe(true);
     fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape' });
-    expect(onClose).not.toHaveBeenCalled();
+    expect(onSaved).not.toHaveBeenCalled();
 
     fireEvent.click(screen.getByRole('button', { name: T.recoveryCopy }));
     await waitFor(() => expect(writeText).toHaveBeenCalledWith(key));
@@ -92,36 +110,78 @@ describe('RecoveryKeyModal', () => {
     fireEvent.click(screen.getByLabelText(T.recoverySaved));
     expect(close.disabled).toBe(false);
     fireEvent.click(close);
-    expect(onClose).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(onSaved).toHaveBeenCalledTimes(1));
   });
 
-  it('is shown by the gate while a key is pending, and forgotten when closed', () => {
+  const pendingKey = () => ({ email: 'me@example.test', recoveryKey: bundle.recoveryKey, recoveryCt: bundle.bundle.recovery_wrap.ct });
+
+  it('is shown by the gate while a key is pending, records the tick for that key, and is forgotten when closed', async () => {
     const store = createE2eeStore();
+    const recoverySaved = vi.fn(async () => undefined);
     render(
       <E2eeStoreProvider store={store}>
-        <RecoveryKeyGate />
+        <RecoveryKeyGate recoverySaved={recoverySaved} />
       </E2eeStoreProvider>,
     );
     expect(screen.queryByRole('dialog')).toBeNull();
-    act(() => store.showRecoveryKey({ email: 'me@example.test', recoveryKey: bundle.recoveryKey }));
+    act(() => store.showRecoveryKey(pendingKey()));
     fireEvent.click(screen.getByLabelText(T.recoverySaved));
     fireEvent.click(screen.getByRole('button', { name: T.recoveryClose }));
-    expect(store.get().pendingRecovery).toBeNull();
+    await waitFor(() => expect(store.get().pendingRecovery).toBeNull());
+    expect(recoverySaved).toHaveBeenCalledWith(bundle.bundle.recovery_wrap.ct);
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('stays open and says so when the tick cannot be recorded; the key is still there to save', async () => {
+    const store = createE2eeStore();
+    const recoverySaved = vi.fn(async () => {
+      throw new Error('network down');
+    });
+    render(
+      <E2eeStoreProvider store={store}>
+        <RecoveryKeyGate recoverySaved={recoverySaved} />
+      </E2eeStoreProvider>,
+    );
+    act(() => store.showRecoveryKey(pendingKey()));
+    fireEvent.click(screen.getByLabelText(T.recoverySaved));
+    fireEvent.click(screen.getByRole('button', { name: T.recoveryClose }));
+    await screen.findByRole('alert');
+    expect(screen.getByRole('dialog', { name: T.recoveryTitle })).toBeTruthy();
+    expect(screen.getByText(bundle.recoveryKey)).toBeTruthy();
+    expect(store.get().pendingRecovery).not.toBeNull();
+  });
+
+  it('a key that a newer one replaced (409) is dropped with a toast that only the newest works', async () => {
+    const store = createE2eeStore();
+    const replaced = Object.assign(new Error('replaced'), { data: { httpStatus: 409 } });
+    render(
+      <E2eeStoreProvider store={store}>
+        <RecoveryKeyGate
+          recoverySaved={async () => {
+            throw replaced;
+          }}
+        />
+      </E2eeStoreProvider>,
+    );
+    act(() => store.showRecoveryKey(pendingKey()));
+    fireEvent.click(screen.getByLabelText(T.recoverySaved));
+    fireEvent.click(screen.getByRole('button', { name: T.recoveryClose }));
+    await waitFor(() => expect(store.get().pendingRecovery).toBeNull());
+    expect(toastStore.getSnapshot().some((t) => t.message === T.recoveryReplaced)).toBe(true);
   });
 
   it('waits while the welcome is read first, then shows the key', () => {
     const store = createE2eeStore();
-    store.showRecoveryKey({ email: 'me@example.test', recoveryKey: bundle.recoveryKey });
+    store.showRecoveryKey(pendingKey());
     const view = render(
       <E2eeStoreProvider store={store}>
-        <RecoveryKeyGate held />
+        <RecoveryKeyGate held recoverySaved={vi.fn()} />
       </E2eeStoreProvider>,
     );
     expect(screen.queryByRole('dialog')).toBeNull();
     view.rerender(
       <E2eeStoreProvider store={store}>
-        <RecoveryKeyGate held={false} />
+        <RecoveryKeyGate held={false} recoverySaved={vi.fn()} />
       </E2eeStoreProvider>,
     );
     expect(screen.getByRole('dialog', { name: T.recoveryTitle })).toBeTruthy();
@@ -150,6 +210,70 @@ describe('key setup and unlocking', () => {
     expect(await setUpKeysAfterSignIn(fakeApi(view(bundle)), store, PASSWORD)).toBe('unlocked');
     expect(store.get().keys?.userId).toBe(ME);
     expect(store.get().pendingRecovery).toBeNull();
+  });
+
+  it('after sign-in with a recovery key never said to be saved, makes a new one with the password and shows it', async () => {
+    const store = createE2eeStore();
+    const replaceRecovery = vi.fn(async (input: TReplaceRecoveryKey) => ({
+      ...view(bundle, { saved: false }),
+      recovery_wrap: input.recovery_wrap as TWrappedPrivateKey,
+    }));
+    expect(await setUpKeysAfterSignIn(fakeApi(view(bundle, { saved: false }), { replaceRecovery }), store, PASSWORD)).toBe('unlocked');
+    expect(replaceRecovery).toHaveBeenCalledTimes(1);
+    const sent = replaceRecovery.mock.calls[0]![0];
+    expect(sent.current_password).toBe(PASSWORD);
+    const pending = store.get().pendingRecovery!;
+    expect(pending).toMatchObject({ email: 'me@example.test', replacesUnsaved: true, recoveryCt: sent.recovery_wrap.ct });
+    expect(pending.recoveryKey).not.toBe(bundle.recoveryKey);
+    // The same private key under the new recovery key: every message stays readable.
+    const viaNewKey = await unwrapPrivateKeyPkcs8(sent.recovery_wrap, { recoveryKey: pending.recoveryKey });
+    const viaPassword = await unwrapPrivateKeyPkcs8(bundle.bundle.password_wrap, { password: PASSWORD });
+    expect(viaNewKey).toEqual(viaPassword);
+  });
+
+  it('the unlock prompt does the same for an unsaved recovery key; a saved one is left alone', async () => {
+    const unsaved = createE2eeStore();
+    const replaceRecovery = vi.fn(async (input: TReplaceRecoveryKey) => ({
+      ...view(bundle, { saved: false }),
+      recovery_wrap: input.recovery_wrap as TWrappedPrivateKey,
+    }));
+    await unlockWithPassword(fakeApi(view(bundle, { saved: false }), { replaceRecovery }), unsaved, PASSWORD);
+    expect(replaceRecovery).toHaveBeenCalledTimes(1);
+    expect(unsaved.get().pendingRecovery?.replacesUnsaved).toBe(true);
+
+    const saved = createE2eeStore();
+    const api = fakeApi(view(bundle));
+    await unlockWithPassword(api, saved, PASSWORD);
+    expect(api.replaceRecovery).not.toHaveBeenCalled();
+    expect(saved.get().pendingRecovery).toBeNull();
+  });
+
+  it('Settings makes a new recovery key with the password: a wrong one says so and changes nothing', async () => {
+    const store = createE2eeStore();
+    const replaceRecovery = vi.fn(async (input: TReplaceRecoveryKey) => ({
+      ...view(bundle),
+      recovery_wrap: input.recovery_wrap as TWrappedPrivateKey,
+      recovery_saved_at: null,
+    }));
+    const api = fakeApi(view(bundle), { replaceRecovery });
+    render(<RecoveryKeySection bundle={view(bundle)} makeNew={(password) => makeNewRecoveryKey(api, store, password)} />);
+    expect(screen.getByText(/You saved your recovery key on/)).toBeTruthy();
+    expect(screen.getByText(T.recoveryMakeNewIntro)).toBeTruthy();
+    fireEvent.change(screen.getByLabelText(T.currentPassword), { target: { value: 'not-the-password' } });
+    fireEvent.click(screen.getByRole('button', { name: T.recoveryMakeNew }));
+    expect(await screen.findByText(T.wrongCurrentPassword)).toBeTruthy();
+    expect(replaceRecovery).not.toHaveBeenCalled();
+
+    fireEvent.change(screen.getByLabelText(T.currentPassword), { target: { value: PASSWORD } });
+    fireEvent.click(screen.getByRole('button', { name: T.recoveryMakeNew }));
+    await waitFor(() => expect(store.get().pendingRecovery).not.toBeNull());
+    expect(store.get().pendingRecovery?.recoveryCt).toBe(replaceRecovery.mock.calls[0]![0].recovery_wrap.ct);
+    expect(store.get().pendingRecovery?.replacesUnsaved).toBeUndefined();
+  });
+
+  it('Settings says when the recovery key is not saved', () => {
+    render(<RecoveryKeySection bundle={view(bundle, { saved: false })} makeNew={vi.fn()} />);
+    expect(screen.getByText(T.recoveryNotSaved)).toBeTruthy();
   });
 
   it('the unlock prompt: a wrong password says so; the right one unlocks', async () => {
@@ -375,12 +499,13 @@ describe('ResetPasswordFlow', () => {
     fireEvent.click(screen.getByLabelText(T.noRecoveryConfirm));
     fireEvent.click(screen.getByRole('button', { name: T.resetSubmit }));
     await waitFor(() => expect(confirm).toHaveBeenCalledTimes(1));
-    const input = confirm.mock.calls[0]![0] as { key_bundle: { public_key: unknown; password_wrap: unknown; recovery_wrap: unknown } };
+    const input = confirm.mock.calls[0]![0] as { key_bundle: { public_key: unknown; password_wrap: unknown; recovery_wrap: { ct: string } } };
     expect(Object.keys(input.key_bundle).sort()).toEqual(['password_wrap', 'public_key', 'recovery_wrap']);
     expect(input.key_bundle.public_key).not.toEqual(bundle.bundle.public_key);
     await waitFor(() => expect(onReset).toHaveBeenCalledTimes(1));
-    const result = onReset.mock.calls[0]![0] as { newRecoveryKey: string };
-    await unwrapPrivateKey(input.key_bundle.recovery_wrap, { recoveryKey: result.newRecoveryKey });
+    const result = onReset.mock.calls[0]![0] as { newRecoveryKey: { recoveryKey: string; recoveryCt: string } };
+    await unwrapPrivateKey(input.key_bundle.recovery_wrap, { recoveryKey: result.newRecoveryKey.recoveryKey });
+    expect(result.newRecoveryKey.recoveryCt).toBe(input.key_bundle.recovery_wrap.ct);
   });
 
   it('without keys: just the new password', async () => {

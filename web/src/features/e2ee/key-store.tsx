@@ -17,6 +17,10 @@ export interface UnlockedKeys {
 export interface PendingRecoveryKey {
   email: string;
   recoveryKey: string;
+  /** The `ct` of its wrap: names this key when the owner says it is saved (POST /api/keys/me/recovery/saved). */
+  recoveryCt: string;
+  /** It replaces an earlier key that was never said to be saved (and no longer works). */
+  replacesUnsaved?: boolean;
   createdAt: Date;
 }
 
@@ -54,7 +58,7 @@ export function createE2eeStore(): E2eeStore {
     },
     setKeys: (keys) => set({ ...state, keys }),
     lock: () => set({ ...state, keys: null }),
-    showRecoveryKey: ({ email, recoveryKey, createdAt = new Date() }) => set({ ...state, pendingRecovery: { email, recoveryKey, createdAt } }),
+    showRecoveryKey: ({ createdAt = new Date(), ...pending }) => set({ ...state, pendingRecovery: { ...pending, createdAt } }),
     clearRecoveryKey: () => set({ ...state, pendingRecovery: null }),
     reset: () => set(EMPTY),
   };

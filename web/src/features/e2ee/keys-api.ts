@@ -2,9 +2,10 @@
  * The key lifecycle (docs/security/e2ee.md §12) on top of a small API surface, so components and tests
  * can pass a fake. The crypto itself is web/src/crypto; this file only decides when to call it.
  */
+import type { TReplaceRecoveryKey } from '@afterword/worker/contracts/auth';
 import type { KeyBundleView, PublicKeyView } from '@afterword/worker/contracts/e2ee';
 import type { TKeyBundle, TPublicKeyJwk } from '@afterword/worker/contracts/e2ee';
-import { createKeyBundle, importPrivatePkcs8, unwrapPrivateKey, unwrapPrivateKeyPkcs8 } from '../../crypto';
+import { createKeyBundle, createRecoveryKey, importPrivatePkcs8, unwrapPrivateKey, unwrapPrivateKeyPkcs8 } from '../../crypto';
 import { readApiError } from '../../lib/api-error';
 import type { TrpcClient } from '../../lib/trpc';
 import type { DeviceUnlock } from './device-unlock';
@@ -18,6 +19,10 @@ export interface KeysApi {
   create(bundle: TKeyBundle): Promise<void>;
   /** Someone's public key, or null when they have no keys (or do not exist). */
   publicKeyOf(userId: string): Promise<PublicKeyView | null>;
+  /** Stores a new recovery wrap in place of the old one (the password proves it is the owner). */
+  replaceRecovery(input: TReplaceRecoveryKey): Promise<KeyBundleView>;
+  /** The owner saved the recovery key whose wrap has this `ct`. */
+  recoverySaved(recoveryCt: string): Promise<void>;
 }
 
 /** Thrown by unlock when the account has no bundle at all. */
@@ -39,7 +44,32 @@ export function keysApiFromClient(client: TrpcClient): KeysApi {
       await client.keys.create.mutate(bundle);
     },
     publicKeyOf: (userId) => nullOn404(client.keys.forUser.query({ user_id: userId })),
+    replaceRecovery: (input) => client.auth.replaceRecoveryKey.mutate(input),
+    recoverySaved: async (recoveryCt) => {
+      await client.keys.recoverySaved.mutate({ recovery_ct: recoveryCt });
+    },
   };
+}
+
+/**
+ * A recovery key the owner never said they saved is as good as lost (the tab that showed it may have
+ * closed). Whenever the password is in hand and the bundle's key is not saved, a new one replaces it and
+ * is queued for the show-once dialog, which says the earlier one no longer works.
+ */
+async function renewUnsavedRecoveryKey(api: KeysApi, store: E2eeStore, email: string, bundle: KeyBundleView, password: string): Promise<void> {
+  if (bundle.recovery_saved_at !== null || store.get().pendingRecovery) return;
+  const fresh = await createRecoveryKey(bundle.password_wrap, password);
+  await api.replaceRecovery({ current_password: password, recovery_wrap: fresh.recoveryWrap });
+  store.showRecoveryKey({ email, recoveryKey: fresh.recoveryKey, recoveryCt: fresh.recoveryWrap.ct, replacesUnsaved: true });
+}
+
+/** Settings → "Make a new recovery key": the old one stops working; the new one is shown once. */
+export async function makeNewRecoveryKey(api: KeysApi, store: E2eeStore, password: string): Promise<void> {
+  const [me, bundle] = await Promise.all([api.whoami(), api.mine()]);
+  if (!bundle) throw new NoKeysError('no key bundle');
+  const fresh = await createRecoveryKey(bundle.password_wrap, password);
+  await api.replaceRecovery({ current_password: password, recovery_wrap: fresh.recoveryWrap });
+  store.showRecoveryKey({ email: me.email, recoveryKey: fresh.recoveryKey, recoveryCt: fresh.recoveryWrap.ct });
 }
 
 export type KeySetupOutcome = 'created' | 'unlocked' | 'wrong-password';
@@ -58,7 +88,7 @@ export async function setUpKeysAfterSignIn(api: KeysApi, store: E2eeStore, passw
     try {
       await api.create(fresh.bundle);
       store.setKeys({ userId: me.id, privateKey: fresh.privateKey });
-      store.showRecoveryKey({ email: me.email, recoveryKey: fresh.recoveryKey });
+      store.showRecoveryKey({ email: me.email, recoveryKey: fresh.recoveryKey, recoveryCt: fresh.bundle.recovery_wrap.ct });
       return 'created';
     } catch (error) {
       // Another tab made them a moment ago: use those.
@@ -69,11 +99,12 @@ export async function setUpKeysAfterSignIn(api: KeysApi, store: E2eeStore, passw
   }
   try {
     store.setKeys({ userId: me.id, privateKey: await unwrapPrivateKey(bundle.password_wrap, { password }) });
-    return 'unlocked';
   } catch (error) {
     if ((error as { code?: string }).code === 'wrong-key') return 'wrong-password';
     throw error;
   }
+  await renewUnsavedRecoveryKey(api, store, me.email, bundle, password);
+  return 'unlocked';
 }
 
 /** "Stay unlocked on this device until `until`" (epoch ms), with where to keep it. */
@@ -94,6 +125,7 @@ export async function unlockWithPassword(api: KeysApi, store: E2eeStore, passwor
   if (stay) await stay.device.remember(me.id, pkcs8, stay.until);
   pkcs8.fill(0);
   store.setKeys({ userId: me.id, privateKey, ...(stay ? { stayUnlockedUntil: stay.until } : {}) });
+  await renewUnsavedRecoveryKey(api, store, me.email, bundle, password);
 }
 
 /** The readers of a new E2EE message: the recipient and the sender (once, if they are the same). */

@@ -19,8 +19,8 @@ export interface ResetApi {
 export interface ResetResult {
   email: string;
   password: string;
-  /** Set when the account got a whole new bundle: its recovery key, to show once. */
-  newRecoveryKey: string | null;
+  /** Set when the account got a whole new bundle: its recovery key (and its wrap's `ct`), to show once. */
+  newRecoveryKey: { recoveryKey: string; recoveryCt: string } | null;
 }
 
 /** The key from pasted text or an uploaded afterword-recovery-key.txt (the grouped line), else the text as is. */
@@ -146,7 +146,7 @@ function ResetForm({
     await saving.run(async () => {
       try {
         let input: TPasswordResetConfirm = { token, new_password: password };
-        let newRecoveryKey: string | null = null;
+        let newRecoveryKey: ResetResult['newRecoveryKey'] = null;
         if (hasKeys && mode === 'recovery') {
           if (!accepted) {
             setRecoveryError(T.recoveryKeyWrong);
@@ -156,7 +156,7 @@ function ResetForm({
         } else if (hasKeys) {
           const fresh = await createKeyBundle(password);
           input = { ...input, key_bundle: fresh.bundle };
-          newRecoveryKey = fresh.recoveryKey;
+          newRecoveryKey = { recoveryKey: fresh.recoveryKey, recoveryCt: fresh.bundle.recovery_wrap.ct };
         }
         await api.confirm(input);
         setDone(true);

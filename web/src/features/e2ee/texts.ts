@@ -26,6 +26,20 @@ export const T = {
   recoverySaved: 'I have saved my recovery key',
   recoveryClose: 'Close',
   recoveryCloseHint: 'Tick the box once your recovery key is saved somewhere safe.',
+  recoveryReplacesUnsaved: 'Your earlier recovery key was never marked as saved, so here is a new one. The earlier key no longer works: keep only this one.',
+  recoverySaveFailed: 'Could not record that your recovery key is saved. Check your connection and press Close again.',
+  recoveryReplaced: 'That recovery key was replaced by a newer one in another window. Only the newest recovery key works.',
+  recoverySectionTitle: 'Recovery key',
+  recoveryNoKeys: 'Your account has no encryption keys yet, so there is no recovery key. They are made when you sign in with your password.',
+  recoverySavedOn: (when: string) => `You saved your recovery key on ${when}.`,
+  recoveryNotSaved: 'Your recovery key is not marked as saved. Make a new one now and keep it safe.',
+  recoveryMakeNewIntro:
+    'A new recovery key replaces the one you have: the old one stops working at once. Your messages and files stay readable. Enter your password to make one.',
+  recoveryPasswordNeeded: 'Enter your password',
+  recoveryMakeNew: 'Make a new recovery key',
+  recoveryMaking: 'Making a new recovery key…',
+  recoveryMakeFailed: 'Could not make a new recovery key. Try again.',
+  recoveryUntilSaved: 'Until you tick the box and close this, you get a new recovery key at each sign-in and the one before stops working.',
 
   // Unlocking after a reload.
   unlockTitle: 'Unlock encrypted messages',

@@ -35,7 +35,7 @@ function ResetPasswordPage() {
   /** The reset signed every session out: sign in with the new password, unlock, and show a new recovery key once. */
   async function afterReset({ email, password, newRecoveryKey }: ResetResult) {
     e2eeStore.reset();
-    if (newRecoveryKey) e2eeStore.showRecoveryKey({ email, recoveryKey: newRecoveryKey });
+    if (newRecoveryKey) e2eeStore.showRecoveryKey({ email, ...newRecoveryKey });
     try {
       const { access_token } = await trpcClient.auth.login.mutate({ email, password });
       setToken(access_token);

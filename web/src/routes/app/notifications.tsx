@@ -2,7 +2,10 @@ import { createFileRoute } from '@tanstack/react-router';
 import { Card } from '../../components/card';
 import { Skeleton } from '../../components/skeleton';
 import { PageHeader } from '../../features/app-pages/page-header';
+import { useE2eeState, useE2eeStore } from '../../features/e2ee/key-store';
+import { makeNewRecoveryKey } from '../../features/e2ee/keys-api';
 import { PasswordSection } from '../../features/e2ee/password-section';
+import { RecoveryKeySection } from '../../features/e2ee/recovery-key-section';
 import { StorageUsage } from '../../features/e2ee/storage-usage';
 import { T } from '../../features/e2ee/texts';
 import { useKeysApi } from '../../features/e2ee/unlock-prompt';
@@ -14,6 +17,8 @@ import { usePreferenceActions, useProfileActions } from '../../features/notify/q
 import { awaitReads } from '../../lib/route-data';
 import { trpc } from '../../lib/trpc';
 import { ErrorState } from '../../components/error-state';
+import { readApiError } from '../../lib/api-error';
+import { useEffect } from 'react';
 
 export const Route = createFileRoute('/app/notifications')({
   loader: ({ context: { trpc } }) => {
@@ -33,7 +38,17 @@ function NotificationsPage() {
   const prefActions = usePreferenceActions();
   const profileActions = useProfileActions();
   const keys = useKeysApi();
+  const store = useE2eeStore();
   const changePassword = trpc.auth.changePassword.useMutation();
+  const bundle = trpc.keys.me.useQuery(undefined, { retry: false });
+  // The recovery dialog records "saved" itself: read the bundle again whenever it opens or closes.
+  const { pendingRecovery } = useE2eeState();
+  const refetchBundle = bundle.refetch;
+  useEffect(() => {
+    void pendingRecovery;
+    void refetchBundle();
+  }, [pendingRecovery, refetchBundle]);
+  const noKeys = bundle.isError && readApiError(bundle.error).status === 404;
 
   return (
     <>
@@ -82,6 +97,15 @@ function NotificationsPage() {
         </Card>
         <Card title={T.passwordTitle}>
           <PasswordSection mine={keys.mine} changePassword={(input) => changePassword.mutateAsync(input)} />
+        </Card>
+        <Card title={T.recoverySectionTitle}>
+          {bundle.isPending ? (
+            <Skeleton lines={2} label="Loading your recovery key status" />
+          ) : bundle.isError && !noKeys ? (
+            <ErrorState title={LOAD_FAILED} read={bundle} />
+          ) : (
+            <RecoveryKeySection bundle={bundle.data ?? null} makeNew={(password) => makeNewRecoveryKey(keys, store, password)} />
+          )}
         </Card>
         <Card title={T.storageTitle}>
           <StorageUsage />

@@ -9,12 +9,15 @@ import {
   ZPasswordResetInspection,
   ZPasswordResetRequest,
   ZRegisterInput,
+  ZReplaceRecoveryKey,
 } from '../../contracts/auth';
+import { ZKeyBundleView } from '../../contracts/e2ee';
 import { ZOk } from '../../contracts/transport';
 import { changePassword } from './change-password';
 import { loginUser } from './login-user';
 import { confirmPasswordReset, inspectPasswordReset, requestPasswordReset } from './password-reset';
 import { registerUser } from './register-user';
+import { replaceRecoveryKey } from './replace-recovery-key';
 import { revokeSession } from './sessions';
 import { toMe } from './user-profile';
 
@@ -107,6 +110,26 @@ export const authOperations = [
       },
     },
     run: ({ services, principal, clientAddress }, input) => changePassword(services, principal.user, principal.sessionId, input, clientAddress),
+  }),
+  defineOperation({
+    method: 'put',
+    path: '/api/keys/me/recovery',
+    trpc: 'replaceRecoveryKey',
+    access: { kind: 'session' },
+    input: { body: ZReplaceRecoveryKey },
+    output: ZKeyBundleView,
+    docs: {
+      operationId: 'replaceRecoveryKey',
+      summary: 'Replace the recovery key',
+      description:
+        'A new recovery key, made by the client, replaces the old one, which stops working: `recovery_wrap` is the private key re-wrapped under it (HKDF), sent with the current password. The new key counts as not saved (`recovery_saved_at` null) until POST /api/keys/me/recovery/saved. A wrong password counts as a failed sign-in.',
+      tags: ['Encryption keys'],
+      responses: {
+        200: { description: 'Replaced; the bundle with the new recovery wrap' },
+        429: { description: 'Too many wrong passwords: wait `Retry-After` seconds' },
+      },
+    },
+    run: ({ services, principal, clientAddress }, input) => replaceRecoveryKey(services, principal.user, input, clientAddress),
   }),
   defineOperation({
     method: 'post',

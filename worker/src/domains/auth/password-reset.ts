@@ -148,14 +148,15 @@ export async function confirmPasswordReset(ctx: ServiceContext, input: z.output<
       db
         .prepare(
           `INSERT INTO user_keys (user_id, public_key, password_wrap, recovery_wrap, created_at, updated_at) SELECT ?3, ?4, ?5, ?6, ?2, ?2 WHERE ${live}
-           ON CONFLICT (user_id) DO UPDATE SET public_key = excluded.public_key, password_wrap = excluded.password_wrap, recovery_wrap = excluded.recovery_wrap, created_at = excluded.created_at, updated_at = excluded.updated_at`,
+           ON CONFLICT (user_id) DO UPDATE SET public_key = excluded.public_key, password_wrap = excluded.password_wrap, recovery_wrap = excluded.recovery_wrap, recovery_saved_at = NULL, created_at = excluded.created_at, updated_at = excluded.updated_at`,
         )
         .bind(row.id, now, row.user_id, JSON.stringify(bundle.public_key), JSON.stringify(bundle.password_wrap), JSON.stringify(bundle.recovery_wrap)),
     );
   } else if (bundle) {
+    // Opened with the recovery key: the owner evidently has it, so it counts as saved.
     statements.push(
       db
-        .prepare(`UPDATE user_keys SET password_wrap = ?4, updated_at = ?2 WHERE user_id = ?3 AND ${live}`)
+        .prepare(`UPDATE user_keys SET password_wrap = ?4, recovery_saved_at = COALESCE(recovery_saved_at, ?2), updated_at = ?2 WHERE user_id = ?3 AND ${live}`)
         .bind(row.id, now, row.user_id, JSON.stringify(bundle.password_wrap)),
     );
   }

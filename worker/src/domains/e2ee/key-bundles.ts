@@ -1,6 +1,6 @@
 import { schema } from '@afterword/db';
 import type { UserKeys } from '@afterword/db/schema';
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { KeyBundleView, PublicKeyView } from '../../contracts/e2ee';
 import type { TKeyBundle, TPublicKeyJwk, TWrappedPrivateKey } from '../../contracts/e2ee';
 import type { ServiceContext } from '../../env';
@@ -16,6 +16,7 @@ function toBundleView(row: UserKeys): KeyBundleView {
     public_key: row.public_key as TPublicKeyJwk,
     password_wrap: row.password_wrap as TWrappedPrivateKey,
     recovery_wrap: row.recovery_wrap as TWrappedPrivateKey,
+    recovery_saved_at: row.recovery_saved_at?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
   };
 }
@@ -53,6 +54,36 @@ export async function createKeys(ctx: ServiceContext, userId: string, bundle: TK
     .onConflictDoNothing({ target: schema.userKeys.user_id })
     .returning();
   if (!row) throw new AppError('CONFLICT', KEYS_EXIST);
+  return toBundleView(row);
+}
+
+/**
+ * POST /api/keys/me/recovery/saved: the owner ticked "I saved my recovery key". Only the key the caller
+ * was shown counts: `recovery_ct` names it (its wrap's ciphertext), so a tick in a tab that still shows an
+ * older key (another tab made a new one since) is refused with 409 instead of marking the newer key saved.
+ */
+export async function markRecoverySaved(ctx: ServiceContext, userId: string, recoveryCt: string): Promise<KeyBundleView> {
+  const row = await keysRow(ctx, userId);
+  if (!row) throw new AppError('NOT_FOUND', NO_KEYS_YET);
+  const [saved] = await ctx.db
+    .update(schema.userKeys)
+    .set({ recovery_saved_at: ctx.now(), updated_at: ctx.now() })
+    .where(and(eq(schema.userKeys.user_id, userId), sql`json_extract(${schema.userKeys.recovery_wrap}, '$.ct') = ${recoveryCt}`))
+    .returning();
+  if (!saved) throw new AppError('CONFLICT', RECOVERY_KEY_REPLACED);
+  return toBundleView(saved);
+}
+
+export const RECOVERY_KEY_REPLACED = 'This recovery key was replaced by a newer one. Save the newest recovery key: only it works.';
+
+/** The caller's bundle after a new recovery key replaced the old one (not saved yet). */
+export async function replaceRecoveryWrap(ctx: ServiceContext, userId: string, recoveryWrap: TWrappedPrivateKey): Promise<KeyBundleView> {
+  const [row] = await ctx.db
+    .update(schema.userKeys)
+    .set({ recovery_wrap: recoveryWrap, recovery_saved_at: null, updated_at: ctx.now() })
+    .where(eq(schema.userKeys.user_id, userId))
+    .returning();
+  if (!row) throw new AppError('NOT_FOUND', NO_KEYS_YET);
   return toBundleView(row);
 }
 

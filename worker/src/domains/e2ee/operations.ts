@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { ZId } from '../../api/ids';
 import { defineOperation } from '../../api/operation';
-import { ZKeyBundle, ZKeyBundleView, ZKeysOfUser, ZPublicKeyView } from '../../contracts/e2ee';
-import { createKeys, getOwnKeys, getPublicKey, publicKeyNotFound } from './key-bundles';
+import { ZKeyBundle, ZKeyBundleView, ZKeysOfUser, ZPublicKeyView, ZRecoverySaved } from '../../contracts/e2ee';
+import { createKeys, getOwnKeys, getPublicKey, markRecoverySaved, publicKeyNotFound } from './key-bundles';
 
 /** /api/keys: E2EE key bundles (docs/api.md "End-to-end encryption keys"). Formats: contracts/e2ee.ts. */
 const tags = ['Encryption keys'];
@@ -42,6 +42,27 @@ export const e2eeOperations = [
       responses: { 201: { description: 'Stored' }, 409: { description: 'The account already has keys' } },
     },
     run: ({ services, principal }, bundle) => createKeys(services, principal.user.id, bundle),
+  }),
+  defineOperation({
+    method: 'post',
+    path: '/api/keys/me/recovery/saved',
+    trpc: 'recoverySaved',
+    access: session,
+    input: { body: ZRecoverySaved },
+    output: ZKeyBundleView,
+    docs: {
+      operationId: 'markRecoverySaved',
+      summary: 'Say the recovery key is saved',
+      description:
+        'The owner saved the recovery key whose wrap has this `ct`; until then the app makes and shows a new one at every password sign-in. 409 when a newer recovery key has replaced that one.',
+      tags,
+      responses: {
+        200: { description: 'Marked saved' },
+        404: { description: 'No encryption keys yet' },
+        409: { description: 'A newer recovery key replaced this one' },
+      },
+    },
+    run: ({ services, principal }, { recovery_ct }) => markRecoverySaved(services, principal.user.id, recovery_ct),
   }),
   defineOperation({
     method: 'get',

@@ -1,0 +1,1 @@
+ALTER TABLE `user_keys` ADD `recovery_saved_at` integer;
