@@ -87,12 +87,22 @@ describe('the recovery key: replaced with the password, saved when the owner say
     api('PUT', '/api/keys/me/recovery', { token: owner.token, json: { current_password: password, recovery_wrap: wrap } });
 
   it('a new bundle starts with its recovery key not saved; saying it is saved records when', async () => {
+    const keyless = await signedInUser();
+    expect(await api('GET', '/api/keys/me/recovery', { token: keyless.token })).toMatchObject({
+      status: 200,
+      data: { has_keys: false, recovery_saved_at: null },
+    });
     const { owner, first } = await ownerWithKeys();
     expect((await api('GET', '/api/keys/me', { token: owner.token })).data.recovery_saved_at).toBeNull();
+    expect((await api('GET', '/api/keys/me/recovery', { token: owner.token })).data).toEqual({ has_keys: true, recovery_saved_at: null });
     const saved = await api('POST', '/api/keys/me/recovery/saved', { token: owner.token, json: { recovery_ct: first.recovery_wrap.ct } });
     expect(saved.status).toBe(200);
     expect(Date.parse(saved.data.recovery_saved_at)).toBeGreaterThan(Date.now() - 60_000);
     expect((await api('GET', '/api/keys/me', { token: owner.token })).data.recovery_saved_at).toBe(saved.data.recovery_saved_at);
+    expect((await api('GET', '/api/keys/me/recovery', { token: owner.token })).data).toEqual({
+      has_keys: true,
+      recovery_saved_at: saved.data.recovery_saved_at,
+    });
   });
 
   it('the owner replaces the recovery key with their password: the old wrap is gone, the new key counts as not saved', async () => {
@@ -115,7 +125,7 @@ describe('the recovery key: replaced with the password, saved when the owner say
 
   it('refuses a password wrap in place of a recovery wrap (422) and an account without keys (422)', async () => {
     const { owner } = await ownerWithKeys();
-    expect((await replace(owner, passwordWrap() as ReturnType<typeof recoveryWrap>)).status).toBe(422);
+    expect((await replace(owner, passwordWrap() as unknown as ReturnType<typeof recoveryWrap>)).status).toBe(422);
     const keyless = await signedInUser();
     const res = await replace(keyless);
     expect(res.status).toBe(422);
@@ -139,6 +149,7 @@ describe('the recovery key: replaced with the password, saved when the owner say
     expect((await keyRow(owner.id))!.recovery_saved_at).toBeNull();
     expect((await api('PUT', '/api/keys/me/recovery', { json: { current_password: 'x', recovery_wrap: recoveryWrap() } })).status).toBe(401);
     expect((await api('POST', '/api/keys/me/recovery/saved', { json: { recovery_ct: first.recovery_wrap.ct } })).status).toBe(401);
+    expect((await api('GET', '/api/keys/me/recovery')).status).toBe(401);
   });
 });
 

@@ -135,6 +135,10 @@ export const ZKeyBundleView = z.object({
 });
 export type KeyBundleView = z.infer<typeof ZKeyBundleView>;
 
+/** GET /api/keys/me/recovery: whether the account has keys and when its recovery key was said to be saved. */
+export const ZRecoveryStatus = z.object({ has_keys: z.boolean(), recovery_saved_at: z.string().nullable() });
+export type RecoveryStatus = z.infer<typeof ZRecoveryStatus>;
+
 /** POST /api/keys/me/recovery/saved: the recovery key the owner saved, named by its wrap's `ct`. */
 export const ZRecoverySaved = z.object({ recovery_ct: ZWrappedPrivateKey.shape.ct });
 export type TRecoverySaved = z.infer<typeof ZRecoverySaved>;

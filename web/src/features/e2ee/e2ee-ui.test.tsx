@@ -2,7 +2,7 @@ import type { TReplaceRecoveryKey } from '@afterword/worker/contracts/auth';
 import type { KeyBundleView, TWrappedPrivateKey } from '@afterword/worker/contracts/e2ee';
 import type { AttachmentView } from '@afterword/worker/contracts/attachments';
 import type { MessageView } from '@afterword/worker/contracts/messages';
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { toastStore } from '../../components/toast/toast-store';
@@ -256,7 +256,12 @@ describe('key setup and unlocking', () => {
       recovery_saved_at: null,
     }));
     const api = fakeApi(view(bundle), { replaceRecovery });
-    render(<RecoveryKeySection bundle={view(bundle)} makeNew={(password) => makeNewRecoveryKey(api, store, password)} />);
+    render(
+      <RecoveryKeySection
+        status={{ has_keys: true, recovery_saved_at: '2026-01-02T00:00:00.000Z' }}
+        makeNew={(password) => makeNewRecoveryKey(api, store, password)}
+      />,
+    );
     expect(screen.getByText(/You saved your recovery key on/)).toBeTruthy();
     expect(screen.getByText(T.recoveryMakeNewIntro)).toBeTruthy();
     fireEvent.change(screen.getByLabelText(T.currentPassword), { target: { value: 'not-the-password' } });
@@ -271,8 +276,11 @@ describe('key setup and unlocking', () => {
     expect(store.get().pendingRecovery?.replacesUnsaved).toBeUndefined();
   });
 
-  it('Settings says when the recovery key is not saved', () => {
-    render(<RecoveryKeySection bundle={view(bundle, { saved: false })} makeNew={vi.fn()} />);
+  it('Settings says when the recovery key is not saved, and that there is none without keys', () => {
+    render(<RecoveryKeySection status={{ has_keys: false, recovery_saved_at: null }} makeNew={vi.fn()} />);
+    expect(screen.getByText(T.recoveryNoKeys)).toBeTruthy();
+    cleanup();
+    render(<RecoveryKeySection status={{ has_keys: true, recovery_saved_at: null }} makeNew={vi.fn()} />);
     expect(screen.getByText(T.recoveryNotSaved)).toBeTruthy();
   });
 

@@ -1,4 +1,4 @@
-import type { KeyBundleView } from '@afterword/worker/contracts/e2ee';
+import type { RecoveryStatus } from '@afterword/worker/contracts/e2ee';
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/field';
@@ -8,8 +8,8 @@ import { useSingleFlight } from '../../lib/use-single-flight';
 import { T } from './texts';
 
 interface RecoveryKeySectionProps {
-  /** The caller's key bundle, or null without one (then there is no recovery key to make). */
-  bundle: KeyBundleView | null;
+  /** Whether the caller has keys (without, there is no recovery key to make) and when it was saved. */
+  status: RecoveryStatus;
   /** Makes a new recovery key with the password and queues it for the show-once dialog (keys-api.ts). */
   makeNew: (password: string) => Promise<void>;
 }
@@ -18,12 +18,12 @@ interface RecoveryKeySectionProps {
  * Settings → Recovery key: whether the current key was saved, and a new one at any time. The new key
  * replaces the old one, which stops working; the page says so before the button.
  */
-export function RecoveryKeySection({ bundle, makeNew }: RecoveryKeySectionProps) {
+export function RecoveryKeySection({ status, makeNew }: RecoveryKeySectionProps) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const { pending, run, isBusy } = useSingleFlight();
 
-  if (!bundle) return <p>{T.recoveryNoKeys}</p>;
+  if (!status.has_keys) return <p>{T.recoveryNoKeys}</p>;
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -50,7 +50,7 @@ export function RecoveryKeySection({ bundle, makeNew }: RecoveryKeySectionProps)
 
   return (
     <form className="password-form" onSubmit={submit} noValidate aria-label={T.recoverySectionTitle}>
-      <p>{bundle.recovery_saved_at ? T.recoverySavedOn(formatDateTime(bundle.recovery_saved_at)) : T.recoveryNotSaved}</p>
+      <p>{status.recovery_saved_at ? T.recoverySavedOn(formatDateTime(status.recovery_saved_at)) : T.recoveryNotSaved}</p>
       <p className="muted">{T.recoveryMakeNewIntro}</p>
       <TextField
         label={T.currentPassword}

@@ -17,14 +17,14 @@ import { usePreferenceActions, useProfileActions } from '../../features/notify/q
 import { awaitReads } from '../../lib/route-data';
 import { trpc } from '../../lib/trpc';
 import { ErrorState } from '../../components/error-state';
-import { readApiError } from '../../lib/api-error';
 import { useEffect } from 'react';
 
 export const Route = createFileRoute('/app/notifications')({
   loader: ({ context: { trpc } }) => {
-    // Below the fold: the push devices and the storage meter may arrive after the page.
+    // Below the fold: the push devices, the recovery key status and the storage meter may arrive after the page.
     void trpc.notify.pushSubscriptions.prefetch();
     void trpc.attachments.storage.prefetch();
+    void trpc.keys.recoveryStatus.prefetch();
     return awaitReads(trpc.notify.preferences.ensureData(), trpc.profile.get.ensureData());
   },
   component: NotificationsPage,
@@ -40,15 +40,14 @@ function NotificationsPage() {
   const keys = useKeysApi();
   const store = useE2eeStore();
   const changePassword = trpc.auth.changePassword.useMutation();
-  const bundle = trpc.keys.me.useQuery(undefined, { retry: false });
-  // The recovery dialog records "saved" itself: read the bundle again whenever it opens or closes.
+  const recovery = trpc.keys.recoveryStatus.useQuery();
+  // The recovery dialog records "saved" itself: read the status again whenever it opens or closes.
   const { pendingRecovery } = useE2eeState();
-  const refetchBundle = bundle.refetch;
+  const refetchRecovery = recovery.refetch;
   useEffect(() => {
     void pendingRecovery;
-    void refetchBundle();
-  }, [pendingRecovery, refetchBundle]);
-  const noKeys = bundle.isError && readApiError(bundle.error).status === 404;
+    void refetchRecovery();
+  }, [pendingRecovery, refetchRecovery]);
 
   return (
     <>
@@ -99,12 +98,12 @@ function NotificationsPage() {
           <PasswordSection mine={keys.mine} changePassword={(input) => changePassword.mutateAsync(input)} />
         </Card>
         <Card title={T.recoverySectionTitle}>
-          {bundle.isPending ? (
+          {recovery.isPending ? (
             <Skeleton lines={2} label="Loading your recovery key status" />
-          ) : bundle.isError && !noKeys ? (
-            <ErrorState title={LOAD_FAILED} read={bundle} />
+          ) : recovery.isError ? (
+            <ErrorState title={LOAD_FAILED} read={recovery} />
           ) : (
-            <RecoveryKeySection bundle={bundle.data ?? null} makeNew={(password) => makeNewRecoveryKey(keys, store, password)} />
+            <RecoveryKeySection status={recovery.data} makeNew={(password) => makeNewRecoveryKey(keys, store, password)} />
           )}
         </Card>
         <Card title={T.storageTitle}>

@@ -1,7 +1,7 @@
 import { schema } from '@afterword/db';
 import type { UserKeys } from '@afterword/db/schema';
 import { and, eq, sql } from 'drizzle-orm';
-import type { KeyBundleView, PublicKeyView } from '../../contracts/e2ee';
+import type { KeyBundleView, PublicKeyView, RecoveryStatus } from '../../contracts/e2ee';
 import type { TKeyBundle, TPublicKeyJwk, TWrappedPrivateKey } from '../../contracts/e2ee';
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
@@ -55,6 +55,12 @@ export async function createKeys(ctx: ServiceContext, userId: string, bundle: TK
     .returning();
   if (!row) throw new AppError('CONFLICT', KEYS_EXIST);
   return toBundleView(row);
+}
+
+/** GET /api/keys/me/recovery: always answered (no 404 before the keys exist), for the settings page. */
+export async function getRecoveryStatus(ctx: ServiceContext, userId: string): Promise<RecoveryStatus> {
+  const row = await keysRow(ctx, userId);
+  return { has_keys: !!row, recovery_saved_at: row?.recovery_saved_at?.toISOString() ?? null };
 }
 
 /**

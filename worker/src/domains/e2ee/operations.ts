@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { ZId } from '../../api/ids';
 import { defineOperation } from '../../api/operation';
-import { ZKeyBundle, ZKeyBundleView, ZKeysOfUser, ZPublicKeyView, ZRecoverySaved } from '../../contracts/e2ee';
-import { createKeys, getOwnKeys, getPublicKey, markRecoverySaved, publicKeyNotFound } from './key-bundles';
+import { ZKeyBundle, ZKeyBundleView, ZKeysOfUser, ZPublicKeyView, ZRecoverySaved, ZRecoveryStatus } from '../../contracts/e2ee';
+import { createKeys, getOwnKeys, getPublicKey, getRecoveryStatus, markRecoverySaved, publicKeyNotFound } from './key-bundles';
 
 /** /api/keys: E2EE key bundles (docs/api.md "End-to-end encryption keys"). Formats: contracts/e2ee.ts. */
 const tags = ['Encryption keys'];
@@ -42,6 +42,22 @@ export const e2eeOperations = [
       responses: { 201: { description: 'Stored' }, 409: { description: 'The account already has keys' } },
     },
     run: ({ services, principal }, bundle) => createKeys(services, principal.user.id, bundle),
+  }),
+  defineOperation({
+    method: 'get',
+    path: '/api/keys/me/recovery',
+    trpc: 'recoveryStatus',
+    access: session,
+    input: {},
+    output: ZRecoveryStatus,
+    docs: {
+      operationId: 'getRecoveryStatus',
+      summary: 'Whether the recovery key was saved',
+      description: 'Whether the account has encryption keys, and when the owner said they saved the current recovery key (null: not saved, or no keys).',
+      tags,
+      responses: { 200: { description: 'The status' } },
+    },
+    run: ({ services, principal }) => getRecoveryStatus(services, principal.user.id),
   }),
   defineOperation({
     method: 'post',
