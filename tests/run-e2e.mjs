@@ -64,7 +64,9 @@ try {
 }
 console.log(`run-e2e: worker ${worker.origin} (pid ${worker.pid}), fake Google ${google.origin}, ${files.length} test files`);
 
-child = spawn(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', '--test-timeout=120000', ...extra, ...files], {
+// Two files at a time: they share the Worker but never an account, and a journey spends much of its time
+// waiting on the Worker, the browser or (owner-warnings.test.mjs) a real 60 s canary.
+child = spawn(process.execPath, ['--test', '--test-concurrency=2', '--test-reporter=spec', '--test-timeout=120000', ...extra, ...files], {
   cwd: repoRoot,
   stdio: 'inherit',
   env: {
