@@ -192,4 +192,19 @@ describe('keys over tRPC', () => {
     expect(badBundle.status).toBe(422);
     expect(await keyRow(other.id)).toBeNull();
   });
+
+  it('keys.lookup answers the public key, or null for a user without keys or an unknown id (never 404)', async () => {
+    const [owner, other] = await Promise.all([signedInUser(), signedInUser()]);
+    const b = bundle();
+    expect((await api('PUT', '/api/keys/me', { token: owner.token, json: b })).status).toBe(201);
+    expect((await trpcQuery('keys.lookup', { user_id: owner.id.toUpperCase() }, other.token)).data.result.data).toEqual({
+      user_id: owner.id,
+      public_key: b.public_key,
+    });
+    expect((await trpcQuery('keys.lookup', { user_id: other.id }, owner.token)).data.result.data).toEqual({ user_id: other.id, public_key: null });
+    const unknown = crypto.randomUUID();
+    expect((await trpcQuery('keys.lookup', { user_id: unknown }, owner.token)).data.result.data).toEqual({ user_id: unknown, public_key: null });
+    expect((await trpcQuery('keys.lookup', { user_id: 'nope' }, owner.token)).status).toBe(422);
+    expect((await trpcQuery('keys.lookup', { user_id: owner.id })).status).toBe(401);
+  });
 });

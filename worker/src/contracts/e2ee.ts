@@ -146,3 +146,7 @@ export type TRecoverySaved = z.infer<typeof ZRecoverySaved>;
 /** GET /api/keys/{userId}: what a sender needs to seal for that user. */
 export const ZPublicKeyView = z.object({ user_id: z.string(), public_key: ZPublicKeyJwk });
 export type PublicKeyView = z.infer<typeof ZPublicKeyView>;
+
+/** keys.lookup: the same, with `public_key: null` instead of a 404 (the message form asks as the recipient is typed). */
+export const ZPublicKeyLookup = z.object({ user_id: z.string(), public_key: ZPublicKeyJwk.nullable() });
+export type PublicKeyLookup = z.infer<typeof ZPublicKeyLookup>;

@@ -43,7 +43,10 @@ export function keysApiFromClient(client: TrpcClient): KeysApi {
     create: async (bundle) => {
       await client.keys.create.mutate(bundle);
     },
-    publicKeyOf: (userId) => nullOn404(client.keys.forUser.query({ user_id: userId })),
+    publicKeyOf: async (userId) => {
+      const found = await client.keys.lookup.query({ user_id: userId });
+      return found.public_key ? { user_id: found.user_id, public_key: found.public_key } : null;
+    },
     replaceRecovery: (input) => client.auth.replaceRecoveryKey.mutate(input),
     recoverySaved: async (recoveryCt) => {
       await client.keys.recoverySaved.mutate({ recovery_ct: recoveryCt });

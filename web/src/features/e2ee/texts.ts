@@ -86,6 +86,12 @@ export const T = {
   recipientNoKeys:
     'This recipient has no encryption keys yet (or no user has this ID), so the message cannot be encrypted for them. They get keys the next time they sign in with their password. Send it without end-to-end encryption, or try again later.',
   sealFailed: 'The message could not be encrypted in your browser. Nothing was sent.',
+  e2eeOnForRecipient: 'On, because this recipient has encryption keys: only they and you will be able to read it.',
+  e2eeUnavailable: {
+    'recipient-has-no-keys':
+      'Off: this recipient has no encryption keys yet (they get them the next time they sign in with their password), so it is stored the ordinary way.',
+    'sender-has-no-keys': 'Off: your encryption keys are not set up yet (sign in again with your email and password to create them).',
+  },
   attachmentsLegend: 'Encrypted files (optional)',
   attachmentsHint:
     'Each file is encrypted in your browser with its own key before it is uploaded. The keys travel inside the encrypted message, so the recipient can open the files; each key is also shown here for you.',

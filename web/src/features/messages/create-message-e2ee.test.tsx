@@ -1,6 +1,6 @@
 import type { KeyBundleView, PublicKeyView } from '@afterword/worker/contracts/e2ee';
 import type { TCreateMessageInput } from '@afterword/worker/contracts/messages';
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { toastStore } from '../../components/toast/toast-store';
 import { decryptFile, exportPublicJwk, generateKeyPair, openEnvelope, utf8Decode, utf8Encode } from '../../crypto';
@@ -149,6 +149,46 @@ describe('CreateMessageForm with end-to-end encryption', () => {
     expect(screen.getByLabelText('Use end-to-end encryption').getAttribute('aria-invalid')).toBe('true');
     expect(create).not.toHaveBeenCalled();
     expect(toasts()).toEqual([['error', CREATE_FAILURE_TOAST]]);
+  });
+
+  it('is on by default once the recipient typed has keys, and seals without a tick', async () => {
+    const d = deps();
+    const { create } = setup(d);
+    const box = screen.getByLabelText('Use end-to-end encryption') as HTMLInputElement;
+    expect(box.checked).toBe(false);
+    fireEvent.change(screen.getByLabelText(/^Message/), { target: { value: 'Sealed by default' } });
+    fireEvent.change(screen.getByLabelText(/^Recipient User ID/), { target: { value: RECIPIENT.toUpperCase() } });
+    await waitFor(() => expect(box.checked).toBe(true));
+    expect(screen.getByText(T.e2eeOnForRecipient)).toBeTruthy();
+    expect(d.keys.publicKeyOf).toHaveBeenCalledWith(RECIPIENT);
+    submit();
+    await waitFor(() => expect(create).toHaveBeenCalledTimes(1));
+    expect(create.mock.calls[0]![0]).toMatchObject({ content: '', use_e2ee: true });
+  });
+
+  it('stays off, and says why, for a recipient without keys or a sender without keys', async () => {
+    setup(deps({ publicKeyOf: vi.fn(async () => null) }));
+    fireEvent.change(screen.getByLabelText(/^Recipient User ID/), { target: { value: RECIPIENT } });
+    expect(await screen.findByText(T.e2eeUnavailable['recipient-has-no-keys'])).toBeTruthy();
+    expect((screen.getByLabelText('Use end-to-end encryption') as HTMLInputElement).checked).toBe(false);
+    cleanup();
+    setup(deps({ mine: vi.fn(async () => null) }));
+    fireEvent.change(screen.getByLabelText(/^Recipient User ID/), { target: { value: RECIPIENT } });
+    expect(await screen.findByText(T.e2eeUnavailable['sender-has-no-keys'])).toBeTruthy();
+    expect((screen.getByLabelText('Use end-to-end encryption') as HTMLInputElement).checked).toBe(false);
+  });
+
+  it('a person who unticks it keeps it off for that recipient', async () => {
+    const { create } = setup(deps());
+    fireEvent.change(screen.getByLabelText(/^Message/), { target: { value: 'Plain on purpose' } });
+    fireEvent.change(screen.getByLabelText(/^Recipient User ID/), { target: { value: RECIPIENT } });
+    const box = screen.getByLabelText('Use end-to-end encryption') as HTMLInputElement;
+    await waitFor(() => expect(box.checked).toBe(true));
+    fireEvent.click(box);
+    expect(box.checked).toBe(false);
+    submit();
+    await waitFor(() => expect(create).toHaveBeenCalledTimes(1));
+    expect(create.mock.calls[0]![0]).toMatchObject({ content: 'Plain on purpose', use_e2ee: false });
   });
 
   it('hides the file picker without the E2EE tick', () => {

@@ -11,6 +11,7 @@ import { AttachmentPicker, deliverAtWithFiles, PickedFileList, type PickedFile }
 import type { EncryptedUpload } from '../e2ee/files-api';
 import { readersFor, type KeysApi } from '../e2ee/keys-api';
 import { sealNewMessage } from '../e2ee/seal';
+import { useE2eeAvailability } from './use-e2ee-availability';
 import { E2EE_SAVED_TOAST, E2EE_WARNING, T } from '../e2ee/texts';
 import { ContactPicker } from '../contacts/contact-picker';
 import type { ContactOption, Reachability } from '../contacts/types';
@@ -118,7 +119,10 @@ export function CreateMessageForm({ create, onCreated, e2ee, contacts, withPicke
   const [method, setMethod] = useState<DeliveryMethod>('email');
   const [deliverAt, setDeliverAt] = useState('');
   const [rules, setRules] = useState<RuleDraft[]>([]);
-  const [useE2ee, setUseE2ee] = useState(false);
+  // Null until the person ticks or unticks the box: until then it follows whether encryption is possible.
+  const [e2eeChoice, setE2eeChoice] = useState<boolean | null>(null);
+  const e2eeAvailability = useE2eeAvailability(e2ee?.keys, recipient);
+  const useE2ee = e2eeChoice ?? e2eeAvailability === 'available';
   const [recording, setRecording] = useState<Recording | null>(null);
   const [files, setFiles] = useState<PickedFile[]>([]);
   const [created, setCreated] = useState<{ id: string } | null>(null);
@@ -126,6 +130,7 @@ export function CreateMessageForm({ create, onCreated, e2ee, contacts, withPicke
   const { pending, run, isBusy } = useSingleFlight();
   const uploads = useSingleFlight();
   const warningId = useId();
+  const noteId = useId();
   const picked = contacts?.find((c) => c.user_id === recipient.trim().toLowerCase());
   const reach = useReachability(reachability, picked?.user_id ?? null);
   const nowMs = now();
@@ -138,6 +143,8 @@ export function CreateMessageForm({ create, onCreated, e2ee, contacts, withPicke
     nowMs,
   });
   const cannotReach = reachSentence(method, reach);
+  const e2eeNote =
+    e2eeAvailability === null ? null : e2eeAvailability === 'available' ? (useE2ee ? T.e2eeOnForRecipient : null) : T.e2eeUnavailable[e2eeAvailability];
 
   /** The plain message, or the sealed one: content '' and the envelope, the recording sealed too. */
   async function buildInput(): Promise<TCreateMessageInput> {
@@ -291,10 +298,15 @@ export function CreateMessageForm({ create, onCreated, e2ee, contacts, withPicke
         label="Use end-to-end encryption"
         name="use_e2ee"
         checked={useE2ee}
-        onChange={(e) => setUseE2ee(e.target.checked)}
-        describedBy={useE2ee ? warningId : undefined}
+        onChange={(e) => setE2eeChoice(e.target.checked)}
+        describedBy={useE2ee ? warningId : e2eeNote ? noteId : undefined}
         error={errors.fields.use_e2ee}
       />
+      {e2eeNote ? (
+        <p id={noteId} className="note">
+          {e2eeNote}
+        </p>
+      ) : null}
       {useE2ee ? (
         <p id={warningId} className="warning">
           {E2EE_WARNING}

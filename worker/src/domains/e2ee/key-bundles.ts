@@ -1,7 +1,7 @@
 import { schema } from '@afterword/db';
 import type { UserKeys } from '@afterword/db/schema';
 import { and, eq, sql } from 'drizzle-orm';
-import type { KeyBundleView, PublicKeyView, RecoveryStatus } from '../../contracts/e2ee';
+import type { KeyBundleView, PublicKeyLookup, PublicKeyView, RecoveryStatus } from '../../contracts/e2ee';
 import type { TKeyBundle, TPublicKeyJwk, TWrappedPrivateKey } from '../../contracts/e2ee';
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
@@ -94,6 +94,17 @@ export async function replaceRecoveryWrap(ctx: ServiceContext, userId: string, r
 }
 
 export const publicKeyNotFound = () => new AppError('NOT_FOUND', NO_PUBLIC_KEY);
+
+/**
+ * keys.lookup: the public key, or null when the user has none or does not exist (one answer for both, as
+ * the 404 of GET /api/keys/{userId} is). The web app asks this way so that a recipient without keys is an
+ * answer, not a failed request in the browser's console.
+ */
+export async function lookupPublicKey(ctx: ServiceContext, userId: string): Promise<PublicKeyLookup> {
+  const id = userId.toLowerCase();
+  const [row] = await ctx.db.select({ public_key: schema.userKeys.public_key }).from(schema.userKeys).where(eq(schema.userKeys.user_id, id)).limit(1);
+  return { user_id: id, public_key: (row?.public_key as TPublicKeyJwk | undefined) ?? null };
+}
 
 /** GET /api/keys/{userId}: any signed-in caller may seal for any user; 404 when the user or their keys do not exist. */
 export async function getPublicKey(ctx: ServiceContext, userId: string): Promise<PublicKeyView> {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { ZId } from '../../api/ids';
 import { defineOperation } from '../../api/operation';
-import { ZKeyBundle, ZKeyBundleView, ZKeysOfUser, ZPublicKeyView, ZRecoverySaved, ZRecoveryStatus } from '../../contracts/e2ee';
-import { createKeys, getOwnKeys, getPublicKey, getRecoveryStatus, markRecoverySaved, publicKeyNotFound } from './key-bundles';
+import { ZKeyBundle, ZKeyBundleView, ZKeysOfUser, ZPublicKeyLookup, ZPublicKeyView, ZRecoverySaved, ZRecoveryStatus } from '../../contracts/e2ee';
+import { createKeys, getOwnKeys, getPublicKey, getRecoveryStatus, lookupPublicKey, markRecoverySaved, publicKeyNotFound } from './key-bundles';
 
 /** /api/keys: E2EE key bundles (docs/api.md "End-to-end encryption keys"). Formats: contracts/e2ee.ts. */
 const tags = ['Encryption keys'];
@@ -107,5 +107,15 @@ export const e2eeOperations = [
     output: ZPublicKeyView,
     docs: { operationId: 'getPublicKey', summary: "A user's public key", tags },
     run: ({ services }, { user_id }) => getPublicKey(services, user_id),
+  }),
+  defineOperation({
+    method: 'get',
+    path: null,
+    trpc: 'lookup',
+    access: session,
+    input: { body: ZKeysOfUser },
+    output: ZPublicKeyLookup,
+    docs: { operationId: 'lookupPublicKey', summary: "A user's public key, or null", tags },
+    run: ({ services }, { user_id }) => lookupPublicKey(services, user_id),
   }),
 ] as const;
