@@ -4,7 +4,7 @@ import { CAPSULE_ITEM_TYPES, CAPSULE_THEMES } from './enums';
 import { users } from './users';
 
 /*
- * The community half (issue 17; docs/decisions/community.md): confession capsules that open to the world
+ * The community half (docs/decisions/community.md): confession capsules that open to the world
  * on a date, and memorial pages with posts and candles. Every row is keyed to the account that wrote it
  * and goes with that account (ON DELETE CASCADE). The full-text index `capsules_fts` is a virtual FTS5
  * table made by hand in the migration (drizzle has no virtual tables); a trigger drops its row with

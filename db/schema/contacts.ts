@@ -3,7 +3,7 @@ import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqli
 import { users } from './users';
 
 /*
- * Contacts (issue 15 section 2; docs/decisions/contacts.md): people one may pick by name as a message's
+ * Contacts (docs/decisions/contacts.md): people one may pick by name as a message's
  * recipient or as a guardian instead of typing a user id.
  */
 

@@ -5,7 +5,7 @@ import { users } from './users';
 
 /**
  * Who receives a copy of chosen parts of the owner's account before their dead-man deletion erases it
- * (issue 14 section 3, "share, then delete"). Goes with either account.
+ * ("share, then delete": docs/decisions/legacy-copies.md). Goes with either account.
  */
 export const deadmanHeirs = sqliteTable(
   'deadman_heirs',

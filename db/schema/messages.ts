@@ -36,7 +36,7 @@ export const messages = sqliteTable(
      */
     recipient_user_id: text('recipient_user_id').references(() => users.id, { onDelete: 'set null' }),
     content: text('content').notNull().default(''),
-    /** The E2EE envelope (issue 5); null for plaintext messages. */
+    /** The E2EE envelope (docs/security/e2ee.md); null for plaintext messages. */
     content_encrypted: text('content_encrypted'),
     audio_key: text('audio_key'),
     audio_type: text('audio_type'),

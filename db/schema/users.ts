@@ -17,7 +17,7 @@ export const users = sqliteTable(
       .default('free'),
     /** Google's stable subject id, set when the account signs in with Google. */
     google_sub: text('google_sub').unique(),
-    /** Profile (issue 4): what channels and notices need. */
+    /** Profile: what channels and notices need. */
     display_name: text('display_name').notNull().default(''),
     /** IANA zone; quiet hours are read in it. */
     time_zone: text('time_zone').notNull().default('UTC'),

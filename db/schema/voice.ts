@@ -114,7 +114,7 @@ export const voicePrompts = sqliteTable(
 );
 
 /*
- * Who may talk to the persona, and its retirement (issue 16 section 3; docs/decisions/voice.md "Who may talk
+ * Who may talk to the persona, and its retirement (docs/decisions/voice.md "Who may talk
  * to the persona"). Before the owner's release only the owner; after it, the recipients the owner chose.
  */
 

@@ -113,7 +113,7 @@ test('array and null JSON bodies → 422, not 500', async () => {
   }
 });
 
-// DESIGN section 1 / issue 2 section 3: "JSON bodies over 1 MiB → 413", on the tRPC adapter too.
+// DESIGN section 1 (docs/decisions/api-errors.md): "JSON bodies over 1 MiB → 413", on the tRPC adapter too.
 test('tRPC: a JSON body over 1 MiB → 413', async () => {
   const raw = JSON.stringify({ email: uniqueEmail('trpc-big'), password: PASSWORD, data_policy_region: 'INTL-General', pad: 'x'.repeat(2 * 1024 * 1024) });
   const res = await api('POST', '/api/trpc/auth.register', { raw, headers: { 'content-type': 'application/json' } });

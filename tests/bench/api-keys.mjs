@@ -1,5 +1,5 @@
 // Key-authenticated vs session-authenticated GET /api/canary/status, same Worker, same run, same
-// user (issue 6: the key path must cost no more than 1.2× the session path). The user is moved to the
+// user (the goal: the key path must cost no more than 1.2× the session path). The user is moved to the
 // Immortality plan in D1 so the monthly quota (100,000) is not what is measured.
 import autocannon from 'autocannon';
 import { d1 } from '../support/d1.mjs';

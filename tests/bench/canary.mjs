@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Canary-engine benchmarks (issue 3 section 5). Prints figures, asserts nothing.
+// Canary-engine benchmarks (docs/performance.md). Prints figures, asserts nothing.
 // Used by tests/bench/index.mjs on its Worker; `node tests/bench/canary.mjs` runs it alone.
 //
 // Everything goes through the same path: client on 127.0.0.1 → `wrangler dev` (its local proxy) →
@@ -9,7 +9,7 @@
 //     (POST /api/canary/checkin), against GET /api/health at 50 connections, in alternating rounds.
 //  2. Deadline lateness (fired_at − due_at of each canary's kind='missed', misses=1 row in D1):
 //     (a) 1,000 canaries due within the same 5 s; (b) with BENCH_SURGE=1 only (adds ~6 min), 10,000
-//     due within the same 10 s (issue 19: every one recorded within 30 s); (c) with BENCH_LARGE=1 only
+//     due within the same 10 s (goal: every one recorded within 30 s); (c) with BENCH_LARGE=1 only
 //     (adds ~15 min), 10,000 canaries due uniformly over 10 minutes. None lost, none twice, alarm vs reconciler.
 //     The every-minute cron is emulated: GET /cdn-cgi/handler/scheduled every 60 s while canaries are
 //     armed (BENCH_CRON=0 turns that off), since `wrangler dev` runs crons only when asked.
@@ -463,8 +463,8 @@ export function printCanaryResults(R) {
   const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const tp = med(c.rounds.map((x) => x.throughput));
   const p99x = med(c.rounds.map((x) => x.p99x));
-  console.log(`  check-in throughput = ${(tp * 100).toFixed(0)} % of the baseline's (median round; issue 19's goal ≥ 60 %: ${tp >= 0.6 ? 'met' : 'NOT met'})`);
-  console.log(`  check-in p99 = ${p99x.toFixed(2)}× the baseline's p99 (median round; issue 19's goal < 2×: ${p99x < 2 ? 'met' : 'NOT met'})`);
+  console.log(`  check-in throughput = ${(tp * 100).toFixed(0)} % of the baseline's (median round; goal ≥ 60 %: ${tp >= 0.6 ? 'met' : 'NOT met'})`);
+  console.log(`  check-in p99 = ${p99x.toFixed(2)}× the baseline's p99 (median round; goal < 2×: ${p99x < 2 ? 'met' : 'NOT met'})`);
   // Every answered check-in's projection reached D1 (one activity row each): a few more rows than answers
   // are the requests in flight when each autocannon run stopped, which the Worker answered but autocannon never read.
   console.log(
@@ -499,8 +499,8 @@ export function printCanaryResults(R) {
   if (R.largeRun) rows.push(latenessRow(`${LARGE_N} over 10 min`, R.largeRun));
   if (R.largeEventually) rows.push(latenessRow(`${LARGE_N} over 10 min (later)`, R.largeEventually));
   console.table(rows);
-  console.log("  issue 19's goal for 1,000 due in 5 s: p99 ≤ 250 ms, max ≤ 500 ms, none lost, none twice");
-  if (R.surgeRun) console.log("  issue 19's goal for 10,000 due in 10 s: every one recorded within 30 s (max late), none lost, none twice");
+  console.log('  the goal for 1,000 due in 5 s: p99 ≤ 250 ms, max ≤ 500 ms, none lost, none twice');
+  if (R.surgeRun) console.log('  the goal for 10,000 due in 10 s: every one recorded within 30 s (max late), none lost, none twice');
   for (const [label, L] of [
     ['10,000 due in 10 s', R.surgeRun],
     ['10,000 over 10 min', R.largeRun],

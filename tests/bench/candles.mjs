@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Candles under concurrency (issue 17 section 2). Prints figures, asserts nothing.
+// Candles under concurrency (docs/performance.md "Candles"). Prints figures, asserts nothing.
 // Used by tests/bench/index.mjs on its Worker (BENCH_CANDLES=0 skips it); `node tests/bench/candles.mjs`
 // runs it alone on a Worker of its own.
 //

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// "D1 far away" (issue 19): does a path wait for D1? Prints figures, asserts nothing.
+// "D1 far away" (docs/performance.md): does a path wait for D1? Prints figures, asserts nothing.
 // Two Workers through `wrangler dev`: one as is, one with D1_DELAY_MS (default 80, BENCH_D1_DELAY_MS) added
 // to every D1 round trip (worker/src/lib/d1-delay.ts), as if D1's primary were on another continent. On
 // each, one connection at a time: the token check-in (POST /api/canary/checkin {token}, rotating over 20

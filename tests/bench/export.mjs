@@ -1,4 +1,4 @@
-// Data export memory (issue 14 section 2: "memory stays flat whatever the account's size"): the same
+// Data export memory (it must stay flat whatever the account's size; docs/decisions/data-export.md): the same
 // Worker, two accounts — one with a 1 MB vault file, one with 200 MiB of vault files (8 × 25 MiB) — each
 // exported once through GET /api/legal/export while workerd's RSS is sampled every 50 ms. Same-run
 // baseline: the small account's peak. The bytes are read as they stream and counted, never kept.

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The persona engine's figures (issue 16 section 6; docs/decisions/voice.md "Figures"). Prints figures,
+// The persona engine's figures (docs/decisions/voice.md "Figures"). Prints figures,
 // asserts nothing. `node tests/bench/persona.mjs` runs it on a Worker of its own (`wrangler dev`, local D1).
 //
 // 1. Reply latency of the local engine, end to end: POST /api/voice/simulate-response one at a time

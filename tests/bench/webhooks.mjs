@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Webhook fan-out benchmark (issue 6 section 6). Prints figures, asserts nothing.
+// Webhook fan-out benchmark (docs/decisions/webhooks.md "Measured"). Prints figures, asserts nothing.
 // Used by tests/bench/index.mjs on its Worker (BENCH_WEBHOOKS=0 skips it); `node tests/bench/webhooks.mjs`
 // runs it alone on a Worker of its own.
 //

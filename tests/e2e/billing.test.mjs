@@ -1,6 +1,7 @@
-// Plans and checkout (issue 18): the header's Upgrade link → /pricing (annual by default) → /checkout shows
-// the charge and what changes → the local sandbox plays the provider → the signed event reaches the
-// webhook → the billing page shows the new plan and its limits. A declined card leaves the account on Free.
+// Plans and checkout (docs/decisions/billing.md): the header's Upgrade link → /pricing (annual by
+// default) → /checkout shows the charge and what changes → the local sandbox plays the provider → the
+// signed event reaches the webhook → the billing page shows the new plan and its limits. A declined card
+// leaves the account on Free.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { newContext, sharedBrowser, screenshot } from '../support/browser.mjs';

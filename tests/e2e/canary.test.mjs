@@ -1,4 +1,4 @@
-// Canary pages (issue 3, section 3; SPEC sections 4, 5, 8): Canary Status (create, validation, ping URL,
+// Canary pages (SPEC sections 4, 5, 8): Canary Status (create, validation, ping URL,
 // check-in, delete), the dashboard's Canary Summary and Recent Activity, the dead-man's switch, browser
 // notifications and the title under a fake clock, test mode, the Free plan limit, and axe scans.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// A capsule's audio in Chromium (issue 17 sections 1 and 3): the author adds a WAV with WebVTT captions to a
+// A capsule's audio in Chromium (docs/decisions/community.md): the author adds a WAV with WebVTT captions to a
 // sealed capsule from the Capsules page, and the capsule's page plays it — read with the author's session,
 // since nobody else may yet — with the captions as a track the browser loads.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Community (issue 17): an author writes an anonymous capsule on the Capsules page, sees it under My
+// Community (docs/decisions/community.md): an author writes an anonymous capsule on the Capsules page, sees it under My
 // capsules and among the open ones, and reads it on its page without their name; they make a memorial,
 // post on it, light a candle on a friend's post, sort the posts by candles, and find them in Remembrances.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Contacts (issue 15 sections 2 and 3): the owner invites a person by email who has no account yet; the
+// Contacts (docs/decisions/contacts.md): the owner invites a person by email who has no account yet; the
 // invitation email (the local outbox row, read from D1 since it is in nobody's mailbox until an account
 // exists) carries a link; the invitee opens it signed out, creates an account, signs in, comes back to
 // it and accepts; the owner then picks the invitee by name in Create Message and in the guardian form,

@@ -1,6 +1,6 @@
-// The Data Consents page (issue 14): withdrawing a consent stops what it names and restoring resumes it;
-// "Download my data" saves an archive whose manifest matches its files; "Delete your account" asks for the
-// password, says what happens and when, and can be cancelled.
+// The Data Consents page (docs/decisions/data-rights.md): withdrawing a consent stops what it names and
+// restoring resumes it; "Download my data" saves an archive whose manifest matches its files; "Delete your
+// account" asks for the password, says what happens and when, and can be cancelled.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';

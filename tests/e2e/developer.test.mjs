@@ -1,4 +1,4 @@
-// Developer and Help pages (issue 6, sections 4 and 5): an API key created in the browser is shown once
+// Developer and Help pages: an API key created in the browser is shown once
 // (a reload leaves only its prefix), works from Node within its scope (200), is refused outside it (403)
 // and, once revoked in the browser, at once (401). A webhook pointed at a loopback receiver gets a signed
 // test event that the published `standardwebhooks` package verifies, and the attempt shows in the log.

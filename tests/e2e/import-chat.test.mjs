@@ -1,4 +1,4 @@
-// Import Chat in Chromium (issue 16 sections 4 and 5): a Facebook export (Meta's latin-1-escaped UTF-8)
+// Import Chat in Chromium (docs/decisions/chat-import.md): a Facebook export (Meta's latin-1-escaped UTF-8)
 // goes up from the page, the status reads 'uploading' then 'queued: {job_id}', the Worker's real JOBS
 // consumer reads it and asks which sender the owner is, the owner picks herself, and the import
 // completes with her lines kept — repaired — as persona material.

@@ -1,4 +1,4 @@
-// What a newcomer trips over (issue 15, sections 5–7): no ISO timestamp in the visible text of any
+// What a newcomer trips over: no ISO timestamp in the visible text of any
 // built page; encrypted messages that stay unlocked on this device until the chosen time, and "Lock now";
 // focus back on the button that opened a dialog after Escape or Cancel; wide tables that scroll (and say
 // so) on a 390 px phone; the 404 page inside the shell; the login form prefilled after sign-up.

@@ -1,4 +1,4 @@
-// The recipient's side and failed reads (issue 15, sections 1 and 4): a recipient reads a released
+// The recipient's side and failed reads (docs/decisions/recipient-view.md): a recipient reads a released
 // message on their own page — from whom, when and why, its content — with none of the sender's delivery
 // internals; the Inbox sidebar entry counts unread messages and the count drops on opening; the
 // dashboard says who left something. With /api failing, pages show the error state with the server's

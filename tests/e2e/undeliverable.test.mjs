@@ -1,4 +1,4 @@
-// A message to someone who deletes their account (issue 14 section 3, docs/decisions/data-rights.md): the
+// A message to someone who deletes their account (docs/decisions/data-rights.md): the
 // recipient asks for the deletion, its date is moved into the past in D1 and the every-minute cron
 // (`/cdn-cgi/handler/scheduled` of `wrangler dev`) erases the account; the sender then finds the message
 // on My Messages and on its page as "Undeliverable: the recipient left Afterword", with no trace of the

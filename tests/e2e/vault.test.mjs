@@ -1,4 +1,4 @@
-// The vault and the guardian ladder in three browsers (issue 13 section 5 "Browser"): the owner stores an
+// The vault and the guardian ladder in three browsers: the owner stores an
 // encrypted file for the recipient to be released on the death flag and names a guardian; the guardian
 // accepts by the emailed link and, once the owner has missed a check-in, reports the death; the owner sees
 // the veto banner; the window passes unrefuted, the death is confirmed and the recipient opens the file in

@@ -1,4 +1,4 @@
-// The Voice Trainer in Chromium with a fake microphone (issue 16 section 6 "Browser"): the persona is set
+// The Voice Trainer in Chromium with a fake microphone: the persona is set
 // up with the seed questions; Chromium's
 // MediaRecorder records espeak-ng speech from a WAV played as the microphone, the page uploads the WebM it
 // made (no Duration element: the server reads the length from its blocks), several WAV files go up at

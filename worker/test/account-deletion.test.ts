@@ -21,7 +21,7 @@ import { strFromU8, unzipSync } from 'fflate';
 import { transitionCauses } from './helpers/messages';
 
 /**
- * Deleting one's account on request (issue 14 section 3): confirmed with the password, scheduled 7 days
+ * Deleting one's account on request (docs/decisions/data-export.md): confirmed with the password, scheduled 7 days
  * ahead and cancelable, then one erasure that leaves nothing of the user in any table of the schema or in
  * R2 — and the people who wrote to them are told.
  */

@@ -18,7 +18,7 @@ import { checkInWithQueueDown, queueDown } from './helpers/canary-clock';
 import { byKey, CanaryModel, type ModelCanary } from './helpers/canary-model';
 
 /**
- * Model-based property test of the canary engine (issue 3 section 4): random sequences of clock jumps,
+ * Model-based property test of the canary engine (docs/decisions/canary-engine.md): random sequences of clock jumps,
  * timer runs (alarm, alarm re-run, reconciler), queue outages, check-ins, creates and deletes, checked
  * after every step against the reference model in helpers/canary-model.ts.
  *
@@ -75,7 +75,7 @@ type Step =
   | { t: 'checkInToken'; c: number }
   /**
    * A token check-in the canary's object accepts whose projection never leaves the Worker (its isolate gone
-   * before its send, or the PROJECTIONS queue down; issue 19): only a settle or the object's next wake tells D1.
+   * before its send, or the PROJECTIONS queue down): only a settle or the object's next wake tells D1.
    */
   | { t: 'checkInLagging'; c: number }
   /** A token check-in whose Worker send fails: the Worker hands it back to the canary's object, which queues it itself. */

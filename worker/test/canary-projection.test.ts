@@ -18,7 +18,7 @@ import { insideClock, queueDown, queueLosing, queueRecording } from './helpers/c
 import { countingD1 } from './helpers/counting-d1';
 
 /**
- * Issue 19: each canary's Durable Object is the record of its clock; D1 is its projection, written
+ * Each canary's Durable Object is the record of its clock; D1 is its projection, written
  * through the PROJECTIONS queue. These tests hold the promise while that projection lags, is lost,
  * duplicated or reordered, and count the D1 calls on the token check-in's path.
  */

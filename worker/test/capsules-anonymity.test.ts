@@ -3,7 +3,7 @@ import { api, signedInUser } from './helpers/api';
 import { capsuleBy } from './helpers/capsules';
 
 /**
- * An anonymous capsule never carries its author (issue 17 section 1): every public answer that can show
+ * An anonymous capsule never carries its author: every public answer that can show
  * it — browse, search, the page, the tRPC procedures, a 404, a refused edit — is searched for the
  * author's email and id.
  */

@@ -7,7 +7,7 @@ import { servicesAt } from './helpers/canary';
 import { capsuleBy, daysFromNow } from './helpers/capsules';
 
 /**
- * Confession capsules (issue 17 section 1): written by a signed-in author, public from their release
+ * Confession capsules (docs/decisions/community.md): written by a signed-in author, public from their release
  * date, edited before it, deleted at any time; the confessions consent governs them.
  */
 const DAY = 86_400_000;

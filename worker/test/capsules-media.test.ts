@@ -6,7 +6,7 @@ import { capsuleBy, daysFromNow } from './helpers/capsules';
 import { fixture } from './helpers/voice';
 
 /**
- * Audio and video items of a confession capsule (issue 17 section 1; docs/decisions/community.md "Audio
+ * Audio and video items of a confession capsule (docs/decisions/community.md "Audio
  * and video items"): the author adds files before the release, type-checked from their bytes and counted
  * in their storage; whoever may read the capsule may play them — nobody else, and never the author's
  * name through them.

@@ -3,7 +3,7 @@ import { api, signedInUser } from './helpers/api';
 import { capsuleBy } from './helpers/capsules';
 
 /**
- * GET /api/capsule/list (issue 17 section 1): full-text search (FTS5) over released capsules' titles and
+ * GET /api/capsule/list: full-text search (FTS5) over released capsules' titles and
  * text, filtered by theme, newest first, paginated by cursor; any characters may be typed.
  */
 const ids = (res: { data: { items: { id: string }[] } }) => res.data.items.map((c) => c.id);

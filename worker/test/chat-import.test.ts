@@ -9,7 +9,7 @@ import { api, signedInUser } from './helpers/api';
 import { captureQueues } from './helpers/messages';
 
 /**
- * Chat-history import (issue 16 section 4; docs/decisions/chat-import.md): the owner uploads a
+ * Chat-history import (docs/decisions/chat-import.md): the owner uploads a
  * messenger's JSON export, a queued job keeps their own lines with what each answered, and the persona's
  * material holds them. Anything that is not one of the formats is a 422 naming them; another person's
  * import is a 404; withdrawing the voice consent erases every import.

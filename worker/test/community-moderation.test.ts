@@ -5,7 +5,7 @@ import { capsuleBy } from './helpers/capsules';
 import { memorialBy, postOn } from './helpers/memorials';
 
 /**
- * The moderators' review queue (issue 17 section 2 "Moderation"): the configured moderators
+ * The moderators' review queue (docs/decisions/community.md "Moderators"): the configured moderators
  * (MODERATOR_EMAILS, set for the tests in worker/vitest.config.mts) see what reports hid and restore or
  * remove each; the author of a removed item is told. Everyone else sees nothing of the queue.
  */

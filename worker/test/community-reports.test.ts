@@ -5,7 +5,7 @@ import { capsuleBy } from './helpers/capsules';
 import { memorialBy, postOn } from './helpers/memorials';
 
 /**
- * Reports and removal (issue 17 section 2 "Moderation"): three distinct people hide a capsule or a post
+ * Reports and removal (docs/decisions/community.md "Reports"): three distinct people hide a capsule or a post
  * pending review; a repeat report counts once; a post's author and the memorial's creator remove a post.
  */
 const reporters = () => Promise.all([signedInUser(), signedInUser(), signedInUser()]);

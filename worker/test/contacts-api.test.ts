@@ -5,7 +5,7 @@ import { hashSecret } from '../src/lib/secrets';
 import { api, signedInUser } from './helpers/api';
 import { contactsOf, inviteContact, lastInvitationMail } from './helpers/contacts';
 
-/** Contacts over HTTP and tRPC with owner, invitee and outsider personas (issue 15 section 2). */
+/** Contacts over HTTP and tRPC with owner, invitee and outsider personas (docs/decisions/contacts.md). */
 const add = (token: string, email: string) => api('POST', '/api/contacts', { token, json: { email } });
 const contactRow = (id: string) => env.DB.prepare('SELECT * FROM contacts WHERE id = ?').bind(id).first<Record<string, any>>();
 

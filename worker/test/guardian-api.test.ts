@@ -8,7 +8,7 @@ import { guardianOf, invitationToken, ladderSteps, sendPendingGuardianNotices } 
 import { createMessageFor } from './helpers/messages';
 import { callerAs } from './helpers/trpc';
 
-/** The guardian routes over HTTP, with owner, guardian and outsider personas (issue 13 section 2). */
+/** The guardian routes over HTTP, with owner, guardian and outsider personas (docs/decisions/guardian-ladder.md). */
 const assign = (token: string, json: unknown) => api('POST', '/api/guardian/assign', { token, json });
 const locs = (data: { detail: { loc: unknown[] }[] }) => data.detail.map((d) => d.loc.join('.'));
 

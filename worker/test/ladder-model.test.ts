@@ -26,7 +26,7 @@ import { captureQueues } from './helpers/messages';
 import { envelopeFor, withKeys } from './helpers/vault';
 
 /**
- * Model-based property test of the guardian ladder (issue 13 section 5), extending the release engine's:
+ * Model-based property test of the guardian ladder, extending the release engine's:
  * random sequences of clock jumps, missed-check-in events (and their redelivery), guardian reports,
  * executor-key reports (live and sandbox), revocations, holds, refuting check-ins, clock runs (alarms
  * re-run) and `death_confirmed` jobs (redelivered), checked after every step against a reference model

@@ -14,7 +14,7 @@ import { captureQueues, createMessageFor } from './helpers/messages';
 import { uploadVaultFile, withKeys } from './helpers/vault';
 
 /**
- * Share, then delete (issue 14 section 3): the people an owner names receive, before a dead-man deletion
+ * Share, then delete (docs/decisions/legacy-copies.md): the people an owner names receive, before a dead-man deletion
  * erases the account, one archive of the parts chosen for them — in their own records, so it outlives the
  * account — and the deletion waits until every copy is made.
  */

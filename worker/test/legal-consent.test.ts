@@ -24,7 +24,7 @@ import { callerAs } from './helpers/trpc';
 import { giveVaultItem, uploadVaultFile, withKeys } from './helpers/vault';
 
 /**
- * Consents (issue 14 section 1; docs/decisions/data-rights.md) with owner, recipient, guardian and
+ * Consents (docs/decisions/data-rights.md) with owner, recipient, guardian and
  * outsider personas. Releases run with an injected clock days ahead of the real one, so the real
  * ReleaseClock objects (armed by the real clock) never find anything due while a test lasts.
  */

@@ -16,7 +16,7 @@ import { giveVaultItem, withKeys } from './helpers/vault';
 import { endpointFor } from './helpers/webhooks';
 
 /**
- * GET /api/legal/export (issue 14 section 2): one ZIP archive of everything held about the user. The plan
+ * GET /api/legal/export (docs/decisions/data-export.md): one ZIP archive of everything held about the user. The plan
  * is checked against the schema itself, so a new table cannot be forgotten; the archive is opened by
  * fflate (a ZIP reader independent of the writer) and every file checked against the manifest's SHA-256.
  */

@@ -5,8 +5,8 @@ import { api, signedInUser } from './helpers/api';
 import { servicesAt } from './helpers/canary';
 
 /**
- * A memorial page made when the owner's death is confirmed, if they asked for one (issue 17 section 2;
- * docs/decisions/community.md "Memorials made at a confirmed death"): nothing public before, made once
+ * A memorial page made when the owner's death is confirmed, if they asked for one
+ * (docs/decisions/community.md "Memorials made at a confirmed death"): nothing public before, made once
  * however often the confirmation job runs, never for a sandbox report.
  */
 type Person = Awaited<ReturnType<typeof signedInUser>>;

@@ -4,7 +4,7 @@ import { capsuleBy } from './helpers/capsules';
 import { memorialBy, postOn } from './helpers/memorials';
 
 /**
- * Memorial pages (issue 17 section 2): made by a signed-in person, read by anyone, with posts (non-blank,
+ * Memorial pages (docs/decisions/community.md): made by a signed-in person, read by anyone, with posts (non-blank,
  * https media only, rate-limited) and the public capsules linked to them.
  */
 describe('a memorial page', () => {

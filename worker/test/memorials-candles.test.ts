@@ -3,7 +3,7 @@ import { api, signedInUser } from './helpers/api';
 import { memorialBy, postOn } from './helpers/memorials';
 
 /**
- * Candles (issue 17 section 2): one per signed-in person per post, a second light changes nothing, and
+ * Candles: one per signed-in person per post, a second light changes nothing, and
  * the count is exact when many people light at once.
  */
 describe('lighting a candle (POST /api/memorial/candle/{post_id})', () => {

@@ -4,7 +4,7 @@ import { api, signedInUser } from './helpers/api';
 import { memorialBy, postOn } from './helpers/memorials';
 
 /**
- * Remembrance search (GET /api/memorial/posts; issue 17 section 2): posts found by their memorial's name,
+ * Remembrance search (GET /api/memorial/posts): posts found by their memorial's name,
  * tag and cause and by their words (FTS5), newest first or by candles, paged; any characters are safe.
  */
 type Page = { data: { items: { id: string; memorial_name: string; text: string }[]; next_cursor: string | null } };

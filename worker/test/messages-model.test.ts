@@ -21,7 +21,7 @@ import { captureQueues } from './helpers/messages';
 import { checkInWithQueueDown } from './helpers/canary-clock';
 
 /**
- * Model-based property test of the release engine (issue 4 section 5): random sequences of clock jumps,
+ * Model-based property test of the release engine: random sequences of clock jumps,
  * clock runs (alarm re-runs included), canary events (in order; repeated; and a previous cycle's miss arriving after a check-in),
  * check-ins and delivery jobs (duplicated), checked after every step against a reference model written
  * from DESIGN section 3 alone:
@@ -35,7 +35,7 @@ import { checkInWithQueueDown } from './helpers/canary-clock';
  *     none is released afterwards, whatever comes due, and nothing is delivered to the deleted user;
  *   - a check-in the canary's object accepted but D1 has not heard of (the PROJECTIONS queue down; the
  *     projection lost, or arriving late, twice and out of order) has the effect of a check-in at its time:
- *     D1 may show the message armed until then, but it is never released in that window (issue 19).
+ *     D1 may show the message armed until then, but it is never released in that window.
  * The fake clock starts a day after the real one, so the real Durable Objects (armed with the real clock
  * by create and check-in) never find anything due while a run lasts.
  *

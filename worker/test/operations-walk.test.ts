@@ -211,7 +211,7 @@ const SHARED_READS = new Set(['getPublicKey']);
 const KIND_PARAMS = new Set(['setConsent']);
 
 /**
- * Community objects every signed-in person may act on by design (issue 17): anyone may post on a memorial,
+ * Community objects every signed-in person may act on by design: anyone may post on a memorial,
  * light a candle on a post and report a public capsule or a post. Only the malformed id's 404 applies.
  */
 const OPEN_TO_SIGNED_IN = new Set(['postOnMemorial', 'lightCandle', 'reportCapsule', 'reportPost']);

@@ -10,7 +10,7 @@ import { servicesAt } from './helpers/canary';
 import { envelopeFor, giveVaultItem, uploadVaultFile, vaultForm, cipherBlob, withKeys } from './helpers/vault';
 
 /**
- * The vault's API (issue 13 section 1): storing an encrypted file, giving it to someone under a
+ * The vault's API (docs/decisions/vault.md): storing an encrypted file, giving it to someone under a
  * condition, listing, deleting, the QR code and the public claim lookup. Releases are in vault-release.
  */
 const DAY = 86_400_000;

@@ -10,7 +10,7 @@ import { servicesAt } from './helpers/canary';
 import { envelopeFor, giveVaultItem, vaultForm, withKeys } from './helpers/vault';
 
 /**
- * Vault items are released by the release engine (issue 13 section 1 "Release"): an exact date at its
+ * Vault items are released by the release engine (docs/decisions/vault.md): an exact date at its
  * date, a death-flag item when the death is confirmed, a birthday item on the first such day after it —
  * then, when asked, every year — each exactly once, into the recipient's Inbox with its file.
  */

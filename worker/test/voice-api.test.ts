@@ -10,7 +10,7 @@ import { fixture, uploadSample, voiceLike } from './helpers/voice';
 import { floatWav } from '../src/contracts/wav';
 
 /**
- * Voice samples and the voice profile (issue 16 sections 2 and 6): the owner uploads recordings whose
+ * Voice samples and the voice profile (docs/decisions/voice.md): the owner uploads recordings whose
  * type and length the server reads from the bytes, trains a profile through the real queue consumer,
  * and withdrawing the voice consent erases it all. Another person's sample is a 404.
  */

@@ -5,7 +5,7 @@ import { fixture, voiceLike } from './helpers/voice';
 import { floatWav } from '../src/contracts/wav';
 
 /**
- * The server measures every voice sample from its bytes (issue 16 section 6): fixtures of known length
+ * The server measures every voice sample from its bytes: fixtures of known length
  * made by real encoders (sox, espeak-ng, ffmpeg: test/fixtures/voice/make-fixtures.sh) are measured
  * within 50 ms, and a file that lies in its header is measured by its content.
  */

@@ -14,7 +14,7 @@ import { floatWav } from '../src/contracts/wav';
 import { PEER_SECONDS_PER_CHARACTER, type RecordedElevenLabsCall } from './peers/elevenlabs';
 
 /**
- * The `elevenlabs` voice engine (issue 16 section 1; docs/decisions/voice.md "ElevenLabs") against a local
+ * The `elevenlabs` voice engine (docs/decisions/voice.md "ElevenLabs") against a local
  * peer that speaks ElevenLabs' API (test/peers/elevenlabs.ts): training clones the owner's voice from the
  * exact bytes of their samples, the persona speaks in it, and every way the profile goes deletes the voice
  * at ElevenLabs too — without ever waiting on it.

@@ -12,7 +12,7 @@ import { confirmDeathDirectly } from './helpers/guardian';
 import { captureQueues, createMessageFor, messageRow } from './helpers/messages';
 
 /**
- * Talking to a persona (issue 16 sections 1, 3 and 6): the owner tries it, recipients they chose talk to it
+ * Talking to a persona: the owner tries it, recipients they chose talk to it
  * only after the owner's release, and retirement silences it (docs/decisions/voice.md "Who may talk to the persona").
  */
 type Person = Awaited<ReturnType<typeof signedInUser>>;
@@ -166,7 +166,7 @@ describe('the engine is chosen by configuration (VOICE_ENGINE)', () => {
   });
 });
 
-describe('who may talk to the persona (issue 16 section 3)', () => {
+describe('who may talk to the persona', () => {
   it('before release only the owner: a chosen recipient, the keeper and an outsider get 404', async () => {
     const { owner, recipient, keeper, outsider } = await family();
     expect((await ask(owner, owner, 'Any advice?')).status).toBe(200);

@@ -6,7 +6,7 @@ import { phrases, samPitchFor, samSpeedFor, samSynthesiser, samText } from '../s
 import { claimsLife, TONES, withoutLifeClaims } from '../src/domains/voice/persona-engine/tone';
 import { analyseVoice, wavToMono } from '../src/domains/voice/voice-analysis';
 
-/** The local persona engine's parts, without the API (issue 16 sections 1 and 6; docs/decisions/voice.md). */
+/** The local persona engine's parts, without the API (docs/decisions/voice.md). */
 const ADA: PersonaSnippet[] = [
   {
     id: 'seed:advice',

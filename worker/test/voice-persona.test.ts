@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SEED_QUESTIONS } from '../src/contracts/persona';
 import { api, signedInUser } from './helpers/api';
 
-/** The persona (issue 16 section 2, POST /api/ai/train-profile): the owner's own words, tone and answers. */
+/** The persona (POST /api/ai/train-profile): the owner's own words, tone and answers. */
 const save = (token: string, json: unknown) => api('POST', '/api/ai/train-profile', { token, json });
 
 describe('setting up the persona (POST /api/ai/train-profile, GET /api/ai/profile)', () => {

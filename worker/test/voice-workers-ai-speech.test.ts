@@ -10,7 +10,7 @@ import { confirmDeathDirectly } from './helpers/guardian';
 import { fixture } from './helpers/voice';
 
 /**
- * Workers AI speech (issue 16 section 1, the `workers-ai` engine; docs/decisions/voice.md "Workers AI speech"):
+ * Workers AI speech (the `workers-ai` engine; docs/decisions/voice.md "Workers AI speech"):
  * MeloTTS speaks replies, Whisper hears a spoken question. The AI binding has no local simulation, so these
  * run against a recording fake binding that answers as the models document (`{audio}` base64 MP3, `{text}`).
  */

@@ -10,8 +10,9 @@ import { captureQueues, createMessageFor, messageRow } from './helpers/messages'
 import { endpointFor, received, webhookJobs } from './helpers/webhooks';
 
 /**
- * Sandbox keys (issue 6): POST /api/sandbox/missed-checkins lets an `afw_test_` key make the event its
- * canary would send, marked `sandbox: true`, to the owner's endpoints — and nothing else happens.
+ * Sandbox keys (docs/decisions/webhooks.md): POST /api/sandbox/missed-checkins lets an `afw_test_` key make
+ * the event its canary would send, marked `sandbox: true`, to the owner's endpoints — and nothing else
+ * happens.
  */
 async function keyFor(token: string, opts: { sandbox: boolean; scopes?: ApiScope[] }) {
   const res = await api('POST', '/api/developer/keys', {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BILLING_CYCLES, PAID_PLAN_IDS, PLAN_IDS } from './plans';
 
 /**
- * Billing (issue 18; docs/decisions/billing.md): the plan, its cycle and standing, every meter, and the
+ * Billing (docs/decisions/billing.md): the plan, its cycle and standing, every meter, and the
  * checkout that changes it. Plans change only from verified provider events (POST /api/billing/webhook).
  */
 

@@ -4,7 +4,7 @@ import { ZId } from '../api/ids';
 import { parseIsoInstant } from './messages';
 
 /**
- * Confession capsules (issue 17 section 1; SPEC sections 3, 7, 9; docs/decisions/community.md): letters to
+ * Confession capsules (SPEC sections 3, 7, 9; docs/decisions/community.md): letters to
  * the world that open on a date. Public from `released_at`; an anonymous one never names its author
  * (`user_email: null`) in any answer, the author's own list aside.
  */

@@ -2,7 +2,7 @@ import { CHAT_IMPORT_FORMATS, CHAT_IMPORT_STATUSES } from '@afterword/db/enums';
 import { z } from 'zod';
 
 /**
- * Chat-history import (SPEC section 7 POST /imports/chat-history; DESIGN section 8; issue 16 section 4;
+ * Chat-history import (SPEC section 7 POST /imports/chat-history; DESIGN section 8;
  * docs/decisions/chat-import.md): a messenger's JSON export becomes persona material.
  */
 

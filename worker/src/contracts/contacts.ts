@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ZEmail } from './auth';
 
 /**
- * Contacts (issue 15 section 2; docs/decisions/contacts.md): POST /api/contacts invites an address, the
+ * Contacts (docs/decisions/contacts.md): POST /api/contacts invites an address, the
  * invitee accepts or declines by the emailed token, and accepted contacts (mutual) are listed by name in
  * every recipient and guardian picker. GET /api/contacts/reachability/{user_id} tells a sender which
  * channels can reach an accepted contact, and nothing more.

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ZEmail } from './auth';
 
 /**
- * Guardians and the ladder to a confirmed death (issue 13, DESIGN section 5;
+ * Guardians and the ladder to a confirmed death (DESIGN section 5;
  * docs/decisions/guardian-ladder.md). Owner side: /api/guardian/assign, list, {id}, settings, ladder.
  * Guardian side: accept / decline by invitation token, owners (the people who chose me), {id}/answer,
  * {id}/resign. The death report of an executor's system: /api/death-verification/report.

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MEMORIAL_TAGS } from '@afterword/db/enums';
 
 /**
- * Memorials (issue 17 section 2; SPEC sections 3, 7, 9; docs/decisions/community.md): a page for someone
+ * Memorials (SPEC sections 3, 7, 9; docs/decisions/community.md): a page for someone
  * who died, with posts and candles. Reading is public; making one, posting and lighting need a session.
  */
 export { MEMORIAL_TAGS };

@@ -4,7 +4,7 @@ import { ZId } from '../api/ids';
 
 /**
  * Talking to a persona (SPEC sections 3 "Chat reply: text, audio_base64", 7 /voice/simulate-response;
- * issue 16 sections 1 and 3; docs/decisions/voice.md "Persona replies").
+ * docs/decisions/voice.md "Persona replies").
  */
 
 export const PERSONA_PROMPT_MAX = 1000;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PERSONA_BEHAVIORS } from '@afterword/db/enums';
 
 /**
- * The persona (SPEC sections 3, 9; issue 16 section 2 `POST /api/ai/train-profile {persona_text, behavior,
+ * The persona (SPEC sections 3, 9; `POST /api/ai/train-profile {persona_text, behavior,
  * qa}`): the owner's own words that the persona will answer from. SPEC section 9: 10 seed questions; this
  * is the one list, shown by the Voice Trainer page. Ids are stable: answers are stored by id, so the
  * wording of a question can be improved without losing them.

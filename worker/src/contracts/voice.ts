@@ -3,7 +3,7 @@ import { formConsent } from './form-fields';
 import { VOICE_ENGINES, VOICE_PROFILE_STATUSES } from '@afterword/db/enums';
 
 /**
- * Voice samples and the voice profile (SPEC sections 3, 4, 7, 9; issue 16 section 2;
+ * Voice samples and the voice profile (SPEC sections 3, 4, 7, 9;
  * docs/decisions/voice.md). Durations are the server's measurement of the bytes, never the client's.
  */
 
@@ -76,7 +76,7 @@ export const ZVoiceProfileView = z.object({
   completed_at: z.string(),
 });
 
-/** GET /api/voice/status (SPEC section 7; issue 16 section 2). */
+/** GET /api/voice/status (SPEC section 7). */
 export const ZVoiceStatus = z.object({
   status: z.enum(['not_started', ...VOICE_PROFILE_STATUSES]),
   seconds_collected: z.number(),

@@ -54,7 +54,7 @@ describe('Ada reads and changes her data consents', () => {
     const voice = screen.getByRole('switch', { name: 'Voice' });
     expect(checked(voice)).toBe(false);
     expect(description(voice)).toContain(`Last changed ${formatDateTime(CHANGED)}`);
-    // Voice is built (issue 16); video is not yet.
+    // Voice is built; video is not yet.
     expect(description(voice)).not.toContain(T.notYetBuilt);
     expect(description(screen.getByRole('switch', { name: 'Video' }))).toContain(T.notYetBuilt);
   });

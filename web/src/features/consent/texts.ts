@@ -23,7 +23,7 @@ export const KIND_LABEL: Record<TConsentKind, string> = {
   guardian: 'Guardians',
 };
 
-/** Kinds whose capability is not built yet (issue 17's video items): the state is stored and enforced when they land. */
+/** Kinds whose capability is not built yet (video items): the state is stored and enforced when they land. */
 export const NOT_YET_BUILT: readonly TConsentKind[] = ['video'];
 
 /**

@@ -5,7 +5,7 @@ import { TextField } from '../../components/field';
 import { scopeHint, T } from './texts';
 import { API_KEY_NAME_MAX, API_SCOPES, type ApiScope, type CreateKeyInput } from './types';
 
-/** Said before the button (issue 15 section 3): the one irreversible part of creating a key. */
+/** Said before the button: the one irreversible part of creating a key (docs/decisions/contacts.md). */
 export const KEY_SHOWN_ONCE_NOTE = 'The key is shown once, right after you create it: we keep only its hash, so have somewhere safe to put it.';
 
 interface CreateKeyFormProps {

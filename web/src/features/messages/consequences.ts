@@ -3,8 +3,8 @@ import { formatDateTime } from '../../lib/format-time';
 import type { Reachability } from '../contacts/types';
 
 /*
- * What creating a message will do, said before the button (issue 15 section 3; UI guide: "never hide what
- * the system will do"). Pure, so each sentence is tested on its own.
+ * What creating a message will do, said before the button (UI guide: "never hide what
+ * the system will do"; docs/decisions/contacts.md). Pure, so each sentence is tested on its own.
  */
 
 export interface WhenSentInput {

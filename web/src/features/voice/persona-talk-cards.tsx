@@ -26,7 +26,7 @@ export function TryConversationCard() {
   );
 }
 
-/** Who may talk to the persona after release, and the keeper (issue 16 section 3; docs/decisions/voice.md). */
+/** Who may talk to the persona after release, and the keeper (docs/decisions/voice.md). */
 export function PersonaAccessCard() {
   const access = trpc.voice.personaAccess.useQuery();
   return (

@@ -15,7 +15,7 @@ import { transcribeQuestion } from './voice-api';
 
 /**
  * Voice Chat (SPEC section 2 "AI chat by text and microphone"): the personas the person may talk to now —
- * their own, and those released to them — a conversation, and retiring (issue 16 section 3).
+ * their own, and those released to them — a conversation, and retiring (docs/decisions/voice.md).
  */
 export function VoiceChat() {
   const personas = trpc.voice.chatPersonas.useQuery();

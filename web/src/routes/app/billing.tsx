@@ -19,7 +19,7 @@ const STANDING = {
   canceled: 'Ended: your account is on the Free plan. Nothing is deleted.',
 } as const;
 
-/** The plan, its cycle and renewal or end, and every meter with a bar (issue 18 section 3). */
+/** The plan, its cycle and renewal or end, and every meter with a bar (docs/decisions/billing.md). */
 function BillingPage() {
   const { checkout } = Route.useSearch();
   const billing = trpc.billing.get.useQuery();

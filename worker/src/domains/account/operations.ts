@@ -4,7 +4,7 @@ import { ZAccountDeleteInput, ZAccountDeletionCancelled } from '../../contracts/
 import { ZScheduledDeletion } from '../../contracts/legal';
 import { cancelAccountDeletion, checkDeletionPassword, requestAccountDeletion } from './request-deletion';
 
-/** Deleting one's own account on request (issue 14 section 3; docs/decisions/data-export.md "Erasure"). */
+/** Deleting one's own account on request (docs/decisions/data-export.md "Erasure"). */
 const tags = ['Legal'];
 
 export const accountOperations = [

@@ -32,7 +32,7 @@ export const storageLimitBytes = (plan: User['plan']) => PLAN_LIMITS[plan].stora
 
 /**
  * The plan's quota, what is used and what the new bytes need, and the plan that holds more: 403 for every
- * kind of file (issue 18: one meter, one refusal; attachments and audio answered 413 before it).
+ * kind of file (docs/decisions/billing.md: one meter, one refusal; attachments and audio answered 413 before it).
  */
 export function quotaExceeded(plan: User['plan'], used: number, size: number) {
   const limit = storageLimitBytes(plan);

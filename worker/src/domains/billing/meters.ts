@@ -8,7 +8,7 @@ import { monthKey, nextMonthStart } from '../developer/quota';
 const finite = (n: number) => (Number.isFinite(n) ? n : null);
 
 /**
- * Every meter of the account against its plan (issue 18 section 3): canaries, the one storage meter
+ * Every meter of the account against its plan (docs/decisions/billing.md): canaries, the one storage meter
  * (attachments/storage.ts), API-key calls this UTC month (api_usage, which the usage meter flushes to:
  * a call of the last seconds may not show yet), and voice minutes per session (a per-use limit).
  */

@@ -17,7 +17,7 @@ import { readBilling } from './read-billing';
 import { playSandboxOutcome, readSandboxSession, sessionNotFound } from './sandbox-events';
 
 /**
- * /api/billing (issue 18; docs/decisions/billing.md): the plan and meters, a quote and a checkout
+ * /api/billing (docs/decisions/billing.md): the plan and meters, a quote and a checkout
  * session, and the local sandbox that plays the provider. POST /api/billing/webhook is a plain route
  * (rest.ts): it must read the raw body to check the signature.
  */

@@ -21,7 +21,7 @@ import { sniffMedia } from './media-type';
 import { readOwnCapsule } from './write-capsule';
 
 /*
- * Audio and video items of a capsule (issue 17 section 1; docs/decisions/community.md "Audio and video
+ * Audio and video items of a capsule (docs/decisions/community.md "Audio and video
  * items"): one file per call, added and removed by the author before the release, served to whoever may
  * read the capsule.
  */

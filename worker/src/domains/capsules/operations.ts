@@ -19,7 +19,7 @@ import { browseCapsules, listCapsules, myCapsules, viewCapsule } from './read-ca
 import { createCapsule, deleteCapsule, editCapsule, publishCapsule } from './write-capsule';
 
 /**
- * /api/capsule/* (issue 17 section 1; docs/decisions/community.md): confession capsules. Reading
+ * /api/capsule/* (docs/decisions/community.md): confession capsules. Reading
  * released ones is public; writing needs a session and the `confessions` consent. An anonymous
  * capsule's answers never carry its author.
  */

@@ -7,7 +7,7 @@ import { singleFilePart, textField } from '../attachments/multipart';
 import { chatImportNotFound, chooseChatSender, deleteChatImport, getChatImport, listChatImports, startChatImport } from './imports';
 
 /**
- * Chat-history import (SPEC section 7 POST /imports/chat-history; issue 16 section 4;
+ * Chat-history import (SPEC section 7 POST /imports/chat-history;
  * docs/decisions/chat-import.md). The upload is multipart: REST only; tRPC has the rest.
  */
 const tags = ['Persona'];

@@ -9,7 +9,7 @@ import { listContacts, removeContact } from './manage-contacts';
 import { contactReachability } from './reachability';
 
 /**
- * /api/contacts/* (issue 15 section 2; docs/decisions/contacts.md). Signed-in people only: invite by
+ * /api/contacts/* (docs/decisions/contacts.md). Signed-in people only: invite by
  * email, list, remove, accept or decline by the emailed token, and a sender's read of which methods can
  * reach an accepted contact.
  */

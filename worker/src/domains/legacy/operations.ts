@@ -10,7 +10,7 @@ const partsDoc = Object.entries(LEGACY_PART_TEXT)
   .map(([part, text]) => `\`${part}\`: ${text}`)
   .join(' ');
 
-/** Share, then delete (issue 14 section 3): heirs of a dead-man deletion, and the copies left to the caller. */
+/** Share, then delete: heirs of a dead-man deletion, and the copies left to the caller. */
 export const legacyOperations = [
   defineOperation({
     method: 'get',

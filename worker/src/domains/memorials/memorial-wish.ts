@@ -4,8 +4,8 @@ import { AppError } from '../../lib/errors';
 import { log } from '../../lib/logger';
 
 /*
- * A memorial page made when the owner's death is confirmed, if they asked for one (issue 17 section 2;
- * docs/decisions/community.md "Memorials made at a confirmed death"). The owner writes what it should say
+ * A memorial page made when the owner's death is confirmed, if they asked for one
+ * (docs/decisions/community.md "Memorials made at a confirmed death"). The owner writes what it should say
  * while alive; the death-confirmation job makes it (domains/guardian/complete-confirmation.ts).
  */
 

@@ -22,7 +22,7 @@ import { createMemorial, postOnMemorial } from './write-memorial';
 import { deleteMemorialWish, getMemorialWish, saveMemorialWish } from './memorial-wish';
 
 /**
- * /api/memorial/* (issue 17 section 2; docs/decisions/community.md): memorial pages, their posts and
+ * /api/memorial/* (docs/decisions/community.md): memorial pages, their posts and
  * candles. Reading is public; making a memorial, posting and lighting a candle need a session. The
  * static paths come before `/api/memorial/{id}`.
  */

@@ -7,7 +7,7 @@ import { deletePost, reportTarget } from './report';
 import { decide, moderationStatus, notInQueue, reviewQueue } from './review';
 
 /**
- * Reports and removal (issue 17 section 2 "Moderation"; docs/decisions/community.md): any signed-in
+ * Reports and removal (docs/decisions/community.md "Reports"): any signed-in
  * person reports a capsule or a post; after 3 distinct reports it is hidden pending review. A post's
  * author and the memorial's creator remove a post. The moderators' queue is not built yet.
  */

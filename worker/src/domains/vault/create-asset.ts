@@ -10,7 +10,7 @@ import { consentWithdrawn, requireConsent } from '../legal/consent-state';
 
 export const vaultKey = (assetId: string) => `${VAULT_KEY_PREFIX}${assetId}`;
 
-/** 403 with the upgrade hint (issue 13: a vault file past the plan's storage). */
+/** 403 with the upgrade hint: a vault file past the plan's storage (docs/decisions/vault.md). */
 
 /** The envelope must be a v1 envelope that opens for its owner: a file nobody can open is refused. */
 function checkEnvelope(envelope: string, ownerId: string) {

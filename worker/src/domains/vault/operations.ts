@@ -21,7 +21,7 @@ import { qrSvg } from './qr-code';
 import { claimLinkByToken, claimNotFound, getVaultItem, listVaultItems, vaultItemNotFound } from './read-vault';
 
 /**
- * /api/vault/* (SPEC section 7: POST /vault/create multipart, POST /vault/assign; issue 13; the design in
+ * /api/vault/* (SPEC section 7: POST /vault/create multipart, POST /vault/assign; the design in
  * docs/decisions/vault.md). Create and assign are open to API keys with `create:vault`; the rest is the
  * signed-in owner's. The claim lookup is public: it is what the QR code opens.
  */

@@ -1,5 +1,5 @@
 /**
- * What an uploaded voice sample is and how long it lasts, read from its bytes alone (issue 16: never a
+ * What an uploaded voice sample is and how long it lasts, read from its bytes alone (never a
  * client-sent type or duration). Each format is measured by its content, not by a header field that a
  * writer may leave out or get wrong:
  * - WAV: the PCM bytes actually present in the `data` chunk (a streaming writer's 0xFFFFFFFF or a size

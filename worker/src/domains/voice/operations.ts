@@ -16,7 +16,7 @@ import { NO_PERSONA, personaAccess, retirePersona, setPersonaAccess } from './pe
 
 /**
  * Voice samples and the voice profile (SPEC section 7 /voice/upload, /voice/train, /voice/status;
- * issue 16 section 2; docs/decisions/voice.md). Uploads are multipart: REST only; tRPC has the rest.
+ * docs/decisions/voice.md). Uploads are multipart: REST only; tRPC has the rest.
  */
 const tags = ['Voice'];
 const notYours = { description: 'Voice sample not found (or not yours)' };

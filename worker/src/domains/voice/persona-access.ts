@@ -8,7 +8,7 @@ import { eraseChatImports } from '../chat-import/imports';
 import { eraseVoiceData } from './samples';
 
 /**
- * Who may talk to a persona (issue 16 section 3; docs/decisions/voice.md "Who may talk to the persona").
+ * Who may talk to a persona (docs/decisions/voice.md "Who may talk to the persona").
  * Before the owner's release only the owner. After it, the recipients the owner chose among their accepted
  * contacts; each may retire it for themselves; the keeper (or the owner) may retire it for everyone, which
  * deletes the profile and everything derived from it.

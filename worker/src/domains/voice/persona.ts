@@ -21,7 +21,7 @@ export async function getPersona(ctx: ServiceContext, userId: string): Promise<P
 
 /**
  * POST /api/ai/train-profile: saves the persona as a whole (what is sent replaces what was there). Needs
- * the voice consent, like everything the persona is built from (issue 16 section 3).
+ * the voice consent, like everything the persona is built from (docs/decisions/data-rights.md).
  */
 export async function savePersona(ctx: ServiceContext, userId: string, input: TPersonaInput): Promise<PersonaView> {
   await requireConsent(ctx, userId, 'voice', consentWithdrawn('voice', 'no persona is built'));

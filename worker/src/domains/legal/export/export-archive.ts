@@ -16,7 +16,7 @@ export interface ArchiveSelection {
 const EVERYTHING: ArchiveSelection = { plans: EXPORTS, keepFile: () => true, heading: exportTitle };
 
 /**
- * GET /api/legal/export: one ZIP archive of everything held about the user (issue 14 section 2), streamed
+ * GET /api/legal/export: one ZIP archive of everything held about the user (docs/decisions/data-export.md), streamed
  * (client-zip: entries are produced one after another and every R2 body and table page flows straight
  * through, so memory stays flat whatever the account's size). manifest.json comes last: it holds each
  * earlier file's size and SHA-256, hashed as the bytes went by.

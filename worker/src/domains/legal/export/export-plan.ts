@@ -1,5 +1,5 @@
 /*
- * What GET /api/legal/export takes from each table (issue 14 section 2). Every table of the drizzle schema
+ * What GET /api/legal/export takes from each table (docs/decisions/data-export.md). Every table of the drizzle schema
  * is either exported here — the rows keyed to the user, through whichever column keys them — or listed in
  * NOT_EXPORTED with the reason; worker/test/legal-export.test.ts enumerates the schema and fails for a
  * table in neither, so a new table cannot be forgotten. `?1` is the user's id. Secret columns (password,

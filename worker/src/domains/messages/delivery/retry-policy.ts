@@ -1,5 +1,5 @@
 /**
- * Retries of a delivery (DESIGN section 3; issue: at least 5 attempts over at least an hour): six
+ * Retries of a delivery (DESIGN section 3; the rule: at least 5 attempts over at least an hour): six
  * attempts, waiting 1, 5, 15, 30 and 60 minutes between them — the last one about 1 h 51 min after the
  * first. Only failures the adapter calls retryable are retried.
  */

@@ -26,7 +26,7 @@ export interface PersonaAudience {
 }
 
 /**
- * One kind of persona material. The chat-history import (issue 16 section 4, built apart) plugs its
+ * One kind of persona material. The chat-history import (docs/decisions/chat-import.md, built apart) plugs its
  * stored lines in by adding a source to PERSONA_MATERIAL_SOURCES: `load` returns the owner's own lines
  * (never the other people's), each as a snippet with `question` null (or the line it answered, if the
  * import keeps it).

@@ -3,7 +3,7 @@ import type { RetrievedSnippet } from './retrieval';
 
 /**
  * The tone rules of the four behaviours (SPEC section 3) and the rules every reply keeps, whatever the
- * tone (issue 16 section 3; the Cambridge "Griefbots" study's recommendations):
+ * tone (docs/decisions/voice.md "Persona replies"; the Cambridge "Griefbots" study's recommendations):
  * - it never claims the person is alive: the framing speaks of what they left, in the past, and a
  *   sentence of their own words that would read as a claim of being alive now is left out;
  * - it never advertises: no product, plan or upgrade is ever named in the person's voice;
