@@ -5,6 +5,7 @@ import { createApp } from '../src/app';
 import { ATTACHMENTS_PER_MESSAGE_MAX, ATTACHMENT_MAX_BODY_BYTES } from '../src/contracts/attachments';
 import { PLAN_LIMITS } from '../src/contracts/plans';
 import { KEY_DOES_NOT_OPEN } from '../src/domains/attachments/read-attachments';
+import { DECRYPTION_KEY_HEADER } from '../src/domains/attachments/operations';
 import { toBase64, toBase64Url, toHex } from '../src/lib/encoding';
 import { redactUrl } from '../src/lib/logger';
 import { api, signedInUser } from './helpers/api';
@@ -331,6 +332,29 @@ describe('GET /api/download/decrypted-file/{id}?key=', () => {
     await release(sender, message.id);
     const byRecipient = await raw(`/api/download/decrypted-file/${a.id}?key=${toBase64Url(key)}`, recipient.token);
     expect(new Uint8Array(await byRecipient.arrayBuffer())).toEqual(plaintext);
+  });
+
+  it('takes the key from the X-Decryption-Key header too (so the URL carries no secret); the header wins over ?key=', async () => {
+    const { sender, message } = await setup();
+    const plaintext = random(90);
+    const { ciphertext, iv, raw: key } = await encrypt(plaintext);
+    const a = await uploadOk(sender.token, message.id, ciphertext, { iv: toBase64(iv) });
+    const get = (headers: Record<string, string>, query = '') =>
+      exports.default.fetch(
+        new Request(`http://afterword.test/api/download/decrypted-file/${a.id}${query}`, { headers: { authorization: `Bearer ${sender.token}`, ...headers } }),
+      );
+    for (const k of [toBase64(key), toBase64Url(key)]) {
+      const res = await get({ [DECRYPTION_KEY_HEADER]: k });
+      expect(res.status).toBe(200);
+      expect(new Uint8Array(await res.arrayBuffer())).toEqual(plaintext);
+    }
+    const both = await get({ 'x-decryption-key': toBase64Url(key) }, `?key=${toBase64Url(random(32))}`);
+    expect(both.status).toBe(200);
+    const wrong = await get({ [DECRYPTION_KEY_HEADER]: toBase64Url(random(32)) });
+    expect(wrong.status).toBe(400);
+    expect((await wrong.json()) as { detail: string }).toEqual({ detail: KEY_DOES_NOT_OPEN });
+    const none = await get({});
+    expect(((await none.json()) as { detail: string }).detail).toContain(DECRYPTION_KEY_HEADER);
   });
 
   it('answers 400 for a wrong key, a malformed key and no key', async () => {

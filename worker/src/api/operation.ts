@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Bindings, ServiceContext } from '../env';
 import type { AppError } from '../lib/errors';
 import type { KeyPrincipal, Principal, SessionPrincipal } from '../middleware/context';
-import type { ApiScope, HttpMethod, RouteDoc } from '../openapi/route-doc';
+import type { ApiScope, HttpMethod, RequestHeaderDoc, RouteDoc } from '../openapi/route-doc';
 
 /**
  * Who may call an operation. From this one field come the tRPC procedure's guard, the REST route's
@@ -32,6 +32,8 @@ export interface OperationContext<A extends Access = Access> {
   requestId: string;
   /** The request's `Range` header (REST only; null over tRPC): media answers part of a file with 206. */
   range: string | null;
+  /** A request header (REST only; null over tRPC). Declare each one read in `docs.requestHeaders`. */
+  header: (name: string) => string | null;
 }
 
 /**
@@ -70,6 +72,8 @@ export interface OperationDocs {
   contentType?: string;
   /** Documentation only: a reserved route that never succeeds yet (it answers 501): no success answer is documented. */
   reserved?: boolean;
+  /** Request headers the operation reads (`OperationContext.header`), documented as header parameters. */
+  requestHeaders?: RequestHeaderDoc[];
 }
 
 export interface Operation<

@@ -50,6 +50,7 @@ const context = (c: Context<AppEnv>, principal: Principal | null): OperationCont
   clientAddress: c.get('clientAddress'),
   requestId: c.get('requestId'),
   range: c.req.header('range') ?? null,
+  header: (name) => c.req.header(name) ?? null,
 });
 
 function answer(c: Context<AppEnv>, op: AnyOperation, result: unknown) {

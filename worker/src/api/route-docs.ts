@@ -8,6 +8,7 @@ export function toRouteDoc(op: AnyOperation & { path: string }): RouteDoc {
   if (op.input.params) request.params = op.input.params;
   if (op.input.query) request.query = op.input.query;
   if (op.input.body) request.body = op.input.body;
+  if (op.docs.requestHeaders?.length) request.headers = op.docs.requestHeaders;
   if (op.input.multipart) {
     request.body = op.input.multipart.schema;
     request.contentType = 'multipart/form-data';

@@ -84,5 +84,5 @@ function notFoundParams(params: z.ZodObject, refuse: () => AppError): z.ZodObjec
 
 function context(op: AnyOperation, ctx: TrpcContext): OperationContext {
   const principal = principalFor(op.access, ctx.principal) as Principal;
-  return { services: ctx.services, principal, clientAddress: ctx.clientAddress, requestId: ctx.requestId, range: null };
+  return { services: ctx.services, principal, clientAddress: ctx.clientAddress, requestId: ctx.requestId, range: null, header: () => null };
 }

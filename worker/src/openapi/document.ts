@@ -129,6 +129,9 @@ function parameters(route: RouteDoc): Json[] {
       params.push({ name, in: 'query', required: required.has(name), ...(description ? { description } : {}), schema });
     }
   }
+  for (const header of route.request?.headers ?? []) {
+    params.push({ name: header.name, in: 'header', required: header.required ?? false, description: header.description, schema: { type: 'string' } });
+  }
   return params;
 }
 

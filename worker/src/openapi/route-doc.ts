@@ -12,6 +12,13 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
  * `auth` and `scope`). A contract test checks that these entries and the routes the Worker serves are
  * the same set.
  */
+/** A request header a route reads. */
+export interface RequestHeaderDoc {
+  name: string;
+  description: string;
+  required?: boolean;
+}
+
 export interface RouteDoc {
   method: HttpMethod;
   /** OpenAPI style, with the /api prefix: `/api/message/{id}`. */
@@ -38,6 +45,8 @@ export interface RouteDoc {
     /** Default application/json. */
     contentType?: 'application/json' | 'multipart/form-data';
     query?: z.ZodType;
+    /** Request headers the route reads (documented as `in: header` parameters). */
+    headers?: RequestHeaderDoc[];
   };
   /** Status → description (and a schema when one exists as zod). */
   responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string }>;

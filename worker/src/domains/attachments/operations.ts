@@ -46,13 +46,20 @@ async function readUpload(form: FormData) {
  */
 const ZDecryptionKeyParam = z.object({ key: z.preprocess((raw) => (typeof raw === 'string' ? raw.replace(/ /g, '+') : ''), z.string()) });
 
+/**
+ * The key may come in a header instead of the query string: a URL is written down by more than our own
+ * logs (a platform's request logs, a browser's history, a proxy's), a header is not. Our logs drop every
+ * query value (lib/logger.ts `redactUrl`) either way.
+ */
+export const DECRYPTION_KEY_HEADER = 'X-Decryption-Key';
+
 function decryptionKey(key: string): Uint8Array<ArrayBuffer> {
   const parsed = ZDecryptionKeyQuery.shape.key.safeParse(key);
   if (!parsed.success) {
     throw new AppError(
       'BAD_REQUEST',
       key === ''
-        ? 'key is required: the base64 AES-256 key shown when the file was encrypted (?key=…)'
+        ? `key is required: the base64 AES-256 key shown when the file was encrypted, in the ${DECRYPTION_KEY_HEADER} header (or ?key=…)`
         : 'key must be base64 or base64url of exactly 32 bytes (the AES-256 key shown when the file was encrypted)',
     );
   }
@@ -162,18 +169,19 @@ export const attachmentsOperations = [
     docs: {
       operationId: 'downloadDecryptedFile',
       summary: 'Download a file decrypted by the server',
-      description:
-        'The key (shown when the file was encrypted) is used once to decrypt in the Worker and is never stored or logged. Prefer decrypting in the client (the ciphertext route) where you can.',
+      description: `The key (shown when the file was encrypted) is used once to decrypt in the Worker and is never stored or logged by Afterword. Send it in the ${DECRYPTION_KEY_HEADER} header rather than as ?key=: a URL may be kept by logs outside Afterword (a hosting platform's request logs, a proxy, browser history). The header wins when both are sent. Prefer decrypting in the client (the ciphertext route) where you can.`,
       tags,
       contentType: 'application/octet-stream',
+      requestHeaders: [{ name: DECRYPTION_KEY_HEADER, description: 'The base64 or base64url AES-256 key (32 bytes); replaces ?key=' }],
       responses: {
         200: { description: 'The plaintext, with `Content-Disposition: attachment; filename=…`' },
         400: { description: 'key missing or not 32 bytes of base64, or the key does not open this file' },
         404: attachmentMissing,
       },
     },
-    run: async ({ services, principal }, { id, key }) => {
-      const { name, plaintext } = await decryptAttachment(services, principal.user.id, id, () => decryptionKey(key));
+    run: async ({ services, principal, header }, { id, key }) => {
+      const fromHeader = header(DECRYPTION_KEY_HEADER)?.trim();
+      const { name, plaintext } = await decryptAttachment(services, principal.user.id, id, () => decryptionKey(fromHeader || key));
       return new Response(plaintext, {
         headers: {
           'Content-Type': 'application/octet-stream',
