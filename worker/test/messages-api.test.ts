@@ -3,6 +3,7 @@ import { exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { AUDIO_MAX_BYTES, CONTENT_MAX_CHARS } from '../src/contracts/messages';
 import { api, signedInUser } from './helpers/api';
+import { contactsOf } from './helpers/contacts';
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
 
@@ -230,8 +231,30 @@ describe('reading my messages', () => {
     expect(await ids('?filter=sent')).toEqual([sent.id]);
     expect(await ids('?filter=bogus')).toEqual([waiting.id, sent.id].sort());
     const all = await api('GET', '/api/message/list?filter=all', { token: sender.token });
-    expect(all.data.find((m: { id: string }) => m.id === sent.id)).toMatchObject({ delivered: true, recipient_email: recipient.email });
+    expect(all.data.find((m: { id: string }) => m.id === sent.id)).toMatchObject({ delivered: true });
     expect(all.data.find((m: { id: string }) => m.id === waiting.id)).toMatchObject({ delivered: false, status: 'scheduled' });
+  });
+
+  it('names the recipient by email only to a sender who is their accepted contact: a user id is not an address book', async () => {
+    const { sender, recipient } = await pair();
+    const sent = await createMessage(sender, recipient.id);
+    const seen = async () => ({
+      listed: (await api('GET', '/api/message/list', { token: sender.token })).data.find((m: { id: string }) => m.id === sent.id),
+      read: (await api('GET', `/api/message/${sent.id}`, { token: sender.token })).data.message,
+    });
+    const before = await seen();
+    expect(before.listed).not.toHaveProperty('recipient_email');
+    expect(before.read).not.toHaveProperty('recipient_email');
+    expect(before.read.recipient_user_id).toBe(recipient.id);
+    expect(JSON.stringify(before)).not.toContain(recipient.email);
+
+    await contactsOf(recipient, sender);
+    const after = await seen();
+    expect(after.listed.recipient_email).toBe(recipient.email);
+    expect(after.read.recipient_email).toBe(recipient.email);
+
+    const toSelf = await createMessage(sender, sender.id);
+    expect((await api('GET', `/api/message/${toSelf.id}`, { token: sender.token })).data.message.recipient_email).toBe(sender.email);
   });
 
   it('GET /api/message/{id} answers the message, its transitions, its log and role sender', async () => {

@@ -1,4 +1,5 @@
 import type { Contact, User } from '@afterword/db/schema';
+import { type SQLWrapper, sql } from 'drizzle-orm';
 import type { TContactView } from '../../contracts/contacts';
 import { AppError } from '../../lib/errors';
 import { personName } from '../guardian/ladder-records';
@@ -10,6 +11,14 @@ import { personName } from '../guardian/ladder-records';
  */
 export const ACCEPTED_CONTACT_IDS_SQL = `SELECT contact_user_id FROM contacts WHERE owner_id = ?1 AND status = 'accepted'
   UNION SELECT owner_id FROM contacts WHERE contact_user_id = ?1 AND status = 'accepted'`;
+
+/**
+ * The same rule as SQL over two user-id columns: true when `a` and `b` are accepted contacts (either side
+ * invited) or the same person. What one user may learn of another beyond their id (an email, a name)
+ * depends on it: a user id is not an address book.
+ */
+export const areAcceptedContacts = (a: SQLWrapper, b: SQLWrapper) =>
+  sql<boolean>`(${a} = ${b} OR EXISTS (SELECT 1 FROM contacts WHERE status = 'accepted' AND ((owner_id = ${a} AND contact_user_id = ${b}) OR (owner_id = ${b} AND contact_user_id = ${a}))))`;
 
 export const contactNotFound = () => new AppError('NOT_FOUND', 'Contact not found');
 export const CONTACT_INVITATION_INVALID = 'This invitation link is invalid, or it was already answered or withdrawn';

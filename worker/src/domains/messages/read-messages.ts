@@ -1,16 +1,23 @@
 import { schema } from '@afterword/db';
 import type { Message } from '@afterword/db/schema';
-import { and, asc, desc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { DeliveryLogEntry, MessageDetail, MessageFilter, MessageView, SenderMessageDetail } from '../../contracts/messages';
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
+import { areAcceptedContacts } from '../contacts/contact-records';
 import { hasConsent } from '../legal/consent-state';
 import { messageNotFound } from './message-errors';
 import { toMessageView, toTransitionView } from './message-view';
 import { getReceivedMessage } from './received-messages';
 
 const recipient = alias(schema.users, 'recipient');
+/**
+ * The recipient's email as the sender may see it: only when the two are accepted contacts (or the same
+ * person). A message can be addressed by bare user id, and an id must not turn into an address.
+ */
+const recipientEmailForSender = (recipientUser: typeof recipient | typeof schema.users) =>
+  sql<string | null>`CASE WHEN ${areAcceptedContacts(schema.messages.sender_id, recipientUser.id)} THEN ${recipientUser.email} END`;
 
 export { messageNotFound };
 const LIST_LIMIT = 500;
@@ -38,7 +45,12 @@ async function loadReadable(
   id: string,
 ): Promise<{ message: Message; role: 'sender' | 'recipient'; senderEmail: string; senderName: string; recipientEmail: string | null }> {
   const [row] = await ctx.db
-    .select({ message: schema.messages, senderEmail: schema.users.email, senderName: schema.users.display_name, recipientEmail: recipient.email })
+    .select({
+      message: schema.messages,
+      senderEmail: schema.users.email,
+      senderName: schema.users.display_name,
+      recipientEmail: recipientEmailForSender(recipient),
+    })
     .from(schema.messages)
     .innerJoin(schema.users, eq(schema.users.id, schema.messages.sender_id))
     // A left join: a message whose recipient left Afterword stays its sender's to read.
@@ -94,7 +106,7 @@ export async function getDeliveryLog(ctx: ServiceContext, userId: string, messag
 export async function listMessages(ctx: ServiceContext, userId: string, filter: MessageFilter = 'all'): Promise<MessageView[]> {
   const released = filter === 'pending' ? isNull(schema.messages.released_at) : filter === 'sent' ? isNotNull(schema.messages.released_at) : undefined;
   const rows = await ctx.db
-    .select({ message: schema.messages, recipientEmail: schema.users.email })
+    .select({ message: schema.messages, recipientEmail: recipientEmailForSender(schema.users) })
     .from(schema.messages)
     // A left join: messages to someone who left Afterword are listed too, as undeliverable.
     .leftJoin(schema.users, eq(schema.users.id, schema.messages.recipient_user_id))
