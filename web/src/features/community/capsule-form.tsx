@@ -1,4 +1,5 @@
-import { type FormEvent, useState } from 'react';
+import { useRef, type FormEvent, useState } from 'react';
+import { useFocusFirstInvalid } from '../../lib/use-focus-first-invalid';
 import { Button } from '../../components/button';
 import { CheckboxField } from '../../components/checkbox';
 import { Field, TextField } from '../../components/field';
@@ -27,6 +28,8 @@ export function CapsuleForm({ onCreate, pending, editing, memorial, onClearMemor
   const [isAnonymous, setAnonymous] = useState(editing?.is_anonymous ?? true);
   const [releaseAt, setReleaseAt] = useState(editing ? toLocalInput(editing.released_at) : '');
   const [errors, setErrors] = useState<{ title?: string; text?: string }>({});
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstInvalid(formRef, errors);
   const memorialId = memorial?.id ?? editing?.memorial_id ?? null;
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
@@ -43,7 +46,7 @@ export function CapsuleForm({ onCreate, pending, editing, memorial, onClearMemor
   }
 
   return (
-    <form onSubmit={handleSubmit} noValidate aria-label={editing ? `Edit “${editing.title}”` : 'Write a capsule'}>
+    <form ref={formRef} onSubmit={handleSubmit} noValidate aria-label={editing ? `Edit “${editing.title}”` : 'Write a capsule'}>
       {memorial ? (
         <p className="muted">
           Shown on the memorial of <strong>{memorial.name}</strong> once it opens.{' '}

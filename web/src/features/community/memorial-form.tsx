@@ -1,4 +1,5 @@
-import { type FormEvent, useState } from 'react';
+import { useRef, type FormEvent, useState } from 'react';
+import { useFocusFirstInvalid } from '../../lib/use-focus-first-invalid';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/field';
 import { safeHttpsUrl } from './media-link';
@@ -32,6 +33,8 @@ const fieldsOf = (b: MemorialBody | null | undefined) =>
 export function MemorialForm({ onCreate, pending, initial, label = 'Make a memorial', submitLabel = 'Make memorial', clearOnSave = true }: MemorialFormProps) {
   const [f, setF] = useState(() => fieldsOf(initial));
   const [errors, setErrors] = useState<{ name?: string; avatar?: string }>({});
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstInvalid(formRef, errors);
   const set = (key: keyof typeof f) => (e: { target: { value: string } }) => setF({ ...f, [key]: e.target.value });
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
@@ -57,7 +60,7 @@ export function MemorialForm({ onCreate, pending, initial, label = 'Make a memor
   }
 
   return (
-    <form onSubmit={handleSubmit} noValidate aria-label={label}>
+    <form ref={formRef} onSubmit={handleSubmit} noValidate aria-label={label}>
       <TextField label="Name" name="name" required maxLength={120} value={f.name} onChange={set('name')} error={errors.name} />
       <TextField label="Epitaph" name="epitaph" maxLength={500} value={f.epitaph} onChange={set('epitaph')} />
       <TextField label="Tags" name="tags" hint="Separated by commas, for example: veterans, teachers" value={f.tags} onChange={set('tags')} />

@@ -1,4 +1,5 @@
-import { type FormEvent, useState } from 'react';
+import { useRef, type FormEvent, useState } from 'react';
+import { useFocusFirstInvalid } from '../../lib/use-focus-first-invalid';
 import { Button } from '../../components/button';
 import { Field, TextField } from '../../components/field';
 import { safeHttpsUrl } from './media-link';
@@ -14,6 +15,8 @@ export function PostForm({ onPost, pending }: PostFormProps) {
   const [text, setText] = useState('');
   const [mediaUrl, setMediaUrl] = useState('');
   const [errors, setErrors] = useState<{ text?: string; media?: string }>({});
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstInvalid(formRef, errors);
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -32,7 +35,7 @@ export function PostForm({ onPost, pending }: PostFormProps) {
   }
 
   return (
-    <form onSubmit={handleSubmit} noValidate aria-label="Post a memory">
+    <form ref={formRef} onSubmit={handleSubmit} noValidate aria-label="Post a memory">
       <Field label="Your words" required error={errors.text}>
         {(control) => (
           <textarea className="input textarea" rows={4} name="text" maxLength={2000} value={text} onChange={(e) => setText(e.target.value)} {...control} />

@@ -1,7 +1,8 @@
 import type { KeyBundleView } from '@afterword/worker/contracts/e2ee';
 import type { TChangePassword } from '@afterword/worker/contracts/auth';
 import { ZNewPassword } from '@afterword/worker/contracts/auth';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
+import { useFocusFirstInvalid } from '../../lib/use-focus-first-invalid';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/field';
 import { toast } from '../../components/toast';
@@ -27,6 +28,8 @@ export function PasswordSection({ mine, changePassword }: PasswordSectionProps) 
   const [next, setNext] = useState('');
   const [confirm, setConfirm] = useState('');
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstInvalid(formRef, errors);
   const [formError, setFormError] = useState<string | null>(null);
   const { pending, run, isBusy } = useSingleFlight();
 
@@ -82,7 +85,7 @@ export function PasswordSection({ mine, changePassword }: PasswordSectionProps) 
   }
 
   return (
-    <form className="password-form" onSubmit={submit} noValidate aria-label={T.passwordTitle}>
+    <form ref={formRef} className="password-form" onSubmit={submit} noValidate aria-label={T.passwordTitle}>
       <p>{T.passwordIntro}</p>
       {formError ? (
         <p role="alert" className="alert">

@@ -2,6 +2,7 @@ import type { PasswordResetInspection, TPasswordResetConfirm } from '@afterword/
 import { ZNewPassword } from '@afterword/worker/contracts/auth';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useFocusFirstInvalid } from '../../lib/use-focus-first-invalid';
 import { Button } from '../../components/button';
 import { CheckboxField } from '../../components/checkbox';
 import { Field, TextField } from '../../components/field';
@@ -92,6 +93,8 @@ function ResetForm({
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [errors, setErrors] = useState<{ password?: string; confirm?: string }>({});
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstInvalid(formRef, errors);
   const [formError, setFormError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
   const checking = useSingleFlight();
@@ -252,7 +255,7 @@ function ResetForm({
         </section>
       ) : null}
       {passwordReady ? (
-        <form onSubmit={submit} noValidate aria-label={T.resetTitle}>
+        <form ref={formRef} onSubmit={submit} noValidate aria-label={T.resetTitle}>
           {formError ? (
             <p role="alert" className="alert">
               {formError}

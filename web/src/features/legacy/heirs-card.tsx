@@ -1,5 +1,6 @@
 import { LEGACY_PART_TEXT, type TLegacyPart, ZLegacyPart } from '@afterword/worker/contracts/legacy';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
+import { useFocusFirstInvalid } from '../../lib/use-focus-first-invalid';
 import { Button } from '../../components/button';
 import { Card } from '../../components/card';
 import { CheckboxField } from '../../components/checkbox';
@@ -71,6 +72,8 @@ function AddHeirForm({ pending, onAdd }: { pending: boolean; onAdd: (heir: Heir)
   const [recipient, setRecipient] = useState('');
   const [parts, setParts] = useState<TLegacyPart[]>([]);
   const [errors, setErrors] = useState<{ recipient?: string; parts?: string }>({});
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstInvalid(formRef, errors);
   const picked = contacts?.find((c) => c.user_id === recipient.trim().toLowerCase());
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -86,7 +89,7 @@ function AddHeirForm({ pending, onAdd }: { pending: boolean; onAdd: (heir: Heir)
   }
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate aria-label="Add a person who receives a copy">
+    <form ref={formRef} onSubmit={(e) => void submit(e)} noValidate aria-label="Add a person who receives a copy">
       <ContactPicker contacts={contacts} selected={picked} onPick={(c) => setRecipient(c.user_id)} name="heir_contact" />
       <TextField
         label={T.recipientLabel}

@@ -145,6 +145,16 @@ describe('CreateMessageForm', () => {
     expect(CREATE_FAILURE_TOAST).toBe('Failed to create message');
   });
 
+  it('moves the focus to the first field the server refused, so a reason above the fold is seen', async () => {
+    const error = validationError([{ loc: ['input', 'content'], msg: 'content must be at most 100000 characters', type: 'too_big' }]);
+    setup(vi.fn<Create>(async () => Promise.reject(error)));
+    fireEvent.change(screen.getByLabelText(/^Message/), { target: { value: 'x'.repeat(200_000) } });
+    submitButton().focus();
+    fireEvent.click(submitButton());
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText(/^Message/)));
+    expect(screen.getByLabelText(/^Message/).getAttribute('aria-invalid')).toBe('true');
+  });
+
   it('shows a plain detail above the button', async () => {
     const error = Object.assign(new Error('x'), { data: { httpStatus: 404, detail: 'Recipient not found: no user has this id' } });
     setup(vi.fn<Create>(async () => Promise.reject(error)));

@@ -1,5 +1,6 @@
 import { DELIVERY_METHODS, type DeliveryMethod, type TCreateMessageInput } from '@afterword/worker/contracts/messages';
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useFocusFirstInvalid } from '../../lib/use-focus-first-invalid';
 import { Button } from '../../components/button';
 import { CheckboxField } from '../../components/checkbox';
 import { Field, TextField } from '../../components/field';
@@ -127,6 +128,8 @@ export function CreateMessageForm({ create, onCreated, e2ee, contacts, withPicke
   const [files, setFiles] = useState<PickedFile[]>([]);
   const [created, setCreated] = useState<{ id: string } | null>(null);
   const [errors, setErrors] = useState<Errors>(NO_ERRORS);
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstInvalid(formRef, errors);
   const { pending, run, isBusy } = useSingleFlight();
   const uploads = useSingleFlight();
   const warningId = useId();
@@ -257,7 +260,7 @@ export function CreateMessageForm({ create, onCreated, e2ee, contacts, withPicke
   }
 
   return (
-    <form className="create-form" onSubmit={handleSubmit} noValidate aria-label="Create message">
+    <form ref={formRef} className="create-form" onSubmit={handleSubmit} noValidate aria-label="Create message">
       <Field label="Message" error={errors.fields.content} hint="What you want them to read.">
         {(control) => <textarea className="input textarea" name="content" rows={8} value={content} onChange={(e) => setContent(e.target.value)} {...control} />}
       </Field>

@@ -1,5 +1,6 @@
 import { NOTIFY_METHODS, ZNotifyPreferences, type NotifyMethod, type TNotifyPreferences } from '@afterword/worker/contracts/notify';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
+import { useFocusFirstInvalid } from '../../lib/use-focus-first-invalid';
 import { Button } from '../../components/button';
 import { CheckboxField } from '../../components/checkbox';
 import { TextField } from '../../components/field';
@@ -40,6 +41,8 @@ export function PreferencesForm({ value, timeZone, onSave }: PreferencesFormProp
   const [end, setEnd] = useState(value.quiet_hours.end);
   const [alerts, setAlerts] = useState(value.alerts);
   const [errors, setErrors] = useState<FieldErrors>({});
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstInvalid(formRef, errors);
   const { pending, run, isBusy } = useSingleFlight();
 
   const toggleMethod = (m: NotifyMethod, on: boolean) => setMethods((prev) => NOTIFY_METHODS.filter((x) => (x === m ? on : prev.includes(x))));
@@ -59,7 +62,7 @@ export function PreferencesForm({ value, timeZone, onSave }: PreferencesFormProp
   }
 
   return (
-    <form onSubmit={handleSubmit} noValidate aria-label="Notification preferences">
+    <form ref={formRef} onSubmit={handleSubmit} noValidate aria-label="Notification preferences">
       <fieldset className="fieldset">
         <legend className="fieldset__legend">How to reach you</legend>
         {NOTIFY_METHODS.map((m) => (

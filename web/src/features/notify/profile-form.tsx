@@ -1,5 +1,6 @@
 import { ZProfileUpdate, type ProfileView, type TProfileUpdate } from '@afterword/worker/contracts/profile';
-import { useMemo, useState, type FormEvent } from 'react';
+import { useRef, useMemo, useState, type FormEvent } from 'react';
+import { useFocusFirstInvalid } from '../../lib/use-focus-first-invalid';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/field';
 import { SelectField, toOptions } from '../../components/select';
@@ -22,6 +23,8 @@ export function ProfileForm({ profile, browserZone, onSave }: ProfileFormProps) 
   const [name, setName] = useState(profile.display_name);
   const [zone, setZone] = useState(initial.zone);
   const [errors, setErrors] = useState<FieldErrors>({});
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstInvalid(formRef, errors);
   const { pending, run, isBusy } = useSingleFlight();
   const zones = useMemo(() => toOptions(timeZoneOptions(profile.time_zone, initial.zone)), [profile.time_zone, initial.zone]);
 
@@ -62,7 +65,7 @@ export function ProfileForm({ profile, browserZone, onSave }: ProfileFormProps) 
           Copy user ID
         </Button>
       </div>
-      <form onSubmit={handleSubmit} noValidate aria-label="Profile">
+      <form ref={formRef} onSubmit={handleSubmit} noValidate aria-label="Profile">
         <div className="form-row">
           <TextField
             label="Display name"

@@ -1,5 +1,6 @@
 import { LEGAL_NOTE_MAX, type VaultItemView } from '@afterword/worker/contracts/vault';
 import { useRef, useState, type FormEvent } from 'react';
+import { useFocusFirstInvalid } from '../../lib/use-focus-first-invalid';
 import { Button } from '../../components/button';
 import { CheckboxField } from '../../components/checkbox';
 import { Field, TextField } from '../../components/field';
@@ -34,6 +35,8 @@ export function VaultForm({ deps, onSaved, contacts, withPicker = false }: Vault
   const [legalNote, setLegalNote] = useState('');
   const [consent, setConsent] = useState(false);
   const [errors, setErrors] = useState<VaultErrors>(NO_ERRORS);
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstInvalid(formRef, errors);
   const uploaded = useRef<UploadedAsset | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const { pending, run, isBusy } = useSingleFlight();
@@ -71,7 +74,7 @@ export function VaultForm({ deps, onSaved, contacts, withPicker = false }: Vault
   }
 
   return (
-    <form className="create-form" onSubmit={handleSubmit} noValidate aria-label={T.formLabel}>
+    <form ref={formRef} className="create-form" onSubmit={handleSubmit} noValidate aria-label={T.formLabel}>
       <Field label={T.fileLabel} hint={T.fileHint} error={errors.fields.file} required>
         {(control) => <input ref={fileInput} type="file" name="file" className="input" onChange={(e) => setFile(e.target.files?.[0] ?? null)} {...control} />}
       </Field>
