@@ -2,7 +2,7 @@ import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlit
 import { users } from './users';
 
 /**
- * A developer API key (DESIGN section 9, docs/decisions/api-keys.md). The key itself is shown once and
+ * A developer API key (docs/decisions/api-keys.md). The key itself is shown once and
  * never stored: only its SHA-256 (`key_hash`) and a short display `prefix` (`afw_live_AbCd`).
  * Revocation is a timestamp; a revoked key answers 401 at once.
  */
@@ -32,8 +32,8 @@ export type ApiKey = typeof apiKeys.$inferSelect;
 
 /**
  * Accepted API-key calls per key and UTC month ('YYYY-MM'), with the last one's time. One row write per
- * call is the whole metering cost: the user's monthly quota (SPEC section 9) is the sum of their keys'
- * rows for the month, a key's `usage_count` the sum of its rows, `last_used_at` the latest.
+ * call is the whole metering cost: the user's monthly quota (docs/product.md "Plans and billing") is the sum of
+ * their keys' rows for the month, a key's `usage_count` the sum of its rows, `last_used_at` the latest.
  */
 export const apiUsage = sqliteTable(
   'api_usage',

@@ -33,7 +33,7 @@ export const memorials = sqliteTable(
 );
 
 /**
- * A confession capsule. Public from `release_at` (SPEC's `released_at`) unless `unpublished_at` is set
+ * A confession capsule. Public from `release_at` (the API's `released_at`) unless `unpublished_at` is set
  * (the author withdrew the confessions consent, or unpublished it). `is_anonymous` hides the author from
  * every answer but the author's own.
  */

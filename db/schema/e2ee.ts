@@ -10,9 +10,9 @@ export type StoredJwk = Record<string, unknown>;
 export type StoredWrappedKey = Record<string, unknown>;
 
 /**
- * An account's end-to-end encryption key bundle (DESIGN section 6): the public key, and the private key
- * only wrapped — under a password-derived key and under the recovery key. The server can open neither.
- * Created once (PUT /api/keys/me); `password_wrap` changes with the password; the whole bundle is
+ * An account's end-to-end encryption key bundle (docs/server-rules.md "End-to-end encryption"): the public key,
+ * and the private key only wrapped — under a password-derived key and under the recovery key. The server can
+ * open neither. Created once (PUT /api/keys/me); `password_wrap` changes with the password; the whole bundle is
  * replaced only by a password reset without the recovery key.
  */
 export const userKeys = sqliteTable('user_keys', {

@@ -2,10 +2,10 @@ import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { users } from './users';
 
 /**
- * The inactivity policy (SPEC section 9) for one account: after 12 months with neither a sign-in nor a
- * check-in the free export window opens (this row is written), reminders follow, and at `archive_at` the
- * account is archived (read-only, its files moved to R2's cold storage class) until the user signs in.
- * Activity after `window_started_at` ends the policy: the row is deleted (and an archive restored).
+ * The inactivity policy (docs/product.md "Inactivity and payments") for one account: after 12 months with
+ * neither a sign-in nor a check-in the free export window opens (this row is written), reminders follow, and at
+ * `archive_at` the account is archived (read-only, its files moved to R2's cold storage class) until the user
+ * signs in. Activity after `window_started_at` ends the policy: the row is deleted (and an archive restored).
  */
 export const accountInactivity = sqliteTable(
   'account_inactivity',

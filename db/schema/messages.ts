@@ -17,7 +17,7 @@ export interface StoredRule {
 }
 
 /**
- * A message a user prepared for another user (DESIGN section 3). The release engine
+ * A message a user prepared for another user (docs/server-rules.md "Messages, rules and release"). The release engine
  * (worker/src/domains/messages/release/) is the only writer of `status`, `version` and the timing
  * columns; `version` makes each state change a compare-and-set, so concurrent wakes, events and check-ins
  * never both win. Audio lives in R2 under `audio_key`, never in D1.

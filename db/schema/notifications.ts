@@ -12,9 +12,9 @@ export interface StoredAlerts {
 }
 
 /**
- * What the owner is told and when (SPEC section 3, DESIGN section 4). No row = the defaults in
- * worker/src/contracts/notify.ts. Quiet hours are wall-clock HH:MM in the user's time zone; start = end
- * means none.
+ * What the owner is told and when (docs/product.md "Delivery channels and notifications",
+ * docs/server-rules.md "Channels and notifications"). No row = the defaults in worker/src/contracts/notify.ts.
+ * Quiet hours are wall-clock HH:MM in the user's time zone; start = end means none.
  */
 export const notificationPreferences = sqliteTable('notification_preferences', {
   user_id: text('user_id')

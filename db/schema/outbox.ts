@@ -1,10 +1,10 @@
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
 /**
- * The local default of every channel (DESIGN section 4): what would have been sent, stored instead of
- * sent, and shown on the running app's outbox page so a newcomer sees exactly what leaves the system.
- * One row per delivery: `idempotency_key` (message + channel + address) makes a redelivered job a no-op.
- * Each account reads only the rows addressed to it (docs/decisions/local-outbox.md).
+ * The local default of every channel (docs/server-rules.md "Channels and notifications"): what would have been
+ * sent, stored instead of sent, and shown on the running app's outbox page so a newcomer sees exactly what
+ * leaves the system. One row per delivery: `idempotency_key` (message + channel + address) makes a redelivered
+ * job a no-op. Each account reads only the rows addressed to it (docs/decisions/local-outbox.md).
  */
 export const outboxMessages = sqliteTable(
   'outbox_messages',

@@ -1,12 +1,15 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
-/** An account. `id` is a UUID: recipients are addressed by it (SPEC section 5, Recipient User ID). */
+/**
+ * An account. `id` is a UUID: recipients are addressed by it (docs/product.md "Messages and release rules",
+ * Recipient User ID).
+ */
 export const users = sqliteTable(
   'users',
   {
     id: text('id').primaryKey(),
-    /** Trimmed and lower-cased before it is stored (DESIGN section 1). */
+    /** Trimmed and lower-cased before it is stored (docs/server-rules.md "Accounts, sessions and errors"). */
     email: text('email').notNull().unique(),
     /** `scrypt$N$r$p$salt$hash` (see docs/decisions/password-hashing.md); null for Google-only accounts. */
     password_hash: text('password_hash'),

@@ -90,8 +90,8 @@ export const personaProfiles = sqliteTable('persona_profiles', {
 export type PersonaProfile = typeof personaProfiles.$inferSelect;
 
 /**
- * Message from the Beyond (SPEC section 3 "voice prompt"; POST /api/voice/prompt): a question and the
- * owner's own answer, written (`response_text`) and/or recorded (`r2_key`, measured like samples).
+ * Message from the Beyond (docs/product.md "Voice, persona and chat import"; POST /api/voice/prompt): a
+ * question and the owner's own answer, written (`response_text`) and/or recorded (`r2_key`, measured like samples).
  * `locked` ones are for after the owner's release only. Counted in the owner's storage.
  */
 export const voicePrompts = sqliteTable(
@@ -154,7 +154,8 @@ export const personaSettings = sqliteTable('persona_settings', {
 
 /**
  * One conversation with a persona (a Voice Chat or Try-a-conversation visit): the seconds of synthesised
- * speech it got, held against the persona owner's plan (SPEC section 9, voice minutes per session).
+ * speech it got, held against the persona owner's plan (docs/product.md "Plans and billing", voice minutes per
+ * session).
  */
 export const personaChatSessions = sqliteTable(
   'persona_chat_sessions',

@@ -10,10 +10,11 @@ export const WEBHOOK_STATUSES = ['active', 'disabled'] as const;
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'sending', 'retrying', 'delivered', 'failed'] as const;
 
 /**
- * A developer's webhook endpoint (SPEC section 3, DESIGN section 9; docs/decisions/webhooks.md). The signing
- * secret must be usable to sign, so it cannot be hashed: `secret_encrypted` is AES-GCM-256 under a key derived
- * from the WEBHOOK_SECRET_KEY secret, bound to the row's id. `secret_hint` (its last 4 characters) is what
- * lists show (`whsec_…abcd`). A 410 from the endpoint sets `status = 'disabled'` with the reason.
+ * A developer's webhook endpoint (docs/product.md "Developer API and webhooks",
+ * docs/server-rules.md "Developer platform"; docs/decisions/webhooks.md). The signing secret must be usable to
+ * sign, so it cannot be hashed: `secret_encrypted` is AES-GCM-256 under a key derived from the
+ * WEBHOOK_SECRET_KEY secret, bound to the row's id. `secret_hint` (its last 4 characters) is what lists show
+ * (`whsec_…abcd`). A 410 from the endpoint sets `status = 'disabled'` with the reason.
  */
 export const webhooks = sqliteTable(
   'webhooks',

@@ -4,6 +4,9 @@ import { spawn } from 'node:child_process';
 export const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 
 /** Runs a command to completion, streaming its output; resolves with its exit code. */
+/** The code whose import directions `.dependency-cruiser.cjs` checks, and how (the lint stage of npm test and npm run lint). */
+export const DEPCRUISE_ARGS = ['worker/src', 'web/src', 'db', '--config', '.dependency-cruiser.cjs', '--output-type', 'err'];
+
 export function run(cmd, args, { env = process.env, cwd = root, capture = false } = {}) {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd, env, stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit' });

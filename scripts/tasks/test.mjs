@@ -7,7 +7,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { countNodeTestSummary, countVitestReport, createTotals, failedVitestTests } from '../lib/test-totals.mjs';
 import { buildWebIfStale } from '../lib/web-build.mjs';
-import { root, run, step } from '../lib/proc.mjs';
+import { DEPCRUISE_ARGS, root, run, step } from '../lib/proc.mjs';
 
 const totals = createTotals();
 /** Each stage's wall time, printed just above the last line: where a run's minutes go. */
@@ -51,8 +51,12 @@ async function nodeTests(name, cmd, args, opts) {
 
 // Lint first: it takes a second and fails on an unformatted file as on a lint error or warning; a
 // failure is a failed step like the typecheck, and the run goes on.
-step('Lint (Biome: formatting and lint rules, read-only)');
-const lint = await timed('lint', () => run('biome', ['ci', '--error-on-warnings', '.']));
+step('Lint (Biome: formatting and lint rules, read-only; dependency-cruiser: which way imports point)');
+const lint = await timed('lint', async () => {
+  const biome = await run('biome', ['ci', '--error-on-warnings', '.']);
+  const shape = await run('depcruise', [...DEPCRUISE_ARGS]);
+  return { code: biome.code || shape.code };
+});
 totals.add('lint', {}, lint.code === 0);
 
 step('Typecheck (TypeScript strict, every package)');

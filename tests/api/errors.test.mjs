@@ -1,5 +1,5 @@
-// DESIGN section 1 error contract, seen from outside: 400 malformed, 413 too large, 422 field errors,
-// 415 wrong media type, 401 bad credentials; every body is JSON {detail} without a stack trace.
+// The error contract (docs/decisions/api-errors.md), seen from outside: 400 malformed, 413 too large, 422 field
+// errors, 415 wrong media type, 401 bad credentials; every body is JSON {detail} without a stack trace.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { api, uniqueEmail, PASSWORD } from '../support/http.mjs';
@@ -113,14 +113,14 @@ test('array and null JSON bodies → 422, not 500', async () => {
   }
 });
 
-// DESIGN section 1 (docs/decisions/api-errors.md): "JSON bodies over 1 MiB → 413", on the tRPC adapter too.
+// docs/decisions/api-errors.md: "JSON bodies over 1 MiB → 413", on the tRPC adapter too.
 test('tRPC: a JSON body over 1 MiB → 413', async () => {
   const raw = JSON.stringify({ email: uniqueEmail('trpc-big'), password: PASSWORD, data_policy_region: 'INTL-General', pad: 'x'.repeat(2 * 1024 * 1024) });
   const res = await api('POST', '/api/trpc/auth.register', { raw, headers: { 'content-type': 'application/json' } });
   assert.equal(res.status, 413, `${res.status} ${res.text.slice(0, 200)}`);
 });
 
-// DESIGN section 1: wrong types / missing fields → 422, on the tRPC adapter too.
+// docs/decisions/api-errors.md: wrong types / missing fields → 422, on the tRPC adapter too.
 test('tRPC: wrong types → 422 like the REST adapter', async () => {
   const res = await api('POST', '/api/trpc/auth.register', { raw: '{"email":5}', headers: { 'content-type': 'application/json' } });
   assert.equal(res.status, 422, `${res.status} ${res.text.slice(0, 200)}`);

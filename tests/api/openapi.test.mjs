@@ -39,7 +39,7 @@ test('the document points at this server and explains both kinds of bearer token
   assert.match(doc.info.description, /\/api\/trpc/, 'the tRPC endpoint is mentioned as internal');
 });
 
-test('the SPEC calls built so far are documented, with their auth and scopes', async () => {
+test('the REST calls of docs/api.md built so far are documented, with their auth and scopes', async () => {
   const { paths } = await fetchDocument();
   const op = (method, path) => {
     const found = paths[path]?.[method];

@@ -51,7 +51,7 @@ test('the Welcome modal shows on the first visit only: three bullets, Close, gon
   }
 });
 
-test('the sidebar has exactly the nine SPEC entries, in order, each reaching its page', async () => {
+test('the sidebar has exactly the nine main entries, in order, each reaching its page', async () => {
   const { page, context } = await signedInPage('/app');
   try {
     const links = sidebar(page).getByRole('link');
@@ -141,7 +141,7 @@ const APP_ROUTES = [
   'help',
 ];
 
-test('every /app route of SPEC section 2 loads inside the shell', async () => {
+test('every /app route of docs/product.md loads inside the shell', async () => {
   const { page, context, errors } = await signedInPage('/app');
   try {
     for (const r of APP_ROUTES) {

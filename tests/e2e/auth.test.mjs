@@ -117,7 +117,7 @@ test('sign-up: a duplicate email shows the server detail inline and stays on /si
     assert.equal(dup.status, 409);
     assert.equal((await alert.first().textContent()).trim(), dup.json.detail);
     assert.equal(new URL(page.url()).pathname, '/signup');
-    // SPEC section 8: "inline red text".
+    // docs/product.md "Accounts and sign-in": inline red text.
     const [r, g, b] = (await alert.first().evaluate((el) => getComputedStyle(el).color)).match(/\d+/g).map(Number);
     assert.ok(r > 120 && r > g + 40 && r > b + 40, `error text is red (rgb ${r},${g},${b})`);
   } finally {
@@ -206,7 +206,7 @@ test('login: a wrong password shows the server detail in an alert', async () => 
   }
 });
 
-test('login: an unreachable API shows the SPEC fallback message', async () => {
+test('login: an unreachable API shows the fallback message', async () => {
   const { page, context } = await freshPage();
   try {
     await page.goto('/login');

@@ -1,6 +1,7 @@
-// Canary pages (SPEC sections 4, 5, 8): Canary Status (create, validation, ping URL,
-// check-in, delete), the dashboard's Canary Summary and Recent Activity, the dead-man's switch, browser
-// notifications and the title under a fake clock, test mode, the Free plan limit, and axe scans.
+// Canary pages (docs/product.md "Canaries and check-ins", docs/product.md "Dead-man's switch"): Canary Status
+// (create, validation, ping URL, check-in, delete), the dashboard's Canary Summary and Recent Activity, the
+// dead-man's switch, browser notifications and the title under a fake clock, test mode, the Free plan limit,
+// and axe scans.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { newContext, sharedBrowser, screenshot } from '../support/browser.mjs';

@@ -142,7 +142,7 @@ test('developer: a webhook to a loopback receiver gets a signed test event, logg
     const hooks = card(page, 'Webhooks');
     await hooks.getByText('No webhooks yet.').waitFor();
 
-    // The sample payload is the SPEC's shape.
+    // The sample payload has the shape of docs/product.md "Developer API and webhooks".
     const sample = JSON.parse(await page.getByLabel('Sample missed_checkins payload').textContent());
     assert.equal(sample.type, 'missed_checkins');
     for (const field of ['user_id', 'event', 'misses']) assert.ok(field in sample.data, `sample has ${field}`);

@@ -1,5 +1,5 @@
-// End-to-end encryption in the browser (DESIGN section 6, docs/security/e2ee.md), with two browser
-// contexts (sender and recipient):
+// End-to-end encryption in the browser (docs/server-rules.md "End-to-end encryption", docs/security/e2ee.md),
+// with two browser contexts (sender and recipient):
 //  (a) zero knowledge: every request both contexts make is recorded (URL, headers, body); the sender
 //      writes an E2EE message with a recording and an attached file, each carrying a unique marker.
 //      No request, no D1 row and no stored byte (D1's SQLite files, R2's blobs) contains a marker, a

@@ -1,5 +1,5 @@
-// Messages pages (SPEC sections 2, 4, 5, 8): Create Message (rules editor, voice recording, the E2EE
-// warning and the server's detail), My Messages and its filters, the view page (Release now, delivery
+// Messages pages (docs/product.md "Messages and release rules"): Create Message (rules editor, voice recording,
+// the E2EE warning and the server's detail), My Messages and its filters, the view page (Release now, delivery
 // log, state history, audio), the recipient's Inbox and the local Outbox, the Notifications page
 // (preferences, profile, phone verification through the outbox), and axe scans of each.
 import assert from 'node:assert/strict';
@@ -234,7 +234,7 @@ test('messages: two users: create with and without rules, Release now, log and h
     await rp.goto(`/app/messages/view/${idA}`);
     await rp.getByText('This message could not be found.').waitFor();
 
-    // The Outbox, linked apart from the SPEC sidebar entries, is the recipient's local mailbox: it shows
+    // The Outbox, linked apart from the nine main sidebar entries, is the recipient's local mailbox: it shows
     // the email that would have gone out to them — who left a message and the link, never its words.
     await rp.getByRole('navigation', { name: 'Local development' }).getByRole('link', { name: 'Outbox' }).click();
     await h1(rp, 'Outbox').waitFor();

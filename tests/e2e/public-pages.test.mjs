@@ -124,7 +124,7 @@ test('/press: a pitch deck download that is a real PDF, and a resources section'
   }
 });
 
-// SPEC section 2: "/press : pitch deck download, explainer video link and resources."
+// docs/product.md "Public pages": /press has a pitch deck download, an explainer video link and resources.
 test('/press: an explainer video link', async () => {
   const { page, context } = await open('/press');
   try {

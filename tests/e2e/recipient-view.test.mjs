@@ -44,7 +44,8 @@ test('the recipient reads a released message on their own page: from, when and w
     assert.equal(await page.getByText('You have no canary yet.').count(), 0, 'no "no canary yet" for a recipient');
     await page.getByText('No canary of your own.').waitFor();
 
-    // The SPEC's nine entries stay as listed; the Inbox entry, below them, counts 2 unread.
+    // The nine main entries (docs/product.md "The app shell and navigation") stay as listed; the Inbox entry,
+    // below them, counts 2 unread.
     assert.equal(await page.getByRole('navigation', { name: 'App' }).getByRole('link').count(), 9);
     await eventually(async () => (await inboxLink(page).textContent()) === 'Inbox2 unread', 'the Inbox entry shows 2 unread');
     await assertNoSeriousAxeViolations(page, '/app (recipient with messages)');

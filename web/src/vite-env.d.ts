@@ -1,9 +1,9 @@
 /// <reference types="vite/client" />
 
 interface ImportMetaEnv {
-  /** 'true' shows the 'Login with Google' button (SPEC section 2). */
+  /** 'true' shows the 'Login with Google' button (docs/product.md "Accounts and sign-in"). */
   readonly VITE_GOOGLE_SIGNIN?: string;
-  /** Optional JSON that overrides tier prices at build time (SPEC section 9). */
+  /** Optional JSON that overrides tier prices at build time (docs/product.md "Plans and billing"). */
   readonly VITE_PRICING_OVERRIDES?: string;
 }
 

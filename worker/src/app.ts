@@ -8,17 +8,17 @@ import { billingWebhookRoutes } from './domains/billing/rest';
 import { MESSAGE_CREATE_MAX_BODY_BYTES } from './contracts/messages';
 import { AppError } from './lib/errors';
 import { log } from './lib/logger';
-import { authenticate } from './middleware/authenticate';
+import { authenticate } from './wiring/authenticate';
 import type { AppEnv } from './middleware/context';
 import { handleError, handleNotFound } from './middleware/errors';
-import { methodNotAllowed } from './middleware/method-not-allowed';
+import { methodNotAllowed } from './wiring/method-not-allowed';
 import { referenceRoutes } from './openapi/rest';
 import { requestContext } from './middleware/request-context';
 import { securityHeaders } from './middleware/security-headers';
 import { trpcGuards } from './middleware/trpc-guards';
-import { appRouter } from './trpc/router';
+import { appRouter } from './wiring/trpc-router';
 import { mountOperations } from './api/rest-adapter';
-import { OPERATIONS } from './api/operations';
+import { OPERATIONS } from './wiring/operations';
 
 export function createApp() {
   const app = new Hono<AppEnv>();
@@ -30,7 +30,7 @@ export function createApp() {
   app.route('/api/auth', googleSignInRoutes);
   // POST /api/billing/webhook: the raw body, for its signature (domains/billing/rest.ts).
   app.route('/api/billing', billingWebhookRoutes);
-  // Every operation declared once in its domain (worker/src/api/operations.ts).
+  // Every operation declared once in its domain (worker/src/wiring/operations.ts).
   mountOperations(app, OPERATIONS);
   // Any method but POST on /api/ping/{token} (405): after the operations, so the POST check-in wins.
   app.route('/api/ping', pingRoutes);

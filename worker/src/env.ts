@@ -2,7 +2,6 @@ import { createDb, type Db } from '@afterword/db';
 import type { EmailEnv } from './channels/email';
 import type { PushEnv } from './channels/push';
 import type { TwilioEnv } from './channels/twilio';
-import type { WorkersAiBinding } from './domains/voice/persona-engine/engines';
 import type { StripeEnv } from './domains/billing/providers/stripe';
 import { systemClock, type Clock } from './lib/clock';
 
@@ -38,10 +37,14 @@ export type Bindings = Omit<Env, 'EMAIL_TRANSPORT' | 'SMS_TRANSPORT' | 'CALL_TRA
     GOOGLE_ISSUER?: string;
     /** Test harness only: trust a client-sent CF-Connecting-IP outside production (lib/client-address.ts). */
     TRUST_CF_CONNECTING_IP?: string;
-    /** The voice engine (DESIGN section 8): local (default), workers-ai or elevenlabs (domains/voice/engine.ts). */
+    /**
+     * The voice engine (docs/server-rules.md "Voice, persona and chat import"): local (default), workers-ai or
+     * elevenlabs (domains/voice/engine.ts).
+     */
     VOICE_ENGINE?: string;
     /** Workers AI, for VOICE_ENGINE=workers-ai (domains/voice/persona-engine/engines.ts); not bound locally. */
-    AI?: WorkersAiBinding;
+    // Typed loosely here so the environment depends on no domain; the engines narrow each call's input.
+    AI?: { run(model: string, input: unknown): Promise<unknown> };
     /** VOICE_ENGINE=elevenlabs (domains/voice/elevenlabs.ts): the API key (a secret, never logged), the API's
      * address (default https://api.elevenlabs.io; tests point it at a local peer) and the speech model. */
     ELEVENLABS_API_KEY?: string;

@@ -6,7 +6,7 @@ import { requestContext } from '../src/middleware/request-context';
 import { env } from 'cloudflare:test';
 import { api, newAccount } from './helpers/api';
 
-describe('the API error contract (DESIGN section 1)', () => {
+describe('the API error contract (docs/decisions/api-errors.md)', () => {
   it('answers malformed JSON with 400 and a detail', async () => {
     const res = await api('POST', '/api/auth/register', { body: '{"email": ', headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(400);

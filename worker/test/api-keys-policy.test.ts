@@ -13,12 +13,12 @@ import {
   KEYS_CANNOT_MANAGE,
   keySessionOnly,
   matchRoute,
-} from '../src/middleware/api-key-policy';
-import { authenticate } from '../src/middleware/authenticate';
+} from '../src/wiring/api-key-policy';
+import { authenticate } from '../src/wiring/authenticate';
 import type { AppEnv } from '../src/middleware/context';
 import { handleError } from '../src/middleware/errors';
 import { requestContext } from '../src/middleware/request-context';
-import type { RouteDoc } from '../src/openapi/route-doc';
+import type { RouteDoc } from '../src/api/route-doc';
 import { ROUTE_DOCS } from '../src/openapi/routes';
 import { flushPendingUsage } from '../src/domains/developer/usage-buffer';
 import { createDb } from '@afterword/db';

@@ -11,8 +11,8 @@ import { INVALID_API_KEY, REVOKED_API_KEY } from '../src/domains/developer/authe
 import { flushPendingUsage } from '../src/domains/developer/usage-buffer';
 import { createDb } from '@afterword/db';
 import { hashSecret } from '../src/lib/secrets';
-import { KEYS_CANNOT_MANAGE, KEY_TRPC_REFUSED, keyMissingScope } from '../src/middleware/api-key-policy';
-import { authenticate } from '../src/middleware/authenticate';
+import { KEYS_CANNOT_MANAGE, KEY_TRPC_REFUSED, keyMissingScope } from '../src/wiring/api-key-policy';
+import { authenticate } from '../src/wiring/authenticate';
 import type { AppEnv } from '../src/middleware/context';
 import { handleError } from '../src/middleware/errors';
 import { requestContext } from '../src/middleware/request-context';

@@ -5,8 +5,8 @@ import { api, signedInUser } from './helpers/api';
 import { createMessageFor } from './helpers/messages';
 
 /**
- * Every plan's limits at their edge (SPEC section 9), over REST and tRPC: the last one that fits is
- * accepted, the next is 403 with a detail naming the plan and the plan to upgrade to. The plan is set
+ * Every plan's limits at their edge (docs/product.md "Plans and billing"), over REST and tRPC: the last one
+ * that fits is accepted, the next is 403 with a detail naming the plan and the plan to upgrade to. The plan is set
  * on the row here; how a plan changes (only by verified provider events) is billing-webhook.test.ts.
  */
 const onPlan = (userId: string, plan: PlanId) => env.DB.prepare('UPDATE users SET plan = ? WHERE id = ?').bind(plan, userId).run();

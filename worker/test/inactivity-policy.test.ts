@@ -41,7 +41,7 @@ async function openWindow(owner: Owner) {
   return { opensAt, archiveAt: opensAt + EXPORT_WINDOW_MS };
 }
 
-describe('the inactivity policy (SPEC section 9)', () => {
+describe('the inactivity policy (docs/decisions/inactivity.md)', () => {
   it('opens the free export window after a year with neither a sign-in nor a check-in, once, and lists the archival', async () => {
     const owner = await signedInUser();
     const since = await lastSignIn(owner);

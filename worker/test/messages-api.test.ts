@@ -181,7 +181,7 @@ describe('POST /api/message/create', () => {
 });
 
 describe('reading my messages', () => {
-  it('GET /api/message/pending lists it with the SPEC fields', async () => {
+  it('GET /api/message/pending lists it with the documented fields', async () => {
     const { sender, recipient } = await pair();
     const created = await createMessage(sender, recipient.id, { deliver_at: '2099-01-01T00:00:00Z' });
     const res = await api('GET', '/api/message/pending', { token: sender.token });

@@ -24,7 +24,7 @@ import { checkInWithQueueDown } from './helpers/canary-clock';
  * Model-based property test of the release engine: random sequences of clock jumps,
  * clock runs (alarm re-runs included), canary events (in order; repeated; and a previous cycle's miss arriving after a check-in),
  * check-ins and delivery jobs (duplicated), checked after every step against a reference model written
- * from DESIGN section 3 alone:
+ * from docs/server-rules.md "Messages, rules and release" alone:
  *   - no early release: a message is released exactly when the model says, never before deliver_at;
  *   - no missed release: at the end (everything due has come) each message the model releases is released;
  *   - at most one delivery per (message, channel), under duplicated jobs;
@@ -91,7 +91,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ t: fc.constant('recipientLeaves' as const) }) },
 );
 
-/** The reference: DESIGN section 3, nothing else. */
+/** The reference: docs/server-rules.md "Messages, rules and release", nothing else. */
 interface ModelMessage {
   deliverAt: number;
   rules: { type: 'missed_checkins' | 'fixed_date'; n: number; at: number; w: number; spent: boolean }[];

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { OPERATIONS } from '../src/api/operations';
+import { OPERATIONS } from '../src/wiring/operations';
 import { ROUTE_DOCS } from '../src/openapi/routes';
 import { api, signedInUser } from './helpers/api';
 
 /**
  * Every documented path answers a method it does not have with 405 and `Allow`, and OPTIONS with 204 and
- * the same `Allow` — not the 404 of a path that does not exist (src/middleware/method-not-allowed.ts).
+ * the same `Allow` — not the 404 of a path that does not exist (src/wiring/method-not-allowed.ts).
  */
 const ID = '00000000-0000-4000-8000-000000000000';
 const concrete = (path: string) => path.replace(/\{[^}]+\}/g, ID);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app';
 import { buildOpenApiDocument } from '../src/openapi/document';
 import { DOCS_CSP, SCALAR_BUNDLE_PATH } from '../src/openapi/rest';
-import { API_SCOPES, type RouteDoc } from '../src/openapi/route-doc';
+import { API_SCOPES, type RouteDoc } from '../src/api/route-doc';
 import { ROUTE_DOCS } from '../src/openapi/routes';
 import { api } from './helpers/api';
 
@@ -82,7 +82,7 @@ describe('ROUTE_DOCS and the routes createApp() serves', () => {
     }
   });
 
-  it('opens to API keys exactly the routes of the SPEC scopes (read:canary, read:messages), and the sandbox event', () => {
+  it('opens to API keys exactly the routes of the read scopes (read:canary, read:messages), and the sandbox event', () => {
     const open = (scope: string) =>
       ROUTE_DOCS.filter((d) => d.auth === 'session-or-key' && d.scope === scope)
         .map((d) => key(d.method, d.path))

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import type { AnyOperation } from '../src/api/operation';
-import { OPERATIONS } from '../src/api/operations';
+import { OPERATIONS } from '../src/wiring/operations';
 import { API_SCOPES, type ApiScope } from '../src/contracts/developer';
 import { capsuleBy } from './helpers/capsules';
 import { contactsOf } from './helpers/contacts';
@@ -18,7 +18,7 @@ import { uploadSample } from './helpers/voice';
 import { floatWav } from '../src/contracts/wav';
 
 /**
- * A walk over every declared operation (worker/src/api/operations.ts), so a new operation is held to
+ * A walk over every declared operation (worker/src/wiring/operations.ts), so a new operation is held to
  * the same promises the moment it is declared:
  * - an id of the owner's object, asked for by an outsider, is 404 — and so is a malformed id;
  * - an API key without the operation's scope (or any key, on a session-only operation) is 403;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { annualSavingPercent, BASE_PLAN_PRICES, cyclePrice, discountedCents, planPrices, upgradeHint } from '../src/contracts/plans';
 
 describe('the one plan table', () => {
-  it('holds the SPEC prices, and a build-time override replaces only what it names', () => {
+  it('holds the plan table prices, and a build-time override replaces only what it names', () => {
     expect(planPrices(undefined)).toBe(BASE_PLAN_PRICES);
     const over = planPrices('{"plus":{"monthly":5.99,"closeout":109},"pro":{"annual":139}}');
     expect(over.plus).toEqual({ monthly: 5.99, annual: 49, lifetime: 149, closeout: { price: 109, years: 5 } });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createServiceContext } from '../src/env';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { createCallerFactory, publicProcedure, router } from '../src/trpc/init';
-import { appRouter } from '../src/trpc/router';
+import { appRouter } from '../src/wiring/trpc-router';
 import { api, newAccount, signedInUser } from './helpers/api';
 
 const createCaller = createCallerFactory(appRouter);

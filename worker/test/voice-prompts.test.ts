@@ -5,7 +5,7 @@ import { api, signedInUser } from './helpers/api';
 import { fixture } from './helpers/voice';
 
 /**
- * Message from the Beyond (SPEC section 7 POST /voice/prompt): the owner answers a
+ * Message from the Beyond (POST /voice/prompt in docs/api.md): the owner answers a
  * question in writing, by recording, or both; locked ones are for after release. Stored, measured,
  * counted and erased like voice samples.
  */

@@ -2,7 +2,7 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult } from 
 import { describe, expect, it } from 'vitest';
 import { API_SCOPES, type ApiScope } from '../src/contracts/developer';
 import { NO_CANARY_TO_SIMULATE, SIMULATE_NEEDS_SANDBOX_KEY } from '../src/domains/webhooks/simulate-missed-checkins';
-import { keyMissingScope } from '../src/middleware/api-key-policy';
+import { keyMissingScope } from '../src/wiring/api-key-policy';
 import { consumeBatch } from '../src/queues/consume';
 import { api, signedInUser } from './helpers/api';
 import { createCanaryFor } from './helpers/canary';

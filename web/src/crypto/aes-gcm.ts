@@ -1,7 +1,7 @@
 /*
- * AES-GCM-256 with a fresh random 12-byte IV per encryption (SPEC §9). GCM's confidentiality and
- * integrity both collapse if an IV ever repeats under one key, so callers can never pass an IV in: it is
- * drawn here from crypto.getRandomValues. 96 random bits keep the collision chance negligible for the
+ * AES-GCM-256 with a fresh random 12-byte IV per encryption (docs/product.md "End-to-end encryption"). GCM's
+ * confidentiality and integrity both collapse if an IV ever repeats under one key, so callers can never pass an
+ * IV in: it is drawn here from crypto.getRandomValues. 96 random bits keep the collision chance negligible for the
  * few encryptions any one key sees (one content key seals one payload plus one audio clip).
  */
 import { randomBytes, type Bytes } from './encoding';

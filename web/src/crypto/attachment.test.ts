@@ -23,7 +23,7 @@ describe('attachments', () => {
     expect(await decryptFile(a.keyText, a.ivText, a.ciphertext)).toEqual(file);
   });
 
-  it('uses no AAD: plain AES-GCM with only key + IV decrypts it (what SPEC’s download endpoint does)', async () => {
+  it('uses no AAD: plain AES-GCM with only key + IV decrypts it (what the download endpoint does)', async () => {
     const file = new TextEncoder().encode('the deed to the house');
     const enc = await encryptFile(file);
     const key = await crypto.subtle.importKey('raw', enc.key, 'AES-GCM', false, ['decrypt']);

@@ -1,9 +1,9 @@
 /*
- * Encrypted attachments (SPEC: POST /upload/encrypted-file with `iv`, GET /download/decrypted-file/{id}?key=).
- * Each file gets its own random AES-GCM-256 key and 12-byte IV. No AAD, deliberately: SPEC's download
+ * Encrypted attachments (docs/api.md: POST /upload/encrypted-file with `iv`, GET /download/decrypted-file/{id}?key=).
+ * Each file gets its own random AES-GCM-256 key and 12-byte IV. No AAD, deliberately: the download
  * endpoint decrypts on the server with only `key` and `iv`, so anything else bound in would break it.
- * The key is shown to the sender (SPEC) and, for E2EE messages, also sealed in the payload's
- * `attachments` so the recipient's browser can decrypt without ever sending the key to the server.
+ * The key is shown to the sender (docs/product.md "End-to-end encryption") and, for E2EE messages, also sealed
+ * in the payload's `attachments` so the recipient's browser can decrypt without ever sending the key to the server.
  */
 import { aesGcmDecrypt, aesGcmEncrypt, exportAesKey, generateAesKey, importAesKey } from './aes-gcm';
 import { base64urlToBytes, bytesToBase64, bytesToBase64url, type Bytes } from './encoding';
@@ -16,7 +16,7 @@ export interface EncryptedFile {
   iv: Bytes;
   /** The IV as base64url (the payload's `attachments[].iv`). */
   ivText: string;
-  /** The IV as padded standard base64, the form SPEC's upload field `iv` names. */
+  /** The IV as padded standard base64, the form the upload field `iv` takes. */
   ivBase64: string;
   /** Ciphertext + 16-byte tag: the blob to upload. */
   ciphertext: Bytes;

@@ -75,7 +75,7 @@ export function base64urlToBytes(text: string, what = 'value', expectedLength?: 
   return bytes;
 }
 
-/** RFC 4648 §4 base64 with padding: SPEC's upload form sends the attachment IV this way. */
+/** RFC 4648 §4 base64 with padding: the upload form sends the attachment IV this way. */
 export function bytesToBase64(bytes: Uint8Array): string {
   const s = encode(bytes, B64);
   return s + '='.repeat((4 - (s.length % 4)) % 4);

@@ -1,5 +1,6 @@
 /*
- * The v1 envelope: an E2EE message's `content_encrypted` (DESIGN §6, docs/security/e2ee.md).
+ * The v1 envelope: an E2EE message's `content_encrypted` (docs/server-rules.md "End-to-end encryption",
+ * docs/security/e2ee.md).
  *  - content: a fresh AES-GCM-256 content key seals the UTF-8 JSON payload (AAD E2EE_CONTENT_AAD);
  *  - per reader (recipient and sender, at most 4): an ephemeral ECDH P-256 key agreement with the
  *    reader's public key, HKDF-SHA-256 → a one-off wrap key, which seals the raw content key with the

@@ -1,6 +1,6 @@
 /*
- * The browser's end-to-end encryption (DESIGN §6, docs/security/e2ee.md). WebCrypto only; no network,
- * no storage, no React: callers fetch and store, this module only seals and opens.
+ * The browser's end-to-end encryption (docs/server-rules.md "End-to-end encryption", docs/security/e2ee.md).
+ * WebCrypto only; no network, no storage, no React: callers fetch and store, this module only seals and opens.
  */
 export { FormatError, MalformedRecoveryKeyError, NotARecipientError, TamperedError, WrongKeyError, E2eeError, type E2eeErrorCode } from './errors';
 export { base64ToBytes, base64urlToBytes, bytesToBase64, bytesToBase64url, utf8Decode, utf8Encode, type Bytes } from './encoding';

@@ -1,7 +1,8 @@
 /*
- * A user's long-term ECDH P-256 key pair (DESIGN §6). The public half travels as a JWK in the contract's
- * shape; the private half only ever leaves memory as PKCS#8 bytes that private-key-wrap.ts seals at once.
- * P-256 because every browser's WebCrypto implements ECDH on it (X25519 is not yet universal).
+ * A user's long-term ECDH P-256 key pair (docs/server-rules.md "End-to-end encryption"). The public half
+ * travels as a JWK in the contract's shape; the private half only ever leaves memory as PKCS#8 bytes that
+ * private-key-wrap.ts seals at once. P-256 because every browser's WebCrypto implements ECDH on it (X25519 is
+ * not yet universal).
  */
 import { ZPublicKeyJwk, type TPublicKeyJwk } from '@afterword/worker/contracts/e2ee';
 import { bytesToBase64url, utf8Encode, type Bytes } from './encoding';

@@ -83,7 +83,7 @@ function payloadOf(error: unknown): { status: unknown; body: Record<string, unkn
 
 /**
  * Reads any failed call (tRPC, REST, network) into one shape. Callers show `detail` when there is one
- * and their own SPEC text otherwise; forms place `fieldIssues` under their fields.
+ * and their own text from docs/product.md otherwise; forms place `fieldIssues` under their fields.
  */
 export function readApiError(error: unknown): ApiError {
   const { status, body } = payloadOf(error);

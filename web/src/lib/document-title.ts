@@ -1,6 +1,7 @@
 /**
- * The tab title: the page's own name, prefixed with a warning while a canary is missed (SPEC
- * section 4). Kept in one place so a page navigation and the warning never overwrite each other.
+ * The tab title: the page's own name, prefixed with a warning while a canary is missed
+ * (docs/product.md "Canaries and check-ins"). Kept in one place so a page navigation and the warning never
+ * overwrite each other.
  */
 export const MISSED_TITLE_PREFIX = '⚠ Check-in missed — ';
 

@@ -1,4 +1,6 @@
-/** Build-time flag (SPEC section 2): the Google option exists only when it is exactly 'true'. */
+/**
+ * Build-time flag (docs/product.md "Accounts and sign-in"): the Google option exists only when it is exactly 'true'.
+ */
 export function isGoogleSignInEnabled(): boolean {
   return import.meta.env.VITE_GOOGLE_SIGNIN === 'true';
 }

@@ -10,10 +10,10 @@ import {
 import { MAX_GUARDIANS } from '@afterword/worker/contracts/guardian';
 
 /**
- * SPEC section 9: the tier cards of the pricing and checkout pages. Prices and limits come from the one
- * plan table (worker/src/contracts/plans.ts); `VITE_PRICING_OVERRIDES` (JSON, e.g. {"plus":{"monthly":5.99}})
- * replaces prices at build time — set the Worker's `PRICING_OVERRIDES` to the same JSON so checkout charges
- * what the page shows (docs/decisions/billing.md).
+ * docs/product.md "Plans and billing": the tier cards of the pricing and checkout pages. Prices and limits come
+ * from the one plan table (worker/src/contracts/plans.ts); `VITE_PRICING_OVERRIDES` (JSON, e.g.
+ * {"plus":{"monthly":5.99}}) replaces prices at build time — set the Worker's `PRICING_OVERRIDES` to the same
+ * JSON so checkout charges what the page shows (docs/decisions/billing.md).
  */
 export { BILLING_CYCLES, FAMILY_CONTINUATION_DISCOUNT_PERCENT, type BillingCycle } from '@afterword/worker/contracts/plans';
 export const DEFAULT_CYCLE: BillingCycle = 'annual';
@@ -78,7 +78,7 @@ const limitsOf = (id: PlanId): Tier['limits'] => {
 };
 export const TIERS: readonly Tier[] = BASE_TIERS.map((t) => ({ ...t, pricing: PRICES[t.id], limits: limitsOf(t.id), features: featuresOf(t.id) }));
 
-/** SPEC section 9: the annual saving badge comes from the Plus monthly and annual prices. */
+/** docs/product.md "Plans and billing": the annual saving badge comes from the Plus monthly and annual prices. */
 export const annualSavingPercent = () => savingFrom(PRICES);
 
 export function formatUsd(amount: number): string {

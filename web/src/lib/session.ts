@@ -1,4 +1,7 @@
-/** SPEC section 3/9: the browser keeps the session token and the onboarding flag under these keys. */
+/**
+ * docs/product.md "Accounts and sign-in", docs/product.md "The app shell and navigation": the browser keeps the
+ * session token and the onboarding flag under these keys.
+ */
 export const TOKEN_KEY = 'token';
 export const ONBOARDING_KEY = 'hasSeenOnboarding';
 

@@ -1,4 +1,7 @@
-/** SPEC section 4: a local flag (localStorage `testMode` = 'true') that enables local-only simulations. */
+/**
+ * docs/product.md "Canaries and check-ins": a local flag (localStorage `testMode` = 'true') that enables
+ * local-only simulations.
+ */
 export const TEST_MODE_KEY = 'testMode';
 
 export function isTestMode(): boolean {

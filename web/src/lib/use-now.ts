@@ -1,6 +1,9 @@
 import { useEffect, useState } from 'react';
 
-/** SPEC section 9: the clock ticks every second. Reads `Date.now()` so a faked clock drives it. */
+/**
+ * docs/product.md "The app shell and navigation": the clock ticks every second. Reads `Date.now()` so a faked
+ * clock drives it.
+ */
 export const CLOCK_TICK_MS = 1000;
 
 export function useNow(tickMs: number = CLOCK_TICK_MS): number {

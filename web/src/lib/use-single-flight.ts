@@ -1,8 +1,8 @@
 import { useCallback, useRef, useState } from 'react';
 
 /**
- * One submission at a time (SPEC section 4: "repeat submits ignored"). `run` does nothing while a
- * previous run is pending; `pending` drives the disabled button and its "…ing" label.
+ * One submission at a time (docs/product.md "Accounts and sign-in": a repeated submit is ignored). `run` does
+ * nothing while a previous run is pending; `pending` drives the disabled button and its "…ing" label.
  */
 export function useSingleFlight() {
   const [pending, setPending] = useState(false);

@@ -15,7 +15,7 @@ import { clearToken, getToken } from '../lib/session';
 import { trpc } from '../lib/trpc';
 
 export const Route = createFileRoute('/app')({
-  // SPEC section 6: without a stored token, /app redirects to /login.
+  // docs/product.md "Accounts and sign-in": without a stored token, /app redirects to /login.
   beforeLoad: ({ location }) => {
     if (!getToken()) {
       // Back to this page after sign-in (a release email's link, a bookmark): lib/return-to.ts.
@@ -59,7 +59,7 @@ function AppLayout() {
   const outbox = trpc.outbox.status.useQuery(undefined, { staleTime: Infinity });
   // The Inbox entry's count: re-read like the Inbox itself; opening a message refreshes it at once.
   const unread = trpc.message.unreadCount.useQuery(undefined, { refetchInterval: MESSAGE_LIST_REFRESH_MS });
-  // SPEC section 4: browser notifications and the missed-title warning on every /app page.
+  // docs/product.md "Canaries and check-ins": browser notifications and the missed-title warning on every /app page.
   useCanaryCheckInAlerts();
   // A key kept on this device ("stay unlocked") comes back after a reload, until its time.
   useStayUnlocked(me.data?.id);

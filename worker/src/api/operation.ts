@@ -2,11 +2,11 @@ import type { z } from 'zod';
 import type { Bindings, ServiceContext } from '../env';
 import type { AppError } from '../lib/errors';
 import type { KeyPrincipal, Principal, SessionPrincipal } from '../middleware/context';
-import type { ApiScope, HttpMethod, RequestHeaderDoc, RouteDoc } from '../openapi/route-doc';
+import type { ApiScope, HttpMethod, RequestHeaderDoc, RouteDoc } from '../api/route-doc';
 
 /**
  * Who may call an operation. From this one field come the tRPC procedure's guard, the REST route's
- * guard, the OpenAPI `security`/`x-scope`, and the API-key policy (middleware/api-key-policy.ts reads
+ * guard, the OpenAPI `security`/`x-scope`, and the API-key policy (wiring/api-key-policy.ts reads
  * the RouteDoc made from it):
  * - `public`: anyone; a session, when sent, is still known (`principal` may be null);
  * - `session`: a signed-in person only (API keys get 403);

@@ -1,5 +1,5 @@
 import { AppError } from '../lib/errors';
-import { requirePrincipal, requireSession } from '../middleware/authenticate';
+import { requirePrincipal, requireSession } from '../middleware/require-principal';
 import type { Principal } from '../middleware/context';
 import type { Access } from './operation';
 

@@ -1,5 +1,5 @@
 import type { Context, Hono } from 'hono';
-import { multipartFields, readMultipart } from '../domains/attachments/multipart';
+import { multipartFields, readMultipart } from '../lib/multipart';
 import { notFound } from '../lib/errors';
 import { readJsonBody } from '../lib/json-body';
 import { parseOrThrow } from '../lib/validation';

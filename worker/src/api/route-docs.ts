@@ -1,4 +1,4 @@
-import type { RouteDoc } from '../openapi/route-doc';
+import type { RouteDoc } from '../api/route-doc';
 import type { AnyOperation } from './operation';
 
 /** The OpenAPI entry (and API-key policy entry) of an operation with a REST path. */

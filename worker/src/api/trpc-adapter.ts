@@ -9,7 +9,7 @@ import { principalFor } from './principal';
 /**
  * The tRPC procedures of a domain's operations, keyed by their `trpc` name. The input is the
  * operation's parts as one object (`{...params, ...query, ...body}`), validated by the same schemas;
- * the guard comes from `access` (API keys never reach /api/trpc: middleware/api-key-policy.ts).
+ * the guard comes from `access` (API keys never reach /api/trpc: wiring/api-key-policy.ts).
  */
 export function toProcedures<const Ops extends readonly AnyOperation[]>(operations: Ops): ProceduresOf<Ops> {
   const procedures: Record<string, unknown> = {};

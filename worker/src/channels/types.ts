@@ -1,7 +1,7 @@
 /**
- * Delivery channels (DESIGN section 4). Each kind has real adapters chosen by configuration and, as
- * the local default, an outbox that stores what would have been sent. The release engine and owner
- * notifications call `send` from a queue consumer, never from a request or an alarm.
+ * Delivery channels (docs/server-rules.md "Channels and notifications"). Each kind has real adapters chosen by
+ * configuration and, as the local default, an outbox that stores what would have been sent. The release engine
+ * and owner notifications call `send` from a queue consumer, never from a request or an alarm.
  */
 export type ChannelKind = 'email' | 'sms' | 'call' | 'push';
 

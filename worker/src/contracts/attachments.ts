@@ -3,9 +3,10 @@ import { fromBase64 } from '../lib/encoding';
 import { PLANS } from './auth';
 
 /**
- * Encrypted attachments (SPEC section 3 "Encrypted attachment upload", DESIGN section 6): AES-GCM-256
- * with a 12-byte IV, encrypted in the browser. The server stores ciphertext only; the decrypted-file
- * download takes the key in its query once and never stores or logs it.
+ * Encrypted attachments (docs/product.md "End-to-end encryption",
+ * docs/server-rules.md "End-to-end encryption"): AES-GCM-256 with a 12-byte IV, encrypted in the browser. The
+ * server stores ciphertext only; the decrypted-file download takes the key in its query once and never stores
+ * or logs it.
  */
 
 /** AES-GCM's tag alone: anything shorter cannot be a ciphertext. */

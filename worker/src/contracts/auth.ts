@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DATA_POLICY_REGIONS, EU_MEMBER_STATES, INTL_JURISDICTION_MAX, US_STATES } from './regions';
 import { ZKeyBundle, ZPublicKeyJwk, ZWrappedPrivateKey } from './e2ee';
 
-/** Trimmed, lower-cased email (DESIGN section 1: one account per email). */
+/** Trimmed, lower-cased email (docs/server-rules.md "Accounts, sessions and errors": one account per email). */
 export const ZEmail = z
   .string()
   .trim()
@@ -19,8 +19,8 @@ export const ZNewPassword = z
   .max(PASSWORD_MAX, { message: `Password must be at most ${PASSWORD_MAX} characters` });
 
 /**
- * POST /api/auth/register. `legal_jurisdiction` is optional and blank means absent (SPEC section 3:
- * sent only when non-blank after trimming); each region accepts only its own list (SPEC section 5).
+ * POST /api/auth/register. `legal_jurisdiction` is optional and blank means absent (sent only when
+ * non-blank after trimming); each region accepts only its own list (both: docs/product.md "Accounts and sign-in").
  */
 export const ZRegisterInput = z
   .object({
@@ -51,7 +51,7 @@ export const ZRegisterInput = z
   });
 export type TRegisterInput = z.input<typeof ZRegisterInput>;
 
-/** POST /api/auth/login (SPEC section 5: both required, email in email format). */
+/** POST /api/auth/login (docs/product.md "Accounts and sign-in": both required, email in email format). */
 export const ZLoginInput = z.object({
   email: ZEmail,
   password: z.string().min(1, { message: 'Password is required' }).max(PASSWORD_MAX),
@@ -93,8 +93,9 @@ export const ZMe = z.object({
 export type TMe = z.infer<typeof ZMe>;
 
 /*
- * Password change and reset (DESIGN sections 1 and 6). An account with E2EE keys keeps its private key
- * wrapped under the password, so a new password comes with the key re-wrapped in the browser.
+ * Password change and reset (docs/server-rules.md "Accounts, sessions and errors",
+ * docs/server-rules.md "End-to-end encryption"). An account with E2EE keys keeps its private key wrapped under
+ * the password, so a new password comes with the key re-wrapped in the browser.
  */
 
 /** A `password_wrap` as the key-bundle contract defines it (PBKDF2 only). */

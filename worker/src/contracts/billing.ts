@@ -39,7 +39,10 @@ export const ZCheckoutQuery = z.object({
   cycle: z.enum(BILLING_CYCLES, { message: 'cycle must be monthly, annual, lifetime or memorial_closeout' }),
 });
 export type CheckoutQuery = z.infer<typeof ZCheckoutQuery>;
-/** The quote's query: the pricing page's defaults (Plus, annual — SPEC section 2) when a part is left out. */
+/**
+ * The quote's query: the pricing page's defaults (Plus, annual — docs/product.md "Plans and billing") when a
+ * part is left out.
+ */
 export const ZQuoteQuery = z.object({ plan: ZCheckoutQuery.shape.plan.default('plus'), cycle: ZCheckoutQuery.shape.cycle.default('annual') });
 
 /** What a checkout will charge and change, shown before the person pays. */

@@ -1,8 +1,9 @@
 import { GRACE_FRACTION, type CanaryHealth } from './canary';
 
 /**
- * A canary's health as a pure function of its state and one `now` (DESIGN section 2), shared by the
- * server (status, list, timers) and the web app (countdown, title warning), so both agree.
+ * A canary's health as a pure function of its state and one `now`
+ * (docs/server-rules.md "Canaries and check-ins"), shared by the server (status, list, timers) and the web app
+ * (countdown, title warning), so both agree.
  */
 export interface CanaryClockState {
   lastCheckInMs: number;

@@ -1,16 +1,16 @@
 import { z } from 'zod';
 import { CANARY_NOTICE_KINDS, NOTICE_CHANNELS } from '@afterword/db/enums';
 
-/** DESIGN section 2: an interval is whole seconds from one minute to 400 days. */
+/** docs/server-rules.md "Canaries and check-ins": an interval is whole seconds from one minute to 400 days. */
 export const INTERVAL_MIN_SECONDS = 60;
 export const INTERVAL_MAX_SECONDS = 400 * 24 * 3600; // 34,560,000
 export const DEFAULT_INTERVAL_SECONDS = 86_400;
-/** Grace: under 20 % of the interval remaining (SPEC section 4). */
+/** Grace: under 20 % of the interval remaining (docs/product.md "Canaries and check-ins"). */
 export const GRACE_FRACTION = 0.2;
-/** Browser reminder this long before the deadline (SPEC section 9). */
+/** Browser reminder this long before the deadline (docs/product.md "Canaries and check-ins"). */
 export const REMINDER_BEFORE_DEADLINE_SECONDS = 60;
 export const CANARY_NAME_MAX = 100;
-/** SPEC section 3: a canary without a name is shown as 'Unnamed'. */
+/** docs/product.md "Canaries and check-ins": a canary without a name is shown as 'Unnamed'. */
 export const UNNAMED_CANARY = 'Unnamed';
 export const canaryLabel = (name: string) => name.trim() || UNNAMED_CANARY;
 

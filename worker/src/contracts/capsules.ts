@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { CAPSULE_ITEM_TYPES, CAPSULE_THEMES } from '@afterword/db/enums';
-import { ZId } from '../api/ids';
+import { ZId } from './ids';
 import { parseIsoInstant } from './messages';
 
 /**
- * Confession capsules (SPEC sections 3, 7, 9; docs/decisions/community.md): letters to
+ * Confession capsules (docs/product.md "Community: capsules and memorials"; docs/decisions/community.md): letters to
  * the world that open on a date. Public from `released_at`; an anonymous one never names its author
  * (`user_email: null`) in any answer, the author's own list aside.
  */
@@ -85,8 +85,9 @@ export function mergeCapsuleEdit(current: z.input<typeof ZCapsuleInput>, edit: T
 }
 
 /**
- * A content item as read (SPEC section 3: type and data). Audio and video: `data` is the path the file is
- * served from, and `captions` the path of its WebVTT captions when the author gave them.
+ * A content item as read (type and data, docs/product.md "Community: capsules and memorials"). Audio and video:
+ * `data` is the path the file is served from, and `captions` the path of its WebVTT captions when the author
+ * gave them.
  */
 export const ZCapsuleItem = z.object({ type: z.enum(CAPSULE_ITEM_TYPES), data: z.string(), captions: z.string().nullable().optional() });
 
@@ -115,7 +116,7 @@ export const ZCapsuleMediaFields = z.object({
 });
 export type TCapsuleMediaFields = z.output<typeof ZCapsuleMediaFields>;
 
-/** GET /api/capsule/view/{id} (SPEC section 3 "Confession capsule"), and the items of the list. */
+/** GET /api/capsule/view/{id} (docs/product.md "Community: capsules and memorials"), and the items of the list. */
 export const ZCapsuleView = z.object({
   id: z.string(),
   title: z.string(),
@@ -128,7 +129,7 @@ export const ZCapsuleView = z.object({
 });
 export type TCapsuleView = z.output<typeof ZCapsuleView>;
 
-/** GET /api/capsule/browse (SPEC section 3 "Capsule browse item"), with its title for the card. */
+/** GET /api/capsule/browse (docs/product.md "Community: capsules and memorials"), with its title for the card. */
 export const ZCapsuleBrowseItem = z.object({
   id: z.string(),
   title: z.string(),
@@ -152,7 +153,7 @@ export const ZCapsuleBrowseQuery = z.object({
 });
 
 export const ZCapsuleListQuery = z.object({
-  /** A theme (SPEC: `tag`). */
+  /** A theme (the search calls it `tag`). */
   tag: z.union([z.literal(''), ZTheme]).optional(),
   search: z.string().max(200, { message: 'search must be at most 200 characters' }).optional(),
   cursor: z.string().max(200).optional(),

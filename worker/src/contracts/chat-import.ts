@@ -2,11 +2,12 @@ import { CHAT_IMPORT_FORMATS, CHAT_IMPORT_STATUSES } from '@afterword/db/enums';
 import { z } from 'zod';
 
 /**
- * Chat-history import (SPEC section 7 POST /imports/chat-history; DESIGN section 8;
- * docs/decisions/chat-import.md): a messenger's JSON export becomes persona material.
+ * Chat-history import (POST /imports/chat-history in docs/api.md;
+ * docs/server-rules.md "Voice, persona and chat import"; docs/decisions/chat-import.md): a messenger's JSON
+ * export becomes persona material.
  */
 
-/** The file: JSON only (SPEC), up to 20 MiB. */
+/** The file: JSON only (docs/product.md "Voice, persona and chat import"), up to 20 MiB. */
 export const CHAT_IMPORT_MAX_BYTES = 20 * 1024 * 1024;
 export const CHAT_IMPORT_MAX_BODY_BYTES = CHAT_IMPORT_MAX_BYTES + 64 * 1024;
 /** The most lines one import keeps (the latest ones): persona material, not an archive of the chat. */
@@ -25,7 +26,7 @@ export const CHAT_IMPORT_ACCEPTED =
 export const ZChatImportSender = z.object({ name: z.string(), count: z.number().int() });
 
 export const ZChatImport = z.object({
-  /** The import's id: the job the page polls (SPEC: 'queued: {job_id}'). */
+  /** The import's id: the job the page polls (the page shows 'queued: {job_id}'). */
   job_id: z.string(),
   status: z.enum(CHAT_IMPORT_STATUSES),
   format: z.enum(CHAT_IMPORT_FORMATS),

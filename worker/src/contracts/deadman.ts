@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-/** The dead-man's switch (DESIGN section 2): hours without a check-in before the account is scheduled for deletion. */
+/**
+ * The dead-man's switch (docs/server-rules.md "Canaries and check-ins"): hours without a check-in before the
+ * account is scheduled for deletion.
+ */
 export const DEADMAN_MAX_HOURS = 8760;
 
 /** POST /api/deadman/setup. */

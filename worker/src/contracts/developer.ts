@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** API key scopes (SPEC section 6, DESIGN section 9). */
+/** API key scopes (docs/product.md "Developer API and webhooks", docs/server-rules.md "Developer platform"). */
 export const API_SCOPES = ['read:canary', 'read:messages', 'create:vault', 'webhook:death-verification'] as const;
 export type ApiScope = (typeof API_SCOPES)[number];
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** GET /api/graph/data (SPEC section 7): the owner's legacy as nodes and typed links, no content. */
+/** GET /api/graph/data (docs/api.md): the owner's legacy as nodes and typed links, no content. */
 export const GRAPH_NODE_TYPES = ['owner', 'canary', 'message', 'vault_item', 'recipient', 'guardian'] as const;
 export const GRAPH_LINK_TYPES = ['checks_in', 'wrote', 'sends_to', 'released_by', 'stores', 'given_to', 'guarded_by'] as const;
 export const ZGraphData = z.object({

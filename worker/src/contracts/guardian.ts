@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ZEmail } from './auth';
 
 /**
- * Guardians and the ladder to a confirmed death (DESIGN section 5;
+ * Guardians and the ladder to a confirmed death (docs/server-rules.md "Guardians and death confirmation";
  * docs/decisions/guardian-ladder.md). Owner side: /api/guardian/assign, list, {id}, settings, ladder.
  * Guardian side: accept / decline by invitation token, owners (the people who chose me), {id}/answer,
  * {id}/resign. The death report of an executor's system: /api/death-verification/report.
@@ -24,7 +24,7 @@ export type GuardianStatus = (typeof GUARDIAN_STATUSES)[number];
 export const LIVE_GUARDIAN_STATUSES = ['invited', 'active'] as const satisfies readonly GuardianStatus[];
 export const isLiveGuardian = (status: GuardianStatus) => (LIVE_GUARDIAN_STATUSES as readonly GuardianStatus[]).includes(status);
 
-/** POST /api/guardian/assign (SPEC section 3: Guardian = email, consent). */
+/** POST /api/guardian/assign (docs/product.md "Guardians": email, consent). */
 export const ZAssignGuardianInput = z.object({
   email: ZEmail,
   consent: z.literal(true, { message: 'consent must be true: confirm that this person agreed to be asked about you' }),

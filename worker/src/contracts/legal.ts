@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CONSENT_KINDS } from '@afterword/db/enums';
 
-/** GET /api/legal/deletions items (SPEC section 3: type, id, deletion_date). */
+/** GET /api/legal/deletions items (docs/product.md "Data rights and consents": type, id, deletion_date). */
 export const ZScheduledDeletion = z.object({
   type: z.string(),
   id: z.string(),

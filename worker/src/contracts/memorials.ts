@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MEMORIAL_TAGS } from '@afterword/db/enums';
 
 /**
- * Memorials (SPEC sections 3, 7, 9; docs/decisions/community.md): a page for someone
+ * Memorials (docs/product.md "Community: capsules and memorials"; docs/decisions/community.md): a page for someone
  * who died, with posts and candles. Reading is public; making one, posting and lighting need a session.
  */
 export { MEMORIAL_TAGS };
@@ -62,7 +62,10 @@ export const ZMemorialInput = z.object({
 });
 export type TMemorialInput = z.output<typeof ZMemorialInput>;
 
-/** POST /api/memorial/{id}/post: non-blank text (SPEC section 5), an optional https media URL. */
+/**
+ * POST /api/memorial/{id}/post: non-blank text (docs/product.md "Community: capsules and memorials"), an
+ * optional https media URL.
+ */
 export const ZMemorialPostInput = z.object({
   text: z
     .string({ message: 'text is required' })
@@ -90,7 +93,7 @@ export const ZMemorialPost = z.object({
 });
 export type TMemorialPost = z.output<typeof ZMemorialPost>;
 
-/** GET /api/memorial/{id} (SPEC section 3 "Memorial"), with its tags and cause. */
+/** GET /api/memorial/{id} (docs/product.md "Community: capsules and memorials"), with its tags and cause. */
 export const ZMemorialView = z.object({
   id: z.string(),
   name: z.string(),
@@ -134,7 +137,7 @@ export const ZRemembranceQuery = z.object({
 });
 export type TRemembranceQuery = z.output<typeof ZRemembranceQuery>;
 
-/** SPEC section 3 "Remembrance item". */
+/** A remembrance: a memorial's post as search lists it (docs/product.md "Community: capsules and memorials"). */
 export const ZRemembrance = z.object({
   id: z.string(),
   memorial_id: z.string(),

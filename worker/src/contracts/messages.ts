@@ -18,7 +18,7 @@ export const SEALED_AUDIO_MAX_BYTES = AUDIO_MAX_BYTES + 16;
  * plus up to 4 recipient wraps.
  */
 export const CONTENT_ENCRYPTED_MAX_CHARS = 560_000;
-/** The create call carries the audio inline (SPEC section 7), so its body may be larger than 1 MiB. */
+/** The create call carries the audio inline (docs/api.md), so its body may be larger than 1 MiB. */
 export const MESSAGE_CREATE_MAX_BODY_BYTES = Math.ceil(SEALED_AUDIO_MAX_BYTES / 3) * 4 + CONTENT_MAX_CHARS * 4 + CONTENT_ENCRYPTED_MAX_CHARS + 64 * 1024;
 export const RULES_MAX = 10;
 export const MISSED_CHECKINS_MAX = 1000;
@@ -32,7 +32,10 @@ export const TRIGGER_LABELS: Record<TriggerType, string> = {
   recipient_birthday: "Recipient's birthday after death",
 };
 
-/** `YYYY-MM-DD` or an ISO date-time; a date-time without an offset is UTC (DESIGN section 3). */
+/**
+ * `YYYY-MM-DD` or an ISO date-time; a date-time without an offset is UTC
+ * (docs/server-rules.md "Messages, rules and release").
+ */
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?$/;
 
@@ -64,7 +67,10 @@ const ZExpireWindow = z
   .optional()
   .transform((v) => v ?? null);
 
-/** One rule, validated by its type (DESIGN section 3). trigger_value is stored as a canonical string. */
+/**
+ * One rule, validated by its type (docs/server-rules.md "Messages, rules and release"). trigger_value is stored
+ * as a canonical string.
+ */
 export const ZRule = z.discriminatedUnion(
   'trigger_type',
   [
@@ -94,7 +100,7 @@ export type TRule = z.output<typeof ZRule>;
 
 export const ZUserId = z.string().trim().uuid({ message: 'recipient_user_id must be a user id (a UUID)' });
 
-/** POST /api/message/create (SPEC sections 3, 5, 7). */
+/** POST /api/message/create (docs/product.md "Messages and release rules"; docs/api.md). */
 export const ZCreateMessageInput = z.object({
   recipient_user_id: ZUserId,
   content: z

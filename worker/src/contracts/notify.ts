@@ -7,7 +7,10 @@ export type NotifyMethod = (typeof NOTIFY_METHODS)[number];
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
 export const ZClockTime = z.string().trim().regex(HH_MM, { message: 'times must be HH:MM (24-hour)' });
 
-/** GET|POST /api/notify/preferences (SPEC section 3). Quiet hours start = end means none. */
+/**
+ * GET|POST /api/notify/preferences (docs/product.md "Delivery channels and notifications"). Quiet hours start =
+ * end means none.
+ */
 export const ZNotifyPreferences = z.object({
   methods: z
     .array(z.enum(NOTIFY_METHODS, { message: `methods must be among ${NOTIFY_METHODS.join(', ')}` }))

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { PERSONA_BEHAVIORS, VOICE_ENGINES } from '@afterword/db/enums';
-import { ZId } from '../api/ids';
+import { ZId } from './ids';
 
 /**
- * Talking to a persona (SPEC sections 3 "Chat reply: text, audio_base64", 7 /voice/simulate-response;
- * docs/decisions/voice.md "Persona replies").
+ * Talking to a persona (docs/product.md "Voice, persona and chat import": a reply is text and audio_base64;
+ * /voice/simulate-response; docs/decisions/voice.md "Persona replies").
  */
 
 export const PERSONA_PROMPT_MAX = 1000;

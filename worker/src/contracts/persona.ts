@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { PERSONA_BEHAVIORS } from '@afterword/db/enums';
 
 /**
- * The persona (SPEC sections 3, 9; `POST /api/ai/train-profile {persona_text, behavior,
- * qa}`): the owner's own words that the persona will answer from. SPEC section 9: 10 seed questions; this
+ * The persona (docs/product.md "Voice, persona and chat import"; `POST /api/ai/train-profile {persona_text, behavior,
+ * qa}`): the owner's own words that the persona will answer from. It has 10 seed questions; this
  * is the one list, shown by the Voice Trainer page. Ids are stable: answers are stored by id, so the
  * wording of a question can be improved without losing them.
  */

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 /**
- * SPEC section 9: the one plan table — prices (USD) and the limits the server enforces. The web app's
- * pricing and checkout pages and the Worker's checkout read the same table, each through
+ * docs/product.md "Plans and billing": the one plan table — prices (USD) and the limits the server enforces.
+ * The web app's pricing and checkout pages and the Worker's checkout read the same table, each through
  * `planTable(overrides)`: the build-time setting `PRICING_OVERRIDES` (the Worker's var in wrangler.toml)
  * and `VITE_PRICING_OVERRIDES` (the web build) carry the same JSON, e.g. {"plus":{"monthly":5.99}}, and
  * must be set together (docs/decisions/billing.md). Limits are not overridable: they are the product.
@@ -25,7 +25,7 @@ export interface PlanLimits {
   apiCallsPerMonth: number;
 }
 
-/** The limits table (SPEC section 9). `Infinity` is "unlimited". */
+/** The limits table (docs/product.md "Plans and billing"). `Infinity` is "unlimited". */
 export const PLAN_LIMITS: Record<PlanId, PlanLimits> = {
   free: { name: 'Free', canaries: 1, storageBytes: 1e9, voiceMinutes: 0, apiCallsPerMonth: 100 },
   plus: { name: 'Plus', canaries: 3, storageBytes: 10e9, voiceMinutes: 5, apiCallsPerMonth: 1000 },
@@ -41,7 +41,7 @@ export interface PlanPrices {
   closeout: { price: number; years: number } | null;
 }
 
-/** The price table (SPEC section 9), before build-time overrides. */
+/** The price table (docs/product.md "Plans and billing"), before build-time overrides. */
 export const BASE_PLAN_PRICES: Record<PlanId, PlanPrices> = {
   free: { monthly: 0, annual: 0, lifetime: 0, closeout: null },
   plus: { monthly: 4.99, annual: 49, lifetime: 149, closeout: { price: 99, years: 5 } },
@@ -49,14 +49,17 @@ export const BASE_PLAN_PRICES: Record<PlanId, PlanPrices> = {
   immortality: { monthly: 49.99, annual: 499, lifetime: 999, closeout: { price: 299, years: 20 } },
 };
 
-/** SPEC section 9: family continuation discount, in percent (conditions: docs/decisions/billing.md). */
+/**
+ * docs/product.md "Plans and billing": family continuation discount, in percent (conditions:
+ * docs/decisions/billing.md).
+ */
 export const FAMILY_CONTINUATION_DISCOUNT_PERCENT = 40;
 
 type PriceOverrides = Partial<Record<PlanId, Partial<Pick<PlanPrices, 'monthly' | 'annual' | 'lifetime'>> & { closeout?: number }>>;
 
 /**
  * The prices with a build-time override applied. A malformed or negative setting never breaks a page
- * or a checkout: the SPEC prices stand for what it cannot say.
+ * or a checkout: the table's prices stand for what it cannot say.
  */
 export function planPrices(overridesJson: string | undefined): Record<PlanId, PlanPrices> {
   if (!overridesJson) return BASE_PLAN_PRICES;
@@ -101,7 +104,7 @@ export function chargeTerms(prices: PlanPrices, cycle: BillingCycle): { interval
 /** The price in cents after the family continuation discount (rounded to the cent, as Stripe's coupons do). */
 export const discountedCents = (usd: number, percentOff: number) => Math.round(Math.round(usd * 100) * (1 - percentOff / 100));
 
-/** SPEC section 9: the annual saving badge comes from the Plus monthly and annual prices. */
+/** docs/product.md "Plans and billing": the annual saving badge comes from the Plus monthly and annual prices. */
 export function annualSavingPercent(prices: Record<PlanId, PlanPrices>): number {
   const plus = prices.plus;
   if (plus.monthly <= 0) return 0;

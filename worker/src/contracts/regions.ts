@@ -1,4 +1,4 @@
-/** SPEC section 5: the Legal Region options and the jurisdictions each one accepts. */
+/** docs/product.md "Accounts and sign-in": the Legal Region options and the jurisdictions each one accepts. */
 export const DATA_POLICY_REGIONS = ['US-HIPAA', 'EU-GDPR', 'INTL-General'] as const;
 export type DataPolicyRegion = (typeof DATA_POLICY_REGIONS)[number];
 export const DEFAULT_REGION: DataPolicyRegion = 'INTL-General';

@@ -8,7 +8,7 @@ export { VAULT_CONDITION_TYPES };
 export type VaultConditionType = (typeof VAULT_CONDITION_TYPES)[number];
 
 /*
- * The vault (SPEC section 3 "Vault item", DESIGN section 7, docs/decisions/vault.md): a file encrypted in
+ * The vault (docs/product.md "Vault", docs/server-rules.md "Vault", docs/decisions/vault.md): a file encrypted in
  * the browser (AES-GCM-256, 12-byte IV) whose key is sealed in a v1 envelope (contracts/e2ee.ts) for the
  * owner and the recipient, given to one recipient under a condition.
  */

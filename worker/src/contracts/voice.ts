@@ -3,11 +3,11 @@ import { formConsent } from './form-fields';
 import { VOICE_ENGINES, VOICE_PROFILE_STATUSES } from '@afterword/db/enums';
 
 /**
- * Voice samples and the voice profile (SPEC sections 3, 4, 7, 9;
+ * Voice samples and the voice profile (docs/product.md "Voice, persona and chat import";
  * docs/decisions/voice.md). Durations are the server's measurement of the bytes, never the client's.
  */
 
-/** SPEC section 9: training needs at least 30 seconds of collected voice data. */
+/** docs/product.md "Voice, persona and chat import": training needs at least 30 seconds of collected voice data. */
 export const VOICE_SECONDS_REQUIRED = 30;
 /** One sample: a few minutes of 48 kHz WAV, parsed in memory inside a Worker's 128 MB. */
 export const VOICE_SAMPLE_MAX_BYTES = 20 * 1024 * 1024;
@@ -76,7 +76,7 @@ export const ZVoiceProfileView = z.object({
   completed_at: z.string(),
 });
 
-/** GET /api/voice/status (SPEC section 7). */
+/** GET /api/voice/status (docs/api.md). */
 export const ZVoiceStatus = z.object({
   status: z.enum(['not_started', ...VOICE_PROFILE_STATUSES]),
   seconds_collected: z.number(),

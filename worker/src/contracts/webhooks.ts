@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { fromBase64, toBase64 } from '../lib/encoding';
 
 /**
- * /api/developer/webhooks (SPEC sections 3 and 7, DESIGN section 9; docs/decisions/webhooks.md). Webhooks
- * follow the Standard Webhooks specification: headers `webhook-id`, `webhook-timestamp`, `webhook-signature`,
- * secrets `whsec_` + base64.
+ * /api/developer/webhooks (docs/api.md, docs/server-rules.md "Developer platform"; docs/decisions/webhooks.md).
+ * Webhooks follow the Standard Webhooks specification: headers `webhook-id`, `webhook-timestamp`,
+ * `webhook-signature`, secrets `whsec_` + base64.
  */
 /** `missed_checkins`: a canary missed a check-in; `death_confirmed`: the guardian ladder confirmed the owner's death. */
 export const WEBHOOK_EVENTS = ['missed_checkins', 'death_confirmed'] as const;

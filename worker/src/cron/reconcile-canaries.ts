@@ -9,9 +9,9 @@ export const OVERDUE_AFTER_MS = 30_000;
 const BATCH = 500;
 
 /**
- * Timers are an optimisation of latency, never the only record (DESIGN section 2). Every minute, from
- * D1's projection: 1) canaries with no known timer or an alarm overdue, and 2) canaries with a miss that
- * counts but was never put on the queue (a crash between record and send, or a projection not written
+ * Timers are an optimisation of latency, never the only record (docs/server-rules.md "Canaries and check-ins").
+ * Every minute, from D1's projection: 1) canaries with no known timer or an alarm overdue, and 2) canaries with
+ * a miss that counts but was never put on the queue (a crash between record and send, or a projection not written
  * yet) are run by their own object (docs/decisions/canary-engine.md: the record of the clock), which
  * records what is due, sends what it has not sent, writes it all into D1 and re-arms its timer. Each
  * repair is logged with how late it was. An object that cannot answer is left for the next run.

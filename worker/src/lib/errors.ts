@@ -2,7 +2,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
 /**
  * The one error type of the API. Each code maps to exactly one HTTP status (REST) and one tRPC code,
- * so a rule broken in a service reads the same over both transports (DESIGN section 1).
+ * so a rule broken in a service reads the same over both transports (docs/decisions/api-errors.md).
  */
 export const ERROR_CODES = {
   BAD_REQUEST: { status: 400, trpc: 'BAD_REQUEST' },
@@ -52,5 +52,5 @@ export const bodyFieldError = (field: string, msg: string, type: string) => new 
 
 export const UNAUTHENTICATED = 'Not authenticated';
 
-/** 401 for a call that needs credentials and sent none (middleware/authenticate.ts requirePrincipal). */
+/** 401 for a call that needs credentials and sent none (wiring/authenticate.ts requirePrincipal). */
 export const unauthenticated = () => new AppError('UNAUTHORIZED', UNAUTHENTICATED, { 'WWW-Authenticate': 'Bearer' });

@@ -1,6 +1,9 @@
 import { AppError } from './errors';
 
-/** DESIGN section 1: JSON bodies over 1 MiB are refused with 413 before they are parsed (message create, which carries audio, allows more). */
+/**
+ * docs/decisions/api-errors.md: JSON bodies over 1 MiB are refused with 413 before they are parsed (message
+ * create, which carries audio, allows more).
+ */
 export const MAX_JSON_BYTES = 1024 * 1024;
 
 export const NOT_JSON = 'Send the body as JSON (Content-Type: application/json)';

@@ -1,6 +1,6 @@
 import type { User } from '@afterword/db/schema';
 import type { Bindings, ServiceContext } from '../env';
-import type { ApiScope } from '../openapi/route-doc';
+import type { ApiScope } from '../api/route-doc';
 
 /** A signed-in person (browser session): every scope. */
 export interface SessionPrincipal {

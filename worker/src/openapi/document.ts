@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_JSON_BYTES } from '../lib/json-body';
-import type { RouteDoc } from './route-doc';
+import type { RouteDoc } from '../api/route-doc';
 import { ROUTE_DOCS } from './routes';
 
 /*

@@ -1,7 +1,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
 import type { ServiceContext } from '../env';
-import { requirePrincipal } from '../middleware/authenticate';
+import { requirePrincipal } from '../middleware/require-principal';
 import type { Principal } from '../middleware/context';
 import { AppError, ERROR_CODES } from '../lib/errors';
 import { toFieldIssues } from '../lib/validation';

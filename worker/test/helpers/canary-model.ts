@@ -1,5 +1,5 @@
 /**
- * A small reference model of the canary timers, written from DESIGN section 2 —
+ * A small reference model of the canary timers, written from docs/server-rules.md "Canaries and check-ins" —
  * deliberately not from worker/src. The model-based test (canary-model.test.ts) feeds it the same
  * steps as the engine and compares.
  *

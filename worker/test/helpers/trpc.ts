@@ -3,7 +3,7 @@ import { env } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
 import { createServiceContext, type ServiceContext } from '../../src/env';
 import { createCallerFactory } from '../../src/trpc/init';
-import { appRouter } from '../../src/trpc/router';
+import { appRouter } from '../../src/wiring/trpc-router';
 
 export const createCaller = createCallerFactory(appRouter);
 

@@ -1,7 +1,7 @@
 /**
  * A tiny toast store outside React, so any module (pages, the tRPC link) can raise a toast.
- * SPEC section 9: at most 20 at once (oldest dropped); 4 s for blank and error, 2 s for success,
- * loading stays until it is replaced (same id) or dismissed.
+ * docs/product.md "The app shell and navigation": at most 20 at once (oldest dropped); 4 s for blank and error,
+ * 2 s for success, loading stays until it is replaced (same id) or dismissed.
  */
 export type ToastKind = 'blank' | 'success' | 'error' | 'loading';
 

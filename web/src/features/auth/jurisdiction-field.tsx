@@ -12,7 +12,7 @@ interface JurisdictionFieldProps {
 const US_OPTIONS = toOptions(US_STATES);
 const EU_OPTIONS = toOptions(EU_MEMBER_STATES);
 
-/** SPEC section 5: the jurisdiction control depends on the Legal Region. */
+/** docs/product.md "Accounts and sign-in": the jurisdiction control depends on the Legal Region. */
 export function JurisdictionField({ region, value, onChange, error }: JurisdictionFieldProps) {
   if (region === 'US-HIPAA') {
     return (

@@ -30,7 +30,7 @@ export function SignupForm({ register, onRegistered }: SignupFormProps) {
 
   function changeRegion(next: DataPolicyRegion) {
     setRegion(next);
-    setJurisdiction(''); // SPEC section 5: a jurisdiction never carries over to another region.
+    setJurisdiction(''); // A jurisdiction never carries over to another region (docs/product.md).
     setFieldErrors(({ legal_jurisdiction: _dropped, ...rest }) => rest);
   }
 
@@ -38,7 +38,7 @@ export function SignupForm({ register, onRegistered }: SignupFormProps) {
     event.preventDefault();
     if (isBusy()) return;
     const trimmed = jurisdiction.trim();
-    // SPEC section 3: legal_jurisdiction is sent only when non-blank after trimming.
+    // docs/product.md "Accounts and sign-in": legal_jurisdiction is sent only when non-blank after trimming.
     const input: TRegisterInput = { email, password, data_policy_region: region, ...(trimmed ? { legal_jurisdiction: trimmed } : {}) };
     const parsed = ZRegisterInput.safeParse(input);
     if (!parsed.success) {

@@ -1,4 +1,4 @@
-/** SPEC section 3: the canary token returned on creation is cached in local storage. */
+/** docs/product.md "Canaries and check-ins": the canary token returned on creation is cached in local storage. */
 export const CANARY_TOKEN_KEY = 'canaryToken';
 
 export function cacheCanaryToken(token: string): void {

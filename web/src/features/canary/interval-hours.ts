@@ -1,6 +1,6 @@
 /**
- * SPEC section 5: the interval is entered in hours, must be a number greater than 0 (otherwise
- * nothing is sent) and is converted to whole seconds. 1.5 → 5400.
+ * docs/product.md "Canaries and check-ins": the interval is entered in hours, must be a number greater than 0
+ * (otherwise nothing is sent) and is converted to whole seconds. 1.5 → 5400.
  */
 export function hoursToIntervalSeconds(value: string): number | null {
   const text = value.trim();

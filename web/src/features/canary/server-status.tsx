@@ -15,7 +15,10 @@ interface ServerStatusProps {
   checkInPending: boolean;
 }
 
-/** SPEC section 4: the Canary Status page shows OK or Missed from the server's `missed` flag. */
+/**
+ * docs/product.md "Canaries and check-ins": the Canary Status page shows OK or Missed from the server's
+ * `missed` flag.
+ */
 export function ServerStatus({ status, deadmanActive, simulatedMiss, onCheckIn, checkInPending }: ServerStatusProps) {
   const hasCanary = status.last_check_in !== null;
   if (!hasCanary && !deadmanActive) {

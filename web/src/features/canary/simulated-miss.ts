@@ -1,8 +1,8 @@
 import { useSyncExternalStore } from 'react';
 
 /**
- * Test mode only (SPEC section 4): a missed check-in simulated in this browser. Nothing is sent to
- * the server; the dashboard shows Missed, and the alerts hook treats this instant as the deadline.
+ * Test mode only (docs/product.md "Canaries and check-ins"): a missed check-in simulated in this browser.
+ * Nothing is sent to the server; the dashboard shows Missed, and the alerts hook treats this instant as the deadline.
  * A check-in (or "End simulation") clears it.
  */
 let simulatedAtMs: number | null = null;

@@ -19,7 +19,7 @@ function useRefreshCanaries() {
     ]);
 }
 
-/** SPEC section 7: a session check-in without a token checks in all the user's canaries. */
+/** docs/product.md "Canaries and check-ins": a session check-in without a token checks in all the user's canaries. */
 export function useCheckIn() {
   const refresh = useRefreshCanaries();
   const mutation = trpc.canary.checkIn.useMutation({

@@ -14,5 +14,8 @@ export async function uploadChatExport(file: File, sender: string): Promise<TCha
   return (await res.json()) as TChatImport;
 }
 
-/** JSON only (SPEC section 5): by the file's type, or its name when the browser gives no type. */
+/**
+ * JSON only (docs/product.md "Voice, persona and chat import"): by the file's type, or its name when the
+ * browser gives no type.
+ */
 export const isJsonFile = (file: File) => file.type === 'application/json' || (file.type === '' && /\.json$/i.test(file.name));

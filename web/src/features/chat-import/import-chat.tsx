@@ -22,9 +22,9 @@ export type UploadChat = (file: File, sender: string) => Promise<TChatImport>;
 type UploadState = { kind: 'idle' } | { kind: 'uploading' } | { kind: 'queued'; jobId: string } | { kind: 'error'; detail: string };
 
 /**
- * Import Chat (SPEC sections 2, 4, 5): a JSON file (Upload disabled until one is chosen), the status
- * 'uploading', then 'queued: {job_id}' or 'error'; then the job as it runs — asking which sender is the
- * owner when the export does not say — and the imports made so far. `upload` is the REST call (a test
+ * Import Chat (docs/product.md "Voice, persona and chat import"): a JSON file (Upload disabled until one is
+ * chosen), the status 'uploading', then 'queued: {job_id}' or 'error'; then the job as it runs — asking which
+ * sender is the owner when the export does not say — and the imports made so far. `upload` is the REST call (a test
  * passes its own).
  */
 export function ImportChat({ upload = uploadChatExport }: { upload?: UploadChat }) {

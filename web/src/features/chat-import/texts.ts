@@ -1,6 +1,9 @@
 import type { TChatImport } from '@afterword/worker/contracts/chat-import';
 
-/** The Import Chat page's words (SPEC section 4: the status texts 'uploading', 'queued: {job_id}', 'error' verbatim). */
+/**
+ * The Import Chat page's words (docs/product.md "Voice, persona and chat import": the status texts 'uploading',
+ * 'queued: {job_id}', 'error' verbatim).
+ */
 export const T = {
   title: 'Import Chat',
   intro:

@@ -2,7 +2,7 @@ import { ALERT_TEXT, type AlertKind } from './schedule';
 
 const supported = () => typeof window !== 'undefined' && 'Notification' in window;
 
-/** SPEC section 4: ask once, on load, while the browser has no answer yet. */
+/** docs/product.md "Canaries and check-ins": ask once, on load, while the browser has no answer yet. */
 export function requestNotificationPermission(): void {
   if (!supported() || Notification.permission !== 'default') return;
   try {

@@ -1,8 +1,8 @@
 import { REMINDER_BEFORE_DEADLINE_SECONDS } from '@afterword/worker/contracts/canary';
 
 /**
- * Browser check-in alerts as a pure function (SPEC section 4): given the deadline, the time now and
- * which deadlines have already been alerted, say what to show now and when to look again.
+ * Browser check-in alerts as a pure function (docs/product.md "Canaries and check-ins"): given the deadline,
+ * the time now and which deadlines have already been alerted, say what to show now and when to look again.
  *
  * - 'upcoming' ('Upcoming check-in') is due from 60 s before the deadline until the deadline.
  * - 'missed' ('Missed check-in') is due once the deadline has passed.

@@ -11,7 +11,10 @@ import { THEMES } from './types';
 
 const firstYear = 2024;
 
-/** Released capsules by theme and year (SPEC section 2: capsules), each linking to its page. */
+/**
+ * Released capsules by theme and year (docs/product.md "Community: capsules and memorials"), each linking to
+ * its page.
+ */
 export function CapsuleBrowser() {
   const [theme, setTheme] = useState('');
   const [year, setYear] = useState('');

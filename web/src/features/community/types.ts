@@ -7,7 +7,7 @@ export type Memorial = TMemorialView;
 export type MemorialCard = TMemorialCard;
 export type MemorialPost = TMemorialPost;
 
-/** SPEC section 9. */
+/** The capsule themes (docs/product.md "Community: capsules and memorials"). */
 export const THEMES = ['Hope', 'Love', 'Pranks', 'Advice'] as const;
 export const MEMORIAL_TAGS = ['veterans', 'artists', 'teachers'] as const;
 

@@ -1,6 +1,9 @@
 import type { TConsentKind } from '@afterword/worker/contracts/legal';
 
-/** The Data Consents page's words (SPEC quotes none for it). What stops comes from the contract: CONSENT_STOPS. */
+/**
+ * The Data Consents page's words (docs/product.md quotes none for it). What stops comes from the contract:
+ * CONSENT_STOPS.
+ */
 export const T = {
   title: 'Data Consents',
   intro:

@@ -17,7 +17,7 @@ function renderSection(deadman: TDeadman = { active: false, hours: null, deadlin
 }
 
 describe('DeadmanSection', () => {
-  it('asks for hours, then confirms with the exact SPEC text before setting up', async () => {
+  it('asks for hours, then confirms with the exact product text before setting up', async () => {
     const { onSetup, submit } = renderSection();
     submit('48');
     const dialog = await screen.findByRole('dialog', { name: DEADMAN_CONFIRM_TEXT });

@@ -20,7 +20,7 @@ interface DeadmanSectionProps {
   pending: boolean;
 }
 
-/** SPEC sections 4 and 5: set up (hours, then a confirm) or cancel the dead-man's switch. */
+/** docs/product.md "Dead-man's switch": set up (hours, then a confirm) or cancel the dead-man's switch. */
 export function DeadmanSection({ deadman, nowMs, onSetup, onCancel, pending }: DeadmanSectionProps) {
   const [hoursText, setHoursText] = useState('');
   const [error, setError] = useState<string | null>(null);

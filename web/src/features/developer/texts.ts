@@ -1,6 +1,9 @@
 import { API_SCOPE_DESCRIPTIONS, type ApiScope } from './types';
 
-/** What each scope lets a key do, in one line: the server's own descriptions (SPEC section 6). */
+/**
+ * What each scope lets a key do, in one line: the server's own descriptions
+ * (docs/product.md "Developer API and webhooks").
+ */
 export const scopeHint = (scope: ApiScope) => `${API_SCOPE_DESCRIPTIONS[scope]}.`;
 
 export const T = {

@@ -1,6 +1,7 @@
 /**
- * The shapes the Developer page works with: the worker's developer and webhooks contracts (SPEC sections
- * 3 and 7). The components take these as props, so they are tested without a server.
+ * The shapes the Developer page works with: the worker's developer and webhooks contracts
+ * (docs/product.md "Developer API and webhooks"; docs/api.md). The components take these as props, so they are
+ * tested without a server.
  */
 export { API_SCOPES, API_KEY_NAME_MAX, API_SCOPE_DESCRIPTIONS, type ApiScope } from '@afterword/worker/contracts/developer';
 export { decodeWebhookSecret, WEBHOOK_EVENTS, type WebhookEvent } from '@afterword/worker/contracts/webhooks';

@@ -1,6 +1,6 @@
 /*
  * The binary calls tRPC does not carry: multipart upload of a ciphertext, and downloads of stored
- * ciphertext (attachments, E2EE audio). Only ciphertext ever crosses here; keys never do. The SPEC
+ * ciphertext (attachments, E2EE audio). Only ciphertext ever crosses here; keys never do. The
  * endpoint GET /api/download/decrypted-file/{id}?key= is deliberately not used: it would hand the file
  * key to the server (docs/security/e2ee.md §11).
  */
@@ -11,7 +11,7 @@ import { authHeaders, restFetch } from '../../lib/rest';
 export interface EncryptedUpload {
   messageId: string;
   ciphertext: Uint8Array;
-  /** Standard base64 of the 12-byte IV (SPEC's field). */
+  /** Standard base64 of the 12-byte IV (the upload's `iv` field). */
   ivBase64: string;
   name: string;
 }

@@ -1,13 +1,14 @@
 /*
- * Every user-facing sentence of end-to-end encryption in one place (SPEC sections 5 and 8 give the
- * exact warning and upload texts; the rest is ours: plain, honest, and never blaming the user).
+ * Every user-facing sentence of end-to-end encryption in one place
+ * (docs/product.md "Messages and release rules" and docs/product.md "End-to-end encryption" give the exact
+ * warning and upload texts; the rest is ours: plain, honest, and never blaming the user).
  */
 
-/** SPEC section 5, exact. */
+/** docs/product.md "Messages and release rules", exact. */
 export const E2EE_WARNING =
   'Warning: This will send an unreadable encrypted message to the recipient who can only decrypt it if they hold the required private key.';
 
-/** SPEC section 8, exact. */
+/** docs/product.md "End-to-end encryption", exact. */
 export const UPLOAD_DONE = 'Encrypted and uploaded';
 export const UPLOAD_FAILED = 'Failed';
 export const E2EE_SAVED_TOAST = 'Encrypted message saved';

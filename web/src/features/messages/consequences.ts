@@ -16,7 +16,10 @@ export interface WhenSentInput {
   nowMs: number;
 }
 
-/** When it goes. SPEC: no rules and no date means now (deliver_at defaults to now). */
+/**
+ * When it goes. docs/product.md "Messages and release rules": no rules and no date means now (deliver_at
+ * defaults to now).
+ */
 export function whenSentSentence({ name, hasRules, deliverAt, nowMs }: WhenSentInput): string {
   const who = name ?? 'the recipient';
   const at = deliverAt ? Date.parse(deliverAt) : Number.NaN;

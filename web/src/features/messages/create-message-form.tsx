@@ -110,8 +110,8 @@ async function recipientKeyOf(keys: E2eeCreateDeps['keys'], recipient: string) {
 }
 
 /**
- * SPEC sections 4, 5 and 8: no required check before sending; 'Creating…' while submitting (repeat
- * submits ignored); 'Message queued' or 'Failed to create message', with the server's details under
+ * docs/product.md "Messages and release rules": no required check before sending; 'Creating…' while submitting
+ * (repeat submits ignored); 'Message queued' or 'Failed to create message', with the server's details under
  * the fields they concern.
  */
 export function CreateMessageForm({ create, onCreated, e2ee, contacts, withPicker = false, reachability, now = Date.now }: CreateMessageFormProps) {

@@ -203,7 +203,10 @@ function MessageContent({ message }: { message: MessageView }) {
   );
 }
 
-/** SPEC section 2: a reply box with no behaviour. It says so rather than pretending to send. */
+/**
+ * docs/product.md "Messages and release rules": a reply box with no behaviour. It says so rather than
+ * pretending to send.
+ */
 function ReplyBox() {
   const [text, setText] = useState('');
   return (

@@ -25,7 +25,7 @@ function Page({ initial = 'all' as MessageFilter }) {
 const titles = () => screen.queryAllByRole('heading', { level: 3 }).map((h) => h.textContent);
 
 describe('My Messages list and filters', () => {
-  it('Pending means not delivered and Sent means delivered (SPEC section 4)', () => {
+  it('Pending means not delivered and Sent means delivered', () => {
     expect(matchesFilter({ delivered: false }, 'pending')).toBe(true);
     expect(matchesFilter({ delivered: true }, 'pending')).toBe(false);
     expect(matchesFilter({ delivered: true }, 'sent')).toBe(true);

@@ -10,7 +10,7 @@ import { Email } from '../../components/email';
 
 export const FILTER_LABEL: Record<MessageFilter, string> = { all: 'All', pending: 'Pending', sent: 'Sent' };
 
-/** SPEC section 4: Pending = not delivered, Sent = delivered. */
+/** docs/product.md "Messages and release rules": Pending = not delivered, Sent = delivered. */
 export function matchesFilter(message: Pick<MessageView, 'delivered'>, filter: MessageFilter): boolean {
   if (filter === 'pending') return !message.delivered;
   if (filter === 'sent') return message.delivered;
@@ -110,8 +110,9 @@ function MessageItem({ message }: { message: MessageView }) {
 }
 
 /**
- * SPEC lists each message with its deliver_at. A message with rules is not sent at that time (it is
- * only its earliest moment, often its creation), so it says what it waits for instead of looking overdue.
+ * My Messages lists each message with its deliver_at (docs/product.md "Messages and release rules"). A message
+ * with rules is not sent at that time (it is only its earliest moment, often its creation), so it says what it
+ * waits for instead of looking overdue.
  */
 function DeliverAt({ message }: { message: MessageView }) {
   if (message.released_at) return <Time value={message.released_at} />;

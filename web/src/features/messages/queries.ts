@@ -22,7 +22,10 @@ export function useRefreshMessages() {
     ]);
 }
 
-/** The create call itself; the form raises the SPEC toasts and places the server's field errors. */
+/**
+ * The create call itself; the form raises the toasts of docs/product.md "Messages and release rules" and places
+ * the server's field errors.
+ */
 export function useCreateMessage() {
   const refresh = useRefreshMessages();
   const mutation = trpc.message.create.useMutation({ onSuccess: () => void refresh() });

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Button } from '../../components/button';
 import { formatDuration } from './format';
 
-/** SPEC section 9: recordings are audio/webm. */
+/** docs/product.md "Voice, persona and chat import": recordings are audio/webm. */
 export const RECORDING_TYPE = 'audio/webm';
 
 export interface Recording {
@@ -84,7 +84,7 @@ export function VoiceRecorder({ value, onChange, error, disabled, legend = 'Voic
       recorder.start(1000);
       setRecording(true);
     } catch (err) {
-      // SPEC section 8: microphone failures are only logged.
+      // docs/product.md "Feedback and errors": microphone failures are only logged.
       console.error('Could not start recording', err);
       setRecording(false);
     }

@@ -34,7 +34,10 @@ interface PreferencesFormProps {
   onSave: (preferences: TNotifyPreferences) => Promise<boolean>;
 }
 
-/** SPEC section 3: methods, quiet hours {start, end} and alerts {vaults, messages, canary_events}. */
+/**
+ * docs/product.md "Delivery channels and notifications": methods, quiet hours {start, end} and alerts {vaults,
+ * messages, canary_events}.
+ */
 export function PreferencesForm({ value, timeZone, onSave }: PreferencesFormProps) {
   const [methods, setMethods] = useState<NotifyMethod[]>(value.methods);
   const [start, setStart] = useState(value.quiet_hours.start);

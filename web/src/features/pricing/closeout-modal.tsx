@@ -8,7 +8,7 @@ interface CloseoutModalProps {
   onClose: () => void;
 }
 
-/** SPEC section 2: choosing memorial closeout explains it first, then goes to checkout. */
+/** docs/product.md "Plans and billing": choosing memorial closeout explains it first, then goes to checkout. */
 export function CloseoutModal({ tier, onClose }: CloseoutModalProps) {
   const closeout = tier?.pricing.closeout;
   return (

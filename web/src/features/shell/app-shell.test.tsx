@@ -32,13 +32,13 @@ async function renderShell(onLogout = vi.fn()) {
 describe('AppShell', () => {
   beforeEach(() => markOnboardingSeen()); // the welcome modal is tested on its own
 
-  it('lists exactly the SPEC sidebar entries, in order', async () => {
+  it('lists exactly the nine main sidebar entries, in order', async () => {
     await renderShell();
     const links = within(screen.getByRole('navigation', { name: 'App' })).getAllByRole('link');
     expect(links.map((a) => [a.textContent, a.getAttribute('href')])).toEqual(EXPECTED);
   });
 
-  it('links the local Outbox apart from the SPEC entries, only when the server says it exists', async () => {
+  it('links the local Outbox apart from the main entries, only when the server says it exists', async () => {
     renderWithRouter(
       () => (
         <AppShell email="ada@example.com" onLogout={vi.fn()} outboxEnabled>
@@ -53,7 +53,7 @@ describe('AppShell', () => {
     expect(within(screen.getByRole('navigation', { name: 'App' })).getAllByRole('link')).toHaveLength(EXPECTED.length);
   });
 
-  it('links the Inbox below the SPEC entries, apart from them, with its unread count when there is one', async () => {
+  it('links the Inbox below the main entries, apart from them, with its unread count when there is one', async () => {
     renderWithRouter(
       () => (
         <AppShell email="ada@example.com" onLogout={vi.fn()} unread={3}>
@@ -74,7 +74,7 @@ describe('AppShell', () => {
     expect(within(screen.getByRole('navigation', { name: 'Received' })).getByRole('link').textContent).toBe('Inbox');
   });
 
-  it('links every other page in a "More" group, apart from the SPEC entries, so none is found only by its address', async () => {
+  it('links every other page in a "More" group, apart from the main entries, so none is found only by its address', async () => {
     await renderShell();
     const more = screen.getByRole('navigation', { name: 'More' });
     expect(

@@ -1,4 +1,4 @@
-/** SPEC section 2, App shell: exactly these sidebar entries, in this order. */
+/** docs/product.md "The app shell and navigation": exactly these sidebar entries, in this order. */
 export const SIDEBAR_ITEMS = [
   { label: 'Dashboard', to: '/app' },
   { label: 'My Messages', to: '/app/messages' },
@@ -12,14 +12,14 @@ export const SIDEBAR_ITEMS = [
 ] as const;
 
 /**
- * Not a SPEC entry: what other people left for you, with its unread count. Listed below the nine SPEC
- * entries, apart from them, so those stay exactly as listed (docs/decisions/recipient-view.md).
+ * Not one of the main entries: what other people left for you, with its unread count. Listed below the nine
+ * main entries, apart from them, so those stay exactly as listed (docs/decisions/recipient-view.md).
  */
 export const RECEIVED_ITEMS = [{ label: 'Inbox', to: '/app/inbox' }] as const;
 
 /**
- * Not SPEC entries: every other page of the app, so nothing is found only by typing its address. Listed
- * below the nine SPEC entries and the Inbox, in a group of their own ("More"), so those stay exactly as
+ * Not main entries: every other page of the app, so nothing is found only by typing its address. Listed
+ * below the nine main entries and the Inbox, in a group of their own ("More"), so those stay exactly as
  * listed; on a phone the whole sidebar opens from the Menu button.
  */
 export const MORE_ITEMS = [
@@ -34,5 +34,5 @@ export const MORE_ITEMS = [
   { label: 'Developer', to: '/app/developer' },
 ] as const;
 
-/** Not SPEC entries: pages that exist only while the app runs locally, listed apart from the ones above. */
+/** Not main entries: pages that exist only while the app runs locally, listed apart from the ones above. */
 export const LOCAL_ITEMS = [{ label: 'Outbox', to: '/app/outbox' }] as const;

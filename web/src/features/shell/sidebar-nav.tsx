@@ -6,7 +6,7 @@ interface SidebarNavProps {
   /** Only matters on small screens, where the sidebar is hidden until the Menu button opens it. */
   open: boolean;
   onNavigate: () => void;
-  /** The local outbox page exists (the app runs locally): linked below the SPEC entries, apart from them. */
+  /** The local outbox page exists (the app runs locally): linked below the main entries, apart from them. */
   outboxEnabled?: boolean;
   /** Released messages left for the user that they have not opened; undefined while unknown. */
   unread?: number;

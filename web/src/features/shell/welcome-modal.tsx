@@ -4,7 +4,9 @@ import { Button } from '../../components/button';
 import { Modal, ModalClose } from '../../components/modal';
 import { hasSeenOnboarding, markOnboardingSeen, subscribeOnboarding } from '../../lib/session';
 
-/** SPEC section 2 and 4: shown on the first visit to /app, then never again in this browser. */
+/**
+ * docs/product.md "The app shell and navigation": shown on the first visit to /app, then never again in this browser.
+ */
 export function WelcomeModal() {
   const [open, setOpen] = useState(() => !hasSeenOnboarding());
   // The welcome comes first: a new account's recovery key (e2ee/recovery-key-modal.tsx) waits for it.

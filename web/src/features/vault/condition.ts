@@ -17,8 +17,8 @@ export type ConditionResult =
   | { ok: false; field: 'birthday' | 'exactAt'; message: string };
 
 /**
- * The condition as assign takes it. SPEC: "A birthday condition stores month-day only (the year is
- * dropped)", so a full date leaves the browser as MM-DD; the contract's own parser decides what counts.
+ * The condition as assign takes it. docs/product.md "Vault": a birthday condition keeps
+ * month and day only, so a full date leaves the browser as MM-DD; the contract's own parser decides what counts.
  */
 export function conditionInput(draft: ConditionDraft, now = Date.now()): ConditionResult {
   if (draft.type === 'death_flag') return { ok: true, condition_type: 'death_flag', condition_value: null, every_year: false };

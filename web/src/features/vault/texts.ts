@@ -1,6 +1,6 @@
 /*
- * The Vault's sentences in one place. SPEC gives no quoted texts for the vault, so these follow the
- * tone of the ones it does give: plain, calm, and exact about what will happen.
+ * The Vault's sentences in one place. docs/product.md quotes no texts for the vault, so these follow
+ * the tone of the ones it does quote: plain, calm, and exact about what will happen.
  */
 import { VAULT_ERRORS } from '@afterword/worker/contracts/vault';
 

@@ -16,7 +16,10 @@ import { createVoicePrompt } from './voice-api';
 
 export type CreatePrompt = (prompt: string, responseText: string, recording: Blob | null, locked: boolean) => Promise<VoicePromptView>;
 
-/** Message from the Beyond (SPEC section 2): a question and the owner's own answer, written or recorded. */
+/**
+ * Message from the Beyond (docs/product.md "Voice, persona and chat import"): a question and the owner's own
+ * answer, written or recorded.
+ */
 export function BeyondCard({ create = createVoicePrompt }: { create?: CreatePrompt }) {
   const utils = trpc.useUtils();
   const prompts = trpc.voice.prompts.useQuery();

@@ -1,7 +1,7 @@
 import type { PersonaReplyView } from '@afterword/worker/contracts/persona-chat';
 import type { TVoiceEngine } from '@afterword/worker/contracts/voice';
 
-/** How replies are worded and spoken under each engine (DESIGN section 8). */
+/** How replies are worded and spoken under each engine (docs/server-rules.md "Voice, persona and chat import"). */
 export const REPLY_ENGINE_LABEL: Record<TVoiceEngine, string> = {
   local: 'Local — your own words found by full-text search, framed by your tone, spoken by the SAM synthesiser tuned by your voice profile',
   'workers-ai': 'Workers AI — a language model words the reply from your own words only (and says so), spoken by a stock Workers AI voice (MeloTTS)',

@@ -6,7 +6,7 @@ import { readApiError } from '../../lib/api-error';
 import { RECORDING_TYPE } from '../messages/voice-recorder';
 import { CHAT_T } from './chat-texts';
 
-/** SPEC section 9: speech recognition language. */
+/** docs/product.md "Voice, persona and chat import": speech recognition language. */
 export const RECOGNITION_LANG = 'en-US';
 
 export type AskPersona = (prompt: string, sessionId: string | undefined) => Promise<PersonaReplyView>;
@@ -50,7 +50,8 @@ export function audioUrl(b64: string, type: string | null = 'audio/wav'): string
 /**
  * A conversation with a persona (Voice Chat, and Try a conversation on the Voice Trainer): text or the
  * microphone, each reply shown with where its words come from and its speech played. Sending an empty
- * question does nothing (SPEC section 5). Microphone and recognition failures are only logged (SPEC section 8).
+ * question does nothing. Microphone and recognition failures are only logged
+ * (docs/product.md "Voice, persona and chat import").
  */
 export function Conversation({
   ask,
@@ -145,10 +146,11 @@ export function Conversation({
 }
 
 /**
- * Speaking the question: the microphone is recorded as audio/webm (SPEC section 9) while the browser's
- * speech recognition (en-US), where it has one, turns it into text that lands in the question box to check
- * and send. Without recognition the recording goes to the server's speech to text where it has one (the
- * workers-ai engine); otherwise it is kept to listen back and the page asks to type the question.
+ * Speaking the question: the microphone is recorded as audio/webm
+ * (docs/product.md "Voice, persona and chat import") while the browser's speech recognition (en-US), where it
+ * has one, turns it into text that lands in the question box to check and send. Without recognition the
+ * recording goes to the server's speech to text where it has one (the workers-ai engine); otherwise it is kept
+ * to listen back and the page asks to type the question.
  */
 function Microphone({ onTranscript, transcribe }: { onTranscript: (text: string) => void; transcribe?: TranscribeQuestion }) {
   const [listening, setListening] = useState(false);

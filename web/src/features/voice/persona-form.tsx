@@ -11,7 +11,10 @@ import { T } from './texts';
 
 const BEHAVIOR_OPTIONS = Object.entries(BEHAVIOR_LABEL).map(([value, label]) => ({ value, label }));
 
-/** Persona setup (SPEC section 2): who you are, the tone, and the 10 seed questions (one list, in contracts). */
+/**
+ * Persona setup (docs/product.md "Voice, persona and chat import"): who you are, the tone, and the 10 seed
+ * questions (one list, in contracts).
+ */
 export function PersonaCard() {
   const persona = trpc.voice.persona.useQuery();
   return <Card title={T.personaTitle}>{persona.data ? <PersonaForm initial={persona.data} /> : <p className="muted">…</p>}</Card>;

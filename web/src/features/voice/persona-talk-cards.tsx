@@ -11,7 +11,10 @@ import { trpc } from '../../lib/trpc';
 import { CHAT_T, REPLY_ENGINE_LABEL } from './chat-texts';
 import { Conversation } from './conversation';
 
-/** Try a conversation (SPEC section 2): the owner asks their own persona, through POST /api/voice/simulate-response. */
+/**
+ * Try a conversation (docs/product.md "Voice, persona and chat import"): the owner asks their own persona,
+ * through POST /api/voice/simulate-response.
+ */
 export function TryConversationCard() {
   const simulate = trpc.voice.simulate.useMutation();
   const status = trpc.voice.status.useQuery();

@@ -1,6 +1,6 @@
 import type { TVoiceEngine } from '@afterword/worker/contracts/voice';
 
-/** The Voice Trainer's words (SPEC section 8 toasts verbatim). */
+/** The Voice Trainer's words (docs/product.md "Voice, persona and chat import": toasts verbatim). */
 export const T = {
   title: 'Voice Trainer',
   intro:

@@ -14,8 +14,9 @@ import { Conversation } from './conversation';
 import { transcribeQuestion } from './voice-api';
 
 /**
- * Voice Chat (SPEC section 2 "AI chat by text and microphone"): the personas the person may talk to now —
- * their own, and those released to them — a conversation, and retiring (docs/decisions/voice.md).
+ * Voice Chat (docs/product.md "Voice, persona and chat import": by text and microphone): the personas the
+ * person may talk to now — their own, and those released to them — a conversation, and retiring
+ * (docs/decisions/voice.md).
  */
 export function VoiceChat() {
   const personas = trpc.voice.chatPersonas.useQuery();

@@ -13,7 +13,7 @@ import { ENGINE_LABEL, STATUS_LABEL, T } from './texts';
 import { seconds } from './format';
 import { uploadVoiceSample } from './voice-api';
 
-/** SPEC section 9: the training status is polled every second. */
+/** docs/product.md "Voice, persona and chat import": the training status is polled every second. */
 export const TRAINING_POLL_MS = 1000;
 
 /** The one toast of a training: 'in progress' turns into 'complete' (or the failure). */
@@ -22,9 +22,9 @@ const TRAINING_TOAST = 'voice-training';
 export type UploadSample = (file: Blob, fileName: string, label: string) => Promise<VoiceSampleView>;
 
 /**
- * The Voice Trainer (SPEC sections 2, 4, 5): consent, recording or several files at once, the samples
- * with the lengths the server measured, and the training with its engine and status. `upload` is the
- * REST call (a test passes its own).
+ * The Voice Trainer (docs/product.md "Voice, persona and chat import"): consent, recording or several files at
+ * once, the samples with the lengths the server measured, and the training with its engine and status. `upload`
+ * is the REST call (a test passes its own).
  */
 export function VoiceTrainer({ upload = uploadVoiceSample }: { upload?: UploadSample }) {
   const utils = trpc.useUtils();

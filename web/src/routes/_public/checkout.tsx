@@ -21,7 +21,10 @@ export const Route = createFileRoute('/_public/checkout')({
 
 const isPaidPlan = (v: unknown): v is PaidPlanId => PAID_PLAN_IDS.includes(v as PaidPlanId);
 
-/** SPEC section 2: /checkout?plan&cycle shows what will be charged and what changes, then opens the provider's page. */
+/**
+ * docs/product.md "Plans and billing": /checkout?plan&cycle shows what will be charged and what changes, then
+ * opens the provider's page.
+ */
 function CheckoutPage() {
   usePageTitle('Checkout');
   const { plan, cycle } = Route.useSearch();

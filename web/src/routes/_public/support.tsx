@@ -16,7 +16,7 @@ function SupportPage() {
       </div>
       <section className="card" aria-labelledby="donate-title">
         <h2 id="donate-title">Donate</h2>
-        {/* SPEC section 2: the form has no submit behaviour; pressing Enter must not send anything. */}
+        {/* docs/product.md "Public pages": no submit behaviour; pressing Enter must not send anything. */}
         <form onSubmit={(e) => e.preventDefault()} aria-describedby="donate-note">
           <TextField label="Amount (USD)" name="amount" type="number" inputMode="decimal" min={1} step="1" placeholder="25" />
         </form>

@@ -8,7 +8,7 @@ export { createSmtpSender, smtpConfigFromEnv, type SmtpConfig } from './smtp';
 export { createEmailApiSender, emailApiConfigFromEnv, type EmailApiConfig } from './http-api';
 
 /**
- * The email channel (DESIGN section 4). `EMAIL_TRANSPORT` picks the adapter:
+ * The email channel (docs/server-rules.md "Channels and notifications"). `EMAIL_TRANSPORT` picks the adapter:
  * - `smtp`: SMTP over `cloudflare:sockets` (SMTP_HOST, SMTP_PORT, SMTP_USER, SMTP_PASSWORD,
  *   SMTP_SECURE = none | starttls | tls, EMAIL_FROM);
  * - `api`: Resend's HTTP API over fetch (EMAIL_API_BASE, default https://api.resend.com;

@@ -1,6 +1,6 @@
 /**
- * Twilio sms and call channels (DESIGN section 4). See config.ts for the env variables, client.ts for
- * the REST calls and their outcome mapping, signature.ts for verifying status callbacks.
+ * Twilio sms and call channels (docs/server-rules.md "Channels and notifications"). See config.ts for the env
+ * variables, client.ts for the REST calls and their outcome mapping, signature.ts for verifying status callbacks.
  */
 export { smsChannelFromEnv, createTwilioSmsChannel, smsBody, SMS_MAX_CHARS, type PhoneChannel } from './sms';
 export { callChannelFromEnv, createTwilioCallChannel, callTwiml, spokenText, xmlEscape } from './call';

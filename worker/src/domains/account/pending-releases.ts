@@ -4,8 +4,8 @@ import type { ServiceContext } from '../../env';
 
 /**
  * Whether the user has releases under way that are not delivered yet — armed (its cancel window running)
- * or releasing (deliveries in progress): a dead-man deletion waits for them (DESIGN section 2), since
- * deleting the account would delete the messages with it.
+ * or releasing (deliveries in progress): a dead-man deletion waits for them
+ * (docs/server-rules.md "Canaries and check-ins"), since deleting the account would delete the messages with it.
  */
 export async function hasUndeliveredReleases(ctx: ServiceContext, userId: string): Promise<boolean> {
   const [row] = await ctx.db

@@ -3,7 +3,7 @@ import { defineOperation } from '../../api/operation';
 import { ZActivity, ZActivityQuery } from '../../contracts/activity';
 import { listRecentActivity } from './list-activity';
 
-/** GET /api/activity?limit=N: the dashboard's Recent Activity (not in SPEC's table; documented in docs/api.md). */
+/** GET /api/activity?limit=N: the dashboard's Recent Activity (documented in docs/api.md). */
 export const activityOperations = [
   defineOperation({
     method: 'get',

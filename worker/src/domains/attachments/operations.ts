@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZId, ZIdParam } from '../../api/ids';
+import { ZId, ZIdParam } from '../../contracts/ids';
 import { defineOperation } from '../../api/operation';
 import {
   ATTACHMENT_MAX_BODY_BYTES,
@@ -13,14 +13,14 @@ import {
 import { AppError } from '../../lib/errors';
 import { parseOrThrow } from '../../lib/validation';
 import { messageNotFound } from '../messages/read-messages';
-import { singleFilePart, textField } from './multipart';
+import { singleFilePart, textField } from '../../lib/multipart';
 import { attachmentNotFound, decryptAttachment, getAttachmentCiphertext, listAttachments } from './read-attachments';
 import { getStorage } from './storage';
 import { uploadAttachment } from './upload-attachment';
 
 /**
- * Encrypted attachments and storage (SPEC section 7 /upload/encrypted-file and
- * /download/decrypted-file/{id}; docs/api.md "Encrypted attachments"). Uploads are multipart and
+ * Encrypted attachments and storage (/upload/encrypted-file and
+ * /download/decrypted-file/{id}; docs/api.md "Encrypted attachments and storage"). Uploads are multipart and
  * downloads binary: REST only; tRPC has the JSON parts (`attachments.list`, `attachments.storage`).
  */
 const tags = ['Attachments'];

@@ -66,9 +66,9 @@ export async function getAttachmentCiphertext(
 }
 
 /**
- * GET /api/download/decrypted-file/{id}?key= (SPEC section 7): AES-GCM-256 with the stored IV and no
+ * GET /api/download/decrypted-file/{id}?key= (docs/api.md): AES-GCM-256 with the stored IV and no
  * AAD, in the Worker. The key lives only in this call's memory: it is not stored, not logged, and not
- * part of any error (DESIGN section 6). The web app decrypts in the browser instead.
+ * part of any error (docs/server-rules.md "End-to-end encryption"). The web app decrypts in the browser instead.
  * The caller's right to the file is checked first: one that is not theirs is 404 whatever the key, as
  * a malformed id is. Then `readKey` (it throws the 400 of a missing or malformed key), then R2.
  */

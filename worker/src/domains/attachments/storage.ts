@@ -8,11 +8,11 @@ import { AppError } from '../../lib/errors';
 export const VAULT_KEY_PREFIX = 'vault/';
 
 /**
- * The one storage meter (DESIGN section 10; docs/decisions/billing.md), as one SQL expression of the user
- * id bound at `param`: the audio of the messages they wrote, the ciphertext of their attachments and of
- * their vault files — each vault file once, though its item's messages carry it as an attachment — their
- * voice samples and recorded Messages from the Beyond, and the audio and video files of the capsules
- * they wrote (text items are not storage). Summed by D1, never by listing rows into the Worker, and
+ * The one storage meter (docs/server-rules.md "Plans and data rights"; docs/decisions/billing.md), as one SQL
+ * expression of the user id bound at `param`: the audio of the messages they wrote, the ciphertext of their
+ * attachments and of their vault files — each vault file once, though its item's messages carry it as an
+ * attachment — their voice samples and recorded Messages from the Beyond, and the audio and video files of the
+ * capsules they wrote (text items are not storage). Summed by D1, never by listing rows into the Worker, and
  * used both to answer the meter and inside each upload's conditional INSERT.
  */
 export const storageUsedSql = (param = '?1') =>

@@ -2,5 +2,8 @@ import { COMMON_PASSWORDS } from './common-passwords.data';
 
 const common = new Set(COMMON_PASSWORDS);
 
-/** DESIGN section 1: refuse the most common passwords (case-insensitive; the list ships with us). */
+/**
+ * docs/server-rules.md "Accounts, sessions and errors": refuse the most common passwords (case-insensitive; the
+ * list ships with us).
+ */
 export const isCommonPassword = (password: string) => common.has(password.toLowerCase());

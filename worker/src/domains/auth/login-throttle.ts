@@ -3,7 +3,7 @@ import { AppError } from '../../lib/errors';
 import { hashSecret } from '../../lib/secrets';
 
 /**
- * Failed-login limits (DESIGN section 1; docs/decisions/sessions-and-throttling.md). Fixed windows in
+ * Failed-login limits (docs/decisions/sessions-and-throttling.md). Fixed windows in
  * D1 (`rate_limits`), so every isolate sees one count.
  * - pair: one account from one address. The guesser only ever locks themselves out.
  * - address: one address over many accounts (spraying).

@@ -21,7 +21,7 @@ import { replaceRecoveryKey } from './replace-recovery-key';
 import { revokeSession } from './sessions';
 import { toMe } from './user-profile';
 
-/** SPEC section 7: /api/auth/* (Google sign-in, two browser redirects, stays in rest.ts). */
+/** docs/api.md: /api/auth/* (Google sign-in, two browser redirects, stays in rest.ts). */
 const tags = ['Accounts'];
 
 export const authOperations = [

@@ -118,12 +118,12 @@ export async function inspectPasswordReset(ctx: ServiceContext, token: string): 
 }
 
 /**
- * POST /api/auth/password-reset/confirm. With keys, the caller must choose (DESIGN section 6): the same
- * key pair re-wrapped (`{password_wrap}`, after opening it with the recovery key) or a whole new
- * bundle. Everything — the new hash, the keys, revoking every session, spending this and the account's
- * other links, clearing failed sign-ins — is one D1 batch whose statements all require the token to be
- * still live, and the last spends it: two uses of one link cannot both succeed, and a failure changes
- * nothing.
+ * POST /api/auth/password-reset/confirm. With keys, the caller must choose
+ * (docs/server-rules.md "End-to-end encryption"): the same key pair re-wrapped (`{password_wrap}`, after
+ * opening it with the recovery key) or a whole new bundle. Everything — the new hash, the keys, revoking every
+ * session, spending this and the account's other links, clearing failed sign-ins — is one D1 batch whose
+ * statements all require the token to be still live, and the last spends it: two uses of one link cannot both
+ * succeed, and a failure changes nothing.
  */
 export async function confirmPasswordReset(ctx: ServiceContext, input: z.output<typeof ZPasswordResetConfirm>, clientAddress: string): Promise<{ ok: true }> {
   const row = await liveToken(ctx, input.token);

@@ -16,9 +16,9 @@ import { AppError } from '../../lib/errors';
 import { billingProvider } from './providers';
 
 /**
- * Family continuation (SPEC section 9, 40 %; docs/decisions/billing.md): the buyer carries on the legacy
- * of someone whose death is confirmed on Afterword — they were that person's active guardian, or received
- * a released message from them. Checked on the server at every quote; never a box the buyer ticks.
+ * Family continuation (docs/product.md "Plans and billing", 40 %; docs/decisions/billing.md): the buyer carries
+ * on the legacy of someone whose death is confirmed on Afterword — they were that person's active guardian, or
+ * received a released message from them. Checked on the server at every quote; never a box the buyer ticks.
  */
 async function isFamilyContinuation(ctx: ServiceContext, userId: string): Promise<boolean> {
   const row = await ctx.env.DB.prepare(

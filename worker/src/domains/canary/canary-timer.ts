@@ -1,5 +1,5 @@
 import type { CanaryStopJob } from '../../contracts/jobs';
-import type { ClockCheckIn } from '../../durable/canary-clock';
+import type { ClockCheckIn } from '../../contracts/jobs';
 import type { Bindings } from '../../env';
 import { log } from '../../lib/logger';
 

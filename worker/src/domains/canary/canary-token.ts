@@ -14,7 +14,7 @@ import { constantTimeEqual, hashSecret } from '../../lib/secrets';
  *
  * Tokens made before v2 (43 characters: the MAC alone) keep working: D1 stores SHA-256 of the MAC form
  * for every canary, so such a token is looked up by its hash (one D1 read) and then goes to the object.
- * The owner can still see and copy the token (SPEC: list items carry it) because the server re-derives
+ * The owner can still see and copy the token (list items carry it: docs/api.md) because the server re-derives
  * it; changing the secret rotates every token.
  */
 const DEV_SECRET = 'afterword-local-development-canary-token-secret';

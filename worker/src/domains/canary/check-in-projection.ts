@@ -10,10 +10,10 @@ import type { CheckInRows } from './check-in-rows';
  * What check-ins change in D1 — the queryable projection of what the canaries' Durable Objects hold
  * (docs/decisions/canary-engine.md): each canary's `last_check_in`, an activity row per check-in, the
  * dead-man deadline and a scheduled dead-man deletion, the armed messages still inside their cancel
- * window (DESIGN section 3) and an open death report (DESIGN section 5). Written in SQL over the
- * check-ins as a relation (check-in-rows.ts): one batch of CHECK_IN_STATEMENTS statements applies one
- * check-in or a whole queue delivery of them, so the projection costs the same round trip and the same
- * statements however busy it gets.
+ * window (docs/server-rules.md "Messages, rules and release") and an open death report
+ * (docs/server-rules.md "Guardians and death confirmation"). Written in SQL over the check-ins as a relation
+ * (check-in-rows.ts): one batch of CHECK_IN_STATEMENTS statements applies one check-in or a whole queue
+ * delivery of them, so the projection costs the same round trip and the same statements however busy it gets.
  *
  * Every statement is decided by each check-in's own time `at`, never by when it runs, so applying a
  * check-in late, twice or out of order — or together with others — has the effect it had when it

@@ -22,7 +22,10 @@ export const canaryLimit = (user: Pick<User, 'id' | 'plan'>): Limit => ({
   max: PLAN_LIMITS[user.plan].canaries,
 });
 
-/** A new canary starts its first cycle now (DESIGN: last_check_in = created_at) with its timer armed. */
+/**
+ * A new canary starts its first cycle now (docs/server-rules.md "Canaries and check-ins": last_check_in =
+ * created_at) with its timer armed.
+ */
 export async function createCanary(ctx: ServiceContext, user: User, input: z.output<typeof ZCreateCanaryInput>) {
   const limit = canaryLimit(user);
 

@@ -31,7 +31,7 @@ export async function listCanaries(ctx: ServiceContext, userId: string): Promise
   );
 }
 
-/** Not found, or not yours (and a malformed id: api/ids.ts). */
+/** Not found, or not yours (and a malformed id: contracts/ids.ts). */
 export const canaryNotFound = () => notFound('Canary not found');
 
 /** The caller's canary, or 404 — also when it exists but belongs to someone else. */

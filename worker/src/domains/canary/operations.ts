@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZIdParam } from '../../api/ids';
+import { ZIdParam } from '../../contracts/ids';
 import { defineOperation } from '../../api/operation';
 import { ZCanary, ZCanaryStatus, ZCanaryWarnings, ZCheckInInput, ZCheckInResult, ZCreateCanaryInput } from '../../contracts/canary';
 import { canaryWarnings } from './canary-warnings';
@@ -11,7 +11,7 @@ import { deleteCanary } from './delete-canary';
 import { canaryNotFound, canaryStatus, listCanaries } from './list-canaries';
 
 /**
- * SPEC section 7: /api/canary/*, and the cron-job check-in POST /api/ping/{token} (its 405 for every
+ * docs/api.md: /api/canary/*, and the cron-job check-in POST /api/ping/{token} (its 405 for every
  * other method is a plain route: rest.ts).
  */
 const tags = ['Canaries'];

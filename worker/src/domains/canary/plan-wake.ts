@@ -5,11 +5,11 @@ import { humanTime } from '../../lib/human-time';
 import { durationWords } from './canary-notice-texts';
 
 /**
- * The canary engine's rules for one wake, as a pure function (docs/decisions/canary-engine.md, DESIGN
- * section 2): given the canary's clock and what its current cycle has recorded, what is due now — the
- * grace-entry reminder, a re-warning with a fresh grace period when the service was late or the owner was
- * never warned, each missed interval — and when the canary next needs attention. The canary's Durable
- * Object runs it on its own storage (durable/canary-clock.ts); nothing here touches D1.
+ * The canary engine's rules for one wake, as a pure function (docs/decisions/canary-engine.md,
+ * docs/server-rules.md "Canaries and check-ins"): given the canary's clock and what its current cycle has
+ * recorded, what is due now — the grace-entry reminder, a re-warning with a fresh grace period when the service
+ * was late or the owner was never warned, each missed interval — and when the canary next needs attention. The
+ * canary's Durable Object runs it on its own storage (durable/canary-clock.ts); nothing here touches D1.
  */
 export type RecordedBy = TransitionRow['recorded_by'];
 export type { TransitionRow };
@@ -43,7 +43,7 @@ export const MAX_MISSES_PER_RUN = 500;
 
 /**
  * A reminder delivered this much less than one grace period before the deadline still counts as
- * "one grace period earlier": delivery itself takes a moment (DESIGN section 2).
+ * "one grace period earlier": delivery itself takes a moment (docs/server-rules.md "Canaries and check-ins").
  */
 export const warningTolerance = (graceMillis: number) => Math.min(60_000, Math.round(graceMillis * 0.05));
 
@@ -96,8 +96,8 @@ export function planWake(
       const warned = reminder?.delivered_at != null && now - reminder.delivered_at >= grace - warningTolerance(grace);
       const onTime = now - deadline <= grace;
       if (!warned || !onTime) {
-        // DESIGN section 2: our lateness (or a warning that never reached the owner) must not become a
-        // release. Warn now; the misses count one grace period after a warning reaches them.
+        // docs/server-rules.md "Canaries and check-ins": our lateness (or a warning that never reached the
+        // owner) must not become a release. Warn now; the misses count one grace period after a warning reaches them.
         countsFrom = null;
         if (!find('late_rewarn', 0)) {
           rows.push({ ...base, id: crypto.randomUUID(), kind: 'late_rewarn', misses: 0, due_at: deadline, delivery_status: 'pending' });

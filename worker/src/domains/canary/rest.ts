@@ -4,8 +4,8 @@ import type { AppEnv } from '../../middleware/context';
 
 /**
  * /api/ping/{token} with any method but POST (the POST check-in is an operation: operations.ts): a GET
- * never checks in, since mail scanners and link previewers fetch URLs by themselves (DESIGN section 2).
- * A catch-all, so app.ts mounts it after the operations.
+ * never checks in, since mail scanners and link previewers fetch URLs by themselves
+ * (docs/server-rules.md "Canaries and check-ins"). A catch-all, so app.ts mounts it after the operations.
  */
 export const pingRoutes = new Hono<AppEnv>().all('/:token', (c) => {
   c.header('Allow', 'POST');

@@ -8,7 +8,7 @@ import {
   type TMyCapsule,
   ZCapsuleMediaFields,
 } from '../../contracts/capsules';
-import { singleFilePart, textField } from '../attachments/multipart';
+import { singleFilePart, textField } from '../../lib/multipart';
 import { parseOrThrow } from '../../lib/validation';
 import { formatBytes } from '../../contracts/attachments';
 import type { ServiceContext } from '../../env';

@@ -3,9 +3,9 @@ import { CHAT_IMPORT_ACCEPTED, type CHAT_IMPORT_FORMATS } from '../../contracts/
 import { AppError } from '../../lib/errors';
 
 /**
- * The messenger exports a chat import reads (DESIGN section 8), each to the shape its exporter
- * documents, reduced to one list of `{sender, text, sent_at}` in the chat's order. Schemas are loose
- * (`z.looseObject`): exporters add fields over the years, and only the ones read here must hold.
+ * The messenger exports a chat import reads (docs/server-rules.md "Voice, persona and chat import"), each to
+ * the shape its exporter documents, reduced to one list of `{sender, text, sent_at}` in the chat's order.
+ * Schemas are loose (`z.looseObject`): exporters add fields over the years, and only the ones read here must hold.
  */
 export type ChatFormat = (typeof CHAT_IMPORT_FORMATS)[number];
 export interface ChatLine {
@@ -143,7 +143,10 @@ export const notAChatExport = () =>
     { loc: ['body', 'file'], msg: `This file is not a chat export we can read. Accepted: ${CHAT_IMPORT_ACCEPTED}.`, type: 'chat_format' },
   ]);
 
-/** Parses the uploaded bytes as JSON: 422 when they are not (SPEC: JSON files only). */
+/**
+ * Parses the uploaded bytes as JSON: 422 when they are not (docs/product.md "Voice, persona and chat import":
+ * JSON files only).
+ */
 export function parseJsonFile(bytes: Uint8Array): unknown {
   try {
     return JSON.parse(new TextDecoder().decode(bytes));

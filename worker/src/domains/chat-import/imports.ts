@@ -11,7 +11,7 @@ import { parseJsonFile, readChatExport } from './formats';
 import { countSenders } from './own-lines';
 
 /*
- * Chat-history import (SPEC section 7 POST /imports/chat-history; docs/decisions/chat-import.md). The
+ * Chat-history import (POST /imports/chat-history; docs/decisions/chat-import.md). The
  * upload is read at once, so a file that is not one of the formats is refused with 422 before anything
  * is kept; the lines are stored by a queued job (runChatImport), which the page polls.
  */
@@ -64,7 +64,7 @@ export function unknownSender(sender: string, senders: { name: string }[]) {
  * POST /api/imports/chat-history: refused before anything is stored when the voice consent is withdrawn
  * (403: the import is persona material), the file is over 20 MiB (413), not JSON or none of the formats
  * (422, naming them), has no line with text, or `sender` names no one in it (422). Otherwise the file
- * waits in R2 for the job, and the import is `queued` (SPEC: 'queued: {job_id}'). `sender` is who the
+ * waits in R2 for the job, and the import is `queued` (the page shows 'queued: {job_id}'). `sender` is who the
  * owner is in the chat; without it, Telegram's full export names its exporter, and otherwise the job
  * asks (`needs_sender`, with the senders it found).
  */

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { ZIdParam } from '../../api/ids';
+import { ZIdParam } from '../../contracts/ids';
 import { defineOperation } from '../../api/operation';
 import { CHAT_IMPORT_ACCEPTED, CHAT_IMPORT_MAX_BODY_BYTES, ZChatImport, ZChatImportFields, ZChatImportSenderInput } from '../../contracts/chat-import';
 import { parseOrThrow } from '../../lib/validation';
-import { singleFilePart, textField } from '../attachments/multipart';
+import { singleFilePart, textField } from '../../lib/multipart';
 import { chatImportNotFound, chooseChatSender, deleteChatImport, getChatImport, listChatImports, startChatImport } from './imports';
 
 /**
- * Chat-history import (SPEC section 7 POST /imports/chat-history;
+ * Chat-history import (POST /imports/chat-history in docs/api.md;
  * docs/decisions/chat-import.md). The upload is multipart: REST only; tRPC has the rest.
  */
 const tags = ['Persona'];

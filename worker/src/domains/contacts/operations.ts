@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZIdParam } from '../../api/ids';
+import { ZIdParam } from '../../contracts/ids';
 import { defineOperation } from '../../api/operation';
 import { ZAddContactInput, ZContactInvitationAnswer, ZContactInvitationToken, ZContactView, ZReachability } from '../../contracts/contacts';
 import { addContact } from './add-contact';

@@ -3,7 +3,7 @@ import { ZDeadman, ZDeadmanSetupInput } from '../../contracts/deadman';
 import { getDeadman } from './deadman-view';
 import { cancelDeadman, setupDeadman } from './setup-deadman';
 
-/** SPEC section 7: /api/deadman/setup and /api/deadman/cancel (plus GET /api/deadman, its state). */
+/** docs/api.md: /api/deadman/setup and /api/deadman/cancel (plus GET /api/deadman, its state). */
 const tags = ["Dead-man's switch"];
 
 export const deadmanOperations = [

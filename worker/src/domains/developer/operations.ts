@@ -1,4 +1,4 @@
-import { ZIdParam } from '../../api/ids';
+import { ZIdParam } from '../../contracts/ids';
 import { defineOperation } from '../../api/operation';
 import { API_SCOPES, ZApiKeyList, ZCreateApiKeyInput, ZCreatedApiKey, ZRevokedApiKey } from '../../contracts/developer';
 import { ZDeathReportInput, ZDeathReportResult } from '../../contracts/guardian';

@@ -2,8 +2,9 @@ import type { User } from '@afterword/db/schema';
 import { PLAN_LIMITS, type PlanId } from '../../contracts/plans';
 
 /**
- * The plan's monthly API-call quota (SPEC section 9), counted per user over UTC calendar months in
- * the user's ApiUsageMeter (copied to api_usage). Only accepted API-key calls count; sessions are not metered.
+ * The plan's monthly API-call quota (docs/product.md "Plans and billing"), counted per user over UTC calendar
+ * months in the user's ApiUsageMeter (copied to api_usage). Only accepted API-key calls count; sessions are not
+ * metered.
  */
 export const monthKey = (now: Date) => now.toISOString().slice(0, 7);
 

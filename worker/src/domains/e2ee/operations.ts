@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZId } from '../../api/ids';
+import { ZId } from '../../contracts/ids';
 import { defineOperation } from '../../api/operation';
 import { ZKeyBundle, ZKeyBundleView, ZKeysOfUser, ZPublicKeyLookup, ZPublicKeyView, ZRecoverySaved, ZRecoveryStatus } from '../../contracts/e2ee';
 import { createKeys, getOwnKeys, getPublicKey, getRecoveryStatus, lookupPublicKey, markRecoverySaved, publicKeyNotFound } from './key-bundles';

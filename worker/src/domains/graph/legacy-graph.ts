@@ -7,7 +7,7 @@ type Node = GraphData['nodes'][number];
 type Link = GraphData['links'][number];
 
 /**
- * GET /api/graph/data (SPEC section 7): the owner's legacy as nodes and typed links — the owner, their
+ * GET /api/graph/data (docs/api.md): the owner's legacy as nodes and typed links — the owner, their
  * canaries, the messages they wrote, their vault items, the people those go to, and their guardians.
  * Only names, addresses, statuses and how things connect: never a message's text or a file's bytes or
  * name. A message with a missed-check-ins rule is `released_by` each canary (any missed canary arms

@@ -2,7 +2,7 @@ import { defineOperation } from '../../api/operation';
 import { ZGraphData } from '../../contracts/graph';
 import { readLegacyGraph } from './legacy-graph';
 
-/** GET /api/graph/data (SPEC section 7; docs/decisions/billing.md). The page stays a disabled placeholder. */
+/** GET /api/graph/data (docs/api.md; docs/decisions/billing.md). The page stays a disabled placeholder. */
 export const graphOperations = [
   defineOperation({
     method: 'get',

@@ -61,11 +61,12 @@ export async function enqueueGuardianNotices(ctx: Pick<ServiceContext, 'env'>, i
 }
 
 /**
- * The JOBS consumer of guardian notices: one email to the guardian's address (the channel DESIGN section
- * 5 names for invitations; guardians have no preferences with us). Locally the outbox row belongs to
- * the guardian's account — the one that accepted, or for an invitation the account with that address,
- * if any. A sandbox notice goes to the outbox whatever the transports. Marked sent after sending: a crash
- * re-sends, and the idempotency key lets the outbox and providers drop the repeat.
+ * The JOBS consumer of guardian notices: one email to the guardian's address (the channel
+ * docs/server-rules.md "Guardians and death confirmation" names for invitations; guardians have no preferences
+ * with us). Locally the outbox row belongs to the guardian's account — the one that accepted, or for an
+ * invitation the account with that address, if any. A sandbox notice goes to the outbox whatever the
+ * transports. Marked sent after sending: a crash re-sends, and the idempotency key lets the outbox and
+ * providers drop the repeat.
  */
 export async function sendGuardianNotice(ctx: ServiceContext, noticeId: string, channels?: Channels): Promise<'sent' | 'none'> {
   const [row] = await ctx.db

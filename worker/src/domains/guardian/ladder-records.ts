@@ -83,7 +83,10 @@ export const ifRecorded = (id: string) => ({ sql: 'WHERE EXISTS (SELECT 1 FROM l
 export const guardianActor = (guardianId: string) => `guardian:${guardianId}`;
 export const keyActor = (keyId: string) => `key:${keyId}`;
 
-/** Whether the owner is missing a check-in now: an active canary past its deadline (DESIGN section 2). */
+/**
+ * Whether the owner is missing a check-in now: an active canary past its deadline
+ * (docs/server-rules.md "Canaries and check-ins").
+ */
 export const MISSED_SQL = (ownerParam: string, nowParam: string) =>
   `EXISTS (SELECT 1 FROM canaries WHERE user_id = ${ownerParam} AND active = 1 AND last_check_in + interval_seconds * 1000 <= ${nowParam})`;
 

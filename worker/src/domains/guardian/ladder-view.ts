@@ -49,10 +49,10 @@ export interface LadderState {
 }
 
 /**
- * Where the owner's ladder stands at `now`, from the rows alone (DESIGN section 5's one timeline): the
- * owner's view, the guardians' view and the answers all read it. The stages in order: watching (or
- * no_guardians), missed, reported (votes below the quorum), veto_window (or on_hold: the window ended
- * while a hold is in force), confirmed.
+ * Where the owner's ladder stands at `now`, from the rows alone (the one timeline of
+ * docs/server-rules.md "Guardians and death confirmation"): the owner's view, the guardians' view and the
+ * answers all read it. The stages in order: watching (or no_guardians), missed, reported (votes below the
+ * quorum), veto_window (or on_hold: the window ended while a hold is in force), confirmed.
  */
 export async function ladderStateFor(ctx: ServiceContext, owner: User, now: number): Promise<LadderState> {
   const settings = await loadSettings(ctx, owner.id);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZIdParam } from '../../api/ids';
+import { ZIdParam } from '../../contracts/ids';
 import { defineOperation } from '../../api/operation';
 import {
   ZAssignGuardianInput,
@@ -21,7 +21,7 @@ import { getLadderView, listGuardedOwners } from './ladder-view';
 import { assignGuardian, listGuardians, revokeGuardian } from './manage-guardians';
 
 /**
- * /api/guardian/* (SPEC section 7: POST /guardian/assign {email, consent}; the ladder in
+ * /api/guardian/* (docs/api.md: POST /guardian/assign {email, consent}; the ladder in
  * docs/decisions/guardian-ladder.md). Signed-in people only: the owner's side (assign, list, revoke,
  * settings, ladder) and the guardian's side (accept / decline by token, the owners who chose me, answer,
  * resign). An executor's system reports with an API key: POST /api/death-verification/report.

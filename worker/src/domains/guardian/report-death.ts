@@ -16,12 +16,12 @@ export interface ReportOutcome {
 }
 
 /**
- * Records a death report (DESIGN section 5, docs/decisions/guardian-ladder.md step 2) in one D1 batch:
- * the open report of the owner (created by the first reporter), the reporter's vote (unique per report:
- * the same guardian twice counts once), the `death_reported` step, and — when the distinct *active*
- * guardians' votes reach the owner's quorum, or at once for an API key — the opening of the veto
- * window, its `veto_opened` step (once per report: dedupe key) and the owner's urgent notice. Every
- * statement re-checks that the reporter may report (an active guardian; the death not yet confirmed),
+ * Records a death report (docs/server-rules.md "Guardians and death confirmation",
+ * docs/decisions/guardian-ladder.md step 2) in one D1 batch: the open report of the owner (created by the first
+ * reporter), the reporter's vote (unique per report: the same guardian twice counts once), the `death_reported`
+ * step, and — when the distinct *active* guardians' votes reach the owner's quorum, or at once for an API key —
+ * the opening of the veto window, its `veto_opened` step (once per report: dedupe key) and the owner's urgent
+ * notice. Every statement re-checks that the reporter may report (an active guardian; the death not yet confirmed),
  * so a revocation racing the vote records nothing. The caller checks the rest first (404/403/409).
  */
 export async function recordDeathReport(ctx: ServiceContext, owner: User, reporter: Reporter, sandbox: boolean): Promise<ReportOutcome> {

@@ -1,7 +1,7 @@
 /**
- * The inactivity policy's clock (SPEC section 9: after 12 months of inactivity there is a free export
- * window of 12 months before archival; docs/decisions/inactivity.md). Months are counted as 365 days:
- * the policy is about years, and a fixed length keeps every step testable to the millisecond.
+ * The inactivity policy's clock (docs/product.md "Inactivity and payments": after 12 months of inactivity there
+ * is a free export window of 12 months before archival; docs/decisions/inactivity.md). Months are counted as
+ * 365 days: the policy is about years, and a fixed length keeps every step testable to the millisecond.
  */
 const DAY_MS = 24 * 3600_000;
 

@@ -10,13 +10,14 @@ import { endInactivity } from './end-inactivity';
 const BATCH = 200;
 
 /**
- * The daily sweep of the inactivity policy (SPEC section 9; docs/decisions/inactivity.md), in the order a
- * person lives it: activity since a window opened ends it (an archive is restored); a year without a
- * sign-in or a check-in opens the free export window, with a notice on every channel; reminders six
- * months, one month and one week before its end; at its end the account is archived — read-only, files in
- * R2's cold storage class, restored by signing in. Nothing here deletes anything, and an account kept
- * active (KEPT_ACTIVE_SQL: releases still to come, an open death report, a confirmed death) is neither
- * told nor archived. Every step is one guarded batch, so a sweep that runs twice changes nothing twice.
+ * The daily sweep of the inactivity policy (docs/product.md "Inactivity and payments";
+ * docs/decisions/inactivity.md), in the order a person lives it: activity since a window opened ends it (an
+ * archive is restored); a year without a sign-in or a check-in opens the free export window, with a notice on
+ * every channel; reminders six months, one month and one week before its end; at its end the account is
+ * archived — read-only, files in R2's cold storage class, restored by signing in. Nothing here deletes
+ * anything, and an account kept active (KEPT_ACTIVE_SQL: releases still to come, an open death report, a
+ * confirmed death) is neither told nor archived. Every step is one guarded batch, so a sweep that runs twice
+ * changes nothing twice.
  */
 export async function sweepInactiveAccounts(ctx: ServiceContext) {
   const now = ctx.now().getTime();

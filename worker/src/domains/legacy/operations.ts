@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../../api/operation';
-import { ZIdParam } from '../../api/ids';
+import { ZIdParam } from '../../contracts/ids';
 import { LEGACY_PART_TEXT, ZHeirs, ZHeirsInput, ZLegacyCopyView } from '../../contracts/legacy';
 import { listHeirs, setHeirs } from './heirs';
 import { copyNotFound, downloadLegacyCopy, listLegacyCopies } from './read-copies';

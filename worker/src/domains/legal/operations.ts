@@ -4,7 +4,7 @@ import { AppError } from '../../lib/errors';
 import { consentHistory, listConsents, setConsent } from './consents';
 import { listScheduledDeletions } from './list-deletions';
 
-/** SPEC section 7: /api/legal/* (deletions and consents; the export arrives with data rights). */
+/** docs/api.md: /api/legal/* (deletions and consents; the export arrives with data rights). */
 const tags = ['Legal'];
 const stops = Object.entries(CONSENT_STOPS)
   .map(([kind, what]) => `\`${kind}\`: ${what}`)

@@ -18,8 +18,8 @@ import { armMessage } from './release/transitions';
 import { humanTime } from '../../lib/human-time';
 
 /**
- * The shape rules of an end-to-end encrypted message (DESIGN section 6). The server only checks that
- * `content_encrypted` is a v1 envelope with a key for the recipient: it has no key to open it.
+ * The shape rules of an end-to-end encrypted message (docs/server-rules.md "End-to-end encryption"). The server
+ * only checks that `content_encrypted` is a v1 envelope with a key for the recipient: it has no key to open it.
  * Returns what to store as `content_encrypted`.
  */
 function checkSealedFields(input: TCreateMessage): string | null {

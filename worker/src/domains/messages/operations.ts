@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZIdParam } from '../../api/ids';
+import { ZIdParam } from '../../contracts/ids';
 import { defineOperation } from '../../api/operation';
 import {
   MESSAGE_CREATE_MAX_BODY_BYTES,
@@ -16,7 +16,10 @@ import { getDeliveryLog, getMessageAudio, getMessageDetail, listMessages, messag
 import { inboxMessages, markMessageRead, unreadCount } from './received-messages';
 import { cancelMessage, deliverNow } from './sender-actions';
 
-/** SPEC section 7 /api/message/* and /api/messages/deliver/{id}, plus the lookups My Messages, the view page and the inbox need. */
+/**
+ * docs/api.md: /api/message/* and /api/messages/deliver/{id}, plus the lookups My Messages, the view page and
+ * the inbox need.
+ */
 const tags = ['Messages'];
 const notYours = { description: 'Message not found (or not yours, or not yet released to you)' };
 const readMessages = { kind: 'session-or-key', scope: 'read:messages' } as const;

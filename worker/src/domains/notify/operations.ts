@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZIdParam } from '../../api/ids';
+import { ZIdParam } from '../../contracts/ids';
 import { defineOperation } from '../../api/operation';
 import { ZDeliveryLogEntry } from '../../contracts/messages';
 import { ZNotifyPreferences, ZPushEndpoint, ZPushSubscription, ZPushSubscriptionView } from '../../contracts/notify';
@@ -9,7 +9,7 @@ import { getNotifyPreferences, saveNotifyPreferences } from './preferences';
 import { listPushSubscriptionViews, subscribePush, unsubscribePush } from './push-subscriptions';
 import { vapidPublicKey } from './vapid-keys';
 
-/** SPEC section 7: /api/notify/preferences and /api/notify/logs/{id}, plus the Web Push routes. */
+/** docs/api.md: /api/notify/preferences and /api/notify/logs/{id}, plus the Web Push routes. */
 const tags = ['Notifications'];
 const session = { kind: 'session' } as const;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZIdParam } from '../../api/ids';
+import { ZIdParam } from '../../contracts/ids';
 import { defineOperation, type OperationContext } from '../../api/operation';
 import {
   ZVaultAsset,
@@ -12,7 +12,7 @@ import {
 } from '../../contracts/vault';
 import { AppError } from '../../lib/errors';
 import { parseOrThrow } from '../../lib/validation';
-import { singleFilePart, textField } from '../attachments/multipart';
+import { singleFilePart, textField } from '../../lib/multipart';
 import { assignVaultItem } from './assign-item';
 import { claimView } from './claim';
 import { createVaultAsset } from './create-asset';
@@ -21,7 +21,7 @@ import { qrSvg } from './qr-code';
 import { claimLinkByToken, claimNotFound, getVaultItem, listVaultItems, vaultItemNotFound } from './read-vault';
 
 /**
- * /api/vault/* (SPEC section 7: POST /vault/create multipart, POST /vault/assign; the design in
+ * /api/vault/* (docs/api.md: POST /vault/create multipart, POST /vault/assign; the design in
  * docs/decisions/vault.md). Create and assign are open to API keys with `create:vault`; the rest is the
  * signed-in owner's. The claim lookup is public: it is what the QR code opens.
  */

@@ -4,7 +4,7 @@ import { pcm16Wav } from './persona-engine/speech';
 
 /**
  * ElevenLabs over its documented HTTP API (elevenlabs.io/docs/api-reference), the `elevenlabs` voice engine
- * (DESIGN section 8; docs/decisions/voice.md "ElevenLabs"):
+ * (docs/server-rules.md "Voice, persona and chat import"; docs/decisions/voice.md "ElevenLabs"):
  *   POST   /v1/voices/add              multipart `name`, `files` (repeated), `description`, `labels` → {voice_id}
  *   POST   /v1/text-to-speech/{id}     JSON {text, model_id}, `?output_format=pcm_22050` → raw PCM s16le mono
  *   DELETE /v1/voices/{id}             → {status: "ok"}

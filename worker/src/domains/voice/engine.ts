@@ -3,8 +3,8 @@ import { ZVoiceEngine } from '../../contracts/voice';
 import type { Bindings } from '../../env';
 
 /**
- * The voice engine in use (DESIGN section 8), from VOICE_ENGINE: `local` unless set; `workers-ai` and
- * `elevenlabs` are built too (docs/decisions/voice.md). The Voice Trainer page shows it.
+ * The voice engine in use (docs/server-rules.md "Voice, persona and chat import"), from VOICE_ENGINE: `local`
+ * unless set; `workers-ai` and `elevenlabs` are built too (docs/decisions/voice.md). The Voice Trainer page shows it.
  */
 export function voiceEngine(env: Pick<Bindings, 'VOICE_ENGINE'>): TVoiceEngine {
   const parsed = ZVoiceEngine.safeParse(env.VOICE_ENGINE?.trim() || 'local');

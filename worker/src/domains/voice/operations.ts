@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { ZIdParam } from '../../api/ids';
+import { ZIdParam } from '../../contracts/ids';
 import { defineOperation } from '../../api/operation';
 import { VOICE_SAMPLE_MAX_BODY_BYTES, ZVoicePrompt, ZVoicePromptFields, ZVoiceSample, ZVoiceStatus, ZVoiceUploadFields } from '../../contracts/voice';
 import { AppError, bodyFieldError } from '../../lib/errors';
 import { createVoicePrompt, deleteVoicePrompt, listVoicePrompts, voicePromptNotFound } from './prompts';
 import { parseOrThrow } from '../../lib/validation';
-import { optionalFilePart, singleFilePart, textField } from '../attachments/multipart';
+import { optionalFilePart, singleFilePart, textField } from '../../lib/multipart';
 import { deleteVoiceSample, listVoiceSamples, uploadVoiceSample, voiceSampleNotFound } from './samples';
 import { startVoiceTraining, voiceStatus } from './training';
 import { ZPersona, ZPersonaInput } from '../../contracts/persona';
@@ -15,7 +15,7 @@ import { listChatPersonas, replyAsPersona, simulateResponse, TRANSCRIBE_MAX_BYTE
 import { NO_PERSONA, personaAccess, retirePersona, setPersonaAccess } from './persona-access';
 
 /**
- * Voice samples and the voice profile (SPEC section 7 /voice/upload, /voice/train, /voice/status;
+ * Voice samples and the voice profile (docs/api.md: /voice/upload, /voice/train, /voice/status;
  * docs/decisions/voice.md). Uploads are multipart: REST only; tRPC has the rest.
  */
 const tags = ['Voice'];

@@ -4,7 +4,7 @@ import { type ChatPersonaView, type PersonaReplyView, type TPersonaPrompt, ZPers
 import { parseOrThrow } from '../../lib/validation';
 import type { Bindings, ServiceContext } from '../../env';
 import { AppError, notFound } from '../../lib/errors';
-import { singleFilePart } from '../attachments/multipart';
+import { singleFilePart } from '../../lib/multipart';
 import { toBase64 } from '../../lib/encoding';
 import { consentWithdrawn, requireConsent } from '../legal/consent-state';
 import { voiceEngine } from './engine';

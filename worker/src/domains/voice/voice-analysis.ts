@@ -1,10 +1,10 @@
 import { readWav } from './audio-duration';
 
 /**
- * The local engine's voice profile (DESIGN section 8: "tuned by a voice profile measured from the
- * user's samples (pitch, rate)"): measured from PCM, which WAV samples carry. Opus and Vorbis would need
- * a decoder in the Worker; their seconds still count, but only WAV contributes pitch and rate (and the
- * profile says how many seconds it was measured on). Not a neural clone: two numbers that tune a
+ * The local engine's voice profile (docs/server-rules.md "Voice, persona and chat import": tuned by a voice profile
+ * measured from the user's samples, pitch and rate): measured from PCM, which WAV samples carry. Opus and
+ * Vorbis would need a decoder in the Worker; their seconds still count, but only WAV contributes pitch and rate
+ * (and the profile says how many seconds it was measured on). Not a neural clone: two numbers that tune a
  * synthesiser.
  */
 

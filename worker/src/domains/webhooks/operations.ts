@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZIdParam } from '../../api/ids';
+import { ZIdParam } from '../../contracts/ids';
 import { defineOperation } from '../../api/operation';
 import {
   MAX_WEBHOOKS_PER_USER,
@@ -17,7 +17,7 @@ import { simulateMissedCheckins } from './simulate-missed-checkins';
 import { createWebhook, listWebhookAttempts, listWebhooks, removeWebhook, sendTestEvent, webhookNotFound, webhookSample } from './webhooks';
 
 /**
- * /api/developer/webhooks (SPEC section 7; tRPC `webhooks.*`): session only. The API-key policy reads
+ * /api/developer/webhooks (docs/api.md; tRPC `webhooks.*`): session only. The API-key policy reads
  * `auth: 'session'` from these declarations and refuses keys before the route runs; `access` refuses
  * them again (403). Then /api/sandbox, the events a sandbox API key can make.
  */

@@ -3,8 +3,9 @@ import type { MissedCheckinsEvent } from '../../contracts/jobs';
 
 /**
  * The body of a `missed_checkins` webhook: Standard Webhooks' `{type, timestamp, data}` with the canary
- * event's fields and the SPEC's sample fields (`user_id`, `event`, `misses`) at the top of `data`.
- * `timestamp` is when the miss was recorded, so the body (and its signature input) is the same on every retry.
+ * event's fields and the sample payload's fields (`user_id`, `event`, `misses`; docs/product.md "Developer API
+ * and webhooks") at the top of `data`. `timestamp` is when the miss was recorded, so the body (and its
+ * signature input) is the same on every retry.
  */
 export function missedCheckinsPayload(event: MissedCheckinsEvent, opts: { sandbox?: boolean } = {}): TMissedCheckinsPayload {
   return {

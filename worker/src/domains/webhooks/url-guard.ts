@@ -37,11 +37,11 @@ const BLOCKED_SUFFIXES = [
 ];
 
 /**
- * The SSRF guard of webhook URLs (DESIGN section 9), run when an endpoint is created (422) and again before
- * every send. With the production rules: https only, port 443 (or none), no user or password in the URL,
- * no IP literal in any form (IPv4 dotted, decimal `2130706433`, hex `0x7f000001`, short `127.1`, IPv6
- * `[::1]` — WHATWG URL parsing turns the numeric IPv4 forms into dotted quads, and any all-numeric or hex
- * last label counts too), no single-label, loopback, private-suffix or metadata host names, and no
+ * The SSRF guard of webhook URLs (docs/server-rules.md "Developer platform"), run when an endpoint is created
+ * (422) and again before every send. With the production rules: https only, port 443 (or none), no user or
+ * password in the URL, no IP literal in any form (IPv4 dotted, decimal `2130706433`, hex `0x7f000001`, short
+ * `127.1`, IPv6 `[::1]` — WHATWG URL parsing turns the numeric IPv4 forms into dotted quads, and any
+ * all-numeric or hex last label counts too), no single-label, loopback, private-suffix or metadata host names, and no
  * wildcard-DNS names embedding an IPv4 address (`10.0.0.1.nip.io`, `10-0-0-1.sslip.io`). Redirects are never
  * followed when sending (send.ts), so an allowed URL cannot bounce to an internal one.
  *

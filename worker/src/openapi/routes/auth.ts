@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ZGoogleSignInStart } from '../../contracts/auth';
-import type { RouteDoc } from '../route-doc';
+import type { RouteDoc } from '../../api/route-doc';
 
 const tags = ['Accounts'];
 

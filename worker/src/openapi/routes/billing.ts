@@ -1,5 +1,5 @@
 import { ZWebhookAnswer } from '../../domains/billing/operations';
-import type { RouteDoc } from '../route-doc';
+import type { RouteDoc } from '../../api/route-doc';
 
 /** POST /api/billing/webhook (domains/billing/rest.ts): a plain route, it reads the raw body to verify it. */
 export const routes: RouteDoc[] = [

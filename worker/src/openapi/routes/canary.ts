@@ -1,5 +1,5 @@
 import { ZPingParams } from '../../domains/canary/operations';
-import type { RouteDoc } from '../route-doc';
+import type { RouteDoc } from '../../api/route-doc';
 
 /** What the /api/ping/{token} catch-all answers (domains/canary/rest.ts); the canary operations are domains/canary/operations.ts. */
 export const routes: RouteDoc[] = [

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RouteDoc } from '../route-doc';
+import type { RouteDoc } from '../../api/route-doc';
 
 /** GET /api/health (app.ts). */
 export const routes: RouteDoc[] = [

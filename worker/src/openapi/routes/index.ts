@@ -1,4 +1,4 @@
-import type { RouteDoc } from '../route-doc';
+import type { RouteDoc } from '../../api/route-doc';
 import { routes as googleSignIn } from './auth';
 import { routes as pingWithGet } from './canary';
 import { routes as health } from './health';

@@ -1,4 +1,4 @@
-import type { RouteDoc } from '../route-doc';
+import type { RouteDoc } from '../../api/route-doc';
 
 /** This document and its interactive reference page (openapi/rest.ts). */
 export const routes: RouteDoc[] = [

@@ -1,7 +1,7 @@
 import { defineOperation } from '../../../api/operation';
 import { exportArchive } from './export-archive';
 
-/** GET /api/legal/export (SPEC section 7): one ZIP archive of the caller's data and files. */
+/** GET /api/legal/export (docs/api.md): one ZIP archive of the caller's data and files. */
 export const exportOperations = [
   defineOperation({
     method: 'get',

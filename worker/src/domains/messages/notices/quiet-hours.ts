@@ -1,6 +1,6 @@
 /**
- * Quiet hours (DESIGN section 4): wall-clock HH:MM in the user's time zone; start = end means none;
- * start > end spans midnight (22:00–07:00). They delay owner notices, never releases.
+ * Quiet hours (docs/server-rules.md "Channels and notifications"): wall-clock HH:MM in the user's time zone;
+ * start = end means none; start > end spans midnight (22:00–07:00). They delay owner notices, never releases.
  */
 const minutesOf = (hhmm: string) => {
   const [h, m] = hhmm.split(':').map(Number);

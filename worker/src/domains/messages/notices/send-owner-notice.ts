@@ -42,8 +42,9 @@ const ALERT_OF: Record<string, 'messages' | 'vaults' | 'canary_events'> = {
 /**
  * A reported death (and its halfway reminder) reaches the owner on every channel they have — email,
  * verified phone, every push device — whatever their alert switches, chosen methods and quiet hours
- * (DESIGN section 5): a warning they never see could become a false confirmation of their death. So
- * does a requested deletion of their account: one they did not ask for must not go unseen.
+ * (docs/server-rules.md "Guardians and death confirmation"): a warning they never see could become a false
+ * confirmation of their death. So does a requested deletion of their account: one they did not ask for must not
+ * go unseen.
  */
 export const URGENT_NOTICE_KINDS = new Set(['death_reported', 'veto_halfway', 'account_deletion_requested']);
 

@@ -4,9 +4,9 @@ import { type CheckInRows, nextParam } from '../../canary/check-in-rows';
 import { syncReleaseTimer } from './release-timer';
 
 /**
- * What check-ins do to armed messages (DESIGN section 3): each one still inside its cancel window at a
- * check-in goes back to scheduled (a rule may fire again later), with a transition saying why, dated by
- * the first check-in that disarmed it. Raw D1 statements over the batch's check-ins
+ * What check-ins do to armed messages (docs/server-rules.md "Messages, rules and release"): each one still
+ * inside its cancel window at a check-in goes back to scheduled (a rule may fire again later), with a
+ * transition saying why, dated by the first check-in that disarmed it. Raw D1 statements over the batch's check-ins
  * (canary/check-in-rows.ts) that join the check-in's single batch (one round trip, atomic with it).
  *
  * Each check-in is judged by its own time: one projected late (docs/decisions/canary-engine.md) still

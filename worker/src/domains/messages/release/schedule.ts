@@ -2,8 +2,8 @@ import type { Message, StoredRule } from '@afterword/db/schema';
 import { parseIsoInstant } from '../../../contracts/messages';
 
 /*
- * The timing rules of DESIGN section 3, as pure functions of a message (and the sender's death flag):
- * the engine's writers and the model-based test's reference both read them from here.
+ * The timing rules of docs/server-rules.md "Messages, rules and release", as pure functions of a message (and
+ * the sender's death flag): the engine's writers and the model-based test's reference both read them from here.
  */
 
 export const DAY_MS = 86_400_000;

@@ -5,11 +5,12 @@ import { syncReleaseTimer } from './release-timer';
 import { DEATH_RULE_TYPES } from './schedule';
 
 /**
- * The one writer of `users.death_confirmed_at` (DESIGN section 5), for the guardian ladder's confirming
- * batch: it sets the flag only while it is still null and only when `when` holds (SQL after `AND`, e.g.
- * "the report's compare-and-set won in this batch"), so however many alarms, reconciler passes or queue
- * redeliveries arrive, the flag is set once, atomically with the report's confirmation. A confirmed death
- * is never withdrawn by the ladder: a report can only be refuted before its window ends.
+ * The one writer of `users.death_confirmed_at` (docs/server-rules.md "Guardians and death confirmation"), for
+ * the guardian ladder's confirming batch: it sets the flag only while it is still null and only when `when`
+ * holds (SQL after `AND`, e.g. "the report's compare-and-set won in this batch"), so however many alarms,
+ * reconciler passes or queue redeliveries arrive, the flag is set once, atomically with the report's
+ * confirmation. A confirmed death is never withdrawn by the ladder: a report can only be refuted before its
+ * window ends.
  */
 export function deathFlagStatement(db: D1Database, userId: string, at: number, when: { sql: string; params?: unknown[] }): D1PreparedStatement {
   return db

@@ -10,7 +10,7 @@ import { humanTime } from '../../../lib/human-time';
 import { appOrigin } from '../../../lib/app-origin';
 import { armedNotice, releasedNotice } from '../notices/message-notice-texts';
 
-/** A rule fired: scheduled → armed, with its cancel window (DESIGN section 3). */
+/** A rule fired: scheduled → armed, with its cancel window (docs/server-rules.md "Messages, rules and release"). */
 export function armMessage(
   ctx: ServiceContext,
   { message, recipientLabel }: EngineMessage,

@@ -4,8 +4,9 @@ import type { Retrieval } from './retrieval';
 import { type Behavior, shapeNoMatch, shapeOwnWords, TONES, withoutLifeClaims } from './tone';
 
 /**
- * The persona reply engines behind one interface (DESIGN section 8): the caller retrieves the owner's words
- * (retrieval.ts) and hands them over; an engine only words the reply. Chosen by VOICE_ENGINE (engine.ts).
+ * The persona reply engines behind one interface (docs/server-rules.md "Voice, persona and chat import"): the
+ * caller retrieves the owner's words (retrieval.ts) and hands them over; an engine only words the reply. Chosen
+ * by VOICE_ENGINE (engine.ts).
  */
 export interface ReplyRequest {
   prompt: string;

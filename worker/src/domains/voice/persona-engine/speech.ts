@@ -2,9 +2,9 @@ import SamJs from 'sam-js';
 import { monoWav } from '../../../contracts/wav';
 
 /**
- * Speech for persona replies (DESIGN section 8 "a speech synthesiser that ships with an npm package").
- * The local synthesiser is SAM (`sam-js`, 21 kB minified, pure JavaScript, no WebAssembly, no data files,
- * nothing downloaded at run time): it runs in workerd as is. It is a formant synthesiser of the 1982
+ * Speech for persona replies (docs/server-rules.md "Voice, persona and chat import": a synthesiser shipped in
+ * an npm package). The local synthesiser is SAM (`sam-js`, 21 kB minified, pure JavaScript, no WebAssembly, no
+ * data files, nothing downloaded at run time): it runs in workerd as is. It is a formant synthesiser of the 1982
  * Software Automatic Mouth: robotic, and tuned by the owner's voice profile (pitch, speaking rate) — a
  * voice profile, not a neural clone, as the pages say. Why not espeak-ng/meSpeak: see
  * docs/decisions/voice.md "Speech".

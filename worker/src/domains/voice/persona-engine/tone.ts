@@ -2,8 +2,9 @@ import type { PersonaView } from '../../../contracts/persona';
 import type { RetrievedSnippet } from './retrieval';
 
 /**
- * The tone rules of the four behaviours (SPEC section 3) and the rules every reply keeps, whatever the
- * tone (docs/decisions/voice.md "Persona replies"; the Cambridge "Griefbots" study's recommendations):
+ * The tone rules of the four behaviours (docs/product.md "Voice, persona and chat import") and the rules every
+ * reply keeps, whatever the tone (docs/decisions/voice.md "Persona replies"; the Cambridge "Griefbots" study's
+ * recommendations):
  * - it never claims the person is alive: the framing speaks of what they left, in the past, and a
  *   sentence of their own words that would read as a claim of being alive now is left out;
  * - it never advertises: no product, plan or upgrade is ever named in the person's voice;

@@ -3,9 +3,10 @@ import type { WorkersAiBinding } from './engines';
 import { mp3Seconds, type SpeechSynthesiser } from './speech';
 
 /**
- * Workers AI speech for VOICE_ENGINE=workers-ai (DESIGN section 8), behind the same interfaces as the local
- * engine, through the `AI` binding — which has no local simulation, so these are tested against a recording
- * fake binding (worker/test/voice-persona-engine.test.ts) and never against the real models here.
+ * Workers AI speech for VOICE_ENGINE=workers-ai (docs/server-rules.md "Voice, persona and chat import"), behind
+ * the same interfaces as the local engine, through the `AI` binding — which has no local simulation, so these
+ * are tested against a recording fake binding (worker/test/voice-persona-engine.test.ts) and never against the
+ * real models here.
  *  - text to speech: `@cf/myshell-ai/melotts` `{prompt, lang}` → `{audio}`, an MP3 in base64 (the binding's
  *    types also allow raw bytes); the seconds are counted from the MP3's frames (speech.ts `mp3Seconds`).
  *    MeloTTS has fixed voices: a stock voice, not the owner's (the pages say so).

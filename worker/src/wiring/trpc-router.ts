@@ -23,7 +23,7 @@ import { profileRouter } from '../domains/profile/trpc';
 import { webhooksRouter } from '../domains/webhooks/trpc';
 import { billingRouter } from '../domains/billing/trpc';
 import { graphRouter } from '../domains/graph/trpc';
-import { router } from './init';
+import { router } from '../trpc/init';
 
 /** The root router only composes; each domain owns its procedures. */
 export const appRouter = router({

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { ROUTE_DOCS } from '../openapi/routes';
-import type { AppEnv } from './context';
+import type { AppEnv } from '../middleware/context';
 
 /**
  * A known path asked with a method it does not have answers 405 with `Allow` (RFC 9110 §15.5.6), and

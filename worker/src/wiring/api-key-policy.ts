@@ -1,10 +1,11 @@
 import type { Context, Next } from 'hono';
-import type { ApiScope, RouteDoc } from '../openapi/route-doc';
+import type { ApiScope, RouteDoc } from '../api/route-doc';
 import { ROUTE_DOCS } from '../openapi/routes';
 import { AppError } from '../lib/errors';
 import type { KeyCall } from '../domains/developer/authenticate-key';
 import { rateLimitHeaders, retryAfterSeconds } from '../domains/developer/quota';
-import type { AppEnv } from './context';
+import type { AppEnv } from '../middleware/context';
+import { KEYS_CANNOT_MANAGE } from '../middleware/require-principal';
 
 /**
  * What an API key may call (docs/decisions/api-keys.md). ROUTE_DOCS (worker/src/openapi/routes/) is the
@@ -12,7 +13,7 @@ import type { AppEnv } from './context';
  * the entry's `scope`. Everything else — routes marked `session` or `none`, routes missing from
  * ROUTE_DOCS, tRPC — answers 403 to a key. Sessions are never held to this policy.
  */
-export const KEYS_CANNOT_MANAGE = 'API keys cannot manage keys, webhooks or the account';
+export { KEYS_CANNOT_MANAGE };
 export const KEY_TRPC_REFUSED = 'API keys work with the REST API only (see /api/openapi.json); /api/trpc needs a signed-in session';
 export const KEY_ROUTE_UNKNOWN = 'API keys cannot call this route: it is not part of the developer API (see /api/openapi.json)';
 export const keySessionOnly = (method: string, path: string) => `${method} ${path} needs a signed-in session; API keys cannot call it`;

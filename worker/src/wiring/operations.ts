@@ -24,7 +24,7 @@ import { vaultOperations } from '../domains/vault/operations';
 import { chatImportOperations } from '../domains/chat-import/operations';
 import { voiceOperations } from '../domains/voice/operations';
 import { webhooksOperations } from '../domains/webhooks/operations';
-import type { AnyOperation } from './operation';
+import type { AnyOperation } from '../api/operation';
 
 /**
  * Every declared operation, domain by domain: app.ts mounts their REST routes, openapi/routes/index.ts

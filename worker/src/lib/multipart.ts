@@ -1,5 +1,5 @@
-import { AppError, bodyFieldError } from '../../lib/errors';
-import { readBodyCapped } from '../../lib/json-body';
+import { AppError, bodyFieldError } from './errors';
+import { readBodyCapped } from './json-body';
 
 /**
  * Reads a multipart/form-data body with a size cap: 415 for another media type (naming the operation's

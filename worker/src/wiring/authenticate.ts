@@ -4,15 +4,17 @@ import { findSessionUser } from '../domains/auth/sessions';
 import { authenticateApiKey, type KeyCall } from '../domains/developer/authenticate-key';
 import { looksLikeApiKey } from '../domains/developer/key-format';
 import { refuseChangesWhileArchived } from '../domains/inactivity/read-only';
-import { AppError, unauthenticated } from '../lib/errors';
-import { enforceApiKeyPolicy, KEYS_CANNOT_MANAGE, keyRouteAccess } from './api-key-policy';
-import type { AppEnv, KeyPrincipal, Principal, SessionPrincipal } from './context';
+import { AppError } from '../lib/errors';
+import { enforceApiKeyPolicy, keyRouteAccess } from './api-key-policy';
+import { KEYS_CANNOT_MANAGE } from '../middleware/require-principal';
+export { requirePrincipal, requireSession } from '../middleware/require-principal';
+import type { AppEnv, KeyPrincipal } from '../middleware/context';
 
 /**
  * The one authentication middleware. `Authorization: Bearer …`:
  * - a token shaped like an API key (`afw_live_…` / `afw_test_…`) → the key path: a malformed key, a bad
  *   checksum, an unknown or revoked key answer 401 at once; a valid one becomes a key principal held to
- *   the key policy (scopes, quota, X-RateLimit-*; middleware/api-key-policy.ts); on a public route the
+ *   the key policy (scopes, quota, X-RateLimit-*; wiring/api-key-policy.ts); on a public route the
  *   key is ignored (no principal, not metered);
  * - anything else → the session path, unchanged: a missing or bad token leaves the principal null and
  *   each route decides (requirePrincipal → 401).
@@ -66,16 +68,3 @@ export const keyPrincipal = (call: Pick<KeyCall, 'user' | 'keyId' | 'scopes' | '
   new ApiKeyPrincipal(call.user, call.keyId, call.scopes, call.sandbox);
 
 export { UNAUTHENTICATED } from '../lib/errors';
-
-/** The principal of a route that needs one (session or API key): 401 otherwise. */
-export function requirePrincipal(principal: Principal | null): Principal {
-  if (!principal) throw unauthenticated();
-  return principal;
-}
-
-/** A signed-in person only: 401 without credentials, 403 for an API key (keys never manage keys, webhooks or the account). */
-export function requireSession(principal: Principal | null): SessionPrincipal {
-  const p = requirePrincipal(principal);
-  if (p.via !== 'session') throw new AppError('FORBIDDEN', KEYS_CANNOT_MANAGE);
-  return p;
-}

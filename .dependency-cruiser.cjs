@@ -1,0 +1,54 @@
+// The shape of the code, checked by dependency-cruiser in `npm test`'s lint stage and `npm run lint`
+// (docs/architecture.md "Which way dependencies point"). Any violation fails the stage.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-domain-cycle',
+      comment:
+        'Domains depend one way: the domain that owns a fact is depended on, the one that reacts depends on it. A reverse call is wiring (worker/src/wiring), not an import. Checked on modules: an import from one domain into another that leads back to the first.',
+      severity: 'error',
+      from: { path: '^worker/src/domains/([^/]+)/' },
+      to: { path: '^worker/src/domains/', pathNot: '^worker/src/domains/$1/', circular: true },
+    },
+    {
+      name: 'web-imports-only-contracts',
+      comment: "The web app shares the Worker's contracts (zod schemas, types) and the tRPC router's type, nothing else of the Worker.",
+      severity: 'error',
+      from: { path: '^web/src/' },
+      to: { path: '^worker/src/', pathNot: ['^worker/src/contracts/', '^worker/src/wiring/trpc-router\\.ts$'] },
+    },
+    {
+      name: 'db-imports-no-worker',
+      comment: 'The schema and migrations stand alone: the Worker depends on db/, never the reverse.',
+      severity: 'error',
+      from: { path: '^db/' },
+      to: { path: '^(worker|web)/' },
+    },
+    {
+      name: 'contracts-import-no-domain',
+      comment: 'Contracts are the shared language of server, OpenAPI and web: they import other contracts, zod and db types, no domain code.',
+      severity: 'error',
+      from: { path: '^worker/src/contracts/' },
+      to: { path: '^worker/src/(domains|api|middleware|queues|durable|channels|trpc)/' },
+    },
+    {
+      name: 'lib-imports-no-domain',
+      comment: 'lib/ holds helpers that belong to no domain, so it cannot reach into one.',
+      severity: 'error',
+      from: { path: '^worker/src/lib/' },
+      to: { path: '^worker/src/domains/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|dist|\\.types|\\.wrangler)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'worker/tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.mjs', '.js'],
+    },
+  },
+};
