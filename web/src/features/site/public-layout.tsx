@@ -1,9 +1,15 @@
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { buttonClass } from '../../components/button';
+import { getToken } from '../../lib/session';
 import { SiteFooter } from './site-footer';
 
+/**
+ * The public frame. A visitor is offered "Sign in" and "Create account"; someone already signed in on this
+ * browser (arriving from a memorial link or a release e-mail) is offered the way back into the app instead.
+ */
 export function PublicLayout({ children }: { children: ReactNode }) {
+  const signedIn = getToken() !== null;
   return (
     <div className="public-layout">
       <a className="skip-link" href="#main">
@@ -16,17 +22,25 @@ export function PublicLayout({ children }: { children: ReactNode }) {
           </Link>
           <nav aria-label="Main" className="site-header__nav">
             <Link to="/pricing">Pricing</Link>
-            <Link to="/login">Sign in</Link>
-            <Link to="/signup" className={buttonClass('primary')}>
-              Create account
-            </Link>
+            {signedIn ? (
+              <Link to="/app" className={buttonClass('primary')}>
+                Open Afterword
+              </Link>
+            ) : (
+              <>
+                <Link to="/login">Sign in</Link>
+                <Link to="/signup" className={buttonClass('primary')}>
+                  Create account
+                </Link>
+              </>
+            )}
           </nav>
         </div>
       </header>
       <main id="main" className="public-main" tabIndex={-1}>
         {children}
       </main>
-      <SiteFooter />
+      <SiteFooter signedIn={signedIn} />
     </div>
   );
 }

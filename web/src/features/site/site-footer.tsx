@@ -1,7 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import { CONTACT_EMAIL, CONTACT_MAILTO } from '../../lib/links';
 
-export function SiteFooter() {
+export function SiteFooter({ signedIn = false }: { signedIn?: boolean }) {
   return (
     <footer className="site-footer">
       <nav aria-label="Footer" className="site-footer__inner">
@@ -9,12 +9,20 @@ export function SiteFooter() {
           <li>
             <Link to="/pricing">Pricing</Link>
           </li>
-          <li>
-            <Link to="/login">Sign in</Link>
-          </li>
-          <li>
-            <Link to="/signup">Create account</Link>
-          </li>
+          {signedIn ? (
+            <li>
+              <Link to="/app">Open Afterword</Link>
+            </li>
+          ) : (
+            <>
+              <li>
+                <Link to="/login">Sign in</Link>
+              </li>
+              <li>
+                <Link to="/signup">Create account</Link>
+              </li>
+            </>
+          )}
           <li>
             <Link to="/status">Service status</Link>
           </li>
