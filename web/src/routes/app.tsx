@@ -1,6 +1,7 @@
 import { createFileRoute, Outlet, redirect, useNavigate } from '@tanstack/react-router';
 import { takePendingContact } from '../features/contacts/pending-contact';
 import { deviceUnlock } from '../features/e2ee/device-unlock';
+import { messageDrafts } from '../features/messages/message-draft';
 import { e2eeStore } from '../features/e2ee/key-store';
 import { useStayUnlocked } from '../features/e2ee/stay-unlocked';
 import { takePendingInvite } from '../features/guardian/pending-invite';
@@ -70,6 +71,9 @@ function AppLayout() {
     clearToken();
     e2eeStore.reset();
     await deviceUnlock.forget().catch(() => undefined);
+    // Signing out leaves nothing of the account on a shared computer, a half-written message included. (A
+    // session that merely expired keeps it: the draft comes back after signing in again.)
+    await messageDrafts.drop().catch(() => undefined);
     queryClient.clear();
     await navigate({ to: '/login' });
   }

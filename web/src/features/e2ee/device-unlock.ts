@@ -6,6 +6,7 @@
  * A record past its expiry, of another account, or that does not open is deleted on read. Default off.
  */
 import { aesGcmDecrypt, aesGcmEncrypt, importPrivatePkcs8, utf8Encode } from '../../crypto';
+import { idbRecord } from '../../lib/idb-record';
 
 /** What is stored: one record per browser profile (only one account is unlocked at a time). */
 export interface DeviceUnlockRecord {
@@ -70,44 +71,8 @@ export function createDeviceUnlock(backend: DeviceUnlockBackend, now: () => numb
   };
 }
 
-const DB_NAME = 'afterword-e2ee';
-const STORE = 'device-unlock';
-const KEY = 'current';
-
-function openDb(): Promise<IDBDatabase> {
-  return new Promise((resolve, reject) => {
-    const req = indexedDB.open(DB_NAME, 1);
-    req.onupgradeneeded = () => req.result.createObjectStore(STORE);
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error);
-  });
-}
-
-async function inStore<T>(mode: IDBTransactionMode, op: (store: IDBObjectStore) => IDBRequest): Promise<T> {
-  const db = await openDb();
-  try {
-    return await new Promise<T>((resolve, reject) => {
-      const tx = db.transaction(STORE, mode);
-      const req = op(tx.objectStore(STORE));
-      tx.oncomplete = () => resolve(req.result as T);
-      tx.onerror = () => reject(tx.error);
-      tx.onabort = () => reject(tx.error);
-    });
-  } finally {
-    db.close();
-  }
-}
-
 /** The browser's IndexedDB (structured clone keeps a CryptoKey non-extractable). No IndexedDB: nothing kept. */
-export const indexedDbBackend: DeviceUnlockBackend = {
-  read: async () => (typeof indexedDB === 'undefined' ? null : ((await inStore<DeviceUnlockRecord | undefined>('readonly', (s) => s.get(KEY))) ?? null)),
-  write: async (record) => {
-    if (typeof indexedDB !== 'undefined') await inStore('readwrite', (s) => s.put(record, KEY));
-  },
-  remove: async () => {
-    if (typeof indexedDB !== 'undefined') await inStore('readwrite', (s) => s.delete(KEY));
-  },
-};
+export const indexedDbBackend: DeviceUnlockBackend = idbRecord<DeviceUnlockRecord>('afterword-e2ee', 'device-unlock', 'current');
 
 /** The app's one device unlock. */
 export const deviceUnlock = createDeviceUnlock(indexedDbBackend);

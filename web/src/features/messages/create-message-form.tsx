@@ -7,6 +7,7 @@ import { Field, TextField } from '../../components/field';
 import { SelectField } from '../../components/select';
 import { toast } from '../../components/toast';
 import { readApiError } from '../../lib/api-error';
+import { formatDateTime } from '../../lib/format-time';
 import { useSingleFlight } from '../../lib/use-single-flight';
 import { AttachmentPicker, deliverAtWithFiles, PickedFileList, type PickedFile } from '../e2ee/attachment-picker';
 import type { EncryptedUpload } from '../e2ee/files-api';
@@ -19,7 +20,9 @@ import type { ContactOption, Reachability } from '../contacts/types';
 import { useReachability } from '../contacts/use-reachability';
 import { reachSentence, whenSentSentence } from './consequences';
 import { localDateTimeToIso, METHOD_LABEL } from './format';
-import { RulesEditor, toRuleInput, type RuleDraft, type RuleErrors } from './rules-editor';
+import { DRAFT_TEXTS, useMessageDraft } from './use-message-draft';
+import type { DraftStore } from './message-draft';
+import { newRule, RulesEditor, toRuleInput, type RuleDraft, type RuleErrors } from './rules-editor';
 import { blobToBase64, VoiceRecorder, type Recording } from './voice-recorder';
 
 export { E2EE_WARNING, E2EE_SAVED_TOAST };
@@ -86,6 +89,8 @@ interface CreateMessageFormProps {
   reachability?: (userId: string) => Promise<Reachability>;
   /** The clock the "when" sentence reads (tests pin it). */
   now?: () => number;
+  /** Keeps the half-written message on this device for `userId` (message-draft.ts); absent: no draft. */
+  drafts?: { store: DraftStore; userId: string };
 }
 
 /** Stops an E2EE submission before anything is sent, with the message to show. */
@@ -114,7 +119,7 @@ async function recipientKeyOf(keys: E2eeCreateDeps['keys'], recipient: string) {
  * (repeat submits ignored); 'Message queued' or 'Failed to create message', with the server's details under
  * the fields they concern.
  */
-export function CreateMessageForm({ create, onCreated, e2ee, contacts, withPicker = false, reachability, now = Date.now }: CreateMessageFormProps) {
+export function CreateMessageForm({ create, onCreated, e2ee, contacts, withPicker = false, reachability, now = Date.now, drafts }: CreateMessageFormProps) {
   const [content, setContent] = useState('');
   const [recipient, setRecipient] = useState('');
   const [method, setMethod] = useState<DeliveryMethod>('email');
@@ -128,6 +133,14 @@ export function CreateMessageForm({ create, onCreated, e2ee, contacts, withPicke
   const [files, setFiles] = useState<PickedFile[]>([]);
   const [created, setCreated] = useState<{ id: string } | null>(null);
   const [errors, setErrors] = useState<Errors>(NO_ERRORS);
+  const draft = useMessageDraft(drafts, { content, recipient, method, deliverAt, rules, e2eeChoice }, (restored) => {
+    setContent(restored.content);
+    setRecipient(restored.recipient);
+    setMethod(restored.method as DeliveryMethod);
+    setDeliverAt(restored.deliverAt);
+    setRules(restored.rules.map((r) => ({ ...newRule(r.trigger_type), value: r.value, expire: r.expire })));
+    setE2eeChoice(restored.e2eeChoice);
+  });
   const formRef = useRef<HTMLFormElement>(null);
   useFocusFirstInvalid(formRef, errors);
   const { pending, run, isBusy } = useSingleFlight();
@@ -222,6 +235,7 @@ export function CreateMessageForm({ create, onCreated, e2ee, contacts, withPicke
       try {
         const input = await buildInput();
         const message = await create(input);
+        await draft.sent();
         toast.success(input.use_e2ee ? E2EE_SAVED_TOAST : CREATE_SUCCESS_TOAST);
         const toUpload = input.use_e2ee ? files : [];
         if (!toUpload.length) {
@@ -261,6 +275,26 @@ export function CreateMessageForm({ create, onCreated, e2ee, contacts, withPicke
 
   return (
     <form ref={formRef} className="create-form" onSubmit={handleSubmit} noValidate aria-label="Create message">
+      {draft.restoredAt !== null ? (
+        <div className="note draft-note" role="status">
+          <p>{DRAFT_TEXTS.restored(formatDateTime(draft.restoredAt))}</p>
+          <Button
+            variant="secondary"
+            onClick={() =>
+              void draft.discard().then(() => {
+                setContent('');
+                setRecipient('');
+                setMethod('email');
+                setDeliverAt('');
+                setRules([]);
+                setE2eeChoice(null);
+              })
+            }
+          >
+            {DRAFT_TEXTS.discard}
+          </Button>
+        </div>
+      ) : null}
       <Field label="Message" error={errors.fields.content} hint="What you want them to read.">
         {(control) => <textarea className="input textarea" name="content" rows={8} value={content} onChange={(e) => setContent(e.target.value)} {...control} />}
       </Field>

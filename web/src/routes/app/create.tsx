@@ -7,6 +7,7 @@ import { uploadEncryptedFile } from '../../features/e2ee/files-api';
 import { StorageUsage } from '../../features/e2ee/storage-usage';
 import { useKeysApi } from '../../features/e2ee/unlock-prompt';
 import { CreateMessageForm, type E2eeCreateDeps } from '../../features/messages/create-message-form';
+import { messageDrafts } from '../../features/messages/message-draft';
 import { useCreateMessage } from '../../features/messages/queries';
 import { trpc } from '../../lib/trpc';
 
@@ -25,6 +26,8 @@ function CreateMessagePage() {
   const keys = useKeysApi();
   const utils = trpc.useUtils();
   const contacts = useContactOptions();
+  const me = trpc.auth.me.useQuery();
+  const drafts = useMemo(() => (me.data ? { store: messageDrafts, userId: me.data.id } : undefined), [me.data]);
   const reachability = useReachabilityLookup();
   const e2ee = useMemo<E2eeCreateDeps>(
     () => ({
@@ -50,6 +53,7 @@ function CreateMessagePage() {
         <CreateMessageForm
           create={create}
           e2ee={e2ee}
+          drafts={drafts}
           contacts={contacts}
           withPicker
           reachability={reachability}

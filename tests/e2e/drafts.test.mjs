@@ -1,0 +1,70 @@
+// A half-written message survives a reload (web/src/features/messages/message-draft.ts): what was typed
+// comes back in a real Chromium, the draft at rest in IndexedDB holds none of its words, and creating the
+// message drops it.
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { newContext, sharedBrowser } from '../support/browser.mjs';
+import { h1 } from '../support/page.mjs';
+import { accountWithToken, openSignedIn } from '../support/session.mjs';
+
+const getBrowser = sharedBrowser({ after });
+const WORDS = 'Dear Sam, the spare key is under the blue pot. marker-4471';
+
+/** The stored draft record's ciphertext as text, or null when there is none. */
+const storedDraft = (page) =>
+  page.evaluate(
+    () =>
+      new Promise((resolve, reject) => {
+        const open = indexedDB.open('afterword-drafts', 1);
+        open.onupgradeneeded = () => open.result.createObjectStore('message-draft');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const get = open.result.transaction('message-draft').objectStore('message-draft').get('current');
+          get.onsuccess = () => {
+            open.result.close();
+            resolve(get.result ? new TextDecoder().decode(get.result.ct) : null);
+          };
+          get.onerror = () => reject(get.error);
+        };
+      }),
+  );
+
+async function eventuallyStored(page, wanted) {
+  for (let i = 0; i < 100; i++) {
+    const found = await storedDraft(page);
+    if ((found !== null) === wanted) return found;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`the draft was ${wanted ? 'never written' : 'never dropped'}`);
+}
+
+test('drafts: a half-written message survives a reload, is sealed at rest, and goes once the message is created', async () => {
+  const [owner, recipient] = await Promise.all([accountWithToken(), accountWithToken()]);
+  const { context, errors } = await newContext(await getBrowser());
+  context.setDefaultTimeout(60_000);
+  const page = await context.newPage();
+  try {
+    await openSignedIn(page, owner.token, '/app/create');
+    await h1(page, 'Create Message').waitFor();
+    await page.getByLabel('Message', { exact: true }).fill(WORDS);
+    await page.getByLabel('Recipient User ID').fill(recipient.user.id);
+    const sealed = await eventuallyStored(page, true);
+    assert.ok(!sealed.includes('marker-4471') && !sealed.includes('spare key'), 'the words are not at rest in clear text');
+
+    await page.reload();
+    await page.getByText('Draft restored from').waitFor();
+    assert.equal(await page.getByLabel('Message', { exact: true }).inputValue(), WORDS);
+    assert.equal(await page.getByLabel('Recipient User ID').inputValue(), recipient.user.id);
+
+    await page.getByRole('button', { name: 'Create message', exact: true }).click();
+    await page.waitForURL(/\/app\/messages\/view\//);
+    await eventuallyStored(page, false);
+    await page.goto('/app/create');
+    await h1(page, 'Create Message').waitFor();
+    assert.equal(await page.getByLabel('Message', { exact: true }).inputValue(), '');
+    assert.equal(await page.getByText('Draft restored from').count(), 0);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
