@@ -254,6 +254,17 @@ test('developer: the API reference links, the plan quota, and the Help page (cur
     for (const topic of ['Check-ins', 'Canaries', 'Messages and rules', 'Your recipients’ inbox', 'Encryption and the recovery key']) {
       await card(page, 'Getting started').getByRole('heading', { level: 3, name: topic, exact: true }).waitFor();
     }
+    // Every page of the navigation has its line, with a link to it.
+    const guide = card(page, 'Every page');
+    for (const [name, href] of [
+      ['Dashboard', '/app'],
+      ['Vault', '/app/vault'],
+      ['Guardians', '/app/guardian'],
+      ['Developer', '/app/developer'],
+    ]) {
+      assert.equal(await guide.getByRole('link', { name, exact: true }).getAttribute('href'), href);
+    }
+    await guide.getByText('Files kept encrypted for a person and released on your death', { exact: false }).waitFor();
     const video = card(page, 'Video').locator('video');
     assert.equal(await video.getAttribute('src'), '/press/afterword-explainer.webm');
     assert.equal(await video.locator('track[kind="captions"]').getAttribute('src'), '/press/afterword-explainer.vtt');

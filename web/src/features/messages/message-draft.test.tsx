@@ -25,7 +25,14 @@ function memoryBackend() {
   return { backend, stored: () => record };
 }
 
-const fields = (content: string) => ({ content, recipient: RECIPIENT, method: 'sms', deliverAt: '', rules: [{ trigger_type: 'missed_checkins' as const, value: '3', expire: '' }], e2eeChoice: true });
+const fields = (content: string) => ({
+  content,
+  recipient: RECIPIENT,
+  method: 'sms',
+  deliverAt: '',
+  rules: [{ trigger_type: 'missed_checkins' as const, value: '3', expire: '' }],
+  e2eeChoice: true,
+});
 
 describe('the message draft store', () => {
   it('keeps the fields sealed: the stored bytes hold no word of the message, and the key cannot be read out', async () => {
