@@ -13,22 +13,28 @@ import type { AddressedMessage, ChannelKind, DeliveryResult } from './types';
  */
 export async function deliverToOutbox(ctx: ServiceContext, channel: ChannelKind, address: string, message: AddressedMessage): Promise<DeliveryResult> {
   const id = crypto.randomUUID();
-  const [row] = await ctx.db
-    .insert(schema.outboxMessages)
-    .values({
+  // An account's mailbox exists while the account does: the insert itself checks, so a delivery in flight
+  // while the account is erased cannot leave a row naming a deleted user behind it.
+  const row = await ctx.env.DB.prepare(
+    `INSERT INTO outbox_messages (id, channel, address, recipient_user_id, subject, text, link, idempotency_key, created_at)
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9 WHERE ?4 IS NULL OR EXISTS (SELECT 1 FROM users WHERE id = ?4)
+     ON CONFLICT (idempotency_key) DO UPDATE SET idempotency_key = excluded.idempotency_key
+     RETURNING id`,
+  )
+    .bind(
       id,
       channel,
       address,
-      recipient_user_id: message.recipientUserId,
-      subject: message.subject,
-      text: message.text,
-      link: message.link ?? null,
-      idempotency_key: message.idempotencyKey,
-      created_at: ctx.now(),
-    })
-    .onConflictDoUpdate({ target: schema.outboxMessages.idempotency_key, set: { idempotency_key: message.idempotencyKey } })
-    .returning({ id: schema.outboxMessages.id });
-  return { ok: true, providerId: `outbox:${row?.id ?? id}` };
+      message.recipientUserId ?? null,
+      message.subject,
+      message.text,
+      message.link ?? null,
+      message.idempotencyKey,
+      ctx.now().getTime(),
+    )
+    .first<{ id: string }>();
+  if (!row) return { ok: false, retryable: false, error: 'The recipient no longer has an Afterword account.' };
+  return { ok: true, providerId: `outbox:${row.id}` };
 }
 
 /**

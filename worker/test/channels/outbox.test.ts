@@ -37,6 +37,14 @@ describe('the outbox channel (local default)', () => {
     expect((await listOutbox(ctx, { operator: true })).map((r) => r.idempotency_key)).toContain('m3:email');
   });
 
+  it('writes nothing for an account that no longer exists (a delivery in flight while the account is erased)', async () => {
+    const ctx = createServiceContext(env);
+    const gone = crypto.randomUUID();
+    const result = await deliverToOutbox(ctx, 'email', 'left@example.com', message('m-gone:email', gone));
+    expect(result).toEqual({ ok: false, retryable: false, error: 'The recipient no longer has an Afterword account.' });
+    expect(await env.DB.prepare('SELECT count(*) AS n FROM outbox_messages WHERE recipient_user_id = ?').bind(gone).first()).toEqual({ n: 0 });
+  });
+
   it('stores a redelivered job once and answers with the first delivery id', async () => {
     const ctx = createServiceContext(env);
     const first = await deliverToOutbox(ctx, 'push', 'https://push.example/abc', message('m2:push', null));
