@@ -406,6 +406,22 @@ describe('POST /api/death-verification/report (an executor’s key)', () => {
     expect((await api('GET', '/api/guardian/ladder', { token: owner.token })).data.report.status).toBe('refuted');
   });
 
+  it('a key report that arrives as the death is confirmed (its account read just before) is 409 and records nothing', async () => {
+    const owner = await signedInUser();
+    const t = Date.now() + DAY;
+    const readBefore = await keyPrincipal(owner.id, false);
+    await captureQueues(() => reportDeath(servicesAt(t), readBefore, {}));
+    await captureQueues(() => advanceLadder(servicesAt(t + WINDOW / 2), owner.id, 'direct'));
+    const done = await captureQueues(() => advanceLadder(servicesAt(t + WINDOW), owner.id, 'direct'));
+    expect(done.result.confirmed).toHaveLength(1);
+    expect((await userRow(owner.id)).death_confirmed_at).not.toBeNull();
+    const steps = (await ladderSteps(owner.id)).length;
+    // The principal still says "not confirmed": the answer comes from the database, not from it.
+    expect(readBefore.user.death_confirmed_at).toBeNull();
+    await expect(captureQueues(() => reportDeath(servicesAt(t + WINDOW + HOUR), readBefore, {}))).rejects.toMatchObject({ name: 'AppError', code: 'CONFLICT' });
+    expect(await ladderSteps(owner.id)).toHaveLength(steps);
+  });
+
   it('a sandbox key runs the same path marked sandbox: notices to the outbox only, webhook marked, the flag never set', async () => {
     const owner = await signedInUser();
     const hook = await endpointFor(owner, `sandbox-${crypto.randomUUID()}`, { event: 'death_confirmed' });
