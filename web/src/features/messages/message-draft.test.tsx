@@ -91,6 +91,27 @@ describe('CreateMessageForm with a draft', () => {
     expect(screen.getByRole('status').textContent).toContain('A recording and chosen files are not kept in a draft');
   });
 
+  it('a draft that arrives after the person started typing does not overwrite what they typed', async () => {
+    const { backend } = memoryBackend();
+    const store = createDraftStore(backend);
+    await store.save(OWNER, fields('An old draft'));
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slowRead = backend.read;
+    backend.read = async () => {
+      await gate;
+      return slowRead();
+    };
+    setup(store);
+    fireEvent.change(screen.getByLabelText(/^Message/), { target: { value: 'Typed first' } });
+    release();
+    await waitFor(async () => expect((await store.load(OWNER))?.content).toBe('Typed first'));
+    expect((screen.getByLabelText(/^Message/) as HTMLTextAreaElement).value).toBe('Typed first');
+    expect(screen.queryByRole('button', { name: DRAFT_TEXTS.discard })).toBeNull();
+  });
+
   it('drops the draft once the message is created', async () => {
     const { backend, stored } = memoryBackend();
     const store = createDraftStore(backend);

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { DraftStore, MessageDraftFields } from './message-draft';
+import { isEmptyDraft, type DraftStore, type MessageDraftFields } from './message-draft';
 import type { RuleDraft } from './rules-editor';
 
 export const DRAFT_TEXTS = {
@@ -24,8 +24,14 @@ export function useMessageDraft(drafts: { store: DraftStore; userId: string } | 
   // The account whose draft has been looked for: until then nothing is written (the account may still be loading).
   const [loadedFor, setLoadedFor] = useState<string | null>(null);
   const done = useRef(false);
+  // Writes run one after another, and dropping waits for the one in flight: a write that finished after
+  // the drop would bring back the draft of a message already sent.
+  const writes = useRef<Promise<void>>(Promise.resolve());
   const restoreRef = useRef(restore);
   restoreRef.current = restore;
+  // What the form holds now: a draft that arrives after the person started typing does not overwrite it.
+  const fieldsRef = useRef(fields);
+  fieldsRef.current = fields;
   const store = drafts?.store;
   const userId = drafts?.userId;
   const ready = userId !== undefined && loadedFor === userId;
@@ -36,7 +42,7 @@ export function useMessageDraft(drafts: { store: DraftStore; userId: string } | 
     void store.load(userId).then(
       (found) => {
         if (!live) return;
-        if (found) {
+        if (found && isEmptyDraft(fieldsRef.current)) {
           restoreRef.current(found);
           setRestoredAt(found.savedAt);
         }
@@ -53,8 +59,8 @@ export function useMessageDraft(drafts: { store: DraftStore; userId: string } | 
   useEffect(() => {
     if (!store || !userId || !ready || done.current) return;
     const timer = setTimeout(() => {
-      if (done.current) return;
-      void store.save(userId, { content, recipient, method, deliverAt, rules: rules.map(({ key: _key, ...rule }) => rule), e2eeChoice }).catch(() => undefined);
+      const draft = { content, recipient, method, deliverAt, rules: rules.map(({ key: _key, ...rule }) => rule), e2eeChoice };
+      writes.current = writes.current.then(() => (done.current ? undefined : store.save(userId, draft))).catch(() => undefined);
     }, SAVE_AFTER_MS);
     return () => clearTimeout(timer);
   }, [store, userId, ready, content, recipient, method, deliverAt, rules, e2eeChoice]);
@@ -64,9 +70,11 @@ export function useMessageDraft(drafts: { store: DraftStore; userId: string } | 
     /** The message was created: the draft goes, and nothing writes it again. */
     sent: async () => {
       done.current = true;
+      await writes.current;
       await store?.drop().catch(() => undefined);
     },
     discard: async () => {
+      await writes.current;
       await store?.drop().catch(() => undefined);
       setRestoredAt(null);
     },
