@@ -277,7 +277,9 @@ describe('E2EE between two browsers: a message with a recording and a file', () 
     await h1(s.page, 'Create Message').waitFor();
     await s.page.getByLabel('Message', { exact: true }).fill(secretText);
     await s.page.getByLabel('Recipient User ID').fill(needs(recipient.id, "the recipient's id"));
-    await s.page.getByLabel('Use end-to-end encryption').check();
+    // Both have keys: end-to-end encryption turns itself on for this recipient, and says why.
+    await s.page.getByText('On, because this recipient has encryption keys', { exact: false }).waitFor();
+    assert.equal(await s.page.getByLabel('Use end-to-end encryption').isChecked(), true, 'on by default');
     await s.page.getByText(E2EE_WARNING, { exact: true }).waitFor();
     await s.page.getByRole('button', { name: 'Record', exact: true }).click();
     // At least a second of audio (the recorder hands over a chunk per second), seen on its clock.

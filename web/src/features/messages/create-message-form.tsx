@@ -133,13 +133,12 @@ export function CreateMessageForm({ create, onCreated, e2ee, contacts, withPicke
   const [files, setFiles] = useState<PickedFile[]>([]);
   const [created, setCreated] = useState<{ id: string } | null>(null);
   const [errors, setErrors] = useState<Errors>(NO_ERRORS);
-  const draft = useMessageDraft(drafts, { content, recipient, method, deliverAt, rules, e2eeChoice }, (restored) => {
+  const draft = useMessageDraft(drafts, { content, recipient, method, deliverAt, rules }, (restored) => {
     setContent(restored.content);
     setRecipient(restored.recipient);
     setMethod(restored.method as DeliveryMethod);
     setDeliverAt(restored.deliverAt);
     setRules(restored.rules.map((r) => ({ ...newRule(r.trigger_type), value: r.value, expire: r.expire })));
-    setE2eeChoice(restored.e2eeChoice);
   });
   const formRef = useRef<HTMLFormElement>(null);
   useFocusFirstInvalid(formRef, errors);

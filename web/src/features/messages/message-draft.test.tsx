@@ -31,7 +31,6 @@ const fields = (content: string) => ({
   method: 'sms',
   deliverAt: '',
   rules: [{ trigger_type: 'missed_checkins' as const, value: '3', expire: '' }],
-  e2eeChoice: true,
 });
 
 describe('the message draft store', () => {
@@ -60,7 +59,7 @@ describe('the message draft store', () => {
     const { backend, stored } = memoryBackend();
     const drafts = createDraftStore(backend);
     await drafts.save(OWNER, fields('something'));
-    await drafts.save(OWNER, { content: ' ', recipient: '', method: 'email', deliverAt: '', rules: [], e2eeChoice: null });
+    await drafts.save(OWNER, { content: ' ', recipient: '', method: 'email', deliverAt: '', rules: [] });
     expect(stored()).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 /*
  * A half-written message kept on this device (docs/decisions/drafts.md): the words, the recipient, the
- * method, the time and the rules, so a reload or a click elsewhere loses nothing. Every draft is sealed
+ * method, the time and the rules (not the encryption tick: it follows the keys again when the form opens), so a reload or a click elsewhere loses nothing. Every draft is sealed
  * with AES-GCM under a device key that is a non-extractable CryptoKey kept, as the object it is, in
  * IndexedDB (as "stay unlocked" keeps its key: e2ee/device-unlock.ts): the words of a message that will
  * be end-to-end encrypted are never at rest in clear text, and a copy of the disk alone opens nothing.
@@ -18,8 +18,6 @@ export interface MessageDraftFields {
   method: string;
   deliverAt: string;
   rules: Omit<RuleDraft, 'key'>[];
-  /** The person's own E2EE choice (null: it follows whether encryption is possible). */
-  e2eeChoice: boolean | null;
 }
 
 export interface MessageDraft extends MessageDraftFields {

@@ -55,15 +55,15 @@ export function useMessageDraft(drafts: { store: DraftStore; userId: string } | 
     };
   }, [store, userId]);
 
-  const { content, recipient, method, deliverAt, rules, e2eeChoice } = fields;
+  const { content, recipient, method, deliverAt, rules } = fields;
   useEffect(() => {
     if (!store || !userId || !ready || done.current) return;
     const timer = setTimeout(() => {
-      const draft = { content, recipient, method, deliverAt, rules: rules.map(({ key: _key, ...rule }) => rule), e2eeChoice };
+      const draft = { content, recipient, method, deliverAt, rules: rules.map(({ key: _key, ...rule }) => rule) };
       writes.current = writes.current.then(() => (done.current ? undefined : store.save(userId, draft))).catch(() => undefined);
     }, SAVE_AFTER_MS);
     return () => clearTimeout(timer);
-  }, [store, userId, ready, content, recipient, method, deliverAt, rules, e2eeChoice]);
+  }, [store, userId, ready, content, recipient, method, deliverAt, rules]);
 
   return {
     restoredAt,
