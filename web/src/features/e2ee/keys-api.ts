@@ -83,7 +83,12 @@ export type KeySetupOutcome = 'created' | 'unlocked' | 'wrong-password';
  * does not open with this password (it cannot happen through this app) is left alone: the unlock
  * prompt will say so.
  */
-export async function setUpKeysAfterSignIn(api: KeysApi, store: E2eeStore, password: string): Promise<KeySetupOutcome> {
+export async function setUpKeysAfterSignIn(
+  api: KeysApi,
+  store: E2eeStore,
+  password: string,
+  { renewUnsavedRecovery = true }: { renewUnsavedRecovery?: boolean } = {},
+): Promise<KeySetupOutcome> {
   const me = await api.whoami();
   let bundle = await api.mine();
   if (!bundle) {
@@ -106,7 +111,7 @@ export async function setUpKeysAfterSignIn(api: KeysApi, store: E2eeStore, passw
     if ((error as { code?: string }).code === 'wrong-key') return 'wrong-password';
     throw error;
   }
-  await renewUnsavedRecoveryKey(api, store, me.email, bundle, password);
+  if (renewUnsavedRecovery) await renewUnsavedRecoveryKey(api, store, me.email, bundle, password);
   return 'unlocked';
 }
 

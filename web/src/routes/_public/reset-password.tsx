@@ -35,15 +35,20 @@ function ResetPasswordPage() {
   /** The reset signed every session out: sign in with the new password, unlock, and show a new recovery key once. */
   async function afterReset({ email, password, newRecoveryKey }: ResetResult) {
     e2eeStore.reset();
-    if (newRecoveryKey) e2eeStore.showRecoveryKey({ email, ...newRecoveryKey });
+    // The new recovery key is shown once signed in again: its "saved" tick is recorded with the new session
+    // (the reset revoked the old one, and a call with it would sign the person out).
     try {
       const { access_token } = await trpcClient.auth.login.mutate({ email, password });
       setToken(access_token);
     } catch {
+      if (newRecoveryKey) e2eeStore.showRecoveryKey({ email, ...newRecoveryKey });
       toast(`${T.resetDone} ${T.resetSignIn}.`);
       return;
     }
-    await setUpKeysAfterSignIn(keysApiFromClient(trpcClient), e2eeStore, password).catch((error: unknown) =>
+    if (newRecoveryKey) e2eeStore.showRecoveryKey({ email, ...newRecoveryKey });
+    // A reset that made new keys is showing their recovery key already: the person may tick it saved while
+    // this runs, so it must not be replaced by one made from the bundle as it was read before the tick.
+    await setUpKeysAfterSignIn(keysApiFromClient(trpcClient), e2eeStore, password, { renewUnsavedRecovery: !newRecoveryKey }).catch((error: unknown) =>
       console.warn('Signed in, but the encryption keys could not be unlocked', error),
     );
     toast.success(T.resetDone);
