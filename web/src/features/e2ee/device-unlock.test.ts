@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { exportPrivatePkcs8, exportPublicJwk, generateKeyPair, openMessage, sealMessage } from '../../crypto';
-import { createDeviceUnlock, type DeviceUnlockBackend, type DeviceUnlockRecord } from './device-unlock';
+import { memoryRecord } from '../../test-utils/memory-record';
+import { createDeviceUnlock, type DeviceUnlockRecord } from './device-unlock';
 import { createE2eeStore } from './key-store';
 import { unlockWithPassword, type KeysApi } from './keys-api';
 
@@ -8,20 +9,7 @@ const OWNER = '11111111-2222-4333-8444-555555555555';
 const OUTSIDER = '7d3f0c2e-4b1a-4c8e-9f6d-2a5b8c1e0f3a';
 const HOUR = 3_600_000;
 
-/** IndexedDB's part in a Map: one record, kept as the same objects (a CryptoKey stays a CryptoKey). */
-function memoryBackend() {
-  let record: DeviceUnlockRecord | null = null;
-  const backend: DeviceUnlockBackend = {
-    read: async () => record,
-    write: async (r) => {
-      record = r;
-    },
-    remove: async () => {
-      record = null;
-    },
-  };
-  return { backend, stored: () => record };
-}
+const memoryBackend = () => memoryRecord<DeviceUnlockRecord>();
 
 /** A clock the test moves. */
 function clock(start = Date.parse('2026-11-24T09:00:00Z')) {

@@ -6,7 +6,7 @@
  * A record past its expiry, of another account, or that does not open is deleted on read. Default off.
  */
 import { aesGcmDecrypt, aesGcmEncrypt, importPrivatePkcs8, utf8Encode } from '../../crypto';
-import { idbRecord } from '../../lib/idb-record';
+import { type IdbRecord, idbRecord } from '../../lib/idb-record';
 
 /** What is stored: one record per browser profile (only one account is unlocked at a time). */
 export interface DeviceUnlockRecord {
@@ -17,12 +17,8 @@ export interface DeviceUnlockRecord {
   expiresAt: number;
 }
 
-/** Where the record lives: IndexedDB in the app, a Map in unit tests. */
-export interface DeviceUnlockBackend {
-  read(): Promise<DeviceUnlockRecord | null>;
-  write(record: DeviceUnlockRecord): Promise<void>;
-  remove(): Promise<void>;
-}
+/** Where the record lives: IndexedDB in the app, memory in unit tests. */
+export type DeviceUnlockBackend = IdbRecord<DeviceUnlockRecord>;
 
 export interface DeviceUnlock {
   /** Keeps `pkcs8` (the unwrapped private key) for `userId` until `expiresAt` (epoch ms). */

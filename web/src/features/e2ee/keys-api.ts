@@ -61,18 +61,28 @@ export function keysApiFromClient(client: TrpcClient): KeysApi {
  */
 async function renewUnsavedRecoveryKey(api: KeysApi, store: E2eeStore, email: string, bundle: KeyBundleView, password: string): Promise<void> {
   if (bundle.recovery_saved_at !== null || store.get().pendingRecovery) return;
-  const fresh = await createRecoveryKey(bundle.password_wrap, password);
-  await api.replaceRecovery({ current_password: password, recovery_wrap: fresh.recoveryWrap });
-  store.showRecoveryKey({ email, recoveryKey: fresh.recoveryKey, recoveryCt: fresh.recoveryWrap.ct, replacesUnsaved: true });
+  await replaceRecoveryKey(api, store, email, bundle, password, { replacesUnsaved: true });
 }
 
 /** Settings → "Make a new recovery key": the old one stops working; the new one is shown once. */
 export async function makeNewRecoveryKey(api: KeysApi, store: E2eeStore, password: string): Promise<void> {
   const [me, bundle] = await Promise.all([api.whoami(), api.mine()]);
   if (!bundle) throw new NoKeysError('no key bundle');
+  await replaceRecoveryKey(api, store, me.email, bundle, password);
+}
+
+/** A new recovery key for the bundle's key pair, stored with the password, then queued for the show-once dialog. */
+async function replaceRecoveryKey(
+  api: KeysApi,
+  store: E2eeStore,
+  email: string,
+  bundle: KeyBundleView,
+  password: string,
+  shown: { replacesUnsaved?: true } = {},
+): Promise<void> {
   const fresh = await createRecoveryKey(bundle.password_wrap, password);
   await api.replaceRecovery({ current_password: password, recovery_wrap: fresh.recoveryWrap });
-  store.showRecoveryKey({ email: me.email, recoveryKey: fresh.recoveryKey, recoveryCt: fresh.recoveryWrap.ct });
+  store.showRecoveryKey({ email, recoveryKey: fresh.recoveryKey, recoveryCt: fresh.recoveryWrap.ct, ...shown });
 }
 
 export type KeySetupOutcome = 'created' | 'unlocked' | 'wrong-password';

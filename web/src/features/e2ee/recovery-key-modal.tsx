@@ -6,6 +6,7 @@ import { toast } from '../../components/toast';
 import { recoveryKeyFileText } from '../../crypto';
 import { readApiError } from '../../lib/api-error';
 import { copyText } from '../../lib/clipboard';
+import { trpc } from '../../lib/trpc';
 import { useSingleFlight } from '../../lib/use-single-flight';
 import { useE2eeState, useE2eeStore, type PendingRecoveryKey } from './key-store';
 import { T } from './texts';
@@ -130,8 +131,10 @@ export function RecoveryKeyGate({ held = false, recoverySaved }: { held?: boolea
   );
 }
 
-/** Mounted once at the root: the gate on the signed-in tRPC client. */
+/** Mounted once at the root: the gate on the signed-in tRPC client; a tick refreshes the settings page's status. */
 export function ConnectedRecoveryKeyGate({ held = false }: { held?: boolean }) {
   const api = useKeysApi();
-  return <RecoveryKeyGate held={held} recoverySaved={api.recoverySaved} />;
+  const utils = trpc.useUtils();
+  const recoverySaved = (recoveryCt: string) => api.recoverySaved(recoveryCt).finally(() => void utils.keys.recoveryStatus.invalidate());
+  return <RecoveryKeyGate held={held} recoverySaved={recoverySaved} />;
 }

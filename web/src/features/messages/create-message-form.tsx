@@ -21,7 +21,7 @@ import { useReachability } from '../contacts/use-reachability';
 import { reachSentence, whenSentSentence } from './consequences';
 import { localDateTimeToIso, METHOD_LABEL } from './format';
 import { DRAFT_TEXTS, useMessageDraft } from './use-message-draft';
-import type { DraftStore } from './message-draft';
+import { EMPTY_DRAFT_FIELDS, type DraftStore, type MessageDraftFields } from './message-draft';
 import { newRule, RulesEditor, toRuleInput, type RuleDraft, type RuleErrors } from './rules-editor';
 import { blobToBase64, VoiceRecorder, type Recording } from './voice-recorder';
 
@@ -133,13 +133,15 @@ export function CreateMessageForm({ create, onCreated, e2ee, contacts, withPicke
   const [files, setFiles] = useState<PickedFile[]>([]);
   const [created, setCreated] = useState<{ id: string } | null>(null);
   const [errors, setErrors] = useState<Errors>(NO_ERRORS);
-  const draft = useMessageDraft(drafts, { content, recipient, method, deliverAt, rules }, (restored) => {
-    setContent(restored.content);
-    setRecipient(restored.recipient);
-    setMethod(restored.method as DeliveryMethod);
-    setDeliverAt(restored.deliverAt);
-    setRules(restored.rules.map((r) => ({ ...newRule(r.trigger_type), value: r.value, expire: r.expire })));
-  });
+  /** Puts a draft's fields into the form (a restored draft, or the empty one on discard). */
+  const fill = (f: MessageDraftFields) => {
+    setContent(f.content);
+    setRecipient(f.recipient);
+    setMethod(f.method as DeliveryMethod);
+    setDeliverAt(f.deliverAt);
+    setRules(f.rules.map((r) => ({ ...newRule(r.trigger_type), value: r.value, expire: r.expire })));
+  };
+  const draft = useMessageDraft(drafts, { content, recipient, method, deliverAt, rules }, fill);
   const formRef = useRef<HTMLFormElement>(null);
   useFocusFirstInvalid(formRef, errors);
   const { pending, run, isBusy } = useSingleFlight();
@@ -281,11 +283,7 @@ export function CreateMessageForm({ create, onCreated, e2ee, contacts, withPicke
             variant="secondary"
             onClick={() =>
               void draft.discard().then(() => {
-                setContent('');
-                setRecipient('');
-                setMethod('email');
-                setDeliverAt('');
-                setRules([]);
+                fill(EMPTY_DRAFT_FIELDS);
                 setE2eeChoice(null);
               })
             }

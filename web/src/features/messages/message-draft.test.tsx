@@ -3,7 +3,8 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toastStore } from '../../components/toast/toast-store';
 import { CreateMessageForm } from './create-message-form';
-import { createDraftStore, type DraftBackend, type DraftRecord } from './message-draft';
+import { memoryRecord } from '../../test-utils/memory-record';
+import { createDraftStore, type DraftRecord } from './message-draft';
 import { DRAFT_TEXTS } from './use-message-draft';
 
 const OWNER = '11111111-2222-4333-8444-555555555555';
@@ -11,19 +12,7 @@ const OTHER = '22222222-2222-4333-8444-555555555555';
 const RECIPIENT = '7d3f0c2e-4b1a-4c8e-9f6d-2a5b8c1e0f3a';
 type Create = (input: TCreateMessageInput) => Promise<{ id: string }>;
 
-function memoryBackend() {
-  let record: DraftRecord | null = null;
-  const backend: DraftBackend = {
-    read: async () => record,
-    write: async (r) => {
-      record = r;
-    },
-    remove: async () => {
-      record = null;
-    },
-  };
-  return { backend, stored: () => record };
-}
+const memoryBackend = () => memoryRecord<DraftRecord>();
 
 const fields = (content: string) => ({
   content,

@@ -8,7 +8,7 @@
  * dropped when the message is created or the person discards it, and on sign-out.
  */
 import { aesGcmDecrypt, aesGcmEncrypt, utf8Decode, utf8Encode } from '../../crypto';
-import { idbRecord } from '../../lib/idb-record';
+import { type IdbRecord, idbRecord } from '../../lib/idb-record';
 import type { RuleDraft } from './rules-editor';
 
 /** What a draft holds: the form's fields as typed. */
@@ -33,12 +33,8 @@ export interface DraftRecord {
   ct: Uint8Array;
 }
 
-/** Where the record lives: IndexedDB in the app, a Map in unit tests. */
-export interface DraftBackend {
-  read(): Promise<DraftRecord | null>;
-  write(record: DraftRecord): Promise<void>;
-  remove(): Promise<void>;
-}
+/** Where the record lives: IndexedDB in the app, memory in unit tests. */
+export type DraftBackend = IdbRecord<DraftRecord>;
 
 export interface DraftStore {
   /** The draft of `userId`, or null (none, another account's, or one that does not open: then it is removed). */
@@ -46,6 +42,9 @@ export interface DraftStore {
   save(userId: string, fields: MessageDraftFields): Promise<void>;
   drop(): Promise<void>;
 }
+
+/** A form with nothing typed (what "Discard draft" leaves). */
+export const EMPTY_DRAFT_FIELDS: MessageDraftFields = { content: '', recipient: '', method: 'email', deliverAt: '', rules: [] };
 
 /** True when the fields hold nothing worth keeping. */
 export const isEmptyDraft = (f: MessageDraftFields) => !f.content.trim() && !f.recipient.trim() && !f.deliverAt && f.rules.length === 0;

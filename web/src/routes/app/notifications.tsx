@@ -2,7 +2,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { Card } from '../../components/card';
 import { Skeleton } from '../../components/skeleton';
 import { PageHeader } from '../../features/app-pages/page-header';
-import { useE2eeState, useE2eeStore } from '../../features/e2ee/key-store';
+import { useE2eeStore } from '../../features/e2ee/key-store';
 import { makeNewRecoveryKey } from '../../features/e2ee/keys-api';
 import { PasswordSection } from '../../features/e2ee/password-section';
 import { RecoveryKeySection } from '../../features/e2ee/recovery-key-section';
@@ -17,7 +17,6 @@ import { usePreferenceActions, useProfileActions } from '../../features/notify/q
 import { awaitReads } from '../../lib/route-data';
 import { trpc } from '../../lib/trpc';
 import { ErrorState } from '../../components/error-state';
-import { useEffect } from 'react';
 
 export const Route = createFileRoute('/app/notifications')({
   loader: ({ context: { trpc } }) => {
@@ -41,13 +40,6 @@ function NotificationsPage() {
   const store = useE2eeStore();
   const changePassword = trpc.auth.changePassword.useMutation();
   const recovery = trpc.keys.recoveryStatus.useQuery();
-  // The recovery dialog records "saved" itself: read the status again whenever it opens or closes.
-  const { pendingRecovery } = useE2eeState();
-  const refetchRecovery = recovery.refetch;
-  useEffect(() => {
-    void pendingRecovery;
-    void refetchRecovery();
-  }, [pendingRecovery, refetchRecovery]);
 
   return (
     <>
@@ -103,7 +95,13 @@ function NotificationsPage() {
           ) : recovery.isError ? (
             <ErrorState title={LOAD_FAILED} read={recovery} />
           ) : (
-            <RecoveryKeySection status={recovery.data} makeNew={(password) => makeNewRecoveryKey(keys, store, password)} />
+            <RecoveryKeySection
+              status={recovery.data}
+              makeNew={async (password) => {
+                await makeNewRecoveryKey(keys, store, password);
+                void recovery.refetch();
+              }}
+            />
           )}
         </Card>
         <Card title={T.storageTitle}>

@@ -4,10 +4,9 @@ import { and, eq } from 'drizzle-orm';
 import { ACCOUNT_DELETION_DELAY_MS, ACCOUNT_DELETION_ERRORS, type TAccountDeleteInput } from '../../contracts/account';
 import type { TScheduledDeletion } from '../../contracts/legal';
 import type { ServiceContext } from '../../env';
-import { AppError, bodyFieldError } from '../../lib/errors';
-import { verifyPassword } from '../../lib/kdf';
+import { AppError } from '../../lib/errors';
 import { activityInsert } from '../activity/record-activity';
-import { loginThrottleKeys, reserveLoginAttempt, settleLoginFailure, settleLoginSuccess } from '../auth/login-throttle';
+import { confirmPassword } from '../auth/confirm-password';
 import { enqueueOwnerNotice, insertOwnerNotice } from '../messages/notices/enqueue-owner-notice';
 import { humanTime } from '../../lib/human-time';
 
@@ -20,13 +19,11 @@ const scheduledByRequest = (userId: string) =>
  * it asks "are you sure?" — and the deletion itself checks it again.
  */
 export async function checkDeletionPassword(ctx: ServiceContext, user: User, input: TAccountDeleteInput, clientAddress: string): Promise<{ ok: true }> {
-  if (!user.password_hash) throw bodyFieldError('password', ACCOUNT_DELETION_ERRORS.noPassword, 'no_password');
-  const throttle = await reserveLoginAttempt(ctx, await loginThrottleKeys(user.email, clientAddress));
-  if (!(await verifyPassword(input.password, user.password_hash)).ok) {
-    await settleLoginFailure(ctx, throttle);
-    throw bodyFieldError('password', ACCOUNT_DELETION_ERRORS.wrongPassword, 'wrong_password');
-  }
-  await settleLoginSuccess(ctx, throttle);
+  await confirmPassword(ctx, user, input.password, clientAddress, {
+    field: 'password',
+    noPassword: ACCOUNT_DELETION_ERRORS.noPassword,
+    wrong: ACCOUNT_DELETION_ERRORS.wrongPassword,
+  });
   return { ok: true };
 }
 

@@ -3,10 +3,10 @@ import type { z } from 'zod';
 import type { ZChangePassword } from '../../contracts/auth';
 import type { ServiceContext } from '../../env';
 import { AppError, bodyFieldError } from '../../lib/errors';
-import { hashPassword, verifyPassword } from '../../lib/kdf';
+import { hashPassword } from '../../lib/kdf';
 import { hasKeys } from '../e2ee/key-bundles';
 import { isCommonPassword } from './common-passwords';
-import { loginThrottleKeys, reserveLoginAttempt, settleLoginFailure, settleLoginSuccess } from './login-throttle';
+import { confirmPassword } from './confirm-password';
 
 export const PASSWORD_CHANGE_ERRORS = {
   noPassword: 'This account signs in with Google and has no password yet. Use “Forgot password” to set one.',
@@ -17,6 +17,13 @@ export const PASSWORD_CHANGE_ERRORS = {
     'This account has encryption keys: send password_wrap (your private key re-wrapped under the new password), or the keys could no longer be opened with it',
   noKeysToWrap: 'This account has no encryption keys to re-wrap; create them with PUT /api/keys/me',
 } as const;
+
+/** How a wrong or missing current password is refused (a password change, a new recovery key). */
+export const CURRENT_PASSWORD_REFUSAL = {
+  field: 'current_password',
+  noPassword: PASSWORD_CHANGE_ERRORS.noPassword,
+  wrong: PASSWORD_CHANGE_ERRORS.wrongCurrent,
+};
 
 /**
  * POST /api/auth/password: the signed-in user changes their password. A wrong current password is a
@@ -32,15 +39,7 @@ export async function changePassword(
   input: z.output<typeof ZChangePassword>,
   clientAddress: string,
 ): Promise<{ ok: true }> {
-  if (!user.password_hash) throw bodyFieldError('current_password', PASSWORD_CHANGE_ERRORS.noPassword, 'no_password');
-  const throttle = await reserveLoginAttempt(ctx, await loginThrottleKeys(user.email, clientAddress));
-  const verdict = await verifyPassword(input.current_password, user.password_hash);
-  if (!verdict.ok) {
-    await settleLoginFailure(ctx, throttle);
-    throw bodyFieldError('current_password', PASSWORD_CHANGE_ERRORS.wrongCurrent, 'wrong_password');
-  }
-  // The right password: its slot is given back now, whatever the rest of the change says.
-  await settleLoginSuccess(ctx, throttle);
+  await confirmPassword(ctx, user, input.current_password, clientAddress, CURRENT_PASSWORD_REFUSAL);
   if (isCommonPassword(input.new_password)) throw bodyFieldError('new_password', PASSWORD_CHANGE_ERRORS.common, 'common_password');
   if (input.new_password.normalize('NFKC') === input.current_password.normalize('NFKC'))
     throw bodyFieldError('new_password', PASSWORD_CHANGE_ERRORS.samePassword, 'same_password');

@@ -3,10 +3,9 @@ import type { z } from 'zod';
 import type { ZReplaceRecoveryKey } from '../../contracts/auth';
 import type { ServiceContext } from '../../env';
 import { bodyFieldError } from '../../lib/errors';
-import { verifyPassword } from '../../lib/kdf';
 import { hasKeys, NO_KEYS_YET, replaceRecoveryWrap } from '../e2ee/key-bundles';
-import { PASSWORD_CHANGE_ERRORS } from './change-password';
-import { loginThrottleKeys, reserveLoginAttempt, settleLoginFailure, settleLoginSuccess } from './login-throttle';
+import { CURRENT_PASSWORD_REFUSAL } from './change-password';
+import { confirmPassword } from './confirm-password';
 
 /**
  * PUT /api/keys/me/recovery: a new recovery key (made in the browser, which re-wrapped the private key
@@ -16,14 +15,7 @@ import { loginThrottleKeys, reserveLoginAttempt, settleLoginFailure, settleLogin
  * shows it until the owner says they saved it (POST /api/keys/me/recovery/saved).
  */
 export async function replaceRecoveryKey(ctx: ServiceContext, user: User, input: z.output<typeof ZReplaceRecoveryKey>, clientAddress: string) {
-  if (!user.password_hash) throw bodyFieldError('current_password', PASSWORD_CHANGE_ERRORS.noPassword, 'no_password');
-  const throttle = await reserveLoginAttempt(ctx, await loginThrottleKeys(user.email, clientAddress));
-  const verdict = await verifyPassword(input.current_password, user.password_hash);
-  if (!verdict.ok) {
-    await settleLoginFailure(ctx, throttle);
-    throw bodyFieldError('current_password', PASSWORD_CHANGE_ERRORS.wrongCurrent, 'wrong_password');
-  }
-  await settleLoginSuccess(ctx, throttle);
+  await confirmPassword(ctx, user, input.current_password, clientAddress, CURRENT_PASSWORD_REFUSAL);
   if (!(await hasKeys(ctx, user.id))) throw bodyFieldError('recovery_wrap', NO_KEYS_YET, 'no_keys');
   return replaceRecoveryWrap(ctx, user.id, input.recovery_wrap);
 }

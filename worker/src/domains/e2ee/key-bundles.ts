@@ -108,8 +108,7 @@ export async function lookupPublicKey(ctx: ServiceContext, userId: string): Prom
 
 /** GET /api/keys/{userId}: any signed-in caller may seal for any user; 404 when the user or their keys do not exist. */
 export async function getPublicKey(ctx: ServiceContext, userId: string): Promise<PublicKeyView> {
-  const id = userId.toLowerCase();
-  const [row] = await ctx.db.select({ public_key: schema.userKeys.public_key }).from(schema.userKeys).where(eq(schema.userKeys.user_id, id)).limit(1);
-  if (!row) throw publicKeyNotFound();
-  return { user_id: id, public_key: row.public_key as TPublicKeyJwk };
+  const { user_id, public_key } = await lookupPublicKey(ctx, userId);
+  if (!public_key) throw publicKeyNotFound();
+  return { user_id, public_key };
 }
