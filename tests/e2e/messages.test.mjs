@@ -337,7 +337,7 @@ test('messages: notifications page: preferences, profile time zone from the brow
     // With a verified number, SMS can be chosen.
     await prefs.getByLabel('SMS', { exact: true }).check();
     await prefs.getByRole('button', { name: 'Save preferences' }).click();
-    await toast(page, 'Preferences saved').first().waitFor();
+    await toast(page, 'Preferences saved').waitFor();
     await eventually(async () => (await api('GET', '/api/notify/preferences', { token: acct.token })).json.methods.includes('sms'), 'sms saved');
     await assertNoSeriousAxeViolations(page, '/app/notifications');
     await screenshot(page, 'notifications');

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { markRecording, recordToasts } from './toast-record.mjs';
 
 export const artifactsDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'artifacts');
 
@@ -23,11 +24,13 @@ export function launchBrowser(extraArgs = []) {
 
 /**
  * A fresh context (own storage, so its own localStorage) with a viewport, whose pages record console
- * errors and uncaught page errors in `errors`.
+ * errors and uncaught page errors in `errors` and whose toasts are recorded (tests/support/toast-record.mjs).
  * @param {import('playwright-core').Browser} browser
  */
 export async function newContext(browser, { width = 1280, height = 800, baseURL = process.env.AFTERWORD_ORIGIN, ...rest } = {}) {
   const context = await browser.newContext({ viewport: { width, height }, baseURL, ...rest });
+  await recordToasts(context);
+  markRecording(context);
   const errors = [];
   context.on('page', (page) => watch(page, errors));
   const newPage = async () => {

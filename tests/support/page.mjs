@@ -2,9 +2,18 @@
 // fails on serious or critical violations, polling, and console errors minus the expected ones.
 import AxeBuilder from '@axe-core/playwright';
 import assert from 'node:assert/strict';
+import { recordsToasts, waitForToast } from './toast-record.mjs';
 
-/** A toast's text in the Notifications region. */
-export const toast = (page, text) => page.getByRole('region', { name: 'Notifications' }).locator('.toast__message').getByText(text, { exact: true });
+/**
+ * A toast with exactly `text`: `waitFor()` resolves once the page has shown one that no earlier wait took (from the
+ * record of tests/support/toast-record.mjs, so a 2 s success toast is not missed by a late poll); a page of a
+ * context made elsewhere falls back to the visible toast.
+ */
+export const toast = (page, text) => {
+  const visible = () => page.getByRole('region', { name: 'Notifications' }).locator('.toast__message').getByText(text, { exact: true });
+  const waitFor = () => (recordsToasts(page) ? waitForToast(page, text) : visible().first().waitFor());
+  return { waitFor };
+};
 /** The card (`section.card`) titled by an h2. */
 export const card = (page, title) => page.locator('section.card', { has: page.getByRole('heading', { level: 2, name: title, exact: true }) });
 /** The page's h1. */
