@@ -27,3 +27,27 @@ export const canaries = sqliteTable(
 );
 
 export type Canary = typeof canaries.$inferSelect;
+
+/**
+ * A link in a canary warning that checks that canary in without signing in (worker/src/domains/canary/check-in-links.ts):
+ * one per sent warning, stored as the SHA-256 of its 256-bit token, used once, and only until it expires.
+ * Opening it shows a page with one button; only that button's POST checks in, so a mail scanner changes nothing.
+ */
+export const checkInLinks = sqliteTable(
+  'check_in_links',
+  {
+    token_hash: text('token_hash').primaryKey(),
+    user_id: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    canary_id: text('canary_id')
+      .notNull()
+      .references(() => canaries.id, { onDelete: 'cascade' }),
+    /** The warning (owner_notices.id) it was sent in. */
+    notice_id: text('notice_id').notNull(),
+    created_at: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+    expires_at: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    used_at: integer('used_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [index('check_in_links_canary_idx').on(t.canary_id)],
+);

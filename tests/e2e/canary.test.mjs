@@ -198,7 +198,7 @@ test('canary pages: dashboard: Canary Summary shows Active and a ticking countdo
     await activity.getByText('Created canary "Daily phone".', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Heartbeat', exact: true }).click();
     await toast(page, 'Check-in received').waitFor();
-    await activity.getByText('Checked in (web): "Daily phone".', { exact: true }).waitFor();
+    await activity.getByText('Checked in with the button in the app: "Daily phone".', { exact: true }).waitFor();
     await screenshot(page, 'dashboard-canary');
     assertNoConsoleErrors(errors);
   } finally {

@@ -1,6 +1,6 @@
 // The owner's warnings on their own channels: a one-minute canary enters its grace period, the reminder
-// reaches the owner's outbox (their email, locally), and Canary Status says where it went. The
-// Notifications page says which warnings always come.
+// reaches the owner's outbox (their email, locally), and Canary Status says where it went; the reminder's
+// one-tap link checks the canary in from a signed-out phone, once. The Notifications page says which warnings always come.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { newContext, sharedBrowser, screenshot } from '../support/browser.mjs';
@@ -9,7 +9,7 @@ import { accountWithToken, openSignedIn } from '../support/session.mjs';
 
 const getBrowser = sharedBrowser({ after });
 
-test('owner warnings: the grace reminder reaches the owner’s email, and Canary Status shows where it went', async () => {
+test('owner warnings: the grace reminder reaches the owner’s email, Canary Status shows where it went, and its link checks in once', async () => {
   const owner = await accountWithToken();
   // No quiet hours, so the reminder is not held back whatever the hour of the run.
   const prefs = await api('POST', '/api/notify/preferences', {
@@ -42,8 +42,31 @@ test('owner warnings: the grace reminder reaches the owner’s email, and Canary
     const reminder = outbox.json.messages.find((m) => /^Check in before .*"Minute"$/.test(m.subject));
     assert.ok(reminder, `the reminder is in the outbox: ${outbox.json.messages.map((m) => m.subject).join(' | ')}`);
     assert.match(reminder.text, /is in its grace period/);
-    assert.match(reminder.text, /\/app\/canary-status/);
+    const link = /https?:\/\/\S+\/check-in\/[A-Za-z0-9_-]{43}/.exec(reminder.text)?.[0];
+    assert.ok(link, `the reminder carries a one-tap check-in link: ${reminder.text}`);
     await screenshot(page, 'owner-warnings-canary-status');
+
+    // The link, opened signed out (a phone's mail app): one button, and only pressing it checks in.
+    const before = (await api('GET', '/api/canary/list', { token: owner.token })).json[0].last_check_in;
+    const phone = await newContext(await getBrowser(), { width: 390, height: 844 });
+    const linkPage = await phone.context.newPage();
+    try {
+      await linkPage.goto(new URL(link).pathname);
+      await linkPage.getByText('Press the button to check in your canary “Minute”', { exact: false }).waitFor();
+      assert.equal((await api('GET', '/api/canary/list', { token: owner.token })).json[0].last_check_in, before, 'opening the link checked nothing in');
+      await linkPage.getByRole('button', { name: 'I’m here — check in' }).click();
+      await linkPage.getByRole('status').getByText('Checked in.').waitFor();
+      await screenshot(linkPage, 'check-in-link-done');
+      const after = (await api('GET', '/api/canary/list', { token: owner.token })).json[0].last_check_in;
+      assert.ok(Date.parse(after) > Date.parse(before), `the press checked in: ${before} → ${after}`);
+      // Used once: opened again, it says so and has no button.
+      await linkPage.reload();
+      await linkPage.getByText(/This link was already used/).waitFor();
+      assert.equal(await linkPage.getByRole('button', { name: 'I’m here — check in' }).count(), 0);
+      assert.deepEqual(phone.errors, []);
+    } finally {
+      await phone.context.close();
+    }
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

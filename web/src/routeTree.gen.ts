@@ -43,6 +43,7 @@ import { Route as AppRemembrancesRouteImport } from './routes/app/remembrances'
 import { Route as AppVaultRouteImport } from './routes/app/vault'
 import { Route as AppVoiceChatRouteImport } from './routes/app/voice-chat'
 import { Route as AppVoiceLegacyRouteImport } from './routes/app/voice-legacy'
+import { Route as PublicCheckInTokenRouteImport } from './routes/_public/check-in.$token'
 import { Route as PublicClaimTokenRouteImport } from './routes/_public/claim.$token'
 import { Route as AppCapsuleIdRouteImport } from './routes/app/capsule/$id'
 import { Route as AppInboxIdRouteImport } from './routes/app/inbox_.$id'
@@ -223,6 +224,11 @@ const AppVoiceLegacyRoute = AppVoiceLegacyRouteImport.update({
   path: '/voice-legacy',
   getParentRoute: () => AppRoute,
 } as any)
+const PublicCheckInTokenRoute = PublicCheckInTokenRouteImport.update({
+  id: '/check-in/$token',
+  path: '/check-in/$token',
+  getParentRoute: () => PublicRoute,
+} as any)
 const PublicClaimTokenRoute = PublicClaimTokenRouteImport.update({
   id: '/claim/$token',
   path: '/claim/$token',
@@ -310,6 +316,7 @@ export interface FileRoutesByFullPath {
   '/app/voice-chat': typeof AppVoiceChatRoute
   '/app/voice-legacy': typeof AppVoiceLegacyRoute
   '/app/': typeof AppIndexRoute
+  '/check-in/$token': typeof PublicCheckInTokenRoute
   '/claim/$token': typeof PublicClaimTokenRoute
   '/app/capsule/$id': typeof AppCapsuleIdRoute
   '/app/inbox/$id': typeof AppInboxIdRoute
@@ -354,6 +361,7 @@ export interface FileRoutesByTo {
   '/app/voice-legacy': typeof AppVoiceLegacyRoute
   '/': typeof PublicIndexRoute
   '/app': typeof AppIndexRoute
+  '/check-in/$token': typeof PublicCheckInTokenRoute
   '/claim/$token': typeof PublicClaimTokenRoute
   '/app/capsule/$id': typeof AppCapsuleIdRoute
   '/app/inbox/$id': typeof AppInboxIdRoute
@@ -401,6 +409,7 @@ export interface FileRoutesById {
   '/app/voice-legacy': typeof AppVoiceLegacyRoute
   '/_public/': typeof PublicIndexRoute
   '/app/': typeof AppIndexRoute
+  '/_public/check-in/$token': typeof PublicCheckInTokenRoute
   '/_public/claim/$token': typeof PublicClaimTokenRoute
   '/app/capsule/$id': typeof AppCapsuleIdRoute
   '/app/inbox_/$id': typeof AppInboxIdRoute
@@ -448,6 +457,7 @@ export interface FileRouteTypes {
     | '/app/voice-chat'
     | '/app/voice-legacy'
     | '/app/'
+    | '/check-in/$token'
     | '/claim/$token'
     | '/app/capsule/$id'
     | '/app/inbox/$id'
@@ -492,6 +502,7 @@ export interface FileRouteTypes {
     | '/app/voice-legacy'
     | '/'
     | '/app'
+    | '/check-in/$token'
     | '/claim/$token'
     | '/app/capsule/$id'
     | '/app/inbox/$id'
@@ -538,6 +549,7 @@ export interface FileRouteTypes {
     | '/app/voice-legacy'
     | '/_public/'
     | '/app/'
+    | '/_public/check-in/$token'
     | '/_public/claim/$token'
     | '/app/capsule/$id'
     | '/app/inbox_/$id'
@@ -795,6 +807,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppVoiceLegacyRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_public/check-in/$token': {
+      id: '/_public/check-in/$token'
+      path: '/check-in/$token'
+      fullPath: '/check-in/$token'
+      preLoaderRoute: typeof PublicCheckInTokenRouteImport
+      parentRoute: typeof PublicRoute
+    }
     '/_public/claim/$token': {
       id: '/_public/claim/$token'
       path: '/claim/$token'
@@ -881,6 +900,7 @@ interface PublicRouteChildren {
   PublicSupportRoute: typeof PublicSupportRoute
   PublicTermsRoute: typeof PublicTermsRoute
   PublicIndexRoute: typeof PublicIndexRoute
+  PublicCheckInTokenRoute: typeof PublicCheckInTokenRoute
   PublicClaimTokenRoute: typeof PublicClaimTokenRoute
   PublicContactsAcceptTokenRoute: typeof PublicContactsAcceptTokenRoute
   PublicGuardianAcceptTokenRoute: typeof PublicGuardianAcceptTokenRoute
@@ -899,6 +919,7 @@ const PublicRouteChildren: PublicRouteChildren = {
   PublicSupportRoute: PublicSupportRoute,
   PublicTermsRoute: PublicTermsRoute,
   PublicIndexRoute: PublicIndexRoute,
+  PublicCheckInTokenRoute: PublicCheckInTokenRoute,
   PublicClaimTokenRoute: PublicClaimTokenRoute,
   PublicContactsAcceptTokenRoute: PublicContactsAcceptTokenRoute,
   PublicGuardianAcceptTokenRoute: PublicGuardianAcceptTokenRoute,

@@ -14,6 +14,7 @@ import { keyBundle } from './helpers/e2ee';
 import { giveVaultItem } from './helpers/vault';
 import { endpointFor } from './helpers/webhooks';
 import { toBase64 } from '../src/lib/encoding';
+import { hashSecret, newSecretToken } from '../src/lib/secrets';
 import { uploadSample } from './helpers/voice';
 import { floatWav } from '../src/contracts/wav';
 
@@ -141,6 +142,8 @@ const OWNED: Record<string, (owner: Persona, recipient: Persona) => Promise<stri
   getVaultItem: vaultItem,
   deleteVaultItem: vaultItem,
   claimVaultItem: claimToken,
+  getCheckInLink: checkInLinkToken,
+  redeemCheckInLink: checkInLinkToken,
   vaultClaimQrCode: claimToken,
   setConsent: async () => 'messages',
   // A capsule released later: only its author reads it (a public read with no outsider is the walk's output check).
@@ -198,6 +201,18 @@ async function legacyCopyFor(owner: Persona) {
 async function claimToken(owner: Persona, recipient: Persona) {
   const id = await vaultItem(owner, recipient);
   return (await env.DB.prepare('SELECT claim_token FROM vault_items WHERE id = ?').bind(id).first<{ claim_token: string }>())!.claim_token;
+}
+
+/** A check-in link of the owner's canary, as a sent warning carries it (a public operation addressed by its token, like a claim). */
+async function checkInLinkToken(owner: Persona) {
+  const canaryId = await ownCanary(owner);
+  const token = newSecretToken();
+  await env.DB.prepare(
+    "INSERT INTO check_in_links (token_hash, user_id, canary_id, notice_id, created_at, expires_at) VALUES (?1, ?2, ?3, 'walk', ?4, ?4 + 86400000)",
+  )
+    .bind(await hashSecret(token), owner.id, canaryId, Date.now())
+    .run();
+  return token;
 }
 
 /** Objects every signed-in person may read by design: a public key is what others encrypt to. */

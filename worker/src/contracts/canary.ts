@@ -69,7 +69,34 @@ export const ZCanaryStatus = z.object({
 });
 export type TCanaryStatus = z.infer<typeof ZCanaryStatus>;
 
-export const CHECK_IN_SOURCES = ['web', 'token', 'ping', 'api-key'] as const;
+/** How a check-in came: the signed-in button, the token, a cron ping, an API key, or a warning's one-tap link. */
+export const CHECK_IN_SOURCES = ['web', 'token', 'ping', 'api-key', 'link'] as const;
+
+/** How the activity feed says where a check-in came from: 'Checked in from a warning’s link: "Daily".' */
+export const CHECK_IN_SOURCE_WORDS: Record<(typeof CHECK_IN_SOURCES)[number], string> = {
+  web: 'with the button in the app',
+  token: 'with the canary’s token',
+  ping: 'by a heartbeat ping',
+  'api-key': 'with an API key',
+  link: 'from a warning’s link',
+};
+
+/** GET and POST /api/check-in-links/{token}: the token from a canary warning's link. */
+export const ZCheckInLinkParams = z.object({
+  token: z.string().max(200).describe("The token in a canary warning's check-in link (/check-in/{token})"),
+});
+
+/**
+ * GET /api/check-in-links/{token}: what the link would check in, without checking in. `state`: `ready` (the
+ * button works), `used` (it checked in at `used_at`), `expired` (after `expires_at`).
+ */
+export const ZCheckInLink = z.object({
+  canary_name: z.string(),
+  state: z.enum(['ready', 'used', 'expired']),
+  expires_at: z.string(),
+  used_at: z.string().nullable(),
+});
+export type TCheckInLink = z.infer<typeof ZCheckInLink>;
 
 export const ZCheckInResult = z.object({
   checked_in: z.number().int(),

@@ -9,13 +9,21 @@ import { readCanaryToken } from '../../src/domains/canary/canary-token';
 import { settleCanaries } from '../../src/domains/canary/canary-timer';
 
 /**
- * A token check-in is answered by the canary's Durable Object; D1 follows through the PROJECTIONS queue
+ * A token (or check-in link) check-in is answered by the canary's Durable Object; D1 follows through the PROJECTIONS queue
  * (docs/decisions/canary-engine.md). A test that reads its own check-in back from D1 at once waits for
  * that projection, as the engine itself does before any decision (`settle`). The lag itself is tested
  * in canary-projection.test.ts, which calls the domain directly.
  */
 async function settleTokenCheckIn(path: string, body: unknown, res: Response, data: any) {
   if (res.status !== 200 || !data?.last_check_in) return;
+  if (path.startsWith('/api/check-in-links/')) {
+    await settleCanaries(
+      env,
+      (data.canaries ?? []).map((c: { id: string }) => c.id),
+      Date.parse(data.last_check_in),
+    );
+    return;
+  }
   const token = path.match(/^\/api\/ping\/([^/?]+)/)?.[1] ?? (path === '/api/canary/checkin' ? (body as { token?: string } | undefined)?.token : undefined);
   if (!token) return;
   const presented = await readCanaryToken(env, decodeURIComponent(token));

@@ -1,4 +1,4 @@
-import { UNNAMED_CANARY } from '../../contracts/canary';
+import { CHECK_IN_SOURCE_WORDS, UNNAMED_CANARY } from '../../contracts/canary';
 import type { CheckInProjection, ClockCheckIn } from '../../contracts/jobs';
 import type { ServiceContext } from '../../env';
 import { deadmanCheckInStatements } from '../deadman/deadman-check-in';
@@ -30,6 +30,11 @@ export interface CheckedInRow {
   interval_seconds: number;
 }
 
+/** The SQL twin of CHECK_IN_SOURCE_WORDS for a source column or parameter (the words hold no quote). */
+const sourceWords = (source: string) =>
+  `CASE ${source} ${Object.entries(CHECK_IN_SOURCE_WORDS)
+    .map(([k, w]) => `WHEN '${k}' THEN '${w}'`)
+    .join(' ')} ELSE '(' || ${source} || ')' END`;
 const CANARY_LABEL = `CASE WHEN trim(c.name) = '' THEN '${UNNAMED_CANARY}' ELSE c.name END`; // the SQL twin of canaryLabel (contracts/canary.ts)
 
 /** Check-ins of single canaries (token check-ins the objects accepted): `b` the check-ins, `ci` their owners. */
@@ -78,7 +83,7 @@ export function canaryCheckInStatements(db: D1Database, checkIns: readonly Canar
     db
       .prepare(
         `${rows.with} INSERT INTO activity (id, user_id, canary_id, kind, source, summary, created_at)
-         SELECT b.event_id, c.user_id, c.id, 'check_in', b.source, 'Checked in (' || b.source || '): "' || ${CANARY_LABEL} || '".', b.at
+         SELECT b.event_id, c.user_id, c.id, 'check_in', b.source, 'Checked in ' || ${sourceWords('b.source')} || ': "' || ${CANARY_LABEL} || '".', b.at
          FROM b JOIN canaries c ON c.id = b.canary_id AND +c.active = 1 WHERE true
          ON CONFLICT (id) DO NOTHING`,
       )
@@ -112,8 +117,8 @@ export async function applyUserCheckIn(ctx: Pick<ServiceContext, 'env'>, userId:
         .prepare(
           `INSERT INTO activity (id, user_id, canary_id, kind, source, summary, created_at)
            SELECT ?4, ?1, CASE WHEN count(*) = 1 THEN max(c.id) END, 'check_in', ?3,
-                  CASE WHEN count(*) = 0 THEN 'Checked in (' || ?3 || ').'
-                       ELSE 'Checked in (' || ?3 || '): ' || group_concat('"' || ${CANARY_LABEL} || '"', ', ') || '.' END, ?2
+                  CASE WHEN count(*) = 0 THEN 'Checked in ' || ${sourceWords('?3')} || '.'
+                       ELSE 'Checked in ' || ${sourceWords('?3')} || ': ' || group_concat('"' || ${CANARY_LABEL} || '"', ', ') || '.' END, ?2
            FROM canaries c WHERE c.user_id = ?1 AND c.active = 1
            ON CONFLICT (id) DO NOTHING`,
         )

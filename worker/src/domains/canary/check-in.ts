@@ -44,10 +44,21 @@ export async function checkInWithToken(ctx: ServiceContext, token: string, sourc
   } else {
     throw new AppError('NOT_FOUND', UNKNOWN_TOKEN);
   }
+  const checkedIn = await checkInCanary(ctx, canaryId, version, source);
+  if (!checkedIn) throw new AppError('NOT_FOUND', UNKNOWN_TOKEN);
+  return checkedIn;
+}
+
+/**
+ * Checks in one canary whose caller is already authorised (a token's MAC, a warning's link): its object records
+ * it and D1 follows through the PROJECTIONS queue. `version` null skips the token-version check. Null when the
+ * object knows the canary is gone.
+ */
+export async function checkInCanary(ctx: ServiceContext, canaryId: string, version: number | null, source: CheckInSource): Promise<TCheckInResult | null> {
   const now = ctx.now().getTime();
   const entry = { event_id: crypto.randomUUID(), at: now, source };
   const accepted = await clockOf(ctx.env, canaryId).checkIn(canaryId, version, entry);
-  if (!accepted) throw new AppError('NOT_FOUND', UNKNOWN_TOKEN);
+  if (!accepted) return null;
   const send = queueCheckInProjection(ctx.env, { type: 'canary_check_in', canary_id: canaryId, ...entry });
   if (send) ctx.defer ? ctx.defer(send) : await send;
   return result(now, [{ id: canaryId, interval_seconds: accepted.interval_seconds }]);

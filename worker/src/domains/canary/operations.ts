@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import { ZIdParam } from '../../contracts/ids';
 import { defineOperation } from '../../api/operation';
-import { ZCanary, ZCanaryStatus, ZCanaryWarnings, ZCheckInInput, ZCheckInResult, ZCreateCanaryInput } from '../../contracts/canary';
+import {
+  ZCanary,
+  ZCanaryStatus,
+  ZCanaryWarnings,
+  ZCheckInInput,
+  ZCheckInLink,
+  ZCheckInLinkParams,
+  ZCheckInResult,
+  ZCreateCanaryInput,
+} from '../../contracts/canary';
+import { describeCheckInLink, redeemCheckInLink } from './check-in-links';
 import { canaryWarnings } from './canary-warnings';
 import { unauthenticated } from '../../lib/errors';
 import { ZOk } from '../../contracts/transport';
@@ -143,5 +153,42 @@ export const canaryOperations = [
       responses: { 200: { description: 'Checked in' }, 404: { description: 'Unknown canary token' } },
     },
     run: ({ services }, { token }) => checkInWithToken(services, token, 'ping'),
+  }),
+  defineOperation({
+    method: 'get',
+    path: '/api/check-in-links/{token}',
+    trpc: 'checkInLink',
+    access: { kind: 'public' },
+    input: { params: ZCheckInLinkParams },
+    output: ZCheckInLink,
+    docs: {
+      operationId: 'getCheckInLink',
+      summary: "What a warning's check-in link would do",
+      description:
+        'Each canary warning carries a link of its own (`/check-in/{token}`). Reading it never checks in: it names the canary and says whether the link is `ready`, `used` or `expired`. No sign-in.',
+      tags,
+      responses: { 200: { description: 'The link' }, 404: { description: 'No such link, or its canary was deleted' } },
+    },
+    run: ({ services }, { token }) => describeCheckInLink(services, token),
+  }),
+  defineOperation({
+    method: 'post',
+    path: '/api/check-in-links/{token}',
+    trpc: 'redeemCheckInLink',
+    access: { kind: 'public' },
+    input: { params: ZCheckInLinkParams },
+    output: ZCheckInResult,
+    docs: {
+      operationId: 'redeemCheckInLink',
+      summary: "Check in with a warning's link",
+      description: 'Checks in the canary the warning was about (source `link`). Each link works once, for 7 days after its warning was sent. No sign-in.',
+      tags,
+      responses: {
+        200: { description: 'Checked in' },
+        404: { description: 'No such link, or its canary was deleted' },
+        409: { description: 'The link was already used, or has expired' },
+      },
+    },
+    run: ({ services }, { token }) => redeemCheckInLink(services, token),
   }),
 ] as const;

@@ -28,6 +28,7 @@ export const EXPORTS: readonly TableExport[] = [
   { table: 'user_keys', file: 'encryption_keys', where: 'user_id = ?1' },
   { table: 'canaries', file: 'canaries', where: 'user_id = ?1', omit: ['token_hash'] },
   { table: 'canary_transitions', file: 'canary_history', where: 'user_id = ?1' },
+  { table: 'check_in_links', file: 'check_in_links', where: 'user_id = ?1', omit: ['token_hash'] },
   { table: 'activity', file: 'activity', where: 'user_id = ?1' },
   { table: 'deadman_switches', file: 'deadman_switch', where: 'user_id = ?1' },
   { table: 'scheduled_deletions', file: 'scheduled_deletions', where: 'user_id = ?1' },

@@ -5,6 +5,7 @@ import type { AddressedMessage, DeliveryResult } from '../../../channels/types';
 import type { ServiceContext } from '../../../env';
 import { log } from '../../../lib/logger';
 import { clockOf } from '../../canary/canary-timer';
+import { carriesCheckInLink, issueCheckInLink } from '../../canary/check-in-links';
 import { getNotifyPreferences } from '../../notify/preferences';
 import { listPushSubscriptions, removeGoneSubscription } from '../../notify/push-subscriptions';
 import { QUEUE_MAX_DELAY_SECONDS } from '../delivery/retry-policy';
@@ -142,12 +143,17 @@ export async function sendOwnerNotice(
   }
 
   // The notice is for the owner: locally it shows in their outbox only.
+  // A canary's notice goes out with a one-tap check-in link of its own in place of the stored Canary Status link.
+  const checkInLink = carriesCheckInLink(notice.kind, notice.canary_id)
+    ? await issueCheckInLink(ctx, { userId: user.id, canaryId: notice.canary_id, noticeId })
+    : null;
+  const link = checkInLink ?? notice.link;
   const out: AddressedMessage = {
     idempotencyKey: `notice:${noticeId}`,
     recipientUserId: user.id,
     subject: notice.subject,
-    text: notice.text,
-    ...(notice.link ? { link: notice.link } : {}),
+    text: checkInLink && notice.link ? notice.text.replaceAll(notice.link, checkInLink) : notice.text,
+    ...(link ? { link } : {}),
   };
   const attempts = await tryMethods(ctx, channels, user, out, chosen);
   // A safety notice no chosen method took: every other way to reach the owner (whether or not the switches

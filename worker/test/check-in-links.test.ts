@@ -1,0 +1,120 @@
+import { env } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import type { CanaryNoticeJob } from '../src/contracts/jobs';
+import { advanceCanary } from '../src/domains/canary/advance-canary';
+import { sendCanaryNotice } from '../src/domains/canary/canary-notices';
+import { hashSecret } from '../src/lib/secrets';
+import { api, signedInUser } from './helpers/api';
+import { captureJobs, createCanaryFor, noQuietHours, servicesAt } from './helpers/canary';
+
+/**
+ * A canary warning's one-tap link (docs/decisions/check-in-links.md): the owner checks in from the warning
+ * without signing in; reading the link never checks in; each link works once and expires.
+ */
+const HOUR = 3_600_000;
+
+/** An owner with a one-hour canary whose grace reminder has just been sent to the local outbox. */
+async function ownerWarned() {
+  const owner = await signedInUser();
+  await noQuietHours(owner.id);
+  const canary = await createCanaryFor(owner.token, { interval_seconds: 3600, name: 'Daily' });
+  const graceStart = Date.parse(canary.last_check_in) + 0.8 * HOUR;
+  const { sent } = await captureJobs(() => advanceCanary(servicesAt(graceStart), canary.id, 'alarm'));
+  const job = sent.find((j) => (j as CanaryNoticeJob).type === 'canary_notice') as CanaryNoticeJob;
+  expect(job.kind).toBe('grace_reminder');
+  expect(await sendCanaryNotice(servicesAt(graceStart), job)).toBe('sent');
+  const mail = await env.DB.prepare("SELECT text, link FROM outbox_messages WHERE recipient_user_id = ? AND channel = 'email' ORDER BY created_at DESC LIMIT 1")
+    .bind(owner.id)
+    .first<{ text: string; link: string }>();
+  const token = /\/check-in\/([A-Za-z0-9_-]{43})/.exec(mail?.text ?? '')?.[1];
+  expect(token, `the warning carries a check-in link: ${mail?.text}`).toBeTruthy();
+  return { owner, canary, job, token: token!, mail: mail!, graceStart };
+}
+
+const lastCheckInOf = async (canaryId: string) =>
+  (await env.DB.prepare('SELECT last_check_in FROM canaries WHERE id = ?').bind(canaryId).first<{ last_check_in: number }>())!.last_check_in;
+
+describe("a canary warning's check-in link", () => {
+  it('is in the warning the owner receives, and is its link too', async () => {
+    const { mail, token } = await ownerWarned();
+    expect(mail.text).toMatch(/Check in with one tap: https?:\/\/\S+\/check-in\/[A-Za-z0-9_-]{43}/);
+    expect(mail.link).toMatch(new RegExp(`/check-in/${token}$`));
+  });
+
+  it('is not stored: the notice keeps the Canary Status link and D1 holds only the SHA-256 of the token', async () => {
+    const { job, token } = await ownerWarned();
+    const notice = await env.DB.prepare('SELECT text, link FROM owner_notices WHERE id = ?').bind(job.transition_id).first<{ text: string; link: string }>();
+    expect(notice!.link).toMatch(/\/app\/canary-status$/);
+    expect(notice!.text).not.toContain(token);
+    const row = await env.DB.prepare('SELECT notice_id FROM check_in_links WHERE token_hash = ?')
+      .bind(await hashSecret(token))
+      .first();
+    expect(row).toEqual({ notice_id: job.transition_id });
+    const { results } = await env.DB.prepare('SELECT * FROM check_in_links').all();
+    expect(JSON.stringify(results)).not.toContain(token);
+  });
+
+  it('read with GET names the canary and checks nothing in', async () => {
+    const { canary, token } = await ownerWarned();
+    const before = await lastCheckInOf(canary.id);
+    const res = await api('GET', `/api/check-in-links/${token}`);
+    expect(res.status).toBe(200);
+    expect(res.data).toMatchObject({ canary_name: 'Daily', state: 'ready', used_at: null });
+    expect(await lastCheckInOf(canary.id)).toBe(before);
+  });
+
+  it("pressed, checks in that canary with the source 'link', and is then used", async () => {
+    const { owner, canary, token } = await ownerWarned();
+    const res = await api('POST', `/api/check-in-links/${token}`);
+    expect(res.status).toBe(200);
+    expect(res.data.canaries).toEqual([{ id: canary.id, deadline: expect.any(String) }]);
+    expect(await lastCheckInOf(canary.id)).toBe(Date.parse(res.data.last_check_in));
+    const activity = await env.DB.prepare("SELECT source FROM activity WHERE user_id = ? AND kind = 'check_in' ORDER BY created_at DESC LIMIT 1")
+      .bind(owner.id)
+      .first<{ source: string }>();
+    expect(activity?.source).toBe('link');
+    expect((await api('GET', `/api/check-in-links/${token}`)).data).toMatchObject({ state: 'used', used_at: expect.any(String) });
+  });
+
+  it('works once: a second press is refused with 409 and says to sign in', async () => {
+    const { token } = await ownerWarned();
+    expect((await api('POST', `/api/check-in-links/${token}`)).status).toBe(200);
+    const again = await api('POST', `/api/check-in-links/${token}`);
+    expect(again.status).toBe(409);
+    expect(again.data).toEqual({ detail: 'This check-in link was already used. Sign in to check in again.' });
+  });
+
+  it('of ten parallel presses, exactly one checks in', async () => {
+    const { token } = await ownerWarned();
+    const statuses = (await Promise.all(Array.from({ length: 10 }, () => api('POST', `/api/check-in-links/${token}`)))).map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(9);
+  });
+
+  it('expires seven days after its warning was sent', async () => {
+    const { canary, token } = await ownerWarned();
+    const link = await env.DB.prepare('SELECT expires_at - created_at AS ttl FROM check_in_links WHERE canary_id = ?').bind(canary.id).first();
+    expect(link).toEqual({ ttl: 7 * 24 * HOUR });
+    await env.DB.prepare('UPDATE check_in_links SET expires_at = ? WHERE canary_id = ?')
+      .bind(Date.now() - 1, canary.id)
+      .run();
+    expect((await api('GET', `/api/check-in-links/${token}`)).data).toMatchObject({ state: 'expired' });
+    const res = await api('POST', `/api/check-in-links/${token}`);
+    expect(res.status).toBe(409);
+    expect(res.data).toEqual({ detail: 'This check-in link has expired. Sign in to check in.' });
+  });
+
+  it('a made-up or malformed token, and the link of a deleted canary, are 404 with one detail', async () => {
+    const { owner, canary, token } = await ownerWarned();
+    const detail = { detail: 'This check-in link is not valid. Sign in to check in.' };
+    for (const made of ['A'.repeat(43), 'short', `${token}x`]) {
+      const res = await api('POST', `/api/check-in-links/${made}`);
+      expect([res.status, res.data]).toEqual([404, detail]);
+    }
+    expect((await api('DELETE', `/api/canary/${canary.id}`, { token: owner.token })).status).toBe(200);
+    for (const method of ['GET', 'POST']) {
+      const res = await api(method, `/api/check-in-links/${token}`);
+      expect([res.status, res.data]).toEqual([404, detail]);
+    }
+  });
+});
