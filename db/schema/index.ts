@@ -21,3 +21,4 @@ export * from './voice';
 export * from './community';
 export * from './chat-imports';
 export * from './billing';
+export * from './passkeys';

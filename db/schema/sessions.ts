@@ -14,7 +14,7 @@ export const sessions = sqliteTable(
     expires_at: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
     revoked_at: integer('revoked_at', { mode: 'timestamp_ms' }),
     /** How the session was opened: password or google. */
-    method: text('method', { enum: ['password', 'google'] }).notNull(),
+    method: text('method', { enum: ['password', 'google', 'passkey'] }).notNull(),
   },
   (t) => [index('sessions_user_idx').on(t.user_id), index('sessions_expires_idx').on(t.expires_at)],
 );

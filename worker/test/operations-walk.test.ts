@@ -15,6 +15,8 @@ import { giveVaultItem } from './helpers/vault';
 import { endpointFor } from './helpers/webhooks';
 import { toBase64 } from '../src/lib/encoding';
 import { hashSecret, newSecretToken } from '../src/lib/secrets';
+import { relyingParty } from '../src/domains/passkeys/relying-party';
+import { SoftAuthenticator } from './helpers/soft-authenticator';
 import { uploadSample } from './helpers/voice';
 import { floatWav } from '../src/contracts/wav';
 
@@ -143,6 +145,7 @@ const OWNED: Record<string, (owner: Persona, recipient: Persona) => Promise<stri
   deleteVaultItem: vaultItem,
   claimVaultItem: claimToken,
   getCheckInLink: checkInLinkToken,
+  deletePasskey: passkeyOf,
   redeemCheckInLink: checkInLinkToken,
   vaultClaimQrCode: claimToken,
   setConsent: async () => 'messages',
@@ -201,6 +204,16 @@ async function legacyCopyFor(owner: Persona) {
 async function claimToken(owner: Persona, recipient: Persona) {
   const id = await vaultItem(owner, recipient);
   return (await env.DB.prepare('SELECT claim_token FROM vault_items WHERE id = ?').bind(id).first<{ claim_token: string }>())!.claim_token;
+}
+
+/** A passkey of the owner's, made through the API with an authenticator in software. */
+async function passkeyOf(owner: Persona) {
+  const rp = relyingParty(env);
+  const authenticator = new SoftAuthenticator({ origin: rp.origin, rpId: rp.id });
+  const start = await api('POST', '/api/passkeys/registration-options', { token: owner.token });
+  const response = await authenticator.create(start.data.options);
+  await api('POST', '/api/passkeys', { token: owner.token, json: { challenge_id: start.data.challenge_id, response, name: 'Walk' } });
+  return authenticator.id;
 }
 
 /** A check-in link of the owner's canary, as a sent warning carries it (a public operation addressed by its token, like a claim). */

@@ -69,8 +69,8 @@ export const ZCanaryStatus = z.object({
 });
 export type TCanaryStatus = z.infer<typeof ZCanaryStatus>;
 
-/** How a check-in came: the signed-in button, the token, a cron ping, an API key, or a warning's one-tap link. */
-export const CHECK_IN_SOURCES = ['web', 'token', 'ping', 'api-key', 'link'] as const;
+/** How a check-in came: the signed-in button, the token, a cron ping, an API key, a warning's one-tap link, or a passkey. */
+export const CHECK_IN_SOURCES = ['web', 'token', 'ping', 'api-key', 'link', 'passkey'] as const;
 
 /** How the activity feed says where a check-in came from: 'Checked in from a warning’s link: "Daily".' */
 export const CHECK_IN_SOURCE_WORDS: Record<(typeof CHECK_IN_SOURCES)[number], string> = {
@@ -79,6 +79,7 @@ export const CHECK_IN_SOURCE_WORDS: Record<(typeof CHECK_IN_SOURCES)[number], st
   ping: 'by a heartbeat ping',
   'api-key': 'with an API key',
   link: 'from a warning’s link',
+  passkey: 'with a passkey',
 };
 
 /** GET and POST /api/check-in-links/{token}: the token from a canary warning's link. */

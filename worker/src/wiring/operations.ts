@@ -19,6 +19,7 @@ import { legalOperations } from '../domains/legal/operations';
 import { messageOperations } from '../domains/messages/operations';
 import { notifyOperations } from '../domains/notify/operations';
 import { outboxOperations } from '../domains/outbox/operations';
+import { passkeyOperations } from '../domains/passkeys/operations';
 import { profileOperations } from '../domains/profile/operations';
 import { vaultOperations } from '../domains/vault/operations';
 import { chatImportOperations } from '../domains/chat-import/operations';
@@ -32,6 +33,7 @@ import type { AnyOperation } from '../api/operation';
  */
 export const OPERATIONS: readonly AnyOperation[] = [
   ...authOperations,
+  ...passkeyOperations,
   ...canaryOperations,
   ...activityOperations,
   ...deadmanOperations,

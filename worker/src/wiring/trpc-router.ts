@@ -19,6 +19,7 @@ import { chatImportRouter } from '../domains/chat-import/trpc';
 import { messageRouter } from '../domains/messages/trpc';
 import { notifyRouter } from '../domains/notify/trpc';
 import { outboxRouter } from '../domains/outbox/trpc';
+import { passkeysRouter } from '../domains/passkeys/trpc';
 import { profileRouter } from '../domains/profile/trpc';
 import { webhooksRouter } from '../domains/webhooks/trpc';
 import { billingRouter } from '../domains/billing/trpc';
@@ -37,6 +38,7 @@ export const appRouter = router({
   notify: notifyRouter,
   profile: profileRouter,
   outbox: outboxRouter,
+  passkeys: passkeysRouter,
   keys: keysRouter,
   attachments: attachmentsRouter,
   webhooks: webhooksRouter,

@@ -7,7 +7,7 @@ import { simulatedMiss } from './simulated-miss';
 /** Server failures show the server's `detail` (e.g. a plan limit naming the plan), else `fallback`. */
 
 /** Everything a canary change can move: status, list, activity, the dead-man deadline, and the guardian ladder (a check-in refutes a report). */
-function useRefreshCanaries() {
+export function useRefreshCanaries() {
   const utils = trpc.useUtils();
   return () =>
     Promise.all([

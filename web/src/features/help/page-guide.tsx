@@ -24,7 +24,7 @@ export const PAGE_HELP: Record<NavTo, string> = {
   '/app/capsules': 'Confession capsules: anonymous letters that open to everyone on a date you choose.',
   '/app/memorial': 'Memorial pages for someone who died, with posts, photos and candles.',
   '/app/remembrances': 'Search what people wrote on memorials, by words or theme.',
-  '/app/notifications': 'How you are reminded and warned, quiet hours, your phone and devices, your password and recovery key, and storage.',
+  '/app/notifications': 'How you are reminded and warned, quiet hours, your phone and devices, your passkeys, your password and recovery key, and storage.',
   '/app/billing': 'Your plan, what you use of it against its limits, and upgrading it.',
   '/app/developer': 'API keys, webhooks and your monthly API quota, for connecting your own tools.',
 };

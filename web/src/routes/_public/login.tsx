@@ -1,6 +1,7 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { LoginForm } from '../../features/auth/login-form';
+import { PasskeySignIn } from '../../features/passkeys/passkey-sign-in';
 import { e2eeStore } from '../../features/e2ee/key-store';
 import { keysApiFromClient, setUpKeysAfterSignIn } from '../../features/e2ee/keys-api';
 import { isGoogleSignInEnabled } from '../../lib/feature-flags';
@@ -46,6 +47,16 @@ function LoginPage() {
         }}
         onSignedIn={() => void navigate({ to: '/app' })}
         initialError={handBack?.kind === 'error' ? handBack.message : handBack?.kind === 'refused' ? HAND_BACK_REFUSED : null}
+      />
+      <PasskeySignIn
+        start={() => trpcClient.passkeys.signInOptions.mutate()}
+        finish={(answer) => trpcClient.passkeys.signIn.mutate(answer)}
+        onSignedIn={(session) => {
+          // Another account may have been unlocked in this tab before; keys unlock with the password when needed.
+          e2eeStore.reset();
+          setToken(session.access_token);
+          void navigate({ to: '/app' });
+        }}
       />
     </div>
   );

@@ -11,6 +11,7 @@ import { SimulateMissPanel } from '../../features/canary/simulate-miss-panel';
 import { useSimulatedMiss } from '../../features/canary/simulated-miss';
 import { useCheckIn } from '../../features/canary/use-canary-actions';
 import { LadderBanner } from '../../features/guardian/ladder-banner';
+import { PasskeyCheckIn } from '../../features/passkeys/passkey-check-in';
 import { MESSAGE_LIST_REFRESH_MS } from '../../features/messages/queries';
 import { WaitingForYou } from '../../features/messages/waiting-for-you';
 import { awaitReads } from '../../lib/route-data';
@@ -61,6 +62,7 @@ function DashboardPage() {
               />
             )}
           </QueryState>
+          <PasskeyCheckIn />
           {testMode ? <SimulateMissPanel /> : null}
         </Card>
         <Card title="Recent Activity">

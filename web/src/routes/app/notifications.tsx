@@ -13,6 +13,7 @@ import { PhoneSection } from '../../features/notify/phone-section';
 import { PreferencesForm } from '../../features/notify/preferences-form';
 import { ProfileForm } from '../../features/notify/profile-form';
 import { PushSection } from '../../features/notify/push-section';
+import { ConnectedPasskeysSection } from '../../features/passkeys/connected-passkeys-section';
 import { usePreferenceActions, useProfileActions } from '../../features/notify/queries';
 import { awaitReads } from '../../lib/route-data';
 import { trpc } from '../../lib/trpc';
@@ -45,8 +46,8 @@ function NotificationsPage() {
     <>
       <PageHeader title="Notifications">
         <p>
-          Choose how you are reminded and alerted, set quiet hours, add the phone number and devices that reach you, and manage your password, encryption keys
-          and storage.
+          Choose how you are reminded and alerted, set quiet hours, add the phone number and devices that reach you, and manage your passkeys, password,
+          encryption keys and storage.
         </p>
       </PageHeader>
       <div className="stack">
@@ -85,6 +86,9 @@ function NotificationsPage() {
         </Card>
         <Card title="Push on this device">
           <PushSection />
+        </Card>
+        <Card title="Passkeys">
+          <ConnectedPasskeysSection />
         </Card>
         <Card title={T.passwordTitle}>
           <PasswordSection mine={keys.mine} changePassword={(input) => changePassword.mutateAsync(input)} />

@@ -4,7 +4,7 @@ import type { ServiceContext } from '../../env';
 import { endInactivity } from '../inactivity/end-inactivity';
 import { hashSecret, newSecretToken } from '../../lib/secrets';
 
-export type SessionMethod = 'password' | 'google';
+export type SessionMethod = 'password' | 'google' | 'passkey';
 
 export function sessionTtlSeconds(ctx: ServiceContext): number {
   const ttl = Number(ctx.env.SESSION_TTL_SECONDS);

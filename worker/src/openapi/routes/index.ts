@@ -25,6 +25,7 @@ import { legalOperations } from '../../domains/legal/operations';
 import { messageOperations } from '../../domains/messages/operations';
 import { notifyOperations } from '../../domains/notify/operations';
 import { outboxOperations } from '../../domains/outbox/operations';
+import { passkeyOperations } from '../../domains/passkeys/operations';
 import { profileOperations } from '../../domains/profile/operations';
 import { webhooksOperations } from '../../domains/webhooks/operations';
 import { routes as reference } from './reference';
@@ -42,6 +43,7 @@ import { graphOperations } from '../../domains/graph/operations';
 export const ROUTE_DOCS: RouteDoc[] = [
   ...routeDocsOf(authOperations),
   ...googleSignIn,
+  ...routeDocsOf(passkeyOperations),
   ...routeDocsOf(canaryOperations),
   ...pingWithGet,
   ...routeDocsOf(activityOperations),

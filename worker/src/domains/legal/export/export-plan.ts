@@ -24,6 +24,9 @@ const MY_GUARDIANSHIPS = 'SELECT id FROM guardians WHERE guardian_user_id = ?1';
 export const EXPORTS: readonly TableExport[] = [
   { table: 'users', file: 'account', where: 'id = ?1', omit: ['password_hash'] },
   { table: 'sessions', file: 'sessions', where: 'user_id = ?1', omit: ['token_hash'] },
+  { table: 'passkeys', file: 'passkeys', where: 'user_id = ?1' },
+  // Passkey challenges not answered yet (five minutes at most).
+  { table: 'webauthn_challenges', file: 'passkey_challenges', where: 'user_id = ?1' },
   { table: 'password_reset_tokens', file: 'password_resets', where: 'user_id = ?1', omit: ['token_hash'] },
   { table: 'user_keys', file: 'encryption_keys', where: 'user_id = ?1' },
   { table: 'canaries', file: 'canaries', where: 'user_id = ?1', omit: ['token_hash'] },
