@@ -10,7 +10,7 @@ await buildWebIfStale();
 await applyLocalMigrations();
 await seedDemoAccount();
 
-step(`Starting wrangler dev on http://127.0.0.1:${port}  (demo login: ${DEMO.email} / ${DEMO.password})`);
+step(`Starting wrangler dev on http://127.0.0.1:${port}  (demo login: ${DEMO.email} / ${DEMO.password}; passkeys work at http://localhost:${port})`);
 // wrangler.toml ships production; a local run asks for development (worker/src/env-check.ts). Wrangler's
 // local observability collector stays off: its trace store keeps full request URLs (a file key in
 // `?key=`) on disk, and it costs the Worker's thread (docs/decisions/bench-runtime.md).
