@@ -21,6 +21,8 @@ export const billingAccounts = sqliteTable('billing_accounts', {
   subscription_id: text('subscription_id'),
   /** When the cycle renews (subscription) or ends (memorial closeout); null for lifetime. */
   period_end: integer('period_end', { mode: 'timestamp_ms' }),
+  /** The owner cancelled in the provider's portal: the plan runs to `period_end`, then the subscription ends. */
+  cancel_at_period_end: integer('cancel_at_period_end', { mode: 'boolean' }).notNull().default(false),
   updated_at: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
 });
 

@@ -80,3 +80,39 @@ test('a declined card leaves the account on Free', async () => {
     await context.close();
   }
 });
+
+test('a subscriber cancels from Manage plan: asked first, the plan stays to the end of the period, and can be kept again', async () => {
+  const { acct, page, context, errors } = await signedInPage('/checkout?plan=plus&cycle=annual');
+  try {
+    await continueToSandbox(page);
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await page.waitForURL(/\/app\/billing\?checkout=success$/);
+    await page.getByText(/^Renews on /).waitFor();
+
+    await page.getByRole('button', { name: 'Manage plan' }).click();
+    await page.waitForURL(/\/app\/billing\/portal$/);
+    await page.getByRole('heading', { name: 'Plus, annual' }).waitFor();
+    await page.getByRole('button', { name: 'Cancel plan' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel your plan?' });
+    assert.match(await dialog.textContent(), /Your Plus plan stays until .*nothing you made is deleted/);
+    await assertNoSeriousAxeViolations(page, 'the sandbox portal, asking');
+    await dialog.getByRole('button', { name: 'Cancel plan' }).click();
+    await page.getByText(/^Cancelled: your plan ends on .*Nothing is deleted\.$/).waitFor();
+    await screenshot(page, 'billing-portal-cancelled');
+
+    await page.getByRole('link', { name: 'Back to billing' }).click();
+    await page.getByText(/^Cancelled: it ends on .*Nothing is deleted\.$/).waitFor();
+    const billing = await fetch(`${process.env.AFTERWORD_ORIGIN}/api/billing`, { headers: { authorization: `Bearer ${acct.token}` } }).then((r) => r.json());
+    assert.equal(billing.plan, 'plus', 'the plan stays until the period ends');
+    assert.equal(billing.cancel_at_period_end, true);
+
+    await page.getByRole('button', { name: 'Manage plan' }).click();
+    await page.getByRole('button', { name: 'Keep my plan' }).click();
+    await page.getByRole('button', { name: 'Cancel plan' }).waitFor();
+    await page.goto('/app/billing');
+    await page.getByText(/^Renews on /).waitFor();
+    assert.deepEqual(errors, [], 'no console errors');
+  } finally {
+    await context.close();
+  }
+});

@@ -45,6 +45,7 @@ import { Route as AppVoiceChatRouteImport } from './routes/app/voice-chat'
 import { Route as AppVoiceLegacyRouteImport } from './routes/app/voice-legacy'
 import { Route as PublicCheckInTokenRouteImport } from './routes/_public/check-in.$token'
 import { Route as PublicClaimTokenRouteImport } from './routes/_public/claim.$token'
+import { Route as AppBillingPortalRouteImport } from './routes/app/billing_.portal'
 import { Route as AppCapsuleIdRouteImport } from './routes/app/capsule/$id'
 import { Route as AppInboxIdRouteImport } from './routes/app/inbox_.$id'
 import { Route as AppMemorialIndexRouteImport } from './routes/app/memorial/index'
@@ -234,6 +235,11 @@ const PublicClaimTokenRoute = PublicClaimTokenRouteImport.update({
   path: '/claim/$token',
   getParentRoute: () => PublicRoute,
 } as any)
+const AppBillingPortalRoute = AppBillingPortalRouteImport.update({
+  id: '/billing_/portal',
+  path: '/billing/portal',
+  getParentRoute: () => AppRoute,
+} as any)
 const AppCapsuleIdRoute = AppCapsuleIdRouteImport.update({
   id: '/capsule/$id',
   path: '/capsule/$id',
@@ -318,6 +324,7 @@ export interface FileRoutesByFullPath {
   '/app/': typeof AppIndexRoute
   '/check-in/$token': typeof PublicCheckInTokenRoute
   '/claim/$token': typeof PublicClaimTokenRoute
+  '/app/billing/portal': typeof AppBillingPortalRoute
   '/app/capsule/$id': typeof AppCapsuleIdRoute
   '/app/inbox/$id': typeof AppInboxIdRoute
   '/app/memorial/$id': typeof AppMemorialIdRoute
@@ -363,6 +370,7 @@ export interface FileRoutesByTo {
   '/app': typeof AppIndexRoute
   '/check-in/$token': typeof PublicCheckInTokenRoute
   '/claim/$token': typeof PublicClaimTokenRoute
+  '/app/billing/portal': typeof AppBillingPortalRoute
   '/app/capsule/$id': typeof AppCapsuleIdRoute
   '/app/inbox/$id': typeof AppInboxIdRoute
   '/app/memorial/$id': typeof AppMemorialIdRoute
@@ -411,6 +419,7 @@ export interface FileRoutesById {
   '/app/': typeof AppIndexRoute
   '/_public/check-in/$token': typeof PublicCheckInTokenRoute
   '/_public/claim/$token': typeof PublicClaimTokenRoute
+  '/app/billing_/portal': typeof AppBillingPortalRoute
   '/app/capsule/$id': typeof AppCapsuleIdRoute
   '/app/inbox_/$id': typeof AppInboxIdRoute
   '/app/memorial/$id': typeof AppMemorialIdRoute
@@ -459,6 +468,7 @@ export interface FileRouteTypes {
     | '/app/'
     | '/check-in/$token'
     | '/claim/$token'
+    | '/app/billing/portal'
     | '/app/capsule/$id'
     | '/app/inbox/$id'
     | '/app/memorial/$id'
@@ -504,6 +514,7 @@ export interface FileRouteTypes {
     | '/app'
     | '/check-in/$token'
     | '/claim/$token'
+    | '/app/billing/portal'
     | '/app/capsule/$id'
     | '/app/inbox/$id'
     | '/app/memorial/$id'
@@ -551,6 +562,7 @@ export interface FileRouteTypes {
     | '/app/'
     | '/_public/check-in/$token'
     | '/_public/claim/$token'
+    | '/app/billing_/portal'
     | '/app/capsule/$id'
     | '/app/inbox_/$id'
     | '/app/memorial/$id'
@@ -821,6 +833,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PublicClaimTokenRouteImport
       parentRoute: typeof PublicRoute
     }
+    '/app/billing_/portal': {
+      id: '/app/billing_/portal'
+      path: '/billing/portal'
+      fullPath: '/app/billing/portal'
+      preLoaderRoute: typeof AppBillingPortalRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/app/capsule/$id': {
       id: '/app/capsule/$id'
       path: '/capsule/$id'
@@ -949,6 +968,7 @@ interface AppRouteChildren {
   AppVoiceChatRoute: typeof AppVoiceChatRoute
   AppVoiceLegacyRoute: typeof AppVoiceLegacyRoute
   AppIndexRoute: typeof AppIndexRoute
+  AppBillingPortalRoute: typeof AppBillingPortalRoute
   AppCapsuleIdRoute: typeof AppCapsuleIdRoute
   AppInboxIdRoute: typeof AppInboxIdRoute
   AppMemorialIdRoute: typeof AppMemorialIdRoute
@@ -979,6 +999,7 @@ const AppRouteChildren: AppRouteChildren = {
   AppVoiceChatRoute: AppVoiceChatRoute,
   AppVoiceLegacyRoute: AppVoiceLegacyRoute,
   AppIndexRoute: AppIndexRoute,
+  AppBillingPortalRoute: AppBillingPortalRoute,
   AppCapsuleIdRoute: AppCapsuleIdRoute,
   AppInboxIdRoute: AppInboxIdRoute,
   AppMemorialIdRoute: AppMemorialIdRoute,

@@ -149,6 +149,7 @@ const OWNED: Record<string, (owner: Persona, recipient: Persona) => Promise<stri
   redeemCheckInLink: checkInLinkToken,
   vaultClaimQrCode: claimToken,
   setConsent: async () => 'messages',
+  playSandboxPortal: async () => 'cancel',
   // A capsule released later: only its author reads it (a public read with no outsider is the walk's output check).
   viewCapsule: async (owner) => (await capsuleBy(owner, { release_at: '2099-01-01' })).id,
   editCapsule: async (owner) => (await capsuleBy(owner, { release_at: '2099-01-01' })).id,
@@ -233,10 +234,11 @@ const SHARED_READS = new Set(['getPublicKey']);
 
 /**
  * Path parameters that name a kind, not an owned object: the consent kinds are the same five words for
- * everyone, and each person's call changes their own consent. There is no outsider: only the malformed
+ * everyone, and each person's call changes their own consent; a sandbox portal action acts on the caller's own
+ * subscription (worker/test/billing-portal.test.ts). There is no outsider: only the malformed
  * (unknown) kind's 404 applies (worker/test/legal-consent.test.ts shows one user's change never touches another's).
  */
-const KIND_PARAMS = new Set(['setConsent']);
+const KIND_PARAMS = new Set(['setConsent', 'playSandboxPortal']);
 
 /**
  * Community objects every signed-in person may act on by design: anyone may post on a memorial,

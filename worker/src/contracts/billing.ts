@@ -30,6 +30,10 @@ export const ZBillingView = z.object({
   /** When a memorial closeout (or a canceled subscription) ends (ISO); null otherwise. */
   ends_at: z.string().nullable(),
   provider: z.enum(['stripe', 'sandbox']),
+  /** Cancelled by its owner: it runs until `renews_at` and then ends (nothing is deleted). */
+  cancel_at_period_end: z.boolean(),
+  /** A subscription the owner can cancel, resume, move to another cycle or pay with another card (POST /api/billing/portal). */
+  can_manage: z.boolean(),
   meters: z.array(ZMeter),
 });
 export type BillingView = z.infer<typeof ZBillingView>;
@@ -90,3 +94,12 @@ export const ZSandboxSession = ZCheckoutQuote.pick({
 
 /** A signed provider event for the browser to post to /api/billing/webhook, as a provider would. */
 export const ZSignedEvent = z.object({ payload: z.string(), signature: z.string() });
+
+/** POST /api/billing/portal: where the owner manages their subscription (Stripe's customer portal, or the local sandbox's). */
+export const ZPortalSession = z.object({ url: z.string() });
+
+/** What the sandbox portal can do, as Stripe's portal does: cancel at the period's end, take that back, change cycle, change the card. */
+export const SANDBOX_PORTAL_ACTIONS = ['cancel', 'resume', 'switch_cycle', 'update_card'] as const;
+export const ZSandboxPortalParams = z.object({
+  action: z.enum(SANDBOX_PORTAL_ACTIONS, { message: 'action must be cancel, resume, switch_cycle or update_card' }),
+});

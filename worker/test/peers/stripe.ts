@@ -9,6 +9,7 @@ import type { TestProject } from 'vitest/node';
  *                                discounts[0][coupon], metadata[…], success_url, cancel_url …)
  *   POST /v1/coupons             (id, percent_off, duration, name)
  *   DELETE /v1/subscriptions/{id} (cancels at once)
+ *   POST /v1/billing_portal/sessions (customer, return_url): the customer portal's URL
  * authenticated by `Authorization: Bearer sk_test_…`, answering Stripe's objects (`{id:"cs_test_…",
  * object:"checkout.session", url, amount_total, …}`) or Stripe's error JSON `{error:{type, code, message}}`
  * (401 for a bad key, 400 `parameter_missing`, 400 `resource_already_exists` for a coupon id taken).
@@ -172,6 +173,22 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
     };
     account.sessions.set(sessionId, session);
     return json(res, 200, session);
+  }
+  // docs.stripe.com/api/customer_portal/sessions/create: `customer` is required; `return_url` is where the portal's
+  // "Return" link goes (the dashboard's default when left out).
+  if (req.method === 'POST' && url.pathname === '/v1/billing_portal/sessions') {
+    if (!form.customer) return stripeError(res, 400, 'invalid_request_error', 'parameter_missing', 'Missing required param: customer.', 'customer');
+    if (!/^cus_\w+$/.test(form.customer))
+      return stripeError(res, 400, 'invalid_request_error', 'resource_missing', `No such customer: '${form.customer}'`, 'customer');
+    const portalId = id('bps');
+    return json(res, 200, {
+      id: portalId,
+      object: 'billing_portal.session',
+      customer: form.customer,
+      livemode: false,
+      return_url: form.return_url ?? null,
+      url: `https://billing.stripe.com/p/session/test_${portalId}`,
+    });
   }
   return stripeError(res, 404, 'invalid_request_error', undefined, `Unrecognized request URL (${req.method}: ${url.pathname}).`);
 }

@@ -1,5 +1,6 @@
 import { createFileRoute, Link } from '@tanstack/react-router';
-import { buttonClass } from '../../components/button';
+import { Button, buttonClass } from '../../components/button';
+import { toastApiError } from '../../components/toast';
 import { QueryState } from '../../components/query-state';
 import { PageHeader } from '../../features/app-pages/page-header';
 import { MeterBars } from '../../features/billing/meter-bars';
@@ -19,6 +20,19 @@ const STANDING = {
   canceled: 'Ended: your account is on the Free plan. Nothing is deleted.',
 } as const;
 
+/** Opens the provider's customer portal: cancel, resume, change cycle or card (Stripe's page, or the sandbox's). */
+function ManagePlanButton() {
+  const portal = trpc.billing.portal.useMutation({
+    onSuccess: ({ url }) => window.location.assign(url),
+    onError: toastApiError('The billing portal could not be opened. Please try again.'),
+  });
+  return (
+    <Button variant="secondary" disabled={portal.isPending || portal.isSuccess} onClick={() => portal.mutate()}>
+      Manage plan
+    </Button>
+  );
+}
+
 /** The plan, its cycle and renewal or end, and every meter with a bar (docs/decisions/billing.md). */
 function BillingPage() {
   const { checkout } = Route.useSearch();
@@ -36,12 +50,19 @@ function BillingPage() {
               </h2>
               <p>{STANDING[b.status]}</p>
               {b.cycle ? <p>Billing: {CYCLE_LABELS[b.cycle]}</p> : null}
-              {b.renews_at ? <p>Renews on {formatDate(b.renews_at)}</p> : null}
+              {b.renews_at && b.cancel_at_period_end ? (
+                <p>Cancelled: it ends on {formatDate(b.renews_at)}, and the account then moves to the Free plan. Nothing is deleted.</p>
+              ) : b.renews_at ? (
+                <p>Renews on {formatDate(b.renews_at)}</p>
+              ) : null}
               {b.ends_at ? <p>Ends on {formatDate(b.ends_at)}</p> : null}
               {b.cycle === 'lifetime' && b.status === 'active' ? <p>Paid for life: it does not renew.</p> : null}
-              <Link to="/pricing" className={buttonClass('primary')}>
-                {b.plan === 'immortality' ? 'See the plans' : 'Upgrade'}
-              </Link>
+              <div className="button-row">
+                <Link to="/pricing" className={buttonClass('primary')}>
+                  {b.plan === 'immortality' ? 'See the plans' : 'Upgrade'}
+                </Link>
+                {b.can_manage ? <ManagePlanButton /> : null}
+              </div>
             </section>
             <section className="section" aria-labelledby="meters-heading">
               <h2 id="meters-heading">Usage</h2>

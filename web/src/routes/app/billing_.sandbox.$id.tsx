@@ -4,6 +4,7 @@ import { Button } from '../../components/button';
 import { QueryState } from '../../components/query-state';
 import { PageHeader } from '../../features/app-pages/page-header';
 import { chargeSentence } from '../../features/billing/checkout-summary';
+import { postSignedEvent } from '../../features/billing/post-signed-event';
 import { readApiError } from '../../lib/api-error';
 import { CYCLE_LABELS } from '../../lib/pricing';
 import { trpc } from '../../lib/trpc';
@@ -30,13 +31,7 @@ function SandboxCheckoutPage() {
   async function finish(outcome: Outcome) {
     setFailed(null);
     try {
-      const event = await play.mutateAsync({ id, outcome });
-      const res = await fetch('/api/billing/webhook', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'stripe-signature': event.signature },
-        body: event.payload,
-      });
-      if (!res.ok) throw new Error(`The webhook answered ${res.status}`);
+      await postSignedEvent(await play.mutateAsync({ id, outcome }));
       await utils.billing.invalidate();
       if (outcome === 'pay') await navigate({ to: '/app/billing', search: { checkout: 'success' } });
       else await session.refetch();

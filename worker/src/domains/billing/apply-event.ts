@@ -132,7 +132,7 @@ async function applyEvent(ctx: ServiceContext, event: StripeEvent, userId: strin
             `INSERT INTO billing_accounts (user_id, plan, cycle, status, provider, customer_id, subscription_id, period_end, updated_at)
              VALUES (?1, ?2, ?3, 'active', ?4, ?5, ?6, ?7, ?8)
              ON CONFLICT (user_id) DO UPDATE SET plan = ?2, cycle = ?3, status = 'active', provider = ?4,
-               customer_id = COALESCE(?5, customer_id), subscription_id = ?6, period_end = ?7, updated_at = ?8`,
+               customer_id = COALESCE(?5, customer_id), subscription_id = ?6, period_end = ?7, cancel_at_period_end = 0, updated_at = ?8`,
           )
           .bind(userId, session.plan, session.cycle, session.provider, str(o.customer), str(o.subscription), end, now),
         db.prepare('UPDATE users SET plan = ?2, updated_at = ?3 WHERE id = ?1').bind(userId, session.plan, now),
@@ -150,15 +150,22 @@ async function applyEvent(ctx: ServiceContext, event: StripeEvent, userId: strin
     case 'customer.subscription.updated': {
       const s = String(o.status);
       const standing = s === 'active' || s === 'trialing' ? 'active' : s === 'canceled' || s === 'incomplete_expired' ? 'canceled' : 'past_due';
-      const items = o.items as { data?: { current_period_end?: number }[] } | undefined;
+      const items = o.items as { data?: { current_period_end?: number; price?: { recurring?: { interval?: string } } }[] } | undefined;
       const endSeconds = (o.current_period_end as number | undefined) ?? items?.data?.[0]?.current_period_end;
       const end = typeof endSeconds === 'number' ? endSeconds * 1000 : null;
+      // The portal's changes: the cycle (a price with another interval) and a cancellation at the period's end
+      // (`cancel_at_period_end`, or a `cancel_at` time on newer API versions).
+      const interval = items?.data?.[0]?.price?.recurring?.interval;
+      const cycle = interval === 'year' ? 'annual' : interval === 'month' ? 'monthly' : null;
+      const cancel = o.cancel_at_period_end === true || typeof o.cancel_at === 'number' ? 1 : o.cancel_at_period_end === false ? 0 : null;
       await db.batch([
         db
           .prepare(
-            'UPDATE billing_accounts SET status = ?3, period_end = COALESCE(?4, period_end), updated_at = ?5 WHERE user_id = ?1 AND subscription_id = ?2',
+            `UPDATE billing_accounts SET status = ?3, period_end = COALESCE(?4, period_end), updated_at = ?5,
+               cycle = COALESCE(?6, cycle), cancel_at_period_end = COALESCE(?7, cancel_at_period_end)
+             WHERE user_id = ?1 AND subscription_id = ?2`,
           )
-          .bind(userId, str(o.id), standing, end, now),
+          .bind(userId, str(o.id), standing, end, now, cycle, cancel),
         db
           .prepare(
             `UPDATE users SET plan = CASE WHEN ?2 = 'active' THEN (SELECT plan FROM billing_accounts WHERE user_id = ?1) ELSE 'free' END, updated_at = ?3

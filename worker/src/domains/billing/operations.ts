@@ -5,13 +5,17 @@ import {
   ZCheckoutQuery,
   ZCheckoutQuote,
   ZCheckoutSession,
+  ZPortalSession,
   ZSandboxOutcomeParams,
+  ZSandboxPortalParams,
   ZSandboxSession,
   ZSandboxSessionParams,
   ZSignedEvent,
   ZQuoteQuery,
 } from '../../contracts/billing';
 import { createCheckout, quoteCheckout } from './checkout';
+import { openBillingPortal } from './portal';
+import { playSandboxPortal } from './sandbox-portal';
 import { sandboxEnabled } from './providers';
 import { readBilling } from './read-billing';
 import { playSandboxOutcome, readSandboxSession, sessionNotFound } from './sandbox-events';
@@ -113,6 +117,41 @@ export const billingOperations = [
       responses: { 404: noSession, 409: { description: 'The session is already finished' } },
     },
     run: ({ services, principal }, { id, outcome }) => playSandboxOutcome(services, principal.user, id, outcome),
+  }),
+  defineOperation({
+    method: 'post',
+    path: '/api/billing/portal',
+    trpc: 'portal',
+    access: session,
+    input: {},
+    output: ZPortalSession,
+    docs: {
+      operationId: 'openBillingPortal',
+      summary: 'Manage my subscription',
+      description:
+        "Where the owner cancels (the plan runs to the end of the paid period, then the account moves to Free; nothing is deleted), takes a cancellation back, switches between monthly and annual, or changes the card: Stripe's customer portal in production, the sandbox's page locally. Open `url`; changes arrive as the provider's signed events.",
+      tags,
+      responses: { 200: { description: 'The portal' }, 409: { description: 'No subscription to manage' } },
+    },
+    run: ({ services, principal }) => openBillingPortal(services, principal.user),
+  }),
+  defineOperation({
+    method: 'post',
+    path: '/api/billing/sandbox-portal/{action}',
+    trpc: 'sandboxPortal',
+    access: session,
+    input: { params: ZSandboxPortalParams },
+    output: ZSignedEvent,
+    exists: sandboxEnabled,
+    docs: {
+      operationId: 'playSandboxPortal',
+      summary: 'Cancel, resume, switch cycle or change card in the sandbox portal (local only)',
+      description:
+        '`action`: cancel (at the end of the paid period), resume, switch_cycle (monthly ↔ annual) or update_card. Answers the customer.subscription.updated event Stripe would send, signed; post `payload` to POST /api/billing/webhook with `signature` as `Stripe-Signature`.',
+      tags,
+      responses: { 409: { description: 'No subscription to manage' } },
+    },
+    run: ({ services, principal }, { action }) => playSandboxPortal(services, principal.user, action),
   }),
 ];
 

@@ -14,5 +14,9 @@ export function sandboxProvider(origin: string): BillingProvider {
     },
     // Nothing is ever charged by the sandbox, so nothing to stop.
     async cancelSubscription() {},
+    // The app's own page plays Stripe's customer portal (sandbox-portal.ts).
+    async createPortal() {
+      return { url: `${origin}/app/billing/portal` };
+    },
   };
 }

@@ -90,6 +90,15 @@ export function stripeProvider(env: StripeEnv): BillingProvider {
       if (res.status >= 300 || !res.body.id || !res.body.url) throw unavailable(res.status, res.body);
       return { id: res.body.id, url: res.body.url };
     },
+    // POST /v1/billing_portal/sessions (docs.stripe.com/api/customer_portal/sessions/create): a short-lived URL of
+    // Stripe's customer portal, configured in the Stripe dashboard to cancel at the period's end, switch between the
+    // monthly and annual prices and update the card; each change comes back as customer.subscription.updated.
+    async createPortal({ customerId, returnUrl }) {
+      const res = await post<{ url?: string }>('/v1/billing_portal/sessions', { customer: customerId, return_url: returnUrl });
+      if (res.status >= 300 || !res.body.url)
+        throw unavailable(res.status, res.body, 'The payment provider could not open its billing page. Nothing was changed; please try again.');
+      return { url: res.body.url };
+    },
     // DELETE /v1/subscriptions/{id}: cancels at once; an already-canceled one answers 404 resource_missing.
     async cancelSubscription(subscriptionId: string) {
       const res = await fetch(`${base}/v1/subscriptions/${encodeURIComponent(subscriptionId)}`, {
@@ -102,7 +111,7 @@ export function stripeProvider(env: StripeEnv): BillingProvider {
   };
 }
 
-function unavailable(status: number, body: StripeError) {
+function unavailable(status: number, body: StripeError, detail = 'The payment provider could not start a checkout. Nothing was charged; please try again.') {
   log.error('stripe refused', { status, code: body.error?.code, message: body.error?.message });
-  return new AppError('INTERNAL', 'The payment provider could not start a checkout. Nothing was charged; please try again.');
+  return new AppError('INTERNAL', detail);
 }

@@ -20,4 +20,6 @@ export interface BillingProvider {
   createCheckout(req: CheckoutRequest): Promise<{ id: string; url: string }>;
   /** Ends a subscription at once (the account is being erased): no further charge. */
   cancelSubscription(subscriptionId: string): Promise<void>;
+  /** A page where the customer cancels, resumes, changes cycle or card; it comes back to `returnUrl`. */
+  createPortal(req: { customerId: string; returnUrl: string }): Promise<{ url: string }>;
 }

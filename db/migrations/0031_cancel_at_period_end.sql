@@ -1,0 +1,1 @@
+ALTER TABLE `billing_accounts` ADD `cancel_at_period_end` integer DEFAULT false NOT NULL;
