@@ -28,6 +28,9 @@ export interface CheckedInRow {
   id: string;
   user_id: string;
   interval_seconds: number;
+  /** The calendar schedule (JSON) and pause end, for the new deadline (the Heartbeat's answer). */
+  schedule?: string | null;
+  paused_until?: number | null;
 }
 
 const CANARY_LABEL = `CASE WHEN trim(c.name) = '' THEN '${UNNAMED_CANARY}' ELSE c.name END`; // the SQL twin of canaryLabel (contracts/canary.ts)
@@ -106,7 +109,7 @@ export async function applyUserCheckIn(ctx: Pick<ServiceContext, 'env'>, userId:
     ctx,
     statementsFor(db, rows, [
       db
-        .prepare('UPDATE canaries SET last_check_in = max(last_check_in, ?2) WHERE user_id = ?1 AND active = 1 RETURNING id, user_id, interval_seconds')
+        .prepare('UPDATE canaries SET last_check_in = max(last_check_in, ?2) WHERE user_id = ?1 AND active = 1 RETURNING id, user_id, interval_seconds, schedule, paused_until')
         .bind(userId, entry.at),
       db
         .prepare(
