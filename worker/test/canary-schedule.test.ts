@@ -238,7 +238,14 @@ describe('calendar deadlines on named days', () => {
   });
 
   it('finds the first Monday and the last Friday of a month', () => {
-    const first: TCanarySchedule = { kind: 'monthly_weekday', week: 'first', weekday: 'mon', time: '10:00', time_zone: 'America/New_York', grace_seconds: 3600 };
+    const first: TCanarySchedule = {
+      kind: 'monthly_weekday',
+      week: 'first',
+      weekday: 'mon',
+      time: '10:00',
+      time_zone: 'America/New_York',
+      grace_seconds: 3600,
+    };
     const last: TCanarySchedule = { kind: 'monthly_weekday', week: 'last', weekday: 'fri', time: '17:00', time_zone: 'America/New_York', grace_seconds: 3600 };
     expect(new Date(nextOccurrence(first, at('2026-11-28T00:00:00Z'))).toISOString()).toBe('2026-12-07T15:00:00.000Z');
     expect(new Date(nextOccurrence(last, at('2026-11-01T00:00:00Z'))).toISOString()).toBe('2026-11-27T22:00:00.000Z');

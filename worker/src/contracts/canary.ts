@@ -36,9 +36,7 @@ const ZCanaryName = z
 export const ZCreateCanaryInput = z.object({
   interval_seconds: ZIntervalSeconds.default(DEFAULT_INTERVAL_SECONDS),
   name: ZCanaryName,
-  schedule: ZCanarySchedule.optional()
-    .nullable()
-    .describe('A calendar schedule; absent or null: deadlines every `interval_seconds` after the last check-in'),
+  schedule: ZCanarySchedule.optional().nullable().describe('A calendar schedule; absent or null: deadlines every `interval_seconds` after the last check-in'),
 });
 export type TCreateCanaryInput = z.input<typeof ZCreateCanaryInput>;
 
@@ -58,9 +56,12 @@ export type TUpdateCanaryInput = z.input<typeof ZUpdateCanaryInput>;
  * PAUSE_MAX_DAYS days ahead). No deadline falls before it; the owner is told a day before it ends.
  */
 export const ZPauseCanaryInput = z.object({
+  // Optional here so an outsider learns nothing from a 422 before the 404 (the service requires it after
+  // the ownership check, like the other bodies of operations on an owned id).
   until: z.iso
     .datetime({ offset: true, message: 'until must be an ISO 8601 date-time such as 2026-08-01T09:00:00Z' })
-    .describe(`When the pause ends: in the future, at most ${PAUSE_MAX_DAYS} days ahead`),
+    .optional()
+    .describe(`Required: when the pause ends, in the future, at most ${PAUSE_MAX_DAYS} days ahead`),
 });
 export type TPauseCanaryInput = z.input<typeof ZPauseCanaryInput>;
 
@@ -103,6 +104,10 @@ export const ZCanaryStatus = z.object({
   misses: z.number().int(),
   status: z.enum(CANARY_HEALTH).nullable(),
   canary_id: z.string().nullable(),
+  /** That canary's calendar schedule (null: an interval canary), so a client's countdown agrees with `deadline`. */
+  schedule: ZCanarySchedule.nullable(),
+  /** The end of that canary's vacation pause (ISO), or null. */
+  paused_until: z.string().nullable(),
 });
 export type TCanaryStatus = z.infer<typeof ZCanaryStatus>;
 

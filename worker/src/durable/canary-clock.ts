@@ -1,5 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
-import { PAUSE_NOTICE_BEFORE_MS, type TCanarySchedule } from '../contracts/canary-schedule';
+import type { TCanarySchedule } from '../contracts/canary-schedule';
 import type { CanaryNoticeJob, CheckInProjection, ClockCheckIn, TransitionRow, WakeActivity, WakeProjection } from '../contracts/jobs';
 import { applyCanaryCheckIns } from '../domains/canary/check-in-projection';
 import {
@@ -459,7 +459,9 @@ export class CanaryClock extends DurableObject<Bindings> {
     const db = this.env.DB;
     const [canaries, cycle] = await db.batch([
       db
-        .prepare('SELECT user_id, name, interval_seconds, last_check_in, token_version, active, timer_due_at, schedule, paused_until FROM canaries WHERE id = ?')
+        .prepare(
+          'SELECT user_id, name, interval_seconds, last_check_in, token_version, active, timer_due_at, schedule, paused_until FROM canaries WHERE id = ?',
+        )
         .bind(canaryId),
       // Every cycle after the last check-in: the current one is picked below (a calendar deadline is not SQL arithmetic).
       db

@@ -18,6 +18,9 @@ function canary(overrides: Partial<TCanary> = {}): TCanary {
     status: 'active',
     misses: 0,
     created_at: '2026-05-01T08:00:00Z',
+    schedule: null,
+    schedule_words: null,
+    paused_until: null,
     ...overrides,
   };
 }

@@ -65,7 +65,7 @@ export function CanaryList({ canaries, nowMs, origin, onDelete, deletePending }:
 
 function CanaryItem({ canary, nowMs, origin, onDelete }: { canary: TCanary; nowMs: number; origin: string; onDelete: () => void }) {
   const name = canaryLabel(canary.name);
-  const health = countdownView(canary.last_check_in, canary.interval_seconds, nowMs)?.health ?? SERVER_HEALTH[canary.status];
+  const health = countdownView(canary.last_check_in, canary.interval_seconds, nowMs, false, canary)?.health ?? SERVER_HEALTH[canary.status];
   const url = pingUrl(origin, canary.token);
   const curl = curlExample(origin, canary.token);
   const titleId = `canary-${canary.id}-name`;

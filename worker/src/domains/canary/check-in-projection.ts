@@ -109,7 +109,9 @@ export async function applyUserCheckIn(ctx: Pick<ServiceContext, 'env'>, userId:
     ctx,
     statementsFor(db, rows, [
       db
-        .prepare('UPDATE canaries SET last_check_in = max(last_check_in, ?2) WHERE user_id = ?1 AND active = 1 RETURNING id, user_id, interval_seconds, schedule, paused_until')
+        .prepare(
+          'UPDATE canaries SET last_check_in = max(last_check_in, ?2) WHERE user_id = ?1 AND active = 1 RETURNING id, user_id, interval_seconds, schedule, paused_until',
+        )
         .bind(userId, entry.at),
       db
         .prepare(

@@ -176,11 +176,7 @@ export function pauseNoticesToSend(canary: Cadence, recorded: readonly Transitio
 }
 
 /** The misses of the current cycle that count by `now` and were not sent yet, in order. */
-export function missesToEmit(
-  canary: Cadence,
-  recorded: readonly TransitionRow[],
-  now: number,
-): TransitionRow[] {
+export function missesToEmit(canary: Cadence, recorded: readonly TransitionRow[], now: number): TransitionRow[] {
   const cycle = cycleDeadlineOf(canary);
   return recorded
     .filter((t) => t.kind === 'missed' && t.emitted_at == null && t.counts_from != null && t.counts_from <= now && t.cycle_deadline === cycle)
@@ -212,11 +208,7 @@ export function undeliveredWarnings(canary: Cadence, recorded: readonly Transiti
 }
 
 /** The undelivered warnings due to be sent (again) at `now`. */
-export function warningsToSend(
-  canary: Cadence,
-  recorded: readonly TransitionRow[],
-  now: number,
-): TransitionRow[] {
+export function warningsToSend(canary: Cadence, recorded: readonly TransitionRow[], now: number): TransitionRow[] {
   return undeliveredWarnings(canary, recorded).filter((t) => warningResendAt(t) <= now);
 }
 
@@ -261,7 +253,8 @@ export function nextAttention(canary: CanaryFacts, recorded: readonly Transition
   if (health.status !== 'missed') candidates.push(health.deadlineMs);
   else candidates.push(health.nextMissMs);
   const pauseNoticeAt = pauseNoticeDueAt(canary);
-  if (pauseNoticeAt !== null && now < canary.paused_until! && !recorded.some((t) => t.kind === 'pause_ending')) candidates.push(Math.max(now + 1, pauseNoticeAt));
+  if (pauseNoticeAt !== null && now < canary.paused_until! && !recorded.some((t) => t.kind === 'pause_ending'))
+    candidates.push(Math.max(now + 1, pauseNoticeAt));
   for (const t of recorded) {
     if (t.kind === 'missed' && t.emitted_at == null && t.counts_from != null && t.counts_from > now) candidates.push(t.counts_from);
   }

@@ -20,8 +20,7 @@ export function cadenceOf(intervalSeconds: number, schedule: TCanarySchedule | n
   return { interval_seconds: shortestGapDays(canonical) * 86_400, schedule: canonical };
 }
 
-const MISSED = (label: string) =>
-  `Your canary "${label}" has missed its deadline: check in first, then change its schedule or pause it.`;
+const MISSED = (label: string) => `Your canary "${label}" has missed its deadline: check in first, then change its schedule or pause it.`;
 
 /** Asks the canary's object (the record of its clock) to take the new cadence; 409 while it is missed. */
 async function applyCadence(
@@ -62,12 +61,16 @@ export async function updateCanary(ctx: ServiceContext, userId: string, canaryId
  */
 export async function pauseCanary(ctx: ServiceContext, userId: string, canaryId: string, input: z.output<typeof ZPauseCanaryInput>): Promise<TCanary> {
   const now = ctx.now().getTime();
+  const row = await findOwnCanary(ctx, userId, canaryId);
+  if (!input.until) throw new AppError('UNPROCESSABLE', 'Say when the pause ends: until, an ISO 8601 date-time.');
   const until = Date.parse(input.until);
   if (!(until > now)) throw new AppError('UNPROCESSABLE', 'A pause must end in the future.');
   if (until - now > PAUSE_MAX_DAYS * DAY_MS) {
-    throw new AppError('UNPROCESSABLE', `A pause may last at most ${PAUSE_MAX_DAYS} days; choose an end before ${new Date(now + PAUSE_MAX_DAYS * DAY_MS).toISOString()}.`);
+    throw new AppError(
+      'UNPROCESSABLE',
+      `A pause may last at most ${PAUSE_MAX_DAYS} days; choose an end before ${new Date(now + PAUSE_MAX_DAYS * DAY_MS).toISOString()}.`,
+    );
   }
-  const row = await findOwnCanary(ctx, userId, canaryId);
   await applyCadence(ctx, row, { interval_seconds: row.interval_seconds, schedule: scheduleOfRow(row), paused_until: until });
   return toCanaryView(ctx, await findOwnCanary(ctx, userId, canaryId));
 }
