@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { nextOccurrence, type TCanarySchedule } from '../src/contracts/canary-schedule';
 import { advanceCanary } from '../src/domains/canary/advance-canary';
 import { pauseCanary, resumeCanary } from '../src/domains/canary/update-canary';
+import { buildOpenApiDocument } from '../src/openapi/document';
 import { api, signedInUser } from './helpers/api';
 import { canaryNotices, captureJobs, createCanaryFor, deliverNotices, missedEvents, noQuietHours, servicesAt, transitionsOf } from './helpers/canary';
 
@@ -183,5 +184,21 @@ describe('vacation pauses', () => {
     const late = Date.parse(canary.deadline) + 60_000;
     await captureJobs(() => advanceCanary(servicesAt(late), canary.id, 'alarm'));
     await expect(pauseCanary(servicesAt(late), user.id, canary.id, { until: new Date(late + DAY).toISOString() })).rejects.toThrow(/check in first/);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('documents the schedule on create, the update, pause and resume calls, and the schedule and pause on a canary', () => {
+    const doc = JSON.parse(JSON.stringify(buildOpenApiDocument())) as {
+      paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: unknown }> } }>>;
+    };
+    expect(Object.keys(doc.paths['/api/canary/{id}'] ?? {})).toEqual(expect.arrayContaining(['patch', 'delete']));
+    expect(doc.paths['/api/canary/{id}/pause']?.post).toBeDefined();
+    expect(doc.paths['/api/canary/{id}/resume']?.post).toBeDefined();
+    const create = JSON.stringify(doc.paths['/api/canary/create']?.post);
+    for (const word of ['schedule', 'weekly', 'monthly_day', 'monthly_weekday', 'time_zone', 'grace_seconds']) expect(create).toContain(word);
+    const list = JSON.stringify(doc.paths['/api/canary/list']?.get);
+    for (const word of ['schedule_words', 'paused_until']) expect(list).toContain(word);
+    expect(JSON.stringify(doc.paths['/api/canary/{id}/pause']?.post)).toContain('until');
   });
 });

@@ -68,7 +68,8 @@ export function canaryHealth(state: CanaryClockState, nowMs: number): CanaryHeal
   if (missed && state.schedule) {
     const due = occurrencesBetween(state.schedule, deadlineMs, nowMs, MAX_COUNTED_MISSES);
     misses = due.length;
-    nextMissMs = nextOccurrence(state.schedule, due.at(-1) ?? deadlineMs);
+    // Capped (a daily schedule unwatched for 13 years): counted as that many, and asked again at the next scheduled time.
+    nextMissMs = nextOccurrence(state.schedule, misses === MAX_COUNTED_MISSES ? nowMs : (due.at(-1) ?? deadlineMs));
   } else if (missed) {
     const intervalMs = state.intervalSeconds * 1000;
     misses = Math.floor((nowMs - deadlineMs) / intervalMs) + 1;
