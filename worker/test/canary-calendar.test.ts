@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { nextOccurrence, type TCanarySchedule } from '../src/contracts/canary-schedule';
 import { advanceCanary } from '../src/domains/canary/advance-canary';
 import { pauseCanary, resumeCanary } from '../src/domains/canary/update-canary';
+import type { MissedCheckinsEvent } from '../src/contracts/jobs';
+import { currentMisses, armOnMissedCheckins } from '../src/domains/messages/release/arm-on-missed-checkins';
 import { buildOpenApiDocument } from '../src/openapi/document';
+import { captureQueues, createMessageFor, messageRow } from './helpers/messages';
 import { api, signedInUser } from './helpers/api';
 import { canaryNotices, captureJobs, createCanaryFor, deliverNotices, missedEvents, noQuietHours, servicesAt, transitionsOf } from './helpers/canary';
 
@@ -111,6 +114,52 @@ describe('a calendar canary on its clock', () => {
     const again = await captureJobs(() => advanceCanary(servicesAt(second), canary.id, 'alarm'));
     expect(missedEvents(again.sent)).toEqual([expect.objectContaining({ misses: 2 })]);
     expect((await transitionsOf(canary.id)).filter((t) => t.kind === 'missed').map((t) => t.due_at)).toEqual([deadline, second]);
+  });
+});
+
+describe('the release engine reads a calendar deadline', () => {
+  it("arms a message on a calendar canary's miss, and treats the event as stale once a pause moved the deadline", async () => {
+    const sender = await owner();
+    const recipient = await signedInUser();
+    const canary = await createCanaryFor(sender.token, { schedule: weekly });
+    const deadline = Date.parse(canary.deadline);
+    const m = await createMessageFor(sender.token, {
+      recipient_user_id: recipient.id,
+      rules: [{ trigger_type: 'missed_checkins', trigger_value: 1, expire_window: 3 }],
+    });
+    // Warned in time, then missed at the scheduled time: the engine emits misses 1 of the calendar cycle.
+    const grace = await captureJobs(() => advanceCanary(servicesAt(deadline - 2 * HOUR), canary.id, 'alarm'));
+    await deliverNotices(grace.sent, deadline - 2 * HOUR);
+    const miss = await captureJobs(() => advanceCanary(servicesAt(deadline), canary.id, 'alarm'));
+    const [event] = missedEvents(miss.sent) as MissedCheckinsEvent[];
+    expect(event?.deadline).toBe(new Date(deadline).toISOString());
+    expect(await currentMisses(servicesAt(deadline + 1), sender.id)).toBe(1);
+    await captureQueues(() => armOnMissedCheckins(servicesAt(deadline + 1), event!));
+    expect((await messageRow(m.id))!.status).toBe('armed');
+  });
+
+  it('an event of a cycle a pause replaced arms nothing', async () => {
+    const sender = await owner();
+    const recipient = await signedInUser();
+    const canary = await createCanaryFor(sender.token, { interval_seconds: 3600 });
+    const start = Date.parse(canary.last_check_in);
+    const m = await createMessageFor(sender.token, {
+      recipient_user_id: recipient.id,
+      rules: [{ trigger_type: 'missed_checkins', trigger_value: 1, expire_window: 3 }],
+    });
+    await pauseCanary(servicesAt(start + 60_000), sender.id, canary.id, { until: new Date(start + 5 * DAY).toISOString() });
+    // An event of the interval's old deadline (one hour after the last check-in), delivered late.
+    const stale: MissedCheckinsEvent = {
+      type: 'missed_checkins',
+      event_id: crypto.randomUUID(),
+      user_id: sender.id,
+      canary_id: canary.id,
+      misses: 1,
+      deadline: new Date(start + HOUR).toISOString(),
+      fired_at: new Date(start + HOUR).toISOString(),
+    };
+    await captureQueues(() => armOnMissedCheckins(servicesAt(start + 2 * HOUR), stale));
+    expect((await messageRow(m.id))!.status).toBe('scheduled');
   });
 });
 
