@@ -194,7 +194,7 @@ const stepArb = (outages: boolean): fc.Arbitrary<Step> =>
       }),
       weight: 2,
     },
-    { arbitrary: fc.record({ t: fc.constant('resume' as const), c: canaryIdx }), weight: 1 },
+    { arbitrary: fc.record({ t: fc.constant('resume' as const), c: canaryIdx }), weight: 2 },
     { arbitrary: fc.record({ t: fc.constant('delete' as const), c: canaryIdx }), weight: 1 },
   );
 const outagesOn = LONG_OUTAGES || penv.VITE_FC_OUTAGES === '1';
@@ -698,20 +698,22 @@ describe('canary engine against a reference model', () => {
   it('liveness: with the timer waking when the engine asks (as the Durable Object does), every miss is emitted at its due time', async () => {
     await fc.assert(
       fc.asyncProperty(
-        intervalArb,
+        // An interval canary, or (a third of the runs) a calendar one, whose misses fall on scheduled times.
+        fc.oneof({ arbitrary: intervalArb, weight: 2 }, { arbitrary: scheduleArb, weight: 1 }),
         // A second canary (within a factor 2 of the first's interval), or none.
         fc.constantFrom<0 | 0.5 | 1 | 2>(0, 0.5, 1, 2),
         // Check-ins, as offsets in thousandths of the first interval after the previous one.
         fc.array(fc.integer({ min: 1, max: 4000 }), { maxLength: 4 }),
         fc.integer({ min: 1, max: 5 }),
-        async (firstInterval, secondRatio, checkInGaps, horizonIntervals) => {
+        async (first, secondRatio, checkInGaps, horizonIntervals) => {
           await resetDb();
           const world = new World(Date.now() + REAL_CLOCK_MARGIN);
           const { model } = world;
           const queue = spyOnQueue(world);
           stats.livenessRuns++;
           try {
-            await create(world, firstInterval);
+            await (typeof first === 'number' ? create(world, first) : create(world, 86_400, first));
+            const firstInterval = world.refIntervalMs / 1000;
             if (secondRatio) await create(world, Math.min(34_560_000, Math.max(300, Math.round(firstInterval * secondRatio))));
             const canaries = model.live();
             const ref = world.refIntervalMs;
@@ -752,7 +754,7 @@ describe('canary engine against a reference model', () => {
             // ended by a check-in only up to that check-in (a miss due at the check-in instant is not).
             for (const c of canaries) {
               for (let i = 0; i < starts.length; i++) {
-                const deadline = starts[i]! + c.intervalMs;
+                const deadline = c.calendar ? c.calendar.after(starts[i]! + c.graceMs) : starts[i]! + c.intervalMs;
                 const endedAt = starts[i + 1] ?? Infinity;
                 const cy = model.cycle(c, deadline);
                 for (let k = 1; ; k++) {
