@@ -225,6 +225,11 @@ describe('vacation pauses', () => {
     const timer = await env.DB.prepare('SELECT timer_due_at FROM canaries WHERE id = ?').bind(canary.id).first<{ timer_due_at: number }>();
     expect(timer!.timer_due_at).toBe(Date.parse(resumed.deadline) - 2 * HOUR);
     await expect(resumeCanary(servicesAt(resumedAt + 1), user.id, canary.id)).rejects.toThrow(/is not paused/);
+    const { results } = await env.DB.prepare('SELECT kind, summary FROM activity WHERE canary_id = ? ORDER BY created_at')
+      .bind(canary.id)
+      .all<{ kind: string; summary: string }>();
+    expect(results.map((r) => r.kind)).toEqual(['canary_created', 'canary_paused', 'canary_resumed']);
+    expect(results[1]!.summary).toMatch(/^Paused canary "Unnamed" for a vacation until /);
   });
 
   it('refuses to pause or reschedule a canary that has missed its deadline (409: check in first)', async () => {

@@ -1,8 +1,12 @@
+import { schema } from '@afterword/db';
 import type { z } from 'zod';
+import type { TActivity } from '../../contracts/activity';
 import { canaryLabel, type TCanary, type ZPauseCanaryInput, type ZUpdateCanaryInput } from '../../contracts/canary';
-import { canonicalSchedule, PAUSE_MAX_DAYS, shortestGapDays, type TCanarySchedule } from '../../contracts/canary-schedule';
+import { canonicalSchedule, PAUSE_MAX_DAYS, scheduleWords, shortestGapDays, type TCanarySchedule } from '../../contracts/canary-schedule';
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
+import { humanTime } from '../../lib/human-time';
+import { durationWords } from './canary-notice-texts';
 import { clockOf } from './canary-timer';
 import { scheduleOfRow, toCanaryView } from './canary-view';
 import { findOwnCanary } from './list-canaries';
@@ -21,6 +25,13 @@ export function cadenceOf(intervalSeconds: number, schedule: TCanarySchedule | n
 }
 
 const MISSED = (label: string) => `Your canary "${label}" has missed its deadline: check in first, then change its schedule or pause it.`;
+
+/** A line in the owner's Recent Activity: every change of a canary's clock is on record. */
+async function recordChange(ctx: ServiceContext, row: { id: string; user_id: string }, kind: TActivity['kind'], summary: string) {
+  await ctx.db
+    .insert(schema.activity)
+    .values({ id: crypto.randomUUID(), user_id: row.user_id, canary_id: row.id, kind, source: 'web', summary, created_at: ctx.now() });
+}
 
 /** Asks the canary's object (the record of its clock) to take the new cadence; 409 while it is missed. */
 async function applyCadence(
@@ -49,7 +60,10 @@ export async function updateCanary(ctx: ServiceContext, userId: string, canaryId
   }
   if (input.interval_seconds !== undefined || input.schedule !== undefined) {
     const schedule = input.schedule === undefined ? scheduleOfRow(row) : input.schedule;
-    await applyCadence(ctx, row, { ...cadenceOf(input.interval_seconds ?? row.interval_seconds, schedule), paused_until: row.paused_until?.getTime() ?? null });
+    const cadence = cadenceOf(input.interval_seconds ?? row.interval_seconds, schedule);
+    await applyCadence(ctx, row, { ...cadence, paused_until: row.paused_until?.getTime() ?? null });
+    const words = cadence.schedule ? scheduleWords(cadence.schedule) : `Every ${durationWords(cadence.interval_seconds * 1000)}`;
+    await recordChange(ctx, row, 'canary_changed', `Changed canary "${canaryLabel(input.name ?? row.name)}": ${words}.`);
   }
   return toCanaryView(ctx, await findOwnCanary(ctx, userId, canaryId));
 }
@@ -72,6 +86,7 @@ export async function pauseCanary(ctx: ServiceContext, userId: string, canaryId:
     );
   }
   await applyCadence(ctx, row, { interval_seconds: row.interval_seconds, schedule: scheduleOfRow(row), paused_until: until });
+  await recordChange(ctx, row, 'canary_paused', `Paused canary "${canaryLabel(row.name)}" for a vacation until ${humanTime(until)}.`);
   return toCanaryView(ctx, await findOwnCanary(ctx, userId, canaryId));
 }
 
@@ -81,5 +96,6 @@ export async function resumeCanary(ctx: ServiceContext, userId: string, canaryId
   const row = await findOwnCanary(ctx, userId, canaryId);
   if (!row.paused_until || row.paused_until.getTime() <= now) throw new AppError('CONFLICT', `Your canary "${canaryLabel(row.name)}" is not paused.`);
   await applyCadence(ctx, row, { interval_seconds: row.interval_seconds, schedule: scheduleOfRow(row), paused_until: now });
+  await recordChange(ctx, row, 'canary_resumed', `Ended the vacation pause of canary "${canaryLabel(row.name)}".`);
   return toCanaryView(ctx, await findOwnCanary(ctx, userId, canaryId));
 }
