@@ -1,10 +1,25 @@
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { users } from './users';
 
+/** The stored form of a calendar schedule (validated by the Worker's contract before it is written). */
+export interface TCanaryScheduleJson {
+  kind: 'weekly' | 'monthly_day' | 'monthly_weekday';
+  time: string;
+  time_zone: string;
+  grace_seconds: number;
+  days?: string[];
+  day?: number;
+  week?: string;
+  weekday?: string;
+}
+
 /**
  * A periodic check-in. `token_hash` is the SHA-256 of the 256-bit check-in token; the token itself is
  * derived from a server secret and `token_version` (worker/src/domains/canary/canary-token.ts), so it
- * can be shown again without being stored. Deadline = last_check_in + interval_seconds.
+ * can be shown again without being stored. Deadline = last_check_in + interval_seconds, or for a calendar
+ * `schedule` (JSON, worker/src/contracts/canary-schedule.ts) the first scheduled instant after the last
+ * check-in plus its grace; a vacation pause starts the cycle at `paused_until` instead
+ * (worker/src/contracts/canary-health.ts).
  */
 export const canaries = sqliteTable(
   'canaries',
@@ -22,6 +37,10 @@ export const canaries = sqliteTable(
     /** When the canary's Durable Object last armed its alarm for; null = no timer known (repair it). */
     timer_due_at: integer('timer_due_at', { mode: 'timestamp_ms' }),
     created_at: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+    /** A calendar schedule (JSON), or null: the interval canary. Its canary's object holds the same. */
+    schedule: text('schedule', { mode: 'json' }).$type<TCanaryScheduleJson>(),
+    /** The end of a vacation pause (at most 60 days): no deadline falls before it. */
+    paused_until: integer('paused_until', { mode: 'timestamp_ms' }),
   },
   (t) => [index('canaries_user_idx').on(t.user_id), index('canaries_timer_idx').on(t.active, t.timer_due_at)],
 );

@@ -44,10 +44,13 @@ export const CHAT_IMPORT_FORMATS = ['telegram', 'facebook', 'discord', 'plain'] 
 export const CHAT_IMPORT_STATUSES = ['queued', 'processing', 'needs_sender', 'complete', 'failed'] as const;
 
 /** A canary's timer events (canary_transitions), who recorded one, and how a reminder reached its owner. */
-export const CANARY_TRANSITION_KINDS = ['grace_reminder', 'missed', 'late_rewarn'] as const;
+export const CANARY_TRANSITION_KINDS = ['grace_reminder', 'missed', 'late_rewarn', 'pause_ending'] as const;
 export const TRANSITION_RECORDERS = ['alarm', 'reconciler'] as const;
 export const REMINDER_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
-/** What a canary tells its owner: its warnings (the grace reminder, the re-warning) and the miss itself. */
-export const CANARY_NOTICE_KINDS = ['grace_reminder', 'late_rewarn', 'missed'] as const;
+/**
+ * What a canary tells its owner: its warnings (the grace reminder, the re-warning), the miss itself, and
+ * that a vacation pause ends soon.
+ */
+export const CANARY_NOTICE_KINDS = ['grace_reminder', 'late_rewarn', 'missed', 'pause_ending'] as const;
 /** Where an owner notice was tried (owner_notice_deliveries): a notification method, or the activity feed. */
 export const NOTICE_CHANNELS = [...NOTIFY_METHODS, 'in_app'] as const;

@@ -175,6 +175,44 @@ test('canary pages: canary status: hours validation sends nothing; create, ping 
   }
 });
 
+test('canary pages: calendar schedule: weekly days at a time in a zone, shown in words; pause for vacation and end it', async () => {
+  const { acct, page, context, errors } = await setup({ path: '/app/canary-status' });
+  try {
+    await page.getByRole('heading', { level: 1, name: 'Canary Status' }).waitFor();
+    await page.getByLabel('On days of the week', { exact: true }).check();
+    assert.equal(await page.getByLabel('Check-in interval (hours)').count(), 0, 'the interval field gives way to the schedule');
+    await page.getByLabel('Thursday', { exact: true }).check();
+    await page.getByLabel('Check in by (time)').fill('09:30');
+    await page.getByLabel('Time zone', { exact: true }).selectOption('Europe/Berlin');
+    await page.getByLabel('Remind me before (hours)').fill('2');
+    await page.getByLabel('Name (optional)').fill('Weekly');
+    await page.getByRole('button', { name: 'Create canary', exact: true }).click();
+    await toast(page, 'Canary created').waitFor();
+    const [canary] = (await api('GET', '/api/canary/list', { token: acct.token })).json;
+    assert.deepEqual(canary.schedule, { kind: 'weekly', days: ['mon', 'thu'], time: '09:30', time_zone: 'Europe/Berlin', grace_seconds: 7200 });
+    // In the canary's entry (and in the status card above it, which shows the earliest canary).
+    await page.locator('.canary-item').getByText('Every Monday and Thursday by 09:30 (Europe/Berlin), reminded 2 hours before', { exact: true }).waitFor();
+
+    // A vacation: until the start of a day ten days ahead (the browser's zone), then ended early.
+    const d = new Date(Date.now() + 10 * 86_400_000);
+    const day = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+    await page.getByLabel(/^Pause for vacation until/).fill(day);
+    await page.getByRole('button', { name: 'Pause for vacation Weekly', exact: true }).click();
+    await toast(page, 'Canary paused').waitFor();
+    await page.getByText(/^Paused for a vacation until/).waitFor();
+    const paused = (await api('GET', '/api/canary/list', { token: acct.token })).json[0];
+    assert.ok(paused.paused_until, 'the list says until when');
+    assert.ok(Date.parse(paused.deadline) > Date.parse(paused.paused_until), 'the deadline lies after the pause');
+    await screenshot(page, 'canary-calendar-paused');
+    await page.getByRole('button', { name: 'End the pause now for Weekly', exact: true }).click();
+    await toast(page, 'Pause ended').waitFor();
+    assert.equal((await api('GET', '/api/canary/list', { token: acct.token })).json[0].paused_until, null);
+    assertNoConsoleErrors(errors);
+  } finally {
+    await context.close();
+  }
+});
+
 test('canary pages: dashboard: Canary Summary shows Active and a ticking countdown; Heartbeat checks in and shows in Recent Activity', async () => {
   const { page, context, errors } = await setup({ path: '/app', clock: true, canary: { interval_seconds: 3600, name: 'Daily phone' } });
   try {

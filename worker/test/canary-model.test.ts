@@ -10,6 +10,8 @@ import { checkInAll, checkInWithToken } from '../src/domains/canary/check-in';
 import { checkInSender } from '../src/domains/canary/check-in-sender';
 import { createCanary } from '../src/domains/canary/create-canary';
 import { deleteCanary } from '../src/domains/canary/delete-canary';
+import { pauseCanary, resumeCanary } from '../src/domains/canary/update-canary';
+import { maxGraceSeconds, PAUSE_MAX_DAYS, shortestGapDays, type TCanarySchedule, WEEKDAYS } from '../src/contracts/canary-schedule';
 import type { CanaryNoticeJob, MissedCheckinsEvent } from '../src/contracts/jobs';
 import { clockOf } from '../src/domains/canary/canary-timer';
 import { signedInUser } from './helpers/api';
@@ -36,6 +38,7 @@ const replay = (property: 'safety' | 'liveness') =>
 const runs = (n: number) => (penv.VITE_FC_RUNS ? Number(penv.VITE_FC_RUNS) : n);
 
 const MINUTE = 60_000;
+const DAY_MS = 24 * 3600_000;
 /** Cloudflare Queues accepts at most 100 messages per sendBatch (the local runtime throws beyond). */
 const QUEUE_BATCH_LIMIT = 100;
 /**
@@ -92,10 +95,36 @@ type Step =
    */
   | { t: 'rewarnCycle'; c: number; reminder: 'never' | 'late'; permille: number; off: -1 | 0 | 1 }
   | { t: 'create'; ratio: 0.5 | 1 | 2 }
+  /** A calendar canary (docs/decisions/calendar-schedules.md): its deadlines fall on scheduled wall times in a zone. */
+  | { t: 'createCalendar'; schedule: TCanarySchedule }
+  /** The owner pauses a canary for a vacation of `permille` of 60 days (at least a minute); refused once missed. */
+  | { t: 'pause'; c: number; permille: number }
+  /** The owner ends a pause now. */
+  | { t: 'resume'; c: number }
   | { t: 'delete'; c: number };
 
 const intervalArb = fc.oneof(fc.constantFrom(300, 600, 3600, 86_400, 604_800, 34_560_000), fc.integer({ min: 300, max: 864_000 }));
 const canaryIdx = fc.nat({ max: MAX_CANARIES - 1 });
+
+const scheduleArb: fc.Arbitrary<TCanarySchedule> = fc
+  .record({
+    rule: fc.oneof(
+      fc.record({ kind: fc.constant('weekly' as const), days: fc.uniqueArray(fc.constantFrom(...WEEKDAYS), { minLength: 1, maxLength: 7 }) }),
+      fc.record({ kind: fc.constant('monthly_day' as const), day: fc.constantFrom(1, 15, 29, 31) }),
+      fc.record({
+        kind: fc.constant('monthly_weekday' as const),
+        week: fc.constantFrom('first' as const, 'last' as const),
+        weekday: fc.constantFrom(...WEEKDAYS),
+      }),
+    ),
+    time: fc.constantFrom('02:30', '10:00', '23:59', '00:00'),
+    time_zone: fc.constantFrom('Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'America/Santiago', 'Asia/Kolkata', 'Pacific/Apia'),
+    grace: fc.double({ min: 0, max: 1, noNaN: true }),
+  })
+  .map(
+    ({ rule, time, time_zone, grace }) =>
+      ({ ...rule, time, time_zone, grace_seconds: 60 + Math.floor(grace * (maxGraceSeconds(rule) - 60)) }) as TCanarySchedule,
+  );
 
 const boundaryArb = fc.record({
   t: fc.constant('boundaryCycle' as const),
@@ -156,6 +185,16 @@ const stepArb = (outages: boolean): fc.Arbitrary<Step> =>
       weight: 2,
     },
     { arbitrary: fc.record({ t: fc.constant('create' as const), ratio: fc.constantFrom<0.5 | 1 | 2>(0.5, 1, 2) }), weight: 1 },
+    { arbitrary: fc.record({ t: fc.constant('createCalendar' as const), schedule: scheduleArb }), weight: 1 },
+    {
+      arbitrary: fc.record({
+        t: fc.constant('pause' as const),
+        c: canaryIdx,
+        permille: fc.oneof(fc.integer({ min: 0, max: 1000 }), fc.integer({ min: 0, max: 30 })),
+      }),
+      weight: 2,
+    },
+    { arbitrary: fc.record({ t: fc.constant('resume' as const), c: canaryIdx }), weight: 2 },
     { arbitrary: fc.record({ t: fc.constant('delete' as const), c: canaryIdx }), weight: 1 },
   );
 const outagesOn = LONG_OUTAGES || penv.VITE_FC_OUTAGES === '1';
@@ -188,6 +227,10 @@ const stats = {
   warningsSent: 0,
   warningsDelivered: 0,
   cyclesWaitingForAWarning: 0,
+  calendarCanaries: 0,
+  pauses: 0,
+  resumes: 0,
+  pauseNotices: 0,
 };
 
 // The engine logs every emission (console.log) and every repaired timer (console.warn): thousands of lines here.
@@ -234,6 +277,8 @@ function spyOnQueue(world: World) {
     if (batch.length > QUEUE_BATCH_LIMIT) throw new Error(`sendBatch of ${batch.length} messages: Queues accept at most ${QUEUE_BATCH_LIMIT}`);
     for (const m of batch) {
       const notice = m.body as CanaryNoticeJob;
+      if (notice.type === 'canary_notice') checkNotice(world, notice);
+      if (notice.type === 'canary_notice' && notice.kind === 'pause_ending') continue; // told, not a warning a miss waits for
       if (notice.type === 'canary_notice' && notice.kind !== 'missed' && !world.undelivered.has(notice.transition_id)) {
         world.undelivered.set(notice.transition_id, notice);
         stats.warningsSent++;
@@ -250,11 +295,36 @@ function spyOnQueue(world: World) {
   });
 }
 
-async function create(world: World, intervalSeconds: number) {
-  const view = await createCanary(world.ctx(), user, { interval_seconds: intervalSeconds, name: '' });
-  world.model.add(view.id, view.token, intervalSeconds, world.now);
-  world.timerDue.set(view.id, Date.parse(view.deadline) - (intervalSeconds * 1000) / 5);
-  if (!world.refIntervalMs) world.refIntervalMs = intervalSeconds * 1000;
+/**
+ * No warning and no pause notice goes out while a canary is paused, and none outside its window: a warning
+ * only from its cycle's grace start, for the current cycle; the pause notice only in the pause's last day.
+ */
+function checkNotice(world: World, notice: CanaryNoticeJob) {
+  const c = world.model.canaries.get(notice.canary_id);
+  if (!c) return;
+  const where = `${notice.kind} notice of ${c.id.slice(0, 8)} sent at ${world.model.rel(world.now)}`;
+  if (notice.kind === 'pause_ending') {
+    stats.pauseNotices++;
+    if (c.pausedUntil === null || world.now < c.pausedUntil - DAY_MS || world.now >= c.pausedUntil)
+      world.model.violations.push(`${where}: outside the last day of a pause`);
+    return;
+  }
+  if (c.pausedUntil !== null && world.now < c.pausedUntil) world.model.violations.push(`${where}: during a pause`);
+  if (notice.kind === 'grace_reminder' && world.now < notice.cycle_deadline - c.graceMs) world.model.violations.push(`${where}: before its grace period`);
+}
+
+async function create(world: World, intervalSeconds: number, schedule: TCanarySchedule | null = null) {
+  const view = await createCanary(world.ctx(), user, { interval_seconds: intervalSeconds, name: '', schedule });
+  world.model.add(view.id, view.token, view.interval_seconds, world.now, view.schedule);
+  const c = world.model.canaries.get(view.id)!;
+  expect(Date.parse(view.deadline), 'a new canary’s deadline').toBe(world.model.deadlineOf(c));
+  world.timerDue.set(view.id, Date.parse(view.deadline) - c.graceMs);
+  if (schedule) stats.calendarCanaries++;
+  if (!world.refIntervalMs) world.refIntervalMs = view.interval_seconds * 1000;
+}
+
+async function timerDueOf(canaryId: string) {
+  return (await env.DB.prepare('SELECT timer_due_at FROM canaries WHERE id = ?').bind(canaryId).first<{ timer_due_at: number | null }>())?.timer_due_at ?? null;
 }
 
 /** A timer run (alarm or reconciler) for `c` at the fake now; checks catch-up and the next wake. */
@@ -475,6 +545,44 @@ async function step(world: World, s: Step) {
       if (model.live().length < MAX_CANARIES) await create(world, seconds);
       return;
     }
+    case 'createCalendar':
+      // Within a factor 2 of the first canary's interval too, as `create` (its scheduled days are at most this far apart).
+      if (model.live().length < MAX_CANARIES && shortestGapDays(s.schedule) * DAY_MS <= 2 * world.refIntervalMs) await create(world, 86_400, s.schedule);
+      return;
+    case 'pause': {
+      const c = world.pick(s.c);
+      if (!c) return;
+      const until = world.now + Math.max(MINUTE, Math.round((PAUSE_MAX_DAYS * DAY_MS * s.permille) / 1000));
+      // The pause re-arms the object's alarm after it: no instant past 2189 (as for check-ins).
+      if (until + c.intervalMs + 62 * DAY_MS >= ALARM_LIMIT) return;
+      const accepted = model.pause(c, until, world.now);
+      const answer = pauseCanary(world.ctx(), user.id, c.id, { until: new Date(until).toISOString() });
+      if (!accepted) {
+        await expect(answer, 'a missed canary cannot be paused').rejects.toThrow(/check in first/);
+        return;
+      }
+      const view = await answer;
+      stats.pauses++;
+      expect(Date.parse(view.deadline), 'the deadline after a pause').toBe(model.deadlineOf(c));
+      modelTimerRun(world, c); // the engine runs at once on the new cycle
+      world.timerDue.set(c.id, await timerDueOf(c.id));
+      return;
+    }
+    case 'resume': {
+      const c = world.pick(s.c);
+      if (!c) return;
+      const accepted = model.resume(c, world.now);
+      const answer = resumeCanary(world.ctx(), user.id, c.id);
+      if (!accepted) {
+        await expect(answer, 'only a paused canary resumes').rejects.toThrow(/not paused/);
+        return;
+      }
+      expect(Date.parse((await answer).deadline), 'the deadline after a resume').toBe(model.deadlineOf(c));
+      stats.resumes++;
+      modelTimerRun(world, c);
+      world.timerDue.set(c.id, await timerDueOf(c.id));
+      return;
+    }
     case 'delete': {
       const c = world.pick(s.c);
       if (!c) return;
@@ -561,23 +669,28 @@ describe('a catch-up of more than 100 misses (found with LONG_OUTAGES on)', () =
 describe('canary engine against a reference model', () => {
   it('safety: no event early, none twice, none for an ended cycle or a deleted canary; timer runs catch up', async () => {
     await fc.assert(
-      fc.asyncProperty(intervalArb, fc.array(stepArb(outagesOn), { minLength: 1, maxLength: 25, size: 'max' }), async (firstInterval, steps) => {
-        await resetDb();
-        const world = new World(Date.now() + REAL_CLOCK_MARGIN);
-        const queue = spyOnQueue(world);
-        stats.safetyRuns++;
-        try {
-          await create(world, firstInterval);
-          for (const s of steps) {
-            stats.steps++;
-            await step(world, s);
-            expect(world.model.violations, `after ${JSON.stringify(s)} at ${world.model.rel(world.now)}`).toEqual([]);
-            await checkRecorded(world);
+      // The first canary: an interval, or (a third of the runs) a calendar schedule.
+      fc.asyncProperty(
+        fc.oneof({ arbitrary: intervalArb, weight: 2 }, { arbitrary: scheduleArb, weight: 1 }),
+        fc.array(stepArb(outagesOn), { minLength: 1, maxLength: 25, size: 'max' }),
+        async (first, steps) => {
+          await resetDb();
+          const world = new World(Date.now() + REAL_CLOCK_MARGIN);
+          const queue = spyOnQueue(world);
+          stats.safetyRuns++;
+          try {
+            await (typeof first === 'number' ? create(world, first) : create(world, 86_400, first));
+            for (const s of steps) {
+              stats.steps++;
+              await step(world, s);
+              expect(world.model.violations, `after ${JSON.stringify(s)} at ${world.model.rel(world.now)}`).toEqual([]);
+              await checkRecorded(world);
+            }
+          } finally {
+            queue.mockRestore();
           }
-        } finally {
-          queue.mockRestore();
-        }
-      }),
+        },
+      ),
       { numRuns: runs(60), ...replay('safety') },
     );
   }, 120_000);
@@ -585,20 +698,22 @@ describe('canary engine against a reference model', () => {
   it('liveness: with the timer waking when the engine asks (as the Durable Object does), every miss is emitted at its due time', async () => {
     await fc.assert(
       fc.asyncProperty(
-        intervalArb,
+        // An interval canary, or (a third of the runs) a calendar one, whose misses fall on scheduled times.
+        fc.oneof({ arbitrary: intervalArb, weight: 2 }, { arbitrary: scheduleArb, weight: 1 }),
         // A second canary (within a factor 2 of the first's interval), or none.
         fc.constantFrom<0 | 0.5 | 1 | 2>(0, 0.5, 1, 2),
         // Check-ins, as offsets in thousandths of the first interval after the previous one.
         fc.array(fc.integer({ min: 1, max: 4000 }), { maxLength: 4 }),
         fc.integer({ min: 1, max: 5 }),
-        async (firstInterval, secondRatio, checkInGaps, horizonIntervals) => {
+        async (first, secondRatio, checkInGaps, horizonIntervals) => {
           await resetDb();
           const world = new World(Date.now() + REAL_CLOCK_MARGIN);
           const { model } = world;
           const queue = spyOnQueue(world);
           stats.livenessRuns++;
           try {
-            await create(world, firstInterval);
+            await (typeof first === 'number' ? create(world, first) : create(world, 86_400, first));
+            const firstInterval = world.refIntervalMs / 1000;
             if (secondRatio) await create(world, Math.min(34_560_000, Math.max(300, Math.round(firstInterval * secondRatio))));
             const canaries = model.live();
             const ref = world.refIntervalMs;
@@ -639,7 +754,7 @@ describe('canary engine against a reference model', () => {
             // ended by a check-in only up to that check-in (a miss due at the check-in instant is not).
             for (const c of canaries) {
               for (let i = 0; i < starts.length; i++) {
-                const deadline = starts[i]! + c.intervalMs;
+                const deadline = c.calendar ? c.calendar.after(starts[i]! + c.graceMs) : starts[i]! + c.intervalMs;
                 const endedAt = starts[i + 1] ?? Infinity;
                 const cy = model.cycle(c, deadline);
                 for (let k = 1; ; k++) {

@@ -60,7 +60,7 @@ describe('a token check-in at the edge', () => {
     const accepted = await insideClock(canary.id, { DB: object.db }, (clock) =>
       clock.checkIn(canary.id, 1, { event_id: crypto.randomUUID(), at: Date.now(), source: 'ping' }),
     );
-    expect(accepted).toEqual({ interval_seconds: 3600 });
+    expect(accepted).toEqual({ interval_seconds: 3600, deadline: expect.any(Number) });
     expect(object.trips).toEqual([]);
   });
 

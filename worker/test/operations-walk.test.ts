@@ -106,6 +106,9 @@ const OWNED: Record<string, (owner: Persona, recipient: Persona) => Promise<stri
   deleteVoiceSample: async (owner) => (await uploadSample(owner.token, floatWav(new Float32Array(8000), 8000))).data.id,
   deleteCanary: (owner) => ownCanary(owner),
   canaryWarnings: (owner) => ownCanary(owner),
+  updateCanary: (owner) => ownCanary(owner),
+  pauseCanary: (owner) => ownCanary(owner),
+  resumeCanary: (owner) => ownCanary(owner),
   getMessage: heldMessage,
   // With a recording, so an outsider's 404 can only come from the ownership check.
   getMessageAudio: async (owner, recipient) =>

@@ -5,6 +5,10 @@ export const ACTIVITY_KINDS = [
   'check_in',
   'canary_created',
   'canary_deleted',
+  /** Its interval or calendar schedule changed; paused for a vacation; the pause ended early (docs/decisions/calendar-schedules.md). */
+  'canary_changed',
+  'canary_paused',
+  'canary_resumed',
   'grace_reminder',
   'late_rewarn',
   'missed_checkin',

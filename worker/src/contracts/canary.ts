@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CANARY_NOTICE_KINDS, NOTICE_CHANNELS } from '@afterword/db/enums';
+import { PAUSE_MAX_DAYS, ZCanarySchedule } from './canary-schedule';
 
 /** docs/server-rules.md "Canaries and check-ins": an interval is whole seconds from one minute to 400 days. */
 export const INTERVAL_MIN_SECONDS = 60;
@@ -20,18 +21,49 @@ export const ZIntervalSeconds = z
   .min(INTERVAL_MIN_SECONDS, { message: `interval_seconds must be at least ${INTERVAL_MIN_SECONDS}` })
   .max(INTERVAL_MAX_SECONDS, { message: `interval_seconds must be at most ${INTERVAL_MAX_SECONDS} (400 days)` });
 
-/** POST /api/canary/create. */
+const ZCanaryName = z
+  .string()
+  .trim()
+  .max(CANARY_NAME_MAX)
+  .optional()
+  .nullable()
+  .transform((v) => v ?? '');
+
+/**
+ * POST /api/canary/create. The SPEC's body (`interval_seconds`, default 86400) works unchanged; an
+ * optional calendar `schedule` makes the deadlines follow it instead (docs/decisions/calendar-schedules.md).
+ */
 export const ZCreateCanaryInput = z.object({
   interval_seconds: ZIntervalSeconds.default(DEFAULT_INTERVAL_SECONDS),
-  name: z
-    .string()
-    .trim()
-    .max(CANARY_NAME_MAX)
-    .optional()
-    .nullable()
-    .transform((v) => v ?? ''),
+  name: ZCanaryName,
+  schedule: ZCanarySchedule.optional().nullable().describe('A calendar schedule; absent or null: deadlines every `interval_seconds` after the last check-in'),
 });
 export type TCreateCanaryInput = z.input<typeof ZCreateCanaryInput>;
+
+/**
+ * PATCH /api/canary/{id}: change the name, the interval or the schedule (null: back to the interval).
+ * Fields left out stay as they are. Refused (409) while the canary is missed: check in first.
+ */
+export const ZUpdateCanaryInput = z.object({
+  name: z.string().trim().max(CANARY_NAME_MAX).optional(),
+  interval_seconds: ZIntervalSeconds.optional(),
+  schedule: ZCanarySchedule.nullable().optional(),
+});
+export type TUpdateCanaryInput = z.input<typeof ZUpdateCanaryInput>;
+
+/**
+ * POST /api/canary/{id}/pause: a vacation pause until `until` (an ISO 8601 instant at most
+ * PAUSE_MAX_DAYS days ahead). No deadline falls before it; the owner is told a day before it ends.
+ */
+export const ZPauseCanaryInput = z.object({
+  // Optional here so an outsider learns nothing from a 422 before the 404 (the service requires it after
+  // the ownership check, like the other bodies of operations on an owned id).
+  until: z.iso
+    .datetime({ offset: true, message: 'until must be an ISO 8601 date-time such as 2026-08-01T09:00:00Z' })
+    .optional()
+    .describe(`Required: when the pause ends, in the future, at most ${PAUSE_MAX_DAYS} days ahead`),
+});
+export type TPauseCanaryInput = z.input<typeof ZPauseCanaryInput>;
 
 /** POST /api/canary/checkin: a token checks in that canary; without one, a session checks in all. */
 export const ZCheckInInput = z.object({
@@ -54,6 +86,12 @@ export const ZCanary = z.object({
   status: z.enum(CANARY_HEALTH),
   misses: z.number().int(),
   created_at: z.string(),
+  /** The calendar schedule, or null for an interval canary (then `interval_seconds` is its interval). */
+  schedule: ZCanarySchedule.nullable(),
+  /** The schedule in words ("Every Monday by 10:00 (Europe/Berlin), reminded 1 hour before"), or null. */
+  schedule_words: z.string().nullable(),
+  /** The end of the current vacation pause (ISO), or null when not paused. */
+  paused_until: z.string().nullable(),
 });
 export type TCanary = z.infer<typeof ZCanary>;
 
@@ -66,6 +104,10 @@ export const ZCanaryStatus = z.object({
   misses: z.number().int(),
   status: z.enum(CANARY_HEALTH).nullable(),
   canary_id: z.string().nullable(),
+  /** That canary's calendar schedule (null: an interval canary), so a client's countdown agrees with `deadline`. */
+  schedule: ZCanarySchedule.nullable(),
+  /** The end of that canary's vacation pause (ISO), or null. */
+  paused_until: z.string().nullable(),
 });
 export type TCanaryStatus = z.infer<typeof ZCanaryStatus>;
 

@@ -115,6 +115,10 @@ export const ZCanaryNoticeJob = z.object({
   user_id: z.string().min(1),
   canary_name: z.string(),
   interval_seconds: z.number().int().positive(),
+  /** The canary's grace period (ms): a calendar schedule states its own; absent (jobs from before), 20 % of the interval. */
+  grace_ms: z.number().int().positive().optional(),
+  /** The end of the canary's vacation pause (ms), for the pause-ending notice. */
+  paused_until: z.number().int().optional(),
   /** The cycle's deadline (ms). */
   cycle_deadline: z.number().int(),
   /** When the object recorded the event (ms). */

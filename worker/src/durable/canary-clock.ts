@@ -1,13 +1,15 @@
 import { DurableObject } from 'cloudflare:workers';
-import { graceMs } from '../contracts/canary-health';
+import type { TCanarySchedule } from '../contracts/canary-schedule';
 import type { CanaryNoticeJob, CheckInProjection, ClockCheckIn, TransitionRow, WakeActivity, WakeProjection } from '../contracts/jobs';
 import { applyCanaryCheckIns } from '../domains/canary/check-in-projection';
 import {
   type CanaryFacts,
   countsAfterWarning,
   cycleDeadlineOf,
+  graceOfFacts,
   missesToEmit,
   nextAttention,
+  pauseNoticesToSend,
   planWake,
   type RecordedBy,
   TRANSITION_COLUMNS,
@@ -21,6 +23,13 @@ import { log } from '../lib/logger';
 import { sendInBatches } from '../lib/queue-batches';
 
 export type { ClockCheckIn };
+
+/** A change of a canary's cadence by its owner (PATCH /api/canary/{id}, pause, resume). */
+export interface CadenceChange {
+  interval_seconds: number;
+  schedule: TCanarySchedule | null;
+  paused_until: number | null;
+}
 
 interface ClockState extends CanaryFacts {
   token_version: number;
@@ -58,6 +67,10 @@ const SCHEMA = {
       fired_at INTEGER NOT NULL, counts_from INTEGER, emitted_at INTEGER, delivery_channel TEXT, delivery_status TEXT,
       delivered_at INTEGER, recorded_by TEXT NOT NULL, projected INTEGER NOT NULL DEFAULT 0, UNIQUE (cycle_deadline, kind, misses))`,
   pending_activity: 'CREATE TABLE IF NOT EXISTS pending_activity (id TEXT PRIMARY KEY, row TEXT NOT NULL)',
+  // A table of its own (not new columns of canary_clock): an object from before gets it from the
+  // constructor's one schema check, with no ALTER TABLE and no extra read on every construction.
+  canary_cadence: `CREATE TABLE IF NOT EXISTS canary_cadence (
+      one INTEGER PRIMARY KEY CHECK (one = 1), schedule TEXT, paused_until INTEGER)`,
 };
 
 /**
@@ -134,14 +147,14 @@ export class CanaryClock extends DurableObject<Bindings> {
    * it unsent all the same and sends it again with its next wake's projection (idempotent in D1), so a
    * projection the caller never sent still gets there.
    */
-  async checkIn(canaryId: string, version: number | null, entry: ClockCheckIn): Promise<{ interval_seconds: number } | null> {
+  async checkIn(canaryId: string, version: number | null, entry: ClockCheckIn): Promise<{ interval_seconds: number; deadline: number } | null> {
     const state = await this.load(canaryId);
     if (!state || (version !== null && version !== state.token_version)) return null;
     this.unqueued ??= this.unsentCheckInCount();
     this.record(state, entry, false);
     await this.armEarlierFor(state, entry.at);
     if (++this.unqueued >= QUEUE_OWN_AFTER) this.ctx.waitUntil(this.sendPending());
-    return { interval_seconds: state.interval_seconds };
+    return { interval_seconds: state.interval_seconds, deadline: cycleDeadlineOf(state) };
   }
 
   /** A caller could not queue check-ins of this canary: the object queues every one it holds unsent now. */
@@ -155,6 +168,33 @@ export class CanaryClock extends DurableObject<Bindings> {
     if (!state) return;
     this.record(state, entry, true);
     await this.armEarlierFor(state, entry.at);
+  }
+
+  /** The owner renamed the canary (D1 has the new name): its notices use it from now on. */
+  async rename(canaryId: string, name: string): Promise<void> {
+    if (await this.load(canaryId)) this.ctx.storage.sql.exec('UPDATE canary_clock SET name = ?', name);
+  }
+
+  /**
+   * The owner changes the canary's cadence — its interval or calendar schedule, or a vacation pause — at
+   * `now`. Refused (`'missed'`) while the canary is missed: the misses already recorded belong to the
+   * current cycle's deadline, and moving it would drop them or count them twice; a check-in first ends
+   * that cycle. D1's row is written first (the object reads it again only when it has no record), then
+   * the object's own, then the engine runs at `now` (written into D1, timer armed) and the new deadline is
+   * returned.
+   */
+  async setCadence(canaryId: string, change: CadenceChange, now: number): Promise<{ deadline: number } | 'missed' | null> {
+    const state = await this.load(canaryId);
+    if (!state) return null;
+    if (now >= cycleDeadlineOf(state)) return 'missed';
+    await this.env.DB.prepare('UPDATE canaries SET interval_seconds = ?2, schedule = ?3, paused_until = ?4 WHERE id = ?1')
+      .bind(canaryId, change.interval_seconds, change.schedule ? JSON.stringify(change.schedule) : null, change.paused_until)
+      .run();
+    this.ctx.storage.sql.exec('UPDATE canary_clock SET interval_seconds = ?', change.interval_seconds);
+    this.writeCadence(change);
+    const next = this.state()!;
+    await this.runEngine(next, now, 'alarm', { arm: true, project: 'now' });
+    return { deadline: cycleDeadlineOf(next) };
   }
 
   /**
@@ -229,6 +269,8 @@ export class CanaryClock extends DurableObject<Bindings> {
       user_id: state.user_id,
       canary_name: state.name,
       interval_seconds: state.interval_seconds,
+      grace_ms: graceOfFacts(state),
+      ...(state.paused_until == null ? {} : { paused_until: state.paused_until }),
       cycle_deadline: t.cycle_deadline,
       recorded_at: t.fired_at,
     };
@@ -273,11 +315,12 @@ export class CanaryClock extends DurableObject<Bindings> {
       const rowsNow = this.cycleRows(state, cycle);
       const due = missesToEmit(state, rowsNow, now);
       const warnings = warningsToSend(state, rowsNow, now);
+      const pauseNotices = pauseNoticesToSend(state, rowsNow);
       // The owner hears of each warning, and of the first miss once it counts, on their channels: the same
       // send as the events (one queue operation), and the warnings' delivery comes back to warningDelivered.
-      const notices = [...warnings, ...due.filter((t) => t.misses === 1)].map((t) => this.noticeOf(state, t));
+      const notices = [...warnings, ...due.filter((t) => t.misses === 1), ...pauseNotices].map((t) => this.noticeOf(state, t));
       await sendInBatches(this.env.JOBS, [...due.map(toMissedEvent), ...notices]);
-      for (const t of warnings) sql.exec('UPDATE transitions SET emitted_at = ?, projected = 0 WHERE id = ?', now, t.id);
+      for (const t of [...warnings, ...pauseNotices]) sql.exec('UPDATE transitions SET emitted_at = ?, projected = 0 WHERE id = ?', now, t.id);
       for (const t of due) {
         sql.exec('UPDATE transitions SET emitted_at = ?, projected = 0 WHERE id = ? AND emitted_at IS NULL', now, t.id);
         log.info('missed_checkins emitted', { canary_id: state.id, misses: t.misses, late_ms: now - t.due_at });
@@ -387,7 +430,20 @@ export class CanaryClock extends DurableObject<Bindings> {
   }
 
   private state(): ClockState | null {
-    return this.ctx.storage.sql.exec<ClockState & Record<string, SqlStorageValue>>('SELECT * FROM canary_clock').toArray()[0] ?? null;
+    const row = this.ctx.storage.sql
+      .exec<Omit<ClockState, 'schedule'> & { schedule: string | null } & Record<string, SqlStorageValue>>(
+        'SELECT c.*, s.schedule, s.paused_until FROM canary_clock c LEFT JOIN canary_cadence s',
+      )
+      .toArray()[0];
+    return row ? { ...row, schedule: row.schedule ? (JSON.parse(row.schedule) as TCanarySchedule) : null } : null;
+  }
+
+  private writeCadence(c: Pick<CadenceChange, 'schedule' | 'paused_until'>) {
+    this.ctx.storage.sql.exec(
+      'INSERT OR REPLACE INTO canary_cadence (one, schedule, paused_until) VALUES (1, ?, ?)',
+      c.schedule ? JSON.stringify(c.schedule) : null,
+      c.paused_until,
+    );
   }
 
   /**
@@ -402,17 +458,32 @@ export class CanaryClock extends DurableObject<Bindings> {
     if (!canaryId) return null;
     const db = this.env.DB;
     const [canaries, cycle] = await db.batch([
-      db.prepare('SELECT user_id, name, interval_seconds, last_check_in, token_version, active, timer_due_at FROM canaries WHERE id = ?').bind(canaryId),
+      db
+        .prepare(
+          'SELECT user_id, name, interval_seconds, last_check_in, token_version, active, timer_due_at, schedule, paused_until FROM canaries WHERE id = ?',
+        )
+        .bind(canaryId),
+      // Every cycle after the last check-in: the current one is picked below (a calendar deadline is not SQL arithmetic).
       db
         .prepare(
           `SELECT ${TRANSITION_COLUMNS.join(', ')} FROM canary_transitions
-           WHERE canary_id = ?1 AND cycle_deadline = (SELECT last_check_in + interval_seconds * 1000 FROM canaries WHERE id = ?1)`,
+           WHERE canary_id = ?1 AND cycle_deadline > (SELECT last_check_in FROM canaries WHERE id = ?1)`,
         )
         .bind(canaryId),
     ]);
     if (this.state()?.user_id) return this.load(canaryId); // another call seeded it while this one read D1
     const row = canaries?.results[0] as
-      | { user_id: string; name: string; interval_seconds: number; last_check_in: number; token_version: number; active: number; timer_due_at: number | null }
+      | {
+          user_id: string;
+          name: string;
+          interval_seconds: number;
+          last_check_in: number;
+          token_version: number;
+          active: number;
+          timer_due_at: number | null;
+          schedule: string | null;
+          paused_until: number | null;
+        }
       | undefined;
     if (!row?.active) {
       await this.stop();
@@ -432,8 +503,11 @@ export class CanaryClock extends DurableObject<Bindings> {
       row.token_version,
       known?.timer_due_at ?? row.timer_due_at,
     );
-    for (const t of (cycle?.results ?? []) as TransitionRow[]) this.insertTransition(t, true);
-    return this.state();
+    this.writeCadence({ schedule: row.schedule ? (JSON.parse(row.schedule) as TCanarySchedule) : null, paused_until: row.paused_until });
+    const loaded = this.state()!;
+    const current = cycleDeadlineOf(loaded);
+    for (const t of (cycle?.results ?? []) as TransitionRow[]) if (t.cycle_deadline === current) this.insertTransition(t, true);
+    return loaded;
   }
 
   /** `written`: D1 already has it (the Heartbeat's own batch), so it is neither sent nor settled again. */
@@ -456,8 +530,8 @@ export class CanaryClock extends DurableObject<Bindings> {
    * A check-in only moves deadlines later, so the armed wake merely comes early and re-arms — unless the
    * new cycle's first entry (its grace reminder) comes before it: then the timer moves to that entry.
    */
-  private async armEarlierFor(state: ClockState, at: number) {
-    const firstEntry = at + state.interval_seconds * 1000 - graceMs(state.interval_seconds);
+  private async armEarlierFor(state: ClockState, _at: number) {
+    const firstEntry = cycleDeadlineOf(state) - graceOfFacts(state);
     if (state.timer_due_at === null || firstEntry < state.timer_due_at) {
       state.timer_due_at = firstEntry;
       this.ctx.storage.sql.exec('UPDATE canary_clock SET timer_due_at = ?', firstEntry);

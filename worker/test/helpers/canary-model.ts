@@ -4,7 +4,12 @@
  * steps as the engine and compares.
  *
  * Rules:
- * - deadline D = last check-in + interval I; grace g = 20 % of I; tolerance = min(60 s, 5 % of g).
+ * - a cycle starts at the last check-in, or at the end of a vacation pause if that is later
+ *   (docs/decisions/calendar-schedules.md); a pause is refused once the deadline has passed, and resuming
+ *   ends it at once.
+ * - deadline D = cycle start + interval I; grace g = 20 % of I; tolerance = min(60 s, 5 % of g). A calendar
+ *   canary instead has its stated grace g and D = the first scheduled instant after cycle start + g, and
+ *   its misses k fall on the scheduled instants from D on.
  * - The grace reminder is recorded by the first timer run in [D − g, D) and sent to the owner's channels;
  *   it is delivered when a channel accepts it (the test decides when: at once, late, or never).
  * - misses k is due at D + (k − 1)·I; a timer run at t ≥ D records every misses k already due.
@@ -20,7 +25,67 @@
  *   has been emitted.
  */
 
+import type { TCanarySchedule } from '../../src/contracts/canary-schedule';
+import { DAY, oracleOccurrences } from './calendar-oracle';
+
 export const graceOf = (intervalMs: number) => intervalMs / 5;
+
+/**
+ * A calendar canary's scheduled instants, read by the Intl oracle (helpers/calendar-oracle.ts), not by the
+ * product's Temporal code, and kept as they are read so a long outage costs one pass.
+ */
+export class Occurrences {
+  private readonly list: number[] = [];
+  private until: number;
+
+  constructor(
+    readonly schedule: TCanarySchedule,
+    from: number,
+  ) {
+    this.until = from - 1;
+  }
+
+  private cover(t: number) {
+    while (this.until < t) {
+      const next = this.until + 60 * DAY;
+      for (const at of oracleOccurrences(this.schedule, this.until + 1, next)) if (at > (this.list.at(-1) ?? -Infinity)) this.list.push(at);
+      this.until = next;
+    }
+  }
+
+  /** The index of the first instant at or after `t` (binary search). */
+  private indexFrom(t: number): number {
+    let lo = 0;
+    let hi = this.list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.list[mid]! < t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** The first scheduled instant after `t`. */
+  after(t: number): number {
+    return this.nth(t + 1, 1);
+  }
+
+  /** The `n`-th scheduled instant at or after `from` (n = 1: the first). */
+  nth(from: number, n: number): number {
+    this.cover(from + 70 * DAY);
+    for (;;) {
+      const at = this.list[this.indexFrom(from) + n - 1];
+      if (at !== undefined) return at;
+      this.cover(this.until + 365 * DAY);
+    }
+  }
+
+  /** How many scheduled instants lie in [from, t]. */
+  countBetween(from: number, t: number): number {
+    this.cover(t);
+    return this.indexFrom(t + 1) - this.indexFrom(from);
+  }
+}
 export const toleranceOf = (graceMs: number) => Math.min(60_000, graceMs * 0.05);
 
 export interface ModelCycle {
@@ -40,6 +105,8 @@ export interface ModelCycle {
   maxRecorded: number;
   /** misses k → fake time it was emitted. */
   emitted: Map<number, number>;
+  /** When the engine recorded that the cycle's pause ends within a day (null: not yet, or no pause). */
+  pauseNoticeAt: number | null;
 }
 
 export interface ModelCanary {
@@ -51,6 +118,9 @@ export interface ModelCanary {
   lastCheckIn: number;
   deleted: boolean;
   cycles: Map<number, ModelCycle>;
+  /** A calendar canary's scheduled instants (null: an interval canary). */
+  calendar: Occurrences | null;
+  pausedUntil: number | null;
 }
 
 export class CanaryModel {
@@ -64,10 +134,35 @@ export class CanaryModel {
     return `T+${((t - this.base) / 1000).toFixed(3)}s`;
   }
 
-  add(id: string, token: string, intervalSeconds: number, createdAt: number) {
+  add(id: string, token: string, intervalSeconds: number, createdAt: number, schedule: TCanarySchedule | null = null) {
     const intervalMs = intervalSeconds * 1000;
-    const graceMs = graceOf(intervalMs);
-    this.canaries.set(id, { id, token, intervalMs, graceMs, toleranceMs: toleranceOf(graceMs), lastCheckIn: createdAt, deleted: false, cycles: new Map() });
+    const graceMs = schedule ? schedule.grace_seconds * 1000 : graceOf(intervalMs);
+    this.canaries.set(id, {
+      id,
+      token,
+      intervalMs,
+      graceMs,
+      toleranceMs: toleranceOf(graceMs),
+      lastCheckIn: createdAt,
+      deleted: false,
+      cycles: new Map(),
+      calendar: schedule ? new Occurrences(schedule, createdAt - DAY) : null,
+      pausedUntil: null,
+    });
+  }
+
+  /** The owner pauses `c` until `until` at `at`: refused (false) once its deadline has passed. */
+  pause(c: ModelCanary, until: number, at: number): boolean {
+    if (c.deleted || at >= this.deadlineOf(c)) return false;
+    c.pausedUntil = until;
+    return true;
+  }
+
+  /** The owner ends a pause at `at`: refused (false) when `c` is not paused. */
+  resume(c: ModelCanary, at: number): boolean {
+    if (c.deleted || c.pausedUntil === null || c.pausedUntil <= at) return false;
+    c.pausedUntil = at;
+    return true;
   }
 
   live() {
@@ -75,7 +170,8 @@ export class CanaryModel {
   }
 
   deadlineOf(c: ModelCanary) {
-    return c.lastCheckIn + c.intervalMs;
+    const start = Math.max(c.lastCheckIn, c.pausedUntil ?? -Infinity);
+    return c.calendar ? c.calendar.after(start + c.graceMs) : start + c.intervalMs;
   }
 
   cycle(c: ModelCanary, deadline = this.deadlineOf(c)): ModelCycle {
@@ -91,6 +187,7 @@ export class CanaryModel {
         rewarned: false,
         maxRecorded: 0,
         emitted: new Map(),
+        pauseNoticeAt: null,
       };
       c.cycles.set(deadline, cy);
     }
@@ -106,13 +203,14 @@ export class CanaryModel {
   }
 
   dueOf(c: ModelCanary, deadline: number, misses: number) {
-    return deadline + (misses - 1) * c.intervalMs;
+    return c.calendar ? c.calendar.nth(deadline, misses) : deadline + (misses - 1) * c.intervalMs;
   }
 
-  /** Whole intervals elapsed since the deadline, plus one (0 before it). */
+  /** Whole intervals (scheduled instants) elapsed since the deadline, plus one (0 before it). */
   missesAt(c: ModelCanary, t: number) {
     const d = this.deadlineOf(c);
-    return t < d ? 0 : Math.floor((t - d) / c.intervalMs) + 1;
+    if (t < d) return 0;
+    return c.calendar ? c.calendar.countBetween(d, t) : Math.floor((t - d) / c.intervalMs) + 1;
   }
 
   /** The timer (alarm or reconciler) ran for `c` at `t`: what gets recorded. */
@@ -120,6 +218,8 @@ export class CanaryModel {
     if (c.deleted) return;
     const cy = this.cycle(c);
     const d = cy.deadline;
+    // A pause ends within a day: the owner is told once per cycle (that is, per pause).
+    if (c.pausedUntil !== null && t >= c.pausedUntil - DAY && t < c.pausedUntil && cy.pauseNoticeAt === null) cy.pauseNoticeAt = t;
     if (t >= d - c.graceMs && t < d && cy.reminderAt === null) cy.reminderAt = t;
     if (t >= d) {
       if (cy.firstMissAt === null) {
@@ -161,7 +261,8 @@ export class CanaryModel {
     const cy = this.cycle(c);
     const d = cy.deadline;
     // The reminder, the deadline, the next misses, and the end of a fresh grace period.
-    const candidates = [d - c.graceMs, d, d + this.missesAt(c, t) * c.intervalMs];
+    const missed = this.missesAt(c, t);
+    const candidates = [d - c.graceMs, d, c.calendar ? c.calendar.after(Math.max(t, d - 1)) : d + missed * c.intervalMs];
     if (cy.countsFrom !== null) candidates.push(cy.countsFrom);
     return Math.min(...candidates.filter((x) => x > t));
   }
@@ -203,6 +304,7 @@ export class CanaryModel {
     for (const cy of c.cycles.values()) {
       if (cy.reminderAt !== null)
         rows.push({ cycle: cy.deadline, kind: 'grace_reminder', misses: 0, fired_at: cy.reminderAt, delivered: cy.reminderDeliveredAt !== null });
+      if (cy.pauseNoticeAt !== null) rows.push({ cycle: cy.deadline, kind: 'pause_ending', misses: 0, fired_at: cy.pauseNoticeAt, delivered: false });
       if (cy.rewarned) rows.push({ cycle: cy.deadline, kind: 'late_rewarn', misses: 0, fired_at: cy.firstMissAt!, delivered: cy.rewarnDeliveredAt !== null });
       for (let k = 1; k <= cy.maxRecorded; k++) {
         const due = this.dueOf(c, cy.deadline, k);

@@ -18,6 +18,9 @@ function canary(overrides: Partial<TCanary> = {}): TCanary {
     status: 'active',
     misses: 0,
     created_at: '2026-05-01T08:00:00Z',
+    schedule: null,
+    schedule_words: null,
+    paused_until: null,
     ...overrides,
   };
 }
@@ -45,6 +48,32 @@ describe('CanaryList', () => {
     expect(within(item).getByText('Grace')).toBeTruthy();
     expect(item.textContent).toContain('POST https://afterword.test/api/ping/tok-abc');
     expect(item.textContent).toContain('curl -X POST https://afterword.test/api/ping/tok-abc');
+  });
+
+  it('shows a calendar schedule in words, and a paused canary with the end of its pause and a way to end it', () => {
+    const pauses = { pause: vi.fn(async () => true), resume: vi.fn(async () => true), pending: false };
+    render(
+      <CanaryList
+        canaries={[
+          canary({
+            schedule: { kind: 'weekly', days: ['mon'], time: '10:00', time_zone: 'Europe/Berlin', grace_seconds: 3600 },
+            schedule_words: 'Every Monday by 10:00 (Europe/Berlin), reminded 1 hour before',
+            deadline: '2026-06-15T08:00:00Z',
+            paused_until: '2026-06-01T00:00:00Z',
+          }),
+        ]}
+        nowMs={NOW}
+        origin="https://afterword.test"
+        onDelete={vi.fn()}
+        deletePending={false}
+        pauses={pauses}
+      />,
+    );
+    const item = screen.getByRole('listitem');
+    expect(item.textContent).toContain('Every Monday by 10:00 (Europe/Berlin), reminded 1 hour before');
+    expect(item.textContent).toContain('Paused for a vacation until');
+    fireEvent.click(within(item).getByRole('button', { name: /End the pause now/ }));
+    expect(pauses.resume).toHaveBeenCalledWith('c1');
   });
 
   it('asks exactly "Delete this canary?" and deletes only after confirming', async () => {

@@ -9,6 +9,7 @@ import { curlExample, pingUrl } from './canary-token';
 import { formatInterval } from './format';
 import { countdownView } from './health';
 import { Time } from '../../components/time';
+import { PauseControl } from './pause-control';
 
 export const DELETE_CONFIRM_TEXT = 'Delete this canary?';
 
@@ -22,9 +23,11 @@ interface CanaryListProps {
   /** Resolves true once deleted. */
   onDelete: (id: string) => Promise<boolean>;
   deletePending: boolean;
+  /** Vacation pauses (absent: no pause control). */
+  pauses?: { pause: (id: string, until: string) => Promise<boolean>; resume: (id: string) => Promise<boolean>; pending: boolean };
 }
 
-export function CanaryList({ canaries, nowMs, origin, onDelete, deletePending }: CanaryListProps) {
+export function CanaryList({ canaries, nowMs, origin, onDelete, deletePending, pauses }: CanaryListProps) {
   const [confirming, setConfirming] = useState<TCanary | null>(null);
 
   if (!canaries.length) {
@@ -44,7 +47,7 @@ export function CanaryList({ canaries, nowMs, origin, onDelete, deletePending }:
     <>
       <ul className="canary-list">
         {canaries.map((canary) => (
-          <CanaryItem key={canary.id} canary={canary} nowMs={nowMs} origin={origin} onDelete={() => setConfirming(canary)} />
+          <CanaryItem key={canary.id} canary={canary} nowMs={nowMs} origin={origin} onDelete={() => setConfirming(canary)} pauses={pauses} />
         ))}
       </ul>
       <ConfirmDialog
@@ -63,9 +66,21 @@ export function CanaryList({ canaries, nowMs, origin, onDelete, deletePending }:
   );
 }
 
-function CanaryItem({ canary, nowMs, origin, onDelete }: { canary: TCanary; nowMs: number; origin: string; onDelete: () => void }) {
+function CanaryItem({
+  canary,
+  nowMs,
+  origin,
+  onDelete,
+  pauses,
+}: {
+  canary: TCanary;
+  nowMs: number;
+  origin: string;
+  onDelete: () => void;
+  pauses: CanaryListProps['pauses'];
+}) {
   const name = canaryLabel(canary.name);
-  const health = countdownView(canary.last_check_in, canary.interval_seconds, nowMs)?.health ?? SERVER_HEALTH[canary.status];
+  const health = countdownView(canary.last_check_in, canary.interval_seconds, nowMs, false, canary)?.health ?? SERVER_HEALTH[canary.status];
   const url = pingUrl(origin, canary.token);
   const curl = curlExample(origin, canary.token);
   const titleId = `canary-${canary.id}-name`;
@@ -78,10 +93,17 @@ function CanaryItem({ canary, nowMs, origin, onDelete }: { canary: TCanary; nowM
         <HealthBadge health={health} />
       </div>
       <dl className="facts">
-        <div>
-          <dt>Interval</dt>
-          <dd>{formatInterval(canary.interval_seconds)}</dd>
-        </div>
+        {canary.schedule_words ? (
+          <div>
+            <dt>Schedule</dt>
+            <dd>{canary.schedule_words}</dd>
+          </div>
+        ) : (
+          <div>
+            <dt>Interval</dt>
+            <dd>{formatInterval(canary.interval_seconds)}</dd>
+          </div>
+        )}
         <div>
           <dt>Last check-in</dt>
           <dd>
@@ -95,6 +117,16 @@ function CanaryItem({ canary, nowMs, origin, onDelete }: { canary: TCanary; nowM
           </dd>
         </div>
       </dl>
+      {pauses && canary.active ? (
+        <PauseControl
+          name={name}
+          pausedUntil={canary.paused_until}
+          nowMs={nowMs}
+          onPause={(until) => pauses.pause(canary.id, until)}
+          onResume={() => pauses.resume(canary.id)}
+          pending={pauses.pending}
+        />
+      ) : null}
       <div className="canary-item__ping">
         <p className="canary-item__label">Ping URL for cron jobs (a POST checks in; keep it secret)</p>
         <code className="code-line">POST {url}</code>

@@ -18,6 +18,8 @@ const status: TCanaryStatus = {
   misses: 0,
   status: 'active',
   canary_id: 'c1',
+  schedule: null,
+  paused_until: null,
 };
 
 describe('countdownView', () => {
@@ -78,7 +80,17 @@ describe('CanarySummary', () => {
 
   it('links to Canary Status when there is no canary', async () => {
     vi.useRealTimers();
-    const empty: TCanaryStatus = { last_check_in: null, interval_seconds: null, missed: false, deadline: null, misses: 0, status: null, canary_id: null };
+    const empty: TCanaryStatus = {
+      last_check_in: null,
+      interval_seconds: null,
+      missed: false,
+      deadline: null,
+      misses: 0,
+      status: null,
+      canary_id: null,
+      schedule: null,
+      paused_until: null,
+    };
     renderWithRouter(() => <LiveSummary data={empty} />, '/app');
     const link = await screen.findByRole('link', { name: /Canary Status/ });
     expect(link.getAttribute('href')).toBe('/app/canary-status');

@@ -7,6 +7,7 @@ import { CountdownBar } from './countdown-bar';
 import { formatInterval, formatRemaining } from './format';
 import { formatDateTime, formatRelative } from '../../lib/format-time';
 import { countdownView } from './health';
+import { scheduleWords } from '@afterword/worker/contracts/canary-schedule';
 
 interface CanarySummaryProps {
   /** Loaded: the page shows the loading and error states (components/query-state.tsx). */
@@ -21,7 +22,8 @@ interface CanarySummaryProps {
 
 /** The dashboard's Canary Summary body: the earliest canary's countdown, health and the Heartbeat button. */
 export function CanarySummary({ status, hasReceived = false, nowMs, simulatedMiss, onHeartbeat, heartbeatPending }: CanarySummaryProps) {
-  const view = status.last_check_in && status.interval_seconds ? countdownView(status.last_check_in, status.interval_seconds, nowMs, simulatedMiss) : null;
+  const view =
+    status.last_check_in && status.interval_seconds ? countdownView(status.last_check_in, status.interval_seconds, nowMs, simulatedMiss, status) : null;
   if (!view || !status.last_check_in || !status.interval_seconds) {
     if (hasReceived) {
       return (
@@ -72,8 +74,8 @@ export function CanarySummary({ status, hasReceived = false, nowMs, simulatedMis
           </dd>
         </div>
         <div>
-          <dt>Interval</dt>
-          <dd>{formatInterval(status.interval_seconds)}</dd>
+          <dt>{status.schedule ? 'Schedule' : 'Interval'}</dt>
+          <dd>{status.schedule ? scheduleWords(status.schedule) : formatInterval(status.interval_seconds)}</dd>
         </div>
         <div>
           <dt>Deadline</dt>

@@ -67,3 +67,63 @@ describe('the limits, shown before anything is typed', () => {
     expect(canaryAllowance({ plan: 'pro', owned: 12 })).toBeNull();
   });
 });
+
+describe('CreateCanaryForm with a calendar schedule', () => {
+  function setupCalendar() {
+    const onCreate = vi.fn<OnCreate>(async () => true);
+    render(<CreateCanaryForm onCreate={onCreate} pending={false} />);
+    return onCreate;
+  }
+  const create = () => fireEvent.click(screen.getByRole('button', { name: 'Create canary' }));
+
+  it('offers an interval (the default), days of the week, or once a month', () => {
+    setupCalendar();
+    expect((screen.getByLabelText('Every few hours (an interval)') as HTMLInputElement).checked).toBe(true);
+    expect(screen.getByLabelText('On days of the week')).toBeTruthy();
+    expect(screen.getByLabelText('Once a month')).toBeTruthy();
+  });
+
+  it('sends a weekly schedule with the chosen days in week order, the time, the zone and the reminder in seconds', async () => {
+    const onCreate = setupCalendar();
+    fireEvent.click(screen.getByLabelText('On days of the week'));
+    expect(screen.queryByLabelText(/^Check-in interval/)).toBeNull();
+    fireEvent.click(screen.getByLabelText('Thursday'));
+    fireEvent.change(screen.getByLabelText(/^Check in by \(time\)/), { target: { value: '09:30' } });
+    fireEvent.change(screen.getByLabelText('Time zone'), { target: { value: 'Europe/Berlin' } });
+    fireEvent.change(screen.getByLabelText(/^Remind me before \(hours\)/), { target: { value: '2' } });
+    fireEvent.change(screen.getByLabelText('Name (optional)'), { target: { value: 'Weekly' } });
+    create();
+    await waitFor(() => expect(onCreate).toHaveBeenCalledTimes(1));
+    expect(onCreate).toHaveBeenCalledWith({
+      name: 'Weekly',
+      schedule: { kind: 'weekly', days: ['mon', 'thu'], time: '09:30', time_zone: 'Europe/Berlin', grace_seconds: 7200 },
+    });
+  });
+
+  it('sends "the first Monday" of the month', async () => {
+    const onCreate = setupCalendar();
+    fireEvent.click(screen.getByLabelText('Once a month'));
+    fireEvent.change(screen.getByLabelText(/^Day of the month/), { target: { value: 'first' } });
+    fireEvent.change(screen.getByLabelText('Weekday'), { target: { value: 'mon' } });
+    fireEvent.change(screen.getByLabelText('Time zone'), { target: { value: 'UTC' } });
+    create();
+    await waitFor(() => expect(onCreate).toHaveBeenCalledTimes(1));
+    expect(onCreate).toHaveBeenCalledWith({
+      schedule: { kind: 'monthly_weekday', week: 'first', weekday: 'mon', time: '10:00', time_zone: 'UTC', grace_seconds: 3600 },
+    });
+  });
+
+  it('sends nothing without a weekday, and explains a reminder longer than half the time between two days', async () => {
+    const onCreate = setupCalendar();
+    fireEvent.click(screen.getByLabelText('On days of the week'));
+    fireEvent.click(screen.getByLabelText('Monday'));
+    create();
+    expect(await screen.findByText('Choose at least one day of the week.')).toBeTruthy();
+    fireEvent.click(screen.getByLabelText('Monday'));
+    fireEvent.click(screen.getByLabelText('Tuesday'));
+    fireEvent.change(screen.getByLabelText(/^Remind me before \(hours\)/), { target: { value: '13' } });
+    create();
+    expect(await screen.findByText(/at most 12 hours before/)).toBeTruthy();
+    expect(onCreate).not.toHaveBeenCalled();
+  });
+});

@@ -5,6 +5,8 @@ import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/field';
 import { hoursToIntervalSeconds } from './interval-hours';
+import { defaultScheduleDraft, type ScheduleDraft, type ScheduleMode, scheduleFromDraft } from './schedule-draft';
+import { ScheduleFields, ScheduleModeChoice } from './schedule-fields';
 
 export const INTERVAL_HOURS_ERROR = 'Enter a number of hours greater than 0.';
 
@@ -34,10 +36,23 @@ export function CreateCanaryForm({ onCreate, pending, allowance }: CreateCanaryF
   const [hours, setHours] = useState(String(DEFAULT_INTERVAL_SECONDS / 3600));
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [mode, setMode] = useState<ScheduleMode>('interval');
+  const [draft, setDraft] = useState<ScheduleDraft>(defaultScheduleDraft);
+  const [scheduleError, setScheduleError] = useState<string | null>(null);
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (pending) return;
+    if (mode !== 'interval') {
+      const result = scheduleFromDraft(mode, draft);
+      if ('error' in result) {
+        setScheduleError(result.error);
+        return;
+      }
+      setScheduleError(null);
+      if (await onCreate({ schedule: result.schedule, ...(name.trim() ? { name: name.trim() } : {}) })) setName('');
+      return;
+    }
     const intervalSeconds = hoursToIntervalSeconds(hours);
     if (intervalSeconds === null) {
       setError(INTERVAL_HOURS_ERROR);
@@ -56,17 +71,22 @@ export function CreateCanaryForm({ onCreate, pending, allowance }: CreateCanaryF
 
   return (
     <form className="form-row" onSubmit={handleSubmit} noValidate aria-label="Create a canary">
-      <TextField
-        label="Check-in interval (hours)"
-        name="interval_hours"
-        inputMode="decimal"
-        autoComplete="off"
-        required
-        value={hours}
-        onChange={(e) => setHours(e.target.value)}
-        hint={`How long you can go without checking in. 24 means once a day. At least one minute, at most ${maxDays} days (${maxHours} hours).`}
-        error={error}
-      />
+      <ScheduleModeChoice mode={mode} onChange={setMode} />
+      {mode === 'interval' ? (
+        <TextField
+          label="Check-in interval (hours)"
+          name="interval_hours"
+          inputMode="decimal"
+          autoComplete="off"
+          required
+          value={hours}
+          onChange={(e) => setHours(e.target.value)}
+          hint={`How long you can go without checking in. 24 means once a day. At least one minute, at most ${maxDays} days (${maxHours} hours).`}
+          error={error}
+        />
+      ) : (
+        <ScheduleFields mode={mode} draft={draft} onChange={setDraft} error={scheduleError} />
+      )}
       <TextField
         label="Name (optional)"
         name="name"

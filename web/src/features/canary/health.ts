@@ -1,4 +1,5 @@
-import { canaryHealth } from '@afterword/worker/contracts/canary-health';
+import { canaryHealth, cycleStartOf } from '@afterword/worker/contracts/canary-health';
+import type { TCanarySchedule } from '@afterword/worker/contracts/canary-schedule';
 import type { CanaryHealth as HealthLabel } from '../../components/badge';
 
 /** What the countdown shows for one canary at one instant; the shared `canaryHealth` decides the status. */
@@ -20,11 +21,20 @@ export function countdownView(
   nowMs: number,
   /** Test mode: a locally simulated miss shows as Missed with nothing left. */
   simulatedMiss = false,
+  /** A calendar schedule and a vacation pause, when the canary has them (the same rules as the server's). */
+  cadence: { schedule?: TCanarySchedule | null; paused_until?: string | null } = {},
 ): CountdownView | null {
   const lastCheckInMs = Date.parse(lastCheckIn);
   if (!Number.isFinite(lastCheckInMs) || !(intervalSeconds > 0)) return null;
-  const view = canaryHealth({ lastCheckInMs, intervalSeconds }, nowMs);
-  const intervalMs = intervalSeconds * 1000;
+  const state = {
+    lastCheckInMs,
+    intervalSeconds,
+    schedule: cadence.schedule ?? null,
+    pausedUntilMs: cadence.paused_until ? Date.parse(cadence.paused_until) : null,
+  };
+  const view = canaryHealth(state, nowMs);
+  // The bar spans the cycle: from the last check-in (or a pause's end) to the deadline.
+  const intervalMs = Math.max(1, view.deadlineMs - cycleStartOf(state));
   const missed = simulatedMiss || view.status === 'missed';
   const remainingMs = missed ? 0 : view.remainingMs;
   return {

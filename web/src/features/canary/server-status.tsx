@@ -1,6 +1,7 @@
 import type { TCanaryStatus } from '@afterword/worker/contracts/canary';
 import { Badge } from '../../components/badge';
 import { Button } from '../../components/button';
+import { scheduleWords } from '@afterword/worker/contracts/canary-schedule';
 import { formatInterval } from './format';
 import { formatDateTime } from '../../lib/format-time';
 
@@ -44,7 +45,12 @@ export function ServerStatus({ status, deadmanActive, simulatedMiss, onCheckIn, 
               <time dateTime={status.last_check_in}>{formatDateTime(status.last_check_in)}</time>
             </dd>
           </div>
-          {status.interval_seconds ? (
+          {status.schedule ? (
+            <div>
+              <dt>Schedule</dt>
+              <dd>{scheduleWords(status.schedule)}</dd>
+            </div>
+          ) : status.interval_seconds ? (
             <div>
               <dt>Interval</dt>
               <dd>{formatInterval(status.interval_seconds)}</dd>

@@ -72,3 +72,32 @@ export function useDeleteCanary() {
     pending: mutation.isPending,
   };
 }
+
+/** A vacation pause (at most 60 days; the server says why otherwise) and its early end. */
+export function usePauseCanary() {
+  const refresh = useRefreshCanaries();
+  const pause = trpc.canary.pause.useMutation({
+    onSuccess: async () => {
+      toast.success('Canary paused');
+      await refresh();
+    },
+    onError: toastApiError('Could not pause the canary. Please try again.'),
+  });
+  const resume = trpc.canary.resume.useMutation({
+    onSuccess: async () => {
+      toast.success('Pause ended');
+      await refresh();
+    },
+    onError: toastApiError('Could not end the pause. Please try again.'),
+  });
+  const done = (p: Promise<unknown>) =>
+    p.then(
+      () => true,
+      () => false,
+    );
+  return {
+    pause: (id: string, until: string) => done(pause.mutateAsync({ id, until })),
+    resume: (id: string) => done(resume.mutateAsync({ id })),
+    pending: pause.isPending || resume.isPending,
+  };
+}

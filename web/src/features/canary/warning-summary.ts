@@ -6,6 +6,7 @@ export const WARNING_TITLES: Record<TCanaryWarning['kind'], string> = {
   grace_reminder: 'Grace-period reminder',
   late_rewarn: 'Deadline passed — warning',
   missed: 'Missed check-in',
+  pause_ending: 'Vacation pause ends soon',
 };
 
 /**

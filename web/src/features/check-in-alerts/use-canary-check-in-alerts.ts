@@ -12,7 +12,15 @@ export function useCanaryCheckInAlerts(): void {
   const data = status.data;
   const serverDeadlineMs =
     data?.last_check_in && data.interval_seconds
-      ? canaryHealth({ lastCheckInMs: Date.parse(data.last_check_in), intervalSeconds: data.interval_seconds }, 0).deadlineMs
+      ? canaryHealth(
+          {
+            lastCheckInMs: Date.parse(data.last_check_in),
+            intervalSeconds: data.interval_seconds,
+            schedule: data.schedule ?? null,
+            pausedUntilMs: data.paused_until ? Date.parse(data.paused_until) : null,
+          },
+          0,
+        ).deadlineMs
       : null;
   useCheckInAlerts(effectiveDeadline(serverDeadlineMs, simulatedAtMs), data?.missed ?? false);
 }

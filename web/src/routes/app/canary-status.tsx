@@ -10,7 +10,7 @@ import { CANARY_STATUS_REFRESH_MS } from '../../features/canary/queries';
 import { ServerStatus } from '../../features/canary/server-status';
 import { SimulateMissPanel } from '../../features/canary/simulate-miss-panel';
 import { useSimulatedMiss } from '../../features/canary/simulated-miss';
-import { useCheckIn, useCreateCanary, useDeleteCanary } from '../../features/canary/use-canary-actions';
+import { useCheckIn, useCreateCanary, useDeleteCanary, usePauseCanary } from '../../features/canary/use-canary-actions';
 import { DeadmanSection } from '../../features/deadman/deadman-section';
 import { HeirsCard } from '../../features/legacy/heirs-card';
 import { useDeadmanActions } from '../../features/deadman/use-deadman-actions';
@@ -37,6 +37,7 @@ function CanaryStatusPage() {
   const checkIn = useCheckIn();
   const create = useCreateCanary();
   const remove = useDeleteCanary();
+  const pauses = usePauseCanary();
   const deadmanActions = useDeadmanActions();
 
   return (
@@ -72,7 +73,14 @@ function CanaryStatusPage() {
           ) : list.isError ? (
             <ErrorState title="Your canaries could not be loaded." read={list} />
           ) : (
-            <CanaryList canaries={list.data ?? []} nowMs={nowMs} origin={window.location.origin} onDelete={remove.remove} deletePending={remove.pending} />
+            <CanaryList
+              canaries={list.data ?? []}
+              nowMs={nowMs}
+              origin={window.location.origin}
+              onDelete={remove.remove}
+              deletePending={remove.pending}
+              pauses={pauses}
+            />
           )}
         </Card>
         <Card title="Warnings to you">

@@ -37,7 +37,7 @@ function stakesSentence(stakes: Stakes): string {
 export function canaryNoticeText(job: CanaryNoticeJob, stakes: Stakes, link: string, timeZone: string): { subject: string; text: string } {
   const label = canaryLabel(job.canary_name);
   const deadline = humanTime(job.cycle_deadline, timeZone);
-  const grace = durationWords(graceMs(job.interval_seconds));
+  const grace = durationWords(job.grace_ms ?? graceMs(job.interval_seconds));
   const checkIn = `Check in with one tap: ${link}`;
   switch (job.kind) {
     case 'grace_reminder':
@@ -56,6 +56,15 @@ export function canaryNoticeText(job: CanaryNoticeJob, stakes: Stakes, link: str
           `Your canary "${label}" passed its deadline (${deadline}) before a reminder could reach you.`,
           `Nothing is released until ${grace} after this warning reached you. ${stakesSentence(stakes)}`,
           checkIn,
+        ].join('\n\n'),
+      };
+    case 'pause_ending':
+      return {
+        subject: `Your vacation pause of "${label}" ends ${humanTime(job.paused_until ?? job.recorded_at, timeZone)}`,
+        text: [
+          `The vacation pause of your canary "${label}" ends ${humanTime(job.paused_until ?? job.recorded_at, timeZone)}.`,
+          `From then on it counts again: its next deadline is ${deadline}. ${stakesSentence(stakes)}`,
+          `You can check in or pause again on Canary Status: ${link}`,
         ].join('\n\n'),
       };
     case 'missed':

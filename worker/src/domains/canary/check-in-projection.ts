@@ -28,6 +28,9 @@ export interface CheckedInRow {
   id: string;
   user_id: string;
   interval_seconds: number;
+  /** The calendar schedule (JSON) and pause end, for the new deadline (the Heartbeat's answer). */
+  schedule?: string | null;
+  paused_until?: number | null;
 }
 
 /** The SQL twin of CHECK_IN_SOURCE_WORDS for a source column or parameter (the words hold no quote). */
@@ -111,7 +114,9 @@ export async function applyUserCheckIn(ctx: Pick<ServiceContext, 'env'>, userId:
     ctx,
     statementsFor(db, rows, [
       db
-        .prepare('UPDATE canaries SET last_check_in = max(last_check_in, ?2) WHERE user_id = ?1 AND active = 1 RETURNING id, user_id, interval_seconds')
+        .prepare(
+          'UPDATE canaries SET last_check_in = max(last_check_in, ?2) WHERE user_id = ?1 AND active = 1 RETURNING id, user_id, interval_seconds, schedule, paused_until',
+        )
         .bind(userId, entry.at),
       db
         .prepare(

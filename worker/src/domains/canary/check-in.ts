@@ -1,4 +1,6 @@
 import type { CHECK_IN_SOURCES, TCheckInResult } from '../../contracts/canary';
+import { canaryDeadline } from '../../contracts/canary-health';
+import type { TCanarySchedule } from '../../contracts/canary-schedule';
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
 import { fromHex } from '../../lib/encoding';
@@ -13,10 +15,10 @@ export type CheckInSource = (typeof CHECK_IN_SOURCES)[number];
 /** One detail for every token that does not open a canary (unknown, deleted, malformed). */
 export const UNKNOWN_TOKEN = 'No canary has this token';
 
-const result = (now: number, canaries: { id: string; interval_seconds: number }[]): TCheckInResult => ({
+const result = (now: number, canaries: { id: string; deadline: number }[]): TCheckInResult => ({
   checked_in: canaries.length,
   last_check_in: new Date(now).toISOString(),
-  canaries: canaries.map((c) => ({ id: c.id, deadline: new Date(now + c.interval_seconds * 1000).toISOString() })),
+  canaries: canaries.map((c) => ({ id: c.id, deadline: new Date(c.deadline).toISOString() })),
 });
 
 /**
@@ -61,7 +63,7 @@ export async function checkInCanary(ctx: ServiceContext, canaryId: string, versi
   if (!accepted) return null;
   const send = queueCheckInProjection(ctx.env, { type: 'canary_check_in', canary_id: canaryId, ...entry });
   if (send) ctx.defer ? ctx.defer(send) : await send;
-  return result(now, [{ id: canaryId, interval_seconds: accepted.interval_seconds }]);
+  return result(now, [{ id: canaryId, deadline: accepted.deadline }]);
 }
 
 /**
@@ -74,5 +76,16 @@ export async function checkInAll(ctx: ServiceContext, userId: string, source: Ch
   const entry = { event_id: crypto.randomUUID(), at: now, source };
   const canaries = await applyUserCheckIn(ctx, userId, entry);
   await Promise.all(canaries.map((c) => noteCheckIn(ctx.env, c.id, entry)));
-  return result(now, canaries);
+  return result(
+    now,
+    canaries.map((c) => ({
+      id: c.id,
+      deadline: canaryDeadline({
+        lastCheckInMs: now,
+        intervalSeconds: c.interval_seconds,
+        schedule: c.schedule ? (JSON.parse(c.schedule) as TCanarySchedule) : null,
+        pausedUntilMs: c.paused_until ?? null,
+      }),
+    })),
+  );
 }

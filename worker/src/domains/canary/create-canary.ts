@@ -7,6 +7,7 @@ import { AppError } from '../../lib/errors';
 import { ifInserted, insertWithinLimits, type Limit, wrote } from '../../lib/limited-insert';
 import { canaryTokenHash, legacyCanaryToken } from './canary-token';
 import { armCanaryTimer } from './canary-timer';
+import { cadenceOf } from './update-canary';
 import { toCanaryView } from './canary-view';
 
 function planLimitError(user: User, limit: number) {
@@ -35,7 +36,7 @@ export async function createCanary(ctx: ServiceContext, user: User, input: z.out
     id,
     user_id: user.id,
     name: input.name,
-    interval_seconds: input.interval_seconds,
+    ...cadenceOf(input.interval_seconds, input.schedule ?? null),
     // D1 keeps the MAC-only form's hash, so tokens from before v2 are found (canary-token.ts).
     token_hash: await canaryTokenHash(await legacyCanaryToken(ctx.env, id, 1)),
     token_version: 1,
@@ -43,6 +44,7 @@ export async function createCanary(ctx: ServiceContext, user: User, input: z.out
     last_check_in: now,
     timer_due_at: null,
     created_at: now,
+    paused_until: null,
   };
   const db = ctx.env.DB;
   const [created] = await db.batch([

@@ -49,7 +49,19 @@ export async function findOwnCanary(ctx: ServiceContext, userId: string, canaryI
 export async function canaryStatus(ctx: ServiceContext, userId: string): Promise<TCanaryStatus> {
   const views = (await listCanaries(ctx, userId)).filter((c) => c.active);
   const first = views.sort((a, b) => Date.parse(a.deadline) - Date.parse(b.deadline))[0];
-  if (!first) return { last_check_in: null, interval_seconds: null, missed: false, deadline: null, misses: 0, status: null, canary_id: null };
+  if (!first) {
+    return {
+      last_check_in: null,
+      interval_seconds: null,
+      missed: false,
+      deadline: null,
+      misses: 0,
+      status: null,
+      canary_id: null,
+      schedule: null,
+      paused_until: null,
+    };
+  }
   return {
     last_check_in: first.last_check_in,
     interval_seconds: first.interval_seconds,
@@ -58,5 +70,7 @@ export async function canaryStatus(ctx: ServiceContext, userId: string): Promise
     misses: first.misses,
     status: first.status,
     canary_id: first.id,
+    schedule: first.schedule,
+    paused_until: first.paused_until,
   };
 }

@@ -10,8 +10,12 @@ import {
   ZCheckInLinkParams,
   ZCheckInResult,
   ZCreateCanaryInput,
+  ZPauseCanaryInput,
+  ZUpdateCanaryInput,
 } from '../../contracts/canary';
+import { PAUSE_MAX_DAYS } from '../../contracts/canary-schedule';
 import { describeCheckInLink, redeemCheckInLink } from './check-in-links';
+import { pauseCanary, resumeCanary, updateCanary } from './update-canary';
 import { canaryWarnings } from './canary-warnings';
 import { unauthenticated } from '../../lib/errors';
 import { ZOk } from '../../contracts/transport';
@@ -42,11 +46,12 @@ export const canaryOperations = [
       operationId: 'createCanary',
       summary: 'Create a canary',
       description:
-        'A check-in timer: miss its deadline (`interval_seconds` after the last check-in) and the messages with a missed-check-ins rule start to arm. The plan limits how many canaries an account may have (403 with an upgrade hint).',
+        'A check-in timer: miss its deadline (`interval_seconds` after the last check-in) and the messages with a missed-check-ins rule start to arm. With an optional calendar `schedule` (weekly on chosen days, monthly on a day or a weekday such as the first Monday, at a wall time in an IANA time zone, with `grace_seconds`), the deadline is instead the first scheduled time after the last check-in plus the grace period; a wall time skipped by a DST change moves forward by the gap, a repeated one is its later instant, so a deadline is never early. The plan limits how many canaries an account may have (403 with an upgrade hint).',
       tags,
       responses: {
         201: { description: 'The canary, with its check-in `token`' },
         403: { description: "The plan's canary limit is reached (or an API key called)" },
+        422: { description: 'An invalid interval or schedule (unknown time zone, no weekday, grace too long)' },
       },
     },
     run: ({ services, principal }, input) => createCanary(services, principal.user, input),
@@ -137,6 +142,72 @@ export const canaryOperations = [
       responses: { 200: { description: 'Deleted' }, 404: { description: 'Canary not found (or not yours)' } },
     },
     run: ({ services, principal }, { id }) => deleteCanary(services, principal.user.id, id),
+  }),
+  defineOperation({
+    method: 'patch',
+    path: '/api/canary/{id}',
+    trpc: 'update',
+    access: { kind: 'session' },
+    input: { params: ZIdParam, body: ZUpdateCanaryInput },
+    output: ZCanary,
+    notFound: canaryNotFound,
+    docs: {
+      operationId: 'updateCanary',
+      summary: 'Change a canary (name, interval, calendar schedule)',
+      description:
+        'Fields left out stay as they are; `schedule: null` goes back to the interval. The deadline follows from the last check-in under the new cadence (a deadline already passed warns the owner before anything counts). API keys cannot change canaries.',
+      tags,
+      responses: {
+        200: { description: 'The canary as changed' },
+        404: { description: 'Canary not found (or not yours)' },
+        409: { description: 'The canary is missed: check in first' },
+        422: { description: 'An invalid interval or schedule' },
+      },
+    },
+    run: ({ services, principal }, { id, ...body }) => updateCanary(services, principal.user.id, id, body),
+  }),
+  defineOperation({
+    method: 'post',
+    path: '/api/canary/{id}/pause',
+    trpc: 'pause',
+    access: { kind: 'session' },
+    input: { params: ZIdParam, body: ZPauseCanaryInput },
+    output: ZCanary,
+    notFound: canaryNotFound,
+    docs: {
+      operationId: 'pauseCanary',
+      summary: 'Pause a canary for a vacation',
+      description: `No deadline, warning or missed check-in until \`until\` (at most ${PAUSE_MAX_DAYS} days ahead); the owner is told a day before the pause ends, and the next deadline is counted from its end. Pausing again replaces the end. API keys cannot pause canaries.`,
+      tags,
+      responses: {
+        200: { description: 'The canary, with `paused_until` and its deadline after the pause' },
+        404: { description: 'Canary not found (or not yours)' },
+        409: { description: 'The canary is missed: check in first' },
+        422: { description: `\`until\` is not in the future or more than ${PAUSE_MAX_DAYS} days ahead` },
+      },
+    },
+    run: ({ services, principal }, { id, ...body }) => pauseCanary(services, principal.user.id, id, body),
+  }),
+  defineOperation({
+    method: 'post',
+    path: '/api/canary/{id}/resume',
+    trpc: 'resume',
+    access: { kind: 'session' },
+    input: { params: ZIdParam },
+    output: ZCanary,
+    notFound: canaryNotFound,
+    docs: {
+      operationId: 'resumeCanary',
+      summary: 'End a vacation pause now',
+      description: 'The next deadline is counted from now.',
+      tags,
+      responses: {
+        200: { description: 'The canary, no longer paused' },
+        404: { description: 'Canary not found (or not yours)' },
+        409: { description: 'The canary is not paused' },
+      },
+    },
+    run: ({ services, principal }, { id }) => resumeCanary(services, principal.user.id, id),
   }),
   defineOperation({
     method: 'post',

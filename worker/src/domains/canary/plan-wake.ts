@@ -1,5 +1,6 @@
 import { canaryLabel } from '../../contracts/canary';
-import { canaryHealth, graceMs } from '../../contracts/canary-health';
+import { type CanaryClockState, canaryDeadline, canaryHealth, graceOf } from '../../contracts/canary-health';
+import { occurrencesBetween, PAUSE_NOTICE_BEFORE_MS, type TCanarySchedule } from '../../contracts/canary-schedule';
 import type { MissedCheckinsEvent, TransitionRow, WakeActivity } from '../../contracts/jobs';
 import { humanTime } from '../../lib/human-time';
 import { durationWords } from './canary-notice-texts';
@@ -20,7 +21,25 @@ export interface CanaryFacts {
   name: string;
   interval_seconds: number;
   last_check_in: number;
+  /** A calendar schedule (contracts/canary-schedule.ts), or null: an interval canary. */
+  schedule: TCanarySchedule | null;
+  /** The end of a vacation pause (ms): the cycle starts there if that is after the last check-in. */
+  paused_until: number | null;
 }
+
+type Cadence = Pick<CanaryFacts, 'last_check_in' | 'interval_seconds' | 'schedule' | 'paused_until'>;
+
+/** The shared health function's view of a canary's facts. */
+export const clockStateOf = (canary: Cadence): CanaryClockState => ({
+  lastCheckInMs: canary.last_check_in,
+  intervalSeconds: canary.interval_seconds,
+  schedule: canary.schedule,
+  pausedUntilMs: canary.paused_until,
+});
+
+/** The canary's grace period in ms (20 % of the interval, or the schedule's stated grace). */
+export const graceOfFacts = (canary: Pick<CanaryFacts, 'interval_seconds' | 'schedule'>) =>
+  graceOf({ intervalSeconds: canary.interval_seconds, schedule: canary.schedule });
 
 /** A timer event's columns, in one order for the object's table and D1's (everything but its canary and user). */
 export const TRANSITION_COLUMNS = [
@@ -48,7 +67,7 @@ export const MAX_MISSES_PER_RUN = 500;
 export const warningTolerance = (graceMillis: number) => Math.min(60_000, Math.round(graceMillis * 0.05));
 
 /** The deadline of the canary's current cycle. */
-export const cycleDeadlineOf = (canary: Pick<CanaryFacts, 'last_check_in' | 'interval_seconds'>) => canary.last_check_in + canary.interval_seconds * 1000;
+export const cycleDeadlineOf = (canary: Cadence) => canaryDeadline(clockStateOf(canary));
 
 /** What is due at `now` that `recorded` (the current cycle's rows) does not have yet. */
 export function planWake(
@@ -58,9 +77,12 @@ export function planWake(
   recordedBy: RecordedBy,
 ): { rows: TransitionRow[]; activities: WakeActivity[] } {
   const intervalMs = canary.interval_seconds * 1000;
-  const grace = graceMs(canary.interval_seconds);
-  const health = canaryHealth({ lastCheckInMs: canary.last_check_in, intervalSeconds: canary.interval_seconds }, now);
+  const health = canaryHealth(clockStateOf(canary), now);
+  const grace = health.graceMs;
   const deadline = health.deadlineMs;
+  // A calendar canary's misses fall on its scheduled instants, an interval canary's one interval apart.
+  const scheduled = canary.schedule && health.misses ? occurrencesBetween(canary.schedule, deadline, now, health.misses) : null;
+  const missDue = (misses: number) => scheduled?.[misses - 1] ?? deadline + (misses - 1) * intervalMs;
   const find = (kind: TransitionRow['kind'], misses: number) => recorded.find((t) => t.kind === kind && t.misses === misses);
   const label = canaryLabel(canary.name);
   const rows: TransitionRow[] = [];
@@ -79,6 +101,13 @@ export function planWake(
   } as const;
   const activity = (kind: WakeActivity['kind'], summary: string) =>
     activities.push({ id: crypto.randomUUID(), user_id: canary.user_id, canary_id: canary.id, kind, source: 'system', summary, created_at: now });
+
+  // A vacation pause ends soon: the owner is told a day before (at once for a shorter pause), so the
+  // deadline after it does not come as a surprise. Told once per cycle; not a warning (no miss waits for it).
+  const pauseNoticeAt = pauseNoticeDueAt(canary);
+  if (pauseNoticeAt !== null && now >= pauseNoticeAt && now < canary.paused_until! && !find('pause_ending', 0)) {
+    rows.push({ ...base, id: crypto.randomUUID(), kind: 'pause_ending', misses: 0, due_at: pauseNoticeAt });
+  }
 
   if (health.status === 'grace' && !find('grace_reminder', 0)) {
     // A warning: sent to the owner's channels by the object (warningsToSend) and delivered when a channel
@@ -116,7 +145,7 @@ export function planWake(
       if (!recordedMisses.has(misses)) unrecorded.push(misses);
     }
     for (const misses of unrecorded) {
-      const dueAt = deadline + (misses - 1) * intervalMs;
+      const dueAt = missDue(misses);
       rows.push({
         ...base,
         id: crypto.randomUUID(),
@@ -135,12 +164,19 @@ export function planWake(
   return { rows, activities };
 }
 
+/** When the owner is told that the pause ends (a day before it), or null when the canary is not paused. */
+export function pauseNoticeDueAt(canary: Pick<CanaryFacts, 'paused_until'>): number | null {
+  return canary.paused_until == null ? null : canary.paused_until - PAUSE_NOTICE_BEFORE_MS;
+}
+
+/** The current cycle's pause-ending notice, once, when it was recorded and not sent yet. */
+export function pauseNoticesToSend(canary: Cadence, recorded: readonly TransitionRow[]): TransitionRow[] {
+  const cycle = cycleDeadlineOf(canary);
+  return recorded.filter((t) => t.kind === 'pause_ending' && t.cycle_deadline === cycle && t.emitted_at == null);
+}
+
 /** The misses of the current cycle that count by `now` and were not sent yet, in order. */
-export function missesToEmit(
-  canary: Pick<CanaryFacts, 'last_check_in' | 'interval_seconds'>,
-  recorded: readonly TransitionRow[],
-  now: number,
-): TransitionRow[] {
+export function missesToEmit(canary: Cadence, recorded: readonly TransitionRow[], now: number): TransitionRow[] {
   const cycle = cycleDeadlineOf(canary);
   return recorded
     .filter((t) => t.kind === 'missed' && t.emitted_at == null && t.counts_from != null && t.counts_from <= now && t.cycle_deadline === cycle)
@@ -162,7 +198,7 @@ export const warningResendAt = (t: Pick<TransitionRow, 'fired_at' | 'emitted_at'
  * until the first miss is recorded, then the re-warning while the misses wait for one (a re-warning
  * supersedes the reminder, whose words no longer fit).
  */
-export function undeliveredWarnings(canary: Pick<CanaryFacts, 'last_check_in' | 'interval_seconds'>, recorded: readonly TransitionRow[]): TransitionRow[] {
+export function undeliveredWarnings(canary: Cadence, recorded: readonly TransitionRow[]): TransitionRow[] {
   const cycle = cycleDeadlineOf(canary);
   const first = recorded.find((t) => t.kind === 'missed' && t.misses === 1 && t.cycle_deadline === cycle);
   return recorded.filter(
@@ -172,11 +208,7 @@ export function undeliveredWarnings(canary: Pick<CanaryFacts, 'last_check_in' | 
 }
 
 /** The undelivered warnings due to be sent (again) at `now`. */
-export function warningsToSend(
-  canary: Pick<CanaryFacts, 'last_check_in' | 'interval_seconds'>,
-  recorded: readonly TransitionRow[],
-  now: number,
-): TransitionRow[] {
+export function warningsToSend(canary: Cadence, recorded: readonly TransitionRow[], now: number): TransitionRow[] {
   return undeliveredWarnings(canary, recorded).filter((t) => warningResendAt(t) <= now);
 }
 
@@ -187,13 +219,13 @@ export function warningsToSend(
  * warned in time and asked for a fresh warning. Returns the rows to change.
  */
 export function countsAfterWarning(
-  canary: Pick<CanaryFacts, 'interval_seconds'>,
+  canary: Pick<CanaryFacts, 'interval_seconds' | 'schedule'>,
   cycleRows: readonly TransitionRow[],
   deliveredAt: number,
 ): { id: string; counts_from: number }[] {
   const first = cycleRows.find((t) => t.kind === 'missed' && t.misses === 1);
   if (!first || first.counts_from != null || deliveredAt < first.fired_at) return [];
-  const from = deliveredAt + graceMs(canary.interval_seconds);
+  const from = deliveredAt + graceOfFacts(canary);
   return cycleRows.filter((t) => t.kind === 'missed' && t.counts_from == null).map((t) => ({ id: t.id, counts_from: Math.max(t.due_at, from) }));
 }
 
@@ -214,13 +246,15 @@ export function toMissedEvent(t: TransitionRow): MissedCheckinsEvent {
  * the next miss, or a miss that starts to count. A backlog of unrecorded misses asks for the next run at once.
  */
 export function nextAttention(canary: CanaryFacts, recorded: readonly TransitionRow[], now: number): number {
-  const intervalMs = canary.interval_seconds * 1000;
-  const health = canaryHealth({ lastCheckInMs: canary.last_check_in, intervalSeconds: canary.interval_seconds }, now);
+  const health = canaryHealth(clockStateOf(canary), now);
   if (health.status === 'missed' && recorded.filter((t) => t.kind === 'missed').length < health.misses) return now + 1;
   const candidates: number[] = [];
   if (health.status === 'active') candidates.push(health.graceStartsMs);
   if (health.status !== 'missed') candidates.push(health.deadlineMs);
-  else candidates.push(health.deadlineMs + health.misses * intervalMs);
+  else candidates.push(health.nextMissMs);
+  const pauseNoticeAt = pauseNoticeDueAt(canary);
+  if (pauseNoticeAt !== null && now < canary.paused_until! && !recorded.some((t) => t.kind === 'pause_ending'))
+    candidates.push(Math.max(now + 1, pauseNoticeAt));
   for (const t of recorded) {
     if (t.kind === 'missed' && t.emitted_at == null && t.counts_from != null && t.counts_from > now) candidates.push(t.counts_from);
   }

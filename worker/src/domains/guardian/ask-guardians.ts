@@ -2,6 +2,7 @@ import { appOrigin } from '../../lib/app-origin';
 import { schema } from '@afterword/db';
 import { eq } from 'drizzle-orm';
 import type { MissedCheckinsEvent } from '../../contracts/jobs';
+import { deadlineOfStored } from '../../contracts/canary-health';
 import type { ServiceContext } from '../../env';
 import { hasConsent } from '../legal/consent-state';
 import { enqueueGuardianNotices, noticeToActiveGuardians } from './guardian-notices';
@@ -20,7 +21,7 @@ export async function askGuardians(ctx: ServiceContext, event: MissedCheckinsEve
   const settings = await loadSettings(ctx, event.user_id);
   if (event.misses < settings.ask_after_misses) return 0;
   const [canary] = await ctx.db.select().from(schema.canaries).where(eq(schema.canaries.id, event.canary_id)).limit(1);
-  if (!canary || canary.last_check_in.getTime() + canary.interval_seconds * 1000 !== Date.parse(event.deadline)) return 0;
+  if (!canary || deadlineOfStored(canary) !== Date.parse(event.deadline)) return 0;
   const [owner] = await ctx.db.select().from(schema.users).where(eq(schema.users.id, event.user_id)).limit(1);
   if (!owner || owner.death_confirmed_at) return 0;
   // The owner withdrew the guardian consent: nobody is asked about them.

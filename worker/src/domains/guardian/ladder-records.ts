@@ -1,6 +1,7 @@
 import { schema } from '@afterword/db';
 import type { User } from '@afterword/db/schema';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
+import { deadlineOfStored } from '../../contracts/canary-health';
 import { DEFAULT_GUARDIAN_SETTINGS, type TGuardianSettings } from '../../contracts/guardian';
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
@@ -85,16 +86,20 @@ export const keyActor = (keyId: string) => `key:${keyId}`;
 
 /**
  * Whether the owner is missing a check-in now: an active canary past its deadline
- * (docs/server-rules.md "Canaries and check-ins").
+ * (docs/server-rules.md "Canaries and check-ins"; an interval, a calendar schedule or a pause:
+ * contracts/canary-health.ts, so it is read in code rather than SQL).
  */
-export const MISSED_SQL = (ownerParam: string, nowParam: string) =>
-  `EXISTS (SELECT 1 FROM canaries WHERE user_id = ${ownerParam} AND active = 1 AND last_check_in + interval_seconds * 1000 <= ${nowParam})`;
-
 export async function isMissing(ctx: ServiceContext, ownerId: string, now: number): Promise<boolean> {
-  const row = await ctx.env.DB.prepare(`SELECT ${MISSED_SQL('?1', '?2')} AS missed`)
-    .bind(ownerId, now)
-    .first<{ missed: number }>();
-  return row?.missed === 1;
+  const rows = await ctx.db
+    .select({
+      last_check_in: schema.canaries.last_check_in,
+      interval_seconds: schema.canaries.interval_seconds,
+      schedule: schema.canaries.schedule,
+      paused_until: schema.canaries.paused_until,
+    })
+    .from(schema.canaries)
+    .where(and(eq(schema.canaries.user_id, ownerId), eq(schema.canaries.active, true)));
+  return rows.some((r) => deadlineOfStored(r) <= now);
 }
 
 /** The latest end of the owner's holds still in force at `now`, or null. */

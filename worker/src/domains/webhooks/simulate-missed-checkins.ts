@@ -1,4 +1,4 @@
-import { canaryHealth } from '../../contracts/canary-health';
+import { canaryHealth, clockStateOfStored } from '../../contracts/canary-health';
 import type { TSimulatedMissedCheckins, TSimulateMissedCheckinsInput } from '../../contracts/webhooks';
 import type { ServiceContext } from '../../env';
 import { AppError, notFound } from '../../lib/errors';
@@ -30,7 +30,7 @@ export async function simulateMissedCheckins(
   if (!canaryId) throw notFound(NO_CANARY_TO_SIMULATE);
   const canary = await findOwnCanary(ctx, userId, canaryId);
   const now = ctx.now();
-  const health = canaryHealth({ lastCheckInMs: canary.last_check_in.getTime(), intervalSeconds: canary.interval_seconds }, now.getTime());
+  const health = canaryHealth(clockStateOfStored(canary), now.getTime());
   const event: MissedCheckinsEvent = {
     type: 'missed_checkins',
     event_id: `${SANDBOX_EVENT_PREFIX}${crypto.randomUUID()}`,

@@ -21,6 +21,8 @@ const ALERT_OF: Record<string, 'messages' | 'vaults' | 'canary_events'> = {
   canary_grace_reminder: 'canary_events',
   canary_late_rewarn: 'canary_events',
   canary_missed: 'canary_events',
+  // A vacation pause ends in a day (issue 34): the next deadline follows it.
+  canary_pause_ending: 'canary_events',
   message_armed: 'messages',
   message_released: 'messages',
   message_failed: 'messages',
@@ -63,7 +65,7 @@ export const EVERY_CHANNEL_NOTICE_KINDS = new Set(['inactivity_window_started', 
  * them is tried (verified phone, registered devices, account email). One that reaches no channel stays
  * pending and is tried again with backoff (`retryAfterMs`) — for a warning, nothing counts meanwhile.
  */
-export const SAFETY_NOTICE_KINDS = new Set(['canary_grace_reminder', 'canary_late_rewarn', 'canary_missed', 'message_armed']);
+export const SAFETY_NOTICE_KINDS = new Set(['canary_grace_reminder', 'canary_late_rewarn', 'canary_missed', 'canary_pause_ending', 'message_armed']);
 
 /** The warnings a canary's clock waits for: its object is told when a channel accepted one. */
 export const CANARY_WARNING_KINDS = new Set(['canary_grace_reminder', 'canary_late_rewarn']);

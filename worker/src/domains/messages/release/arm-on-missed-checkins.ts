@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { ServiceContext } from '../../../env';
 import { hasConsent } from '../../legal/consent-state';
 import type { MissedCheckinsEvent } from '../../../contracts/jobs';
+import { deadlineOfStored } from '../../../contracts/canary-health';
 import { loadEngineMessage } from './load-message';
 import { syncReleaseTimer } from './release-timer';
 import { armMessage } from './transitions';
@@ -32,11 +33,18 @@ export async function armOnMissedCheckins(ctx: ServiceContext, event: MissedChec
   // it has not projected yet still ends the cycle (docs/decisions/canary-engine.md).
   await settleCanaries(ctx.env, [event.canary_id]);
   const [canary] = await ctx.db
-    .select({ last: schema.canaries.last_check_in, interval: schema.canaries.interval_seconds, active: schema.canaries.active })
+    .select({
+      last_check_in: schema.canaries.last_check_in,
+      interval_seconds: schema.canaries.interval_seconds,
+      schedule: schema.canaries.schedule,
+      paused_until: schema.canaries.paused_until,
+      active: schema.canaries.active,
+    })
     .from(schema.canaries)
     .where(eq(schema.canaries.id, event.canary_id))
     .limit(1);
-  if (!canary?.active || canary.last.getTime() + canary.interval * 1000 !== Date.parse(event.deadline)) return;
+  // The current cycle's deadline (an interval, a calendar schedule or the end of a pause: contracts/canary-health.ts).
+  if (!canary?.active || deadlineOfStored(canary) !== Date.parse(event.deadline)) return;
   // Paused by withdrawn consent: the event is dropped; allowing messages again arms from the current run.
   if (!(await hasConsent(ctx, event.user_id, 'messages'))) return;
 
@@ -67,12 +75,14 @@ export async function armOnMissedCheckins(ctx: ServiceContext, event: MissedChec
 export async function currentMisses(ctx: ServiceContext, userId: string): Promise<number> {
   // The canaries' objects hold the record; D1's copy of their events and check-ins may lag a moment.
   await settleCheckInsOf(ctx, userId, null, { events: true });
-  const row = await ctx.env.DB.prepare(
-    `SELECT max(t.misses) AS misses FROM canary_transitions t JOIN canaries c ON c.id = t.canary_id
-     WHERE c.user_id = ?1 AND c.active = 1 AND t.kind = 'missed' AND t.emitted_at IS NOT NULL
-       AND t.cycle_deadline = c.last_check_in + c.interval_seconds * 1000`,
+  // The current cycle is picked here, not in SQL: a calendar deadline is not SQL arithmetic.
+  const { results } = await ctx.env.DB.prepare(
+    `SELECT max(t.misses) AS misses, t.cycle_deadline, c.last_check_in, c.interval_seconds, c.schedule, c.paused_until
+     FROM canary_transitions t JOIN canaries c ON c.id = t.canary_id
+     WHERE c.user_id = ?1 AND c.active = 1 AND t.kind = 'missed' AND t.emitted_at IS NOT NULL AND t.cycle_deadline > c.last_check_in
+     GROUP BY t.canary_id, t.cycle_deadline`,
   )
     .bind(userId)
-    .first<{ misses: number | null }>();
-  return row?.misses ?? 0;
+    .all<{ misses: number; cycle_deadline: number; last_check_in: number; interval_seconds: number; schedule: string | null; paused_until: number | null }>();
+  return Math.max(0, ...results.filter((r) => r.cycle_deadline === deadlineOfStored(r)).map((r) => r.misses));
 }

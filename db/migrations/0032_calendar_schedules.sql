@@ -1,0 +1,2 @@
+ALTER TABLE `canaries` ADD `schedule` text;--> statement-breakpoint
+ALTER TABLE `canaries` ADD `paused_until` integer;
