@@ -389,6 +389,12 @@ test("canary pages: plan limit: a second canary on the Free plan shows the serve
     await err.waitFor();
     const text = (await err.textContent()).trim();
     assert.ok(text.startsWith('Your Free plan allows 1 canary.'), `error toast: ${JSON.stringify(text)}`);
+    // Toasts sit at the top right, just below the header, so Upgrade and Logout stay clear.
+    const [toastBox, headerBox] = [await err.boundingBox(), await page.getByRole('banner').boundingBox()];
+    const width = page.viewportSize().width;
+    // (Boxes are in viewport coordinates; the header may have scrolled away, the fixed toaster does not.)
+    assert.ok(toastBox.y >= headerBox.height && toastBox.y < headerBox.height + 120, `top, below the header: ${JSON.stringify({ toastBox, headerBox })}`);
+    assert.ok(toastBox.x + toastBox.width > width - 80, `right: ${JSON.stringify(toastBox)} of ${width}`);
     assert.equal(await region.locator('.toast--success').count(), 0, 'no success toast');
     assert.equal(calls(requests, 'canary.create').length, 1);
     const items = (await api('GET', '/api/canary/list', { token: acct.token })).json;
