@@ -60,7 +60,16 @@ async function scenario() {
   const vaultOnDate = await giveVaultItem(owner, recipient, { condition_type: 'exact_date', condition_value: new Date(t0 + 5 * HOUR).toISOString() });
   const vaultOnDeath = await giveVaultItem(owner, recipient, { condition_type: 'death_flag' });
   const hook = await endpointFor(owner, `rehearsal-${owner.id}`);
-  return { owner, guardian, guardianship, t0, canary, hook, messageIds: [afterTwo.id, onDate.id, vaultOnDate.message_id, vaultOnDeath.message_id], vaultOnDeath };
+  return {
+    owner,
+    guardian,
+    guardianship,
+    t0,
+    canary,
+    hook,
+    messageIds: [afterTwo.id, onDate.id, vaultOnDate.message_id, vaultOnDeath.message_id],
+    vaultOnDeath,
+  };
 }
 
 /** What the engine recorded, as "kind@time" lines the rehearsal's steps are compared with. */
@@ -72,7 +81,9 @@ async function engineRecord(ownerId: string, canaryId: string, messageIds: strin
     .bind(canaryId)
     .all<{ kind: string; delivered_at: number }>();
   for (const w of warnings.results) lines.push(`warning@${w.delivered_at}`);
-  const misses = await env.DB.prepare("SELECT misses, emitted_at FROM canary_transitions WHERE canary_id = ? AND kind = 'missed' AND emitted_at IS NOT NULL AND emitted_at <= ?")
+  const misses = await env.DB.prepare(
+    "SELECT misses, emitted_at FROM canary_transitions WHERE canary_id = ? AND kind = 'missed' AND emitted_at IS NOT NULL AND emitted_at <= ?",
+  )
     .bind(canaryId, upTo)
     .all<{ misses: number; emitted_at: number }>();
   for (const m of misses.results) lines.push(`miss ${m.misses}@${m.emitted_at}`);

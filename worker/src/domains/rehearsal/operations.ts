@@ -23,7 +23,10 @@ export const rehearsalOperations = [
       description:
         'Plans what the engine would do if you stopped checking in now — each warning, miss, guardian question, the veto window, each message and vault release, each webhook — from the engine\'s own rules, and sends a TEST copy ("TEST — rehearsal:") of each kind of warning and notice on your chosen channels, recording what each answered. With `notify_recipients` / `notify_guardians`, they are emailed that this is a rehearsal and nothing was released. Nothing real changes: no miss, release or death flag. One per 10 minutes.',
       tags,
-      responses: { 201: { description: 'The report: a timeline and its gaps' }, 429: { description: 'A rehearsal ran less than 10 minutes ago (Retry-After)' } },
+      responses: {
+        201: { description: 'The report: a timeline and its gaps' },
+        429: { description: 'A rehearsal ran less than 10 minutes ago (Retry-After)' },
+      },
     },
     run: ({ services, principal }, input) => runRehearsal(services, principal.user, input),
   }),

@@ -71,7 +71,8 @@ export function planRehearsal(facts: RehearsalFacts): PlannedStep[] {
           at: w.at,
           kind: 'warning',
           canary_id: canary.id,
-          title: w.kind === 'grace_reminder' ? `Reminder: "${label}" enters its grace period` : `Warning: "${label}" passed its deadline before you were warned`,
+          title:
+            w.kind === 'grace_reminder' ? `Reminder: "${label}" enters its grace period` : `Warning: "${label}" passed its deadline before you were warned`,
           detail:
             w.kind === 'grace_reminder'
               ? `You are told to check in before ${humanTime(canary.last_check_in + canary.interval_seconds * 1000)}.`
@@ -117,7 +118,13 @@ export function planRehearsal(facts: RehearsalFacts): PlannedStep[] {
   if (asked) {
     const who = facts.guardians.active === 1 ? 'Your guardian is' : `Your ${facts.guardians.active} guardians are`;
     steps.push(
-      step({ at: asked.at, kind: 'guardians_asked', canary_id: asked.canaryId, title: `${who} asked whether they have heard from you`, detail: `After ${asked.misses} missed check-in(s).` }),
+      step({
+        at: asked.at,
+        kind: 'guardians_asked',
+        canary_id: asked.canaryId,
+        title: `${who} asked whether they have heard from you`,
+        detail: `After ${asked.misses} missed check-in(s).`,
+      }),
     );
     deathAt = asked.at + facts.guardians.veto_window_hours * HOUR_MS;
     steps.push(
@@ -131,7 +138,14 @@ export function planRehearsal(facts: RehearsalFacts): PlannedStep[] {
     );
     for (const hook of facts.webhooks.filter((w) => w.event === 'death_confirmed')) {
       steps.push(
-        step({ at: deathAt, kind: 'webhook', webhook_id: hook.id, conditional: true, title: `Webhook death_confirmed to ${hostOf(hook.url)}`, detail: 'Only if your death were confirmed.' }),
+        step({
+          at: deathAt,
+          kind: 'webhook',
+          webhook_id: hook.id,
+          conditional: true,
+          title: `Webhook death_confirmed to ${hostOf(hook.url)}`,
+          detail: 'Only if your death were confirmed.',
+        }),
       );
     }
   }
@@ -140,14 +154,28 @@ export function planRehearsal(facts: RehearsalFacts): PlannedStep[] {
     const thing = m.vault_item_id ? 'Vault item' : 'Message';
     if (m.status === 'armed' && m.cancel_deadline) {
       steps.push(
-        step({ at: m.cancel_deadline.getTime(), kind: m.vault_item_id ? 'vault_released' : 'message_released', message_id: m.id, title: `${thing} to ${m.recipient} is released`, detail: 'It is armed already: its cancel window ends then.' }),
+        step({
+          at: m.cancel_deadline.getTime(),
+          kind: m.vault_item_id ? 'vault_released' : 'message_released',
+          message_id: m.id,
+          title: `${thing} to ${m.recipient} is released`,
+          detail: 'It is armed already: its cancel window ends then.',
+        }),
       );
       continue;
     }
     if (m.status !== 'scheduled') continue;
     if (!m.rules.length) {
       const at = Math.max(m.deliver_at.getTime(), now);
-      steps.push(step({ at, kind: m.vault_item_id ? 'vault_released' : 'message_released', message_id: m.id, title: `${thing} to ${m.recipient} is released`, detail: 'A scheduled letter: its delivery time.' }));
+      steps.push(
+        step({
+          at,
+          kind: m.vault_item_id ? 'vault_released' : 'message_released',
+          message_id: m.id,
+          title: `${thing} to ${m.recipient} is released`,
+          detail: 'A scheduled letter: its delivery time.',
+        }),
+      );
       continue;
     }
     // The release engine arms on the first rule that fires (dueTimeRule / armOnMissedCheckins), then releases at its cancel deadline.
@@ -183,7 +211,8 @@ export function planRehearsal(facts: RehearsalFacts): PlannedStep[] {
       }),
     );
   }
-  const order = (s: PlannedStep) => ['warning', 'miss', 'guardians_asked', 'webhook', 'message_armed', 'message_released', 'vault_released', 'veto_window_ends'].indexOf(s.kind);
+  const order = (s: PlannedStep) =>
+    ['warning', 'miss', 'guardians_asked', 'webhook', 'message_armed', 'message_released', 'vault_released', 'veto_window_ends'].indexOf(s.kind);
   return steps.sort((a, b) => a.at - b.at || order(a) - order(b));
 }
 

@@ -29,12 +29,17 @@ export async function getRehearsal(ctx: ServiceContext, userId: string, id: stri
     .from(schema.rehearsals)
     .where(and(eq(schema.rehearsals.id, id), eq(schema.rehearsals.user_id, userId)))
     .limit(1);
-  if (!row) throw notFound('Rehearsal not found');
+  if (!row) throw notFound();
   return toRehearsal(row);
 }
 
 /** GET /api/rehearsal: the caller's rehearsals, newest first. */
 export async function listRehearsals(ctx: ServiceContext, userId: string): Promise<TRehearsalList> {
-  const rows = await ctx.db.select().from(schema.rehearsals).where(eq(schema.rehearsals.user_id, userId)).orderBy(desc(schema.rehearsals.created_at)).limit(SHOWN);
+  const rows = await ctx.db
+    .select()
+    .from(schema.rehearsals)
+    .where(eq(schema.rehearsals.user_id, userId))
+    .orderBy(desc(schema.rehearsals.created_at))
+    .limit(SHOWN);
   return { rehearsals: rows.map(toRehearsal) };
 }

@@ -81,11 +81,20 @@ export async function runRehearsal(ctx: ServiceContext, user: User, input: TRehe
     let fellBack = false;
     if (!attempts.some((a) => a.result.ok)) {
       fellBack = true;
-      attempts.push(...(await tryMethods(ctx, channels, user, out, (['email', 'sms', 'push'] as const).filter((m) => !prefs.methods.includes(m)))));
+      attempts.push(
+        ...(await tryMethods(
+          ctx,
+          channels,
+          user,
+          out,
+          (['email', 'sms', 'push'] as const).filter((m) => !prefs.methods.includes(m)),
+        )),
+      );
     }
     const reached = summarise(attempts, fellBack);
     const gaps = [...methodGaps];
-    if (!attempts.some((a) => a.result.ok)) gaps.push('No channel accepted this warning: a real one would be retried, and nothing would count until one reached you');
+    if (!attempts.some((a) => a.result.ok))
+      gaps.push('No channel accepted this warning: a real one would be retried, and nothing would count until one reached you');
     copies.set(key, { reached, gaps });
   }
 
@@ -94,18 +103,30 @@ export async function runRehearsal(ctx: ServiceContext, user: User, input: TRehe
     const gaps = [...(copy?.gaps ?? [])];
     if (copy) {
       const wait = quietHoursRemainingMs(new Date(s.at), prefs.quiet_hours, user.time_zone);
-      if (wait > 0 && !s.conditional) gaps.push(`Falls in your quiet hours: this notice would wait ${durationWords(wait)}, and what it warns of counts from when it reaches you`);
+      if (wait > 0 && !s.conditional)
+        gaps.push(`Falls in your quiet hours: this notice would wait ${durationWords(wait)}, and what it warns of counts from when it reaches you`);
     }
     return { ...s, at: new Date(s.at).toISOString(), reached: copy?.reached ?? [], gaps };
   });
   const gaps = [...new Set(steps.flatMap((s) => s.gaps))];
-  if (!facts.plan.canaries.length) gaps.unshift('You have no active canary: no missed check-in would ever be counted, and nothing set to go on a missed check-in would go');
+  if (!facts.plan.canaries.length)
+    gaps.unshift('You have no active canary: no missed check-in would ever be counted, and nothing set to go on a missed check-in would go');
   if (!facts.messagesConsent) gaps.push('Your messages consent is withdrawn: none of your messages would be armed or released until you allow it again');
 
-  const othersTold = await tellOthers(ctx, channels, id, user, input, facts);
+  const othersTold = await tellOthers(channels, id, user, input, facts);
   const report = { steps, gaps, others_told: othersTold };
-  await ctx.db.update(schema.rehearsals).set({ status: 'done', report }).where(and(eq(schema.rehearsals.id, id), eq(schema.rehearsals.user_id, user.id)));
-  return toRehearsal({ id, created_at: new Date(now), status: 'done', notify_recipients: !!input.notify_recipients, notify_guardians: !!input.notify_guardians, report });
+  await ctx.db
+    .update(schema.rehearsals)
+    .set({ status: 'done', report })
+    .where(and(eq(schema.rehearsals.id, id), eq(schema.rehearsals.user_id, user.id)));
+  return toRehearsal({
+    id,
+    created_at: new Date(now),
+    status: 'done',
+    notify_recipients: !!input.notify_recipients,
+    notify_guardians: !!input.notify_guardians,
+    report,
+  });
 }
 
 /** Which TEST copy a step is told by (null: nobody is told of it, or not the owner). */
@@ -117,7 +138,13 @@ function copyKey(s: PlannedStep): string | null {
   return null;
 }
 
-function noticeText(s: PlannedStep, canaries: Map<string, RehearsalFacts['canaries'][number]['facts']>, user: User, link: string, stakes: { messagesWaiting: number; guardians: number }) {
+function noticeText(
+  s: PlannedStep,
+  canaries: Map<string, RehearsalFacts['canaries'][number]['facts']>,
+  user: User,
+  link: string,
+  stakes: { messagesWaiting: number; guardians: number },
+) {
   const canary = s.canary_id ? canaries.get(s.canary_id) : undefined;
   if (canary && (s.kind === 'warning' || s.kind === 'miss')) {
     const kind = s.kind === 'miss' ? 'missed' : s.title.startsWith('Reminder') ? 'grace_reminder' : 'late_rewarn';
@@ -167,7 +194,10 @@ function summarise(attempts: readonly NoticeAttempt[], fellBack: boolean): TRehe
 
 /** The owner's facts the plan needs, read once; the canaries' objects first make D1's copy of their cycle agree. */
 async function loadFacts(ctx: ServiceContext, user: User, now: number) {
-  const canaries = await ctx.db.select().from(schema.canaries).where(and(eq(schema.canaries.user_id, user.id), eq(schema.canaries.active, true)));
+  const canaries = await ctx.db
+    .select()
+    .from(schema.canaries)
+    .where(and(eq(schema.canaries.user_id, user.id), eq(schema.canaries.active, true)));
   // Settle writes into D1 only what the objects recorded already (idempotent); a failure leaves D1's copy, which may lag.
   await settleCanaries(
     ctx.env,
@@ -175,9 +205,27 @@ async function loadFacts(ctx: ServiceContext, user: User, now: number) {
     null,
     { events: true },
   ).catch(() => undefined);
-  const fresh = canaries.length ? await ctx.db.select().from(schema.canaries).where(inArray(schema.canaries.id, canaries.map((c) => c.id))) : [];
+  const fresh = canaries.length
+    ? await ctx.db
+        .select()
+        .from(schema.canaries)
+        .where(
+          inArray(
+            schema.canaries.id,
+            canaries.map((c) => c.id),
+          ),
+        )
+    : [];
   const transitions = fresh.length
-    ? await ctx.db.select().from(schema.canaryTransitions).where(inArray(schema.canaryTransitions.canary_id, fresh.map((c) => c.id)))
+    ? await ctx.db
+        .select()
+        .from(schema.canaryTransitions)
+        .where(
+          inArray(
+            schema.canaryTransitions.canary_id,
+            fresh.map((c) => c.id),
+          ),
+        )
     : [];
   const messages = await ctx.db
     .select({ m: schema.messages, name: recipient.display_name, email: recipient.email, recipientId: recipient.id })
@@ -211,7 +259,13 @@ async function loadFacts(ctx: ServiceContext, user: User, now: number) {
     webhooks: webhooks.map((w) => ({ ...w, event: w.event as 'missed_checkins' | 'death_confirmed' })),
   };
   const recipients = [...new Map(messages.map(({ recipientId, email, name }) => [recipientId, { id: recipientId, email, name }])).values()];
-  return { plan, messagesConsent, recipients, guardians, stakes: { messagesWaiting: messages.filter((m) => m.m.status === 'scheduled').length, guardians: guardians.length } };
+  return {
+    plan,
+    messagesConsent,
+    recipients,
+    guardians,
+    stakes: { messagesWaiting: messages.filter((m) => m.m.status === 'scheduled').length, guardians: guardians.length },
+  };
 }
 
 /** A D1 canary_transitions row as the engine's TransitionRow (numbers for instants). */
@@ -226,7 +280,6 @@ function toRow(t: Record<string, unknown>): TransitionRow {
 
 /** The opted-in TEST notices to recipients and guardians: by email, saying plainly that nothing was released. */
 async function tellOthers(
-  ctx: ServiceContext,
   channels: Channels,
   id: string,
   owner: User,

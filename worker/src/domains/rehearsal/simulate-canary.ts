@@ -1,12 +1,4 @@
-import {
-  countsAfterWarning,
-  missesToEmit,
-  nextAttention,
-  planWake,
-  warningsToSend,
-  type CanaryFacts,
-  type TransitionRow,
-} from '../canary/plan-wake';
+import { countsAfterWarning, missesToEmit, nextAttention, planWake, warningsToSend, type CanaryFacts, type TransitionRow } from '../canary/plan-wake';
 
 /** What a canary's own engine would do from `from` with no check-in, each warning reaching the owner as it is sent. */
 export interface CanaryForecast {
