@@ -50,6 +50,7 @@ import { Route as AppInboxIdRouteImport } from './routes/app/inbox_.$id'
 import { Route as AppMemorialIndexRouteImport } from './routes/app/memorial/index'
 import { Route as AppMemorialIdRouteImport } from './routes/app/memorial/$id'
 import { Route as AppMessagesIndexRouteImport } from './routes/app/messages/index'
+import { Route as AppRehearsalIdRouteImport } from './routes/app/rehearsal.$id'
 import { Route as PublicContactsAcceptTokenRouteImport } from './routes/_public/contacts.accept.$token'
 import { Route as PublicGuardianAcceptTokenRouteImport } from './routes/_public/guardian.accept.$token'
 import { Route as AppBillingSandboxIdRouteImport } from './routes/app/billing_.sandbox.$id'
@@ -259,6 +260,11 @@ const AppMessagesIndexRoute = AppMessagesIndexRouteImport.update({
   path: '/messages/',
   getParentRoute: () => AppRoute,
 } as any)
+const AppRehearsalIdRoute = AppRehearsalIdRouteImport.update({
+  id: '/rehearsal/$id',
+  path: '/rehearsal/$id',
+  getParentRoute: () => AppRoute,
+} as any)
 const PublicContactsAcceptTokenRoute =
   PublicContactsAcceptTokenRouteImport.update({
     id: '/contacts/accept/$token',
@@ -321,6 +327,7 @@ export interface FileRoutesByFullPath {
   '/app/capsule/$id': typeof AppCapsuleIdRoute
   '/app/inbox/$id': typeof AppInboxIdRoute
   '/app/memorial/$id': typeof AppMemorialIdRoute
+  '/app/rehearsal/$id': typeof AppRehearsalIdRoute
   '/app/memorial/': typeof AppMemorialIndexRoute
   '/app/messages/': typeof AppMessagesIndexRoute
   '/contacts/accept/$token': typeof PublicContactsAcceptTokenRoute
@@ -366,6 +373,7 @@ export interface FileRoutesByTo {
   '/app/capsule/$id': typeof AppCapsuleIdRoute
   '/app/inbox/$id': typeof AppInboxIdRoute
   '/app/memorial/$id': typeof AppMemorialIdRoute
+  '/app/rehearsal/$id': typeof AppRehearsalIdRoute
   '/app/memorial': typeof AppMemorialIndexRoute
   '/app/messages': typeof AppMessagesIndexRoute
   '/contacts/accept/$token': typeof PublicContactsAcceptTokenRoute
@@ -414,6 +422,7 @@ export interface FileRoutesById {
   '/app/capsule/$id': typeof AppCapsuleIdRoute
   '/app/inbox_/$id': typeof AppInboxIdRoute
   '/app/memorial/$id': typeof AppMemorialIdRoute
+  '/app/rehearsal/$id': typeof AppRehearsalIdRoute
   '/app/memorial/': typeof AppMemorialIndexRoute
   '/app/messages/': typeof AppMessagesIndexRoute
   '/_public/contacts/accept/$token': typeof PublicContactsAcceptTokenRoute
@@ -462,6 +471,7 @@ export interface FileRouteTypes {
     | '/app/capsule/$id'
     | '/app/inbox/$id'
     | '/app/memorial/$id'
+    | '/app/rehearsal/$id'
     | '/app/memorial/'
     | '/app/messages/'
     | '/contacts/accept/$token'
@@ -507,6 +517,7 @@ export interface FileRouteTypes {
     | '/app/capsule/$id'
     | '/app/inbox/$id'
     | '/app/memorial/$id'
+    | '/app/rehearsal/$id'
     | '/app/memorial'
     | '/app/messages'
     | '/contacts/accept/$token'
@@ -554,6 +565,7 @@ export interface FileRouteTypes {
     | '/app/capsule/$id'
     | '/app/inbox_/$id'
     | '/app/memorial/$id'
+    | '/app/rehearsal/$id'
     | '/app/memorial/'
     | '/app/messages/'
     | '/_public/contacts/accept/$token'
@@ -856,6 +868,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppMessagesIndexRouteImport
       parentRoute: typeof AppRoute
     }
+    '/app/rehearsal/$id': {
+      id: '/app/rehearsal/$id'
+      path: '/rehearsal/$id'
+      fullPath: '/app/rehearsal/$id'
+      preLoaderRoute: typeof AppRehearsalIdRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/_public/contacts/accept/$token': {
       id: '/_public/contacts/accept/$token'
       path: '/contacts/accept/$token'
@@ -952,6 +971,7 @@ interface AppRouteChildren {
   AppCapsuleIdRoute: typeof AppCapsuleIdRoute
   AppInboxIdRoute: typeof AppInboxIdRoute
   AppMemorialIdRoute: typeof AppMemorialIdRoute
+  AppRehearsalIdRoute: typeof AppRehearsalIdRoute
   AppMemorialIndexRoute: typeof AppMemorialIndexRoute
   AppMessagesIndexRoute: typeof AppMessagesIndexRoute
   AppBillingSandboxIdRoute: typeof AppBillingSandboxIdRoute
@@ -982,6 +1002,7 @@ const AppRouteChildren: AppRouteChildren = {
   AppCapsuleIdRoute: AppCapsuleIdRoute,
   AppInboxIdRoute: AppInboxIdRoute,
   AppMemorialIdRoute: AppMemorialIdRoute,
+  AppRehearsalIdRoute: AppRehearsalIdRoute,
   AppMemorialIndexRoute: AppMemorialIndexRoute,
   AppMessagesIndexRoute: AppMessagesIndexRoute,
   AppBillingSandboxIdRoute: AppBillingSandboxIdRoute,
