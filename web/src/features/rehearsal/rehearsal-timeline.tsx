@@ -2,6 +2,7 @@ import type { TRehearsal, TRehearsalReach, TRehearsalStep } from '@afterword/wor
 import { Badge } from '../../components/badge';
 import { EmptyState } from '../../components/empty-state';
 import { Time } from '../../components/time';
+import { localizeServerTimes } from '../../lib/format-time';
 
 const CHANNEL_LABEL: Record<TRehearsalReach['channel'], string> = { email: 'Email', sms: 'SMS', push: 'Push', in_app: 'In the app' };
 
@@ -49,7 +50,7 @@ export function RehearsalTimeline({ report, nowMs }: { report: TRehearsal; nowMs
                 <span className="timeline__states">{s.title}</span>
                 {s.conditional ? <Badge>Only if reported</Badge> : null}
               </p>
-              <p className="timeline__detail">{s.detail}</p>
+              <p className="timeline__detail">{localizeServerTimes(s.detail)}</p>
               {s.reached.length ? (
                 <ul className="timeline__detail" aria-label="What the TEST copy reached">
                   {s.reached.map((r) => (
