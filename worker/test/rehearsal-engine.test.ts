@@ -132,7 +132,7 @@ function plannedLines(report: TRehearsal, webhookId: string) {
  * its notices sent (each warning reaching the owner through the local outbox), its miss events handed to their
  * subscribers, and each message's clock at the instants it asks for.
  */
-async function runEngine(s: Awaited<ReturnType<typeof scenario>>, from: number, until: number, lastMiss: number) {
+async function runEngine(s: { canary: { id: string }; messageIds: string[] }, from: number, until: number, lastMiss: number) {
   const next = new Map<string, number>([['canary', from], ...s.messageIds.map((id) => [id, from] as [string, number])]);
   for (let round = 0; round < 200; round++) {
     const t = Math.min(...next.values());
@@ -220,5 +220,38 @@ describe('a rehearsal and the real engine run the same scenario', () => {
       .bind(s.vaultOnDeath.message_id)
       .first<{ created_at: number }>();
     expect(released?.created_at).toBe(Date.parse(veto.at));
+  });
+});
+
+/**
+ * From anywhere in a cycle: the engine runs up to T with no check-in (the reminder recorded and delivered, or a
+ * deadline already passed with no wake — our lateness), the rehearsal reads that state at T, and what the engine
+ * does from T is what the rehearsal said.
+ */
+describe('a rehearsal taken at any point of a cycle', () => {
+  it.each([0.5, 0.85, 0.97, 1.02, 1.5, 2.3])('at %s of the interval, plans what the engine then does', async (offset) => {
+    const owner = await signedInUser();
+    const recipient = await signedInUser();
+    await noQuietHours(owner.id);
+    const t0 = Date.now() + DAY;
+    const canary = await createCanary(servicesAt(t0), await userRow(owner.id), { interval_seconds: 3600, name: 'Hourly' });
+    const message = await createMessageFor(owner.token, {
+      recipient_user_id: recipient.id,
+      rules: [{ trigger_type: 'missed_checkins', trigger_value: 3, expire_window: 0 }],
+    });
+    const hook = await endpointFor(owner, `rehearsal-offset-${owner.id}`);
+    const s = { canary, messageIds: [message.id] };
+    const T = t0 + Math.round(offset * HOUR);
+    // Before T the engine ran as its timers asked — except past the deadline, where no wake came (a late service).
+    if (offset < 1) await runEngine(s, t0, T - 1, T - 1);
+
+    const plan = (await captureQueues(async () => runRehearsal(servicesAt(T), await userRow(owner.id), {}))).result;
+    const planned = plannedLines(plan, hook.id);
+    expect(planned.some((l) => l.startsWith(`released ${message.id}@`))).toBe(true);
+    const lastMiss = Math.max(...plan.steps.filter((x) => x.kind === 'miss').map((x) => Date.parse(x.at)));
+    const lastStep = Math.max(...plan.steps.map((x) => Date.parse(x.at)));
+    await runEngine(s, T, lastStep, lastMiss);
+    const done = (await engineRecord(owner.id, canary.id, [message.id], hook.id, lastMiss)).filter((l) => Number(l.split('@')[1]) >= T);
+    expect(done).toEqual(planned);
   });
 });
