@@ -8,6 +8,7 @@ import { REHEARSAL_COOLDOWN_MINUTES, type TRehearsal, type TRehearsalInput, type
 import type { ServiceContext } from '../../env';
 import { appOrigin } from '../../lib/app-origin';
 import { AppError } from '../../lib/errors';
+import { insertWithinLimits, type Limit, wrote } from '../../lib/limited-insert';
 import { canaryNoticeText, durationWords } from '../canary/canary-notice-texts';
 import { cycleDeadlineOf, TRANSITION_COLUMNS, type TransitionRow } from '../canary/plan-wake';
 import { settleCanaries } from '../canary/canary-timer';
@@ -25,6 +26,11 @@ export const TEST_FIRST_LINE = 'This is a rehearsal: nothing was released and no
 const COOLDOWN_MS = REHEARSAL_COOLDOWN_MINUTES * 60_000;
 const recipient = alias(schema.users, 'recipient');
 
+/** One rehearsal per cooldown per account, held by the insert (worker/test/parallel-limits.test.ts). */
+export const rehearsalLimits = (userId: string, now: number): Limit[] => [
+  { count: 'SELECT count(*) FROM rehearsals WHERE user_id = ? AND created_at > ?', params: [userId, now - COOLDOWN_MS], max: 1 },
+];
+
 /**
  * POST /api/rehearsal ("Test everything", docs/decisions/rehearsal.md): plans what the engine would do if the
  * owner stopped checking in now (plan-rehearsal.ts), sends a TEST copy of each kind of warning and notice on
@@ -36,13 +42,14 @@ const recipient = alias(schema.users, 'recipient');
 export async function runRehearsal(ctx: ServiceContext, user: User, input: TRehearsalInput, channels: Channels = createChannels(ctx)): Promise<TRehearsal> {
   const now = ctx.now().getTime();
   const id = crypto.randomUUID();
-  const inserted = await ctx.env.DB.prepare(
-    `INSERT INTO rehearsals (id, user_id, created_at, notify_recipients, notify_guardians, status)
-     SELECT ?1, ?2, ?3, ?4, ?5, 'planning'
-     WHERE NOT EXISTS (SELECT 1 FROM rehearsals WHERE user_id = ?2 AND created_at > ?3 - ?6) RETURNING id`,
-  )
-    .bind(id, user.id, now, input.notify_recipients ? 1 : 0, input.notify_guardians ? 1 : 0, COOLDOWN_MS)
-    .first<{ id: string }>();
+  const inserted = wrote(
+    await insertWithinLimits(
+      ctx.env.DB,
+      'rehearsals',
+      { id, user_id: user.id, created_at: now, notify_recipients: !!input.notify_recipients, notify_guardians: !!input.notify_guardians, status: 'planning' },
+      rehearsalLimits(user.id, now),
+    ).run(),
+  );
   if (!inserted) {
     const last = await ctx.env.DB.prepare('SELECT max(created_at) AS at FROM rehearsals WHERE user_id = ?').bind(user.id).first<{ at: number }>();
     const wait = Math.max(1, Math.ceil(((last?.at ?? now) + COOLDOWN_MS - now) / 1000));
