@@ -22,7 +22,11 @@ export interface RehearsalFacts {
   webhooks: { id: string; url: string; event: 'missed_checkins' | 'death_confirmed' }[];
 }
 
-export type PlannedStep = Omit<TRehearsalStep, 'reached' | 'gaps' | 'at'> & { at: number };
+export type PlannedStep = Omit<TRehearsalStep, 'reached' | 'gaps' | 'at'> & {
+  at: number;
+  /** Which of the canary's warnings a `warning` step is (its TEST copy has that notice's words). */
+  warning?: 'grace_reminder' | 'late_rewarn';
+};
 
 const step = (s: Partial<PlannedStep> & Pick<PlannedStep, 'at' | 'kind' | 'title' | 'detail'>): PlannedStep => ({
   conditional: false,
@@ -70,6 +74,7 @@ export function planRehearsal(facts: RehearsalFacts): PlannedStep[] {
         step({
           at: w.at,
           kind: 'warning',
+          warning: w.kind,
           canary_id: canary.id,
           title:
             w.kind === 'grace_reminder' ? `Reminder: "${label}" enters its grace period` : `Warning: "${label}" passed its deadline before you were warned`,

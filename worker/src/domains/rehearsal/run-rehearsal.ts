@@ -113,11 +113,15 @@ export async function runRehearsal(ctx: ServiceContext, user: User, input: TRehe
       if (wait > 0 && !s.conditional)
         gaps.push(`Falls in your quiet hours: this notice would wait ${durationWords(wait)}, and what it warns of counts from when it reaches you`);
     }
-    return { ...s, at: new Date(s.at).toISOString(), reached: copy?.reached ?? [], gaps };
+    const { warning: _warning, ...shown } = s;
+    return { ...shown, at: new Date(s.at).toISOString(), reached: copy?.reached ?? [], gaps };
   });
   const gaps = [...new Set(steps.flatMap((s) => s.gaps))];
   if (!facts.plan.canaries.length)
     gaps.unshift('You have no active canary: no missed check-in would ever be counted, and nothing set to go on a missed check-in would go');
+  // send-owner-notice.ts: a warning muted by the switches, with nothing at stake, goes to the activity feed only.
+  if ((!prefs.alerts.canary_events || !prefs.methods.length) && !facts.stakes.messagesWaiting && !facts.stakes.guardians)
+    gaps.push('Canary alerts are off and nothing of yours is at stake: a real warning would show only in your activity feed');
   if (!facts.messagesConsent) gaps.push('Your messages consent is withdrawn: none of your messages would be armed or released until you allow it again');
 
   const othersTold = await tellOthers(channels, id, user, input, facts);
@@ -139,7 +143,7 @@ export async function runRehearsal(ctx: ServiceContext, user: User, input: TRehe
 /** Which TEST copy a step is told by (null: nobody is told of it, or not the owner). */
 function copyKey(s: PlannedStep): string | null {
   if (s.conditional) return null;
-  if (s.kind === 'warning') return s.title.startsWith('Reminder') ? 'grace_reminder' : 'late_rewarn';
+  if (s.kind === 'warning') return s.warning ?? 'grace_reminder';
   if (s.kind === 'miss' && s.misses === 1) return 'missed';
   if (s.kind === 'message_armed') return 'message_armed';
   return null;
@@ -154,7 +158,7 @@ function noticeText(
 ) {
   const canary = s.canary_id ? canaries.get(s.canary_id) : undefined;
   if (canary && (s.kind === 'warning' || s.kind === 'miss')) {
-    const kind = s.kind === 'miss' ? 'missed' : s.title.startsWith('Reminder') ? 'grace_reminder' : 'late_rewarn';
+    const kind = s.kind === 'miss' ? 'missed' : (s.warning ?? 'grace_reminder');
     return canaryNoticeText(
       {
         type: 'canary_notice',
