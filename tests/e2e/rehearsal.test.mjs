@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { newContext, sharedBrowser, screenshot } from '../support/browser.mjs';
 import { api } from '../support/http.mjs';
+import { assertNoSeriousAxeViolations } from '../support/page.mjs';
 import { accountWithToken, openSignedIn } from '../support/session.mjs';
 
 const getBrowser = sharedBrowser({ after });
@@ -35,6 +36,7 @@ test('rehearsal: Test everything shows the timeline, what reached the owner and 
     assert.match(await reminder.getByRole('list', { name: 'What the TEST copy reached' }).textContent(), /Email .*: accepted/);
     assert.ok((await timeline.locator('li[data-kind="miss"]').count()) >= 1, 'the miss is on the timeline');
     await screenshot(page, 'rehearsal-report');
+    await assertNoSeriousAxeViolations(page, 'the rehearsal report');
 
     const outbox = await api('GET', '/api/outbox', { token: owner.token });
     const copy = outbox.json.messages.find((m) => m.subject.startsWith('TEST — rehearsal: Check in before'));
