@@ -22,3 +22,4 @@ export * from './community';
 export * from './chat-imports';
 export * from './billing';
 export * from './passkeys';
+export * from './rehearsals';

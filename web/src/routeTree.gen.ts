@@ -51,6 +51,7 @@ import { Route as AppInboxIdRouteImport } from './routes/app/inbox_.$id'
 import { Route as AppMemorialIndexRouteImport } from './routes/app/memorial/index'
 import { Route as AppMemorialIdRouteImport } from './routes/app/memorial/$id'
 import { Route as AppMessagesIndexRouteImport } from './routes/app/messages/index'
+import { Route as AppRehearsalIdRouteImport } from './routes/app/rehearsal.$id'
 import { Route as PublicContactsAcceptTokenRouteImport } from './routes/_public/contacts.accept.$token'
 import { Route as PublicGuardianAcceptTokenRouteImport } from './routes/_public/guardian.accept.$token'
 import { Route as AppBillingSandboxIdRouteImport } from './routes/app/billing_.sandbox.$id'
@@ -265,6 +266,11 @@ const AppMessagesIndexRoute = AppMessagesIndexRouteImport.update({
   path: '/messages/',
   getParentRoute: () => AppRoute,
 } as any)
+const AppRehearsalIdRoute = AppRehearsalIdRouteImport.update({
+  id: '/rehearsal/$id',
+  path: '/rehearsal/$id',
+  getParentRoute: () => AppRoute,
+} as any)
 const PublicContactsAcceptTokenRoute =
   PublicContactsAcceptTokenRouteImport.update({
     id: '/contacts/accept/$token',
@@ -328,6 +334,7 @@ export interface FileRoutesByFullPath {
   '/app/capsule/$id': typeof AppCapsuleIdRoute
   '/app/inbox/$id': typeof AppInboxIdRoute
   '/app/memorial/$id': typeof AppMemorialIdRoute
+  '/app/rehearsal/$id': typeof AppRehearsalIdRoute
   '/app/memorial/': typeof AppMemorialIndexRoute
   '/app/messages/': typeof AppMessagesIndexRoute
   '/contacts/accept/$token': typeof PublicContactsAcceptTokenRoute
@@ -374,6 +381,7 @@ export interface FileRoutesByTo {
   '/app/capsule/$id': typeof AppCapsuleIdRoute
   '/app/inbox/$id': typeof AppInboxIdRoute
   '/app/memorial/$id': typeof AppMemorialIdRoute
+  '/app/rehearsal/$id': typeof AppRehearsalIdRoute
   '/app/memorial': typeof AppMemorialIndexRoute
   '/app/messages': typeof AppMessagesIndexRoute
   '/contacts/accept/$token': typeof PublicContactsAcceptTokenRoute
@@ -423,6 +431,7 @@ export interface FileRoutesById {
   '/app/capsule/$id': typeof AppCapsuleIdRoute
   '/app/inbox_/$id': typeof AppInboxIdRoute
   '/app/memorial/$id': typeof AppMemorialIdRoute
+  '/app/rehearsal/$id': typeof AppRehearsalIdRoute
   '/app/memorial/': typeof AppMemorialIndexRoute
   '/app/messages/': typeof AppMessagesIndexRoute
   '/_public/contacts/accept/$token': typeof PublicContactsAcceptTokenRoute
@@ -472,6 +481,7 @@ export interface FileRouteTypes {
     | '/app/capsule/$id'
     | '/app/inbox/$id'
     | '/app/memorial/$id'
+    | '/app/rehearsal/$id'
     | '/app/memorial/'
     | '/app/messages/'
     | '/contacts/accept/$token'
@@ -518,6 +528,7 @@ export interface FileRouteTypes {
     | '/app/capsule/$id'
     | '/app/inbox/$id'
     | '/app/memorial/$id'
+    | '/app/rehearsal/$id'
     | '/app/memorial'
     | '/app/messages'
     | '/contacts/accept/$token'
@@ -566,6 +577,7 @@ export interface FileRouteTypes {
     | '/app/capsule/$id'
     | '/app/inbox_/$id'
     | '/app/memorial/$id'
+    | '/app/rehearsal/$id'
     | '/app/memorial/'
     | '/app/messages/'
     | '/_public/contacts/accept/$token'
@@ -875,6 +887,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppMessagesIndexRouteImport
       parentRoute: typeof AppRoute
     }
+    '/app/rehearsal/$id': {
+      id: '/app/rehearsal/$id'
+      path: '/rehearsal/$id'
+      fullPath: '/app/rehearsal/$id'
+      preLoaderRoute: typeof AppRehearsalIdRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/_public/contacts/accept/$token': {
       id: '/_public/contacts/accept/$token'
       path: '/contacts/accept/$token'
@@ -972,6 +991,7 @@ interface AppRouteChildren {
   AppCapsuleIdRoute: typeof AppCapsuleIdRoute
   AppInboxIdRoute: typeof AppInboxIdRoute
   AppMemorialIdRoute: typeof AppMemorialIdRoute
+  AppRehearsalIdRoute: typeof AppRehearsalIdRoute
   AppMemorialIndexRoute: typeof AppMemorialIndexRoute
   AppMessagesIndexRoute: typeof AppMessagesIndexRoute
   AppBillingSandboxIdRoute: typeof AppBillingSandboxIdRoute
@@ -1003,6 +1023,7 @@ const AppRouteChildren: AppRouteChildren = {
   AppCapsuleIdRoute: AppCapsuleIdRoute,
   AppInboxIdRoute: AppInboxIdRoute,
   AppMemorialIdRoute: AppMemorialIdRoute,
+  AppRehearsalIdRoute: AppRehearsalIdRoute,
   AppMemorialIndexRoute: AppMemorialIndexRoute,
   AppMessagesIndexRoute: AppMessagesIndexRoute,
   AppBillingSandboxIdRoute: AppBillingSandboxIdRoute,

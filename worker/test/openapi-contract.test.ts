@@ -92,6 +92,9 @@ describe('ROUTE_DOCS and the routes createApp() serves', () => {
       'GET /api/canary/list',
       'GET /api/canary/status',
       'GET /api/canary/{id}/warnings',
+      // A rehearsal's report (what the engine would do, what each TEST copy reached); running one is a session's alone.
+      'GET /api/rehearsal',
+      'GET /api/rehearsal/{id}',
       'POST /api/sandbox/missed-checkins',
     ]);
     expect(open('read:messages')).toEqual(

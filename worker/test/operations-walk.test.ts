@@ -149,6 +149,7 @@ const OWNED: Record<string, (owner: Persona, recipient: Persona) => Promise<stri
   claimVaultItem: claimToken,
   getCheckInLink: checkInLinkToken,
   deletePasskey: passkeyOf,
+  getRehearsal: rehearsalOf,
   redeemCheckInLink: checkInLinkToken,
   vaultClaimQrCode: claimToken,
   setConsent: async () => 'messages',
@@ -218,6 +219,15 @@ async function passkeyOf(owner: Persona) {
   const response = await authenticator.create(start.data.options);
   await api('POST', '/api/passkeys', { token: owner.token, json: { challenge_id: start.data.challenge_id, response, name: 'Walk' } });
   return authenticator.id;
+}
+
+/** A rehearsal of the owner's (one per 10 minutes: an earlier one is reused). */
+async function rehearsalOf(owner: Persona) {
+  const earlier = await env.DB.prepare('SELECT id FROM rehearsals WHERE user_id = ? LIMIT 1').bind(owner.id).first<{ id: string }>();
+  if (earlier) return earlier.id;
+  const res = await api('POST', '/api/rehearsal', { token: owner.token, json: {} });
+  if (res.status !== 201) throw new Error(`rehearsal failed: ${res.status} ${res.text}`);
+  return res.data.id as string;
 }
 
 /** A check-in link of the owner's canary, as a sent warning carries it (a public operation addressed by its token, like a claim). */

@@ -59,6 +59,14 @@ const limited = [
       api('POST', '/api/guardian/assign', { token, json: { email: `guardian-${i}-${crypto.randomUUID().slice(0, 6)}@example.com`, consent: true } }),
     count: (id: string) => rows("SELECT count(*) AS n FROM guardians WHERE owner_id = ? AND status IN ('invited', 'active')", id),
   },
+  {
+    what: 'rehearsals (1 per 10 minutes)',
+    n: 6,
+    max: 1,
+    refusal: 429,
+    request: (token: string) => () => api('POST', '/api/rehearsal', { token, json: {} }),
+    count: (id: string) => rows('SELECT count(*) AS n FROM rehearsals WHERE user_id = ?', id),
+  },
 ];
 
 describe('limits under parallel requests', () => {

@@ -21,6 +21,7 @@ import { notifyOperations } from '../domains/notify/operations';
 import { outboxOperations } from '../domains/outbox/operations';
 import { passkeyOperations } from '../domains/passkeys/operations';
 import { profileOperations } from '../domains/profile/operations';
+import { rehearsalOperations } from '../domains/rehearsal/operations';
 import { vaultOperations } from '../domains/vault/operations';
 import { chatImportOperations } from '../domains/chat-import/operations';
 import { voiceOperations } from '../domains/voice/operations';
@@ -35,6 +36,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...authOperations,
   ...passkeyOperations,
   ...canaryOperations,
+  ...rehearsalOperations,
   ...activityOperations,
   ...deadmanOperations,
   ...legacyOperations,

@@ -21,6 +21,7 @@ import { notifyRouter } from '../domains/notify/trpc';
 import { outboxRouter } from '../domains/outbox/trpc';
 import { passkeysRouter } from '../domains/passkeys/trpc';
 import { profileRouter } from '../domains/profile/trpc';
+import { rehearsalRouter } from '../domains/rehearsal/trpc';
 import { webhooksRouter } from '../domains/webhooks/trpc';
 import { billingRouter } from '../domains/billing/trpc';
 import { graphRouter } from '../domains/graph/trpc';
@@ -39,6 +40,7 @@ export const appRouter = router({
   profile: profileRouter,
   outbox: outboxRouter,
   passkeys: passkeysRouter,
+  rehearsal: rehearsalRouter,
   keys: keysRouter,
   attachments: attachmentsRouter,
   webhooks: webhooksRouter,

@@ -14,7 +14,8 @@ export const PAGE_HELP: Record<NavTo, string> = {
   '/app/voice-legacy': 'Record voice samples and train your voice profile; answer questions for your persona, locked until release.',
   '/app/voice-chat': 'Talk with your persona to try it, and with the personas of people who chose you, once released to you.',
   '/app/import': 'Upload an exported chat history and say which sender you are, so your persona learns your own words.',
-  '/app/canary-status': 'Create and remove canaries (check-in schedules), see each deadline, its ping URL and where each warning reached you.',
+  '/app/canary-status':
+    'Create and remove canaries (check-in schedules), see each deadline, its ping URL and where each warning reached you, and test everything in a rehearsal.',
   '/app/consent': 'Choose what Afterword may do with your data, download all of it, or delete your account.',
   '/app/help': 'This page: how Afterword works, every page in one line, tips for your own tools and a short video.',
   '/app/inbox': 'What other people left for you, once released: messages, recordings, files and vault items.',

@@ -12,6 +12,8 @@ import { SimulateMissPanel } from '../../features/canary/simulate-miss-panel';
 import { useSimulatedMiss } from '../../features/canary/simulated-miss';
 import { useCheckIn, useCreateCanary, useDeleteCanary, usePauseCanary } from '../../features/canary/use-canary-actions';
 import { DeadmanSection } from '../../features/deadman/deadman-section';
+import { TestEverything } from '../../features/rehearsal/test-everything';
+import { useRunRehearsal } from '../../features/rehearsal/use-rehearsal';
 import { HeirsCard } from '../../features/legacy/heirs-card';
 import { useDeadmanActions } from '../../features/deadman/use-deadman-actions';
 import { awaitReads } from '../../lib/route-data';
@@ -39,6 +41,8 @@ function CanaryStatusPage() {
   const remove = useDeleteCanary();
   const pauses = usePauseCanary();
   const deadmanActions = useDeadmanActions();
+  const rehearsals = trpc.rehearsal.list.useQuery();
+  const rehearsal = useRunRehearsal();
 
   return (
     <>
@@ -85,6 +89,9 @@ function CanaryStatusPage() {
         </Card>
         <Card title="Warnings to you">
           <CanaryWarnings canaries={(list.data ?? []).filter((c) => c.active)} />
+        </Card>
+        <Card title="Test everything">
+          <TestEverything recent={rehearsals.data?.rehearsals ?? []} onRun={rehearsal.run} pending={rehearsal.pending} />
         </Card>
         <Card title="Dead-man's switch">
           <QueryState query={deadman} loading="Loading the dead-man's switch" failed="Your dead-man's switch could not be loaded." lines={2}>

@@ -27,6 +27,7 @@ import { notifyOperations } from '../../domains/notify/operations';
 import { outboxOperations } from '../../domains/outbox/operations';
 import { passkeyOperations } from '../../domains/passkeys/operations';
 import { profileOperations } from '../../domains/profile/operations';
+import { rehearsalOperations } from '../../domains/rehearsal/operations';
 import { webhooksOperations } from '../../domains/webhooks/operations';
 import { routes as reference } from './reference';
 import { routes as billingWebhook } from './billing';
@@ -45,6 +46,7 @@ export const ROUTE_DOCS: RouteDoc[] = [
   ...googleSignIn,
   ...routeDocsOf(passkeyOperations),
   ...routeDocsOf(canaryOperations),
+  ...routeDocsOf(rehearsalOperations),
   ...pingWithGet,
   ...routeDocsOf(activityOperations),
   ...routeDocsOf(deadmanOperations),

@@ -30,6 +30,8 @@ export const EXPORTS: readonly TableExport[] = [
   { table: 'password_reset_tokens', file: 'password_resets', where: 'user_id = ?1', omit: ['token_hash'] },
   { table: 'user_keys', file: 'encryption_keys', where: 'user_id = ?1' },
   { table: 'canaries', file: 'canaries', where: 'user_id = ?1', omit: ['token_hash'] },
+  // "Test everything": the plans and what each TEST copy reached.
+  { table: 'rehearsals', file: 'rehearsals', where: 'user_id = ?1' },
   { table: 'canary_transitions', file: 'canary_history', where: 'user_id = ?1' },
   { table: 'check_in_links', file: 'check_in_links', where: 'user_id = ?1', omit: ['token_hash'] },
   { table: 'activity', file: 'activity', where: 'user_id = ?1' },

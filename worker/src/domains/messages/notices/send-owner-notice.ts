@@ -195,8 +195,8 @@ export async function sendOwnerNotice(
   return 'sent';
 }
 
-/** Sends `out` on each of `methods` the owner has an address for; one attempt per address. */
-async function tryMethods(
+/** Sends `out` on each of `methods` the owner has an address for; one attempt per address (also the rehearsal's TEST copies). */
+export async function tryMethods(
   ctx: ServiceContext,
   channels: Channels,
   user: { id: string; email: string; display_name: string | null; phone_e164: string | null; phone_verified_at: Date | null },
