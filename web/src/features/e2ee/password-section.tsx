@@ -9,6 +9,7 @@ import { toast } from '../../components/toast';
 import { rewrapPrivateKey } from '../../crypto';
 import { readApiError } from '../../lib/api-error';
 import { useSingleFlight } from '../../lib/use-single-flight';
+import { NewPasswordFields } from './new-password-fields';
 import { T } from './texts';
 
 type Field = 'current_password' | 'new_password' | 'confirm';
@@ -101,24 +102,12 @@ export function PasswordSection({ mine, changePassword }: PasswordSectionProps) 
         onChange={(e) => setCurrent(e.target.value)}
         error={errors.current_password}
       />
-      <TextField
-        label={T.newPassword}
-        name="new_password"
-        type="password"
-        autoComplete="new-password"
-        value={next}
-        onChange={(e) => setNext(e.target.value)}
-        error={errors.new_password}
-        hint="At least 10 characters."
-      />
-      <TextField
-        label={T.confirmPassword}
-        name="confirm_password"
-        type="password"
-        autoComplete="new-password"
-        value={confirm}
-        onChange={(e) => setConfirm(e.target.value)}
-        error={errors.confirm}
+      <NewPasswordFields
+        password={next}
+        confirm={confirm}
+        onPassword={setNext}
+        onConfirm={setConfirm}
+        errors={{ password: errors.new_password, confirm: errors.confirm }}
       />
       <Button type="submit" disabled={pending}>
         {pending ? T.changingPassword : T.changePassword}

@@ -5,11 +5,12 @@ import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } 
 import { useFocusFirstInvalid } from '../../lib/use-focus-first-invalid';
 import { Button } from '../../components/button';
 import { CheckboxField } from '../../components/checkbox';
-import { Field, TextField } from '../../components/field';
+import { Field } from '../../components/field';
 import { Skeleton } from '../../components/skeleton';
 import { createKeyBundle, parseRecoveryKey, rewrapPrivateKey, unwrapPrivateKey } from '../../crypto';
 import { readApiError } from '../../lib/api-error';
 import { useSingleFlight } from '../../lib/use-single-flight';
+import { NewPasswordFields } from './new-password-fields';
 import { T } from './texts';
 
 export interface ResetApi {
@@ -261,24 +262,12 @@ function ResetForm({
               {formError}
             </p>
           ) : null}
-          <TextField
-            label={T.newPassword}
-            name="new_password"
-            type="password"
-            autoComplete="new-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            error={errors.password}
-            hint="At least 10 characters."
-          />
-          <TextField
-            label={T.confirmPassword}
-            name="confirm_password"
-            type="password"
-            autoComplete="new-password"
-            value={confirm}
-            onChange={(e) => setConfirm(e.target.value)}
-            error={errors.confirm}
+          <NewPasswordFields
+            password={password}
+            confirm={confirm}
+            onPassword={setPassword}
+            onConfirm={setConfirm}
+            errors={{ password: errors.password, confirm: errors.confirm }}
           />
           <Button type="submit" className="button--block" disabled={saving.pending}>
             {saving.pending ? T.resetSubmitting : T.resetSubmit}
