@@ -66,5 +66,22 @@ test('/robots.txt is a real robots file (not the app’s HTML): public pages ope
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type') ?? '', /^text\/plain/);
   assert.ok(!/<html/i.test(res.text));
-  for (const rule of ['User-agent: *', 'Disallow: /app/', 'Disallow: /api/', 'Disallow: /claim/', 'Allow: /']) assert.ok(res.text.includes(rule), rule);
+  for (const rule of ['User-agent: *', 'Disallow: /app/', 'Disallow: /api/', 'Disallow: /claim/', 'Disallow: /check-in/', 'Allow: /'])
+    assert.ok(res.text.includes(rule), rule);
+  assert.ok(res.text.includes(`Sitemap: ${process.env.AFTERWORD_ORIGIN}/sitemap.xml`), 'names the sitemap by its absolute URL');
+});
+
+test('/sitemap.xml lists the public pages by absolute URL, and nothing of the app', async () => {
+  const res = await api('GET', '/sitemap.xml');
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get('content-type') ?? '', /^application\/xml/);
+  const locs = [...res.text.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
+  assert.ok(res.text.includes('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'));
+  assert.ok(locs.includes(`${process.env.AFTERWORD_ORIGIN}/`) && locs.includes(`${process.env.AFTERWORD_ORIGIN}/pricing`), locs.join(' '));
+  assert.deepEqual(
+    locs.filter((u) => /\/(app|api|claim|check-in)\b/.test(new URL(u).pathname)),
+    [],
+  );
+  // Each listed page is served.
+  for (const url of locs) assert.equal((await fetch(url)).status, 200, url);
 });

@@ -19,12 +19,15 @@ import { trpcGuards } from './middleware/trpc-guards';
 import { appRouter } from './wiring/trpc-router';
 import { mountOperations } from './api/rest-adapter';
 import { OPERATIONS } from './wiring/operations';
+import { crawlerFiles } from './site/crawler-files';
 
 export function createApp() {
   const app = new Hono<AppEnv>();
   app.use('*', securityHeaders, requestContext, authenticate);
 
   app.get('/api/health', (c) => c.json({ status: 'ok' }));
+  // /robots.txt and /sitemap.xml name this deployment's origin (site/crawler-files.ts).
+  app.route('/', crawlerFiles);
   // GET /api/openapi.json (generated from ROUTE_DOCS) and GET /api/docs (the Scalar reference).
   app.route('/api', referenceRoutes);
   app.route('/api/auth', googleSignInRoutes);
