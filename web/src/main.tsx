@@ -1,4 +1,3 @@
-import './lib/zod-config';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
