@@ -232,6 +232,30 @@ describe('vacation pauses', () => {
     expect(results[1]!.summary).toMatch(/^Paused canary "Unnamed" for a vacation until /);
   });
 
+  it('after a pause, a backlog of more than 500 misses is recorded in bounded runs, the next run armed at once', async () => {
+    // docs/decisions/canary-engine.md, "A long backlog is recorded in bounded runs": the pause (its end
+    // stored, its notice recorded) must not keep a capped run from asking for the next one at once.
+    const user = await owner();
+    const canary = await createCanaryFor(user.token, { interval_seconds: 300 });
+    const start = Date.parse(canary.last_check_in);
+    const until = start + 2 * DAY;
+    await pauseCanary(servicesAt(start + 60_000), user.id, canary.id, { until: new Date(until).toISOString() });
+    expect(canaryNotices((await captureJobs(() => advanceCanary(servicesAt(until - DAY), canary.id, 'alarm'))).sent)).toEqual(['pause_ending']);
+    const deadline = until + 300_000;
+    const back = deadline + 519 * 300_000; // the timer down for 43 hours after the pause: misses 1…520 are due
+    const first = await captureJobs(() => advanceCanary(servicesAt(back), canary.id, 'reconciler', { armsTimer: true }));
+    const missed = async () => (await transitionsOf(canary.id)).filter((t) => t.kind === 'missed' && t.cycle_deadline === deadline);
+    expect(await missed()).toHaveLength(500);
+    expect(first.result.nextDueAt?.getTime()).toBe(back + 1);
+    const timer = await env.DB.prepare('SELECT timer_due_at FROM canaries WHERE id = ?').bind(canary.id).first<{ timer_due_at: number }>();
+    expect(timer!.timer_due_at).toBe(back + 1);
+    const second = await captureJobs(() => advanceCanary(servicesAt(back + 1), canary.id, 'alarm'));
+    expect((await missed()).map((t) => t.misses).sort((a, b) => a - b)).toEqual(Array.from({ length: 520 }, (_, i) => i + 1));
+    expect(second.result.nextDueAt!.getTime()).toBeGreaterThan(back + 1);
+    // Recorded far more than a grace period late: re-warned, nothing counts yet.
+    expect(missedEvents([...first.sent, ...second.sent])).toEqual([]);
+  });
+
   it('refuses to pause or reschedule a canary that has missed its deadline (409: check in first)', async () => {
     const user = await owner();
     const canary = await createCanaryFor(user.token, { interval_seconds: 3600 });

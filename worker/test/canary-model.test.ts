@@ -15,7 +15,7 @@ import { maxGraceSeconds, PAUSE_MAX_DAYS, shortestGapDays, type TCanarySchedule,
 import type { CanaryNoticeJob, MissedCheckinsEvent } from '../src/contracts/jobs';
 import { clockOf } from '../src/domains/canary/canary-timer';
 import { signedInUser } from './helpers/api';
-import { servicesAt } from './helpers/canary';
+import { servicesAt, transitionsOf } from './helpers/canary';
 import { checkInWithQueueDown, queueDown } from './helpers/canary-clock';
 import { byKey, CanaryModel, type ModelCanary } from './helpers/canary-model';
 
@@ -470,15 +470,29 @@ async function step(world: World, s: Step) {
       return;
     }
     case 'reconcile': {
-      const { results } = await env.DB.prepare('SELECT id FROM canaries WHERE active = 1 AND (timer_due_at IS NULL OR timer_due_at <= ?)')
+      // The canaries the reconciler runs (reconcile-canaries.ts): a timer missing or overdue in D1, or a
+      // counted miss of the cycle D1 takes for current not sent yet — D1's last check-in may lag a token
+      // check-in's, so that can be a cycle the object has ended (a harmless extra run, at any instant).
+      const { results } = await env.DB.prepare(
+        `SELECT id FROM canaries WHERE active = 1 AND (timer_due_at IS NULL OR timer_due_at <= ?1)
+         UNION SELECT t.canary_id FROM canary_transitions t JOIN canaries c ON c.id = t.canary_id
+           WHERE t.kind = 'missed' AND t.emitted_at IS NULL AND t.counts_from <= ?1 AND t.cycle_deadline > c.last_check_in`,
+      )
         .bind(world.now - 30_000)
         .all<{ id: string }>();
-      const stale = results.map((r) => model.canaries.get(r.id)!);
+      const stale = results.map((r) => model.canaries.get(r.id)!).filter((c) => !c.deleted);
       for (const c of stale) modelTimerRun(world, c);
       await reconcileCanaries(world.ctx());
       for (const c of stale) {
         if (model.expectedEmitted(c, world.now).length) stats.reconcilerCatchUps++;
         expect(model.emittedNow(c), `the reconciler caught up ${c.id.slice(0, 8)} at ${model.rel(world.now)}`).toEqual(model.expectedEmitted(c, world.now));
+        // It re-armed the timer: by the next due instant, and at once while a backlog of misses remains.
+        const next = await timerDueOf(c.id);
+        expect(next, `the reconciler re-armed ${c.id.slice(0, 8)}`).toBeGreaterThan(world.now);
+        expect(next!, `the reconciler re-armed ${c.id.slice(0, 8)} by ${model.rel(model.nextDue(c, world.now))}`).toBeLessThanOrEqual(
+          model.nextDue(c, world.now),
+        );
+        world.timerDue.set(c.id, next);
       }
       return;
     }
@@ -662,6 +676,42 @@ describe('a catch-up of more than 100 misses (found with LONG_OUTAGES on)', () =
       expect(sent).toHaveLength(101);
     } finally {
       spy.mockRestore();
+    }
+  });
+});
+
+describe('a catch-up of more than 500 misses (found with vacation pauses)', () => {
+  // Regression (seed 2136601262): one run records at most 500 misses and asks for the next run at once
+  // (docs/decisions/canary-engine.md, "A long backlog is recorded in bounded runs"); the model expected a
+  // single run to record them all. A pause lets the clock jump weeks for the other canaries, so a
+  // reconciler run found 505 misses of a 5-minute canary due: it records 500, the next run the last 5.
+  it('the reconciler records 500 of 505, arms the next run at once, and that run records the rest', async () => {
+    await resetDb();
+    const world = new World(Date.now() + REAL_CLOCK_MARGIN);
+    const queue = spyOnQueue(world);
+    const check = async (s: Step) => {
+      await step(world, s);
+      expect(world.model.violations, `after ${JSON.stringify(s)}`).toEqual([]);
+      await checkRecorded(world);
+    };
+    try {
+      await create(world, 300);
+      await check({ t: 'create', ratio: 0.5 });
+      const [, busy] = world.model.live();
+      await check({ t: 'pause', c: 0, permille: 24 }); // the first canary away for 1.44 days
+      await check({ t: 'landOn', c: 0, at: 'graceStart', k: 1, off: 0 }); // its grace start after the pause
+      await check({ t: 'outage', intervals: 90 });
+      await check({ t: 'reconcile' });
+      const missed = async () =>
+        (await transitionsOf(busy!.id)).filter((t) => t.kind === 'missed' && t.cycle_deadline === world.model.deadlineOf(busy!)).map((t) => t.misses);
+      expect(world.model.missesAt(busy!, world.now)).toBe(505);
+      expect((await missed()).length).toBe(500);
+      expect(world.timerDue.get(busy!.id), 'a backlog: the next run at once').toBe(world.now + 1);
+      await check({ t: 'landOn', c: 1, at: 'timer', k: 1, off: 0 });
+      await check({ t: 'run', c: 1, by: 'alarm', twice: false });
+      expect((await missed()).sort((a, b) => a - b)).toEqual(Array.from({ length: 505 }, (_, i) => i + 1));
+    } finally {
+      queue.mockRestore();
     }
   });
 });

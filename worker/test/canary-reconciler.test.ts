@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { reconcileCanaries } from '../src/cron/reconcile-canaries';
 import worker from '../src/index';
 import { advanceCanary } from '../src/domains/canary/advance-canary';
+import { checkInAll } from '../src/domains/canary/check-in';
 import { api, signedInUser } from './helpers/api';
 import { canaryNotices, captureJobs, createCanaryFor, deliverNotices, missedEvents, noQuietHours, servicesAt, transitionsOf } from './helpers/canary';
 
@@ -65,6 +66,28 @@ describe('the reconciler (every minute)', () => {
     expect((await transitionsOf(canary.id)).find((t) => t.kind === 'missed')?.emitted_at).not.toBeNull();
     const again = await captureJobs(() => reconcileCanaries(servicesAt(start + HOUR + 120_000)));
     expect(again.sent.filter((j) => (j as { canary_id: string }).canary_id === canary.id)).toEqual([]);
+  });
+
+  it('leaves alone a canary whose unsent miss belongs to a cycle a check-in ended', async () => {
+    // Found by the model test once pauses made D1's timer exact (seed -735475182): the unsent-miss query
+    // took misses of ended cycles too, which are never sent, so such a canary was run every minute for ever.
+    const owner = await signedInUser();
+    await noQuietHours(owner.id);
+    const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
+    const deadline = Date.parse(canary.deadline);
+    await captureJobs(() => advanceCanary(servicesAt(deadline - 0.2 * HOUR), canary.id, 'alarm')); // the reminder: never delivered
+    const late = await captureJobs(() => advanceCanary(servicesAt(deadline), canary.id, 'alarm')); // so re-warned
+    await deliverNotices(late.sent, deadline + 60_000); // the misses count 12 minutes after this
+    const checkedIn = deadline + 10 * 60_000;
+    await checkInAll(servicesAt(checkedIn), owner.id, 'web'); // before they count: the cycle ends
+    const unsent = (await transitionsOf(canary.id)).find((t) => t.kind === 'missed')!;
+    expect(unsent).toMatchObject({ cycle_deadline: deadline, counts_from: deadline + 13 * 60_000, emitted_at: null });
+    // The new cycle's timer is healthy (its grace start); the old cycle's miss is no reason to run it.
+    const graceStart = checkedIn + 0.8 * HOUR;
+    await env.DB.prepare('UPDATE canaries SET timer_due_at = ? WHERE id = ?').bind(graceStart, canary.id).run();
+    const run = await captureJobs(() => reconcileCanaries(servicesAt(graceStart + 1000)));
+    expect(run.result.resent).toBe(0);
+    expect((await transitionsOf(canary.id)).filter((t) => t.cycle_deadline !== deadline)).toEqual([]);
   });
 });
 

@@ -12,7 +12,10 @@
  *   its misses k fall on the scheduled instants from D on.
  * - The grace reminder is recorded by the first timer run in [D − g, D) and sent to the owner's channels;
  *   it is delivered when a channel accepts it (the test decides when: at once, late, or never).
- * - misses k is due at D + (k − 1)·I; a timer run at t ≥ D records every misses k already due.
+ * - misses k is due at D + (k − 1)·I; a timer run at t ≥ D records every misses k already due — at most
+ *   MISSES_PER_RUN of them not yet recorded, the lowest first (docs/decisions/canary-engine.md, "A long
+ *   backlog is recorded in bounded runs"); a run that leaves due misses unrecorded asks for the next run
+ *   at once (t + 1).
  * - The first miss of a cycle is recorded by the first timer run at t1 ≥ D. If t1 − D > g (our timer was
  *   late) or the reminder was not delivered at least g − tolerance before t1, the owner is re-warned and
  *   nothing of that cycle counts until one grace period after a warning of the cycle (the reminder or the
@@ -21,14 +24,17 @@
  *   g − tolerance before it.
  * - A `missed_checkins` event for (canary, cycle, misses k) is emitted at most once ever, never before its
  *   due time, only while its cycle is current (a check-in ends the cycle) and never for a deleted canary.
- * - A timer run catches up: when it returns, every misses k of the current cycle that is due and counts
- *   has been emitted.
+ * - A timer run catches up: when it returns, every misses k of the current cycle that it or an earlier run
+ *   recorded, that is due and counts, has been emitted; and a backlog it left has its next run at once.
  */
 
 import type { TCanarySchedule } from '../../src/contracts/canary-schedule';
 import { DAY, oracleOccurrences } from './calendar-oracle';
 
 export const graceOf = (intervalMs: number) => intervalMs / 5;
+
+/** Missed intervals one timer run records at most (docs/decisions/canary-engine.md); the next run follows at once. */
+export const MISSES_PER_RUN = 500;
 
 /**
  * A calendar canary's scheduled instants, read by the Intl oracle (helpers/calendar-oracle.ts), not by the
@@ -230,7 +236,8 @@ export class CanaryModel {
         // Misses count from when they are recorded (never before due), or a grace period after a warning reaches the owner.
         cy.countsFrom = cy.rewarned ? null : t;
       }
-      cy.maxRecorded = Math.max(cy.maxRecorded, this.missesAt(c, t));
+      // A long backlog in bounded runs: this run records the next MISSES_PER_RUN at most.
+      cy.maxRecorded = Math.max(cy.maxRecorded, Math.min(this.missesAt(c, t), cy.maxRecorded + MISSES_PER_RUN));
     }
   }
 
@@ -260,8 +267,10 @@ export class CanaryModel {
   nextDue(c: ModelCanary, t: number): number {
     const cy = this.cycle(c);
     const d = cy.deadline;
-    // The reminder, the deadline, the next misses, and the end of a fresh grace period.
+    // Misses due and not yet recorded (a run recorded MISSES_PER_RUN of a longer backlog): the next run at once.
     const missed = this.missesAt(c, t);
+    if (cy.maxRecorded < missed) return t + 1;
+    // The reminder, the deadline, the next misses, and the end of a fresh grace period.
     const candidates = [d - c.graceMs, d, c.calendar ? c.calendar.after(Math.max(t, d - 1)) : d + missed * c.intervalMs];
     if (cy.countsFrom !== null) candidates.push(cy.countsFrom);
     return Math.min(...candidates.filter((x) => x > t));
