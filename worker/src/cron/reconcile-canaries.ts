@@ -1,5 +1,5 @@
 import { schema } from '@afterword/db';
-import { and, eq, isNull, lte, or } from 'drizzle-orm';
+import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import { advanceCanary } from '../domains/canary/advance-canary';
 import type { ServiceContext } from '../env';
 import { log } from '../lib/logger';
@@ -11,8 +11,8 @@ const BATCH = 500;
 /**
  * Timers are an optimisation of latency, never the only record (docs/server-rules.md "Canaries and check-ins").
  * Every minute, from D1's projection: 1) canaries with no known timer or an alarm overdue, and 2) canaries with
- * a miss that counts but was never put on the queue (a crash between record and send, or a projection not written
- * yet) are run by their own object (docs/decisions/canary-engine.md: the record of the clock), which
+ * a miss of the current cycle that counts but was never put on the queue (a crash between record and send, or a
+ * projection not written yet) are run by their own object (docs/decisions/canary-engine.md: the record of the clock), which
  * records what is due, sends what it has not sent, writes it all into D1 and re-arms its timer. Each
  * repair is logged with how late it was. An object that cannot answer is left for the next run.
  */
@@ -37,6 +37,10 @@ export async function reconcileCanaries(ctx: ServiceContext) {
         eq(schema.canaryTransitions.kind, 'missed'),
         isNull(schema.canaryTransitions.emitted_at),
         lte(schema.canaryTransitions.counts_from, new Date(now.getTime() - OVERDUE_AFTER_MS)),
+        // Of the current cycle only: a miss that was to count after a re-warning keeps its counts_from and no
+        // emitted_at when a check-in ends its cycle first, and nothing will ever send it; without this the
+        // object of every such canary ran again every minute, for ever (found by docs/decisions/simulation.md).
+        sql`${schema.canaryTransitions.cycle_deadline} = ${schema.canaries.last_check_in} + ${schema.canaries.interval_seconds} * 1000`,
       ),
     )
     .limit(BATCH);
