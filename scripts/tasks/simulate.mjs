@@ -4,7 +4,7 @@
 // and the seed. Exits non-zero on any false, missed (beyond the bound), late or duplicated release.
 import { must, step } from '../lib/proc.mjs';
 
-const people = process.env.SIM_PEOPLE ?? '300';
+const people = process.env.SIM_PEOPLE ?? '100';
 const days = process.env.SIM_DAYS ?? '100';
 const seed = process.env.SIM_SEED ?? String(Math.floor(Math.random() * 2 ** 31));
 step(`Simulating ${people} people × ${days} days, seed ${seed} (replay: SIM_SEED=${seed} SIM_PEOPLE=${people} SIM_DAYS=${days} npm run simulate)`);

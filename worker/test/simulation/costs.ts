@@ -20,6 +20,8 @@ export interface Usage {
   d1Queries: number;
   d1RowsRead: number;
   d1RowsWritten: number;
+  /** Rows written by table (the first table a statement inserts into, updates or deletes from): where the writes go. */
+  d1WritesByTable: Record<string, number>;
   /** Queue operations: a write per message sent, a read per delivery attempt, a delete per acknowledgement (per 64 KB). */
   queueOps: number;
   queueMessages: number;
@@ -40,6 +42,7 @@ export const emptyUsage = (): Usage => ({
   d1Queries: 0,
   d1RowsRead: 0,
   d1RowsWritten: 0,
+  d1WritesByTable: {},
   queueOps: 0,
   queueMessages: 0,
   r2ClassA: 0,
@@ -93,7 +96,8 @@ export function costPer1000Users(u: Usage, userDays: number, people: number): Co
     line('Durable Object requests', u.doRequests, PRICES.doRequestsPerMillion, 'requests'),
     { ...line('Durable Object duration', gbSeconds, PRICES.doGbSecondsPerMillion, 'GB-s') },
     line('D1 rows read', u.d1RowsRead, PRICES.d1RowsReadPerMillion, 'rows'),
-    line('D1 rows written', u.d1RowsWritten, PRICES.d1RowsWrittenPerMillion, 'rows'),
+    // The local outbox (the channels' local default) stores each email it "sends": on Cloudflare a provider sends it.
+    line('D1 rows written (local outbox excluded)', u.d1RowsWritten - (u.d1WritesByTable.outbox_messages ?? 0), PRICES.d1RowsWrittenPerMillion, 'rows'),
     { driver: 'D1 storage', usd: d1GbPer1000 * PRICES.d1StoragePerGbMonth, perUserDay: 0, unit: 'GB-month' },
     line('Queue operations', u.queueOps, PRICES.queueOpsPerMillion, 'operations'),
     line('R2 class A', u.r2ClassA, PRICES.r2ClassAPerMillion, 'operations'),

@@ -12,7 +12,7 @@ const say = console.info.bind(console);
 
 it('releases when, and only when, the owners’ conditions say so, at full size', async () => {
   const seed = Number(penv.VITE_SIM_SEEDS ?? 1);
-  const run = await runSimulation({ seed, people: Number(penv.VITE_SIM_PEOPLE ?? 300), days: Number(penv.VITE_SIM_DAYS ?? 100), progress: say });
+  const run = await runSimulation({ seed, people: Number(penv.VITE_SIM_PEOPLE ?? 100), days: Number(penv.VITE_SIM_DAYS ?? 100), progress: say });
   const { failures, text, verdicts } = report(run);
   say(text);
   const failing = [...new Set(verdicts.filter((v) => ['false release', 'missed', 'late', 'duplicated'].includes(v.kind)).map((v) => v.message.sender))];

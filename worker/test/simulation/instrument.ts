@@ -102,6 +102,12 @@ function d1Sender(db: D1Database): Record<string, unknown> {
   return p;
 }
 
+/** The table a statement writes: the first INSERT INTO / UPDATE / DELETE FROM target in its text. */
+function writtenTable(sql: string): string {
+  const m = /\b(?:INSERT(?:\s+OR\s+\w+)?\s+INTO|UPDATE(?:\s+OR\s+\w+)?|DELETE\s+FROM|REPLACE\s+INTO)\s+["`]?(\w+)/i.exec(sql);
+  return m?.[1] ?? 'other';
+}
+
 export function instrument(usage: Usage, switches: Switches, alarms: AlarmBook, rates: FaultRates, r: Random): Restore {
   const restores: Restore[] = [];
   restores.push(wrapObjectMethods(CanaryClock.prototype as unknown as Record<string, unknown>, CANARY_METHODS, () => 'canary', usage, switches, alarms));
@@ -122,12 +128,18 @@ export function instrument(usage: Usage, switches: Switches, alarms: AlarmBook, 
     if (switches.faults && r.chance(rates.d1FailsBefore)) throw new SimulatedD1Error('before');
     const result = await send.apply(this, args);
     if (switches.counting) {
-      for (const one of Array.isArray(result) ? result : [result]) {
+      const sqls = ([] as unknown[]).concat(args[1]);
+      (Array.isArray(result) ? result : [result]).forEach((one, i) => {
         const meta = (one as { meta?: { rows_read?: number; rows_written?: number } } | null)?.meta;
+        const written = meta?.rows_written ?? 0;
         usage.d1Queries += 1;
         usage.d1RowsRead += meta?.rows_read ?? 0;
-        usage.d1RowsWritten += meta?.rows_written ?? 0;
-      }
+        usage.d1RowsWritten += written;
+        if (written) {
+          const table = writtenTable(String(sqls[i] ?? sqls[0] ?? ''));
+          usage.d1WritesByTable[table] = (usage.d1WritesByTable[table] ?? 0) + written;
+        }
+      });
     }
     if (switches.faults && r.chance(rates.d1FailsAfter)) throw new SimulatedD1Error('after');
     return result;

@@ -60,6 +60,10 @@ export function formatSummary(run: SimulationRun, s: Summary): string {
       .sort((a, b) => b[1] - a[1])
       .map(([k, n]) => `${k} ${(n / s.userDays).toFixed(2)}`)
       .join(', ')} per user-day`,
+    `  D1 rows written by table: ${Object.entries(run.usage.d1WritesByTable)
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, n]) => `${k} ${(n / s.userDays).toFixed(2)}`)
+      .join(', ')} per user-day`,
     `  faults: queue ${JSON.stringify(run.queueStats)}; alarms ${JSON.stringify(run.alarmStats)}; email outages ${run.log.outages.length}`,
   ].join('\n');
 }
