@@ -9,7 +9,7 @@ import { runSimulation } from './simulation/run-simulation';
  * is `npm run simulate`. Replay a seed: VITE_SIM_SEEDS=<seed> pnpm exec vitest run test/system-simulation.test.ts
  */
 const penv: Record<string, string | undefined> = (import.meta as { env?: Record<string, string | undefined> }).env ?? {};
-const SEEDS = (penv.VITE_SIM_SEEDS ?? '1,2').split(',').map(Number);
+const SEEDS = (penv.VITE_SIM_SEEDS ?? '1,2,3').split(',').map(Number);
 const PEOPLE = Number(penv.VITE_SIM_PEOPLE ?? 25);
 const DAYS = Number(penv.VITE_SIM_DAYS ?? 10);
 /** The run silences the engine's own logging; progress goes out through the console as it was. */
