@@ -125,4 +125,35 @@ describe('activity', () => {
     expect((await api('GET', '/api/activity', { token: outsider.token })).data).toEqual([]);
     expect((await api('GET', '/api/activity')).status).toBe(401);
   });
+
+  it('leaves alone a miss that was to count after a re-warning when a check-in ended its cycle first', async () => {
+    // Found by the system simulation (docs/decisions/simulation.md): such a miss keeps its counts_from and no
+    // emitted_at for ever, and the reconciler ran its canary's object again every minute, for ever.
+    const owner = await signedInUser();
+    await noQuietHours(owner.id);
+    const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
+    const start = Date.parse(canary.last_check_in);
+    await captureJobs(() => advanceCanary(servicesAt(start + 0.8 * HOUR), canary.id, 'alarm')); // the reminder reaches nobody
+    const late = await captureJobs(() => advanceCanary(servicesAt(start + HOUR), canary.id, 'alarm')); // re-warned
+    await deliverNotices(
+      late.sent.filter((j) => (j as { kind?: string }).kind === 'late_rewarn'),
+      start + HOUR,
+    ); // the misses count from one grace period later…
+    // …but the owner checks in first, inside that grace period: the cycle is over.
+    await checkInAll(servicesAt(start + 1.1 * HOUR), owner.id, 'web');
+    // Its alarm at the end of that grace period finds the cycle over and sleeps until the new one's grace starts.
+    await captureJobs(() => advanceCanary(servicesAt(start + 1.2 * HOUR), canary.id, 'alarm', { armsTimer: true }));
+    const pending = (await transitionsOf(canary.id)).find((t) => t.kind === 'missed');
+    expect(pending?.counts_from).not.toBeNull();
+    expect(pending?.emitted_at).toBeNull();
+
+    // Whose object the reconciler asks to run: not this canary's (its timer is healthy, nothing of its cycle is unsent).
+    const spy = vi.spyOn(env.CANARY_CLOCK, 'idFromName');
+    try {
+      await captureJobs(() => reconcileCanaries(servicesAt(start + 1.5 * HOUR)));
+      expect(spy.mock.calls.map(([name]) => name)).not.toContain(canary.id);
+    } finally {
+      spy.mockRestore();
+    }
+  });
 });

@@ -230,6 +230,9 @@ export function countsAfterWarning(
 }
 
 export function toMissedEvent(t: TransitionRow): MissedCheckinsEvent {
+  // A miss fires when it counts: recorded at `fired_at`, it may count only later (`counts_from`, a grace
+  // period after a warning reached the owner). Rules arm from this instant, so a cancel window waiting
+  // for a warning is not shortened by the wait (found by worker/test/system-simulation.test.ts).
   return {
     type: 'missed_checkins',
     event_id: t.id,
@@ -237,7 +240,7 @@ export function toMissedEvent(t: TransitionRow): MissedCheckinsEvent {
     canary_id: t.canary_id,
     misses: t.misses,
     deadline: new Date(t.cycle_deadline).toISOString(),
-    fired_at: new Date(t.fired_at).toISOString(),
+    fired_at: new Date(Math.max(t.fired_at, t.counts_from ?? t.fired_at)).toISOString(),
   };
 }
 

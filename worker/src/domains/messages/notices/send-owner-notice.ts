@@ -188,10 +188,16 @@ export async function sendOwnerNotice(
   if (attempts.length && attempts.every((a) => !a.result.ok && a.result.retryable)) {
     throw new Error(`owner notice not delivered on any method: ${attempts.map((a) => (a.result.ok ? '' : a.result.error)).join('; ')}`);
   }
-  await mark(ctx, noticeId, 'sent', now);
+  const warning = notice.canary_id && CANARY_WARNING_KINDS.has(notice.kind);
+  // A warning reached the owner when a channel first accepted it: a retry after a crash between that
+  // acceptance and the notice's mark (the job failed, the channel's idempotency key made this send a no-op)
+  // reports the first acceptance, not itself — else the owner's timely reminder counted as late and their
+  // misses waited a fresh grace period (found by docs/decisions/simulation.md, seed 11).
+  const deliveredAt = warning ? await firstAcceptedAt(ctx, noticeId, now) : now;
+  await mark(ctx, noticeId, 'sent', deliveredAt);
   const via = [...new Set(accepted.map((a) => a.channel))].join(',');
   log.info('owner notice sent', { notice_id: noticeId, kind: notice.kind, methods: via });
-  if (notice.canary_id && CANARY_WARNING_KINDS.has(notice.kind)) await reportWarning(ctx, notice.canary_id, noticeId, now, via);
+  if (warning) await reportWarning(ctx, notice.canary_id!, noticeId, deliveredAt, via);
   return 'sent';
 }
 
@@ -257,6 +263,14 @@ async function recordAttempts(ctx: ServiceContext, notice: { id: string; user_id
       at,
     })),
   );
+}
+
+/** When a channel first accepted this notice (its delivery rows), or `fallback` when none did earlier. */
+async function firstAcceptedAt(ctx: ServiceContext, noticeId: string, fallback: Date): Promise<Date> {
+  const row = await ctx.env.DB.prepare('SELECT min(at) AS at FROM owner_notice_deliveries WHERE notice_id = ? AND ok = 1')
+    .bind(noticeId)
+    .first<{ at: number | null }>();
+  return row?.at != null && row.at < fallback.getTime() ? new Date(row.at) : fallback;
 }
 
 async function acceptedChannels(ctx: ServiceContext, noticeId: string): Promise<string> {

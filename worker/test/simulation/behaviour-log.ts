@@ -1,0 +1,84 @@
+import type { Outage } from './faults';
+import { DAY, HOUR } from './population';
+
+/**
+ * What happened, as seen from outside the engine: what each person did (the check-ins the service
+ * accepted, the messages they wrote and their rules), what reached the owners (the warnings a channel
+ * accepted, read from their mailboxes) and what reached the recipients (the release instant their inbox
+ * shows, and the copies a channel delivered). The oracle (oracle.ts) reads nothing else.
+ */
+export interface PersonLog {
+  index: number;
+  userId: string;
+  email: string;
+  canaryId: string;
+  token: string;
+  intervalMs: number;
+  via: 'token' | 'heartbeat';
+  createdAt: number;
+  /** Check-ins the service accepted (absolute ms), in order. */
+  checkIns: number[];
+  /** Canary warnings a channel accepted for this owner, in order. */
+  warnings: number[];
+  /** The grace reminders among them ("Check in before …"), told apart from re-warnings by their subject. */
+  reminders: number[];
+  diesAt: number | null;
+  absences: { from: number; to: number; kind: string }[];
+}
+
+export type RuleLog = { type: 'missed_checkins'; n: number; windowMs: number } | { type: 'fixed_date'; at: number; windowMs: number };
+
+export interface MessageLog {
+  id: string;
+  sender: number;
+  recipient: number;
+  createdAt: number;
+  deliverAt: number;
+  rules: RuleLog[];
+  /** The instant the recipient's inbox shows it released (null: not released). */
+  releasedAt: number | null;
+  /** Successful deliveries on its channel (email): exactly one is the promise. */
+  channelDeliveries: number;
+}
+
+export interface BehaviourLog {
+  seed: number;
+  start: number;
+  end: number;
+  people: PersonLog[];
+  messages: MessageLog[];
+  outages: Outage[];
+}
+
+const rel = (log: BehaviourLog, t: number) => {
+  const h = (t - log.start) / HOUR;
+  return `d${Math.floor(h / 24)}+${(h % 24).toFixed(2)}h`;
+};
+
+/** One person's story, readable, for a failure report: what they did, what they were told, what they wrote. */
+export function timelineOf(log: BehaviourLog, person: number): string {
+  const p = log.people[person]!;
+  const lines = [
+    `person ${p.index} (${p.email}), canary every ${p.intervalMs / DAY} day(s), checks in by ${p.via}, created ${rel(log, p.createdAt)}` +
+      (p.diesAt === null ? '' : `, dies ${rel(log, log.start + p.diesAt)}`),
+    ...p.absences.map((a) => `  away (${a.kind}) ${rel(log, log.start + a.from)} → ${rel(log, log.start + a.to)}`),
+  ];
+  const events = [
+    ...p.checkIns.map((t) => ({ t, what: 'check-in accepted' })),
+    ...p.warnings.map((t) => ({ t, what: p.reminders.includes(t) ? 'grace reminder reached the owner' : 're-warning reached the owner' })),
+    ...log.outages.map((o) => ({ t: o.from, what: `email down until ${rel(log, o.to)}` })),
+  ].sort((a, b) => a.t - b.t);
+  for (const e of events) lines.push(`  ${rel(log, e.t)}  ${e.what}`);
+  for (const m of log.messages.filter((m) => m.sender === person)) {
+    const rules = m.rules.map((r) =>
+      r.type === 'missed_checkins' ? `missed_checkins(${r.n}) window ${r.windowMs / DAY}d` : `fixed_date(${rel(log, r.at)}) window ${r.windowMs / DAY}d`,
+    );
+    lines.push(
+      `  message ${m.id} → person ${m.recipient}: deliver_at ${rel(log, m.deliverAt)}, rules [${rules.join(', ') || 'none'}], ` +
+        `released ${m.releasedAt === null ? 'never' : rel(log, m.releasedAt)}, ${m.channelDeliveries} channel deliveries`,
+    );
+  }
+  return lines.join('\n');
+}
+
+export const relTime = rel;

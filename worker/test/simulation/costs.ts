@@ -1,0 +1,121 @@
+/**
+ * Every billable operation of a run, counted at the bindings (instrument.ts, sim-queues.ts), and what it
+ * costs at Cloudflare's published Workers Paid prices. The table is the one in docs/performance.md
+ * ("What a user costs"); included allowances are ignored, so the figure is an upper bound.
+ */
+export interface Usage {
+  /** Worker invocations: HTTP requests, queue consumer batches (cron runs are a fixed cost, counted apart). */
+  workerRequests: number;
+  /** Wall time of those invocations, ms: an upper bound of their CPU time (I/O waits included). */
+  workerWallMs: number;
+  cronRuns: number;
+  /** Their wall time, ms: the reconciler's scans, a cost that grows with the rows it scans, not with each user's activity. */
+  cronWallMs: number;
+  /** RPC method calls on Durable Object stubs and alarm invocations. */
+  doRequests: number;
+  /** The same, by object kind and method (canary.checkIn, release.alarm, …): which paths make them. */
+  doCalls: Record<string, number>;
+  /** Wall time the objects spent on them, ms (billed duration is wall time while active, 128 MB). */
+  doWallMs: number;
+  d1Queries: number;
+  d1RowsRead: number;
+  d1RowsWritten: number;
+  /** Rows written by table (the first table a statement inserts into, updates or deletes from): where the writes go. */
+  d1WritesByTable: Record<string, number>;
+  /** Queue operations: a write per message sent, a read per delivery attempt, a delete per acknowledgement (per 64 KB). */
+  queueOps: number;
+  queueMessages: number;
+  r2ClassA: number;
+  r2ClassB: number;
+  /** D1's size at the end of the run, bytes. */
+  d1Bytes: number;
+}
+
+export const emptyUsage = (): Usage => ({
+  workerRequests: 0,
+  workerWallMs: 0,
+  cronRuns: 0,
+  cronWallMs: 0,
+  doRequests: 0,
+  doCalls: {},
+  doWallMs: 0,
+  d1Queries: 0,
+  d1RowsRead: 0,
+  d1RowsWritten: 0,
+  d1WritesByTable: {},
+  queueOps: 0,
+  queueMessages: 0,
+  r2ClassA: 0,
+  r2ClassB: 0,
+  d1Bytes: 0,
+});
+
+/** Workers Paid, as published by Cloudflare (2025); USD. */
+export const PRICES = {
+  asOf: '2025',
+  workerRequestsPerMillion: 0.3,
+  workerCpuPerMillionMs: 0.02,
+  doRequestsPerMillion: 0.15,
+  doGbSecondsPerMillion: 12.5,
+  doMemoryGb: 0.128,
+  d1RowsReadPerMillion: 0.001,
+  d1RowsWrittenPerMillion: 1.0,
+  d1StoragePerGbMonth: 0.75,
+  queueOpsPerMillion: 0.4,
+  r2ClassAPerMillion: 4.5,
+  r2ClassBPerMillion: 0.36,
+  r2StoragePerGbMonth: 0.015,
+} as const;
+
+export interface CostLine {
+  driver: string;
+  /** USD per 1,000 users per month. */
+  usd: number;
+  /** Operations per user-day that produce it. */
+  perUserDay: number;
+  unit: string;
+}
+
+const DAYS_PER_MONTH = 30;
+
+/** Monthly cost per 1,000 users, each line scaled from the run's per-user-day rate. */
+export function costPer1000Users(u: Usage, userDays: number, people: number): CostLine[] {
+  const perUserMonth = (n: number) => (n / userDays) * DAYS_PER_MONTH * 1000;
+  const line = (driver: string, amount: number, pricePerMillion: number, unit: string): CostLine => ({
+    driver,
+    usd: (perUserMonth(amount) * pricePerMillion) / 1e6,
+    perUserDay: amount / userDays,
+    unit,
+  });
+  const gbSeconds = (u.doWallMs / 1000) * PRICES.doMemoryGb;
+  // Storage is a level, not a flow: the bytes per user at the end, held for a month.
+  const d1GbPer1000 = ((u.d1Bytes / Math.max(1, people)) * 1000) / 1e9;
+  return [
+    line('Worker requests', u.workerRequests, PRICES.workerRequestsPerMillion, 'requests'),
+    line('Worker CPU (wall time, upper bound)', u.workerWallMs, PRICES.workerCpuPerMillionMs, 'ms'),
+    line('Durable Object requests', u.doRequests, PRICES.doRequestsPerMillion, 'requests'),
+    { ...line('Durable Object duration', gbSeconds, PRICES.doGbSecondsPerMillion, 'GB-s') },
+    line('D1 rows read', u.d1RowsRead, PRICES.d1RowsReadPerMillion, 'rows'),
+    // The local outbox (the channels' local default) stores each email it "sends": on Cloudflare a provider sends it.
+    line('D1 rows written (local outbox excluded)', u.d1RowsWritten - (u.d1WritesByTable.outbox_messages ?? 0), PRICES.d1RowsWrittenPerMillion, 'rows'),
+    { driver: 'D1 storage', usd: d1GbPer1000 * PRICES.d1StoragePerGbMonth, perUserDay: 0, unit: 'GB-month' },
+    line('Queue operations', u.queueOps, PRICES.queueOpsPerMillion, 'operations'),
+    line('R2 class A', u.r2ClassA, PRICES.r2ClassAPerMillion, 'operations'),
+    line('R2 class B', u.r2ClassB, PRICES.r2ClassBPerMillion, 'operations'),
+  ];
+}
+
+export function formatCosts(u: Usage, userDays: number, people: number): string {
+  const lines = costPer1000Users(u, userDays, people);
+  const total = lines.reduce((s, l) => s + l.usd, 0);
+  const top = [...lines].sort((a, b) => b.usd - a.usd).slice(0, 3);
+  const cron = ((u.cronRuns ? 43_200 : 0) * PRICES.workerRequestsPerMillion) / 1e6;
+  const rows = lines.map((l) => `  ${l.driver.padEnd(38)} ${l.perUserDay.toFixed(2).padStart(10)} ${l.unit}/user-day  $${l.usd.toFixed(4)}`);
+  return [
+    `Cost at Cloudflare Workers Paid prices (${PRICES.asOf}; allowances ignored, e-mail/SMS/AI apart), per 1,000 users per month:`,
+    ...rows,
+    `  total $${total.toFixed(4)} per 1,000 users per month (goal: at most $0.25)${total > 0.25 ? ' — OVER THE GOAL' : ''}`,
+    `  largest drivers: ${top.map((l) => `${l.driver} $${l.usd.toFixed(4)}`).join('; ')}`,
+    `  fixed, whatever the users: the every-minute cron, ${(43_200).toLocaleString('en')} Worker requests a month ($${cron.toFixed(4)})`,
+  ].join('\n');
+}

@@ -1,0 +1,83 @@
+import { DAY, HOUR } from './population';
+import type { Random } from './random';
+
+/**
+ * What goes wrong, and how often. Every draw comes from the run's seed, so a failure replays. The
+ * maxima are what the lateness bound (oracle.ts, LATENESS_BOUND_MS) is written from.
+ */
+export interface FaultRates {
+  /** A queue message delivered a second time, later. */
+  redeliver: number;
+  /** A queue message held back before its first delivery (up to queueDelayMaxMs). */
+  delay: number;
+  queueDelayMaxMs: number;
+  /** A queue message whose every attempt fails: lost after its retries (the dead-letter queue). */
+  lostAfterRetries: number;
+  /** A send or sendBatch that throws after the caller committed: a crash between two steps. */
+  sendFails: number;
+  /** An alarm that runs late (up to alarmLateMaxMs), that never runs, or that runs twice. */
+  alarmLate: number;
+  alarmLateMaxMs: number;
+  alarmLost: number;
+  alarmTwice: number;
+  /** A D1 round trip that fails before it reaches the database, or after it committed (the caller sees an error). */
+  d1FailsBefore: number;
+  d1FailsAfter: number;
+  /** Email outages: how many over the run, each up to outageMaxMs. */
+  outagesPer100Days: number;
+  outageMaxMs: number;
+}
+
+export const DEFAULT_FAULTS: FaultRates = {
+  redeliver: 0.02,
+  delay: 0.05,
+  queueDelayMaxMs: 30 * 60_000,
+  lostAfterRetries: 0.003,
+  sendFails: 0.003,
+  alarmLate: 0.05,
+  alarmLateMaxMs: HOUR,
+  alarmLost: 0.01,
+  alarmTwice: 0.02,
+  d1FailsBefore: 0.001,
+  d1FailsAfter: 0.0005,
+  outagesPer100Days: 4,
+  outageMaxMs: 8 * HOUR,
+};
+
+/** No faults at all: a run that must be exact to the step (the liveness reference). */
+export const NO_FAULTS: FaultRates = {
+  ...DEFAULT_FAULTS,
+  redeliver: 0,
+  delay: 0,
+  lostAfterRetries: 0,
+  sendFails: 0,
+  alarmLate: 0,
+  alarmLost: 0,
+  alarmTwice: 0,
+  d1FailsBefore: 0,
+  d1FailsAfter: 0,
+  outagesPer100Days: 0,
+};
+
+export interface Outage {
+  from: number;
+  to: number;
+}
+
+/** The email outages of a run (every channel the owners have is email here: the whole way to reach them is down). */
+export function drawOutages(r: Random, rates: FaultRates, days: number): Outage[] {
+  const count = Math.round((rates.outagesPer100Days * days) / 100);
+  const out: Outage[] = [];
+  for (let i = 0; i < count; i++) {
+    const from = Math.round(r.between(0, days * DAY));
+    out.push({ from, to: from + Math.round(r.between(HOUR, rates.outageMaxMs)) });
+  }
+  return out.sort((a, b) => a.from - b.from);
+}
+
+/** A D1 error as the binding raises one. */
+export class SimulatedD1Error extends Error {
+  constructor(when: 'before' | 'after') {
+    super(`D1_ERROR: simulated failure (${when === 'before' ? 'not applied' : 'applied, answer lost'})`);
+  }
+}

@@ -1,0 +1,169 @@
+import { env } from 'cloudflare:test';
+import { vi } from 'vitest';
+import { CanaryClock } from '../../src/durable/canary-clock';
+import { EntityClock } from '../../src/durable/entity-clock';
+import type { Usage } from './costs';
+import { SimulatedD1Error, type FaultRates } from './faults';
+import type { Random } from './random';
+
+/**
+ * The real bindings, counted and (while `switches.faults`) made to fail, in place: the Worker, its queue
+ * consumer and its Durable Objects share these binding objects in the test runtime, so every path is
+ * counted without changing a line of worker/src. Installed once per run and removed by `uninstall`.
+ */
+export interface Switches {
+  /** Count operations (off while the simulation itself reads D1 to judge). */
+  counting: boolean;
+  /** Inject D1 failures. */
+  faults: boolean;
+}
+
+export type ObjectKind = 'canary' | 'release' | 'guardian';
+export interface ArmedAlarm {
+  kind: ObjectKind;
+  id: string;
+  at: number;
+}
+
+/** Where each object's alarm stands, as read from its own storage after every call to it. */
+export class AlarmBook {
+  readonly armed = new Map<string, ArmedAlarm>();
+  note(kind: ObjectKind, id: string, at: number | null) {
+    const key = `${kind}:${id}`;
+    if (at === null) this.armed.delete(key);
+    else this.armed.set(key, { kind, id, at });
+  }
+  nextAt(): number {
+    let next = Number.POSITIVE_INFINITY;
+    for (const a of this.armed.values()) next = Math.min(next, a.at);
+    return next;
+  }
+  /** The alarms due at `now`, removed from the book (running one re-arms it through `note`). */
+  takeDue(now: number): ArmedAlarm[] {
+    const due: ArmedAlarm[] = [];
+    for (const [key, a] of this.armed) {
+      if (a.at <= now) {
+        due.push(a);
+        this.armed.delete(key);
+      }
+    }
+    return due;
+  }
+}
+
+const CANARY_METHODS = ['sync', 'advanceAt', 'checkIn', 'queueUnsent', 'noteCheckIn', 'settle', 'warningDelivered', 'lastCheckIn', 'stop', 'alarm'];
+const ENTITY_METHODS = ['sync', 'stop', 'alarm'];
+
+type Restore = () => void;
+
+function wrapObjectMethods(
+  proto: Record<string, unknown>,
+  names: string[],
+  kindOf: (self: unknown) => ObjectKind,
+  usage: Usage,
+  switches: Switches,
+  alarms: AlarmBook,
+): Restore {
+  const originals = new Map<string, unknown>();
+  for (const name of names) {
+    const orig = proto[name] as (...a: unknown[]) => Promise<unknown>;
+    originals.set(name, orig);
+    proto[name] = async function (this: { ctx: DurableObjectState; __simDepth?: number }, ...args: unknown[]) {
+      // One billed request per RPC call or alarm; a method calling another inside the object is not a new one.
+      const outer = !this.__simDepth;
+      this.__simDepth = (this.__simDepth ?? 0) + 1;
+      const started = performance.now();
+      try {
+        return await orig.apply(this, args);
+      } finally {
+        this.__simDepth -= 1;
+        if (outer) {
+          if (switches.counting) {
+            usage.doRequests += 1;
+            const key = `${kindOf(this)}.${name}`;
+            usage.doCalls[key] = (usage.doCalls[key] ?? 0) + 1;
+            usage.doWallMs += performance.now() - started;
+          }
+          alarms.note(kindOf(this), this.ctx.id.toString(), await this.ctx.storage.getAlarm());
+        }
+      }
+    };
+  }
+  return () => {
+    for (const [name, orig] of originals) proto[name] = orig;
+  };
+}
+
+/** The prototype in the D1 binding's chain that owns `_send`: every round trip (statement or batch) passes through it. */
+function d1Sender(db: D1Database): Record<string, unknown> {
+  let p = Object.getPrototypeOf((db as unknown as { alwaysPrimarySession: object }).alwaysPrimarySession);
+  while (p && !Object.hasOwn(p, '_send')) p = Object.getPrototypeOf(p);
+  if (!p) throw new Error('the D1 binding has no _send: the local runtime changed, update worker/test/simulation/instrument.ts');
+  return p;
+}
+
+/** The table a statement writes: the first INSERT INTO / UPDATE / DELETE FROM target in its text. */
+function writtenTable(sql: string): string {
+  const m = /\b(?:INSERT(?:\s+OR\s+\w+)?\s+INTO|UPDATE(?:\s+OR\s+\w+)?|DELETE\s+FROM|REPLACE\s+INTO)\s+["`]?(\w+)/i.exec(sql);
+  return m?.[1] ?? 'other';
+}
+
+export function instrument(usage: Usage, switches: Switches, alarms: AlarmBook, rates: FaultRates, r: Random): Restore {
+  const restores: Restore[] = [];
+  restores.push(wrapObjectMethods(CanaryClock.prototype as unknown as Record<string, unknown>, CANARY_METHODS, () => 'canary', usage, switches, alarms));
+  restores.push(
+    wrapObjectMethods(
+      EntityClock.prototype as unknown as Record<string, unknown>,
+      ENTITY_METHODS,
+      (self) => ((self as { idKey: string }).idKey === 'messageId' ? 'release' : 'guardian'),
+      usage,
+      switches,
+      alarms,
+    ),
+  );
+
+  const sender = d1Sender(env.DB);
+  const send = sender._send as (...a: unknown[]) => Promise<unknown>;
+  sender._send = async function (this: unknown, ...args: unknown[]) {
+    if (switches.faults && r.chance(rates.d1FailsBefore)) throw new SimulatedD1Error('before');
+    const result = await send.apply(this, args);
+    if (switches.counting) {
+      const sqls = ([] as unknown[]).concat(args[1]);
+      (Array.isArray(result) ? result : [result]).forEach((one, i) => {
+        const meta = (one as { meta?: { rows_read?: number; rows_written?: number } } | null)?.meta;
+        const written = meta?.rows_written ?? 0;
+        usage.d1Queries += 1;
+        usage.d1RowsRead += meta?.rows_read ?? 0;
+        usage.d1RowsWritten += written;
+        if (written) {
+          const table = writtenTable(String(sqls[i] ?? sqls[0] ?? ''));
+          usage.d1WritesByTable[table] = (usage.d1WritesByTable[table] ?? 0) + written;
+        }
+      });
+    }
+    if (switches.faults && r.chance(rates.d1FailsAfter)) throw new SimulatedD1Error('after');
+    return result;
+  };
+  restores.push(() => {
+    sender._send = send;
+  });
+
+  const blobs = env.BLOBS as unknown as Record<string, (...a: unknown[]) => unknown>;
+  for (const [method, cls] of [
+    ['put', 'A'],
+    ['list', 'A'],
+    ['createMultipartUpload', 'A'],
+    ['get', 'B'],
+    ['head', 'B'],
+  ] as const) {
+    const real = blobs[method]!.bind(env.BLOBS);
+    const spy = vi.spyOn(blobs, method).mockImplementation((...a: unknown[]) => {
+      if (switches.counting) usage[cls === 'A' ? 'r2ClassA' : 'r2ClassB'] += 1;
+      return real(...a);
+    });
+    restores.push(() => spy.mockRestore());
+  }
+  return () => {
+    for (const undo of restores.reverse()) undo();
+  };
+}

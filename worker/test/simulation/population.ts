@@ -1,0 +1,107 @@
+import type { Random } from './random';
+
+/**
+ * The people of a simulation, drawn from a seed before anything runs: what each one intends to do, in ms
+ * after the start. The engine never sees these plans; it sees the requests they turn into, and the
+ * oracle (oracle.ts) reads what actually happened from the behaviour log (behaviour-log.ts).
+ */
+export const HOUR = 3_600_000;
+export const DAY = 24 * HOUR;
+
+export type RulePlan = { type: 'missed_checkins'; n: number; windowDays: number } | { type: 'fixed_date'; atMs: number; windowDays: number };
+
+export interface MessagePlan {
+  recipient: number;
+  /** deliver_at, after the start (0: at creation). */
+  deliverAtMs: number;
+  rules: RulePlan[];
+}
+
+export interface Absence {
+  from: number;
+  to: number;
+  kind: 'vacation' | 'lapse';
+}
+
+export interface PersonPlan {
+  index: number;
+  intervalMs: number;
+  /** How they check in: a token ping (a cron job, a bookmark) or the signed-in Heartbeat. */
+  via: 'token' | 'heartbeat';
+  /** When they mean to check in, in order; they try again each step until one is accepted. */
+  checkIns: number[];
+  absences: Absence[];
+  /** They die: no check-in from then on. */
+  diesAt: number | null;
+  messages: MessagePlan[];
+}
+
+export interface PopulationShape {
+  people: number;
+  days: number;
+}
+
+function drawRule(r: Random, horizon: number): RulePlan {
+  const windowDays = r.pick([0, 0, 0, 1, 2]);
+  return r.chance(0.7)
+    ? { type: 'missed_checkins', n: r.pick([1, 1, 2, 3]), windowDays }
+    : { type: 'fixed_date', atMs: Math.round(r.between(0.5 * DAY, horizon)), windowDays };
+}
+
+function drawMessages(r: Random, index: number, people: number, horizon: number): MessagePlan[] {
+  if (people < 2) return [];
+  const count = r.pick([0, 1, 1, 1, 2, 2, 3]);
+  const out: MessagePlan[] = [];
+  for (let i = 0; i < count; i++) {
+    let recipient = r.int(0, people - 2);
+    if (recipient >= index) recipient++;
+    const kind = r.next();
+    const rules = kind < 0.2 ? [] : kind < 0.85 ? [drawRule(r, horizon)] : [drawRule(r, horizon), drawRule(r, horizon)];
+    // A letter without rules waits for its date; with rules, deliver_at is mostly "now", sometimes a floor.
+    const deliverAtMs = !rules.length || r.chance(0.25) ? Math.round(r.between(0, horizon)) : 0;
+    out.push({ recipient, deliverAtMs, rules });
+  }
+  return out;
+}
+
+/** Daily and weekly people, their late check-ins, vacations, lapses that recover, and deaths. */
+export function drawPopulation(r: Random, shape: PopulationShape): PersonPlan[] {
+  const horizon = shape.days * DAY;
+  const people: PersonPlan[] = [];
+  for (let index = 0; index < shape.people; index++) {
+    const p = r.fork();
+    const intervalMs = p.chance(0.6) ? DAY : 7 * DAY;
+    const absences: Absence[] = [];
+    if (p.chance(0.35)) {
+      const from = p.between(0, horizon);
+      const length = intervalMs === DAY ? p.between(3, 14) * DAY : p.between(14, 35) * DAY;
+      absences.push({ from, to: from + length, kind: 'vacation' });
+    }
+    if (p.chance(0.3)) {
+      const from = p.between(0, horizon);
+      absences.push({ from, to: from + p.between(1, 2.5) * intervalMs, kind: 'lapse' });
+    }
+    const diesAt = p.chance(0.06) ? Math.round(p.between(0.1, 0.9) * horizon) : null;
+    const lateness = p.pick([0.02, 0.05, 0.1, 0.2]);
+    const checkIns: number[] = [];
+    let t = 0;
+    for (;;) {
+      // Usually well before grace starts (80 % of the interval); sometimes late: in grace or past the deadline.
+      t += intervalMs * (p.chance(lateness) ? p.between(0.8, 1.5) : p.between(0.3, 0.75));
+      const away = absences.find((a) => t >= a.from && t < a.to);
+      if (away) t = away.to + p.between(0, 0.2) * intervalMs;
+      if (t >= horizon || (diesAt !== null && t >= diesAt)) break;
+      checkIns.push(Math.round(t));
+    }
+    people.push({
+      index,
+      intervalMs,
+      via: p.chance(0.7) ? 'token' : 'heartbeat',
+      checkIns,
+      absences,
+      diesAt,
+      messages: drawMessages(p, index, shape.people, horizon),
+    });
+  }
+  return people;
+}

@@ -1,0 +1,87 @@
+import { timelineOf } from './behaviour-log';
+import { formatCosts } from './costs';
+import { DAY, HOUR } from './population';
+import { judge, LATENESS_BOUND_MS, type Verdict } from './oracle';
+import type { SimulationRun } from './run-simulation';
+
+export interface Summary {
+  userDays: number;
+  messages: number;
+  due: number;
+  done: number;
+  falseReleases: number;
+  missed: number;
+  late: number;
+  duplicated: number;
+  eitherWay: number;
+  worstLatenessMs: number;
+  /** For each release of a message whose only rules are missed check-ins: the warnings that reached its owner in that cycle first. */
+  warningsBeforeRelease: number[];
+}
+
+export function summarise(run: SimulationRun, verdicts: Verdict[]): Summary {
+  const count = (...kinds: Verdict['kind'][]) => verdicts.filter((v) => kinds.includes(v.kind)).length;
+  const warningsBeforeRelease: number[] = [];
+  for (const v of verdicts) {
+    const m = v.message;
+    if (m.releasedAt === null || !m.rules.length || m.rules.some((r) => r.type !== 'missed_checkins')) continue;
+    const p = run.log.people[m.sender]!;
+    const cycleStart = Math.max(p.createdAt, ...p.checkIns.filter((c) => c < m.releasedAt!));
+    warningsBeforeRelease.push(p.warnings.filter((w) => w >= cycleStart && w < m.releasedAt!).length);
+  }
+  return {
+    userDays: run.userDays,
+    messages: verdicts.length,
+    due: count('released', 'late', 'missed'),
+    done: verdicts.filter((v) => v.message.releasedAt !== null).length,
+    falseReleases: count('false release'),
+    missed: count('missed'),
+    late: count('late'),
+    duplicated: count('duplicated'),
+    eitherWay: count('either way, released', 'either way, not released'),
+    worstLatenessMs: Math.max(0, ...verdicts.map((v) => v.latenessMs ?? 0)),
+    warningsBeforeRelease,
+  };
+}
+
+const minutes = (ms: number) => `${(ms / 60_000).toFixed(1)} min`;
+
+export function formatSummary(run: SimulationRun, s: Summary): string {
+  const w = [...s.warningsBeforeRelease].sort((a, b) => a - b);
+  const noWarning = w.filter((n) => n === 0).length;
+  return [
+    `Simulation seed ${run.log.seed}: ${run.log.people.length} people × ${(run.log.end - run.log.start) / DAY} days = ${s.userDays.toLocaleString('en')} user-days, ${s.messages} messages, in ${(run.wallMs / 1000).toFixed(1)} s`,
+    `  releases due ${s.due}, done ${s.done} (of which judged either way: ${s.eitherWay}), false ${s.falseReleases}, missed ${s.missed}, late beyond ${LATENESS_BOUND_MS / HOUR} h ${s.late}, duplicated ${s.duplicated}`,
+    `  worst lateness of a judged release: ${minutes(s.worstLatenessMs)}`,
+    `  warnings that reached the owner in the cycle before each release of a missed-check-ins-only message: ${w.length ? `min ${w[0]}, median ${w[Math.floor(w.length / 2)]}, max ${w[w.length - 1]} (${noWarning} with none)` : 'no such release'}`,
+    `  check-ins accepted ${run.log.people.reduce((n, p) => n + p.checkIns.length, 0)} (attempts refused and retried: ${run.checkInAttemptsRefused}; signed in again: ${run.signIns}); warnings delivered ${run.log.people.reduce((n, p) => n + p.warnings.length, 0)}`,
+    `  wall time by phase (ms): ${JSON.stringify(Object.fromEntries(Object.entries(run.phaseMs).map(([k, v]) => [k, Math.round(v)])))}`,
+    `  Durable Object requests by method: ${Object.entries(run.usage.doCalls)
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, n]) => `${k} ${(n / s.userDays).toFixed(2)}`)
+      .join(', ')} per user-day`,
+    `  D1 rows written by table: ${Object.entries(run.usage.d1WritesByTable)
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, n]) => `${k} ${(n / s.userDays).toFixed(2)}`)
+      .join(', ')} per user-day`,
+    `  faults: queue ${JSON.stringify(run.queueStats)}; alarms ${JSON.stringify(run.alarmStats)}; email outages ${run.log.outages.length}`,
+  ].join('\n');
+}
+
+/** Every failing verdict with the seed and the sender's timeline, to replay it. */
+export function formatFailures(run: SimulationRun, verdicts: Verdict[]): string[] {
+  return verdicts
+    .filter((v) => v.kind === 'false release' || v.kind === 'missed' || v.kind === 'late' || v.kind === 'duplicated')
+    .map(
+      (v) =>
+        `${v.kind.toUpperCase()} (seed ${run.log.seed}; replay: SIM_SEED=${run.log.seed} SIM_PEOPLE=${run.log.people.length} SIM_DAYS=${(run.log.end - run.log.start) / DAY} npm run simulate): message ${v.message.id}: ${v.reason ?? ''}; expected ${v.expectedAt === null ? 'never' : new Date(v.expectedAt).toISOString()}, released ${v.message.releasedAt === null ? 'never' : new Date(v.message.releasedAt).toISOString()}\n${timelineOf(run.log, v.message.sender)}`,
+    );
+}
+
+export function report(run: SimulationRun) {
+  const verdicts = judge(run.log);
+  const summary = summarise(run, verdicts);
+  const failures = formatFailures(run, verdicts);
+  const text = `${formatSummary(run, summary)}\n${formatCosts(run.usage, run.userDays, run.log.people.length)}`;
+  return { verdicts, summary, failures, text };
+}

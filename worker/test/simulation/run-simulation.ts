@@ -1,0 +1,381 @@
+import { createExecutionContext, env, runDurableObjectAlarm, waitOnExecutionContext } from 'cloudflare:test';
+import { exports } from 'cloudflare:workers';
+import { vi } from 'vitest';
+import worker from '../../src/index';
+import { createSession } from '../../src/domains/auth/sessions';
+import { createServiceContext } from '../../src/env';
+import { signedInUser } from '../helpers/api';
+import type { BehaviourLog, MessageLog, PersonLog, RuleLog } from './behaviour-log';
+import { emptyUsage, type Usage } from './costs';
+import { DEFAULT_FAULTS, drawOutages, type FaultRates } from './faults';
+import { AlarmBook, type ArmedAlarm, instrument, type Switches } from './instrument';
+import { DAY, drawPopulation, type PersonPlan } from './population';
+import { seeded } from './random';
+import { SimQueues, type QueueStats } from './sim-queues';
+
+/**
+ * One run of the whole switch: people drawn from a seed (population.ts) use the real Worker — its fetch
+ * handler for every request, the objects' real alarms (runDurableObjectAlarm), the real queue handler
+ * (sim-queues.ts), the real cron handler — under a fake clock (the global Date, which the Worker, its
+ * objects and its consumers all read), with the faults of faults.ts. What happened is written to a
+ * behaviour log for the oracle (oracle.ts).
+ *
+ * The fake clock starts a day after the real one (and after any earlier run in the same file), so the
+ * runtime's own alarm scheduler, which keeps real time, never fires during a run: every alarm runs here,
+ * when the simulation says it is due.
+ */
+export interface SimulationOptions {
+  seed: number;
+  people: number;
+  days: number;
+  faults?: FaultRates;
+  /** The simulation's step: everything due within a step happens at its end (default 5 minutes). */
+  stepMs?: number;
+  /** How often the every-minute cron runs here (default every hour, to keep runs short; the lateness bound allows for it). */
+  cronEveryMs?: number;
+  /** Progress lines (the full run prints one per simulated week). */
+  progress?: (line: string) => void;
+}
+
+export interface SimulationRun {
+  log: BehaviourLog;
+  usage: Usage;
+  userDays: number;
+  queueStats: QueueStats;
+  alarmStats: { run: number; late: number; lost: number; twice: number; failed: number };
+  checkInAttemptsRefused: number;
+  /** Heartbeat users who signed in again when their session ran out. */
+  signIns: number;
+  wallMs: number;
+  /** Where the run's wall time went. */
+  phaseMs: Record<'setup' | 'checkIns' | 'alarms' | 'queues' | 'cron' | 'judge', number>;
+}
+
+const POOL = 8;
+/** Workerd refuses alarm times after 2189; a fake clock is far from that. */
+let lastEnd = 0;
+
+async function inPool<T>(items: readonly T[], fn: (item: T) => Promise<void>) {
+  let i = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(POOL, items.length) }, async () => {
+      while (i < items.length) await fn(items[i++]!);
+    }),
+  );
+}
+
+async function request(usage: Usage, switches: Switches, method: string, path: string, token: string | null, json?: unknown) {
+  const headers = new Headers();
+  if (token) headers.set('authorization', `Bearer ${token}`);
+  if (json !== undefined) headers.set('content-type', 'application/json');
+  const started = performance.now();
+  const res = await exports.default.fetch(
+    new Request(`http://afterword.test${path}`, { method, headers, body: json === undefined ? undefined : JSON.stringify(json) }),
+  );
+  const text = await res.text();
+  if (switches.counting) {
+    usage.workerRequests += 1;
+    usage.workerWallMs += performance.now() - started;
+  }
+  return { status: res.status, data: text ? JSON.parse(text) : null };
+}
+
+const stubOf = (a: ArmedAlarm) => {
+  const ns = a.kind === 'canary' ? env.CANARY_CLOCK : a.kind === 'release' ? env.RELEASE_CLOCK : env.GUARDIAN_CLOCK;
+  return ns.get(ns.idFromString(a.id));
+};
+
+export async function runSimulation(opts: SimulationOptions): Promise<SimulationRun> {
+  const wallStart = performance.now();
+  const rates = opts.faults ?? DEFAULT_FAULTS;
+  const stepMs = opts.stepMs ?? 5 * 60_000;
+  const cronEvery = opts.cronEveryMs ?? 60 * 60_000;
+  const root = seeded(opts.seed);
+  const plans = drawPopulation(root.fork(), { people: opts.people, days: opts.days });
+  const outages = drawOutages(root.fork(), rates, opts.days);
+  const faultRandom = root.fork();
+
+  const usage = emptyUsage();
+  const switches: Switches = { counting: false, faults: false };
+  const alarms = new AlarmBook();
+  const queues = new SimQueues(usage, switches, rates, faultRandom);
+  const alarmStats = { run: 0, late: 0, lost: 0, twice: 0, failed: 0 };
+  const emailTransport = env.EMAIL_TRANSPORT;
+
+  const baseline = await env.DB.prepare('SELECT 1').run();
+  const realNow = Date.now();
+  const start = Math.ceil(Math.max(realNow + DAY, lastEnd + DAY) / 60_000) * 60_000;
+  const end = start + opts.days * DAY;
+  lastEnd = end;
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(start);
+  const uninstall = instrument(usage, switches, alarms, rates, faultRandom);
+  const unqueue = queues.install();
+  const quiet = [
+    vi.spyOn(console, 'log').mockImplementation(() => {}),
+    vi.spyOn(console, 'warn').mockImplementation(() => {}),
+    vi.spyOn(console, 'error').mockImplementation(() => {}),
+    vi.spyOn(console, 'info').mockImplementation(() => {}),
+  ];
+
+  const people: (PersonLog & { session: string; plan: PersonPlan; next: number })[] = [];
+  const messages: MessageLog[] = [];
+  let refused = 0;
+  let signIns = 0;
+  const phaseMs = { setup: 0, checkIns: 0, alarms: 0, queues: 0, cron: 0, judge: 0 };
+  let mark = performance.now();
+  const lap = (phase: keyof typeof phaseMs) => {
+    const t = performance.now();
+    phaseMs[phase] += t - mark;
+    mark = t;
+  };
+  try {
+    // The people join: accounts (seeded directly: sign-in is not what is simulated), then a canary and
+    // their messages over the API, as the web app creates them.
+    const joined = await Promise.all(
+      plans.map(async (plan) => {
+        const account = await signedInUser();
+        return { plan, account };
+      }),
+    );
+    await inPool(joined, async ({ plan, account }) => {
+      await env.DB.prepare("UPDATE users SET plan = 'pro' WHERE id = ?").bind(account.id).run();
+      const canary = await request(usage, switches, 'POST', '/api/canary/create', account.token, { interval_seconds: plan.intervalMs / 1000, name: 'me' });
+      if (canary.status !== 201) throw new Error(`canary create: ${canary.status} ${JSON.stringify(canary.data)}`);
+      people[plan.index] = {
+        index: plan.index,
+        userId: account.id,
+        email: account.email,
+        canaryId: canary.data.id,
+        token: canary.data.token,
+        intervalMs: plan.intervalMs,
+        via: plan.via,
+        createdAt: Date.parse(canary.data.last_check_in),
+        checkIns: [],
+        warnings: [],
+        reminders: [],
+        diesAt: plan.diesAt,
+        absences: plan.absences,
+        session: account.token,
+        plan,
+        next: 0,
+      };
+    });
+    const written: MessageLog[][] = people.map(() => []);
+    await inPool(people, async (p) => {
+      for (const m of p.plan.messages) {
+        const deliverAt = start + m.deliverAtMs;
+        const rules: RuleLog[] = m.rules.map((r) =>
+          r.type === 'missed_checkins'
+            ? { type: r.type, n: r.n, windowMs: r.windowDays * DAY }
+            : { type: r.type, at: start + r.atMs, windowMs: r.windowDays * DAY },
+        );
+        const created = await request(usage, switches, 'POST', '/api/message/create', p.session, {
+          recipient_user_id: people[m.recipient]!.userId,
+          content: `From person ${p.index} to person ${m.recipient}`,
+          delivery_method: 'email',
+          deliver_at: new Date(deliverAt).toISOString(),
+          consent: true,
+          rules: rules.map((r) =>
+            r.type === 'missed_checkins'
+              ? { trigger_type: r.type, trigger_value: r.n, expire_window: r.windowMs / DAY }
+              : { trigger_type: r.type, trigger_value: new Date(r.at).toISOString(), expire_window: r.windowMs / DAY },
+          ),
+        });
+        if (created.status !== 201) throw new Error(`message create: ${created.status} ${JSON.stringify(created.data)}`);
+        written[p.index]!.push({
+          id: created.data.id,
+          sender: p.index,
+          recipient: m.recipient,
+          createdAt: start,
+          deliverAt,
+          rules,
+          releasedAt: null,
+          channelDeliveries: 0,
+        });
+      }
+    });
+    messages.push(...written.flat());
+    await queues.deliverDue(start);
+    lap('setup');
+
+    switches.counting = true;
+    switches.faults = true;
+    const dead = new Set<number>();
+    let reportedDay = 0;
+    // Steps on a fixed grid, skipping those where nothing is due (no check-in, alarm, queue message or cron run).
+    const nextStep = (now: number) => {
+      const candidates = [
+        Math.min(...people.filter((p) => !dead.has(p.index) && p.next < p.plan.checkIns.length).map((p) => start + p.plan.checkIns[p.next]!)),
+        alarms.nextAt(),
+        queues.nextDue(),
+        start + Math.floor((now - start) / cronEvery + 1) * cronEvery,
+      ];
+      const t = Math.min(...candidates);
+      return Math.max(now + stepMs, start + Math.ceil((t - start) / stepMs) * stepMs);
+    };
+    for (let now = start + stepMs; now <= end; now = nextStep(now)) {
+      vi.setSystemTime(now);
+      const down = outages.some((o) => now >= o.from + start && now < o.to + start);
+      // A misconfigured transport answers every send with a retryable failure: the provider is down.
+      (env as { EMAIL_TRANSPORT?: string }).EMAIL_TRANSPORT = down ? 'down' : emailTransport;
+
+      // People check in when they mean to; a refused attempt is tried again at the next step.
+      const due = people.filter((p) => !dead.has(p.index) && p.next < p.plan.checkIns.length && start + p.plan.checkIns[p.next]! <= now);
+      await inPool(due, async (p) => {
+        const heartbeat = () => request(usage, switches, 'POST', '/api/canary/checkin', p.session, {});
+        let res = p.via === 'token' ? await request(usage, switches, 'POST', `/api/ping/${encodeURIComponent(p.token)}`, null) : await heartbeat();
+        if (res.status === 401 && p.via === 'heartbeat') {
+          // Their session ran out (SESSION_TTL_SECONDS): they sign in again, then tap the Heartbeat.
+          try {
+            p.session = (await createSession(createServiceContext(env), p.userId, 'password')).access_token;
+          } catch {
+            // The sign-in itself failed (a D1 fault): they try again at the next step.
+            refused += 1;
+            return;
+          }
+          signIns += 1;
+          res = await heartbeat();
+        }
+        if (res.status !== 200) {
+          refused += 1;
+          return;
+        }
+        p.checkIns.push(now);
+        while (p.next < p.plan.checkIns.length && start + p.plan.checkIns[p.next]! <= now) p.next += 1;
+      });
+      for (const p of people) if (p.diesAt !== null && now >= start + p.diesAt) dead.add(p.index);
+      // The Worker queues the check-ins' projections 50 ms of real time later (check-in-sender.ts), at whatever
+      // the simulated time is then: a projection a little late, as on Cloudflare. Not awaited here, so a step
+      // does not wait for real time.
+      lap('checkIns');
+
+      // Alarms: late, lost, twice — and retried by the runtime when they throw.
+      const ring = alarms.takeDue(now);
+      const toRun: { a: ArmedAlarm; twice: boolean }[] = [];
+      for (const a of ring) {
+        const tag = a as ArmedAlarm & { lateDone?: boolean };
+        if (!tag.lateDone && faultRandom.chance(rates.alarmLost)) {
+          alarmStats.lost += 1;
+          continue;
+        }
+        if (!tag.lateDone && faultRandom.chance(rates.alarmLate)) {
+          alarmStats.late += 1;
+          alarms.armed.set(
+            `${a.kind}:${a.id}`,
+            Object.assign({ ...a, at: now + Math.round(faultRandom.between(1, rates.alarmLateMaxMs)) }, { lateDone: true }),
+          );
+          continue;
+        }
+        toRun.push({ a, twice: faultRandom.chance(rates.alarmTwice) });
+      }
+      await inPool(toRun, async ({ a, twice }) => {
+        for (let k = 0; k < (twice ? 2 : 1); k++) {
+          try {
+            alarmStats.run += 1;
+            if (k) alarmStats.twice += 1;
+            await runDurableObjectAlarm(stubOf(a));
+          } catch {
+            alarmStats.failed += 1;
+            // The runtime retries a failed alarm (with backoff; a minute here).
+            if (!alarms.armed.has(`${a.kind}:${a.id}`)) alarms.note(a.kind, a.id, now + 60_000);
+          }
+        }
+      });
+
+      lap('alarms');
+      await queues.deliverDue(now);
+      lap('queues');
+      if ((now - start) % cronEvery === 0) {
+        const ctx = createExecutionContext();
+        const started = performance.now();
+        await worker.scheduled({ cron: '* * * * *', scheduledTime: now, noRetry() {} } as ScheduledController, env, ctx);
+        await waitOnExecutionContext(ctx).catch(() => {});
+        usage.cronRuns += 1;
+        usage.cronWallMs += performance.now() - started;
+        lap('cron');
+        await queues.deliverDue(now);
+        lap('queues');
+      }
+      if (opts.progress && Math.floor((now - start) / DAY) > reportedDay) {
+        reportedDay = Math.floor((now - start) / DAY);
+        opts.progress(
+          `  day ${reportedDay}: ${Math.round(performance.now() - wallStart)} ms ${JSON.stringify(Object.fromEntries(Object.entries(phaseMs).map(([k, v]) => [k, Math.round(v)])))}`,
+        );
+      }
+    }
+  } finally {
+    switches.counting = false;
+    switches.faults = false;
+    (env as { EMAIL_TRANSPORT?: string }).EMAIL_TRANSPORT = emailTransport;
+    unqueue();
+    uninstall();
+    for (const q of quiet) q.mockRestore();
+  }
+
+  opts.progress?.('  the run is over: reading what reached people');
+  // What reached people, read from their mailboxes and inboxes. (Check-in projections the Worker still holds
+  // are not awaited: a promise of an ended request's waitUntil can hang when awaited from the test.)
+  const byEmail = new Map(people.map((p) => [p.email, p]));
+  const { results: warnings } = await env.DB.prepare(
+    `SELECT address, created_at, subject LIKE 'Check in before%' AS reminder FROM outbox_messages
+     WHERE channel = 'email' AND idempotency_key LIKE 'notice:%' AND (subject LIKE 'Check in before%' OR subject LIKE 'Your canary%passed its deadline%')
+     ORDER BY created_at`,
+  ).all<{ address: string; created_at: number; reminder: number }>();
+  for (const w of warnings) {
+    const p = byEmail.get(w.address);
+    p?.warnings.push(w.created_at);
+    if (w.reminder) p?.reminders.push(w.created_at);
+  }
+  const ids = messages.map((m) => m.id);
+  const released = new Map<string, { released_at: number | null; ok: number }>();
+  for (let i = 0; i < ids.length; i += 50) {
+    const chunk = ids.slice(i, i + 50);
+    const { results } = await env.DB.prepare(
+      `SELECT m.id, m.released_at,
+              (SELECT count(*) FROM delivery_log l WHERE l.message_id = m.id AND l.channel = 'email' AND l.success = 1) AS ok
+       FROM messages m WHERE m.id IN (${chunk.map(() => '?').join(',')})`,
+    )
+      .bind(...chunk)
+      .all<{ id: string; released_at: number | null; ok: number }>();
+    for (const r of results) released.set(r.id, r);
+  }
+  for (const m of messages) {
+    const r = released.get(m.id);
+    m.releasedAt = r?.released_at ?? null;
+    m.channelDeliveries = r?.ok ?? 0;
+  }
+  const size = await env.DB.prepare('SELECT 1').run();
+  // What this run's people added to the database (a file's earlier runs and the empty schema excluded).
+  usage.d1Bytes = Math.max(0, ((size.meta as { size_after?: number }).size_after ?? 0) - ((baseline.meta as { size_after?: number }).size_after ?? 0));
+
+  opts.progress?.("  read; putting this run's people to rest");
+  // This run's people go quiet, so a later run in the same file starts from a world with nothing due.
+  await env.DB.batch([
+    env.DB.prepare('UPDATE canaries SET active = 0'),
+    env.DB.prepare("UPDATE messages SET status = 'cancelled' WHERE status IN ('scheduled', 'armed', 'releasing')"),
+    env.DB.prepare("UPDATE deliveries SET status = 'failed' WHERE status IN ('pending', 'retrying', 'sending')"),
+    env.DB.prepare("UPDATE owner_notices SET status = 'skipped' WHERE status = 'pending'"),
+  ]);
+  vi.useRealTimers();
+
+  const log: BehaviourLog = {
+    seed: opts.seed,
+    start,
+    end,
+    people: people.map(({ session: _s, plan: _p, next: _n, ...p }) => p),
+    messages,
+    outages: outages.map((o) => ({ from: o.from + start, to: o.to + start })),
+  };
+  return {
+    log,
+    usage,
+    userDays: opts.people * opts.days,
+    queueStats: queues.stats,
+    alarmStats,
+    checkInAttemptsRefused: refused,
+    signIns,
+    wallMs: performance.now() - wallStart,
+    phaseMs,
+  };
+}
