@@ -1,5 +1,5 @@
 import { schema } from '@afterword/db';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { ServiceContext } from '../../../env';
 import { hasConsent } from '../../legal/consent-state';
 import type { MissedCheckinsEvent } from '../../../contracts/jobs';
@@ -23,10 +23,12 @@ export function firingMissRule(rules: { trigger_type: string; trigger_value: str
  * Nothing arms while the sender's messages consent is withdrawn (resume-releases.ts catches up).
  */
 export async function armOnMissedCheckins(ctx: ServiceContext, event: MissedCheckinsEvent): Promise<void> {
+  // Armed ones too: D1 may still show a message armed that a check-in it has not heard of yet disarmed; the
+  // settle below applies that check-in (disarming it), and this event may then arm it again, from now.
   const candidates = await ctx.db
     .select({ id: schema.messages.id, rules: schema.messages.rules })
     .from(schema.messages)
-    .where(and(eq(schema.messages.sender_id, event.user_id), eq(schema.messages.status, 'scheduled')));
+    .where(and(eq(schema.messages.sender_id, event.user_id), inArray(schema.messages.status, ['scheduled', 'armed'])));
   if (!candidates.some((c) => firingMissRule(c.rules, event.misses) >= 0)) return; // nothing this event could arm
 
   // Whether the event is stale is read from D1, so D1 first agrees with the canary's object: a check-in
