@@ -586,6 +586,9 @@ describe('E2EE recovery: what a password change and the two kinds of reset do to
     await followResetLink(page, { viaForgotLink: true, currentPassword: PW2 });
     await h1(page, 'Choose a new password').waitFor();
     await page.getByLabel('Upload recovery key file (.txt)').setInputFiles(j.recovery.filePath);
+    // The page reads the file asynchronously into the key's field: check once it is there (a busy machine
+    // read it after an immediate click, which then checked an empty field).
+    await page.waitForFunction((key) => document.querySelector('textarea[name="recovery_key"]')?.value.includes(key), j.recovery.key);
     await page.getByRole('button', { name: 'Check recovery key' }).click();
     await page.getByText('Recovery key accepted', { exact: false }).waitFor();
     await noSeriousA11yIssues(page, '/reset-password with the recovery key');
