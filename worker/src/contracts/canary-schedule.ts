@@ -29,7 +29,7 @@ export type MonthWeek = (typeof MONTH_WEEKS)[number];
 
 export const GRACE_MIN_SECONDS = 60;
 export const DEFAULT_GRACE_SECONDS = 3600;
-/** A vacation pause lasts at most this long (issue 34): a switch may not be switched off indefinitely. */
+/** A vacation pause lasts at most this long (docs/decisions/calendar-schedules.md): a switch may not be switched off indefinitely. */
 export const PAUSE_MAX_DAYS = 60;
 /** The owner is told this long before a pause ends (and a pause shorter than this is told at its start). */
 export const PAUSE_NOTICE_BEFORE_MS = 24 * 3600_000;

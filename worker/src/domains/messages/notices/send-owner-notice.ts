@@ -21,7 +21,7 @@ const ALERT_OF: Record<string, 'messages' | 'vaults' | 'canary_events'> = {
   canary_grace_reminder: 'canary_events',
   canary_late_rewarn: 'canary_events',
   canary_missed: 'canary_events',
-  // A vacation pause ends in a day (issue 34): the next deadline follows it.
+  // A vacation pause ends in a day (docs/decisions/calendar-schedules.md): the next deadline follows it.
   canary_pause_ending: 'canary_events',
   message_armed: 'messages',
   message_released: 'messages',
