@@ -7,6 +7,12 @@ import { z } from 'zod';
  */
 const ZWebAuthnJson = z.record(z.string(), z.unknown());
 
+/**
+ * Browsers refuse an IP address as a passkey's domain: a development Worker at a loopback address binds passkeys
+ * to `localhost` (worker/src/domains/passkeys/relying-party.ts), and the app opened at one says so.
+ */
+export const isLoopbackAddress = (hostname: string) => /^(127\.\d+\.\d+\.\d+|\[::1\])$/.test(hostname);
+
 export const ZPasskeyChallenge = z.object({
   /** Names the challenge when it is answered: each works once, for five minutes. */
   challenge_id: z.string(),

@@ -1,3 +1,4 @@
+import { isLoopbackAddress } from '@afterword/worker/contracts/passkeys';
 import { browserSupportsWebAuthn, startAuthentication, startRegistration } from '@simplewebauthn/browser';
 
 /**
@@ -27,8 +28,6 @@ export async function getPasskeyAssertion(options: Json): Promise<Json> {
   return (await startAuthentication({ optionsJSON: options as never }).catch(rethrow)) as unknown as Json;
 }
 
-const LOOPBACK_IP = /^(127\.\d+\.\d+\.\d+|\[::1\])$/;
-
 /**
  * Why passkeys cannot work on this page, or null. Browsers bind passkeys to a domain name, never to an
  * address: a local app opened at 127.0.0.1 is told to open the same port at localhost (where the server
@@ -36,7 +35,7 @@ const LOOPBACK_IP = /^(127\.\d+\.\d+\.\d+|\[::1\])$/;
  */
 export function passkeyUnavailableReason(location: Pick<Location, 'hostname' | 'port' | 'protocol'> = window.location): string | null {
   if (!browserSupportsWebAuthn()) return 'This browser cannot use passkeys.';
-  if (LOOPBACK_IP.test(location.hostname)) {
+  if (isLoopbackAddress(location.hostname)) {
     const port = location.port ? `:${location.port}` : '';
     return `Passkeys need a name, not an address: open ${location.protocol}//localhost${port} to use them.`;
   }

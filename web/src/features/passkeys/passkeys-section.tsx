@@ -1,5 +1,5 @@
 import type { TPasskey } from '@afterword/worker/contracts/passkeys';
-import { PASSKEY_NAME_MAX } from '@afterword/worker/contracts/passkeys';
+import { PASSKEY_NAME_MAX, ZRegisterPasskeyInput } from '@afterword/worker/contracts/passkeys';
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
@@ -27,15 +27,16 @@ export function PasskeysSection({ passkeys, unavailable, onMake, onRemove }: Pas
 
   async function make(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const trimmed = name.trim();
-    if (!trimmed) {
-      setError('Give the passkey a name, e.g. the device it is on');
+    // The server's own rule for the name (contracts/passkeys.ts): trimmed, 1 to PASSKEY_NAME_MAX characters.
+    const parsed = ZRegisterPasskeyInput.shape.name.safeParse(name);
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? null);
       return;
     }
     setError(null);
     setPending(true);
     try {
-      if (await onMake(trimmed)) setName('');
+      if (await onMake(parsed.data)) setName('');
     } finally {
       setPending(false);
     }

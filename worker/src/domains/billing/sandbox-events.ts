@@ -51,8 +51,6 @@ export async function readSandboxSession(ctx: ServiceContext, user: Pick<User, '
 export async function playSandboxOutcome(ctx: ServiceContext, user: Pick<User, 'id'>, id: string, outcome: 'pay' | 'decline' | 'cancel') {
   const row = await ownSandboxSession(ctx, user, id);
   if (row.status !== 'open') throw new AppError('CONFLICT', 'This checkout session is already finished');
-  const secret = webhookSecret(ctx.env);
-  if (!secret) throw sessionNotFound();
   const subscription = isSubscriptionCycle(row.cycle);
   const type = outcome === 'pay' ? 'checkout.session.completed' : outcome === 'decline' ? 'checkout.session.async_payment_failed' : 'checkout.session.expired';
   const created = Math.floor(ctx.now().getTime() / 1000);
@@ -81,6 +79,16 @@ export async function playSandboxOutcome(ctx: ServiceContext, user: Pick<User, '
       },
     },
   };
+  return signSandboxEvent(ctx, event);
+}
+
+/**
+ * A sandbox event as Stripe sends it: the JSON payload and its Stripe-Signature, signed with the webhook secret
+ * (the local one wherever the sandbox runs). The sandbox checkout and portal pages post it to the webhook.
+ */
+export async function signSandboxEvent(ctx: ServiceContext, event: { created: number }) {
+  const secret = webhookSecret(ctx.env);
+  if (!secret) throw sessionNotFound();
   const payload = JSON.stringify(event);
-  return { payload, signature: await signStripePayload(secret, payload, created) };
+  return { payload, signature: await signStripePayload(secret, payload, event.created) };
 }

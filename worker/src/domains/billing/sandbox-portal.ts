@@ -5,17 +5,10 @@ import { AppError } from '../../lib/errors';
 import { log } from '../../lib/logger';
 import { periodEnd, receiveWebhook } from './apply-event';
 import { manageableSubscription, NOTHING_TO_MANAGE } from './portal';
-import { sandboxEnabled, webhookSecret } from './providers';
-import { signStripePayload } from './stripe-signature';
+import { sandboxEnabled } from './providers';
+import { signSandboxEvent } from './sandbox-events';
 
 type Action = (typeof SANDBOX_PORTAL_ACTIONS)[number];
-
-const signed = async (ctx: ServiceContext, event: object, created: number) => {
-  const secret = webhookSecret(ctx.env);
-  if (!secret) throw new AppError('NOT_FOUND', 'Not found');
-  const payload = JSON.stringify(event);
-  return { payload, signature: await signStripePayload(secret, payload, created) };
-};
 
 const subscriptionObject = (
   sub: NonNullable<Awaited<ReturnType<typeof manageableSubscription>>>,
@@ -72,7 +65,7 @@ export async function playSandboxPortal(ctx: ServiceContext, user: Pick<User, 'i
     livemode: false,
     data: { object: subscriptionObject(sub, user.id, { status, cancel, cycle, end }) },
   };
-  return signed(ctx, event, created);
+  return signSandboxEvent(ctx, event);
 }
 
 /**
@@ -102,7 +95,7 @@ export async function endLapsedSandboxSubscriptions(ctx: ServiceContext): Promis
       livemode: false,
       data: { object: subscriptionObject(sub, user_id, { status: 'canceled', cancel: true, cycle: sub.cycle, end: sub.period_end }) },
     };
-    const { payload, signature } = await signed(ctx, event, created);
+    const { payload, signature } = await signSandboxEvent(ctx, event);
     try {
       await receiveWebhook(ctx, payload, signature);
       ended++;

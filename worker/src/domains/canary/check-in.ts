@@ -1,6 +1,5 @@
 import type { CHECK_IN_SOURCES, TCheckInResult } from '../../contracts/canary';
-import { canaryDeadline } from '../../contracts/canary-health';
-import type { TCanarySchedule } from '../../contracts/canary-schedule';
+import { deadlineOfStored } from '../../contracts/canary-health';
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
 import { fromHex } from '../../lib/encoding';
@@ -80,12 +79,7 @@ export async function checkInAll(ctx: ServiceContext, userId: string, source: Ch
     now,
     canaries.map((c) => ({
       id: c.id,
-      deadline: canaryDeadline({
-        lastCheckInMs: now,
-        intervalSeconds: c.interval_seconds,
-        schedule: c.schedule ? (JSON.parse(c.schedule) as TCanarySchedule) : null,
-        pausedUntilMs: c.paused_until ?? null,
-      }),
+      deadline: deadlineOfStored({ last_check_in: now, interval_seconds: c.interval_seconds, schedule: c.schedule, paused_until: c.paused_until }),
     })),
   );
 }

@@ -13,7 +13,7 @@ import type { TLoginResult } from '../../contracts/auth';
 import type { TPasskey, TPasskeyChallenge, ZPasskeyAssertionInput, ZRegisterPasskeyInput } from '../../contracts/passkeys';
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
-import { fromBase64Url, toBase64Url } from '../../lib/encoding';
+import { fromBase64Url, fromHex, toBase64Url } from '../../lib/encoding';
 import { createSession } from '../auth/sessions';
 import { checkInAll } from '../canary/check-in';
 import { storeChallenge, takeChallenge, type ChallengePurpose } from './challenges';
@@ -57,14 +57,6 @@ async function passkeysOf(ctx: ServiceContext, userId: string): Promise<PasskeyR
   return results;
 }
 
-const uuidBytes = (id: string) =>
-  Uint8Array.from(
-    id
-      .replaceAll('-', '')
-      .match(/../g)!
-      .map((h) => Number.parseInt(h, 16)),
-  );
-
 /** POST /api/passkeys/registration-options: what the browser needs to make a passkey for the signed-in person. */
 export async function registrationOptions(ctx: ServiceContext, user: { id: string; email: string; display_name: string | null }): Promise<TPasskeyChallenge> {
   const rp = relyingParty(ctx.env);
@@ -74,7 +66,8 @@ export async function registrationOptions(ctx: ServiceContext, user: { id: strin
     rpID: rp.id,
     userName: user.email,
     userDisplayName: user.display_name ?? user.email,
-    userID: uuidBytes(user.id),
+    // The WebAuthn user handle: the account id's 16 bytes (no personal data).
+    userID: fromHex(user.id.replaceAll('-', '')),
     attestationType: 'none',
     excludeCredentials: existing.map((p) => ({ id: p.id, transports: transportsOf(p) })),
     authenticatorSelection: { residentKey: 'required', userVerification: 'required' },

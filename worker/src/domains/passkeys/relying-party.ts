@@ -1,3 +1,4 @@
+import { isLoopbackAddress } from '../../contracts/passkeys';
 import { isProduction, type Bindings } from '../../env';
 
 export interface RelyingParty {
@@ -8,8 +9,6 @@ export interface RelyingParty {
   origin: string;
 }
 
-const LOOPBACK_IP = /^(127\.\d+\.\d+\.\d+|\[::1\])$/;
-
 /**
  * Who passkeys are made for: the app's own origin (PUBLIC_ORIGIN). Browsers refuse an IP address as a
  * WebAuthn domain, so a development Worker served at a loopback address binds its passkeys to `localhost`
@@ -17,6 +16,6 @@ const LOOPBACK_IP = /^(127\.\d+\.\d+\.\d+|\[::1\])$/;
  */
 export function relyingParty(env: Pick<Bindings, 'PUBLIC_ORIGIN' | 'APP_ENV'>): RelyingParty {
   const url = new URL(env.PUBLIC_ORIGIN);
-  if (!isProduction(env) && LOOPBACK_IP.test(url.hostname)) url.hostname = 'localhost';
+  if (!isProduction(env) && isLoopbackAddress(url.hostname)) url.hostname = 'localhost';
   return { name: 'Afterword', id: url.hostname, origin: url.origin };
 }
