@@ -1,5 +1,6 @@
 // Plain-HTTP helpers for the black-box tests: the Worker's origin, account helpers, a cookie jar.
 import { randomUUID } from 'node:crypto';
+import { responseContract } from './response-contract.mjs';
 
 export function origin() {
   const o = process.env.AFTERWORD_ORIGIN;
@@ -12,6 +13,17 @@ export const url = (path) => new URL(path, origin()).toString();
 export const uniqueEmail = (tag = 'user') => `${tag}.${randomUUID().slice(0, 12)}@example.test`;
 export const PASSWORD = 'Correct-Horse-Battery-42';
 
+/** The served document's check, fetched once per test process (tests/support/response-contract.mjs). */
+let contract;
+async function checkAgainstDocument(method, path, res, text) {
+  const pathname = new URL(path, origin()).pathname;
+  if (!pathname.startsWith('/api/') || pathname.startsWith('/api/trpc')) return;
+  contract ??= fetch(url('/api/openapi.json')).then(async (r) => responseContract(await r.json()));
+  const problems = (await contract)({ method, path, status: res.status, contentType: res.headers.get('content-type'), text });
+  if (problems.length) throw new Error(`The response breaks /api/openapi.json:\n${problems.join('\n')}`);
+}
+
+/** One request; every answer of a documented operation is checked against what the document declares. */
 export async function api(method, path, { body, token, headers = {}, raw } = {}) {
   const h = { ...headers };
   if (token) h.authorization = `Bearer ${token}`;
@@ -22,6 +34,7 @@ export async function api(method, path, { body, token, headers = {}, raw } = {})
   }
   const res = await fetch(url(path), { method, headers: h, body: payload, redirect: 'manual' });
   const text = await res.text();
+  await checkAgainstDocument(method, path, res, text);
   let json;
   try {
     json = text ? JSON.parse(text) : undefined;

@@ -264,6 +264,14 @@ async function withKeys(owner: Persona) {
   expect((await api('POST', '/api/trpc/keys.create', { token: owner.token, json: keyBundle() })).status).toBe(200);
 }
 
+/** A read whose query names someone: what the owner's call asks about. */
+const QUERY: Record<string, (owner: Persona, recipient: Persona) => Promise<string>> = {
+  getVaultSealingKeys: async (_owner, recipient) => {
+    await withKeys(recipient);
+    return `?recipient_user_id=${recipient.id}`;
+  },
+};
+
 const rest = OPERATIONS.filter((op): op is AnyOperation & { path: string } => op.path !== null);
 // A public operation addressed by a credential in its path (POST /api/ping/{token}) has no outsider.
 const withParams = rest.filter((op) => op.input.params && op.access.kind !== 'public');
@@ -348,7 +356,8 @@ describe('every declared operation', () => {
     await withKeys(owner);
     for (const op of rest.filter((o) => o.method === 'get' && o.output && (!o.exists || o.exists(env as never)))) {
       const id = op.input.params ? await OWNED[op.docs.operationId]!(owner, recipient) : '';
-      const res = await api('GET', pathOf(op, id), { token: owner.token });
+      const query = (await QUERY[op.docs.operationId]?.(owner, recipient)) ?? '';
+      const res = await api('GET', `${pathOf(op, id)}${query}`, { token: owner.token });
       expect(res.status, `GET ${op.path}`).toBe(op.status ?? 200);
       const parsed = op.output!.safeParse(res.data);
       expect(parsed.success ? [] : parsed.error.issues, `GET ${op.path}`).toEqual([]);

@@ -132,6 +132,49 @@ describe('storing a vault file (POST /api/vault/create)', () => {
   });
 });
 
+describe('the keys a file is sealed for (GET /api/vault/sealing-keys)', () => {
+  const sealingKeys = (token: string, recipientId: string) => api('GET', `/api/vault/sealing-keys?recipient_user_id=${recipientId}`, { token });
+
+  it("gives an executor's system holding only a create:vault key the owner's and the recipient's public keys, each under its kid", async () => {
+    const { owner, recipient } = await personas();
+    await withKeys(owner);
+    const key = await api('POST', '/api/developer/keys', { token: owner.token, json: { name: 'executor', scopes: ['create:vault'] } });
+    const res = await sealingKeys(key.data.key, recipient.id.toUpperCase());
+    expect(res.status).toBe(200);
+    const stored = async (id: string) =>
+      JSON.parse((await env.DB.prepare('SELECT public_key FROM user_keys WHERE user_id = ?').bind(id).first<{ public_key: string }>())!.public_key);
+    expect(res.data).toEqual({
+      owner: { user_id: owner.id, public_key: await stored(owner.id) },
+      recipient: { user_id: recipient.id, public_key: await stored(recipient.id) },
+    });
+  });
+
+  it('says the owner must make keys first (409), and that a recipient without keys or no such user cannot be sealed for (404)', async () => {
+    const { owner, recipient, outsider } = await personas();
+    const noOwnKeys = await sealingKeys(owner.token, recipient.id);
+    expect(noOwnKeys.status).toBe(409);
+    expect(noOwnKeys.data.detail).toMatch(/You have no encryption keys yet/);
+    await withKeys(owner);
+    for (const id of [outsider.id, crypto.randomUUID()]) {
+      const res = await sealingKeys(owner.token, id);
+      expect(res.status).toBe(404);
+      expect(res.data.detail).toMatch(/has no encryption keys \(or does not exist\)/);
+    }
+    expect((await sealingKeys(owner.token, 'not-a-user')).status).toBe(422);
+  });
+
+  it('is closed to a key without create:vault and to a sandbox key', async () => {
+    const { owner, recipient } = await personas();
+    await withKeys(owner);
+    const reader = await api('POST', '/api/developer/keys', { token: owner.token, json: { name: 'reader', scopes: ['read:canary'] } });
+    const sandbox = await api('POST', '/api/developer/keys', { token: owner.token, json: { name: 'try', scopes: ['create:vault'], sandbox: true } });
+    expect((await sealingKeys(reader.data.key, recipient.id)).status).toBe(403);
+    const bySandbox = await sealingKeys(sandbox.data.key, recipient.id);
+    expect(bySandbox.status).toBe(403);
+    expect(bySandbox.data.detail).toMatch(/Sandbox keys cannot/);
+  });
+});
+
 describe('giving a file to someone (POST /api/vault/assign)', () => {
   it('answers the item with its status, condition and QR code link for each condition type', async () => {
     const { owner, recipient } = await personas();

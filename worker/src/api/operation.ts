@@ -68,8 +68,8 @@ export interface OperationDocs {
   responses?: RouteDoc['responses'];
   /** Documentation only: a `public` route that also accepts a session (a check-in). */
   authOptional?: boolean;
-  /** The success answer's media type when it is not JSON (a download). */
-  contentType?: string;
+  /** The success answer's media type when it is not JSON (a download); a list when it is one of several. */
+  contentType?: string | readonly string[];
   /** Documentation only: a reserved route that never succeeds yet (it answers 501): no success answer is documented. */
   reserved?: boolean;
   /** Request headers the operation reads (`OperationContext.header`), documented as header parameters. */

@@ -49,5 +49,6 @@ export interface RouteDoc {
     headers?: RequestHeaderDoc[];
   };
   /** Status → description (and a schema when one exists as zod). */
-  responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string }>;
+  /** A `contentType` list: the body is one of these (a capsule's media is audio or video). */
+  responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string | readonly string[] }>;
 }

@@ -3,6 +3,7 @@ import { formConsent } from './form-fields';
 import { MESSAGE_STATUSES, VAULT_CONDITION_TYPES } from '@afterword/db/enums';
 import { AES_GCM_IV_BYTES, ATTACHMENT_MAX_BYTES, ATTACHMENT_NAME_MAX, cleanFileName, decodeBase64Any } from './attachments';
 import { parseIsoInstant, ZPaused } from './messages';
+import { ZPublicKeyView } from './e2ee';
 
 export { VAULT_CONDITION_TYPES };
 export type VaultConditionType = (typeof VAULT_CONDITION_TYPES)[number];
@@ -174,3 +175,19 @@ export type VaultClaimView = z.infer<typeof ZVaultClaimView>;
 
 /** The claim token of a QR code: 32 base64url characters (192 bits). */
 export const ZClaimTokenParam = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{32}$/, { message: 'Not a claim link' }) });
+
+/** GET /api/vault/sealing-keys: whom the file will be given to. */
+export const ZVaultSealingKeysQuery = z.object({
+  recipient_user_id: z
+    .string({ message: 'recipient_user_id is required' })
+    .trim()
+    .uuid({ message: 'recipient_user_id must be a user id (a UUID)' })
+    .transform((v) => v.toLowerCase()),
+});
+
+/**
+ * The two public keys a vault file's envelope is sealed for: the owner's (so the owner can read it back) and
+ * the recipient's. Each `user_id` is the `kid` of its reader in the envelope (docs/security/e2ee.md).
+ */
+export const ZVaultSealingKeys = z.object({ owner: ZPublicKeyView, recipient: ZPublicKeyView });
+export type VaultSealingKeys = z.infer<typeof ZVaultSealingKeys>;

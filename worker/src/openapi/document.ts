@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MAX_JSON_BYTES } from '../lib/json-body';
 import type { RouteDoc } from '../api/route-doc';
 import { ROUTE_DOCS } from './routes';
+import { isManagementPath } from '../api/key-floor';
 
 /*
  * The OpenAPI 3.1 document, generated from ROUTE_DOCS (the same list the API-key policy reads) and the
@@ -160,6 +161,8 @@ function standardErrors(route: RouteDoc): Record<number, string> {
   if (body) {
     errors[400] = multipart ? 'The body could not be read as multipart/form-data' : 'Malformed JSON body';
   }
+  // Keys never reach the account's own paths, even the public ones (sign-in, registration): a key sent there is refused.
+  if (route.auth === 'none' && isManagementPath(route.path)) errors[403] = 'An API key was sent: keys never reach sign-in, sessions or the account';
   if (route.auth !== 'none') {
     errors[401] = 'Not authenticated: no bearer token, or an unknown, expired or revoked session token or API key';
     errors[403] =
@@ -171,8 +174,8 @@ function standardErrors(route: RouteDoc): Record<number, string> {
   if (body) {
     errors[413] = multipart ? 'The upload is too large' : `The JSON body is larger than ${MAX_JSON_BYTES} bytes (1 MiB)`;
     errors[415] = multipart ? 'The body is not multipart/form-data' : 'The body is not JSON (send Content-Type: application/json)';
-    errors[422] = 'Validation failed: `detail` lists each invalid field as {loc, msg, type}';
   }
+  if (body || route.request?.query) errors[422] = 'Validation failed: `detail` lists each invalid field as {loc, msg, type}';
   if (route.auth === 'session-or-key') {
     errors[429] = "API keys: the plan's monthly API-call quota is spent; retry after `Retry-After` seconds";
   }
@@ -198,9 +201,10 @@ function responses(route: RouteDoc): Json {
     .sort((a, b) => a - b)) {
     const r = merged[status]!;
     const entry: Json = { description: r.description };
-    if (r.schema) entry.content = { [r.contentType ?? 'application/json']: { schema: jsonSchema(r.schema, 'output') } };
+    const types = [r.contentType ?? 'application/json'].flat();
+    if (r.schema) entry.content = Object.fromEntries(types.map((type) => [type, { schema: jsonSchema(r.schema!, 'output') }]));
     else if (status >= 400) entry.content = { 'application/json': { schema: ERROR_REF } };
-    else if (r.contentType) entry.content = { [r.contentType]: {} };
+    else if (r.contentType) entry.content = Object.fromEntries(types.map((type) => [type, {}]));
     const headers = responseHeaders(route, status);
     if (headers) entry.headers = headers;
     out[String(status)] = entry;

@@ -2,6 +2,7 @@ import type { Context, Next } from 'hono';
 import type { ApiScope, RouteDoc } from '../api/route-doc';
 import { ROUTE_DOCS } from '../openapi/routes';
 import { AppError } from '../lib/errors';
+import { isManagementPath } from '../api/key-floor';
 import type { KeyCall } from '../domains/developer/authenticate-key';
 import { rateLimitHeaders, retryAfterSeconds } from '../domains/developer/quota';
 import type { AppEnv } from '../middleware/context';
@@ -13,19 +14,11 @@ import { KEYS_CANNOT_MANAGE } from '../middleware/require-principal';
  * the entry's `scope`. Everything else — routes marked `session` or `none`, routes missing from
  * ROUTE_DOCS, tRPC — answers 403 to a key. Sessions are never held to this policy.
  */
-export { KEYS_CANNOT_MANAGE };
+export { KEYS_CANNOT_MANAGE, isManagementPath };
 export const KEY_TRPC_REFUSED = 'API keys work with the REST API only (see /api/openapi.json); /api/trpc needs a signed-in session';
 export const KEY_ROUTE_UNKNOWN = 'API keys cannot call this route: it is not part of the developer API (see /api/openapi.json)';
 export const keySessionOnly = (method: string, path: string) => `${method} ${path} needs a signed-in session; API keys cannot call it`;
 export const keyMissingScope = (scope: ApiScope) => `This API key lacks the scope ${scope}`;
-
-/**
- * A floor under ROUTE_DOCS, never a grant: whatever an entry says, keys never reach key management,
- * webhooks, sign-in and sessions, the profile, E2EE key bundles, account deletion and data rights.
- */
-const MANAGEMENT_PREFIXES = ['/api/developer', '/api/auth', '/api/account', '/api/profile', '/api/keys', '/api/legal'];
-
-export const isManagementPath = (path: string) => MANAGEMENT_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`));
 
 export type KeyRouteAccess = { kind: 'open'; route: RouteDoc; scope?: ApiScope } | { kind: 'public' } | { kind: 'refused'; detail: string };
 

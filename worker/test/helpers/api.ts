@@ -7,6 +7,20 @@ import { createServiceContext } from '../../src/env';
 import { hashPassword } from '../../src/lib/kdf';
 import { readCanaryToken } from '../../src/domains/canary/canary-token';
 import { settleCanaries } from '../../src/domains/canary/canary-timer';
+import { buildOpenApiDocument } from '../../src/openapi/document';
+import { responseContract } from '../../../tests/support/response-contract.mjs';
+
+/**
+ * Every response of a documented operation must be one it declares (tests/support/response-contract.mjs):
+ * an undeclared status, content type or body fails the test that met it.
+ */
+let contract: ReturnType<typeof responseContract> | undefined;
+function checkAgainstDocument(method: string, path: string, res: Response, text: string) {
+  if (!path.startsWith('/api/') || path.startsWith('/api/trpc')) return;
+  contract ??= responseContract(buildOpenApiDocument());
+  const problems = contract({ method, path, status: res.status, contentType: res.headers.get('content-type'), text });
+  if (problems.length) throw new Error(`The response breaks /api/openapi.json:\n${problems.join('\n')}`);
+}
 
 /**
  * A token (or check-in link) check-in is answered by the canary's Durable Object; D1 follows through the PROJECTIONS queue
@@ -42,6 +56,7 @@ export async function api(method: string, path: string, opts: { json?: unknown; 
   }
   const res = await exports.default.fetch(new Request(`http://afterword.test${path}`, { method, headers, body }));
   const text = await res.text();
+  checkAgainstDocument(method, path, res, text);
   let data: any = null;
   try {
     data = text ? JSON.parse(text) : null;

@@ -241,7 +241,7 @@ export const capsuleOperations = [
       description: "The file, for anyone once its capsule is public, and for its author (signed in) before. An item's `data` names this path.",
       tags,
       authOptional: true,
-      contentType: 'audio/*',
+      contentType: ['audio/*', 'video/*'],
       responses: {
         200: { description: 'audio/webm, audio/ogg, audio/wav, video/webm or video/mp4' },
         206: { description: 'The byte range asked for with `Range: bytes=…` (one range; players seek with it)' },

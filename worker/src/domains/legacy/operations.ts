@@ -34,7 +34,7 @@ export const legacyOperations = [
       summary: 'Name who receives a copy before a dead-man deletion',
       description: `Replaces the whole list (an empty list removes everyone). When the dead-man's switch has passed and its deletion is due, each person gets one archive of the chosen parts, in their own records, before the account is erased; the erasure waits until every copy is made. Parts: ${partsDoc}`,
       tags,
-      responses: { 200: { description: 'The heirs now' } },
+      responses: { 200: { description: 'The heirs now' }, 404: { description: 'One of the ids is not one of your contacts (add them as a contact first)' } },
     },
     run: ({ services, principal }, input) => setHeirs(services, principal.user.id, input),
   }),

@@ -191,7 +191,7 @@ export const messageOperations = [
       summary: "A message's recording",
       description: 'The stored bytes with their media type (ciphertext, `application/octet-stream`, for an end-to-end encrypted message).',
       tags,
-      contentType: 'audio/*',
+      contentType: ['audio/*', 'application/octet-stream'],
       responses: {
         200: { description: 'The recording: audio/webm or audio/ogg (application/octet-stream when end-to-end encrypted)' },
         404: { description: 'Message not found (or not yours), or it has no recording' },

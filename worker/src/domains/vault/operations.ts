@@ -8,6 +8,8 @@ import {
   ZVaultCreateFields,
   ZVaultItemView,
   ZClaimTokenParam,
+  ZVaultSealingKeys,
+  ZVaultSealingKeysQuery,
   VAULT_CREATE_MAX_BODY_BYTES,
 } from '../../contracts/vault';
 import { AppError } from '../../lib/errors';
@@ -18,6 +20,7 @@ import { claimView } from './claim';
 import { createVaultAsset } from './create-asset';
 import { deleteVaultItem } from './delete-item';
 import { qrSvg } from './qr-code';
+import { getSealingKeys } from './sealing-keys';
 import { claimLinkByToken, claimNotFound, getVaultItem, listVaultItems, vaultItemNotFound } from './read-vault';
 
 /**
@@ -53,6 +56,32 @@ async function readCreate(form: FormData) {
 }
 
 export const vaultOperations = [
+  defineOperation({
+    method: 'get',
+    path: '/api/vault/sealing-keys',
+    trpc: false,
+    access: writeAccess,
+    input: { query: ZVaultSealingKeysQuery },
+    output: ZVaultSealingKeys,
+    docs: {
+      operationId: 'getVaultSealingKeys',
+      summary: 'The public keys to seal a vault file for',
+      description:
+        'Your public key and the recipient’s (P-256 JWKs), each with the user id that is its `kid` in the v1 envelope: seal the file key for both, then POST /api/vault/create and POST /api/vault/assign. ' +
+        'The whole flow for an API client is in docs/security/e2ee.md ("Vault files from an API client").',
+      tags,
+      responses: {
+        200: { description: 'Both public keys' },
+        403: { description: 'A sandbox key, or a key without create:vault' },
+        404: { description: 'No user has recipient_user_id, or they have no encryption keys yet' },
+        409: { description: 'You have no encryption keys yet (sign in to the app once)' },
+      },
+    },
+    run: (ctx, { recipient_user_id }) => {
+      refuseSandbox(ctx);
+      return getSealingKeys(ctx.services, ctx.principal.user.id, recipient_user_id);
+    },
+  }),
   defineOperation({
     method: 'post',
     path: '/api/vault/create',
