@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Bindings, ServiceContext } from '../env';
 import type { AppError } from '../lib/errors';
 import type { KeyPrincipal, Principal, SessionPrincipal } from '../middleware/context';
-import type { ApiScope, HttpMethod, RequestHeaderDoc, RouteDoc } from '../api/route-doc';
+import type { ApiScope, HttpMethod, OperationLimit, RequestHeaderDoc, RouteDoc } from '../api/route-doc';
 
 /**
  * Who may call an operation. From this one field come the tRPC procedure's guard, the REST route's
@@ -74,6 +74,8 @@ export interface OperationDocs {
   reserved?: boolean;
   /** Request headers the operation reads (`OperationContext.header`), documented as header parameters. */
   requestHeaders?: RequestHeaderDoc[];
+  /** The limits the operation holds under parallel requests (RouteDoc's `OperationLimit`). */
+  limits?: readonly OperationLimit[];
 }
 
 export interface Operation<

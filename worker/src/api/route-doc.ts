@@ -19,6 +19,23 @@ export interface RequestHeaderDoc {
   required?: boolean;
 }
 
+/**
+ * A limit an operation holds however its requests interleave (the limit is part of the write:
+ * worker/src/lib/limited-insert.ts, or one atomic counter). Declared on the operation, printed in the
+ * document (`x-limits` and a sentence), and fired at in parallel by worker/test/parallel-limits.test.ts,
+ * which fails for a declared limit it has no way to fire.
+ */
+export interface OperationLimit {
+  /** What is counted, as a person reads it: "active API keys". */
+  what: string;
+  /** The most there may be; `plan` when the caller's plan decides (worker/src/contracts/plans.ts). */
+  max: number | 'plan';
+  /** Over which span: for as long as they exist, or in a sliding window. */
+  per: 'account' | 'file' | '24 hours' | 'hour' | '10 minutes';
+  /** The status a refused request answers. */
+  refusal: 403 | 409 | 429;
+}
+
 export interface RouteDoc {
   method: HttpMethod;
   /** OpenAPI style, with the /api prefix: `/api/message/{id}`. */
@@ -49,6 +66,8 @@ export interface RouteDoc {
     headers?: RequestHeaderDoc[];
   };
   /** Status → description (and a schema when one exists as zod). */
+  /** Limits held under parallel requests. */
+  limits?: readonly OperationLimit[];
   /** A `contentType` list: the body is one of these (a capsule's media is audio or video). */
   responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string | readonly string[] }>;
 }

@@ -25,6 +25,7 @@ export function toRouteDoc(op: AnyOperation & { path: string }): RouteDoc {
     auth: op.access.kind === 'public' ? (op.docs.authOptional ? 'session' : 'none') : op.access.kind === 'key' ? 'session-or-key' : op.access.kind,
     ...(op.access.kind === 'session-or-key' || op.access.kind === 'key' ? { scope: op.access.scope } : {}),
     ...(op.docs.authOptional ? { authOptional: true } : {}),
+    ...(op.docs.limits?.length ? { limits: op.docs.limits } : {}),
     ...(Object.keys(request).length ? { request } : {}),
     responses: {
       ...(op.docs.reserved

@@ -5,8 +5,9 @@
  * runs as one statement under its single writer, so the count it reads is the count it inserts under.
  * What follows the row in the same batch is written only if the row was (`ifInserted`).
  *
- * Each limited operation declares its limits next to its service (`Limit`), and
- * worker/test/parallel-limits.test.ts fires parallel requests at every one and asserts the exact count.
+ * Each limited service states its limits next to it (`Limit`); its operation declares them for the API
+ * (`docs.limits`), and worker/test/parallel-limits.test.ts fires parallel requests at every declared one and
+ * asserts the exact count.
  */
 export interface Limit {
   /** An SQL expression counting what the limit is about, e.g. `SELECT count(*) FROM canaries WHERE user_id = ?`. */

@@ -212,6 +212,17 @@ function responses(route: RouteDoc): Json {
   return out;
 }
 
+/** "**Limits** …: at most 25 active API keys per account (403)." */
+function limitsSentence(route: RouteDoc): string | undefined {
+  if (!route.limits?.length) return undefined;
+  const each = route.limits.map((l) => {
+    const most = l.max === 'plan' ? `as many ${l.what} as your plan allows` : `at most ${l.max.toLocaleString('en-US')} ${l.what}`;
+    const span = l.per === 'account' ? 'per account' : l.per === 'file' ? 'per file' : `in any ${l.per}`;
+    return `${most} ${span} (${l.refusal})`;
+  });
+  return `**Limits** (held however requests interleave): ${each.join('; ')}.`;
+}
+
 function authSentence(route: RouteDoc): string {
   if (route.auth === 'none') return '**Auth:** none (public).';
   if (route.auth === 'session-or-key') return `**Auth:** a session, or an API key with the \`${route.scope}\` scope.`;
@@ -224,9 +235,10 @@ function operation(route: RouteDoc): Json {
   const op: Json = {
     operationId: route.operationId,
     summary: route.summary,
-    description: [route.description, authSentence(route)].filter(Boolean).join('\n\n'),
+    description: [route.description, limitsSentence(route), authSentence(route)].filter(Boolean).join('\n\n'),
     tags: route.tags,
   };
+  if (route.limits?.length) op['x-limits'] = route.limits;
   const params = parameters(route);
   if (params.length) op.parameters = params;
   const body = requestBody(route);

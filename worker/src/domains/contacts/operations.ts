@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { ZIdParam } from '../../contracts/ids';
 import { defineOperation } from '../../api/operation';
-import { ZAddContactInput, ZContactInvitationAnswer, ZContactInvitationToken, ZContactView, ZReachability } from '../../contracts/contacts';
+import {
+  MAX_CONTACT_INVITATIONS_PER_DAY,
+  ZAddContactInput,
+  ZContactInvitationAnswer,
+  ZContactInvitationToken,
+  ZContactView,
+  ZReachability,
+} from '../../contracts/contacts';
 import { addContact } from './add-contact';
 import { answerContactInvitation } from './answer-invitation';
 import { contactNotFound } from './contact-records';
@@ -29,6 +36,7 @@ export const contactsOperations = [
     status: 201,
     docs: {
       operationId: 'addContact',
+      limits: [{ what: 'contact invitations', max: MAX_CONTACT_INVITATIONS_PER_DAY, per: '24 hours', refusal: 429 }],
       summary: 'Invite a contact',
       description:
         'Emails `email` an invitation with a single-use link (`/contacts/accept/{token}`). The answer is the same whether or not the address has an account: nobody learns from it who uses Afterword.',

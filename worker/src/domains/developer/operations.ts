@@ -1,6 +1,6 @@
 import { ZIdParam } from '../../contracts/ids';
 import { defineOperation } from '../../api/operation';
-import { API_SCOPES, ZApiKeyList, ZCreateApiKeyInput, ZCreatedApiKey, ZRevokedApiKey } from '../../contracts/developer';
+import { API_SCOPES, MAX_ACTIVE_API_KEYS, ZApiKeyList, ZCreateApiKeyInput, ZCreatedApiKey, ZRevokedApiKey } from '../../contracts/developer';
 import { ZDeathReportInput, ZDeathReportResult } from '../../contracts/guardian';
 import { DEATH_REPORT_KEY_ONLY, reportDeath } from './death-verification';
 import { createApiKey, keyNotFound, listApiKeys, revokeApiKey } from './manage-keys';
@@ -25,6 +25,7 @@ export const developerOperations = [
     status: 201,
     docs: {
       operationId: 'createApiKey',
+      limits: [{ what: 'active API keys', max: MAX_ACTIVE_API_KEYS, per: 'account', refusal: 403 }],
       summary: 'Create an API key',
       description:
         `The key (\`afw_live_…\`, or \`afw_test_…\` with \`sandbox\`) is in this answer only: the server keeps its SHA-256 and a display prefix. ` +

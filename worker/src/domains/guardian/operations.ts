@@ -12,6 +12,8 @@ import {
   ZLadderAnswerResult,
   ZLadderView,
   ZUpdateGuardianSettingsInput,
+  MAX_GUARDIANS,
+  MAX_INVITATIONS_PER_DAY,
 } from '../../contracts/guardian';
 import { answerAsGuardian } from './answer-guardian';
 import { getGuardianSettings, updateGuardianSettings } from './guardian-settings';
@@ -41,6 +43,10 @@ export const guardianOperations = [
     status: 201,
     docs: {
       operationId: 'assignGuardian',
+      limits: [
+        { what: 'invited or active guardians', max: MAX_GUARDIANS, per: 'account', refusal: 403 },
+        { what: 'guardian invitations', max: MAX_INVITATIONS_PER_DAY, per: '24 hours', refusal: 429 },
+      ],
       summary: 'Invite a guardian',
       description:
         'Emails `email` an invitation with a single-use accept link (`/guardian/accept/{token}`); the answer is the same whether or not the address has an account. ' +

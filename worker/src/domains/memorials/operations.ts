@@ -13,6 +13,7 @@ import {
   ZMemorialPostInput,
   ZMemorialQuery,
   ZMemorialView,
+  MAX_MEMORIAL_POSTS_PER_HOUR,
 } from '../../contracts/memorials';
 import { lightCandle } from './light-candle';
 import { memorialNotFound, postNotFound } from './memorial-records';
@@ -130,6 +131,7 @@ export const memorialOperations = [
     notFound: memorialNotFound,
     docs: {
       operationId: 'postOnMemorial',
+      limits: [{ what: 'memorial posts', max: MAX_MEMORIAL_POSTS_PER_HOUR, per: 'hour', refusal: 429 }],
       summary: 'Post on a memorial',
       description: '`text` (not blank, at most 2,000 characters) and an optional `media_url` (https only). At most 10 posts an hour per account (429).',
       tags,

@@ -12,6 +12,7 @@ import {
   registrationOptions,
   signInOptions,
   signInWithPasskey,
+  PASSKEYS_MAX,
 } from './passkeys';
 
 /** docs/api.md "Passkeys": make and remove passkeys, sign in and check in with one (docs/decisions/passkeys.md). */
@@ -45,6 +46,7 @@ export const passkeyOperations = [
     status: 201,
     docs: {
       operationId: 'registerPasskey',
+      limits: [{ what: 'passkeys', max: PASSKEYS_MAX, per: 'account', refusal: 409 }],
       summary: 'Keep a passkey',
       description: "The browser's answer to the registration options, with a name for the passkey. Only its public key is stored.",
       tags,

@@ -19,6 +19,7 @@ export const rehearsalOperations = [
     status: 201,
     docs: {
       operationId: 'runRehearsal',
+      limits: [{ what: 'rehearsal', max: 1, per: '10 minutes', refusal: 429 }],
       summary: 'Test everything',
       description:
         'Plans what the engine would do if you stopped checking in now — each warning, miss, guardian question, the veto window, each message and vault release, each webhook — from the engine\'s own rules, and sends a TEST copy ("TEST — rehearsal:") of each kind of warning and notice on your chosen channels, recording what each answered. With `notify_recipients` / `notify_guardians`, they are emailed that this is a rehearsal and nothing was released. Nothing real changes: no miss, release or death flag. One per 10 minutes.',

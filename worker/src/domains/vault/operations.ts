@@ -125,6 +125,7 @@ export const vaultOperations = [
     status: 201,
     docs: {
       operationId: 'assignVaultItem',
+      limits: [{ what: 'recipient', max: 1, per: 'file', refusal: 409 }],
       summary: 'Give a vault file to someone under a condition',
       description:
         '`condition_type`: `recipient_birthday` (`condition_value` MM-DD, or a date whose year is dropped; on the first such day after your death is confirmed, 28 February for 29 February in other years; `every_year` repeats it), ' +

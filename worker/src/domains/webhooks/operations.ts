@@ -44,6 +44,7 @@ export const webhooksOperations = [
     status: 201,
     docs: {
       operationId: 'createWebhook',
+      limits: [{ what: 'webhook endpoints', max: MAX_WEBHOOKS_PER_USER, per: 'account', refusal: 409 }],
       summary: 'Create a webhook endpoint',
       description:
         'Subscribes `url` to `event` (`missed_checkins`: one of your canaries missed a check-in). `hmac_secret` is optional: without it one is ' +
