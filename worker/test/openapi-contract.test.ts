@@ -5,6 +5,10 @@ import { DOCS_CSP, SCALAR_BUNDLE_PATH } from '../src/openapi/rest';
 import { API_SCOPES, type RouteDoc } from '../src/api/route-doc';
 import { ROUTE_DOCS } from '../src/openapi/routes';
 import { api } from './helpers/api';
+import { ZPhoneE164 } from '../src/contracts/profile';
+import { ZAttachmentUploadFields } from '../src/contracts/attachments';
+import { EU_MEMBER_STATES } from '../src/contracts/regions';
+import { toBase64, toBase64Url } from '../src/lib/encoding';
 
 /*
  * ROUTE_DOCS is both the OpenAPI document and the API-key policy, so it must be exactly the set of
@@ -195,6 +199,44 @@ describe('the OpenAPI document', () => {
     expect(upload.required).toEqual(expect.arrayContaining(['file', 'message_id', 'iv']));
     const status = doc.paths['/api/canary/status'].get.responses['200'].content['application/json'].schema;
     expect(status.properties.missed).toEqual({ type: 'boolean' });
+  });
+
+  it('declares the formats the server enforces, as the server enforces them', () => {
+    const body = (path: string, method = 'post', type = 'application/json') => doc.paths[path][method].requestBody.content[type].schema;
+    const register = body('/api/auth/register');
+    expect(register.properties.email).toMatchObject({ format: 'email', maxLength: 254 });
+    const eu = register.allOf.find((rule: any) => rule.if.properties.data_policy_region.const === 'EU-GDPR');
+    expect(eu.then.properties.legal_jurisdiction.enum).toEqual([...EU_MEMBER_STATES]);
+    expect(body('/api/developer/webhooks').properties.url).toMatchObject({ format: 'uri' });
+    expect(body('/api/profile', 'patch').properties.time_zone).toMatchObject({ format: 'iana-time-zone' });
+    const memorialAvatar = body('/api/memorial/create').properties.avatar_url.anyOf.find((s: any) => s.type === 'string');
+    expect(new RegExp(memorialAvatar.pattern).test('https://example.com/a.png')).toBe(true);
+    expect(new RegExp(memorialAvatar.pattern).test('http://example.com/a.png')).toBe(false);
+    expect(body('/api/ai/train-profile').properties.qa.items.properties.question_id.enum).toContain('earliest_memory');
+
+    // The phone's pattern accepts exactly what the server accepts.
+    const phone = new RegExp(body('/api/profile/phone').properties.phone.pattern);
+    for (const typed of [
+      '+14155550100',
+      ' +1 (415) 555-0100 ',
+      '+44.20.7946.0958',
+      '+1234567',
+      '+123456789012345',
+      '0155550100',
+      '+0155550100',
+      '+123456',
+      '+1234567890123456',
+      '+1 415 555 01a0',
+    ])
+      expect(phone.test(typed), typed).toBe(ZPhoneE164.safeParse(typed).success);
+
+    // The IV's pattern: base64 of exactly 12 bytes, either alphabet, padding optional.
+    const ivPattern = new RegExp(body('/api/upload/encrypted-file', 'post', 'multipart/form-data').properties.iv.pattern);
+    const ivField = ZAttachmentUploadFields.shape.iv;
+    for (const bytes of [12, 11, 13]) {
+      const raw = crypto.getRandomValues(new Uint8Array(bytes));
+      for (const text of [toBase64(raw), toBase64Url(raw)]) expect(ivPattern.test(text), text).toBe(ivField.safeParse(text).success);
+    }
   });
 });
 

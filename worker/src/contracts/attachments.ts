@@ -34,11 +34,19 @@ export function decodeBase64Any(value: string): Uint8Array<ArrayBuffer> | null {
   return fromBase64(std + '='.repeat((4 - (std.length % 4)) % 4));
 }
 
-const base64OfBytes = (what: string, bytes: number) =>
-  z
+const base64OfBytes = (what: string, bytes: number) => {
+  const chars = Math.ceil((bytes * 4) / 3);
+  const padding = (4 - (chars % 4)) % 4;
+  return z
     .string({ message: `${what} is required` })
     .trim()
-    .refine((v) => decodeBase64Any(v)?.byteLength === bytes, { message: `${what} must be base64 (standard or url-safe) of exactly ${bytes} bytes` });
+    .refine((v) => decodeBase64Any(v)?.byteLength === bytes, { message: `${what} must be base64 (standard or url-safe) of exactly ${bytes} bytes` })
+    .meta({
+      description: `base64, standard or url-safe, padding optional: exactly ${bytes} bytes`,
+      contentEncoding: 'base64',
+      pattern: `^\\s*[A-Za-z0-9+/_-]{${chars}}={0,${padding}}\\s*$`,
+    });
+};
 
 /** Turns a client file name into one safe to store and to put in a Content-Disposition header. */
 export function cleanFileName(name: string): string {

@@ -7,7 +7,8 @@ export const ZEmail = z
   .string()
   .trim()
   .toLowerCase()
-  .pipe(z.email({ message: 'Enter a valid email address' }).max(254));
+  .pipe(z.email({ message: 'Enter a valid email address' }).max(254))
+  .meta({ format: 'email', maxLength: 254 });
 
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 256;
@@ -17,6 +18,11 @@ export const ZNewPassword = z
   .string()
   .min(PASSWORD_MIN, { message: `Password must be at least ${PASSWORD_MIN} characters` })
   .max(PASSWORD_MAX, { message: `Password must be at most ${PASSWORD_MAX} characters` });
+
+const jurisdictionOf = (region: (typeof DATA_POLICY_REGIONS)[number]) => ({
+  properties: { data_policy_region: { const: region } },
+  required: ['data_policy_region'],
+});
 
 /**
  * POST /api/auth/register. `legal_jurisdiction` is optional and blank means absent (sent only when
@@ -48,6 +54,14 @@ export const ZRegisterInput = z
         if (j && j.length > INTL_JURISDICTION_MAX) issue(`Jurisdiction must be at most ${INTL_JURISDICTION_MAX} characters`);
         break;
     }
+  })
+  // The same rule for the document: which jurisdictions each region accepts.
+  .meta({
+    allOf: [
+      { if: jurisdictionOf('US-HIPAA'), then: { required: ['legal_jurisdiction'], properties: { legal_jurisdiction: { enum: [...US_STATES] } } } },
+      { if: jurisdictionOf('EU-GDPR'), then: { required: ['legal_jurisdiction'], properties: { legal_jurisdiction: { enum: [...EU_MEMBER_STATES] } } } },
+      { if: jurisdictionOf('INTL-General'), then: { properties: { legal_jurisdiction: { type: ['string', 'null'], maxLength: INTL_JURISDICTION_MAX } } } },
+    ],
   });
 export type TRegisterInput = z.input<typeof ZRegisterInput>;
 

@@ -53,7 +53,7 @@ const ZTimeZone = z
   .refine((v) => canonicalTimeZone(v) !== null, {
     message: 'time_zone is not an IANA time zone (for example "Europe/Berlin" or "America/New_York")',
   })
-  .describe('IANA time zone of the wall time, e.g. "Europe/Berlin"');
+  .meta({ description: 'IANA time zone of the wall time, e.g. "Europe/Berlin"', format: 'iana-time-zone', examples: ['Europe/Berlin'] });
 
 const ZWallTime = z
   .string()

@@ -20,7 +20,7 @@ export const MEMORIAL_SORTS = ['newest', 'candles'] as const;
 /** An https URL or nothing (empty and null are nothing): shown as a link or an image, never run. */
 const ZHttpsUrl = (field: string) =>
   z
-    .union([z.null(), z.string().trim()])
+    .union([z.null(), z.string().trim().meta({ format: 'uri', pattern: '^\\s*[Hh][Tt][Tt][Pp][Ss]://', description: 'An https:// address' })])
     .optional()
     .transform((v) => v || null)
     .refine((v) => v === null || v.length <= MEMORIAL_URL_MAX, { message: `${field} must be at most ${MEMORIAL_URL_MAX} characters` })

@@ -18,7 +18,13 @@ function isTimeZone(tz: string) {
   }
 }
 
-export const ZTimeZone = z.string().trim().min(1).max(64).refine(isTimeZone, { message: 'time_zone must be an IANA time zone such as Europe/Berlin' });
+export const ZTimeZone = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .refine(isTimeZone, { message: 'time_zone must be an IANA time zone such as Europe/Berlin' })
+  .meta({ description: 'An IANA time zone', format: 'iana-time-zone', examples: ['Europe/Berlin'] });
 
 /** PATCH /api/profile. */
 export const ZProfileUpdate = z.object({
@@ -36,7 +42,13 @@ export const ZPhoneE164 = z
   .string()
   .trim()
   .transform((v) => v.replace(/[\s\-().]/g, ''))
-  .pipe(z.string().regex(/^\+[1-9]\d{6,14}$/, { message: 'phone must be in E.164 form, e.g. +14155550100' }));
+  .pipe(z.string().regex(/^\+[1-9]\d{6,14}$/, { message: 'phone must be in E.164 form, e.g. +14155550100' }))
+  .meta({
+    description: 'E.164, e.g. +14155550100; spaces, dashes, dots and brackets are dropped first',
+    // The E.164 rule over what is left once the separators are dropped.
+    pattern: '^[\\s().-]*\\+[\\s().-]*[1-9]([\\s().-]*\\d){6,14}[\\s().-]*$',
+    examples: ['+14155550100'],
+  });
 
 /** POST /api/profile/phone: send a code to this number. */
 export const ZStartPhoneVerification = z.object({ phone: ZPhoneE164 });

@@ -42,7 +42,8 @@ export const ZCreateWebhookInput = z.object({
     .trim()
     .min(1, { message: 'url is required' })
     .max(WEBHOOK_URL_MAX_CHARS, { message: `url must be at most ${WEBHOOK_URL_MAX_CHARS} characters` })
-    .refine((u) => URL.canParse(u), { message: 'url must be an absolute URL' }),
+    .refine((u) => URL.canParse(u), { message: 'url must be an absolute URL' })
+    .meta({ format: 'uri' }),
   event: z.enum(WEBHOOK_EVENTS, { message: `event must be one of ${WEBHOOK_EVENTS.join(', ')}` }),
   hmac_secret: z
     .string()
