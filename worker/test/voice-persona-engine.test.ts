@@ -42,6 +42,21 @@ describe('retrieval over the owner’s words (MiniSearch BM25)', () => {
     expect(index.find('what made you laugh').matches[0]!.id).toBe('seed:laugh');
   });
 
+  it('answers a paraphrase of an answered question: "I miss you. What should I do?" finds the answer for someone who misses them', () => {
+    const answered = new PersonaIndex([
+      ...ADA.filter((s) => s.id !== 'beyond:1'),
+      {
+        id: 'seed:missing_me',
+        question: 'What would you tell someone who misses you?',
+        text: 'Look at the stars and remember I loved you.',
+        label: 'Answer to “What would you tell someone who misses you?”',
+      },
+    ]);
+    for (const asked of ['I miss you. What should I do?', 'We are missing you so much', 'What did you want us to remember?'])
+      expect(answered.find(asked).matches[0]?.id, asked).toBe('seed:missing_me');
+    expect(index.find('Tell me about your memories of the harbour').matches[0]!.id).toBe('seed:places');
+  });
+
   it('finds nothing for a question the owner never answered, or one of only filler words', () => {
     expect(index.find('What is your favourite football team?').matches).toEqual([]);
     expect(index.find('what do you?')).toEqual({ matches: [], queryTerms: [] });

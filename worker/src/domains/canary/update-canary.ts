@@ -80,10 +80,7 @@ export async function pauseCanary(ctx: ServiceContext, userId: string, canaryId:
   const until = Date.parse(input.until);
   if (!(until > now)) throw new AppError('UNPROCESSABLE', 'A pause must end in the future.');
   if (until - now > PAUSE_MAX_DAYS * DAY_MS) {
-    throw new AppError(
-      'UNPROCESSABLE',
-      `A pause may last at most ${PAUSE_MAX_DAYS} days; choose an end before ${new Date(now + PAUSE_MAX_DAYS * DAY_MS).toISOString()}.`,
-    );
+    throw new AppError('UNPROCESSABLE', `A pause may last at most ${PAUSE_MAX_DAYS} days; choose an end before ${humanTime(now + PAUSE_MAX_DAYS * DAY_MS)}.`);
   }
   await applyCadence(ctx, row, { interval_seconds: row.interval_seconds, schedule: scheduleOfRow(row), paused_until: until });
   await recordChange(ctx, row, 'canary_paused', `Paused canary "${canaryLabel(row.name)}" for a vacation until ${humanTime(until)}.`);

@@ -1,4 +1,5 @@
 import MiniSearch from 'minisearch';
+import { stemmer } from 'stemmer';
 import type { PersonaSnippet } from './material';
 
 /**
@@ -16,14 +17,15 @@ const STOP_WORDS = new Set(
   while who whom why will with would you your yours yourself tell please ever really much many`.split(/\s+/),
 );
 
-/** Lower case, no stop words, a light stem (plural and -ing/-ed) so "memories" finds "memory". */
+/**
+ * Lower case, no stop words, and the Porter stem (the `stemmer` package: 4 kB, no dependencies), so
+ * "memories" finds "memory" and "I miss you" finds "someone who misses you". A hand-made suffix rule
+ * stemmed "miss" to "mis" but "misses" to "miss", and the question went unanswered.
+ */
 export function contentTerm(term: string): string | null {
   const t = term.toLowerCase().replace(/[’']/g, '');
   if (t.length < 2 || STOP_WORDS.has(t)) return null;
-  return t
-    .replace(/ies$/, 'y')
-    .replace(/(?<=[a-z]{3})(ing|ed|es|s)$/, '')
-    .replace(/(?<=[a-z]{3})e$/, '');
+  return stemmer(t);
 }
 
 const tokenize = (text: string) => text.split(/[^\p{L}\p{N}’']+/u).filter(Boolean);
