@@ -203,7 +203,10 @@ const stepArb = (outages: boolean): fc.Arbitrary<Step> =>
       }),
       weight: 2,
     },
-    { arbitrary: fc.record({ t: fc.constant('resume' as const), c: canaryIdx, within: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 999 })) }), weight: 2 },
+    {
+      arbitrary: fc.record({ t: fc.constant('resume' as const), c: canaryIdx, within: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 999 })) }),
+      weight: 2,
+    },
     { arbitrary: fc.record({ t: fc.constant('delete' as const), c: canaryIdx }), weight: 1 },
   );
 const outagesOn = LONG_OUTAGES || penv.VITE_FC_OUTAGES === '1';
