@@ -220,7 +220,14 @@ test('canary pages: calendar schedule: weekly days at a time in a zone, shown in
 function nextMondayTenBerlin(afterMs) {
   const parts = (at) =>
     Object.fromEntries(
-      new Intl.DateTimeFormat('en-US', { timeZone: 'Europe/Berlin', weekday: 'short', year: 'numeric', month: 'numeric', day: 'numeric', timeZoneName: 'longOffset' })
+      new Intl.DateTimeFormat('en-US', {
+        timeZone: 'Europe/Berlin',
+        weekday: 'short',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        timeZoneName: 'longOffset',
+      })
         .formatToParts(at)
         .map((p) => [p.type, p.value]),
     );
