@@ -213,6 +213,93 @@ test('canary pages: calendar schedule: weekly days at a time in a zone, shown in
   }
 });
 
+/**
+ * The first Monday 10:00 in Berlin after `afterMs`, read with Intl alone (the product uses Temporal): an
+ * independent check of the deadline the page and the server give.
+ */
+function nextMondayTenBerlin(afterMs) {
+  const parts = (at) =>
+    Object.fromEntries(
+      new Intl.DateTimeFormat('en-US', {
+        timeZone: 'Europe/Berlin',
+        weekday: 'short',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        timeZoneName: 'longOffset',
+      })
+        .formatToParts(at)
+        .map((p) => [p.type, p.value]),
+    );
+  for (let k = 0; k < 15; k++) {
+    const p = parts(afterMs + k * 86_400_000);
+    if (p.weekday !== 'Mon') continue;
+    const [, sign, hh, mm] = /GMT([+-])(\d\d):(\d\d)/.exec(p.timeZoneName) ?? [null, '+', '00', '00'];
+    const offsetMs = (sign === '-' ? -1 : 1) * (Number(hh) * 60 + Number(mm)) * 60_000;
+    const at = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), 10, 0) - offsetMs;
+    if (at > afterMs) return at;
+  }
+  throw new Error('no Monday within two weeks');
+}
+
+test('canary pages: edit schedule: an interval canary becomes every Monday at 10:00 Europe/Berlin; the new deadline is said before saving', async () => {
+  const { acct, page, context, errors, requests } = await setup({ path: '/app/canary-status', canary: { interval_seconds: 86_400, name: 'Weekly walk' } });
+  try {
+    await page.getByRole('heading', { level: 3, name: 'Weekly walk', exact: true }).waitFor();
+    const dialog = page.getByRole('dialog', { name: 'Edit the schedule of “Weekly walk”', exact: true });
+    const edit = page.getByRole('button', { name: 'Edit schedule for Weekly walk', exact: true });
+    await edit.click();
+    await dialog.waitFor();
+    // Pre-filled with what the canary has: every 24 hours.
+    assert.equal(await dialog.getByLabel('Every few hours (an interval)', { exact: true }).isChecked(), true);
+    assert.equal(await dialog.getByLabel('Check-in interval (hours)').inputValue(), '24');
+
+    await dialog.getByLabel('On days of the week', { exact: true }).check();
+    await dialog.getByLabel('Monday', { exact: true }).check();
+    await dialog.getByLabel('Check in by (time)').fill('10:00');
+    await dialog.getByLabel('Time zone', { exact: true }).selectOption('Europe/Berlin');
+    assert.equal(await dialog.getByLabel('Remind me before (hours)').inputValue(), '1');
+
+    // What changes, before saving: the first Monday 10:00 Berlin after the last check-in plus the hour's reminder.
+    const [before] = (await api('GET', '/api/canary/list', { token: acct.token })).json;
+    const expected = new Date(nextMondayTenBerlin(Date.parse(before.last_check_in) + 3600_000)).toISOString();
+    const changes = dialog.getByRole('region', { name: 'What changes', exact: true });
+    await changes.getByText('Every Monday by 10:00 (Europe/Berlin), reminded 1 hour before', { exact: false }).waitFor();
+    await changes.locator(`time[datetime="${expected}"]`).waitFor();
+    await assertNoSeriousAxeViolations(page, 'edit schedule dialog');
+    await screenshot(page, 'canary-edit-schedule');
+
+    // A problem is shown under its field, and nothing is sent.
+    await dialog.getByLabel('Monday', { exact: true }).uncheck();
+    await dialog.getByRole('button', { name: 'Save schedule', exact: true }).click();
+    await dialog.getByRole('group', { name: 'Check in by the time below on' }).getByText('Choose at least one day of the week.', { exact: true }).waitFor();
+    assert.deepEqual(calls(requests, 'canary.update'), [], 'no canary.update request without a weekday');
+    await dialog.getByLabel('Monday', { exact: true }).check();
+
+    await dialog.getByRole('button', { name: 'Save schedule', exact: true }).click();
+    await toast(page, 'Schedule saved').waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    assert.equal(calls(requests, 'canary.update').length, 1, 'saved through tRPC canary.update (PATCH /api/canary/{id})');
+    const [after] = (await api('GET', '/api/canary/list', { token: acct.token })).json;
+    assert.deepEqual(after.schedule, { kind: 'weekly', days: ['mon'], time: '10:00', time_zone: 'Europe/Berlin', grace_seconds: 3600 });
+    assert.equal(after.deadline, expected, 'the server gives the deadline the page said');
+    const item = page.locator('.canary-item', { has: page.getByRole('heading', { level: 3, name: 'Weekly walk', exact: true }) });
+    await item.getByText('Every Monday by 10:00 (Europe/Berlin), reminded 1 hour before', { exact: true }).waitFor();
+    await item.locator(`dd time[datetime="${expected}"]`).waitFor();
+    // Opened again, the form holds the saved rule; Cancel sends nothing.
+    await edit.click();
+    await dialog.waitFor();
+    assert.equal(await dialog.getByLabel('On days of the week', { exact: true }).isChecked(), true);
+    assert.equal(await dialog.getByLabel('Time zone', { exact: true }).inputValue(), 'Europe/Berlin');
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    assert.equal(calls(requests, 'canary.update').length, 1);
+    assertNoConsoleErrors(errors);
+  } finally {
+    await context.close();
+  }
+});
+
 test('canary pages: dashboard: Canary Summary shows Active and a ticking countdown; Heartbeat checks in and shows in Recent Activity', async () => {
   const { page, context, errors } = await setup({ path: '/app', clock: true, canary: { interval_seconds: 3600, name: 'Daily phone' } });
   try {

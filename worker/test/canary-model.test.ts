@@ -97,10 +97,17 @@ type Step =
   | { t: 'create'; ratio: 0.5 | 1 | 2 }
   /** A calendar canary (docs/decisions/calendar-schedules.md): its deadlines fall on scheduled wall times in a zone. */
   | { t: 'createCalendar'; schedule: TCanarySchedule }
-  /** The owner pauses a canary for a vacation of `permille` of 60 days (at least a minute); refused once missed. */
-  | { t: 'pause'; c: number; permille: number }
-  /** The owner ends a pause now. */
-  | { t: 'resume'; c: number }
+  /**
+   * The owner pauses a canary for a vacation of `permille` of 60 days (at least a minute); refused once
+   * missed — unless `checkInFirst`, where the owner does what the 409 says: checks in (by its token), then pauses.
+   * `backEarly`: the owner ends it `backEarly` thousandths of the way through, after the object's wakes until then.
+   */
+  | { t: 'pause'; c: number; permille: number; checkInFirst?: boolean; backEarly?: number }
+  /**
+   * The owner ends a pause early, `within` thousandths of the way from now to its end: `c` picks among the
+   * canaries paused now (any canary when none is, to see the refusal).
+   */
+  | { t: 'resume'; c: number; within?: number }
   | { t: 'delete'; c: number };
 
 const intervalArb = fc.oneof(fc.constantFrom(300, 600, 3600, 86_400, 604_800, 34_560_000), fc.integer({ min: 300, max: 864_000 }));
@@ -191,10 +198,15 @@ const stepArb = (outages: boolean): fc.Arbitrary<Step> =>
         t: fc.constant('pause' as const),
         c: canaryIdx,
         permille: fc.oneof(fc.integer({ min: 0, max: 1000 }), fc.integer({ min: 0, max: 30 })),
+        checkInFirst: fc.boolean(),
+        backEarly: fc.option(fc.integer({ min: 0, max: 999 }), { nil: undefined }),
       }),
       weight: 2,
     },
-    { arbitrary: fc.record({ t: fc.constant('resume' as const), c: canaryIdx }), weight: 2 },
+    {
+      arbitrary: fc.record({ t: fc.constant('resume' as const), c: canaryIdx, within: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 999 })) }),
+      weight: 2,
+    },
     { arbitrary: fc.record({ t: fc.constant('delete' as const), c: canaryIdx }), weight: 1 },
   );
 const outagesOn = LONG_OUTAGES || penv.VITE_FC_OUTAGES === '1';
@@ -231,6 +243,10 @@ const stats = {
   pauses: 0,
   resumes: 0,
   pauseNotices: 0,
+  /** Pause steps on a missed canary without a check-in first: refused (409). */
+  pausesRefused: 0,
+  /** Resume steps while none of the run's canaries was paused: refused (409). */
+  resumesRefused: 0,
 };
 
 // The engine logs every emission (console.log) and every repaired timer (console.warn): thousands of lines here.
@@ -566,6 +582,13 @@ async function step(world: World, s: Step) {
     case 'pause': {
       const c = world.pick(s.c);
       if (!c) return;
+      if (s.checkInFirst && world.now >= model.deadlineOf(c)) {
+        // "Check in first": most generated runs leave a canary missed (boundary cycles, outages), where a pause is refused.
+        if (!armableAfterCheckIn(world, [c])) return;
+        if (hasPendingMiss(world, c)) stats.checkInsEndingMissedCycle++;
+        model.checkIn(c, world.now);
+        await checkInWithToken(world.ctx(), c.token, 'ping');
+      }
       const until = world.now + Math.max(MINUTE, Math.round((PAUSE_MAX_DAYS * DAY_MS * s.permille) / 1000));
       // The pause re-arms the object's alarm after it: no instant past 2189 (as for check-ins).
       if (until + c.intervalMs + 62 * DAY_MS >= ALARM_LIMIT) return;
@@ -573,6 +596,7 @@ async function step(world: World, s: Step) {
       const answer = pauseCanary(world.ctx(), user.id, c.id, { until: new Date(until).toISOString() });
       if (!accepted) {
         await expect(answer, 'a missed canary cannot be paused').rejects.toThrow(/check in first/);
+        stats.pausesRefused++;
         return;
       }
       const view = await answer;
@@ -580,21 +604,28 @@ async function step(world: World, s: Step) {
       expect(Date.parse(view.deadline), 'the deadline after a pause').toBe(model.deadlineOf(c));
       modelTimerRun(world, c); // the engine runs at once on the new cycle
       world.timerDue.set(c.id, await timerDueOf(c.id));
+      if (s.backEarly === undefined) return;
+      // Back early: the object wakes when it asked to (the pause-ending notice, in the pause's last day), then the owner resumes.
+      const back = world.now + Math.floor(((until - world.now) * s.backEarly) / 1000);
+      for (let due = world.timerDue.get(c.id); due != null && due <= back; due = world.timerDue.get(c.id)) {
+        world.now = due;
+        await runTimer(world, c, 'alarm');
+      }
+      world.now = Math.max(world.now, back);
+      await resume(world, c);
       return;
     }
     case 'resume': {
-      const c = world.pick(s.c);
+      // Drawn independently of the pauses: picking any canary made nearly every resume land on one that was
+      // not paused (a run has up to three canaries, and a pause is refused while missed), and a soak counted none.
+      const paused = model.live().filter((x) => x.pausedUntil !== null && x.pausedUntil > world.now);
+      const c = paused.length ? paused[s.c % paused.length] : world.pick(s.c);
       if (!c) return;
-      const accepted = model.resume(c, world.now);
-      const answer = resumeCanary(world.ctx(), user.id, c.id);
-      if (!accepted) {
-        await expect(answer, 'only a paused canary resumes').rejects.toThrow(/not paused/);
-        return;
+      // Back early, somewhere in the pause (its last day included, after the pause-ending notice).
+      if (c.pausedUntil !== null && c.pausedUntil > world.now && s.within) {
+        world.now = Math.min(c.pausedUntil - 1, world.now + Math.floor(((c.pausedUntil - world.now) * s.within) / 1000));
       }
-      expect(Date.parse((await answer).deadline), 'the deadline after a resume').toBe(model.deadlineOf(c));
-      stats.resumes++;
-      modelTimerRun(world, c);
-      world.timerDue.set(c.id, await timerDueOf(c.id));
+      await resume(world, c);
       return;
     }
     case 'delete': {
@@ -606,6 +637,21 @@ async function step(world: World, s: Step) {
       return;
     }
   }
+}
+
+/** The owner ends `c`'s pause at the fake now: accepted while paused (the deadline counted from now), else 409. */
+async function resume(world: World, c: ModelCanary) {
+  const accepted = world.model.resume(c, world.now);
+  const answer = resumeCanary(world.ctx(), user.id, c.id);
+  if (!accepted) {
+    await expect(answer, 'only a paused canary resumes').rejects.toThrow(/not paused/);
+    stats.resumesRefused++;
+    return;
+  }
+  expect(Date.parse((await answer).deadline), 'the deadline after a resume').toBe(world.model.deadlineOf(c));
+  stats.resumes++;
+  modelTimerRun(world, c);
+  world.timerDue.set(c.id, await timerDueOf(c.id));
 }
 
 /** The recorded history in D1 equals the model's, row for row. */

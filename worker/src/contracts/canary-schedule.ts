@@ -199,7 +199,8 @@ function listWords(items: string[]): string {
   return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
-function graceWords(seconds: number): string {
+/** 3600 → "1 hour", 7200 → "2 hours", 172800 → "2 days", 5400 → "90 minutes". */
+export function graceWords(seconds: number): string {
   if (seconds % 86_400 === 0) return `${seconds / 86_400} ${seconds === 86_400 ? 'day' : 'days'}`;
   if (seconds % 3600 === 0) return `${seconds / 3600} ${seconds === 3600 ? 'hour' : 'hours'}`;
   const minutes = Math.round(seconds / 60);

@@ -106,4 +106,25 @@ describe('CanaryList', () => {
     expect(toastStore.getSnapshot().map((t) => t.message)).toContain('Token copied');
     vi.unstubAllGlobals();
   });
+
+  it('opens Edit schedule in a dialog pre-filled with the canary, and closes it once saved', async () => {
+    const save = vi.fn(async () => ({ ok: true }) as const);
+    render(
+      <CanaryList
+        canaries={[canary({ name: 'Phone', interval_seconds: 7200 })]}
+        nowMs={NOW}
+        origin="https://afterword.test"
+        onDelete={vi.fn()}
+        deletePending={false}
+        edits={{ save, pending: false }}
+      />,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Edit schedule for Phone' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit the schedule of “Phone”' });
+    expect((within(dialog).getByLabelText(/^Check-in interval \(hours\)/) as HTMLInputElement).value).toBe('2');
+    fireEvent.change(within(dialog).getByLabelText(/^Check-in interval \(hours\)/), { target: { value: '3' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save schedule' }));
+    await waitFor(() => expect(save).toHaveBeenCalledWith('c1', { interval_seconds: 10_800, schedule: null }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
 });

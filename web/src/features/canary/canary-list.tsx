@@ -1,4 +1,4 @@
-import { canaryLabel, type TCanary } from '@afterword/worker/contracts/canary';
+import { canaryLabel, type TCanary, type TUpdateCanaryInput } from '@afterword/worker/contracts/canary';
 import { useState } from 'react';
 import { HealthBadge, type CanaryHealth } from '../../components/badge';
 import { Button } from '../../components/button';
@@ -10,6 +10,8 @@ import { formatInterval } from './format';
 import { countdownView } from './health';
 import { Time } from '../../components/time';
 import { PauseControl } from './pause-control';
+import { Modal } from '../../components/modal';
+import { EditScheduleForm, type SaveResult } from './edit-schedule-form';
 
 export const DELETE_CONFIRM_TEXT = 'Delete this canary?';
 
@@ -25,9 +27,11 @@ interface CanaryListProps {
   deletePending: boolean;
   /** Vacation pauses (absent: no pause control). */
   pauses?: { pause: (id: string, until: string) => Promise<boolean>; resume: (id: string) => Promise<boolean>; pending: boolean };
+  /** Schedule changes (absent: no Edit schedule button). */
+  edits?: { save: (id: string, input: TUpdateCanaryInput) => Promise<SaveResult>; pending: boolean };
 }
 
-export function CanaryList({ canaries, nowMs, origin, onDelete, deletePending, pauses }: CanaryListProps) {
+export function CanaryList({ canaries, nowMs, origin, onDelete, deletePending, pauses, edits }: CanaryListProps) {
   const [confirming, setConfirming] = useState<TCanary | null>(null);
 
   if (!canaries.length) {
@@ -47,7 +51,7 @@ export function CanaryList({ canaries, nowMs, origin, onDelete, deletePending, p
     <>
       <ul className="canary-list">
         {canaries.map((canary) => (
-          <CanaryItem key={canary.id} canary={canary} nowMs={nowMs} origin={origin} onDelete={() => setConfirming(canary)} pauses={pauses} />
+          <CanaryItem key={canary.id} canary={canary} nowMs={nowMs} origin={origin} onDelete={() => setConfirming(canary)} pauses={pauses} edits={edits} />
         ))}
       </ul>
       <ConfirmDialog
@@ -72,14 +76,17 @@ function CanaryItem({
   origin,
   onDelete,
   pauses,
+  edits,
 }: {
   canary: TCanary;
   nowMs: number;
   origin: string;
   onDelete: () => void;
   pauses: CanaryListProps['pauses'];
+  edits: CanaryListProps['edits'];
 }) {
   const name = canaryLabel(canary.name);
+  const [editing, setEditing] = useState(false);
   const health = countdownView(canary.last_check_in, canary.interval_seconds, nowMs, false, canary)?.health ?? SERVER_HEALTH[canary.status];
   const url = pingUrl(origin, canary.token);
   const curl = curlExample(origin, canary.token);
@@ -117,6 +124,30 @@ function CanaryItem({
           </dd>
         </div>
       </dl>
+      {edits && canary.active ? (
+        <>
+          <div className="button-row">
+            <Button variant="secondary" onClick={() => setEditing(true)}>
+              Edit schedule<span className="visually-hidden"> for {name}</span>
+            </Button>
+          </div>
+          <Modal open={editing} onOpenChange={setEditing} title={`Edit the schedule of “${name}”`}>
+            {editing ? (
+              <EditScheduleForm
+                canary={canary}
+                nowMs={nowMs}
+                pending={edits.pending}
+                onCancel={() => setEditing(false)}
+                onSave={async (input) => {
+                  const saved = await edits.save(canary.id, input);
+                  if (saved.ok) setEditing(false);
+                  return saved;
+                }}
+              />
+            ) : null}
+          </Modal>
+        </>
+      ) : null}
       {pauses && canary.active ? (
         <PauseControl
           name={name}

@@ -1,14 +1,13 @@
 import { PLAN_LIMITS, type PlanId } from '@afterword/worker/contracts/plans';
-import { DEFAULT_INTERVAL_SECONDS, INTERVAL_MAX_SECONDS, ZCreateCanaryInput, type TCreateCanaryInput } from '@afterword/worker/contracts/canary';
+import { DEFAULT_INTERVAL_SECONDS, type TCreateCanaryInput } from '@afterword/worker/contracts/canary';
 import { Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/field';
-import { hoursToIntervalSeconds } from './interval-hours';
-import { defaultScheduleDraft, type ScheduleDraft, type ScheduleMode, scheduleFromDraft } from './schedule-draft';
-import { ScheduleFields, ScheduleModeChoice } from './schedule-fields';
+import { type CadenceError, cadenceFromForm, defaultScheduleDraft, type ScheduleDraft, type ScheduleMode } from './schedule-draft';
+import { CadenceFields } from './schedule-fields';
 
-export const INTERVAL_HOURS_ERROR = 'Enter a number of hours greater than 0.';
+export { INTERVAL_HOURS_ERROR } from './schedule-draft';
 
 interface CreateCanaryFormProps {
   /** Resolves true when the canary was created; the form then clears. */
@@ -28,65 +27,35 @@ export function canaryAllowance({ plan, owned }: { plan: PlanId; owned: number }
   return { text: `${allows} and you have ${owned}: delete one or upgrade to add another. ${upgrade}`, full: true };
 }
 
-const maxDays = INTERVAL_MAX_SECONDS / 86_400;
-const maxHours = INTERVAL_MAX_SECONDS / 3600;
-
 export function CreateCanaryForm({ onCreate, pending, allowance }: CreateCanaryFormProps) {
   const limit = allowance ? canaryAllowance(allowance) : null;
   const [hours, setHours] = useState(String(DEFAULT_INTERVAL_SECONDS / 3600));
   const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const [mode, setMode] = useState<ScheduleMode>('interval');
   const [draft, setDraft] = useState<ScheduleDraft>(defaultScheduleDraft);
-  const [scheduleError, setScheduleError] = useState<string | null>(null);
+  const [error, setError] = useState<CadenceError | null>(null);
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (pending) return;
-    if (mode !== 'interval') {
-      const result = scheduleFromDraft(mode, draft);
-      if ('error' in result) {
-        setScheduleError(result.error);
-        return;
-      }
-      setScheduleError(null);
-      if (await onCreate({ schedule: result.schedule, ...(name.trim() ? { name: name.trim() } : {}) })) setName('');
-      return;
-    }
-    const intervalSeconds = hoursToIntervalSeconds(hours);
-    if (intervalSeconds === null) {
-      setError(INTERVAL_HOURS_ERROR);
-      return;
-    }
-    // The server's own contract, so its bounds (one minute to 400 days) are explained before sending.
-    const parsed = ZCreateCanaryInput.safeParse({ interval_seconds: intervalSeconds, name: name.trim() || undefined });
-    if (!parsed.success) {
-      setError(`The interval must be at least one minute and at most ${maxDays} days (${maxHours} hours).`);
+    // The server's own contracts, so their bounds (one minute to 400 days, the schedule's rules) are explained before sending.
+    const result = cadenceFromForm(mode, hours, draft);
+    if ('error' in result) {
+      setError(result);
       return;
     }
     setError(null);
-    const input: TCreateCanaryInput = { interval_seconds: intervalSeconds, ...(name.trim() ? { name: name.trim() } : {}) };
+    const { cadence } = result;
+    const input: TCreateCanaryInput = {
+      ...(cadence.schedule ? { schedule: cadence.schedule } : { interval_seconds: cadence.interval_seconds }),
+      ...(name.trim() ? { name: name.trim() } : {}),
+    };
     if (await onCreate(input)) setName('');
   }
 
   return (
     <form className="form-row" onSubmit={handleSubmit} noValidate aria-label="Create a canary">
-      <ScheduleModeChoice mode={mode} onChange={setMode} />
-      {mode === 'interval' ? (
-        <TextField
-          label="Check-in interval (hours)"
-          name="interval_hours"
-          inputMode="decimal"
-          autoComplete="off"
-          required
-          value={hours}
-          onChange={(e) => setHours(e.target.value)}
-          hint={`How long you can go without checking in. 24 means once a day. At least one minute, at most ${maxDays} days (${maxHours} hours).`}
-          error={error}
-        />
-      ) : (
-        <ScheduleFields mode={mode} draft={draft} onChange={setDraft} error={scheduleError} />
-      )}
+      <CadenceFields mode={mode} onModeChange={setMode} hours={hours} onHoursChange={setHours} draft={draft} onDraftChange={setDraft} error={error} />
       <TextField
         label="Name (optional)"
         name="name"

@@ -1,9 +1,10 @@
+import { INTERVAL_MAX_SECONDS } from '@afterword/worker/contracts/canary';
 import type { MonthWeek, Weekday } from '@afterword/worker/contracts/canary-schedule';
 import { useId } from 'react';
 import { CheckboxField } from '../../components/checkbox';
 import { TextField } from '../../components/field';
 import { SelectField } from '../../components/select';
-import { MONTH_WEEK_OPTIONS, type ScheduleDraft, type ScheduleMode, timeZoneOptions, WEEKDAY_OPTIONS } from './schedule-draft';
+import { type CadenceError, MONTH_WEEK_OPTIONS, type ScheduleDraft, type ScheduleMode, timeZoneOptions, WEEKDAY_OPTIONS } from './schedule-draft';
 
 const MODES: { value: ScheduleMode; label: string }[] = [
   { value: 'interval', label: 'Every few hours (an interval)' },
@@ -33,16 +34,23 @@ interface ScheduleFieldsProps {
   mode: Exclude<ScheduleMode, 'interval'>;
   draft: ScheduleDraft;
   onChange: (draft: ScheduleDraft) => void;
-  error: string | null;
+  /** A problem with what was typed, shown under its field. */
+  error: CadenceError | null;
 }
 
-/** The calendar part of the create form: the days (or the day of the month), the time, the zone and the reminder. */
+/** The calendar part of the create and edit forms: the days (or the day of the month), the time, the zone and the reminder. */
 export function ScheduleFields({ mode, draft, onChange, error }: ScheduleFieldsProps) {
   const set = (patch: Partial<ScheduleDraft>) => onChange({ ...draft, ...patch });
+  const errorOf = (field: CadenceError['field']) => (error?.field === field ? error.error : null);
+  const daysErrorId = useId();
   return (
     <>
       {mode === 'weekly' ? (
-        <fieldset className="form-row__full fieldset">
+        <fieldset
+          className="form-row__full fieldset"
+          aria-describedby={errorOf('days') ? daysErrorId : undefined}
+          aria-invalid={errorOf('days') ? true : undefined}
+        >
           <legend className="fieldset__legend">Check in by the time below on</legend>
           {WEEKDAY_OPTIONS.map((d) => (
             <CheckboxField
@@ -52,6 +60,11 @@ export function ScheduleFields({ mode, draft, onChange, error }: ScheduleFieldsP
               onChange={(e) => set({ days: e.target.checked ? [...draft.days, d.value] : draft.days.filter((x) => x !== d.value) })}
             />
           ))}
+          {errorOf('days') ? (
+            <p id={daysErrorId} className="field__error">
+              {errorOf('days')}
+            </p>
+          ) : null}
         </fieldset>
       ) : (
         <>
@@ -71,6 +84,7 @@ export function ScheduleFields({ mode, draft, onChange, error }: ScheduleFieldsP
               ...MONTH_WEEK_OPTIONS.map((w) => ({ value: w.value, label: `The ${w.value} …` })),
             ]}
             hint="The 29th to 31st fall on a shorter month's last day."
+            error={errorOf('day')}
           />
           {draft.monthlyBy === 'weekday' ? (
             <SelectField label="Weekday" value={draft.weekday} onChange={(e) => set({ weekday: e.target.value as Weekday })} options={WEEKDAY_OPTIONS} />
@@ -85,12 +99,14 @@ export function ScheduleFields({ mode, draft, onChange, error }: ScheduleFieldsP
         value={draft.time}
         onChange={(e) => set({ time: e.target.value })}
         hint="On a day when the clocks change, a time that does not exist moves later by the change, never earlier."
+        error={errorOf('time')}
       />
       <SelectField
         label="Time zone"
         value={draft.timeZone}
         onChange={(e) => set({ timeZone: e.target.value })}
         options={timeZoneOptions(draft.timeZone).map((z) => ({ value: z, label: z.replaceAll('_', ' ') }))}
+        error={errorOf('time_zone')}
       />
       <TextField
         label="Remind me before (hours)"
@@ -101,8 +117,46 @@ export function ScheduleFields({ mode, draft, onChange, error }: ScheduleFieldsP
         value={draft.graceHours}
         onChange={(e) => set({ graceHours: e.target.value })}
         hint="You are reminded this long before each deadline; a check-in from then on counts for that deadline."
-        error={error}
+        error={errorOf('grace')}
       />
+    </>
+  );
+}
+
+const maxDays = INTERVAL_MAX_SECONDS / 86_400;
+const maxHours = INTERVAL_MAX_SECONDS / 3600;
+
+interface CadenceFieldsProps {
+  mode: ScheduleMode;
+  onModeChange: (mode: ScheduleMode) => void;
+  /** The interval in hours, as typed. */
+  hours: string;
+  onHoursChange: (hours: string) => void;
+  draft: ScheduleDraft;
+  onDraftChange: (draft: ScheduleDraft) => void;
+  error: CadenceError | null;
+}
+
+/** When check-ins are due, as the create and edit forms ask it: an interval in hours, or a calendar schedule. */
+export function CadenceFields({ mode, onModeChange, hours, onHoursChange, draft, onDraftChange, error }: CadenceFieldsProps) {
+  return (
+    <>
+      <ScheduleModeChoice mode={mode} onChange={onModeChange} />
+      {mode === 'interval' ? (
+        <TextField
+          label="Check-in interval (hours)"
+          name="interval_hours"
+          inputMode="decimal"
+          autoComplete="off"
+          required
+          value={hours}
+          onChange={(e) => onHoursChange(e.target.value)}
+          hint={`How long you can go without checking in. 24 means once a day. At least one minute, at most ${maxDays} days (${maxHours} hours).`}
+          error={error?.field === 'interval' ? error.error : null}
+        />
+      ) : (
+        <ScheduleFields mode={mode} draft={draft} onChange={onDraftChange} error={error} />
+      )}
     </>
   );
 }

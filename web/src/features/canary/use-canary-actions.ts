@@ -1,5 +1,6 @@
-import type { TCreateCanaryInput } from '@afterword/worker/contracts/canary';
+import type { TCreateCanaryInput, TUpdateCanaryInput } from '@afterword/worker/contracts/canary';
 import { toast, toastApiError } from '../../components/toast';
+import { type FieldIssue, readApiError } from '../../lib/api-error';
 import { trpc } from '../../lib/trpc';
 import { cacheCanaryToken } from './canary-token';
 import { simulatedMiss } from './simulated-miss';
@@ -68,6 +69,34 @@ export function useDeleteCanary() {
       mutation.mutateAsync({ id }).then(
         () => true,
         () => false,
+      ),
+    pending: mutation.isPending,
+  };
+}
+
+/**
+ * PATCH /api/canary/{id} over tRPC (`canary.update`), as the create form's `canary.create`: a changed
+ * schedule or interval. Problems with a field come back to the form to show under it; anything else (a
+ * missed canary: "check in first") is a toast with the server's words.
+ */
+export function useUpdateCanary() {
+  const refresh = useRefreshCanaries();
+  const mutation = trpc.canary.update.useMutation({
+    onSuccess: async () => {
+      toast.success('Schedule saved');
+      await refresh();
+    },
+  });
+  return {
+    /** Resolves `{ ok: true }` once saved, or the server's field issues (none: it said why in a toast). */
+    save: (id: string, input: TUpdateCanaryInput): Promise<{ ok: true } | { ok: false; fieldIssues: FieldIssue[] | null }> =>
+      mutation.mutateAsync({ id, ...input }).then(
+        () => ({ ok: true }) as const,
+        (error: unknown) => {
+          const { fieldIssues } = readApiError(error);
+          if (!fieldIssues) toastApiError('Could not save the schedule. Please try again.')(error);
+          return { ok: false, fieldIssues } as const;
+        },
       ),
     pending: mutation.isPending,
   };

@@ -10,7 +10,7 @@ import { CANARY_STATUS_REFRESH_MS } from '../../features/canary/queries';
 import { ServerStatus } from '../../features/canary/server-status';
 import { SimulateMissPanel } from '../../features/canary/simulate-miss-panel';
 import { useSimulatedMiss } from '../../features/canary/simulated-miss';
-import { useCheckIn, useCreateCanary, useDeleteCanary, usePauseCanary } from '../../features/canary/use-canary-actions';
+import { useCheckIn, useCreateCanary, useDeleteCanary, usePauseCanary, useUpdateCanary } from '../../features/canary/use-canary-actions';
 import { DeadmanSection } from '../../features/deadman/deadman-section';
 import { TestEverything } from '../../features/rehearsal/test-everything';
 import { useRunRehearsal } from '../../features/rehearsal/use-rehearsal';
@@ -40,6 +40,7 @@ function CanaryStatusPage() {
   const create = useCreateCanary();
   const remove = useDeleteCanary();
   const pauses = usePauseCanary();
+  const edits = useUpdateCanary();
   const deadmanActions = useDeadmanActions();
   const rehearsals = trpc.rehearsal.list.useQuery();
   const rehearsal = useRunRehearsal();
@@ -84,6 +85,7 @@ function CanaryStatusPage() {
               onDelete={remove.remove}
               deletePending={remove.pending}
               pauses={pauses}
+              edits={edits}
             />
           )}
         </Card>
