@@ -19,9 +19,11 @@ export const ZNewPassword = z
   .min(PASSWORD_MIN, { message: `Password must be at least ${PASSWORD_MIN} characters` })
   .max(PASSWORD_MAX, { message: `Password must be at most ${PASSWORD_MAX} characters` });
 
-const jurisdictionOf = (region: (typeof DATA_POLICY_REGIONS)[number]) => ({
-  properties: { data_policy_region: { const: region } },
-  required: ['data_policy_region'],
+/** JSON Schema's `if`/`then`: when `data_policy_region` is `region`, the body also satisfies `rule`. */
+const forRegion = (region: (typeof DATA_POLICY_REGIONS)[number], rule: Record<string, unknown>) => ({
+  if: { properties: { data_policy_region: { const: region } }, required: ['data_policy_region'] },
+  // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword, in a schema object that no code awaits
+  then: rule,
 });
 
 /**
@@ -58,9 +60,9 @@ export const ZRegisterInput = z
   // The same rule for the document: which jurisdictions each region accepts.
   .meta({
     allOf: [
-      { if: jurisdictionOf('US-HIPAA'), then: { required: ['legal_jurisdiction'], properties: { legal_jurisdiction: { enum: [...US_STATES] } } } },
-      { if: jurisdictionOf('EU-GDPR'), then: { required: ['legal_jurisdiction'], properties: { legal_jurisdiction: { enum: [...EU_MEMBER_STATES] } } } },
-      { if: jurisdictionOf('INTL-General'), then: { properties: { legal_jurisdiction: { type: ['string', 'null'], maxLength: INTL_JURISDICTION_MAX } } } },
+      forRegion('US-HIPAA', { required: ['legal_jurisdiction'], properties: { legal_jurisdiction: { enum: [...US_STATES] } } }),
+      forRegion('EU-GDPR', { required: ['legal_jurisdiction'], properties: { legal_jurisdiction: { enum: [...EU_MEMBER_STATES] } } }),
+      forRegion('INTL-General', { properties: { legal_jurisdiction: { type: ['string', 'null'], maxLength: INTL_JURISDICTION_MAX } } }),
     ],
   });
 export type TRegisterInput = z.input<typeof ZRegisterInput>;
