@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { CanaryNoticeJob, MissedCheckinsEvent } from '../src/contracts/jobs';
 import type { TRehearsal } from '../src/contracts/rehearsal';
 import { advanceCanary } from '../src/domains/canary/advance-canary';
+import { processDeadmanSwitches } from '../src/domains/deadman/process-deadman';
+import { setupDeadman } from '../src/domains/deadman/setup-deadman';
 import { sendCanaryNotice } from '../src/domains/canary/canary-notices';
 import { createCanary } from '../src/domains/canary/create-canary';
 import { advanceLadder } from '../src/domains/guardian/advance-ladder';
@@ -253,5 +255,42 @@ describe('a rehearsal taken at any point of a cycle', () => {
     await runEngine(s, T, lastStep, lastMiss);
     const done = (await engineRecord(owner.id, canary.id, [message.id], hook.id, lastMiss)).filter((l) => Number(l.split('@')[1]) >= T);
     expect(done).toEqual(planned);
+  });
+});
+
+/**
+ * The dead-man's switch: the rehearsal plans the deletion's scheduling when the deadline passes and the erasure a
+ * day later (`deadmanDeletionDate`); the every-minute cron, run at those instants with no check-in, does exactly that.
+ */
+describe("a rehearsal and the real dead-man's switch", () => {
+  it('plans the deletion scheduled at the deadline and the account erased at the date the cron then sets and keeps', async () => {
+    const owner = await signedInUser();
+    const t0 = Date.now() + DAY;
+    await setupDeadman(servicesAt(t0), owner.id, { hours: 2 });
+    const T = t0 + 30 * MIN;
+    const plan = (await captureQueues(async () => runRehearsal(servicesAt(T), await userRow(owner.id), {}))).result;
+    const scheduled = plan.steps.find((s) => s.kind === 'deletion_scheduled');
+    const erased = plan.steps.find((s) => s.kind === 'account_deleted');
+    expect(Date.parse(scheduled!.at)).toBe(t0 + 2 * HOUR);
+    expect(Date.parse(erased!.at)).toBe(t0 + 2 * HOUR + DAY);
+
+    // The cron a minute before the deadline does nothing; at the planned instant it schedules the planned date.
+    await processDeadmanSwitches(servicesAt(Date.parse(scheduled!.at) - MIN));
+    expect(await env.DB.prepare('SELECT count(*) AS n FROM scheduled_deletions WHERE user_id = ?').bind(owner.id).first('n')).toBe(0);
+    await processDeadmanSwitches(servicesAt(Date.parse(scheduled!.at)));
+    const row = await env.DB.prepare("SELECT deletion_date FROM scheduled_deletions WHERE user_id = ? AND status = 'scheduled'")
+      .bind(owner.id)
+      .first<{ deletion_date: number }>();
+    expect(row?.deletion_date).toBe(Date.parse(erased!.at));
+
+    // A rehearsal taken now plans only the erasure, at the date already set.
+    const later = (await captureQueues(async () => runRehearsal(servicesAt(Date.parse(scheduled!.at) + 20 * MIN), await userRow(owner.id), {}))).result;
+    expect(later.steps.filter((s) => s.kind === 'deletion_scheduled')).toEqual([]);
+    expect(later.steps.find((s) => s.kind === 'account_deleted')?.at).toBe(erased!.at);
+
+    await processDeadmanSwitches(servicesAt(Date.parse(erased!.at) - MIN));
+    expect(await env.DB.prepare('SELECT count(*) AS n FROM users WHERE id = ?').bind(owner.id).first('n')).toBe(1);
+    await processDeadmanSwitches(servicesAt(Date.parse(erased!.at)));
+    expect(await env.DB.prepare('SELECT count(*) AS n FROM users WHERE id = ?').bind(owner.id).first('n')).toBe(0);
   });
 });

@@ -32,6 +32,8 @@ export const REHEARSAL_STEP_KINDS = [
   'message_released',
   'vault_released',
   'webhook',
+  'deletion_scheduled',
+  'account_deleted',
 ] as const;
 
 export const ZRehearsalStep = z.object({

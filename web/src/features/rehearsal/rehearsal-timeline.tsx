@@ -9,11 +9,11 @@ const CHANNEL_LABEL: Record<TRehearsalReach['channel'], string> = { email: 'Emai
 /** "Email o•••@example.com: accepted", "Push 2 devices: delivered to 2 of 2 devices". */
 export const reachText = (r: TRehearsalReach) => `${CHANNEL_LABEL[r.channel]}${r.address ? ` ${r.address}` : ''}: ${r.note}`;
 
-/** Which dot a step gets: a gap is red, a release is the accent, a warning or miss amber. */
+/** Which dot a step gets: a gap is red, a release or the erasure the accent, a warning, miss or scheduled deletion amber. */
 function tone(step: TRehearsalStep) {
   if (step.gaps.length) return 'failed';
-  if (step.kind === 'message_released' || step.kind === 'vault_released') return 'releasing';
-  if (step.kind === 'warning' || step.kind === 'miss' || step.kind === 'message_armed') return 'armed';
+  if (step.kind === 'message_released' || step.kind === 'vault_released' || step.kind === 'account_deleted') return 'releasing';
+  if (step.kind === 'warning' || step.kind === 'miss' || step.kind === 'message_armed' || step.kind === 'deletion_scheduled') return 'armed';
   return 'scheduled';
 }
 

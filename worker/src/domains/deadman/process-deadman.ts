@@ -13,6 +13,9 @@ import { settleCheckInsOf } from '../canary/settle-check-ins';
 /** Between a passed dead-man deadline and the deletion: one last day in which a check-in cancels it. */
 export const DEADMAN_FINAL_NOTICE_MS = 24 * 3600_000;
 
+/** When a passed switch's deletion is carried out, scheduled at `now` (the rehearsal plans it with the same rule). */
+export const deadmanDeletionDate = (deadline: number, now: number) => Math.max(now, deadline) + DEADMAN_FINAL_NOTICE_MS;
+
 /**
  * Run by the every-minute cron (a minute is precise enough for a deadline counted in hours; the
  * table is the record, so no timer can be lost). 1) A passed deadline schedules the account's
@@ -43,7 +46,7 @@ export async function processDeadmanSwitches(ctx: ServiceContext) {
     )
     .limit(200);
   for (const sw of passed) {
-    const deletionDate = new Date(Math.max(now.getTime(), sw.deadline.getTime()) + DEADMAN_FINAL_NOTICE_MS);
+    const deletionDate = new Date(deadmanDeletionDate(sw.deadline.getTime(), now.getTime()));
     await runBatch(ctx.db, [
       ctx.db.insert(schema.scheduledDeletions).values({
         id: crypto.randomUUID(),

@@ -6,6 +6,7 @@ import type { CanaryFacts, TransitionRow } from '../canary/plan-wake';
 import { firingMissRule } from '../messages/release/arm-on-missed-checkins';
 import { describeRule } from '../messages/release/describe';
 import { cancelDeadlineFor, isSpent, ruleDueAt } from '../messages/release/schedule';
+import { type DeadmanFacts, planDeadman } from './plan-deadman';
 import { simulateCanary } from './simulate-canary';
 
 const HOUR_MS = 3_600_000;
@@ -20,6 +21,8 @@ export interface RehearsalFacts {
   /** The owner's death is already confirmed (nothing waits for it). */
   deathConfirmedAt: number | null;
   webhooks: { id: string; url: string; event: 'missed_checkins' | 'death_confirmed' }[];
+  /** The dead-man's switch, when one is set. */
+  deadman: DeadmanFacts | null;
 }
 
 export type PlannedStep = Omit<TRehearsalStep, 'reached' | 'gaps' | 'at'> & {
@@ -216,8 +219,20 @@ export function planRehearsal(facts: RehearsalFacts): PlannedStep[] {
       }),
     );
   }
+  steps.push(...planDeadman(facts.deadman, now));
   const order = (s: PlannedStep) =>
-    ['warning', 'miss', 'guardians_asked', 'webhook', 'message_armed', 'message_released', 'vault_released', 'veto_window_ends'].indexOf(s.kind);
+    [
+      'warning',
+      'miss',
+      'guardians_asked',
+      'webhook',
+      'message_armed',
+      'message_released',
+      'vault_released',
+      'veto_window_ends',
+      'deletion_scheduled',
+      'account_deleted',
+    ].indexOf(s.kind);
   return steps.sort((a, b) => a.at - b.at || order(a) - order(b));
 }
 

@@ -19,6 +19,7 @@ import { quietHoursRemainingMs } from '../messages/notices/quiet-hours';
 import { maskEmail, tryMethods, type NoticeAttempt } from '../messages/notices/send-owner-notice';
 import { getNotifyPreferences } from '../notify/preferences';
 import { listPushSubscriptions } from '../notify/push-subscriptions';
+import { loadDeadmanFacts } from './load-deadman-facts';
 import { planRehearsal, type PlannedStep, type RehearsalFacts } from './plan-rehearsal';
 import { toRehearsal } from './read-rehearsals';
 
@@ -277,6 +278,7 @@ async function loadFacts(ctx: ServiceContext, user: User, now: number) {
     guardians: { active: guardianConsent ? guardians.length : 0, ...settings },
     deathConfirmedAt: user.death_confirmed_at?.getTime() ?? null,
     webhooks: webhooks.map((w) => ({ ...w, event: w.event as 'missed_checkins' | 'death_confirmed' })),
+    deadman: await loadDeadmanFacts(ctx, user.id),
   };
   const recipients = [...new Map(messages.map(({ recipientId, email, name }) => [recipientId, { id: recipientId, email, name }])).values()];
   return {
