@@ -6,24 +6,9 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { before, describe, test } from 'node:test';
 import * as node from '../support/e2ee-node.mjs';
-import { api, PASSWORD } from '../support/http.mjs';
+import { api } from '../support/http.mjs';
+import { accountWithKeys } from '../support/keys.mjs';
 import { eventually } from '../support/page.mjs';
-import { accountWithToken } from '../support/session.mjs';
-
-/** A person with a key bundle made as their browser would make it; returns the account and its private key. */
-async function personWithKeys() {
-  const person = await accountWithToken();
-  const pair = await node.generateKeyPair();
-  const recovery = await node.generateRecoveryKey();
-  const bundle = {
-    public_key: pair.publicJwk,
-    password_wrap: await node.wrapPrivateKey(pair.privateKey, { password: PASSWORD }, { iterations: 100_000 }),
-    recovery_wrap: await node.wrapPrivateKey(pair.privateKey, { recoveryKey: recovery.text }),
-  };
-  const put = await api('PUT', '/api/keys/me', { token: person.token, body: bundle });
-  assert.equal(put.status, 201, put.text);
-  return { ...person, id: person.user.id, privateKey: pair.privateKey };
-}
 
 /** A reader opens a message's envelope and its one attachment: the file's bytes. */
 async function openVaultFile(reader, messageId) {
@@ -46,8 +31,8 @@ async function openVaultFile(reader, messageId) {
 describe("vault: an executor's system with a create:vault key", () => {
   const s = {};
   before(async () => {
-    s.owner = await personWithKeys();
-    s.recipient = await personWithKeys();
+    s.owner = await accountWithKeys();
+    s.recipient = await accountWithKeys();
     const key = await api('POST', '/api/developer/keys', { token: s.owner.token, body: { name: 'executor', scopes: ['create:vault'] } });
     assert.equal(key.status, 201, key.text);
     s.key = key.json.key;

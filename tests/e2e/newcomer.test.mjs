@@ -9,6 +9,7 @@ import * as node from '../support/e2ee-node.mjs';
 import { newContext, screenshot, sharedBrowser } from '../support/browser.mjs';
 import { api, PASSWORD, uniqueEmail } from '../support/http.mjs';
 import { assertNoSeriousAxeViolations, eventually, h1 } from '../support/page.mjs';
+import { accountWithKeys } from '../support/keys.mjs';
 import { accountWithToken, openSignedIn } from '../support/session.mjs';
 
 const getBrowser = sharedBrowser({ after });
@@ -121,24 +122,13 @@ describe('newcomer: staying unlocked on this device', () => {
   const s = {};
   before(async () => {
     // The owner's keys, made as their browser would (Node's independent implementation of the format).
-    s.owner = await accountWithToken();
-    const pair = await node.generateKeyPair();
-    const recovery = await node.generateRecoveryKey();
-    const bundle = {
-      public_key: pair.publicJwk,
-      password_wrap: await node.wrapPrivateKey(pair.privateKey, { password: PASSWORD }, { iterations: 100_000 }),
-      recovery_wrap: await node.wrapPrivateKey(pair.privateKey, { recoveryKey: recovery.text }),
-    };
-    const put = await api('PUT', '/api/keys/me', { token: s.owner.token, body: bundle });
-    assert.equal(put.status, 201, put.text);
     // They saved their recovery key (an unsaved one would be replaced and shown at the unlock: recovery-key.test.mjs).
-    const saved = await api('POST', '/api/keys/me/recovery/saved', { token: s.owner.token, body: { recovery_ct: bundle.recovery_wrap.ct } });
-    assert.equal(saved.status, 200, saved.text);
+    s.owner = await accountWithKeys({ savedRecoveryKey: true });
     // A friend seals a message for them; it is released at once into their Inbox.
     const friend = await accountWithToken();
     const { envelope } = await node.sealEnvelope({
       payload: { text: 'Only you can read this.' },
-      readers: [{ kid: s.owner.user.id, publicKey: pair.publicJwk }],
+      readers: [{ kid: s.owner.user.id, publicKey: s.owner.publicJwk }],
     });
     await createMessage(friend, { recipient_user_id: s.owner.user.id, content: '', content_encrypted: JSON.stringify(envelope), use_e2ee: true });
     await eventually(async () => (await api('GET', '/api/message/inbox', { token: s.owner.token })).json?.length === 1, 'in the inbox');
