@@ -1,7 +1,7 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from 'cloudflare:test';
 import { describe, expect, it, vi } from 'vitest';
 import type { MissedCheckinsEvent } from '../src/contracts/jobs';
-import { dispatchMissedCheckins } from '../src/domains/canary/missed-event-subscribers';
+import { dispatchMissedCheckins } from '../src/wiring/missed-event-subscribers';
 import { interceptD1 } from '../src/lib/intercept-d1';
 import { consumeBatch } from '../src/queues/consume';
 import { api, signedInUser } from './helpers/api';

@@ -1,6 +1,6 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from 'cloudflare:test';
 import { describe, expect, inject, it } from 'vitest';
-import { dispatchMissedCheckins } from '../src/domains/canary/missed-event-subscribers';
+import { dispatchMissedCheckins } from '../src/wiring/missed-event-subscribers';
 import type { MissedCheckinsEvent } from '../src/contracts/jobs';
 import { sendOwnerNotice } from '../src/domains/messages/notices/send-owner-notice';
 import { deliverWebhook } from '../src/domains/webhooks/deliver';

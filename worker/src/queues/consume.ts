@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { type Projection, ZProjection, ZQueueJob, type QueueJob } from '../contracts/jobs';
 import { clockOf } from '../domains/canary/canary-timer';
 import { applyProjections } from '../domains/canary/projection-batch';
-import { dispatchMissedCheckins, type MissedCheckinsSubscriber, subscribersReaching } from '../domains/canary/missed-event-subscribers';
+import { dispatchMissedCheckins, type MissedCheckinsSubscriber, subscribersReaching } from '../wiring/missed-event-subscribers';
 import { sendCanaryNotice } from '../domains/canary/canary-notices';
 import { sendContactInvitation } from '../domains/contacts/send-invitation';
 import { completeDeathConfirmation } from '../domains/guardian/complete-confirmation';

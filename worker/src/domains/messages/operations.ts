@@ -170,13 +170,20 @@ export const messageOperations = [
   }),
   defineOperation({
     method: 'get',
-    path: null,
+    // The path is SPEC's (under /api/notify); the operation is the message's.
+    path: '/api/notify/logs/{id}',
     trpc: 'logs',
-    access: { kind: 'session' },
+    access: { kind: 'session-or-key', scope: 'read:messages' },
     input: { params: ZIdParam },
     output: z.array(ZDeliveryLogEntry),
     notFound: messageNotFound,
-    docs: { operationId: 'messageDeliveryLog', summary: "A message's delivery log", tags },
+    docs: {
+      operationId: 'messageDeliveryLog',
+      summary: "A message's delivery log",
+      description: 'Every delivery attempt, oldest first: for the sender only (the recipient sees their copy in the Inbox, not how it travelled).',
+      tags,
+      responses: { 200: { description: 'Attempts' }, 404: { description: 'Message not found (or not yours)' } },
+    },
     run: ({ services, principal }, { id }) => getDeliveryLog(services, principal.user.id, id),
   }),
   defineOperation({

@@ -1,15 +1,11 @@
 import { z } from 'zod';
-import { ZIdParam } from '../../contracts/ids';
 import { defineOperation } from '../../api/operation';
-import { ZDeliveryLogEntry } from '../../contracts/messages';
 import { ZNotifyPreferences, ZPushEndpoint, ZPushSubscription, ZPushSubscriptionView } from '../../contracts/notify';
-import { getDeliveryLog } from '../messages/delivery-log';
-import { messageNotFound } from '../messages/read-messages';
 import { getNotifyPreferences, saveNotifyPreferences } from './preferences';
 import { listPushSubscriptionViews, subscribePush, unsubscribePush } from './push-subscriptions';
 import { vapidPublicKey } from './vapid-keys';
 
-/** docs/api.md: /api/notify/preferences and /api/notify/logs/{id}, plus the Web Push routes. */
+/** docs/api.md: /api/notify/preferences and the Web Push routes (/api/notify/logs/{id} is a message's: domains/messages/operations.ts). */
 const tags = ['Notifications'];
 const session = { kind: 'session' } as const;
 
@@ -44,24 +40,6 @@ export const notifyOperations = [
       responses: { 200: { description: 'The saved preferences' } },
     },
     run: ({ services, principal }, prefs) => saveNotifyPreferences(services, principal.user.id, prefs),
-  }),
-  defineOperation({
-    method: 'get',
-    path: '/api/notify/logs/{id}',
-    // tRPC: message.logs.
-    trpc: false,
-    access: { kind: 'session-or-key', scope: 'read:messages' },
-    input: { params: ZIdParam },
-    output: z.array(ZDeliveryLogEntry),
-    notFound: messageNotFound,
-    docs: {
-      operationId: 'messageDeliveryLog',
-      summary: "A message's delivery log",
-      description: 'Every delivery attempt, oldest first: for the sender only (the recipient sees their copy in the Inbox, not how it travelled).',
-      tags: ['Messages'],
-      responses: { 200: { description: 'Attempts' }, 404: { description: 'Message not found (or not yours)' } },
-    },
-    run: ({ services, principal }, { id }) => getDeliveryLog(services, principal.user.id, id),
   }),
   defineOperation({
     method: 'get',

@@ -45,7 +45,7 @@ export async function fanOutEvent(
   return inserted.length;
 }
 
-/** The `missed_checkins` subscriber (domains/canary/missed-event-subscribers.ts). */
+/** The `missed_checkins` subscriber (wiring/missed-event-subscribers.ts). */
 export function fanOutMissedCheckins(ctx: ServiceContext, event: MissedCheckinsEvent, opts: { sandbox?: boolean } = {}): Promise<number> {
   return fanOutEvent(ctx, {
     userId: event.user_id,

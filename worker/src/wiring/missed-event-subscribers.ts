@@ -1,8 +1,8 @@
-import { createServiceContext, type Bindings } from '../../env';
-import { askGuardians } from '../guardian/ask-guardians';
-import { armOnMissedCheckins } from '../messages/release/arm-on-missed-checkins';
-import { fanOutMissedCheckins } from '../webhooks/fan-out';
-import type { MissedCheckinsEvent } from '../../contracts/jobs';
+import { createServiceContext, type Bindings } from '../env';
+import { askGuardians } from '../domains/guardian/ask-guardians';
+import { armOnMissedCheckins } from '../domains/messages/release/arm-on-missed-checkins';
+import { fanOutMissedCheckins } from '../domains/webhooks/fan-out';
+import type { MissedCheckinsEvent } from '../contracts/jobs';
 
 /**
  * Who consumes a `missed_checkins` event: the release engine (arming messages with missed_checkins
