@@ -193,6 +193,17 @@ describe('checking in', () => {
     expect(res.data).toEqual({ detail: 'No canary has this token' });
   });
 
+  it('refuses a second spelling of a real token (non-zero trailing bits in its last character) with 404', async () => {
+    const owner = await signedInUser();
+    const canary = await createCanaryFor(owner.token);
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = alphabet.indexOf(canary.token.at(-1)!);
+    const respelled = canary.token.slice(0, -1) + alphabet[last + 1];
+    const res = await api('POST', '/api/canary/checkin', { json: { token: respelled } });
+    expect(res.status).toBe(404);
+    expect(res.data).toEqual({ detail: 'No canary has this token' });
+  });
+
   it('checks in by POST /api/ping/{token}, recorded as source ping', async () => {
     const owner = await signedInUser();
     const canary = await createCanaryFor(owner.token);

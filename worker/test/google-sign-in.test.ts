@@ -93,4 +93,18 @@ describe('Google sign-in hands the login page its own state back', () => {
       expect(body.detail[0]!.loc).toEqual(['query', 'client_state']);
     }
   });
+
+  it("reads Google's keys once and reuses them for the next sign-ins (jose's remote key set, per isolate)", async () => {
+    const keyFetches = async () =>
+      ((await (await fetch(`${google.origin}/_control/log`)).json()) as { path: string }[]).filter((e) => e.path === '/jwks').length;
+    await nextIdentity();
+    expect((await signIn(`?client_state=${clientState()}`)).get('access_token')).toBeTruthy();
+    const afterFirst = await keyFetches();
+    expect(afterFirst).toBeGreaterThan(0);
+    for (let i = 0; i < 2; i++) {
+      await nextIdentity();
+      expect((await signIn(`?client_state=${clientState()}`)).get('access_token')).toBeTruthy();
+    }
+    expect(await keyFetches()).toBe(afterFirst);
+  });
 });

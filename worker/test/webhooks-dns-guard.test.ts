@@ -76,6 +76,16 @@ describe('non-public addresses', () => {
     'not an address',
   ])('%s is refused', (ip) => expect(isNonPublicAddress(ip)).toBe(true));
 
+  it.each([
+    ['3fff::1', 'documentation (RFC 9637)'],
+    ['2001::1', 'Teredo'],
+    ['2001:2::1', 'benchmarking'],
+    ['64:ff9b:1::a00:1', 'local-use NAT64 (RFC 8215)'],
+    ['::ffff:0:a00:1', 'IPv4-translated (RFC 6145)'],
+    ['192.175.48.1', 'AS112'],
+    ['0177.0.0.1', 'an octal-looking IPv4 spelling'],
+  ])('%s (%s) is refused too: special-purpose ranges from ipaddr.js, not only the common ones', (ip) => expect(isNonPublicAddress(ip)).toBe(true));
+
   it.each(['93.184.216.34', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:93.184.216.34', '64:ff9b::8.8.8.8'])('%s is public', (ip) =>
     expect(isNonPublicAddress(ip)).toBe(false),
   );

@@ -3,7 +3,7 @@
  * WebCrypto only; no network, no storage, no React: callers fetch and store, this module only seals and opens.
  */
 export { FormatError, MalformedRecoveryKeyError, NotARecipientError, TamperedError, WrongKeyError, E2eeError, type E2eeErrorCode } from './errors';
-export { base64ToBytes, base64urlToBytes, bytesToBase64, bytesToBase64url, utf8Decode, utf8Encode, type Bytes } from './encoding';
+export { base64ToBytes, base64urlToBytes, bytesToBase64, bytesToBase64url, bytesToHex, randomBytes, utf8Decode, utf8Encode, type Bytes } from './encoding';
 export { AES_GCM_IV_BYTES, AES_KEY_BYTES, aesGcmDecrypt, aesGcmEncrypt, exportAesKey, generateAesKey, importAesKey, type AesGcmSealed } from './aes-gcm';
 export { exportPrivatePkcs8, exportPublicJwk, generateKeyPair, importPrivatePkcs8, importPublicJwk, publicKeyFingerprint, publicKeyThumbprint } from './keys';
 export { derivePasswordWrapKey, deriveRecoveryWrapKey } from './kdf';

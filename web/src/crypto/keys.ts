@@ -5,7 +5,7 @@
  * not yet universal).
  */
 import { ZPublicKeyJwk, type TPublicKeyJwk } from '@afterword/worker/contracts/e2ee';
-import { bytesToBase64url, utf8Encode, type Bytes } from './encoding';
+import { bytesToBase64url, bytesToHex, utf8Encode, type Bytes } from './encoding';
 import { FormatError } from './errors';
 
 const EC = { name: 'ECDH', namedCurve: 'P-256' } as const;
@@ -70,6 +70,6 @@ export async function publicKeyThumbprint(jwk: TPublicKeyJwk): Promise<string> {
 
 /** The same digest as 16 groups of 4 hex digits, easier to read aloud than base64url. */
 export async function publicKeyFingerprint(jwk: TPublicKeyJwk): Promise<string> {
-  const hex = Array.from(await thumbprintDigest(jwk), (b) => b.toString(16).padStart(2, '0')).join('');
+  const hex = bytesToHex(await thumbprintDigest(jwk));
   return hex.match(/.{4}/g)!.join(' ');
 }

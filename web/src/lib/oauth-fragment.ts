@@ -11,6 +11,7 @@
  * Google sign-in is on in this build and the state is the one it kept. The kept state is spent by the
  * first hand-back that arrives.
  */
+import { bytesToBase64url, randomBytes } from '../crypto';
 import { GOOGLE_SIGNIN_PATH } from './feature-flags';
 
 /** sessionStorage key of the state kept while the browser is away at Google. */
@@ -47,11 +48,7 @@ export function checkHandBack(fragment: OAuthFragment, { googleEnabled, keptStat
 
 /** 32 random bytes, base64url: 43 characters that travel in a URL unescaped (contracts: ZGoogleSignInStart). */
 export function newClientState(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
+  return bytesToBase64url(randomBytes(32));
 }
 
 /** Keeps a fresh state in `storage` and sends the browser to the server, which redirects to Google. */

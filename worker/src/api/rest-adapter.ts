@@ -33,13 +33,13 @@ async function handle(c: Context<AppEnv>, op: AnyOperation) {
   }
   if (op.input.query) Object.assign(input, parseOrThrow(op.input.query, c.req.query(), 'query'));
   if (op.input.body) {
-    const body = parseOrThrow(op.input.body, await readJsonBody(c.req.raw, op.input.maxBytes), 'body');
+    const body = parseOrThrow(op.input.body, await readJsonBody(c, op.input.maxBytes), 'body');
     if (op.input.params || op.input.query) Object.assign(input, body);
     else return answer(c, op, await op.run(context(c, principal), body));
   }
   if (op.input.multipart) {
     const { schema, maxBytes, read } = op.input.multipart;
-    Object.assign(input, await read(await readMultipart(c.req.raw, maxBytes, multipartFields(schema as Parameters<typeof multipartFields>[0]))));
+    Object.assign(input, await read(await readMultipart(c, maxBytes, multipartFields(schema as Parameters<typeof multipartFields>[0]))));
   }
   return answer(c, op, await op.run(context(c, principal), input));
 }

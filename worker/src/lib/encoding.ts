@@ -1,43 +1,37 @@
+/*
+ * Byte ↔ text conversions for the Worker, on @oslojs/encoding (the same library web/src/crypto/encoding.ts
+ * uses). Decoding is strict: a character outside the alphabet, bad padding or non-zero trailing bits is
+ * refused, so one value has one spelling (docs/decisions/libraries.md).
+ */
+import { decodeBase64, decodeBase64urlIgnorePadding, decodeHex, encodeBase64, encodeBase64urlNoPadding, encodeHexLowerCase } from '@oslojs/encoding';
+
 /** Standard base64 (with padding) of bytes. */
-export function toBase64(bytes: Uint8Array): string {
-  let bin = '';
-  for (const b of bytes) bin += String.fromCharCode(b);
-  return btoa(bin);
-}
+export const toBase64 = (bytes: Uint8Array): string => encodeBase64(bytes);
 
 /** Standard base64 of a string's UTF-8 bytes (`btoa` alone only takes Latin-1). */
 export const utf8ToBase64 = (text: string) => toBase64(new TextEncoder().encode(text));
 
 /** base64url without padding: tokens and ids that travel in URLs and headers. */
-export function toBase64Url(bytes: Uint8Array): string {
-  return toBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
+export const toBase64Url = (bytes: Uint8Array): string => encodeBase64urlNoPadding(bytes);
 
 /**
  * Bytes of standard base64 (padding required, no whitespace), or null when `text` is not that.
  * Pure (no Worker APIs): the shared contracts use it too.
  */
 export function fromBase64(text: string): Uint8Array<ArrayBuffer> | null {
+  // The library skips '=' anywhere in a group; padding belongs only at the end.
   if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return null;
   try {
-    return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+    return decodeBase64(text) as Uint8Array<ArrayBuffer>;
   } catch {
     return null;
   }
 }
 
-export function fromBase64Url(s: string): Uint8Array<ArrayBuffer> {
-  const b64 = s.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (s.length % 4)) % 4);
-  const bin = atob(b64);
-  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
-}
+/** Bytes of base64url (padding optional); throws on anything else. */
+export const fromBase64Url = (s: string) => decodeBase64urlIgnorePadding(s) as Uint8Array<ArrayBuffer>;
 
-export function toHex(bytes: Uint8Array): string {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-}
+export const toHex = (bytes: Uint8Array): string => encodeHexLowerCase(bytes);
 
-export function fromHex(hex: string): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return out;
-}
+/** Bytes of an even-length hex string; throws on anything else. */
+export const fromHex = (hex: string) => decodeHex(hex) as Uint8Array<ArrayBuffer>;

@@ -1,21 +1,20 @@
+import type { Context } from 'hono';
 import { AppError, bodyFieldError } from './errors';
-import { readBodyCapped } from './json-body';
+import { capBody } from './json-body';
 
 /**
  * Reads a multipart/form-data body with a size cap: 415 for another media type (naming the operation's
  * own fields), 413 past the cap (declared or streamed), 400 when it does not parse as multipart.
  */
-export async function readMultipart(req: Request, maxBytes: number, fields: { required: string[]; optional: string[] }): Promise<FormData> {
-  const type = req.headers.get('content-type') ?? '';
+export async function readMultipart(c: Context, maxBytes: number, fields: { required: string[]; optional: string[] }): Promise<FormData> {
+  const type = c.req.header('content-type') ?? '';
   if (!/^multipart\/form-data\b/i.test(type.trim())) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Send the upload as multipart/form-data with ${describeFields(fields)}`);
   }
   const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', `The upload is larger than ${maxBytes} bytes`);
-  const declared = Number(req.headers.get('content-length') ?? NaN);
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
-  const body = await readBodyCapped(req, maxBytes, tooLarge);
+  await capBody(c, maxBytes, tooLarge);
   try {
-    return await new Response(body, { headers: { 'content-type': type } }).formData();
+    return await c.req.raw.formData();
   } catch {
     throw new AppError('BAD_REQUEST', 'Malformed multipart body: it could not be read as multipart/form-data (check the boundary)');
   }

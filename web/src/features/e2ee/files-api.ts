@@ -5,6 +5,7 @@
  * key to the server (docs/security/e2ee.md §11).
  */
 import type { AttachmentView } from '@afterword/worker/contracts/attachments';
+import { bytesToHex, randomBytes } from '../../crypto';
 import { httpErrorFrom } from '../../lib/api-error';
 import { authHeaders, restFetch } from '../../lib/rest';
 
@@ -37,7 +38,7 @@ export function multipartBody(
   const enc = new TextEncoder();
   const quote = (v: string) => v.replace(/[\r\n"]/g, (c) => encodeURIComponent(c));
   for (;;) {
-    const boundary = `----afterword${crypto.getRandomValues(new Uint8Array(16)).reduce((s, b) => s + b.toString(16).padStart(2, '0'), '')}`;
+    const boundary = `----afterword${bytesToHex(randomBytes(16))}`;
     const parts: Uint8Array[] = [];
     for (const [k, v] of Object.entries(fields)) parts.push(enc.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(k)}"\r\n\r\n${v}\r\n`));
     parts.push(

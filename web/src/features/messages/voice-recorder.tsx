@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '../../components/button';
+import { bytesToBase64 } from '../../crypto';
 import { formatDuration } from './format';
 
 /** docs/product.md "Voice, persona and chat import": recordings are audio/webm. */
@@ -14,11 +15,7 @@ export interface Recording {
 
 /** The recording as the create call carries it: base64 without a data: prefix. */
 export async function blobToBase64(blob: Blob): Promise<string> {
-  const bytes = new Uint8Array(await blob.arrayBuffer());
-  let binary = '';
-  const CHUNK = 0x8000;
-  for (let i = 0; i < bytes.length; i += CHUNK) binary += String.fromCharCode(...bytes.subarray(i, i + CHUNK));
-  return btoa(binary);
+  return bytesToBase64(new Uint8Array(await blob.arrayBuffer()));
 }
 
 interface VoiceRecorderProps {

@@ -1,20 +1,10 @@
 /** Web Push on this device: the service worker (web/public/sw.js) and the browser's PushManager. */
+import { base64urlToBytes } from '../../crypto';
+
 export const SERVICE_WORKER_URL = '/sw.js';
 
 export function pushSupported(): boolean {
   return typeof window !== 'undefined' && 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window;
-}
-
-/** A VAPID public key (base64url, as the server gives it) as the bytes PushManager.subscribe takes. */
-export function urlBase64ToUint8Array(base64url: string): Uint8Array<ArrayBuffer> {
-  const padded = base64url
-    .replace(/-/g, '+')
-    .replace(/_/g, '/')
-    .padEnd(Math.ceil(base64url.length / 4) * 4, '=');
-  const binary = atob(padded);
-  const out = new Uint8Array(new ArrayBuffer(binary.length));
-  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
-  return out;
 }
 
 export class PushPermissionError extends Error {
@@ -38,5 +28,5 @@ export async function subscribeThisDevice(publicKey: string): Promise<PushSubscr
   const registration = await navigator.serviceWorker.ready;
   const existing = await registration.pushManager.getSubscription();
   if (existing) return existing;
-  return registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: urlBase64ToUint8Array(publicKey) });
+  return registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64urlToBytes(publicKey, 'the VAPID public key') });
 }

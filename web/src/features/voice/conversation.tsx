@@ -2,6 +2,7 @@ import type { PersonaReplyView } from '@afterword/worker/contracts/persona-chat'
 import { PERSONA_PROMPT_MAX } from '@afterword/worker/contracts/persona-chat';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Button } from '../../components/button';
+import { base64ToBytes } from '../../crypto';
 import { readApiError } from '../../lib/api-error';
 import { RECORDING_TYPE } from '../messages/voice-recorder';
 import { CHAT_T } from './chat-texts';
@@ -41,10 +42,7 @@ export function speechRecognition(): RecognitionCtor | null {
 
 /** The reply's audio (a WAV, or an MP3 from Workers AI) as a blob: URL of its type (the CSP allows media from blob:, not data:). */
 export function audioUrl(b64: string, type: string | null = 'audio/wav'): string {
-  const binary = atob(b64);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i);
-  return URL.createObjectURL(new Blob([bytes], { type: type ?? 'audio/wav' }));
+  return URL.createObjectURL(new Blob([base64ToBytes(b64, 'the reply audio')], { type: type ?? 'audio/wav' }));
 }
 
 /**

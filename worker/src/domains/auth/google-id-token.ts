@@ -1,4 +1,4 @@
-import { fromBase64Url } from '../../lib/encoding';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
 
 /** The claims we rely on from a Google ID token (OpenID Connect core, section 2). */
 export interface GoogleClaims {
@@ -7,46 +7,42 @@ export interface GoogleClaims {
   email_verified: boolean;
 }
 
-interface Jwk extends JsonWebKey {
-  kid?: string;
+/**
+ * One key set per JWKS URL for the isolate's life: jose keeps the fetched keys (10 minutes, and fetches
+ * again at once for an unknown `kid`, at most every 30 s), so a sign-in no longer waits on Google's
+ * certs endpoint. Keyed by URL because GOOGLE_JWKS_URL points the tests at a local provider.
+ */
+const keySets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
+
+function keySetFor(jwksUrl: string) {
+  let keys = keySets.get(jwksUrl);
+  if (!keys) {
+    keys = createRemoteJWKSet(new URL(jwksUrl));
+    keySets.set(jwksUrl, keys);
+  }
+  return keys;
 }
 
-const decodeJson = (part: string) => JSON.parse(new TextDecoder().decode(fromBase64Url(part)));
-
 /**
- * Verifies an RS256 ID token against the provider's JWKS and checks iss, aud and exp.
- * Returns null for anything that does not verify; the caller answers with one generic failure.
+ * Verifies an RS256 ID token against the provider's JWKS and checks iss, aud and exp (at the injected
+ * `now`). Returns null for anything that does not verify; the caller answers with one generic failure.
  */
 export async function verifyGoogleIdToken(
   idToken: string,
   opts: { jwksUrl: string; issuers: string[]; audience: string; now: Date },
 ): Promise<GoogleClaims | null> {
-  const parts = idToken.split('.');
-  if (parts.length !== 3) return null;
-  const [h, p, s] = parts as [string, string, string];
-  let header: { alg?: string; kid?: string };
   let claims: Record<string, unknown>;
   try {
-    header = decodeJson(h);
-    claims = decodeJson(p);
+    ({ payload: claims } = await jwtVerify(idToken, keySetFor(opts.jwksUrl), {
+      algorithms: ['RS256'],
+      issuer: opts.issuers,
+      audience: opts.audience,
+      currentDate: opts.now,
+      requiredClaims: ['exp'],
+    }));
   } catch {
     return null;
   }
-  if (header.alg !== 'RS256') return null;
-
-  const res = await fetch(opts.jwksUrl);
-  if (!res.ok) return null;
-  const { keys } = (await res.json()) as { keys: Jwk[] };
-  const jwk = keys.find((k) => k.kid === header.kid);
-  if (!jwk) return null;
-  const key = await crypto.subtle.importKey('jwk', jwk, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, ['verify']);
-  const valid = await crypto.subtle.verify('RSASSA-PKCS1-v1_5', key, fromBase64Url(s), new TextEncoder().encode(`${h}.${p}`));
-  if (!valid) return null;
-
-  const aud = claims.aud;
-  const audOk = Array.isArray(aud) ? aud.includes(opts.audience) : aud === opts.audience;
-  const exp = Number(claims.exp);
-  if (!audOk || !opts.issuers.includes(String(claims.iss)) || !(exp * 1000 > opts.now.getTime())) return null;
   if (typeof claims.sub !== 'string' || typeof claims.email !== 'string') return null;
   return { sub: claims.sub, email: claims.email.trim().toLowerCase(), email_verified: claims.email_verified === true || claims.email_verified === 'true' };
 }

@@ -1,6 +1,6 @@
 import type { Bindings } from '../../env';
 import { AppError } from '../../lib/errors';
-import { fromBase64Url, toBase64Url } from '../../lib/encoding';
+import { fromBase64Url, fromHex, toBase64Url, toHex } from '../../lib/encoding';
 import { constantTimeEqual, hashSecret } from '../../lib/secrets';
 
 /**
@@ -42,15 +42,9 @@ async function tokenMac(env: TokenEnv, canaryId: string, version: number): Promi
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const uuidBytes = (id: string) =>
-  Uint8Array.from(
-    id
-      .replaceAll('-', '')
-      .match(/../g)!
-      .map((h) => Number.parseInt(h, 16)),
-  );
+const uuidBytes = (id: string) => fromHex(id.replaceAll('-', ''));
 function uuidOf(bytes: Uint8Array): string {
-  const hex = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+  const hex = toHex(bytes);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
@@ -81,7 +75,12 @@ export type PresentedToken = { form: 'v2'; canaryId: string; version: number } |
 export async function readCanaryToken(env: TokenEnv, token: string): Promise<PresentedToken> {
   if (/^[A-Za-z0-9_-]{43}$/.test(token)) return { form: 'legacy', hash: await canaryTokenHash(token) };
   if (!/^[A-Za-z0-9_-]{70}$/.test(token)) return { form: 'invalid' };
-  const bytes = fromBase64Url(token);
+  let bytes: Uint8Array<ArrayBuffer>;
+  try {
+    bytes = fromBase64Url(token);
+  } catch {
+    return { form: 'invalid' }; // non-zero trailing bits: not a spelling deriveCanaryToken makes
+  }
   if (bytes.byteLength !== 52) return { form: 'invalid' };
   const canaryId = uuidOf(bytes.subarray(0, 16));
   const version = new DataView(bytes.buffer, bytes.byteOffset).getUint32(16);
