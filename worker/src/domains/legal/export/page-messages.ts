@@ -31,7 +31,7 @@ function rulesText(stored: unknown): string {
 }
 
 const OPENER_LINK = '<a href="open-encrypted-files.html">open-encrypted-files.html</a>';
-const SEALED = `<p class="sealed">End-to-end encrypted: its text is sealed, and Afterword never had its key. Open it with ${OPENER_LINK} and your recovery key or password.</p>`;
+const SEALED = `<p class="sealed">End-to-end encrypted: its text is sealed, and Afterword never had its key. <a href="open-encrypted-files.html">Open it</a> (open-encrypted-files.html) with your recovery key or password.</p>`;
 
 interface MessageContext {
   name: (id: unknown) => string;
