@@ -1,5 +1,5 @@
 import { esc, field, fileLink, table, when } from './html';
-import { groupRows, hasPlan, type PageSource, peopleNames, rowsOf } from './page-source';
+import { groupRows, hasPlan, openerNote, type PageSource, peopleNames, rowsOf } from './page-source';
 
 /** A stored release rule as the person set it (db/schema/messages.ts StoredRule). */
 function ruleText(rule: Record<string, unknown>): string {
@@ -30,14 +30,20 @@ function rulesText(stored: unknown): string {
   return rules.map((r) => ruleText(r as Record<string, unknown>)).join('; or ');
 }
 
-const OPENER_LINK = '<a href="open-encrypted-files.html">open-encrypted-files.html</a>';
-const SEALED = `<p class="sealed">End-to-end encrypted: its text is sealed, and Afterword never had its key. <a href="open-encrypted-files.html">Open it</a> (open-encrypted-files.html) with your recovery key or password.</p>`;
+/** What a sealed message says in place of its text, and where it points for the files. */
+const sealedNote = (opener: string) =>
+  `<p class="sealed">End-to-end encrypted: its text is sealed, and Afterword never had its key. ${
+    opener.startsWith('<a')
+      ? '<a href="open-encrypted-files.html">Open it</a> (open-encrypted-files.html) with your recovery key or password.'
+      : `It and its files: ${opener}.`
+  }</p>`;
 
 interface MessageContext {
   name: (id: unknown) => string;
   history: Map<string, Record<string, unknown>[]>;
   attachments: Map<string, Record<string, unknown>[]>;
   paths: ReadonlyMap<string, string>;
+  opener: string;
 }
 
 function messageArticle(m: Record<string, unknown>, received: boolean, c: MessageContext): string {
@@ -60,8 +66,8 @@ function messageArticle(m: Record<string, unknown>, received: boolean, c: Messag
     field('Written', when(m.created_at)),
     field('Released on', when(m.released_at)),
   ].join('')}</dl>
-${m.content_encrypted ? SEALED : `<p class="text">${esc(m.content) || '(no text)'}</p>`}
-${files.length ? `<p>Files (those ending in .enc are encrypted: ${OPENER_LINK} opens them):</p><ul>${files.map((f) => `<li>${f}</li>`).join('')}</ul>` : ''}
+${m.content_encrypted ? sealedNote(c.opener) : `<p class="text">${esc(m.content) || '(no text)'}</p>`}
+${files.length ? `<p>Files (those ending in .enc are encrypted: ${c.opener}):</p><ul>${files.map((f) => `<li>${f}</li>`).join('')}</ul>` : ''}
 ${history.length ? `<details><summary>History</summary>${table(['When', 'From', 'To', 'Why'], history, '')}</details>` : ''}
 <p class="empty">Message id <code>${esc(id)}</code></p>
 </article>
@@ -75,6 +81,7 @@ export async function* messagesPage(s: PageSource): AsyncGenerator<string> {
     history: await groupRows(s, 'message_history', 'message_id'),
     attachments: await groupRows(s, 'attachments', 'message_id'),
     paths: s.paths,
+    opener: openerNote(s),
   };
   for (const [file, heading, received] of [
     ['messages_sent', 'Messages you wrote', false],

@@ -18,6 +18,12 @@ export interface PageSource {
 
 export const hasPlan = (s: PageSource, file: string) => s.plans.some((p) => p.file === file);
 
+/** How a page points to what is sealed: to the opener, or (a copy without the sealed private key) says it cannot open here. */
+export const openerNote = (s: PageSource) =>
+  s.nav.some((p) => p.file === 'open-encrypted-files.html')
+    ? '<a href="open-encrypted-files.html">open-encrypted-files.html</a> opens them with your recovery key or password'
+    : 'they open only with the keys of whoever sealed them, which this archive does not hold';
+
 /** The rows of data/<file>.json, streamed; none when this archive does not hold that file. */
 export async function* rowsOf(s: PageSource, file: string): AsyncGenerator<Record<string, unknown>> {
   for (const plan of s.plans.filter((p) => p.file === file)) yield* tableRows(s.db, plan, s.userId);

@@ -1,5 +1,5 @@
 import { esc, fileLink, table, when } from './html';
-import { type PageSource, peopleNames, rowsOf } from './page-source';
+import { openerNote, type PageSource, peopleNames, rowsOf } from './page-source';
 
 function condition(item: Record<string, unknown>): string {
   const v = item.condition_value;
@@ -25,7 +25,7 @@ export async function* vaultPage(s: PageSource): AsyncGenerator<string> {
     const path = s.paths.get(String(a.r2_key));
     files.push([esc(a.name), esc(a.size), when(a.created_at), path ? fileLink(path) : 'not in this archive', esc(a.legal_note ?? '')]);
   }
-  yield '<h2>Files in your vault</h2>\n<p>Each is end-to-end encrypted (.enc): <a href="open-encrypted-files.html">open-encrypted-files.html</a> opens them with your recovery key or password.</p>\n';
+  yield `<h2>Files in your vault</h2>\n<p>Each is end-to-end encrypted (.enc): ${openerNote(s)}.</p>\n`;
   yield table(['Name', 'Bytes (sealed)', 'Added', 'In this archive', 'Note'], files, 'No files in the vault.');
   const items: string[][] = [];
   for await (const i of rowsOf(s, 'vault_items')) {
