@@ -1,11 +1,13 @@
-// `npm start`: build the web app if needed, prepare the local D1, seed the demo account, serve
+// `npm start`: build the export's opener page and the web app if needed, prepare the local D1, seed the demo account, serve
 // everything (API + app) with `wrangler dev` on 127.0.0.1:$PORT (default 8787).
 import { spawn } from 'node:child_process';
+import { buildExportOpener } from '../lib/export-opener-build.mjs';
 import { buildWebIfStale } from '../lib/web-build.mjs';
 import { DEMO, applyLocalMigrations, seedDemoAccount } from '../lib/local-db.mjs';
 import { DEVELOPMENT_VARS, root, step } from '../lib/proc.mjs';
 
 const port = process.env.PORT || '8787';
+await buildExportOpener();
 await buildWebIfStale();
 await applyLocalMigrations();
 await seedDemoAccount();

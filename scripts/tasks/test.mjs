@@ -5,6 +5,7 @@
 // failed, a timed-out (cancelled) one included, and a failed step counts at least one
 // (scripts/lib/test-totals.mjs).
 import { readFileSync, rmSync } from 'node:fs';
+import { buildExportOpener } from '../lib/export-opener-build.mjs';
 import { countNodeTestSummary, countVitestReport, createTotals, failedVitestTests } from '../lib/test-totals.mjs';
 import { buildWebIfStale } from '../lib/web-build.mjs';
 import { DEPCRUISE_ARGS, root, run, step } from '../lib/proc.mjs';
@@ -48,6 +49,10 @@ async function nodeTests(name, cmd, args, opts) {
   const note = !counts.reported ? 'no summary' : counts.cancelled ? `${counts.cancelled} cancelled: timed out or cut short` : undefined;
   totals.add(name, { ...counts, note }, r.code === 0);
 }
+
+// The export's opener page is built from the web's crypto before anything reads it (the typecheck, the
+// Worker tests, the archive the browser tests download).
+await timed('opener build', () => buildExportOpener());
 
 // Lint first: it takes a second and fails on an unformatted file as on a lint error or warning; a
 // failure is a failed step like the typecheck, and the run goes on.

@@ -136,6 +136,9 @@ describe('the dead-man deletion with heirs', () => {
     expect(names.filter((n) => n.startsWith('files/vault/'))).toHaveLength(1);
     expect(names.filter((n) => n.startsWith('files/messages_sent/'))).toHaveLength(1);
     expect(names.some((n) => n.startsWith('data/activity') || n.includes('received'))).toBe(false);
+    // Only the pages its parts fill; no opener, since a copy holds no sealed private key for it to open.
+    expect(names.filter((n) => n.endsWith('.html')).sort()).toEqual(['index.html', 'messages.html', 'vault.html']);
+    expect(strFromU8(files['messages.html']!)).toContain('For the outsider, after I am gone');
     expect(strFromU8(files['README.txt']!)).toContain(`A copy of parts of ${owner.email}'s Afterword account (messages, vault)`);
     const sent = JSON.parse(strFromU8(files['data/messages_sent.json']!)) as { content: string }[];
     expect(sent.map((m) => m.content)).toEqual(['For the outsider, after I am gone']);

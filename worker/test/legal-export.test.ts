@@ -6,13 +6,15 @@ import { describe, expect, it } from 'vitest';
 import { capsuleBy } from './helpers/capsules';
 import { memorialBy, postOn } from './helpers/memorials';
 import { EXPORTS, NOT_EXPORTED } from '../src/domains/legal/export/export-plan';
+import { OPENER_PAGE_HTML } from '../src/domains/legal/export/opener-page.data';
 import { toBase64, toHex } from '../src/lib/encoding';
 import { api, signedInUser } from './helpers/api';
 import { schemaTables } from './helpers/schema';
 import { createCanaryFor } from './helpers/canary';
 import { guardianOf } from './helpers/guardian';
 import { createMessageFor } from './helpers/messages';
-import { giveVaultItem, withKeys } from './helpers/vault';
+import { envelopeFor, giveVaultItem, withKeys } from './helpers/vault';
+import { inviteContact } from './helpers/contacts';
 import { endpointFor } from './helpers/webhooks';
 
 /**
@@ -185,5 +187,106 @@ describe('GET /api/legal/export', () => {
     expect((await api('GET', '/api/legal/export')).status).toBe(401);
     const key = await api('POST', '/api/developer/keys', { token: owner.token, json: { name: 'k', scopes: ['read:canary'] } });
     expect((await api('GET', '/api/legal/export', { token: key.data.key })).status).toBe(403);
+  });
+});
+
+describe('the archive as pages a person reads', () => {
+  const INJECTION = '<script>alert("owner")</script><img src=x onerror=alert(1)>';
+
+  it('shows the owner’s profile, messages with recipients, rules and status, canaries and their check-ins, the vault, contacts, guardians and consents', async () => {
+    const owner = await signedInUser();
+    const friend = await signedInUser();
+    await withKeys(owner);
+    await withKeys(friend);
+    const canary = await createCanaryFor(owner.token, { interval_seconds: 2 * 86_400, name: 'Morning coffee' });
+    expect((await api('POST', '/api/canary/checkin', { token: owner.token, json: {} })).status).toBeLessThan(300);
+    const plain = await createMessageFor(owner.token, {
+      recipient_user_id: friend.id,
+      content: `Dear friend ${INJECTION}`,
+      rules: [{ trigger_type: 'missed_checkins', trigger_value: '3' }],
+    });
+    const sealed = await createMessageFor(owner.token, {
+      recipient_user_id: friend.id,
+      content: '',
+      content_encrypted: envelopeFor(friend.id, owner.id),
+      use_e2ee: true,
+    });
+    await giveVaultItem(owner, friend, { condition_type: 'death_flag' });
+    await guardianOf(owner, friend);
+    await inviteContact(owner, 'cousin@example.com');
+    expect((await api('POST', '/api/legal/consent/voice', { token: owner.token, json: { consent: false } })).status).toBe(200);
+
+    const { files } = await exportOf(owner.token);
+    const page = (name: string) => strFromU8(files[name]!);
+
+    const index = page('index.html');
+    expect(index).toContain(owner.email);
+    for (const link of ['messages.html', 'canaries.html', 'vault.html', 'people.html', 'open-encrypted-files.html', 'README.txt'])
+      expect(index).toContain(`href="${link}"`);
+    expect(index).toMatch(/<td>voice<\/td><td>withdrawn<\/td>/);
+    // The Files section lists every file before it with its size and SHA-256.
+    const vaultFile = Object.keys(files).find((n) => n.startsWith('files/vault/'))!;
+    expect(index).toContain(`<code>${await sha256(files[vaultFile]!)}</code>`);
+
+    const messages = page('messages.html');
+    expect(messages).toContain(`id="message-${plain.id}"`);
+    expect(messages).toContain(`To ${friend.email}`);
+    expect(messages).toContain('after 3 missed check-ins');
+    expect(messages).toContain('<dt>Status</dt><dd>scheduled</dd>');
+    expect(messages).toMatch(new RegExp(`id="message-${sealed.id}"[\\s\\S]*?End-to-end encrypted: its text is sealed[\\s\\S]*?open-encrypted-files\\.html`));
+
+    const canaries = page('canaries.html');
+    expect(canaries).toContain('Morning coffee');
+    expect(canaries).toContain('every 2 days');
+    expect(canaries).toMatch(/<td>Morning coffee<\/td><td>check.?in<\/td>/);
+    expect(canary.id).toBeTruthy();
+
+    const vault = page('vault.html');
+    expect(vault).toContain('letter.pdf');
+    expect(vault).toContain(`href="${vaultFile}"`);
+    expect(vault).toContain('once a death is confirmed');
+
+    const people = page('people.html');
+    expect(people).toContain('cousin@example.com');
+    expect(people).toMatch(new RegExp(`<h2>Your guardians</h2>[\\s\\S]*${friend.email.replace(/[.+]/g, '\\$&')}`));
+
+    // One readable date format everywhere ("Tue, 24 Nov 2026, 00:29 UTC"), never a raw timestamp.
+    expect(index).toMatch(/<dt>Signed up<\/dt><dd>\w{3}, \d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC<\/dd>/);
+    expect(messages).not.toMatch(/\b1\d{12}\b/);
+  });
+
+  it('escapes what people typed: a message body is text on the page, never markup', async () => {
+    const owner = await signedInUser();
+    const friend = await signedInUser();
+    await createMessageFor(owner.token, { recipient_user_id: friend.id, content: INJECTION });
+    await createCanaryFor(owner.token, { interval_seconds: 3600, name: '<b onmouseover=alert(2)>canary</b>' });
+    const { files } = await exportOf(owner.token);
+    const pages = ['index.html', 'messages.html', 'canaries.html', 'people.html'].map((n) => strFromU8(files[n]!));
+    for (const html of pages) {
+      expect(html).not.toContain('<script');
+      expect(html).not.toContain('<img src=x');
+      expect(html).not.toContain('<b onmouseover');
+    }
+    expect(pages[1]).toContain('&#60;script&#62;alert(&#34;owner&#34;)&#60;/script&#62;');
+    expect(pages[2]).toContain('&#60;b onmouseover=alert(2)&#62;canary&#60;/b&#62;');
+  });
+
+  it('pages and the opener load nothing from anywhere: inline CSS, a CSP of default-src none, the opener’s one script by its hash', async () => {
+    const owner = await signedInUser();
+    await withKeys(owner);
+    const { files } = await exportOf(owner.token);
+    for (const name of ['index.html', 'messages.html', 'canaries.html', 'vault.html', 'people.html', 'open-encrypted-files.html']) {
+      const html = strFromU8(files[name]!);
+      expect(html, name).toContain("default-src 'none'");
+      expect(html, name).not.toMatch(/(src|href)="(https?:)?\/\//);
+    }
+    const opener = strFromU8(files['open-encrypted-files.html']!);
+    expect(opener).toBe(OPENER_PAGE_HTML);
+    const script = opener.match(/<script>([\s\S]*)<\/script>/)![1]!;
+    const hash = toBase64(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(script))));
+    expect(opener).toContain(`script-src 'sha256-${hash}'`);
+    const readme = strFromU8(files['README.txt']!);
+    expect(readme.indexOf('index.html')).toBeLessThan(readme.indexOf('Opening end-to-end encrypted files by hand'));
+    expect(readme.indexOf('open-encrypted-files.html')).toBeLessThan(readme.indexOf('Opening end-to-end encrypted files by hand'));
   });
 });

@@ -2,7 +2,7 @@
 export const T = {
   exportTitle: 'Your data',
   exportIntro:
-    'Download everything we hold about you as one ZIP archive: your records, your recordings and files, and those released to you. End-to-end encrypted files stay encrypted; the archive’s README says how to open them with your recovery key.',
+    'Download everything we hold about you as one ZIP archive: your records, your recordings and files, and those released to you. Open its index.html to read it in your browser; end-to-end encrypted messages and files stay encrypted, and its open-encrypted-files.html opens them offline with your recovery key or password.',
   exportButton: 'Download my data',
   exporting: 'Preparing your archive…',
   exported: 'Your archive is downloading',

@@ -1,4 +1,5 @@
 import type { TLegacyPart } from '../../contracts/legacy';
+import { humanTime } from '../../lib/human-time';
 import type { ArchiveSelection } from '../legal/export/export-archive';
 import { EXPORTS, type TableExport } from '../legal/export/export-plan';
 
@@ -37,7 +38,7 @@ export function copySelection(parts: readonly TLegacyPart[], from: string): Arch
     keepFile: (f) => prefixes.some((prefix) => f.path.startsWith(prefix)),
     heading: (generatedAt) => ({
       title: `What ${from} left you`,
-      lead: `A copy of parts of ${from}'s Afterword account (${parts.join(', ')}), left to you before the account was closed, made ${generatedAt}. Files ending in .enc were encrypted with ${from}'s keys: they open only with ${from}'s recovery key, if it was left to you.`,
+      lead: `A copy of parts of ${from}'s Afterword account (${parts.join(', ')}), left to you before the account was closed, made ${humanTime(Date.parse(generatedAt))}. Files ending in .enc were encrypted with ${from}'s keys: they open only with ${from}'s recovery key, if it was left to you.`,
     }),
   };
 }

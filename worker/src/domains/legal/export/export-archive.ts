@@ -2,7 +2,12 @@ import { downloadZip } from 'client-zip';
 import type { ServiceContext } from '../../../env';
 import { EXPORTS, type TableExport } from './export-plan';
 import { hashedChunks, type ManifestEntry } from './hashing';
-import { type ArchiveTitle, exportTitle, indexHtml, readmeText } from './readme';
+import { PAGE_END, pageStart } from './html';
+import { OPENER_PAGE_HTML } from './opener-page.data';
+import { indexPage } from './page-index';
+import type { PageSource } from './page-source';
+import { INDEX_PAGE, OPENER_PAGE, readablePages } from './readable-pages';
+import { type ArchiveTitle, exportTitle, readmeText } from './readme';
 import { tableJson } from './table-rows';
 import { type UserFile, userFiles } from './user-files';
 
@@ -39,10 +44,28 @@ export async function archiveStream(ctx: ServiceContext, userId: string, selecti
   const heading = selection.heading(generatedAt);
   const files = (await userFiles(ctx.env.DB, userId)).filter(selection.keepFile);
   const entries: ManifestEntry[] = [];
+  const held = selection.plans.map((p) => p.file);
+  const pages = readablePages(held);
+  // The opener needs the sealed private key: an archive without data/encryption_keys.json has nothing it can open.
+  const opener = held.includes('encryption_keys');
+  const paths = new Map<string, string>();
+  const source: PageSource = {
+    db: ctx.env.DB,
+    userId,
+    plans: selection.plans,
+    paths,
+    archiveTitle: heading.title,
+    nav: [INDEX_PAGE, ...pages, ...(opener ? [OPENER_PAGE] : [])],
+  };
+  async function* html(title: string, body: AsyncIterable<string>) {
+    yield pageStart(title, heading.title, source.nav);
+    yield* body;
+    yield PAGE_END;
+  }
 
   async function* archive() {
     const readme = 'README.txt';
-    yield { name: readme, lastModified: now, input: hashedChunks(readme, [readmeText(generatedAt, heading)], entries) };
+    yield { name: readme, lastModified: now, input: hashedChunks(readme, [readmeText(generatedAt, heading, opener)], entries) };
     for (const plan of selection.plans) {
       const name = `data/${plan.file}.json`;
       yield { name, lastModified: now, input: hashedChunks(name, tableJson(ctx.env.DB, plan, userId), entries) };
@@ -52,13 +75,18 @@ export async function archiveStream(ctx: ServiceContext, userId: string, selecti
       // A row whose bytes are gone (an interrupted erasure) is said, not skipped in silence.
       if (!object) {
         const name = `${file.path}.missing.txt`;
+        paths.set(file.key, name);
         yield { name, lastModified: now, input: hashedChunks(name, ['This file is listed in your records but its bytes were not found.\n'], entries) };
         continue;
       }
+      paths.set(file.key, file.path);
       yield { name: file.path, lastModified: object.uploaded, input: hashedChunks(file.path, object.body, entries) };
     }
-    const index = 'index.html';
-    yield { name: index, lastModified: now, input: hashedChunks(index, [indexHtml(generatedAt, [...entries], heading)], entries) };
+    // The pages a person reads (docs/decisions/data-export.md "Readable pages"), then the index, last of them: it lists every file before it.
+    for (const page of pages) yield { name: page.file, lastModified: now, input: hashedChunks(page.file, html(page.title, page.body(source)), entries) };
+    if (opener) yield { name: OPENER_PAGE.file, lastModified: now, input: hashedChunks(OPENER_PAGE.file, [OPENER_PAGE_HTML], entries) };
+    const index = INDEX_PAGE.file;
+    yield { name: index, lastModified: now, input: hashedChunks(index, html(heading.title, indexPage(source, heading, [...entries], opener)), entries) };
     yield {
       name: 'manifest.json',
       lastModified: now,

@@ -13,7 +13,7 @@ export const exportOperations = [
       operationId: 'exportMyData',
       summary: 'Everything held about you, as one ZIP archive',
       description:
-        'Streamed: `data/*.json` (every row keyed to you, one file per kind; no secrets), `files/` (your recordings, attachments and vault files and those released to you, as stored: end-to-end encrypted ones stay encrypted), `README.txt` (how to open them with your recovery key), `index.html`, and `manifest.json` last (each file’s size and SHA-256).',
+        'Streamed: `data/*.json` (every row keyed to you, one file per kind; no secrets), `files/` (your recordings, attachments and vault files and those released to you, as stored: end-to-end encrypted ones stay encrypted), `README.txt`, pages to read in a browser (`index.html`, `messages.html`, `canaries.html`, `vault.html`, `people.html`), `open-encrypted-files.html` (opens the end-to-end encrypted messages and files offline, with your recovery key or password), and `manifest.json` last (each file’s size and SHA-256).',
       tags: ['Legal'],
       contentType: 'application/zip',
       responses: { 200: { description: 'The archive' } },
