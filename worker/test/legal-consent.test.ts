@@ -10,7 +10,7 @@ import type { MissedCheckinsEvent } from '../src/contracts/jobs';
 import { answerAsGuardian } from '../src/domains/guardian/answer-guardian';
 import { askGuardians } from '../src/domains/guardian/ask-guardians';
 import { hasConsent } from '../src/domains/legal/consent-state';
-import { setConsent as setConsentAt } from '../src/domains/legal/consents';
+import { setConsent as setConsentAt } from '../src/wiring/set-consent';
 import { loadEngineMessage } from '../src/domains/messages/release/load-message';
 import { releaseMessage } from '../src/domains/messages/release/transitions';
 import { reconcileReleases } from '../src/domains/messages/reconcile-releases';

@@ -13,7 +13,7 @@ import { checkInAll } from '../src/domains/canary/check-in';
 import { applyProjections } from '../src/domains/canary/projection-batch';
 import { createCanary } from '../src/domains/canary/create-canary';
 import { deleteAccount } from '../src/domains/account/delete-account';
-import { setConsent } from '../src/domains/legal/consents';
+import { setConsent } from '../src/wiring/set-consent';
 import { createMessage } from '../src/domains/messages/create-message';
 import { deliverMessage } from '../src/domains/messages/delivery/deliver-message';
 import { advanceMessage } from '../src/domains/messages/release/advance-message';

@@ -16,6 +16,7 @@ import { guardianOperations } from '../domains/guardian/operations';
 import { exportOperations } from '../domains/legal/export/operations';
 import { legacyOperations } from '../domains/legacy/operations';
 import { legalOperations } from '../domains/legal/operations';
+import { consentOperations } from './set-consent';
 import { messageOperations } from '../domains/messages/operations';
 import { notifyOperations } from '../domains/notify/operations';
 import { outboxOperations } from '../domains/outbox/operations';
@@ -41,6 +42,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...deadmanOperations,
   ...legacyOperations,
   ...legalOperations,
+  ...consentOperations,
   ...exportOperations,
   ...accountOperations,
   ...messageOperations,

@@ -7,7 +7,9 @@ import { moderationRouter } from '../domains/moderation/trpc';
 import { canaryRouter } from '../domains/canary/trpc';
 import { deadmanRouter } from '../domains/deadman/trpc';
 import { legacyRouter } from '../domains/legacy/trpc';
-import { legalRouter } from '../domains/legal/trpc';
+import { toProcedures } from '../api/trpc-adapter';
+import { legalOperations } from '../domains/legal/operations';
+import { consentOperations } from './set-consent';
 import { developerKeysRouter } from '../domains/developer/trpc';
 import { keysRouter } from '../domains/e2ee/trpc';
 import { contactsRouter } from '../domains/contacts/trpc';
@@ -33,7 +35,8 @@ export const appRouter = router({
   canary: canaryRouter,
   activity: activityRouter,
   deadman: deadmanRouter,
-  legal: legalRouter,
+  // The legal domain's procedures and the consent change composed around it (wiring/set-consent.ts).
+  legal: router(toProcedures([...legalOperations, ...consentOperations])),
   legacy: legacyRouter,
   message: messageRouter,
   notify: notifyRouter,

@@ -3,9 +3,6 @@ import { eq } from 'drizzle-orm';
 import { CONSENT_KINDS } from '@afterword/db/enums';
 import type { TConsent, TConsentHistory, TConsentKind, TConsents } from '../../contracts/legal';
 import type { ServiceContext } from '../../env';
-import { resumeReleases } from '../messages/release/resume-releases';
-import { eraseVoiceData } from '../voice/samples';
-import { eraseChatImports } from '../chat-import/imports';
 
 /** GET /api/legal/consent: the five kinds in a fixed order, each granted unless withdrawn. */
 export async function listConsents(ctx: ServiceContext, userId: string): Promise<TConsents> {
@@ -20,13 +17,12 @@ export async function listConsents(ctx: ServiceContext, userId: string): Promise
 }
 
 /**
- * POST /api/legal/consent/{id}: sets one kind. A change is one batch: the history row (old → new) and
- * the new state, written only when the state really changes (a repeat records nothing). Restoring
- * `messages` resumes the sender's paused releases: their clocks are re-synced so whatever came due
- * meanwhile happens now, under the normal rules. Withdrawing `voice` erases the voice profile and samples;
- * withdrawing `confessions` unpublishes the user's capsules.
+ * Records one consent: a change is one batch, the history row (old → new) and the new state, written only when
+ * the state really changes (a repeat records nothing). Withdrawing `confessions` unpublishes the user's
+ * capsules in the same batch. What other domains do about a change (resuming releases, erasing voice data) is
+ * composed around this in worker/src/wiring/set-consent.ts. Returns whether the state changed.
  */
-export async function setConsent(ctx: ServiceContext, userId: string, kind: TConsentKind, consent: boolean): Promise<TConsent> {
+export async function recordConsent(ctx: ServiceContext, userId: string, kind: TConsentKind, consent: boolean): Promise<{ changed: boolean }> {
   const now = ctx.now().getTime();
   const changeId = crypto.randomUUID();
   const db = ctx.env.DB;
@@ -51,13 +47,11 @@ export async function setConsent(ctx: ServiceContext, userId: string, kind: TCon
       ? [db.prepare('UPDATE capsules SET unpublished_at = ?2 WHERE author_id = ?1 AND unpublished_at IS NULL').bind(userId, now)]
       : []),
   ]);
-  if (kind === 'messages' && consent && (recorded?.meta.changes ?? 0) === 1) await resumeReleases(ctx, userId);
-  // Withdrawing voice erases the profile and its recordings (docs/decisions/data-rights.md). Run on every
-  // withdrawal, not only a change: a repeat also clears anything a racing upload slipped in.
-  if (kind === 'voice' && !consent) {
-    await eraseVoiceData(ctx, userId);
-    await eraseChatImports(ctx, userId);
-  }
+  return { changed: (recorded?.meta.changes ?? 0) === 1 };
+}
+
+/** One consent as GET /api/legal/consent lists it. */
+export async function consentOf(ctx: ServiceContext, userId: string, kind: TConsentKind): Promise<TConsent> {
   const { items } = await listConsents(ctx, userId);
   return items.find((c) => c.id === kind)!;
 }

@@ -1,14 +1,14 @@
 import { defineOperation } from '../../api/operation';
-import { CONSENT_STOPS, ZConsent, ZConsentHistory, ZConsentParam, ZConsents, ZScheduledDeletions, ZSetConsentBody } from '../../contracts/legal';
+import { ZConsentHistory, ZConsents, ZScheduledDeletions } from '../../contracts/legal';
 import { AppError } from '../../lib/errors';
-import { consentHistory, listConsents, setConsent } from './consents';
+import { consentHistory, listConsents } from './consents';
 import { listScheduledDeletions } from './list-deletions';
 
-/** docs/api.md: /api/legal/* (deletions and consents; the export arrives with data rights). */
-const tags = ['Legal'];
-const stops = Object.entries(CONSENT_STOPS)
-  .map(([kind, what]) => `\`${kind}\`: ${what}`)
-  .join(' ');
+/**
+ * docs/api.md: /api/legal/* (deletions and consents). Changing a consent is composed with what other domains do
+ * about it, in worker/src/wiring/set-consent.ts.
+ */
+export const tags = ['Legal'];
 
 export const consentKindNotFound = () => new AppError('NOT_FOUND', 'Unknown consent kind: use messages, confessions, voice, video or guardian');
 
@@ -62,26 +62,5 @@ export const legalOperations = [
       responses: { 200: { description: 'The changes' } },
     },
     run: ({ services, principal }) => consentHistory(services, principal.user.id),
-  }),
-  defineOperation({
-    method: 'post',
-    path: '/api/legal/consent/{id}',
-    trpc: 'setConsent',
-    access: { kind: 'session' },
-    input: { params: ZConsentParam, body: ZSetConsentBody },
-    output: ZConsent,
-    notFound: consentKindNotFound,
-    docs: {
-      operationId: 'setConsent',
-      summary: 'Allow or withdraw one kind of processing',
-      description: `\`{consent: false}\` withdraws \`id\`, \`{consent: true}\` allows it again; each change is recorded (time, old, new). Withdrawing stops: ${stops}`,
-      tags,
-      responses: {
-        200: { description: 'The consent now' },
-        404: { description: 'Unknown consent kind' },
-        422: { description: 'consent is missing or not a boolean' },
-      },
-    },
-    run: ({ services, principal }, { id, consent }) => setConsent(services, principal.user.id, id, consent),
   }),
 ] as const;

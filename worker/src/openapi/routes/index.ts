@@ -22,6 +22,7 @@ import { accountOperations } from '../../domains/account/operations';
 import { exportOperations } from '../../domains/legal/export/operations';
 import { legacyOperations } from '../../domains/legacy/operations';
 import { legalOperations } from '../../domains/legal/operations';
+import { consentOperations } from '../../wiring/set-consent';
 import { messageOperations } from '../../domains/messages/operations';
 import { notifyOperations } from '../../domains/notify/operations';
 import { outboxOperations } from '../../domains/outbox/operations';
@@ -50,7 +51,7 @@ export const ROUTE_DOCS: RouteDoc[] = [
   ...pingWithGet,
   ...routeDocsOf(activityOperations),
   ...routeDocsOf(deadmanOperations),
-  ...routeDocsOf(legalOperations),
+  ...routeDocsOf([...legalOperations, ...consentOperations]),
   ...routeDocsOf(legacyOperations),
   ...routeDocsOf(exportOperations),
   ...routeDocsOf(accountOperations),
