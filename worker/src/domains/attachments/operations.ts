@@ -15,7 +15,7 @@ import { parseOrThrow } from '../../lib/validation';
 import { messageNotFound } from '../messages/read-messages';
 import { singleFilePart, textField } from '../../lib/multipart';
 import { attachmentNotFound, decryptAttachment, getAttachmentCiphertext, listAttachments } from './read-attachments';
-import { getStorage } from './storage';
+import { getStorage } from '../storage/storage-meter';
 import { uploadAttachment } from './upload-attachment';
 
 /**

@@ -10,7 +10,7 @@ import {
 } from '../../contracts/attachments';
 import type { ServiceContext } from '../../env';
 import { AppError, bodyFieldError } from '../../lib/errors';
-import { quotaExceeded, storageLimitBytes, storageUsedBytes, storageUsedSql } from './storage';
+import { quotaExceeded, storageLimitBytes, storageUsedBytes, storageUsedSql } from '../storage/storage-meter';
 
 export const attachmentKey = (id: string) => `attachments/${id}`;
 

@@ -2,14 +2,14 @@ import type { User } from '@afterword/db/schema';
 import type { Meter } from '../../contracts/billing';
 import { PLAN_LIMITS } from '../../contracts/plans';
 import type { ServiceContext } from '../../env';
-import { storageUsedBytes } from '../attachments/storage';
+import { storageUsedBytes } from '../storage/storage-meter';
 import { monthKey, nextMonthStart } from '../developer/quota';
 
 const finite = (n: number) => (Number.isFinite(n) ? n : null);
 
 /**
  * Every meter of the account against its plan (docs/decisions/billing.md): canaries, the one storage meter
- * (attachments/storage.ts), API-key calls this UTC month (api_usage, which the usage meter flushes to:
+ * (storage/storage-meter.ts), API-key calls this UTC month (api_usage, which the usage meter flushes to:
  * a call of the last seconds may not show yet), and voice minutes per session (a per-use limit).
  */
 export async function readMeters(ctx: ServiceContext, user: Pick<User, 'id' | 'plan'>): Promise<Meter[]> {

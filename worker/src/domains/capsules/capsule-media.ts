@@ -14,7 +14,7 @@ import { formatBytes } from '../../contracts/attachments';
 import type { ServiceContext } from '../../env';
 import type { Principal } from '../../middleware/context';
 import { AppError } from '../../lib/errors';
-import { assertStorageFits, quotaExceeded, storageLimitBytes, storageUsedBytes, storageUsedSql } from '../attachments/storage';
+import { assertStorageFits, quotaExceeded, storageLimitBytes, storageUsedBytes, storageUsedSql } from '../storage/storage-meter';
 import { consentWithdrawn, requireConsent } from '../legal/consent-state';
 import { capsuleNotFound, isPublicSql, ownCapsule } from './capsule-records';
 import { sniffMedia } from './media-type';

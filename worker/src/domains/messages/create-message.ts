@@ -5,7 +5,7 @@ import { parseEnvelope } from '../../contracts/e2ee';
 import { E2EE_MESSAGE_ERRORS, parseIsoInstant, type MessageView, type TCreateMessage } from '../../contracts/messages';
 import type { ServiceContext } from '../../env';
 import { AppError, bodyFieldError } from '../../lib/errors';
-import { assertStorageFits } from '../attachments/storage';
+import { assertStorageFits } from '../storage/storage-meter';
 import { consentWithdrawn, requireConsent } from '../legal/consent-state';
 import { audioKey, decodeAudio, decodeSealedAudio } from './audio';
 import { getOwnMessage } from './read-messages';

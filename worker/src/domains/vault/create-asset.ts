@@ -5,7 +5,7 @@ import { VAULT_ERRORS, type TVaultCreateFields, type VaultAssetView } from '../.
 import type { ServiceContext } from '../../env';
 import { bodyFieldError } from '../../lib/errors';
 import { checkFileSize, type UploadedFile } from '../attachments/upload-attachment';
-import { assertStorageFits, quotaExceeded, storageLimitBytes, storageUsedBytes, storageUsedSql, VAULT_KEY_PREFIX } from '../attachments/storage';
+import { assertStorageFits, quotaExceeded, storageLimitBytes, storageUsedBytes, storageUsedSql, VAULT_KEY_PREFIX } from '../storage/storage-meter';
 import { consentWithdrawn, requireConsent } from '../legal/consent-state';
 
 export const vaultKey = (assetId: string) => `${VAULT_KEY_PREFIX}${assetId}`;

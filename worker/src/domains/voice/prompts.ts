@@ -3,7 +3,7 @@ import { type TVoicePromptFields, VOICE_ERRORS, VOICE_SAMPLE_MAX_BYTES, type Voi
 import { formatBytes } from '../../contracts/attachments';
 import type { ServiceContext } from '../../env';
 import { AppError, bodyFieldError } from '../../lib/errors';
-import { assertStorageFits, quotaExceeded, storageLimitBytes, storageUsedBytes, storageUsedSql } from '../attachments/storage';
+import { assertStorageFits, quotaExceeded, storageLimitBytes, storageUsedBytes, storageUsedSql } from '../storage/storage-meter';
 import { consentWithdrawn, consentWithdrawnSql, requireConsent } from '../legal/consent-state';
 import { measureAudio } from './audio-duration';
 import { VOICE_KEY_PREFIX } from './samples';

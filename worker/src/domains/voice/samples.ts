@@ -11,7 +11,7 @@ import {
 import { cleanFileName, formatBytes } from '../../contracts/attachments';
 import type { ServiceContext } from '../../env';
 import { AppError, bodyFieldError } from '../../lib/errors';
-import { assertStorageFits, quotaExceeded, storageLimitBytes, storageUsedBytes, storageUsedSql } from '../attachments/storage';
+import { assertStorageFits, quotaExceeded, storageLimitBytes, storageUsedBytes, storageUsedSql } from '../storage/storage-meter';
 import { consentWithdrawn, consentWithdrawnSql, requireConsent } from '../legal/consent-state';
 import { measureAudio, sniffAudio } from './audio-duration';
 import { analyseVoice, wavToMono } from './voice-analysis';

@@ -4,6 +4,12 @@ import { PLAN_LIMITS, upgradeHint } from '../../contracts/plans';
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
 
+/*
+ * The storage meter: what the plan's storage limit counts, for every domain that stores a user's bytes
+ * (messages' audio, attachments, vault files, voice samples and prompts, capsule media) and for billing's
+ * meters. Its own domain, depending on no other, so each of those depends on it and none on another for it.
+ */
+
 /** Where vault files live in R2; a vault item's message attachment points at the same object. */
 export const VAULT_KEY_PREFIX = 'vault/';
 
