@@ -3,7 +3,7 @@ import type { ServiceContext } from '../../../env';
 import { commitTransition, type CommitResult, type TransitionCause } from './commit-transition';
 import { describeRule } from './describe';
 import type { EngineMessage } from './load-message';
-import { nextBirthday } from '../../vault/next-birthday';
+import { nextBirthday } from './next-birthday';
 import { syncReleaseTimer } from './release-timer';
 import { cancelDeadlineFor } from './schedule';
 import { humanTime } from '../../../lib/human-time';
@@ -48,7 +48,7 @@ export function armMessage(
 
 /**
  * scheduled | armed → releasing: into the recipient's inbox now, and one delivery job for its channel.
- * A yearly vault birthday item's next year starts in the same batch (vault/next-birthday.ts), so it
+ * A yearly vault birthday item's next year starts in the same batch (next-birthday.ts), so it
  * exists exactly when this release does.
  */
 export async function releaseMessage(

@@ -1,5 +1,5 @@
 import type { Message } from '@afterword/db/schema';
-import { DAY_MS } from '../messages/release/schedule';
+import { DAY_MS } from './schedule';
 
 /**
  * A yearly birthday item's next year: the statements that copy the released message into a new one —
