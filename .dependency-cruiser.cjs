@@ -1,8 +1,28 @@
 // The shape of the code, checked by dependency-cruiser in `npm test`'s lint stage and `npm run lint`
 // (docs/architecture.md "Which way dependencies point"). Any violation fails the stage.
+/**
+ * Which way dependencies between these domains point, decided (docs/architecture.md): the domain that owns a
+ * fact is depended on, and the reaction is composed in worker/src/wiring/. Each pair is [owner, reactors]:
+ * the owner imports none of its reactors.
+ */
+const DIRECTIONS = [
+  ['legal', ['messages', 'voice', 'chat-import']],
+  ['notify', ['messages']],
+  ['canary', ['webhooks']],
+  ['storage', ['attachments', 'messages', 'vault', 'voice', 'capsules', 'billing']],
+  ['messages', ['vault', 'attachments']],
+];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...DIRECTIONS.filter(([, reactors]) => reactors.length).map(([owner, reactors]) => ({
+      name: `domain-direction-${owner}`,
+      comment: `The ${owner} domain is depended on by ${reactors.join(', ')}; it imports none of them (a reaction is wiring, worker/src/wiring/).`,
+      severity: 'error',
+      from: { path: `^worker/src/domains/${owner}/` },
+      to: { path: `^worker/src/domains/(${reactors.join('|')})/`, dependencyTypesNot: ['type-only'] },
+    })),
     {
       name: 'no-domain-cycle',
       comment:
