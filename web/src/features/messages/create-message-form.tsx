@@ -7,12 +7,13 @@ import { Field, TextField } from '../../components/field';
 import { SelectField } from '../../components/select';
 import { toast } from '../../components/toast';
 import { readApiError } from '../../lib/api-error';
+import { buildMessageInput, E2eeRefusal } from './message-input';
+import { type Errors, NO_ERRORS, placeServerErrors } from './message-form-errors';
 import { formatDateTime } from '../../lib/format-time';
 import { useSingleFlight } from '../../lib/use-single-flight';
 import { AttachmentPicker, deliverAtWithFiles, PickedFileList, type PickedFile } from '../e2ee/attachment-picker';
 import type { EncryptedUpload } from '../e2ee/files-api';
-import { readersFor, type KeysApi } from '../e2ee/keys-api';
-import { sealNewMessage } from '../e2ee/seal';
+import type { KeysApi } from '../e2ee/keys-api';
 import { useE2eeAvailability } from './use-e2ee-availability';
 import { E2EE_SAVED_TOAST, E2EE_WARNING, T } from '../e2ee/texts';
 import { ContactPicker } from '../contacts/contact-picker';
@@ -22,50 +23,14 @@ import { reachSentence, whenSentSentence } from './consequences';
 import { localDateTimeToIso, METHOD_LABEL } from './format';
 import { DRAFT_TEXTS, useMessageDraft } from './use-message-draft';
 import { EMPTY_DRAFT_FIELDS, type DraftStore, type MessageDraftFields } from './message-draft';
-import { newRule, RulesEditor, toRuleInput, type RuleDraft, type RuleErrors } from './rules-editor';
-import { blobToBase64, VoiceRecorder, type Recording } from './voice-recorder';
+import { newRule, RulesEditor, type RuleDraft } from './rules-editor';
+import { VoiceRecorder, type Recording } from './voice-recorder';
 
-export { E2EE_WARNING, E2EE_SAVED_TOAST };
+export { E2EE_WARNING, E2EE_SAVED_TOAST, placeServerErrors };
 export const CREATE_SUCCESS_TOAST = 'Message queued';
 export const CREATE_FAILURE_TOAST = 'Failed to create message';
 
 const METHOD_OPTIONS = DELIVERY_METHODS.map((m) => ({ value: m, label: METHOD_LABEL[m] }));
-
-type TopField = 'content' | 'recipient_user_id' | 'delivery_method' | 'deliver_at' | 'use_e2ee' | 'audio_base64' | 'rules';
-
-interface Errors {
-  fields: Partial<Record<TopField, string>>;
-  rules: Partial<Record<number, RuleErrors>>;
-  /** Problems that belong to no single field (or a plain detail), shown above the button. */
-  form: string[];
-}
-
-const NO_ERRORS: Errors = { fields: {}, rules: {}, form: [] };
-const TOP_FIELDS = new Set<string>(['content', 'recipient_user_id', 'delivery_method', 'deliver_at', 'use_e2ee', 'audio_base64', 'rules']);
-const RULE_FIELDS = new Set<string>(['trigger_type', 'trigger_value', 'expire_window']);
-
-/** Places the server's 422 details under their fields; whatever has no field goes above the button. */
-export function placeServerErrors(error: unknown): Errors {
-  const { fieldIssues: issues, detail } = readApiError(error);
-  if (!issues) {
-    return { ...NO_ERRORS, form: detail ? [detail] : [] };
-  }
-  const out: Errors = { fields: {}, rules: {}, form: [] };
-  for (const { path, msg } of issues) {
-    const [top, index, leaf] = path;
-    if (top === 'rules' && typeof index === 'number') {
-      const key = typeof leaf === 'string' && RULE_FIELDS.has(leaf) ? (leaf as keyof RuleErrors) : 'rule';
-      const rule = out.rules[index] ?? {};
-      out.rules[index] = rule;
-      rule[key] ??= msg;
-    } else if (typeof top === 'string' && TOP_FIELDS.has(top)) {
-      out.fields[top as TopField] ??= msg;
-    } else {
-      out.form.push(msg);
-    }
-  }
-  return out;
-}
 
 /** What an end-to-end encrypted message needs besides the create call. */
 export interface E2eeCreateDeps {
@@ -91,27 +56,6 @@ interface CreateMessageFormProps {
   now?: () => number;
   /** Keeps the half-written message on this device for `userId` (message-draft.ts); absent: no draft. */
   drafts?: { store: DraftStore; userId: string };
-}
-
-/** Stops an E2EE submission before anything is sent, with the message to show. */
-class E2eeRefusal extends Error {
-  constructor(readonly errors: Errors) {
-    super('refused');
-  }
-}
-
-/** The recipient's public key, or a refusal placed under the recipient field. */
-async function recipientKeyOf(keys: E2eeCreateDeps['keys'], recipient: string) {
-  let found: Awaited<ReturnType<E2eeCreateDeps['keys']['publicKeyOf']>>;
-  try {
-    found = await keys.publicKeyOf(recipient.trim());
-  } catch (error) {
-    const issues = readApiError(error).fieldIssues;
-    if (issues) throw new E2eeRefusal({ ...NO_ERRORS, fields: { recipient_user_id: issues[0]!.msg } });
-    throw error;
-  }
-  if (!found) throw new E2eeRefusal({ ...NO_ERRORS, fields: { recipient_user_id: T.recipientNoKeys } });
-  return found;
 }
 
 /**
@@ -163,50 +107,7 @@ export function CreateMessageForm({ create, onCreated, e2ee, contacts, withPicke
   const e2eeNote =
     e2eeAvailability === null ? null : e2eeAvailability === 'available' ? (useE2ee ? T.e2eeOnForRecipient : null) : T.e2eeUnavailable[e2eeAvailability];
 
-  /** The plain message, or the sealed one: content '' and the envelope, the recording sealed too. */
-  async function buildInput(): Promise<TCreateMessageInput> {
-    const deliver_at = localDateTimeToIso(deliverAt);
-    const common = {
-      delivery_method: method,
-      rules: rules.map(toRuleInput),
-      consent: true as const,
-      ...(deliver_at ? { deliver_at } : {}),
-    };
-    if (!useE2ee) {
-      return {
-        recipient_user_id: recipient,
-        content,
-        use_e2ee: false,
-        ...common,
-        ...(recording ? { audio_base64: await blobToBase64(recording.blob) } : {}),
-      };
-    }
-    if (!e2ee) throw new E2eeRefusal({ ...NO_ERRORS, fields: { use_e2ee: T.senderNoKeys } });
-    const [me, mine] = await Promise.all([e2ee.keys.whoami(), e2ee.keys.mine()]);
-    if (!mine) throw new E2eeRefusal({ ...NO_ERRORS, fields: { use_e2ee: T.senderNoKeys } });
-    const to = await recipientKeyOf(e2ee.keys, recipient);
-    let sealed: Awaited<ReturnType<typeof sealNewMessage>>;
-    try {
-      sealed = await sealNewMessage({
-        text: content,
-        recording: recording ? { bytes: new Uint8Array(await recording.blob.arrayBuffer()), type: recording.blob.type || 'audio/webm' } : null,
-        attachments: files.map((f) => ({ file: f.encrypted, name: f.name, type: f.type, size: f.size })),
-        readers: readersFor(to, { id: me.id, publicKey: mine.public_key }),
-      });
-    } catch (error) {
-      console.error('Sealing failed', error);
-      throw new E2eeRefusal({ ...NO_ERRORS, form: [T.sealFailed] });
-    }
-    return {
-      recipient_user_id: to.user_id,
-      content: '',
-      content_encrypted: sealed.contentEncrypted,
-      use_e2ee: true,
-      ...common,
-      ...(files.length ? { deliver_at: deliverAtWithFiles(deliver_at) } : {}),
-      ...(sealed.audioBase64 ? { audio_base64: sealed.audioBase64 } : {}),
-    };
-  }
+  const buildInput = () => buildMessageInput({ content, recipient, method, deliverAt, rules, recording, files, useE2ee }, e2ee?.keys);
 
   /** Uploads every file not uploaded yet, one at a time, marking each 'Encrypted and uploaded' or 'Failed'. */
   async function uploadAll(messageId: string, list: PickedFile[]) {
