@@ -1,7 +1,6 @@
-import { useState } from 'react';
-import { ErrorState, type FailedRead } from '../../components/error-state';
-import { Skeleton } from '../../components/skeleton';
 import { CreateKeyForm } from './create-key-form';
+import { CreatedOnceSection } from './created-once-section';
+import type { FailedRead } from '../../components/error-state';
 import { KeyList } from './key-list';
 import { ShownOncePanel } from './shown-once-panel';
 import { T } from './texts';
@@ -21,20 +20,11 @@ interface KeysSectionProps {
 
 /** Create form, the new key shown once, and the list (which only ever has prefixes). */
 export function KeysSection({ keys, loading, loadFailed, onCreate, createPending, onRevoke, revokePending }: KeysSectionProps) {
-  // Held in memory only: never cached, stored or logged; a reload or 'I have saved it' drops it.
-  const [created, setCreated] = useState<CreatedKey | null>(null);
-
-  async function create(input: CreateKeyInput) {
-    const result = await onCreate(input);
-    if (!result) return false;
-    setCreated(result);
-    return true;
-  }
-
   return (
-    <div className="stack">
-      <CreateKeyForm onCreate={create} pending={createPending} />
-      {created ? (
+    <CreatedOnceSection<CreateKeyInput, CreatedKey>
+      onCreate={onCreate}
+      form={(create) => <CreateKeyForm onCreate={create} pending={createPending} />}
+      shownOnce={(created, done) => (
         <ShownOncePanel
           key={created.id}
           title={T.keyOnceTitle}
@@ -43,26 +33,20 @@ export function KeysSection({ keys, loading, loadFailed, onCreate, createPending
           warning={T.keyOnceWarning}
           copyLabel={T.keyCopy}
           copiedMessage={T.keyCopied}
-          onDone={() => setCreated(null)}
+          onDone={done}
         >
           <p>
             <strong>{created.client_name}</strong>
             {created.sandbox ? ' (sandbox)' : ''}: {created.scopes.join(', ')}. Send it as <code>Authorization: Bearer &lt;key&gt;</code>.
           </p>
         </ShownOncePanel>
-      ) : null}
-      <div>
-        <h3 className="dev-subtitle">Your keys</h3>
-        {loading ? (
-          <Skeleton lines={3} label="Loading your API keys" />
-        ) : loadFailed || !keys ? (
-          loadFailed ? (
-            <ErrorState title="Your API keys could not be loaded." read={loadFailed} />
-          ) : null
-        ) : (
-          <KeyList keys={keys} onRevoke={onRevoke} revokePending={revokePending} />
-        )}
-      </div>
-    </div>
+      )}
+      listTitle="Your keys"
+      loading={loading}
+      loadingLabel="Loading your API keys"
+      loadFailed={loadFailed}
+      failedTitle="Your API keys could not be loaded."
+      list={keys ? <KeyList keys={keys} onRevoke={onRevoke} revokePending={revokePending} /> : null}
+    />
   );
 }

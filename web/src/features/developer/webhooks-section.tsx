@@ -1,6 +1,6 @@
-import { useState, type ReactNode } from 'react';
-import { ErrorState, type FailedRead } from '../../components/error-state';
-import { Skeleton } from '../../components/skeleton';
+import type { ReactNode } from 'react';
+import type { FailedRead } from '../../components/error-state';
+import { CreatedOnceSection } from './created-once-section';
 import { CreateWebhookForm } from './create-webhook-form';
 import { ShownOncePanel } from './shown-once-panel';
 import { T } from './texts';
@@ -25,19 +25,11 @@ interface WebhooksSectionProps {
 /** Create form, the signing secret shown once, and the endpoints, each with its attempts log. */
 export function WebhooksSection(props: WebhooksSectionProps) {
   const { webhooks, loading, loadFailed, onCreate, createPending } = props;
-  const [created, setCreated] = useState<CreatedWebhook | null>(null);
-
-  async function create(input: CreateWebhookInput) {
-    const result = await onCreate(input);
-    if (!result) return false;
-    setCreated(result);
-    return true;
-  }
-
   return (
-    <div className="stack">
-      <CreateWebhookForm onCreate={create} pending={createPending} />
-      {created ? (
+    <CreatedOnceSection<CreateWebhookInput, CreatedWebhook>
+      onCreate={onCreate}
+      form={(create) => <CreateWebhookForm onCreate={create} pending={createPending} />}
+      shownOnce={(created, done) => (
         <ShownOncePanel
           key={created.id}
           title={T.secretOnceTitle}
@@ -46,23 +38,21 @@ export function WebhooksSection(props: WebhooksSectionProps) {
           warning={T.secretOnceWarning}
           copyLabel={T.secretCopy}
           copiedMessage={T.secretCopied}
-          onDone={() => setCreated(null)}
+          onDone={done}
         >
           <p>
             Events for <code>{created.url}</code> are signed with this secret (Standard Webhooks: headers <code>webhook-id</code>,{' '}
             <code>webhook-timestamp</code> and <code>webhook-signature</code>).
           </p>
         </ShownOncePanel>
-      ) : null}
-      <div>
-        <h3 className="dev-subtitle">Your webhooks</h3>
-        {loading ? (
-          <Skeleton lines={3} label="Loading your webhooks" />
-        ) : loadFailed || !webhooks ? (
-          loadFailed ? (
-            <ErrorState title="Your webhooks could not be loaded." read={loadFailed} />
-          ) : null
-        ) : (
+      )}
+      listTitle="Your webhooks"
+      loading={loading}
+      loadingLabel="Loading your webhooks"
+      loadFailed={loadFailed}
+      failedTitle="Your webhooks could not be loaded."
+      list={
+        webhooks ? (
           <WebhookList
             webhooks={webhooks}
             onDelete={props.onDelete}
@@ -71,8 +61,8 @@ export function WebhooksSection(props: WebhooksSectionProps) {
             testingId={props.testingId}
             renderAttempts={props.renderAttempts}
           />
-        )}
-      </div>
-    </div>
+        ) : null
+      }
+    />
   );
 }
