@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, test } from 'node:test';
 import { launchBrowser, newContext, screenshot } from '../support/browser.mjs';
-import { assertNoSeriousAxeViolations, card, h1, toast, unexpectedConsoleErrors } from '../support/page.mjs';
+import { assertNoSeriousAxeViolations, card, h1, toast, unexpectedConsoleErrors, dismissRecoveryKeyIfShown } from '../support/page.mjs';
 import { stageWorker } from '../support/stage-worker.mjs';
+import { api as call, PASSWORD } from '../support/http.mjs';
 
-const PASSWORD = 'Correct-Horse-Battery-42';
 const STEP_TIMEOUT = 60_000;
 
 let browserStarting;
@@ -19,16 +19,6 @@ after(async () => {
 const MODERATOR_EMAIL = stageWorker().moderatorEmail;
 const getWorker = async () => stageWorker();
 const getBrowser = () => (browserStarting ??= launchBrowser());
-
-async function call(method, path, { body, token } = {}) {
-  const { origin } = await getWorker();
-  const headers = {};
-  if (token) headers.authorization = `Bearer ${token}`;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(new URL(path, origin), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : undefined, text };
-}
 
 async function account(name, email = `${name}.${randomUUID().slice(0, 10)}@example.test`) {
   assert.equal((await call('POST', '/api/auth/register', { body: { email, password: PASSWORD, data_policy_region: 'INTL-General' } })).status, 201);
@@ -49,16 +39,6 @@ async function browserAs(token, path) {
   }, token);
   await page.goto(path);
   return { context, page, errors };
-}
-
-/** The first sign-in may show the recovery key once (a modal): ticks and closes it if shown. */
-async function dismissRecoveryKeyIfShown(page, next) {
-  const dialog = page.getByRole('dialog', { name: 'Save your recovery key' });
-  await dialog.or(next).first().waitFor();
-  if (!(await dialog.isVisible())) return;
-  await dialog.getByLabel('I have saved my recovery key').check();
-  await dialog.getByRole('button', { name: 'Close', exact: true }).click();
-  await dialog.waitFor({ state: 'detached' });
 }
 
 test('community: write an anonymous capsule and find it open; make a memorial, post, light a candle, sort by candles, find it in Remembrances', {

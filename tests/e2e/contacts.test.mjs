@@ -9,10 +9,10 @@ import { randomUUID } from 'node:crypto';
 import { after, test } from 'node:test';
 import { launchBrowser, newContext, screenshot } from '../support/browser.mjs';
 import { d1 } from '../support/d1.mjs';
-import { assertNoSeriousAxeViolations, card, eventually, h1, unexpectedConsoleErrors } from '../support/page.mjs';
+import { assertNoSeriousAxeViolations, card, eventually, h1, unexpectedConsoleErrors, dismissRecoveryKeyIfShown } from '../support/page.mjs';
 import { stageWorker } from '../support/stage-worker.mjs';
+import { api as call, PASSWORD } from '../support/http.mjs';
 
-const PASSWORD = 'Correct-Horse-Battery-42';
 const STEP_TIMEOUT = 60_000;
 
 let browserStarting;
@@ -21,16 +21,6 @@ after(async () => {
 });
 const getWorker = async () => stageWorker();
 const getBrowser = () => (browserStarting ??= launchBrowser());
-
-async function call(method, path, { body, token } = {}) {
-  const { origin } = await getWorker();
-  const headers = {};
-  if (token) headers.authorization = `Bearer ${token}`;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(new URL(path, origin), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : undefined, text };
-}
 
 /** A context on the test's Worker with the Welcome modal already seen; signed in when `token` is given. */
 async function browserAs(token, path) {
@@ -45,19 +35,6 @@ async function browserAs(token, path) {
   }, token);
   await page.goto(path);
   return { context, page, errors };
-}
-
-/**
- * The first sign-in makes the browser's keys and may show the recovery key once (a modal, which hides the
- * page beneath from the accessibility tree): waits for it or for `next`, and ticks and closes it if shown.
- */
-async function dismissRecoveryKeyIfShown(page, next) {
-  const dialog = page.getByRole('dialog', { name: 'Save your recovery key' });
-  await dialog.or(next).first().waitFor();
-  if (!(await dialog.isVisible())) return;
-  await dialog.getByLabel('I have saved my recovery key').check();
-  await dialog.getByRole('button', { name: 'Close', exact: true }).click();
-  await dialog.waitFor({ state: 'detached' });
 }
 
 test('contacts: invite by email → the invitee signs up, opens the link and accepts → picked by name in the message and guardian forms', {

@@ -25,9 +25,9 @@ import * as node from '../support/e2ee-node.mjs';
 import { assertNoSeriousAxeViolations, card, eventually, h1, toast } from '../support/page.mjs';
 import { recordedContext as recorded, uiLogin } from '../support/recorded-context.mjs';
 import { stageWorker } from '../support/stage-worker.mjs';
+import { api as call, PASSWORD } from '../support/http.mjs';
 
 const E2EE_WARNING = 'Warning: This will send an unreadable encrypted message to the recipient who can only decrypt it if they hold the required private key.';
-const PASSWORD = 'Correct-Horse-Battery-42';
 /** The longest any one wait in a step may take (Playwright's default is 30 s). */
 const STEP_TIMEOUT = 60_000;
 /** Starting Chromium (and, before the stage Worker, wrangler dev): setup, not a test. */
@@ -43,25 +43,6 @@ const getWorker = async () => stageWorker();
 const getBrowser = () => (browserStarting ??= launchBrowser(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream']));
 
 // ---- HTTP against the stage Worker ---------------------------------------------------------------
-
-async function call(method, path, { body, token, form } = {}) {
-  const { origin } = await getWorker();
-  const headers = {};
-  if (token) headers.authorization = `Bearer ${token}`;
-  let payload;
-  if (form) payload = form;
-  else if (body !== undefined) {
-    headers['content-type'] = 'application/json';
-    payload = JSON.stringify(body);
-  }
-  const res = await fetch(new URL(path, origin), { method, headers, body: payload });
-  const buf = Buffer.from(await res.arrayBuffer());
-  let json;
-  try {
-    json = JSON.parse(buf.toString('utf8'));
-  } catch {}
-  return { status: res.status, json, buf };
-}
 
 async function register(tag) {
   const email = `${tag}.${randomUUID().slice(0, 10)}@example.test`;
@@ -192,7 +173,7 @@ async function nodeSealAndSend({ senderToken, recipientId, text, file }) {
     form.append('message_id', id);
     form.append('iv', encrypted.ivBase64);
     form.append('name', file.name);
-    const up = await call('POST', '/api/upload/encrypted-file', { token: senderToken, form });
+    const up = await call('POST', '/api/upload/encrypted-file', { token: senderToken, raw: form });
     assert.equal(up.status, 201, `upload: ${up.buf}`);
   }
   await releaseNow(senderToken, id);

@@ -10,8 +10,8 @@ import { launchBrowser, newContext, screenshot } from '../support/browser.mjs';
 import { d1 } from '../support/d1.mjs';
 import { assertNoSeriousAxeViolations, card, eventually, h1, unexpectedConsoleErrors } from '../support/page.mjs';
 import { stageWorker } from '../support/stage-worker.mjs';
+import { api as call, PASSWORD } from '../support/http.mjs';
 
-const PASSWORD = 'Correct-Horse-Battery-42';
 const UNDELIVERABLE = 'Undeliverable: the recipient left Afterword';
 
 let browserStarting;
@@ -20,16 +20,6 @@ after(async () => {
 });
 const getWorker = async () => stageWorker();
 const getBrowser = () => (browserStarting ??= launchBrowser());
-
-async function call(method, path, { body, token } = {}) {
-  const { origin } = await getWorker();
-  const headers = {};
-  if (token) headers.authorization = `Bearer ${token}`;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(new URL(path, origin), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : undefined, text };
-}
 
 async function account(name) {
   const email = `${name}.${randomUUID().slice(0, 10)}@example.test`;

@@ -23,8 +23,8 @@ import { d1, d1Batch, filesContaining, readTree } from '../support/d1.mjs';
 import { assertNoSeriousAxeViolations, card, eventually, h1, toast } from '../support/page.mjs';
 import { recordedContext as recorded, uiLogin } from '../support/recorded-context.mjs';
 import { stageWorker } from '../support/stage-worker.mjs';
+import { api as call, PASSWORD } from '../support/http.mjs';
 
-const PASSWORD = 'Correct-Horse-Battery-42';
 const STEP_TIMEOUT = 60_000;
 const SETUP_TIMEOUT = 240_000;
 
@@ -34,20 +34,6 @@ after(async () => {
 });
 const getWorker = async () => stageWorker();
 const getBrowser = () => (browserStarting ??= launchBrowser());
-
-async function call(method, path, { body, token } = {}) {
-  const { origin } = await getWorker();
-  const headers = {};
-  if (token) headers.authorization = `Bearer ${token}`;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(new URL(path, origin), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const buf = Buffer.from(await res.arrayBuffer());
-  let json;
-  try {
-    json = JSON.parse(buf.toString('utf8'));
-  } catch {}
-  return { status: res.status, json, buf };
-}
 
 async function register(tag, displayName) {
   const email = `${tag}.${randomUUID().slice(0, 10)}@example.test`;

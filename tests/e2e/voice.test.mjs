@@ -113,21 +113,11 @@ test('voice trainer: record with the microphone, upload several files, train to 
 // and the owner's release in the stage Worker's D1 the way the billing and the guardian ladder would.
 const getWorker = async () => stageWorker();
 
-async function call(method, path, { body, token } = {}) {
-  const { origin } = await getWorker();
-  const headers = {};
-  if (token) headers.authorization = `Bearer ${token}`;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(new URL(path, origin), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : undefined };
-}
-
 async function person() {
   const email = uniqueEmail('persona');
-  const reg = await call('POST', '/api/auth/register', { body: { email, password: PASSWORD, data_policy_region: 'INTL-General' } });
+  const reg = await api('POST', '/api/auth/register', { body: { email, password: PASSWORD, data_policy_region: 'INTL-General' } });
   assert.equal(reg.status, 201);
-  const login = await call('POST', '/api/auth/login', { body: { email, password: PASSWORD } });
+  const login = await api('POST', '/api/auth/login', { body: { email, password: PASSWORD } });
   return { email, id: reg.json.id, token: login.json.access_token };
 }
 
@@ -198,7 +188,7 @@ test('persona: the owner tries it and hears the reply, speaks a question, choose
     `UPDATE users SET plan = 'plus', display_name = 'Ada' WHERE id = '${owner.id}'`,
     `INSERT INTO contacts (id, owner_id, email, contact_user_id, status, invited_at, responded_at) VALUES ('${randomUUID()}', '${owner.id}', '${recipient.email}', '${recipient.id}', 'accepted', ${now}, ${now})`,
   ]);
-  const saved = await call('POST', '/api/ai/train-profile', {
+  const saved = await api('POST', '/api/ai/train-profile', {
     token: owner.token,
     body: {
       persona_text: 'I taught maths and loved the sea.',
@@ -251,7 +241,7 @@ test('persona: the owner tries it and hears the reply, speaks a question, choose
   }
 
   // 4. Before release the recipient has no persona to talk to, and the API answers 404.
-  assert.equal((await call('POST', `/api/personas/${owner.id}/reply`, { token: recipient.token, body: { prompt: 'Any advice?' } })).status, 404);
+  assert.equal((await api('POST', `/api/personas/${owner.id}/reply`, { token: recipient.token, body: { prompt: 'Any advice?' } })).status, 404);
   const r = await pageAs(recipient.token, '/app/voice-chat');
   try {
     await r.page.getByText('No persona to talk to').waitFor();
@@ -270,7 +260,7 @@ test('persona: the owner tries it and hears the reply, speaks a question, choose
     await r.page.getByRole('dialog').getByRole('button', { name: 'Retire for me' }).click();
     await toast(r.page, 'Persona retired').waitFor();
     await r.page.getByText('No persona to talk to').waitFor();
-    assert.equal((await call('POST', `/api/personas/${owner.id}/reply`, { token: recipient.token, body: { prompt: 'Any advice?' } })).status, 404);
+    assert.equal((await api('POST', `/api/personas/${owner.id}/reply`, { token: recipient.token, body: { prompt: 'Any advice?' } })).status, 404);
     assert.deepEqual(r.errors, []);
   } finally {
     await r.context.close();

@@ -33,7 +33,9 @@ export async function api(method, path, { body, token, headers = {}, raw } = {})
     payload = JSON.stringify(body);
   }
   const res = await fetch(url(path), { method, headers: h, body: payload, redirect: 'manual' });
-  const text = await res.text();
+  // The bytes as sent (a download's ciphertext), and their UTF-8 reading for JSON and messages.
+  const buf = Buffer.from(await res.arrayBuffer());
+  const text = buf.toString('utf8');
   await checkAgainstDocument(method, path, res, text);
   let json;
   try {
@@ -41,7 +43,7 @@ export async function api(method, path, { body, token, headers = {}, raw } = {})
   } catch {
     json = undefined;
   }
-  return { status: res.status, headers: res.headers, text, json };
+  return { status: res.status, headers: res.headers, text, json, buf };
 }
 
 export async function register(overrides = {}) {

@@ -45,3 +45,16 @@ export async function eventually(check, label) {
 
 /** Console errors other than Chrome's own line for an expected failed request (`status of 404`…). */
 export const unexpectedConsoleErrors = (errors, statuses = []) => errors.filter((e) => !statuses.some((s) => e.text.includes(`status of ${s}`)));
+
+/**
+ * The first sign-in makes the browser's keys and may show the recovery key once (a modal, which hides the
+ * page beneath from the accessibility tree): waits for it or for `next`, and ticks and closes it if shown.
+ */
+export async function dismissRecoveryKeyIfShown(page, next) {
+  const dialog = page.getByRole('dialog', { name: 'Save your recovery key' });
+  await dialog.or(next).first().waitFor();
+  if (!(await dialog.isVisible())) return;
+  await dialog.getByLabel('I have saved my recovery key').check();
+  await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+  await dialog.waitFor({ state: 'detached' });
+}
