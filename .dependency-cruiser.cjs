@@ -7,15 +7,23 @@
  */
 const DIRECTIONS = [
   ['legal', ['messages', 'voice', 'chat-import']],
-  ['notify', ['messages']],
   ['canary', ['webhooks']],
-  ['storage', ['attachments', 'messages', 'vault', 'voice', 'capsules', 'billing']],
   ['messages', ['vault', 'attachments']],
 ];
+
+/** Domains every other may use and that use none: the storage meter and notifications (owner notices, preferences, push). */
+const LEAVES = ['storage', 'notify'];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...LEAVES.map((leaf) => ({
+      name: `domain-leaf-${leaf}`,
+      comment: `The ${leaf} domain is used by others and uses no other domain (types aside).`,
+      severity: 'error',
+      from: { path: `^worker/src/domains/${leaf}/` },
+      to: { path: '^worker/src/domains/', pathNot: `^worker/src/domains/${leaf}/`, dependencyTypesNot: ['type-only'] },
+    })),
     ...DIRECTIONS.filter(([, reactors]) => reactors.length).map(([owner, reactors]) => ({
       name: `domain-direction-${owner}`,
       comment: `The ${owner} domain is depended on by ${reactors.join(', ')}; it imports none of them (a reaction is wiring, worker/src/wiring/).`,

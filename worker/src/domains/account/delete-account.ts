@@ -6,7 +6,7 @@ import { personLabel } from '../../lib/person-label';
 import { cancelBillingOf } from '../billing/end-billing';
 import { stopCanaryTimer } from '../canary/canary-timer';
 import { stopGuardianClock } from '../guardian/ladder-timer';
-import { enqueueOwnerNotice, insertOwnerNotice } from '../messages/notices/enqueue-owner-notice';
+import { enqueueOwnerNotice, insertOwnerNotice } from '../notify/enqueue-owner-notice';
 import { syncReleaseTimer } from '../messages/release/release-timer';
 import { appOrigin } from '../../lib/app-origin';
 import { forgetClonedVoice } from '../voice/cloned-voice';

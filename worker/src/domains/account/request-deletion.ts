@@ -7,7 +7,7 @@ import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
 import { activityInsert } from '../activity/record-activity';
 import { confirmPassword } from '../auth/confirm-password';
-import { enqueueOwnerNotice, insertOwnerNotice } from '../messages/notices/enqueue-owner-notice';
+import { enqueueOwnerNotice, insertOwnerNotice } from '../notify/enqueue-owner-notice';
 import { humanTime } from '../../lib/human-time';
 
 const scheduledByRequest = (userId: string) =>

@@ -4,7 +4,7 @@ import type { ServiceContext } from '../../env';
 import { appOrigin } from '../../lib/app-origin';
 import { AppError } from '../../lib/errors';
 import { log } from '../../lib/logger';
-import { enqueueOwnerNotice, insertOwnerNotice } from '../messages/notices/enqueue-owner-notice';
+import { enqueueOwnerNotice, insertOwnerNotice } from '../notify/enqueue-owner-notice';
 import { cancelAtProvider, runningSubscriptionId } from './end-billing';
 import { webhookSecret } from './providers';
 import { verifyStripeSignature } from './stripe-signature';

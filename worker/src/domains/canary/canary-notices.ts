@@ -1,7 +1,7 @@
 import type { CanaryNoticeJob } from '../../contracts/jobs';
 import type { ServiceContext } from '../../env';
 import { appOrigin } from '../../lib/app-origin';
-import { insertOwnerNotice } from '../messages/notices/enqueue-owner-notice';
+import { insertOwnerNotice } from '../notify/enqueue-owner-notice';
 import { sendOwnerNotice } from '../messages/notices/send-owner-notice';
 import { activeGuardiansSql, messagesWaitingSql } from '../messages/notices/stakes';
 import { canaryNoticeText } from './canary-notice-texts';

@@ -7,7 +7,7 @@ import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
 import { appOrigin } from '../../lib/app-origin';
 import { hashSecret } from '../../lib/secrets';
-import { enqueueOwnerNotice, insertOwnerNotice } from '../messages/notices/enqueue-owner-notice';
+import { enqueueOwnerNotice, insertOwnerNotice } from '../notify/enqueue-owner-notice';
 import { CONTACT_INVITATION_INVALID, personName } from './contact-records';
 
 /**

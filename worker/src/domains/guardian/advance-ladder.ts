@@ -3,7 +3,7 @@ import type { DeathConfirmedJob } from '../../contracts/jobs';
 import type { ServiceContext } from '../../env';
 import { log } from '../../lib/logger';
 import { deathFlagStatement } from '../messages/release/set-death-confirmed';
-import { enqueueOwnerNotice, insertOwnerNotice } from '../messages/notices/enqueue-owner-notice';
+import { enqueueOwnerNotice, insertOwnerNotice } from '../notify/enqueue-owner-notice';
 import { enqueueGuardianNotices, noticeToActiveGuardians } from './guardian-notices';
 import { returnedIds } from '../../lib/db-batch';
 import { holdUntil, ifRecorded, personName, readable, recordStep } from './ladder-records';

@@ -5,7 +5,7 @@ import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
 import { hasConsent } from '../legal/consent-state';
 import { parseOrThrow } from '../../lib/validation';
-import { enqueueOwnerNotice, insertOwnerNotice } from '../messages/notices/enqueue-owner-notice';
+import { enqueueOwnerNotice, insertOwnerNotice } from '../notify/enqueue-owner-notice';
 import { loadOwnGuardianship } from './guardian-side';
 import { DAY_MS, guardianActor, ifRecorded, isMissing, personName, recordStep } from './ladder-records';
 import { ladderStateFor } from './ladder-view';

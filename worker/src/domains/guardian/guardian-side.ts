@@ -7,7 +7,7 @@ import type { TInvitationAnswer } from '../../contracts/guardian';
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
 import { hashSecret } from '../../lib/secrets';
-import { enqueueOwnerNotice, insertOwnerNotice } from '../messages/notices/enqueue-owner-notice';
+import { enqueueOwnerNotice, insertOwnerNotice } from '../notify/enqueue-owner-notice';
 import { guardianActor, guardianNotFound, ifRecorded, INVITATION_INVALID, personName, recordStep } from './ladder-records';
 
 /*

@@ -1,7 +1,7 @@
 import { appOrigin } from '../../lib/app-origin';
 import type { User } from '@afterword/db/schema';
 import type { ServiceContext } from '../../env';
-import { enqueueOwnerNotice } from '../messages/notices/enqueue-owner-notice';
+import { enqueueOwnerNotice } from '../notify/enqueue-owner-notice';
 import { guardianActor, HOUR_MS, keyActor, loadSettings, readable } from './ladder-records';
 import { syncGuardianClock } from './ladder-timer';
 

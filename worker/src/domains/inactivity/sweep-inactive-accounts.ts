@@ -2,7 +2,7 @@ import type { ServiceContext } from '../../env';
 import { appOrigin } from '../../lib/app-origin';
 import { humanTime } from '../../lib/human-time';
 import { log } from '../../lib/logger';
-import { enqueueOwnerNotice, insertOwnerNotice } from '../messages/notices/enqueue-owner-notice';
+import { enqueueOwnerNotice, insertOwnerNotice } from '../notify/enqueue-owner-notice';
 import { enqueueStorageClassMove } from './cold-storage';
 import { EXPORT_WINDOW_MS, INACTIVE_AFTER_MS, KEPT_ACTIVE_SQL, LAST_ACTIVE_SQL, remindersDue } from './policy';
 import { endInactivity } from './end-inactivity';

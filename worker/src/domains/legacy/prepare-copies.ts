@@ -1,7 +1,7 @@
 import type { LegacyCopyJob } from '../../contracts/jobs';
 import type { ServiceContext } from '../../env';
 import { log } from '../../lib/logger';
-import { enqueueOwnerNotice, insertOwnerNotice } from '../messages/notices/enqueue-owner-notice';
+import { enqueueOwnerNotice, insertOwnerNotice } from '../notify/enqueue-owner-notice';
 import { appOrigin } from '../../lib/app-origin';
 
 /** A copy handed to the queue this long ago and still pending is handed over again (a lost job). */

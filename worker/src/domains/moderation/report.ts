@@ -2,7 +2,7 @@ import type { User } from '@afterword/db/schema';
 import type { ServiceContext } from '../../env';
 import { appOrigin } from '../../lib/app-origin';
 import { AppError } from '../../lib/errors';
-import { enqueueOwnerNotice, insertOwnerNotice } from '../messages/notices/enqueue-owner-notice';
+import { enqueueOwnerNotice, insertOwnerNotice } from '../notify/enqueue-owner-notice';
 import { capsuleNotFound } from '../capsules/capsule-records';
 import { postNotFound } from '../memorials/memorial-records';
 

@@ -2,7 +2,7 @@ import type { User } from '@afterword/db/schema';
 import type { ServiceContext } from '../../env';
 import { appOrigin } from '../../lib/app-origin';
 import { AppError, bodyFieldError, notFound } from '../../lib/errors';
-import { enqueueOwnerNotice, insertOwnerNotice } from '../messages/notices/enqueue-owner-notice';
+import { enqueueOwnerNotice, insertOwnerNotice } from '../notify/enqueue-owner-notice';
 
 /** Whether `user` is one of the configured moderators (MODERATOR_EMAILS, case-insensitive). */
 export function isModerator(ctx: ServiceContext, user: User): boolean {

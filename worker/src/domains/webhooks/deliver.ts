@@ -5,7 +5,7 @@ import type { Webhook } from '@afterword/db/schema';
 import type { ServiceContext } from '../../env';
 import { log } from '../../lib/logger';
 import { QUEUE_MAX_DELAY_SECONDS } from '../messages/delivery/retry-policy';
-import { enqueueOwnerNotice, insertOwnerNotice } from '../messages/notices/enqueue-owner-notice';
+import { enqueueOwnerNotice, insertOwnerNotice } from '../notify/enqueue-owner-notice';
 import type { TWebhookEventOrigin } from '../../contracts/webhooks';
 import { eventOrigin } from './event-origin';
 import { webhookRetryDelaySeconds } from './retry-policy';

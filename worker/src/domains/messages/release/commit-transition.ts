@@ -4,7 +4,7 @@ import type { MessageStatus } from '../../../contracts/messages';
 import type { ServiceContext } from '../../../env';
 import { log } from '../../../lib/logger';
 import { consentWithdrawnSql } from '../../legal/consent-state';
-import { enqueueOwnerNotice, insertOwnerNotice } from '../notices/enqueue-owner-notice';
+import { enqueueOwnerNotice, insertOwnerNotice } from '../../notify/enqueue-owner-notice';
 
 export type TransitionCause =
   | 'created'
