@@ -72,15 +72,19 @@ async function run(ctx: Pick<ServiceContext, 'env'>, statements: D1PreparedState
 
 /**
  * The statements that apply token check-ins (any number, any canaries, duplicates allowed) in one batch;
- * the first returns the canaries it moved, the last REFUTE_STATEMENTS go to `afterRefutation`.
+ * the first returns the canaries it moved, the last REFUTE_STATEMENTS go to `afterRefutation`. The first
+ * touches only canaries whose `last_check_in` moves forward: D1 counts an UPDATE that leaves a row as it was
+ * as a row written, and most check-ins reach D1 twice (the Worker's send, then the copy a wake carries,
+ * docs/decisions/canary-engine.md), so an unguarded update paid for each copy (docs/performance.md).
  */
 export function canaryCheckInStatements(db: D1Database, checkIns: readonly CanaryCheckIn[]): D1PreparedStatement[] {
   const rows = canaryRows(checkIns);
   return statementsFor(db, rows, [
     db
       .prepare(
-        `${rows.with} UPDATE canaries SET last_check_in = max(last_check_in, (SELECT max(b.at) FROM b WHERE b.canary_id = canaries.id))
-         WHERE id IN (SELECT canary_id FROM b) AND +active = 1 RETURNING id, user_id, interval_seconds`,
+        `${rows.with} UPDATE canaries SET last_check_in = (SELECT max(b.at) FROM b WHERE b.canary_id = canaries.id)
+         WHERE id IN (SELECT canary_id FROM b) AND +active = 1 AND last_check_in < (SELECT max(b.at) FROM b WHERE b.canary_id = canaries.id)
+         RETURNING id, user_id, interval_seconds`,
       )
       .bind(...rows.params),
     db

@@ -18,7 +18,9 @@ const fromJson = (columns: readonly string[]) => columns.map((c, i) => `json_ext
 export function wakeStatements(db: D1Database, wakes: readonly WakeProjection[]): D1PreparedStatement[] {
   const transitions = wakes.flatMap((w) => w.transitions.map((t) => COLUMNS.map((c) => t[c])));
   const activities = wakes.flatMap((w) => w.activities.map((a) => [a.id, a.user_id, a.canary_id, a.kind, a.source, a.summary, a.created_at]));
-  // Several wakes of one canary in a delivery: the latest timer wins (a wake only moves it later).
+  // Several wakes of one canary in a delivery: the latest timer wins (a wake only moves it later). A timer
+  // already in D1 is not written again: D1 counts such an update as two rows (the row and
+  // `canaries_timer_idx`), and a warning's report, a settle and the reconciler re-send the timer unchanged.
   const timers = new Map<string, number>();
   for (const w of wakes) if (w.timer_due_at !== undefined) timers.set(w.canary_id, Math.max(timers.get(w.canary_id) ?? w.timer_due_at, w.timer_due_at));
   const t = `WITH t AS MATERIALIZED (SELECT ${fromJson(COLUMNS)} FROM json_each(?1))`;
@@ -53,7 +55,8 @@ export function wakeStatements(db: D1Database, wakes: readonly WakeProjection[])
     db
       .prepare(
         `WITH n AS MATERIALIZED (SELECT ${fromJson(['canary_id', 'timer_due_at'])} FROM json_each(?1))
-         UPDATE canaries SET timer_due_at = n.timer_due_at FROM n WHERE canaries.id = n.canary_id`,
+         UPDATE canaries SET timer_due_at = n.timer_due_at FROM n
+         WHERE canaries.id = n.canary_id AND canaries.timer_due_at IS NOT n.timer_due_at`,
       )
       .bind(JSON.stringify([...timers])),
   ];
