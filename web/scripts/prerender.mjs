@@ -15,11 +15,17 @@ if (!shell.includes('<div id="root"></div>') || !shell.includes('<title>Afterwor
   throw new Error('web/index.html no longer has <div id="root"></div> and <title>Afterword</title>: update web/scripts/prerender.mjs');
 }
 
+// The stylesheet is inlined: on a phone's first visit a linked one costs a round trip before the first
+// paint, and the CSP allows inline styles (style-src 'unsafe-inline', web/public/_headers). The shell
+// (dist/index.html) keeps the link, so the app's other pages share the cached file.
+const inlineStyles = (html) =>
+  html.replace(/<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/g, (_tag, file) => `<style>${readFileSync(`${dist}${file}`, 'utf8')}</style>`);
+
 const escapeHtml = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 for (const page of PRERENDERED_PAGES) {
   const { html, title } = await renderPage(page.path);
-  const out = shell
+  const out = inlineStyles(shell)
     .replace('<title>Afterword</title>', () => `<title>${escapeHtml(title)}</title>`)
     .replace('<div id="root"></div>', () => `<div id="root" data-prerendered="${page.path}">${html}</div>`);
   writeFileSync(`${dist}${page.file}`, out);
