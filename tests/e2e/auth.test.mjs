@@ -179,7 +179,9 @@ test('login: what is typed into the prerendered form before the app has loaded i
       await held;
       await route.continue();
     });
-    await page.goto('/login', { waitUntil: 'domcontentloaded' });
+    // 'commit': DOMContentLoaded waits for the held module script.
+    await page.goto('/login', { waitUntil: 'commit' });
+    await page.getByLabel('Email').waitFor();
     const submit = page.getByRole('button', { name: 'Sign in', exact: true });
     assert.equal(await submit.isDisabled(), true, 'disabled until hydrated');
     await page.getByLabel('Email').pressSequentially(acct.email);
