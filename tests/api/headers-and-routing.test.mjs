@@ -43,11 +43,13 @@ for (const path of ['/', '/login']) {
 }
 
 test('SPA fallback: a deep /app route returns the app shell index.html', async () => {
-  const [deep, index] = await Promise.all([fetch(url('/app/messages')), fetch(url('/'))]);
+  // Not `/`: that is the prerendered landing page (worker/src/site/landing.ts); /app is the shell too.
+  const [deep, index] = await Promise.all([fetch(url('/app/messages')), fetch(url('/app'))]);
   assert.equal(deep.status, 200);
   assert.match(deep.headers.get('content-type') ?? '', /text\/html/);
   const [a, b] = await Promise.all([deep.text(), index.text()]);
-  assert.equal(a, b, '/app/messages should serve the same index.html as /');
+  assert.equal(a, b, '/app/messages should serve the same index.html as /app');
+  assert.match(a, /<div id="root"><\/div>/, 'the empty shell');
   assert.match(a, /<script[^>]+type="module"/);
 });
 

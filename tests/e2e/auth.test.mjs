@@ -166,6 +166,44 @@ test("login: 'Signing in…' while submitting, then lands on /app with the token
   }
 });
 
+test('login: what is typed into the prerendered form before the app has loaded is kept once it hydrates, and signs in', async () => {
+  const acct = await register();
+  const { page, context, errors } = await freshPage();
+  try {
+    // Hold the app's entry script so the prerendered form (web/src/prerender.tsx) is typed into first.
+    let release;
+    const held = new Promise((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    // 'commit': DOMContentLoaded waits for the held module script.
+    await page.goto('/login', { waitUntil: 'commit' });
+    await page.getByLabel('Email').waitFor();
+    const submit = page.getByRole('button', { name: 'Sign in', exact: true });
+    assert.equal(await submit.isDisabled(), true, 'disabled until hydrated');
+    await page.getByLabel('Email').pressSequentially(acct.email);
+    await page.getByLabel('Password').pressSequentially(PASSWORD);
+    await page.keyboard.press('Enter');
+    assert.equal(new URL(page.url()).pathname, '/login', 'Enter before hydration submits nothing');
+    release();
+    await page.waitForFunction(() => !document.querySelector('button[type=submit]')?.disabled);
+    assert.equal(await page.getByLabel('Email').inputValue(), acct.email);
+    assert.equal(await page.getByLabel('Password').inputValue(), PASSWORD);
+    await submit.click();
+    await page.waitForURL((u) => u.pathname === '/app', { timeout: 15_000 });
+    assert.ok(await page.evaluate(() => localStorage.getItem('token')));
+    assert.deepEqual(
+      errors.filter((e) => !/401|Failed to load resource/.test(e.text)),
+      [],
+    );
+  } finally {
+    await context.close();
+  }
+});
+
 test('login: a page opened while signed out (a release email’s link) is where the person lands after signing in', async () => {
   const acct = await register();
   const { page, context, errors } = await freshPage();

@@ -80,7 +80,8 @@ test('passkeys: at 127.0.0.1 the page says to open localhost instead of offering
     await note.waitFor();
     assert.match(await note.textContent(), /^Passkeys need a name, not an address: open http:\/\/localhost:\d+ to use them\.$/);
     await page.goto('/login');
-    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+    // The prerendered page (web/src/prerender.tsx) shows the button, disabled, until the app has hydrated.
+    await page.waitForFunction(() => document.querySelector('form[aria-label="Sign in"] button[type=submit]')?.disabled === false);
     assert.equal(await page.getByRole('button', { name: 'Sign in with a passkey' }).count(), 0);
   } finally {
     await context.close();

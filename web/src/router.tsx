@@ -7,8 +7,12 @@ import { e2eeStore } from './features/e2ee/key-store';
 import { clearToken } from './lib/session';
 import { createQueryClient, createTrpcClient, createTrpcUtils, trpc } from './lib/trpc';
 
-/** The app's router; tests pass a memory history. */
-export function createAppRouter({ history }: { history?: RouterHistory } = {}) {
+/**
+ * The app's router; tests pass a memory history. Prerendering (src/prerender.tsx) turns scroll
+ * restoration off: on a server the router writes it as an inline script, which the CSP refuses
+ * (web/public/_headers); in the browser the router restores scroll itself.
+ */
+export function createAppRouter({ history, scrollRestoration = true }: { history?: RouterHistory; scrollRestoration?: boolean } = {}) {
   const queryClient = createQueryClient();
   // A 401 from a signed-in call means the session is gone: forget it and go to sign-in.
   const trpcClient = createTrpcClient(() => {
@@ -27,7 +31,7 @@ export function createAppRouter({ history }: { history?: RouterHistory } = {}) {
     defaultPreload: 'intent',
     // The query cache decides what is fresh: the router's own 30 s cache of preloads would skip loaders.
     defaultPreloadStaleTime: 0,
-    scrollRestoration: true,
+    scrollRestoration,
     Wrap: ({ children }: { children: ReactNode }) => (
       <trpc.Provider client={trpcClient} queryClient={queryClient}>
         <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>

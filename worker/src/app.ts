@@ -20,6 +20,7 @@ import { appRouter } from './wiring/trpc-router';
 import { mountOperations } from './api/rest-adapter';
 import { OPERATIONS } from './wiring/operations';
 import { crawlerFiles } from './site/crawler-files';
+import { landingPage } from './site/landing';
 
 export function createApp() {
   const app = new Hono<AppEnv>();
@@ -28,6 +29,8 @@ export function createApp() {
   app.get('/api/health', (c) => c.json({ status: 'ok' }));
   // /robots.txt and /sitemap.xml name this deployment's origin (site/crawler-files.ts).
   app.route('/', crawlerFiles);
+  // GET / : the prerendered landing page (site/landing.ts).
+  app.route('/', landingPage);
   // GET /api/openapi.json (generated from ROUTE_DOCS) and GET /api/docs (the Scalar reference).
   app.route('/api', referenceRoutes);
   app.route('/api/auth', googleSignInRoutes);

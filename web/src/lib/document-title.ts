@@ -12,8 +12,13 @@ function apply() {
   document.title = missedWarning ? `${MISSED_TITLE_PREFIX}${base}` : base;
 }
 
+/** A page's tab title: "Pricing · Afterword", or "Afterword" for the landing page. */
+export function pageTitleText(title: string): string {
+  return title ? `${title} · Afterword` : 'Afterword';
+}
+
 export function setPageTitle(title: string) {
-  base = title ? `${title} · Afterword` : 'Afterword';
+  base = pageTitleText(title);
   apply();
 }
 

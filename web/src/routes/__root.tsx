@@ -2,7 +2,7 @@ import { createRootRouteWithContext, Outlet } from '@tanstack/react-router';
 import { Toaster } from '../components/toast';
 import { NotFoundContent } from '../features/site/not-found';
 import { PublicLayout } from '../features/site/public-layout';
-import { getToken } from '../lib/session';
+import { useSignedIn } from '../lib/use-hydrated';
 import { ConnectedRecoveryKeyGate } from '../features/e2ee/recovery-key-modal';
 import { useWelcomePending } from '../features/shell/welcome-modal';
 import type { RouterContext } from '../router-context';
@@ -25,9 +25,10 @@ function RootLayout() {
 
 /** An unknown address outside /app: the public frame (an /app address has its own, in the shell). */
 function NotFound() {
+  const signedIn = useSignedIn();
   return (
     <PublicLayout>
-      <NotFoundContent signedIn={getToken() !== null} />
+      <NotFoundContent signedIn={signedIn} />
     </PublicLayout>
   );
 }

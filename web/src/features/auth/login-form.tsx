@@ -1,12 +1,13 @@
 import { ZLoginInput, type TLoginInput, type TLoginResult } from '@afterword/worker/contracts/auth';
 import { Link } from '@tanstack/react-router';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/field';
 import { readApiError } from '../../lib/api-error';
 import { useSingleFlight } from '../../lib/use-single-flight';
 import { isGoogleSignInEnabled } from '../../lib/feature-flags';
 import { setToken } from '../../lib/session';
+import { useHydrated } from '../../lib/use-hydrated';
 import { toFieldErrors, type FieldErrors } from './field-errors';
 import { GoogleSignInButton } from './google-sign-in-button';
 import { releaseSignedUpEmail, takeSignedUpEmail } from './signed-up-email';
@@ -27,12 +28,30 @@ interface LoginFormProps {
 }
 
 export function LoginForm({ login, onSignedIn, afterSignIn, initialError = null, showGoogle = isGoogleSignInEnabled() }: LoginFormProps) {
-  // Prefilled with the address just signed up with, when the visitor came from /signup.
-  const [email, setEmail] = useState(takeSignedUpEmail);
-  useEffect(releaseSignedUpEmail, []);
+  const formRef = useRef<HTMLFormElement>(null);
+  const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  // /login is prerendered (web/scripts/prerender.mjs): someone may type, or the browser autofill, before
+  // the script runs. Hydration keeps what the inputs hold but not in state, so it is taken from them once
+  // mounted; with nothing typed, the address just signed up with on /signup is filled in.
+  useEffect(() => {
+    const typed = (name: string) => (formRef.current?.elements.namedItem(name) as HTMLInputElement | null)?.value ?? '';
+    const typedEmail = typed('email');
+    const prefill = typedEmail || takeSignedUpEmail();
+    if (prefill) setEmail(prefill);
+    const typedPassword = typed('password');
+    if (typedPassword) setPassword(typedPassword);
+    releaseSignedUpEmail();
+  }, []);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(initialError);
+  const [formError, setFormError] = useState<string | null>(null);
+  // An error handed back by the Google callback is known only in the browser: shown once mounted.
+  useEffect(() => {
+    if (initialError) setFormError(initialError);
+  }, [initialError]);
+  // Until hydrated, the submit button is disabled: pressing Enter then does nothing (a disabled default
+  // button blocks implicit submission) rather than posting the form natively.
+  const hydrated = useHydrated();
   const { pending: submitting, run, isBusy } = useSingleFlight();
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
@@ -68,7 +87,7 @@ export function LoginForm({ login, onSignedIn, afterSignIn, initialError = null,
   }
 
   return (
-    <form className="auth-form" onSubmit={handleSubmit} noValidate aria-label="Sign in">
+    <form ref={formRef} className="auth-form" method="post" onSubmit={handleSubmit} noValidate aria-label="Sign in">
       {formError ? (
         <p role="alert" className="alert">
           {formError}
@@ -94,7 +113,7 @@ export function LoginForm({ login, onSignedIn, afterSignIn, initialError = null,
         onChange={(e) => setPassword(e.target.value)}
         error={fieldErrors.password}
       />
-      <Button type="submit" className="button--block" disabled={submitting}>
+      <Button type="submit" className="button--block" disabled={submitting || !hydrated}>
         {submitting ? 'Signing in…' : 'Sign in'}
       </Button>
       {showGoogle ? (

@@ -1,7 +1,8 @@
 import type { TLoginResult } from '@afterword/worker/contracts/auth';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Button } from '../../components/button';
 import { readApiError } from '../../lib/api-error';
+import { useHydrated } from '../../lib/use-hydrated';
 import { getPasskeyAssertion, PasskeyCancelled, passkeyUnavailableReason } from './passkey-browser';
 
 interface PasskeySignInProps {
@@ -14,7 +15,10 @@ interface PasskeySignInProps {
 
 /** The login page's "Sign in with a passkey": no email, no password; the passkey names the account. */
 export function PasskeySignIn({ start, finish, onSignedIn }: PasskeySignInProps) {
-  const [unavailable] = useState(() => passkeyUnavailableReason());
+  // Prerendered /login (web/scripts/prerender.mjs) shows the button, disabled until hydrated: the browser's
+  // support is known only then, and most browsers have it.
+  const hydrated = useHydrated();
+  const unavailable = useMemo(() => (hydrated ? passkeyUnavailableReason() : null), [hydrated]);
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   if (unavailable) return null;
@@ -36,7 +40,7 @@ export function PasskeySignIn({ start, finish, onSignedIn }: PasskeySignInProps)
   return (
     <div className="stack">
       {error ? <p role="alert">{error}</p> : null}
-      <Button variant="secondary" className="button--block" onClick={signIn} disabled={pending} aria-busy={pending}>
+      <Button variant="secondary" className="button--block" onClick={signIn} disabled={pending || !hydrated} aria-busy={pending}>
         {pending ? 'Waiting for your device…' : 'Sign in with a passkey'}
       </Button>
     </div>

@@ -40,6 +40,7 @@ export function WelcomeModal() {
 /** True while a newcomer's welcome is showing (or about to, on an /app page): what comes after it waits. */
 export function useWelcomePending(): boolean {
   const inApp = useRouterState({ select: (s) => s.location.pathname.startsWith('/app') });
-  const seen = useSyncExternalStore(subscribeOnboarding, hasSeenOnboarding, hasSeenOnboarding);
+  // The server snapshot (prerendered public pages, web/scripts/prerender.mjs) has no storage: seen.
+  const seen = useSyncExternalStore(subscribeOnboarding, hasSeenOnboarding, () => true);
   return inApp && !seen;
 }

@@ -1,7 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { buttonClass } from '../../components/button';
-import { getToken } from '../../lib/session';
+import { useHydrated, useSignedIn } from '../../lib/use-hydrated';
 import { SiteFooter } from './site-footer';
 
 /**
@@ -9,7 +9,10 @@ import { SiteFooter } from './site-footer';
  * browser (arriving from a memorial link or a release e-mail) is offered the way back into the app instead.
  */
 export function PublicLayout({ children }: { children: ReactNode }) {
-  const signedIn = getToken() !== null;
+  const signedIn = useSignedIn();
+  // Prerendered markup is built signed out: until hydration the session's links keep their place but stay
+  // unseen, so someone signed in never sees "Sign in" flash (lib/use-hydrated.ts).
+  const sessionLinkStyle = useHydrated() ? undefined : ({ visibility: 'hidden' } as const);
   return (
     <div className="public-layout">
       <a className="skip-link" href="#main">
@@ -23,13 +26,15 @@ export function PublicLayout({ children }: { children: ReactNode }) {
           <nav aria-label="Main" className="site-header__nav">
             <Link to="/pricing">Pricing</Link>
             {signedIn ? (
-              <Link to="/app" className={buttonClass('primary')}>
+              <Link to="/app" className={buttonClass('primary')} style={sessionLinkStyle}>
                 Open Afterword
               </Link>
             ) : (
               <>
-                <Link to="/login">Sign in</Link>
-                <Link to="/signup" className={buttonClass('primary')}>
+                <Link to="/login" style={sessionLinkStyle}>
+                  Sign in
+                </Link>
+                <Link to="/signup" className={buttonClass('primary')} style={sessionLinkStyle}>
                   Create account
                 </Link>
               </>

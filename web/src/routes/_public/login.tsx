@@ -20,8 +20,11 @@ function LoginPage() {
   // Read once on mount: the Google callback hands back a token or an error in the fragment, taken only
   // when this tab started that sign-in (lib/oauth-fragment.ts). Reading does not spend the kept state,
   // so StrictMode's second render reads the same answer; the effect spends it.
+  // Prerendering (web/scripts/prerender.mjs) has no location: nothing handed back.
   const [handBack] = useState(() =>
-    checkHandBack(parseOAuthFragment(window.location.hash), { googleEnabled: isGoogleSignInEnabled(), keptState: keptClientState() }),
+    typeof window === 'undefined'
+      ? null
+      : checkHandBack(parseOAuthFragment(window.location.hash), { googleEnabled: isGoogleSignInEnabled(), keptState: keptClientState() }),
   );
 
   useEffect(() => {

@@ -5,7 +5,7 @@ import { CloseoutModal } from '../../features/pricing/closeout-modal';
 import { CycleTabs } from '../../features/pricing/cycle-tabs';
 import { TierCard } from '../../features/pricing/tier-card';
 import { annualSavingPercent, DEFAULT_CYCLE, FAMILY_CONTINUATION_DISCOUNT_PERCENT, TIERS, type BillingCycle, type Tier } from '../../lib/pricing';
-import { getToken } from '../../lib/session';
+import { useSignedIn } from '../../lib/use-hydrated';
 import { usePageTitle } from '../../lib/use-page-title';
 
 export const Route = createFileRoute('/_public/pricing')({
@@ -15,12 +15,13 @@ export const Route = createFileRoute('/_public/pricing')({
 function PricingPage() {
   usePageTitle('Pricing');
   const [cycle, setCycle] = useState<BillingCycle>(DEFAULT_CYCLE);
+  const signedIn = useSignedIn();
   const [closeoutTier, setCloseoutTier] = useState<Tier | null>(null);
   return (
     <div className="container section">
       <h1>Pricing</h1>
       <p className="muted">Prices in US dollars. Start free and change plans at any time.</p>
-      {getToken() ? (
+      {signedIn ? (
         <p>
           <Link to="/app/billing">Your plan and usage</Link>
         </p>
