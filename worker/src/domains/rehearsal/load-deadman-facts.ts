@@ -1,12 +1,13 @@
 import { schema } from '@afterword/db';
 import { and, count, eq } from 'drizzle-orm';
 import type { ServiceContext } from '../../env';
+import { getDeadman } from '../deadman/deadman-view';
 import type { DeadmanFacts } from './plan-deadman';
 
 /** The owner's dead-man's switch as a rehearsal plans it (plan-deadman.ts); null when none is set. */
 export async function loadDeadmanFacts(ctx: ServiceContext, userId: string): Promise<DeadmanFacts | null> {
-  const [row] = await ctx.db.select().from(schema.deadmanSwitches).where(eq(schema.deadmanSwitches.user_id, userId)).limit(1);
-  if (!row) return null;
+  const deadman = await getDeadman(ctx, userId);
+  if (!deadman.active || deadman.hours == null || deadman.deadline == null) return null;
   const [scheduled] = await ctx.db
     .select({ at: schema.scheduledDeletions.deletion_date })
     .from(schema.scheduledDeletions)
@@ -15,5 +16,5 @@ export async function loadDeadmanFacts(ctx: ServiceContext, userId: string): Pro
     )
     .limit(1);
   const [heirs] = await ctx.db.select({ n: count() }).from(schema.deadmanHeirs).where(eq(schema.deadmanHeirs.owner_id, userId));
-  return { hours: row.hours, deadline: row.deadline.getTime(), scheduledDeletionAt: scheduled?.at.getTime() ?? null, heirs: heirs?.n ?? 0 };
+  return { hours: deadman.hours, deadline: Date.parse(deadman.deadline), scheduledDeletionAt: scheduled?.at.getTime() ?? null, heirs: heirs?.n ?? 0 };
 }
