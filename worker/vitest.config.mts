@@ -44,7 +44,7 @@ export default defineConfig(async () => {
       // fewer than the cores (one, on a two-core machine), but a file spends much of its time waiting on
       // its workerd (queues, alarms, the protocol peers), so a second file fills that time.
       maxWorkers: 2,
-      setupFiles: ['./test/setup/apply-migrations.ts'],
+      setupFiles: ['./test/setup/apply-migrations.ts', './test/setup/fast-check.ts'],
       globalSetup: ['./test/peers/index.ts'],
     },
   };

@@ -55,6 +55,22 @@ export function countVitestReport(report) {
  * own (it did not load, a hook threw) is named with its own message.
  * @returns {string[]}
  */
+/**
+ * A fast-check failure's replay (its seed and path line) and counterexample, so a property that failed once on
+ * a CI machine can be replayed from the run's last lines alone; empty for any other failure.
+ */
+function propertyReplay(message) {
+  const lines = String(message ?? '').split('\n');
+  if (!/^(\w*Error: )?Property failed/.test(lines[0] ?? '')) return '';
+  const replay = lines.find((l) => /\{ seed: -?\d+/.test(l));
+  const counterexample = lines.find((l) => l.startsWith('Counterexample:'));
+  const gotError = lines.find((l) => /^(Got |Caused by)/.test(l.trim()));
+  return [replay, counterexample, gotError]
+    .filter(Boolean)
+    .map((l) => `\n    ${l.trim().slice(0, 1200)}`)
+    .join('');
+}
+
 export function failedVitestTests(report, root = '') {
   const names = [];
   const firstLine = (text) =>
@@ -67,7 +83,10 @@ export function failedVitestTests(report, root = '') {
       .replace(root, '')
       .replace(/^\//, '');
     const failed = (file.assertionResults ?? []).filter((t) => !NOT_FAILED.has(t.status) && t.status !== 'passed');
-    for (const test of failed) names.push(`${path} › ${test.fullName ?? test.title}: ${firstLine(test.failureMessages?.[0])}`);
+    for (const test of failed) {
+      const message = test.failureMessages?.[0];
+      names.push(`${path} › ${test.fullName ?? test.title}: ${firstLine(message)}${propertyReplay(message)}`);
+    }
     if (file.status === 'failed' && failed.length === 0) names.push(`${path}: ${firstLine(file.message)}`);
   }
   return names;

@@ -95,6 +95,34 @@ describe('the failed tests are named at the end of the run', () => {
   });
 });
 
+describe('a failed property names how to replay it', () => {
+  test('the seed and path, the counterexample and the error follow the first line', () => {
+    const message = [
+      'Error: Property failed after 47 tests',
+      '{ seed: -1203, path: "46:2:0", endOnFailure: true }',
+      'Counterexample: [{"kind":"interval"},[]]',
+      'Shrunk 2 time(s)',
+      'Caused by: AssertionError: expected 1 to be 0',
+      '    at stack',
+    ].join('\n');
+    const report = {
+      testResults: [
+        {
+          name: '/repo/worker/test/m.test.ts',
+          status: 'failed',
+          assertionResults: [{ fullName: 'model > holds', status: 'failed', failureMessages: [message] }],
+        },
+      ],
+    };
+    assert.deepEqual(failedVitestTests(report, '/repo'), [
+      'worker/test/m.test.ts › model > holds: Error: Property failed after 47 tests' +
+        '\n    { seed: -1203, path: "46:2:0", endOnFailure: true }' +
+        '\n    Counterexample: [{"kind":"interval"},[]]' +
+        '\n    Caused by: AssertionError: expected 1 to be 0',
+    ]);
+  });
+});
+
 describe('the closing line agrees with the exit code', () => {
   test('a step that exited non-zero with nothing counted still counts one failure', () => {
     const totals = createTotals();

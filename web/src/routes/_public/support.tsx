@@ -17,7 +17,9 @@ function SupportPage() {
       <section className="card" aria-labelledby="donate-title">
         <h2 id="donate-title">Donate</h2>
         {/* docs/product.md "Public pages": no submit behaviour; pressing Enter must not send anything. */}
-        <form onSubmit={(e) => e.preventDefault()} aria-describedby="donate-note">
+        {/* method="dialog" outside a dialog submits nowhere, so Enter in the prerendered page (before the
+            app hydrates and onSubmit exists) does not navigate either. */}
+        <form method="dialog" onSubmit={(e) => e.preventDefault()} aria-describedby="donate-note">
           <TextField label="Amount (USD)" name="amount" type="number" inputMode="decimal" min={1} step="1" placeholder="25" />
         </form>
         <p id="donate-note" className="note">
