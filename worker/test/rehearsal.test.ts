@@ -36,7 +36,21 @@ async function ownerWithGaps() {
   });
   await guardianOf(owner, guardian);
   const hook = await endpointFor(owner, `rehearsal-api-${owner.id}`);
+  await timerProjected(canary.id);
   return { owner, recipient, guardian, canary, message, hook };
+}
+
+/**
+ * Waits until the canary's object has told D1 its timer (a queued projection after the create): the state a
+ * rehearsal must leave as it was is the settled one, not a moment in which that projection may still land.
+ */
+async function timerProjected(canaryId: string) {
+  for (let tries = 0; tries < 250; tries++) {
+    const row = await env.DB.prepare('SELECT timer_due_at FROM canaries WHERE id = ?').bind(canaryId).first<{ timer_due_at: number | null }>();
+    if (row?.timer_due_at != null) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`the canary ${canaryId} never projected its timer to D1`);
 }
 
 const outboxTo = async (userId: string) =>

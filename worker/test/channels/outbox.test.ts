@@ -30,7 +30,9 @@ describe('the outbox channel (local default)', () => {
   });
 
   it('lists a row with no known recipient to the operator only', async () => {
-    const ctx = createServiceContext(env);
+    // Written a century from now: the operator's list is newest first, and other test files share this D1
+    // (some with clocks years ahead), so the row must be the newest to be on the first page.
+    const ctx = createServiceContext(env, () => new Date(Date.now() + 100 * 365 * 86_400_000));
     const outsider = await signedInUser();
     await deliverToOutbox(ctx, 'email', outsider.email, message('m3:email', null));
     expect((await listOutbox(ctx, { userId: outsider.id })).map((r) => r.idempotency_key)).not.toContain('m3:email');

@@ -1,4 +1,5 @@
 import { applyD1Migrations, env } from 'cloudflare:test';
 
-// Each test file gets its own isolated D1; the migrations from db/migrations are applied first.
+// The migrations from db/migrations, applied before a file's tests: to a fresh D1 in a file's own workerd,
+// and once per workerd in the shared project (applyD1Migrations skips what is applied; vitest.config.mts).
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
