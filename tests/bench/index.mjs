@@ -23,6 +23,8 @@
 //     exact count. BENCH_CANDLES=0 skips it.
 //  9. D1 far away (tests/bench/d1-far.mjs, two Workers of its own): token check-in and a D1-bound read, one at a
 //     time, as is and with D1_DELAY_MS=80 added to every D1 round trip. BENCH_D1_FAR=0 skips it.
+// 10. Lighthouse (tests/bench/lighthouse.mjs, same Worker): the public pages and the login on a simulated phone
+//     on slow 4G, four category scores, LCP, TBT, CLS. BENCH_LIGHTHOUSE=0 skips it.
 import autocannon from 'autocannon';
 import { randomBytes, scrypt } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -34,6 +36,7 @@ import { printCandleResults, runCandleBench } from './candles.mjs';
 import { printCanaryResults, runCanaryBench } from './canary.mjs';
 import { printD1FarResults, runD1FarBench } from './d1-far.mjs';
 import { printExportResults, runExportBench } from './export.mjs';
+import { printLighthouseResults, runLighthouseBench } from './lighthouse.mjs';
 import { printReleaseResults, runReleaseBench } from './releases.mjs';
 import { printWebhookResults, runWebhookBench } from './webhooks.mjs';
 import { repoRoot } from '../support/worker-server.mjs';
@@ -49,6 +52,7 @@ const WEBHOOKS = process.env.BENCH_WEBHOOKS !== '0';
 const EXPORT = process.env.BENCH_EXPORT !== '0';
 const CANDLES = process.env.BENCH_CANDLES !== '0';
 const D1_FAR = process.env.BENCH_D1_FAR !== '0';
+const LIGHTHOUSE = process.env.BENCH_LIGHTHOUSE !== '0';
 const JS_BUDGET = 200 * 1024;
 
 const fmtMs = (v) => (v == null ? 'n/a' : `${Number(v).toFixed(1)} ms`);
@@ -156,6 +160,7 @@ let webhooks = null;
 let candles = null;
 let exported = null;
 let apiKeys = null;
+let lighthouse = null;
 try {
   const email = `bench.${Date.now()}@example.test`;
   const password = 'Correct-Horse-Battery-42';
@@ -178,6 +183,8 @@ try {
   results.push(row('GET /api/health', await cannon({ ...health, connections: CONNECTIONS, duration: DURATION })));
   results.push(row('POST /api/auth/login', await cannon({ ...login, connections: CONNECTIONS, duration: DURATION })));
   if (!js.error) js.loaded = await measureLoadedJs(worker.origin).catch((e) => ({ error: e.message }));
+  // Before the engines' benches fill the Worker: a first visit meets an idle server.
+  if (LIGHTHOUSE) lighthouse = await runLighthouseBench(worker.origin).catch((e) => ({ error: e.message }));
   if (API_KEYS)
     apiKeys = await runApiKeyBench(worker, { accessToken: (await check.json()).access_token, userId: (await reg.json()).id, connections: CONNECTIONS });
   if (CANARY) canary = await runCanaryBench(worker);
@@ -215,6 +222,10 @@ else {
     );
   }
 }
+
+if (lighthouse?.error) console.log(`\n== Lighthouse: failed (${lighthouse.error}) ==`);
+else if (lighthouse) printLighthouseResults(lighthouse);
+else console.log('\n== Lighthouse: skipped (BENCH_LIGHTHOUSE=0) ==');
 
 if (canary) printCanaryResults(canary);
 else console.log('\n== Canary engine: skipped (BENCH_CANARY=0) ==');
