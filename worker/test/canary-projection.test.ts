@@ -1,6 +1,7 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { CanaryClock, type ClockCheckIn } from '../src/durable/canary-clock';
+import { migrateFromCheckInClock } from '../src/durable/clock-tables';
 import { clockOf, settleCanaries } from '../src/domains/canary/canary-timer';
 import { legacyCanaryToken } from '../src/domains/canary/canary-token';
 import { checkInWithToken } from '../src/domains/canary/check-in';
@@ -398,7 +399,7 @@ describe('an object of the first edge release (check-ins only, its state in a `c
         start,
       );
       sql.exec('INSERT INTO check_ins (event_id, at, source, sent) VALUES (?, ?, ?, 0)', unsent.event_id, unsent.at, unsent.source);
-      CanaryClock.migrateFromCheckInClock(sql);
+      migrateFromCheckInClock(sql);
       expect(sql.exec(`SELECT name FROM sqlite_master WHERE name = 'clock'`).toArray()).toEqual([]);
     });
 

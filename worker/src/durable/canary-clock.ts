@@ -21,6 +21,8 @@ import type { Bindings } from '../env';
 import { withD1Delay } from '../lib/d1-delay';
 import { log } from '../lib/logger';
 import { sendInBatches } from '../lib/queue-batches';
+import { CheckInLog } from './check-in-log';
+import { ensureClockTables } from './clock-tables';
 
 export type { ClockCheckIn };
 
@@ -48,32 +50,6 @@ const CHECK_INS_PER_MESSAGE = 100;
  */
 const QUEUE_OWN_AFTER = 100;
 /**
- * Check-ins are kept this long: beyond it, the PROJECTIONS queue (at least once, 10 retries with
- * backoff) has long since written them into D1, so `settle` no longer needs them.
- */
-const KEEP_CHECK_INS_MS = 7 * 24 * 3600_000;
-
-/** The object's own tables and index, by name (created when any is missing). */
-const SCHEMA = {
-  canary_clock: `CREATE TABLE IF NOT EXISTS canary_clock (
-      one INTEGER PRIMARY KEY CHECK (one = 1), id TEXT NOT NULL, user_id TEXT NOT NULL DEFAULT '', name TEXT NOT NULL DEFAULT '',
-      interval_seconds INTEGER NOT NULL DEFAULT 0, last_check_in INTEGER NOT NULL DEFAULT 0, token_version INTEGER NOT NULL DEFAULT 0,
-      timer_due_at INTEGER, gone INTEGER NOT NULL DEFAULT 0)`,
-  check_ins: `CREATE TABLE IF NOT EXISTS check_ins (
-      event_id TEXT PRIMARY KEY, at INTEGER NOT NULL, source TEXT NOT NULL, sent INTEGER NOT NULL DEFAULT 0, applied INTEGER NOT NULL DEFAULT 0)`,
-  check_ins_at: 'CREATE INDEX IF NOT EXISTS check_ins_at ON check_ins (at)',
-  transitions: `CREATE TABLE IF NOT EXISTS transitions (
-      id TEXT PRIMARY KEY, cycle_deadline INTEGER NOT NULL, kind TEXT NOT NULL, misses INTEGER NOT NULL, due_at INTEGER NOT NULL,
-      fired_at INTEGER NOT NULL, counts_from INTEGER, emitted_at INTEGER, delivery_channel TEXT, delivery_status TEXT,
-      delivered_at INTEGER, recorded_by TEXT NOT NULL, projected INTEGER NOT NULL DEFAULT 0, UNIQUE (cycle_deadline, kind, misses))`,
-  pending_activity: 'CREATE TABLE IF NOT EXISTS pending_activity (id TEXT PRIMARY KEY, row TEXT NOT NULL)',
-  // A table of its own (not new columns of canary_clock): an object from before gets it from the
-  // constructor's one schema check, with no ALTER TABLE and no extra read on every construction.
-  canary_cadence: `CREATE TABLE IF NOT EXISTS canary_cadence (
-      one INTEGER PRIMARY KEY CHECK (one = 1), schedule TEXT, paused_until INTEGER)`,
-};
-
-/**
  * One per canary (named by its id): the record of the canary's clock (docs/decisions/canary-engine.md).
  * In its own SQLite storage it holds the canary's interval, token version and last check-in, its recent
  * check-ins, and the timer events of the current cycle. It answers token check-ins itself and runs the
@@ -89,34 +65,12 @@ export class CanaryClock extends DurableObject<Bindings> {
   /** How many check-ins the object holds that it has not queued itself; null: count them again. */
   private unqueued: number | null = null;
 
+  private readonly checkIns: CheckInLog;
+
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, withD1Delay(env));
-    const sql = ctx.storage.sql;
-    // The object is built again after every eviction (each wake of an idle canary): one read of the
-    // schema, not five statements, when it is complete (docs/performance.md, "What the local runtime costs").
-    const present = new Set(
-      sql
-        .exec<{ name: string }>(`SELECT name FROM sqlite_master WHERE type IN ('table', 'index')`)
-        .toArray()
-        .map((r) => r.name),
-    );
-    if (!Object.keys(SCHEMA).every((name) => present.has(name))) for (const ddl of Object.values(SCHEMA)) sql.exec(ddl);
-    if (present.has('clock')) CanaryClock.migrateFromCheckInClock(sql);
-  }
-
-  /**
-   * An object of the first edge release kept its state in a `clock` table, without its owner, and its
-   * check-ins without an `applied` mark: the state moves here and `load` completes it from D1 on first
-   * touch; its check-ins stay (those not yet sent are sent) and count as not yet applied, so a settle
-   * writes them again (idempotent).
-   */
-  static migrateFromCheckInClock(sql: SqlStorage) {
-    if (!sql.exec(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'clock'`).toArray().length) return;
-    const columns = sql.exec<{ name: string }>(`SELECT name FROM pragma_table_info('check_ins')`).toArray();
-    if (!columns.some((c) => c.name === 'applied')) sql.exec('ALTER TABLE check_ins ADD COLUMN applied INTEGER NOT NULL DEFAULT 0');
-    sql.exec(`INSERT OR IGNORE INTO canary_clock (one, id, interval_seconds, last_check_in, token_version, timer_due_at, gone)
-              SELECT 1, canary_id, interval_seconds, last_check_in, token_version, timer_due_at, gone FROM clock`);
-    sql.exec('DROP TABLE clock');
+    ensureClockTables(ctx.storage.sql);
+    this.checkIns = new CheckInLog(ctx.storage.sql);
   }
 
   /**
@@ -150,7 +104,7 @@ export class CanaryClock extends DurableObject<Bindings> {
   async checkIn(canaryId: string, version: number | null, entry: ClockCheckIn): Promise<{ interval_seconds: number; deadline: number } | null> {
     const state = await this.load(canaryId);
     if (!state || (version !== null && version !== state.token_version)) return null;
-    this.unqueued ??= this.unsentCheckInCount();
+    this.unqueued ??= this.checkIns.unsentCount();
     this.record(state, entry, false);
     await this.armEarlierFor(state, entry.at);
     if (++this.unqueued >= QUEUE_OWN_AFTER) this.ctx.waitUntil(this.sendPending());
@@ -208,23 +162,14 @@ export class CanaryClock extends DurableObject<Bindings> {
     const state = await this.load(this.state()?.id ?? '');
     if (!state) return 0;
     await this.projectTransitions(state, 'now', opts.events ? (state.timer_due_at ?? undefined) : undefined, { wholeCycle: opts.events });
-    const sql = this.ctx.storage.sql;
-    const rows: ClockCheckIn[] = [];
-    const latest = sql.exec<ClockCheckIn & { applied: number }>('SELECT event_id, at, source, applied FROM check_ins ORDER BY at DESC LIMIT 1').toArray()[0];
-    if (latest && !latest.applied) rows.push(latest);
-    if (since !== null) {
-      const first = sql
-        .exec<ClockCheckIn & { applied: number }>('SELECT event_id, at, source, applied FROM check_ins WHERE at >= ? ORDER BY at LIMIT 1', since)
-        .toArray()[0];
-      if (first && !first.applied && first.event_id !== latest?.event_id) rows.push(first);
-    }
+    const rows = this.checkIns.owedToSettle(since);
     // A check-in this object has written into D1 itself is there: settling again costs no round trip.
     if (!rows.length) return 0;
     await applyCanaryCheckIns(
       { env: this.env },
-      rows.map(({ event_id, at, source }) => ({ canary_id: state.id, event_id, at, source })),
+      rows.map((r) => ({ canary_id: state.id, ...r })),
     );
-    for (const r of rows) sql.exec('UPDATE check_ins SET applied = 1 WHERE event_id = ?', r.event_id);
+    this.checkIns.markApplied(rows);
     return rows.length;
   }
 
@@ -342,7 +287,7 @@ export class CanaryClock extends DurableObject<Bindings> {
     if (unsent) throw unsent;
     // Earlier cycles are history in D1 once written there.
     sql.exec('DELETE FROM transitions WHERE cycle_deadline < ? AND projected = 1', cycle);
-    sql.exec('DELETE FROM check_ins WHERE (sent = 1 OR applied = 1) AND at < ?', now - KEEP_CHECK_INS_MS);
+    this.checkIns.prune(now);
     if (opts.arm) await this.armAlarm(next);
     return next;
   }
@@ -366,7 +311,7 @@ export class CanaryClock extends DurableObject<Bindings> {
       .toArray()
       .map((a) => JSON.parse(a.row) as WakeActivity);
     // A wake's messages carry the check-ins not yet queued (written directly, `settle` handles check-ins).
-    const checkIns = mode === 'queue' ? this.unsentCheckIns() : [];
+    const checkIns = mode === 'queue' ? this.checkIns.unsent() : [];
     if (!transitions.length && !activities.length && !checkIns.length && timerDueAt === undefined) return;
     const messages: WakeProjection[] = [];
     const count = Math.max(Math.ceil(transitions.length / WAKE_ROWS_PER_MESSAGE), Math.ceil(checkIns.length / CHECK_INS_PER_MESSAGE), 1);
@@ -393,19 +338,8 @@ export class CanaryClock extends DurableObject<Bindings> {
       );
     }
     for (const a of activities) sql.exec('DELETE FROM pending_activity WHERE id = ?', a.id);
-    for (const c of checkIns) sql.exec('UPDATE check_ins SET sent = 1 WHERE event_id = ?', c.event_id);
+    this.checkIns.markSent(checkIns);
     if (checkIns.length) this.unqueued = null;
-  }
-
-  private unsentCheckInCount(): number {
-    return this.ctx.storage.sql.exec<{ n: number }>('SELECT count(*) AS n FROM check_ins WHERE sent = 0 AND applied = 0').one().n;
-  }
-
-  /** Check-ins this object has not queued itself and D1 has not had from a settle, oldest first. */
-  private unsentCheckIns(limit = -1): ClockCheckIn[] {
-    return this.ctx.storage.sql
-      .exec<ClockCheckIn>('SELECT event_id, at, source FROM check_ins WHERE sent = 0 AND applied = 0 ORDER BY at LIMIT ?', limit)
-      .toArray();
   }
 
   /** Records a timer event once (its cycle, kind and misses are unique). `projected`: D1 already has it. */
@@ -491,7 +425,7 @@ export class CanaryClock extends DurableObject<Bindings> {
     }
     const sql = this.ctx.storage.sql;
     // A migrated object may hold check-ins D1 has not seen yet: its own record wins.
-    const ownLatest = sql.exec<{ at: number | null }>('SELECT max(at) AS at FROM check_ins').one().at ?? 0;
+    const ownLatest = this.checkIns.latestAt();
     sql.exec(
       `INSERT OR REPLACE INTO canary_clock (one, id, user_id, name, interval_seconds, last_check_in, token_version, timer_due_at)
        VALUES (1, ?, ?, ?, ?, ?, ?, ?)`,
@@ -513,15 +447,7 @@ export class CanaryClock extends DurableObject<Bindings> {
   /** `written`: D1 already has it (the Heartbeat's own batch), so it is neither sent nor settled again. */
   private record(state: ClockState, entry: ClockCheckIn, written: boolean) {
     const sql = this.ctx.storage.sql;
-    const flag = written ? 1 : 0;
-    sql.exec(
-      'INSERT OR IGNORE INTO check_ins (event_id, at, source, sent, applied) VALUES (?, ?, ?, ?, ?)',
-      entry.event_id,
-      entry.at,
-      entry.source,
-      flag,
-      flag,
-    );
+    this.checkIns.record(entry, written);
     sql.exec('UPDATE canary_clock SET last_check_in = max(last_check_in, ?)', entry.at);
     state.last_check_in = Math.max(state.last_check_in, entry.at);
   }
@@ -562,10 +488,10 @@ export class CanaryClock extends DurableObject<Bindings> {
           this.sendAgain = false;
           const state = this.state();
           if (!state || state.gone) return;
-          const rows = this.unsentCheckIns(CHECK_INS_PER_MESSAGE);
+          const rows = this.checkIns.unsent(CHECK_INS_PER_MESSAGE);
           if (!rows.length) return;
           await this.env.PROJECTIONS.sendBatch(rows.map((r) => ({ body: { type: 'canary_check_in', canary_id: state.id, ...r } satisfies CheckInProjection })));
-          for (const r of rows) this.ctx.storage.sql.exec('UPDATE check_ins SET sent = 1 WHERE event_id = ?', r.event_id);
+          this.checkIns.markSent(rows);
           more = this.sendAgain || rows.length === CHECK_INS_PER_MESSAGE;
         }
       } catch (err) {
