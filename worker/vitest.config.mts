@@ -17,6 +17,8 @@ const OWN_WORKERD = [
   'test/canary-model.test.ts',
   'test/canary-projection.test.ts',
   'test/canary-reconciler.test.ts',
+  // The moderators' review queue lists every account's hidden content.
+  'test/community-moderation.test.ts',
   'test/deadman.test.ts',
   'test/guardian-ladder.test.ts',
   'test/inactivity-policy.test.ts',
@@ -43,7 +45,8 @@ export default defineConfig(async () => {
           // Test-only binding: the setup file applies these to each test's fresh D1.
           // TRUST_CF_CONNECTING_IP: tests play many clients by sending CF-Connecting-IP, which a local
           // Worker otherwise ignores (worker/src/lib/client-address.ts).
-          // MODERATOR_EMAILS: the community moderators of the tests (worker/test/community-moderation.test.ts).
+          // MODERATOR_EMAILS: the community moderators of the tests (worker/test/community-moderation.test.ts, and
+          // one of its own for worker/test/operations-walk.test.ts: an email registers once per shared D1).
           // MIGRATION_TEST_DB: an empty D1 (no migrations applied) where a migration test applies them step by
           // step (worker/test/migration-messages-recipient-left.test.ts).
           d1Databases: { MIGRATION_TEST_DB: 'migration-test' },
@@ -52,7 +55,7 @@ export default defineConfig(async () => {
           bindings: {
             TEST_MIGRATIONS: migrations,
             TRUST_CF_CONNECTING_IP: 'true',
-            MODERATOR_EMAILS: 'moderator@example.com, Second.Moderator@example.com',
+            MODERATOR_EMAILS: 'moderator@example.com, Second.Moderator@example.com, walk.moderator@example.com',
             APP_ENV: 'development',
             WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
             DEV_ALLOWED_HOSTS: 'afterword.test',

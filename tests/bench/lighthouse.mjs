@@ -2,8 +2,11 @@
 // public pages and the login, with Lighthouse's default settings (mobile form factor, simulated slow 4G and
 // a 4× slower CPU), in Debian's Chromium. Prints the four category scores, LCP, total blocking time and
 // CLS per page, and each page's failed audits; asserts nothing. BENCH_LIGHTHOUSE=0 skips it.
+// On its own, against any running server (a fresh `npm start`, as a newcomer gets it):
+//   node tests/bench/lighthouse.mjs http://127.0.0.1:8787 [/path …]
 import lighthouse from 'lighthouse';
 import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { launchBrowser } from '../support/browser.mjs';
 
 /** The prerendered public pages and the login (web/scripts/prerender.mjs), the landing served by the Worker. */
@@ -63,4 +66,10 @@ export function printLighthouseResults(rows) {
       ? `  goal (performance ≥ 98, the other three 100) not met on: ${below.map((r) => r.page).join(', ')}`
       : '  goal met on every page: performance ≥ 98, accessibility, best practices and SEO 100',
   );
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [origin, ...paths] = process.argv.slice(2);
+  if (!origin) throw new Error('usage: node tests/bench/lighthouse.mjs <origin> [/path …]');
+  printLighthouseResults(await runLighthouseBench(origin.replace(/\/$/, ''), paths.length ? paths : LIGHTHOUSE_PAGES));
 }

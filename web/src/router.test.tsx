@@ -2,7 +2,7 @@ import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
 import { render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RECENT_ACTIVITY_LIMIT } from './features/canary/queries';
-import { ATTEMPTS_SHOWN } from './features/developer/queries';
+import { ATTEMPTS_SHOWN } from './features/developer/attempts';
 import { ladder, openWindowLadder, VETO_SUMMARY } from './features/guardian/test-fixtures';
 import { T as GUARDIAN_T } from './features/guardian/texts';
 import { messageView } from './features/messages/test-fixtures';

@@ -352,7 +352,7 @@ describe('every declared operation', () => {
 
   it('answers the owner with what its output schema declares', async () => {
     // The owner is one of the tests' community moderators (worker/vitest.config.mts), so the review queue answers too.
-    const [owner, recipient] = await Promise.all([signedInUser({ email: 'moderator@example.com' }), signedInUser()]);
+    const [owner, recipient] = await Promise.all([signedInUser({ email: 'walk.moderator@example.com' }), signedInUser()]);
     await withKeys(owner);
     for (const op of rest.filter((o) => o.method === 'get' && o.output && (!o.exists || o.exists(env as never)))) {
       const id = op.input.params ? await OWNED[op.docs.operationId]!(owner, recipient) : '';

@@ -3,10 +3,6 @@ import { toast, toastApiError } from '../../components/toast';
 import { trpc } from '../../lib/trpc';
 import type { CreatedKey, CreatedWebhook, CreateKeyInput, CreateWebhookInput } from './types';
 
-/** While a test event or retries may be landing, the attempts log re-reads itself this often. */
-export const ATTEMPTS_REFRESH_MS = 5_000;
-export const ATTEMPTS_SHOWN = 20;
-
 /** Create and revoke keys. `create` resolves the key (its only appearance) or null once the error is said. */
 export function useKeyActions() {
   const utils = trpc.useUtils();

@@ -1,7 +1,7 @@
 import { QueryState } from '../../components/query-state';
 import { trpc } from '../../lib/trpc';
 import { AttemptsLog } from './attempts-log';
-import { ATTEMPTS_REFRESH_MS, ATTEMPTS_SHOWN } from './queries';
+import { ATTEMPTS_REFRESH_MS, ATTEMPTS_SHOWN } from './attempts';
 import type { WebhookEndpoint } from './types';
 
 /** One endpoint's latest attempts, re-read while retries may still land. */

@@ -17,8 +17,6 @@ export function matchesFilter(message: Pick<MessageView, 'delivered'>, filter: M
   return true;
 }
 
-export const isMessageFilter = (v: unknown): v is MessageFilter => MESSAGE_FILTERS.includes(v as MessageFilter);
-
 /** Toggle buttons (aria-pressed), like the pricing cycle tabs. */
 export function MessageFilterTabs({ value, onChange }: { value: MessageFilter; onChange: (filter: MessageFilter) => void }) {
   return (

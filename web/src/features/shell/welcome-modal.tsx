@@ -1,8 +1,7 @@
-import { useRouterState } from '@tanstack/react-router';
-import { useState, useSyncExternalStore } from 'react';
+import { useState } from 'react';
 import { Button } from '../../components/button';
 import { Modal, ModalClose } from '../../components/modal';
-import { hasSeenOnboarding, markOnboardingSeen, subscribeOnboarding } from '../../lib/session';
+import { hasSeenOnboarding, markOnboardingSeen } from '../../lib/session';
 
 /**
  * docs/product.md "The app shell and navigation": shown on the first visit to /app, then never again in this browser.
@@ -35,12 +34,4 @@ export function WelcomeModal() {
       </ul>
     </Modal>
   );
-}
-
-/** True while a newcomer's welcome is showing (or about to, on an /app page): what comes after it waits. */
-export function useWelcomePending(): boolean {
-  const inApp = useRouterState({ select: (s) => s.location.pathname.startsWith('/app') });
-  // The server snapshot (prerendered public pages, web/scripts/prerender.mjs) has no storage: seen.
-  const seen = useSyncExternalStore(subscribeOnboarding, hasSeenOnboarding, () => true);
-  return inApp && !seen;
 }
