@@ -42,7 +42,7 @@ export default defineConfig(async () => {
       cloudflareTest({
         wrangler: { configPath: `${root}/wrangler.toml` },
         miniflare: {
-          // Test-only binding: the setup file applies these to each test's fresh D1.
+          // Test-only binding: the setup file applies these to each workerd's D1 (test/setup/apply-migrations.ts).
           // TRUST_CF_CONNECTING_IP: tests play many clients by sending CF-Connecting-IP, which a local
           // Worker otherwise ignores (worker/src/lib/client-address.ts).
           // MODERATOR_EMAILS: the community moderators of the tests (worker/test/community-moderation.test.ts, and
