@@ -4,39 +4,12 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { newContext, sharedBrowser } from '../support/browser.mjs';
+import { eventuallyStored } from '../support/drafts.mjs';
 import { h1 } from '../support/page.mjs';
 import { accountWithToken, openSignedIn } from '../support/session.mjs';
 
 const getBrowser = sharedBrowser({ after });
 const WORDS = 'Dear Sam, the spare key is under the blue pot. marker-4471';
-
-/** The stored draft record's ciphertext as text, or null when there is none. */
-const storedDraft = (page) =>
-  page.evaluate(
-    () =>
-      new Promise((resolve, reject) => {
-        const open = indexedDB.open('afterword-drafts', 1);
-        open.onupgradeneeded = () => open.result.createObjectStore('message-draft');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const get = open.result.transaction('message-draft').objectStore('message-draft').get('current');
-          get.onsuccess = () => {
-            open.result.close();
-            resolve(get.result ? new TextDecoder().decode(get.result.ct) : null);
-          };
-          get.onerror = () => reject(get.error);
-        };
-      }),
-  );
-
-async function eventuallyStored(page, wanted) {
-  for (let i = 0; i < 100; i++) {
-    const found = await storedDraft(page);
-    if ((found !== null) === wanted) return found;
-    await page.waitForTimeout(100);
-  }
-  throw new Error(`the draft was ${wanted ? 'never written' : 'never dropped'}`);
-}
 
 test('drafts: a half-written message survives a reload, is sealed at rest, and goes once the message is created', async () => {
   const [owner, recipient] = await Promise.all([accountWithToken(), accountWithToken()]);

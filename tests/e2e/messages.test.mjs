@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, test } from 'node:test';
 import { launchBrowser, newContext, screenshot } from '../support/browser.mjs';
+import { eventuallyStored } from '../support/drafts.mjs';
 import { api } from '../support/http.mjs';
 import { assertNoSeriousAxeViolations, card, eventually, h1, toast, unexpectedConsoleErrors } from '../support/page.mjs';
 import { accountWithToken } from '../support/session.mjs';
@@ -97,8 +98,18 @@ test('messages: two users: create with and without rules, Release now, log and h
     await e2ee.uncheck();
     assert.equal(await page.getByText(E2EE_WARNING, { exact: true }).count(), 0, 'the warning goes with the tick');
 
-    // Message A: a missed-check-ins rule (2, with a 1-day window), delivered by email when it fires.
+    // The refused message was kept as a draft, and the form brings it back: discarded here, so message A is
+    // written into an empty form (typing while the draft is still being restored could mix the two).
+    await eventuallyStored(page, true);
     await page.goto('/app/create');
+    const restored = page.getByRole('status').filter({ hasText: /^Draft restored/ });
+    await restored.waitFor();
+    assert.equal(await page.getByLabel('Message', { exact: true }).inputValue(), 'Sealed', 'the draft holds what was typed');
+    await page.getByRole('button', { name: 'Discard draft', exact: true }).click();
+    await restored.waitFor({ state: 'detached' });
+    assert.equal(await page.getByLabel('Message', { exact: true }).inputValue(), '', 'a discarded draft empties the form');
+
+    // Message A: a missed-check-ins rule (2, with a 1-day window), delivered by email when it fires.
     await fillBasics(page, { content: ruleText, recipientId: recipient.user.id });
     await page.getByRole('button', { name: 'Add rule', exact: true }).click();
     await page.getByRole('button', { name: 'Add rule', exact: true }).click();

@@ -1,0 +1,32 @@
+// The message draft a browser keeps (web/src/features/messages/message-draft.ts: IndexedDB
+// 'afterword-drafts', store 'message-draft', key 'current'), read the way the app opens it (same version and
+// store), so a probe never creates a database the app would then find without its store.
+
+/** The stored draft record's ciphertext as text, or null when there is none. */
+export const storedDraft = (page) =>
+  page.evaluate(
+    () =>
+      new Promise((resolve, reject) => {
+        const open = indexedDB.open('afterword-drafts', 1);
+        open.onupgradeneeded = () => open.result.createObjectStore('message-draft');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const get = open.result.transaction('message-draft').objectStore('message-draft').get('current');
+          get.onsuccess = () => {
+            open.result.close();
+            resolve(get.result ? new TextDecoder().decode(get.result.ct) : null);
+          };
+          get.onerror = () => reject(get.error);
+        };
+      }),
+  );
+
+/** Waits until this page's browser holds a draft (`wanted` true) or none (false); returns the draft's text. */
+export async function eventuallyStored(page, wanted) {
+  for (let i = 0; i < 100; i++) {
+    const found = await storedDraft(page);
+    if ((found !== null) === wanted) return found;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`the draft was ${wanted ? 'never written' : 'never dropped'}`);
+}
