@@ -9,6 +9,10 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test-setup.ts'],
     restoreMocks: true,
+    // Two files at a time: vitest's default is one fewer than the cores (one here), and a component test file
+    // spends much of its time building its happy-dom window and importing, which a second file overlaps
+    // (88 s → 53 s on this two-core machine).
+    maxWorkers: 2,
     unstubEnvs: true,
   },
 });
