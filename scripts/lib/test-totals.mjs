@@ -50,27 +50,28 @@ export function countVitestReport(report) {
 }
 
 /**
- * The tests a vitest JSON report failed, each as "file › test: first line of its error", so the end of
- * `npm test` (often all a CI log keeps) names them. A file that failed without a failed test of its
- * own (it did not load, a hook threw) is named with its own message.
- * @returns {string[]}
- */
-/**
  * A fast-check failure's replay (its seed and path line) and counterexample, so a property that failed once on
- * a CI machine can be replayed from the run's last lines alone; empty for any other failure.
+ * a CI machine can be replayed from the run's last lines alone (a property's error follows "Got " when
+ * worker/test/setup/fast-check.ts sets includeErrorInReport); empty for any other failure.
  */
 function propertyReplay(message) {
   const lines = String(message ?? '').split('\n');
   if (!/^(\w*Error: )?Property failed/.test(lines[0] ?? '')) return '';
   const replay = lines.find((l) => /\{ seed: -?\d+/.test(l));
   const counterexample = lines.find((l) => l.startsWith('Counterexample:'));
-  const gotError = lines.find((l) => /^(Got |Caused by)/.test(l.trim()));
+  const gotError = lines.find((l) => l.startsWith('Got '));
   return [replay, counterexample, gotError]
     .filter(Boolean)
     .map((l) => `\n    ${l.trim().slice(0, 1200)}`)
     .join('');
 }
 
+/**
+ * The tests a vitest JSON report failed, each as "file › test: first line of its error", so the end of
+ * `npm test` (often all a CI log keeps) names them. A file that failed without a failed test of its
+ * own (it did not load, a hook threw) is named with its own message.
+ * @returns {string[]}
+ */
 export function failedVitestTests(report, root = '') {
   const names = [];
   const firstLine = (text) =>

@@ -102,7 +102,7 @@ describe('a failed property names how to replay it', () => {
       '{ seed: -1203, path: "46:2:0", endOnFailure: true }',
       'Counterexample: [{"kind":"interval"},[]]',
       'Shrunk 2 time(s)',
-      'Caused by: AssertionError: expected 1 to be 0',
+      'Got AssertionError: expected 1 to be 0',
       '    at stack',
     ].join('\n');
     const report = {
@@ -118,7 +118,7 @@ describe('a failed property names how to replay it', () => {
       'worker/test/m.test.ts › model > holds: Error: Property failed after 47 tests' +
         '\n    { seed: -1203, path: "46:2:0", endOnFailure: true }' +
         '\n    Counterexample: [{"kind":"interval"},[]]' +
-        '\n    Caused by: AssertionError: expected 1 to be 0',
+        '\n    Got AssertionError: expected 1 to be 0',
     ]);
   });
 });

@@ -5,24 +5,13 @@
 // On its own, against any running server (a fresh `npm start`, as a newcomer gets it):
 //   node tests/bench/lighthouse.mjs http://127.0.0.1:8787 [/path …]
 import lighthouse from 'lighthouse';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { launchBrowser } from '../support/browser.mjs';
+import { freePort } from '../support/free-port.mjs';
 
 /** The prerendered public pages and the login (web/scripts/prerender.mjs), the landing served by the Worker. */
 export const LIGHTHOUSE_PAGES = ['/', '/pricing', '/login', '/support', '/press', '/terms', '/privacy'];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** One Lighthouse run per page, one after another (Lighthouse drives one tab of one browser at a time). */
 export async function runLighthouseBench(origin, pages = LIGHTHOUSE_PAGES) {

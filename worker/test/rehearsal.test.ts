@@ -1,7 +1,7 @@
 import { env, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_NOTIFY_PREFERENCES } from '../src/contracts/notify';
-import { clockOf } from '../src/domains/canary/canary-timer';
+import { clockOf, settleCanaries } from '../src/domains/canary/canary-timer';
 import { saveNotifyPreferences } from '../src/domains/notify/preferences';
 import { TEST_FIRST_LINE, TEST_PREFIX } from '../src/domains/rehearsal/run-rehearsal';
 import { api, signedInUser } from './helpers/api';
@@ -36,21 +36,10 @@ async function ownerWithGaps() {
   });
   await guardianOf(owner, guardian);
   const hook = await endpointFor(owner, `rehearsal-api-${owner.id}`);
-  await timerProjected(canary.id);
+  // The state a rehearsal must leave as it was is the settled one: the object writes into D1 now what its
+  // queued projection after the create would write later (as the engine does before any decision).
+  await settleCanaries(env, [canary.id], null, { events: true });
   return { owner, recipient, guardian, canary, message, hook };
-}
-
-/**
- * Waits until the canary's object has told D1 its timer (a queued projection after the create): the state a
- * rehearsal must leave as it was is the settled one, not a moment in which that projection may still land.
- */
-async function timerProjected(canaryId: string) {
-  for (let tries = 0; tries < 250; tries++) {
-    const row = await env.DB.prepare('SELECT timer_due_at FROM canaries WHERE id = ?').bind(canaryId).first<{ timer_due_at: number | null }>();
-    if (row?.timer_due_at != null) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`the canary ${canaryId} never projected its timer to D1`);
 }
 
 const outboxTo = async (userId: string) =>
