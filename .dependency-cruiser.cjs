@@ -6,9 +6,9 @@
  * the owner imports none of its reactors.
  */
 const DIRECTIONS = [
-  ['legal', ['messages', 'voice', 'chat-import']],
-  ['canary', ['webhooks']],
-  ['messages', ['vault', 'attachments']],
+  ['legal', ['messages', 'voice', 'chat-import', 'deadman']],
+  ['canary', ['webhooks', 'deadman', 'guardian', 'messages', 'owner-notices']],
+  ['messages', ['vault', 'attachments', 'owner-notices']],
 ];
 
 /** Domains every other may use and that use none: the storage meter and notifications (owner notices, preferences, push). */
@@ -38,6 +38,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^worker/src/domains/([^/]+)/' },
       to: { path: '^worker/src/domains/', pathNot: '^worker/src/domains/$1/', circular: true },
+    },
+    {
+      name: 'domains-import-no-wiring',
+      comment: 'worker/src/wiring/ composes the domains; a domain that imported it would depend on every domain it composes.',
+      severity: 'error',
+      from: { path: '^worker/src/domains/' },
+      to: { path: '^worker/src/wiring/' },
     },
     {
       name: 'web-imports-only-contracts',

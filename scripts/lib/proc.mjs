@@ -6,6 +6,8 @@ export const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, ''
 /** Runs a command to completion, streaming its output; resolves with its exit code. */
 /** The code whose import directions `.dependency-cruiser.cjs` checks, and how (the lint stage of npm test and npm run lint). */
 export const DEPCRUISE_ARGS = ['worker/src', 'web/src', 'db', '--config', '.dependency-cruiser.cjs', '--output-type', 'err'];
+/** The domains as wholes: no cycle between their folders (.dependency-cruiser.domains.cjs). */
+export const DEPCRUISE_DOMAIN_ARGS = ['worker/src', '--config', '.dependency-cruiser.domains.cjs', '--output-type', 'err'];
 
 export function run(cmd, args, { env = process.env, cwd = root, capture = false } = {}) {
   return new Promise((resolve) => {

@@ -8,7 +8,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { buildExportOpener } from '../lib/export-opener-build.mjs';
 import { countNodeTestSummary, countVitestReport, createTotals, failedVitestTests } from '../lib/test-totals.mjs';
 import { buildWebIfStale } from '../lib/web-build.mjs';
-import { DEPCRUISE_ARGS, root, run, step } from '../lib/proc.mjs';
+import { DEPCRUISE_ARGS, DEPCRUISE_DOMAIN_ARGS, root, run, step } from '../lib/proc.mjs';
 
 const totals = createTotals();
 /** Each stage's wall time, printed just above the last line: where a run's minutes go. */
@@ -60,7 +60,8 @@ step('Lint (Biome: formatting and lint rules, read-only; dependency-cruiser: whi
 const lint = await timed('lint', async () => {
   const biome = await run('biome', ['ci', '--error-on-warnings', '.']);
   const shape = await run('depcruise', [...DEPCRUISE_ARGS]);
-  return { code: biome.code || shape.code };
+  const domains = await run('depcruise', [...DEPCRUISE_DOMAIN_ARGS]);
+  return { code: biome.code || shape.code || domains.code };
 });
 totals.add('lint', {}, lint.code === 0);
 

@@ -1,9 +1,10 @@
-import { createDb, type Db } from '@afterword/db';
+import type { Db } from '@afterword/db';
 import type { EmailEnv } from './channels/email';
 import type { PushEnv } from './channels/push';
 import type { TwilioEnv } from './channels/twilio';
+import type { CheckInParticipant } from './domains/canary/check-in-rows';
 import type { StripeEnv } from './domains/billing/providers/stripe';
-import { systemClock, type Clock } from './lib/clock';
+import type { Clock } from './lib/clock';
 
 /**
  * Bindings and vars come from wrangler.toml through `wrangler types` (worker-configuration.d.ts);
@@ -60,7 +61,7 @@ export type Bindings = Omit<Env, 'EMAIL_TRANSPORT' | 'SMS_TRANSPORT' | 'CALL_TRA
     DEV_ALLOWED_HOSTS?: string;
   };
 
-/** What every service receives: the database, the bindings and the clock. */
+/** What every service receives: the database, the bindings, the clock and the cross-domain wiring (created by wiring/service-context.ts). */
 export interface ServiceContext {
   db: Db;
   env: Bindings;
@@ -70,10 +71,8 @@ export interface ServiceContext {
    * request (queue consumers, cron, in-process tests): the service then awaits the work itself.
    */
   defer?: (work: Promise<unknown>) => void;
-}
-
-export function createServiceContext(env: Bindings, now: Clock = systemClock, defer?: ServiceContext['defer']): ServiceContext {
-  return { db: createDb(env.DB), env, now, ...(defer ? { defer } : {}) };
+  /** What a check-in changes in other domains, in its batch (wiring/check-in-participants.ts). */
+  checkInParticipants: readonly CheckInParticipant[];
 }
 
 /** Local conveniences (the outbox page, a generated VAPID key) exist only outside production. */

@@ -3,7 +3,8 @@ import { describe, expect, inject, it } from 'vitest';
 import type { RecordedStripeRequest } from './peers/stripe';
 import { openBillingPortal } from '../src/domains/billing/portal';
 import { endLapsedSandboxSubscriptions } from '../src/domains/billing/sandbox-portal';
-import { createServiceContext, type Bindings } from '../src/env';
+import type { Bindings } from '../src/env';
+import { createServiceContext } from '../src/wiring/service-context';
 import { api, signedInUser } from './helpers/api';
 import { checkoutThroughSandbox, postEvent } from './helpers/billing';
 

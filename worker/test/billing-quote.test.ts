@@ -1,7 +1,8 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { quoteCheckout } from '../src/domains/billing/checkout';
-import { createServiceContext, type Bindings } from '../src/env';
+import type { Bindings } from '../src/env';
+import { createServiceContext } from '../src/wiring/service-context';
 import { api, signedInUser } from './helpers/api';
 
 describe('GET /api/billing/quote', () => {

@@ -11,7 +11,7 @@ import { deleteCanary } from '../src/domains/canary/delete-canary';
 import { advanceMessage } from '../src/domains/messages/release/advance-message';
 import { consumeBatch } from '../src/queues/consume';
 import { reconcileCanaries } from '../src/cron/reconcile-canaries';
-import { createServiceContext } from '../src/env';
+import { createServiceContext } from '../src/wiring/service-context';
 import { api, signedInUser } from './helpers/api';
 import { createCanaryFor, servicesAt, transitionsOf } from './helpers/canary';
 import { captureQueues, createMessageFor, messageRow, transitionCauses } from './helpers/messages';
@@ -96,7 +96,7 @@ describe('a token check-in at the edge', () => {
     await insideClock(canary.id, { PROJECTIONS: projections.queue }, (c) => c.alarm());
     expect(projections.bodies.map((b) => b.type)).toEqual(['canary_wake']);
     expect(projections.bodies[0]!.check_ins).toEqual([entry]);
-    await applyProjections(env, projections.bodies as never);
+    await applyProjections(createServiceContext(env), projections.bodies as never);
     expect(await lastCheckInInD1(canary.id)).toBe(entry.at);
     const { results } = await env.DB.prepare("SELECT id FROM activity WHERE canary_id = ? AND kind = 'check_in'").bind(canary.id).all<{ id: string }>();
     expect(results.map((r) => r.id)).toEqual([entry.event_id]);
@@ -262,8 +262,8 @@ describe('the D1 projection may lag; the promise does not move', () => {
     const t0 = Date.now() + HOUR;
     const early = { type: 'canary_check_in' as const, canary_id: canary.id, event_id: crypto.randomUUID(), at: t0, source: 'ping' as const };
     const late = { ...early, event_id: crypto.randomUUID(), at: t0 + HOUR };
-    await applyProjections(env, [late]);
-    await applyProjections(env, [early, late, early]);
+    await applyProjections(createServiceContext(env), [late]);
+    await applyProjections(createServiceContext(env), [early, late, early]);
     expect(await lastCheckInInD1(canary.id)).toBe(t0 + HOUR);
     const { results } = await env.DB.prepare("SELECT id FROM activity WHERE canary_id = ? AND kind = 'check_in' ORDER BY created_at")
       .bind(canary.id)
@@ -277,7 +277,7 @@ describe('the D1 projection may lag; the promise does not move', () => {
     const { dueAt } = due;
     const { canary, m } = await senderWithArmedMessage(recipient, due);
     const old = { type: 'canary_check_in' as const, canary_id: canary.id, event_id: crypto.randomUUID(), at: dueAt - HOUR, source: 'ping' as const };
-    await applyProjections(env, [old]);
+    await applyProjections(createServiceContext(env), [old]);
     expect((await messageRow(m.id))!.status).toBe('armed');
   });
 
@@ -301,7 +301,9 @@ describe('the D1 projection may lag; the promise does not move', () => {
     expect((await messageRow(m.id))!.status).toBe('armed');
     expect(await timerOf()).not.toBe(nextRuleAt);
 
-    await applyProjections(env, [{ type: 'canary_check_in', canary_id: canary.id, event_id: crypto.randomUUID(), at: dueAt + HOUR, source: 'ping' }]);
+    await applyProjections(createServiceContext(env), [
+      { type: 'canary_check_in', canary_id: canary.id, event_id: crypto.randomUUID(), at: dueAt + HOUR, source: 'ping' },
+    ]);
     expect((await messageRow(m.id))!.status).toBe('scheduled');
     expect(await timerOf()).toBe(nextRuleAt);
   });
@@ -328,7 +330,7 @@ describe('the D1 projection may lag; the promise does not move', () => {
     const bobInWindow = at(bob.canary, dueAt + 10);
     const annInWindow = at(ann.canary, dueAt + 20);
     const bobLater = at(bob.canary, dueAt + 30);
-    await applyProjections(env, [bobLater, annInWindow, annBeforeArming, bobInWindow, bobLater]);
+    await applyProjections(createServiceContext(env), [bobLater, annInWindow, annBeforeArming, bobInWindow, bobLater]);
 
     const disarming = async (id: string) =>
       (

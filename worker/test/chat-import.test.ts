@@ -2,7 +2,7 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult } from 
 import { describe, expect, it } from 'vitest';
 import { CHAT_IMPORT_ACCEPTED } from '../src/contracts/chat-import';
 import { listChatMaterial } from '../src/domains/chat-import/material';
-import { createServiceContext } from '../src/env';
+import { createServiceContext } from '../src/wiring/service-context';
 import { consumeBatch } from '../src/queues/consume';
 import { discordChannel, facebookChat, plainChat, telegramFull, telegramSingle } from './fixtures/chat-exports';
 import { api, signedInUser } from './helpers/api';

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import type { CanaryNoticeJob } from '../src/contracts/jobs';
 import { advanceCanary } from '../src/domains/canary/advance-canary';
-import { sendCanaryNotice } from '../src/domains/canary/canary-notices';
+import { sendCanaryNotice } from '../src/domains/owner-notices/canary-notices';
 import { hashSecret } from '../src/lib/secrets';
 import { api, signedInUser } from './helpers/api';
 import { captureJobs, createCanaryFor, noQuietHours, servicesAt } from './helpers/canary';

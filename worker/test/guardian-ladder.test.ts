@@ -17,7 +17,7 @@ import { sendGuardianNotice } from '../src/domains/guardian/guardian-notices';
 import { getLadderView } from '../src/domains/guardian/ladder-view';
 import { reconcileLadder } from '../src/domains/guardian/reconcile-ladder';
 import { deliverMessage } from '../src/domains/messages/delivery/deliver-message';
-import { sendOwnerNotice } from '../src/domains/messages/notices/send-owner-notice';
+import { sendOwnerNotice } from '../src/domains/owner-notices/send-owner-notice';
 import { advanceMessage } from '../src/domains/messages/release/advance-message';
 import { armOnMissedCheckins } from '../src/domains/messages/release/arm-on-missed-checkins';
 import type { KeyPrincipal } from '../src/middleware/context';

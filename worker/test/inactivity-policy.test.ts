@@ -4,7 +4,7 @@ import { moveUserFiles } from '../src/domains/inactivity/cold-storage';
 import { EXPORT_WINDOW_MS, INACTIVE_AFTER_MS, REMINDERS_BEFORE_ARCHIVE_MS } from '../src/domains/inactivity/policy';
 import { ARCHIVED_READ_ONLY } from '../src/domains/inactivity/read-only';
 import { sweepInactiveAccounts } from '../src/domains/inactivity/sweep-inactive-accounts';
-import { sendOwnerNotice } from '../src/domains/messages/notices/send-owner-notice';
+import { sendOwnerNotice } from '../src/domains/owner-notices/send-owner-notice';
 import { api, signedInUser } from './helpers/api';
 import { createCanaryFor, servicesAt } from './helpers/canary';
 import { captureQueues, createMessageFor, scriptedChannels } from './helpers/messages';

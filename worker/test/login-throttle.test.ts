@@ -4,7 +4,7 @@ import { createApp } from '../src/app';
 import { TRPC_MAX_BATCH } from '../src/contracts/transport';
 import { LOGIN_LIMITS } from '../src/domains/auth/login-throttle';
 import { loginUser } from '../src/domains/auth/login-user';
-import { createServiceContext } from '../src/env';
+import { createServiceContext } from '../src/wiring/service-context';
 import { AppError } from '../src/lib/errors';
 import { clientAddress, ipv6Prefix64, LOCAL_CLIENT } from '../src/lib/client-address';
 import { api, signedInUser } from './helpers/api';

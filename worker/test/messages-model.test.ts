@@ -14,6 +14,7 @@ import { applyProjections } from '../src/domains/canary/projection-batch';
 import { createCanary } from '../src/domains/canary/create-canary';
 import { deleteAccount } from '../src/domains/account/delete-account';
 import { setConsent } from '../src/wiring/set-consent';
+import { createServiceContext } from '../src/wiring/service-context';
 import { createMessage } from '../src/domains/messages/create-message';
 import { deliverMessage } from '../src/domains/messages/delivery/deliver-message';
 import { advanceMessage } from '../src/domains/messages/release/advance-message';
@@ -461,7 +462,7 @@ describe('release engine model', () => {
               case 'projectLate': {
                 if (!lateProjections.length) break;
                 const picked = lateProjections[step.pick % lateProjections.length]!;
-                await run(() => applyProjections(env, step.twice ? [picked, lateProjections[0]!, picked] : [picked]));
+                await run(() => applyProjections(createServiceContext(env), step.twice ? [picked, lateProjections[0]!, picked] : [picked]));
                 break;
               }
               case 'withdraw':

@@ -5,7 +5,7 @@ import type { MissedCheckinsEvent } from '../src/contracts/jobs';
 import { checkInAll } from '../src/domains/canary/check-in';
 import { deliverMessage } from '../src/domains/messages/delivery/deliver-message';
 import { MAX_DELIVERY_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../src/domains/messages/delivery/retry-policy';
-import { sendOwnerNotice } from '../src/domains/messages/notices/send-owner-notice';
+import { sendOwnerNotice } from '../src/domains/owner-notices/send-owner-notice';
 import { advanceMessage } from '../src/domains/messages/release/advance-message';
 import { armOnMissedCheckins } from '../src/domains/messages/release/arm-on-missed-checkins';
 import { api, signedInUser } from './helpers/api';

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app';
 import { deliverToOutbox } from '../src/channels/outbox';
-import { createServiceContext } from '../src/env';
+import { createServiceContext } from '../src/wiring/service-context';
 import { callerAs } from './helpers/trpc';
 import { api, signedInUser } from './helpers/api';
 

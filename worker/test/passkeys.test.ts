@@ -2,7 +2,7 @@ import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { sweepExpired } from '../src/cron/sweep-expired';
 import { relyingParty } from '../src/domains/passkeys/relying-party';
-import { createServiceContext } from '../src/env';
+import { createServiceContext } from '../src/wiring/service-context';
 import { api, signedInUser } from './helpers/api';
 import { createCanaryFor } from './helpers/canary';
 import { SoftAuthenticator } from './helpers/soft-authenticator';

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { changePassword, PASSWORD_CHANGE_ERRORS } from '../src/domains/auth/change-password';
 import { LOGIN_LIMITS } from '../src/domains/auth/login-throttle';
-import { createServiceContext } from '../src/env';
+import { createServiceContext } from '../src/wiring/service-context';
 import { b64u, keyBundle as bundle, passwordWrap, recoveryWrap } from './helpers/e2ee';
 import { api, signedInUser } from './helpers/api';
 

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { PHONE_CODE_MAX_ATTEMPTS, PHONE_CODE_RESEND_SECONDS, PHONE_CODE_TTL_SECONDS, PHONE_CODES_PER_HOUR } from '../src/contracts/profile';
-import { createServiceContext } from '../src/env';
+import { createServiceContext } from '../src/wiring/service-context';
 import { startPhoneVerification } from '../src/domains/profile/start-phone-verification';
 import { newVerificationCode } from '../src/domains/profile/verification-code';
 import { CODE_EXPIRED, LAST_WRONG_CODE, NO_CODE_PENDING, verifyPhone, WRONG_CODE } from '../src/domains/profile/verify-phone';

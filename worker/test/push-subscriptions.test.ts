@@ -2,7 +2,7 @@ import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { importVapid } from '../src/channels/push';
 import { createApp } from '../src/app';
-import { createServiceContext } from '../src/env';
+import { createServiceContext } from '../src/wiring/service-context';
 import { fromBase64Url, toBase64Url } from '../src/lib/encoding';
 import { listPushSubscriptions, MAX_PUSH_SUBSCRIPTIONS_PER_USER, removeGoneSubscription, subscribePush } from '../src/domains/notify/push-subscriptions';
 import { LOCAL_VAPID_SUBJECT, vapidKeysFor, vapidPublicKey } from '../src/domains/notify/vapid-keys';

@@ -8,7 +8,7 @@ import type { TRehearsal } from '../src/contracts/rehearsal';
 import { advanceCanary } from '../src/domains/canary/advance-canary';
 import { processDeadmanSwitches } from '../src/domains/deadman/process-deadman';
 import { setupDeadman } from '../src/domains/deadman/setup-deadman';
-import { sendCanaryNotice } from '../src/domains/canary/canary-notices';
+import { sendCanaryNotice } from '../src/domains/owner-notices/canary-notices';
 import { createCanary } from '../src/domains/canary/create-canary';
 import { advanceLadder } from '../src/domains/guardian/advance-ladder';
 import { answerAsGuardian } from '../src/domains/guardian/answer-guardian';

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { sweepExpired } from '../src/cron/sweep-expired';
-import { createServiceContext } from '../src/env';
+import { createServiceContext } from '../src/wiring/service-context';
 import { api, signedInUser } from './helpers/api';
 
 describe('the every-minute sweep', () => {

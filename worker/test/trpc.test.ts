@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { createServiceContext } from '../src/env';
+import { createServiceContext } from '../src/wiring/service-context';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { createCallerFactory, publicProcedure, router } from '../src/trpc/init';
 import { appRouter } from '../src/wiring/trpc-router';

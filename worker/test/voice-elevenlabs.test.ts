@@ -2,7 +2,7 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult } from 
 import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { deleteAccount } from '../src/domains/account/delete-account';
 import { SPEECH_FAILED_NOTICE } from '../src/domains/voice/persona-chat';
-import { createServiceContext } from '../src/env';
+import { createServiceContext } from '../src/wiring/service-context';
 import { fromBase64 } from '../src/lib/encoding';
 import { consumeBatch } from '../src/queues/consume';
 import { api, signedInUser } from './helpers/api';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { advanceMessage } from '../src/domains/messages/release/advance-message';
 import { armOnMissedCheckins } from '../src/domains/messages/release/arm-on-missed-checkins';
 import { simulateResponse } from '../src/domains/voice/persona-chat';
-import { createServiceContext } from '../src/env';
+import { createServiceContext } from '../src/wiring/service-context';
 import { fromBase64 } from '../src/lib/encoding';
 import { api, signedInUser } from './helpers/api';
 import { createCanaryFor, servicesAt } from './helpers/canary';

@@ -2,14 +2,14 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult } from 
 import { describe, expect, inject, it } from 'vitest';
 import { dispatchMissedCheckins } from '../src/wiring/missed-event-subscribers';
 import type { MissedCheckinsEvent } from '../src/contracts/jobs';
-import { sendOwnerNotice } from '../src/domains/messages/notices/send-owner-notice';
+import { sendOwnerNotice } from '../src/domains/owner-notices/send-owner-notice';
 import { deliverWebhook } from '../src/domains/webhooks/deliver';
 import { fanOutMissedCheckins } from '../src/domains/webhooks/fan-out';
 import { reconcileWebhooks } from '../src/domains/webhooks/reconcile';
 import { MAX_WEBHOOK_ATTEMPTS, WEBHOOK_RETRY_DELAYS_SECONDS } from '../src/domains/webhooks/retry-policy';
 import { decryptWebhookSecret, encryptWebhookSecret } from '../src/domains/webhooks/secret';
 import { signWebhook, webhookHeaders } from '../src/domains/webhooks/signature';
-import { createServiceContext } from '../src/env';
+import { createServiceContext } from '../src/wiring/service-context';
 import { fromBase64Url, toBase64Url } from '../src/lib/encoding';
 import { consumeBatch } from '../src/queues/consume';
 import { api } from './helpers/api';

@@ -1,4 +1,5 @@
-import { createServiceContext, type Bindings } from '../env';
+import type { Bindings } from '../env';
+import { createServiceContext } from '../wiring/service-context';
 import { log } from '../lib/logger';
 import { processDeadmanSwitches } from '../domains/deadman/process-deadman';
 import { reconcileLadder } from '../domains/guardian/reconcile-ladder';

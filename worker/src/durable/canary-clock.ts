@@ -2,6 +2,7 @@ import { DurableObject } from 'cloudflare:workers';
 import type { TCanarySchedule } from '../contracts/canary-schedule';
 import type { CanaryNoticeJob, CheckInProjection, ClockCheckIn, TransitionRow, WakeActivity, WakeProjection } from '../contracts/jobs';
 import { applyCanaryCheckIns } from '../domains/canary/check-in-projection';
+import { CHECK_IN_PARTICIPANTS } from '../wiring/check-in-participants';
 import {
   type CanaryFacts,
   countsAfterWarning,
@@ -166,7 +167,7 @@ export class CanaryClock extends DurableObject<Bindings> {
     // A check-in this object has written into D1 itself is there: settling again costs no round trip.
     if (!rows.length) return 0;
     await applyCanaryCheckIns(
-      { env: this.env },
+      { env: this.env, checkInParticipants: CHECK_IN_PARTICIPANTS },
       rows.map((r) => ({ canary_id: state.id, ...r })),
     );
     this.checkIns.markApplied(rows);
@@ -175,7 +176,7 @@ export class CanaryClock extends DurableObject<Bindings> {
 
   /**
    * A warning of this canary (its timer event `transitionId`) reached the owner at `deliveredAt` on
-   * `channel` (domains/canary/canary-notices.ts, after a channel accepted it). Recorded once; the misses
+   * `channel` (domains/owner-notices/canary-notices.ts, after a channel accepted it). Recorded once; the misses
    * waiting for a warning count one grace period later; the engine then runs at `now` (written into D1
    * now, timer armed). Returns the next wake, or null for a canary that is gone.
    */

@@ -1,5 +1,5 @@
 import { advanceLadder } from '../domains/guardian/advance-ladder';
-import { createServiceContext } from '../env';
+import { createServiceContext } from '../wiring/service-context';
 import { EntityClock } from './entity-clock';
 
 /**

@@ -1,5 +1,5 @@
 import { advanceMessage } from '../domains/messages/release/advance-message';
-import { createServiceContext } from '../env';
+import { createServiceContext } from '../wiring/service-context';
 import { EntityClock } from './entity-clock';
 
 /**

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { createServiceContext } from '../env';
+import { createServiceContext } from '../wiring/service-context';
 import { clientAddress } from '../lib/client-address';
 import type { AppEnv } from './context';
 

@@ -3,20 +3,21 @@ import { type Projection, ZProjection, ZQueueJob, type QueueJob } from '../contr
 import { clockOf } from '../domains/canary/canary-timer';
 import { applyProjections } from '../domains/canary/projection-batch';
 import { dispatchMissedCheckins, type MissedCheckinsSubscriber, subscribersReaching } from '../wiring/missed-event-subscribers';
-import { sendCanaryNotice } from '../domains/canary/canary-notices';
+import { sendCanaryNotice } from '../domains/owner-notices/canary-notices';
 import { sendContactInvitation } from '../domains/contacts/send-invitation';
 import { completeDeathConfirmation } from '../domains/guardian/complete-confirmation';
 import { buildLegacyCopy } from '../domains/legacy/build-copy';
 import { moveUserFiles } from '../domains/inactivity/cold-storage';
 import { sendGuardianNotice } from '../domains/guardian/guardian-notices';
 import { deliverMessage } from '../domains/messages/delivery/deliver-message';
-import { sendOwnerNotice } from '../domains/messages/notices/send-owner-notice';
+import { sendOwnerNotice } from '../domains/owner-notices/send-owner-notice';
 import { deliverWebhook } from '../domains/webhooks/deliver';
 import { runVoiceTraining } from '../domains/voice/training';
 import { runChatImport } from '../domains/chat-import/run-import';
 import { runClonedVoiceDelete } from '../domains/voice/cloned-voice';
 import { log } from '../lib/logger';
-import { createServiceContext, type Bindings } from '../env';
+import type { Bindings } from '../env';
+import { createServiceContext } from '../wiring/service-context';
 
 /**
  * Queue consumer for deliveries and jobs. Every body is parsed with its schema (contracts/jobs.ts)
@@ -114,7 +115,7 @@ async function consumeProjections(batch: MessageBatch<unknown>, env: Bindings) {
     else refuse(batch.queue, message, parsed.error);
   }
   const { done, retry } = await applyProjections(
-    env,
+    createServiceContext(env),
     valid.map((v) => v.job),
   );
   for (const i of done) valid[i]!.message.ack();

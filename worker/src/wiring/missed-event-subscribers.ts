@@ -1,4 +1,5 @@
-import { createServiceContext, type Bindings } from '../env';
+import type { Bindings } from '../env';
+import { createServiceContext } from './service-context';
 import { askGuardians } from '../domains/guardian/ask-guardians';
 import { armOnMissedCheckins } from '../domains/messages/release/arm-on-missed-checkins';
 import { fanOutMissedCheckins } from '../domains/webhooks/fan-out';

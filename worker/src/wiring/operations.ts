@@ -17,6 +17,7 @@ import { exportOperations } from '../domains/legal/export/operations';
 import { legacyOperations } from '../domains/legacy/operations';
 import { legalOperations } from '../domains/legal/operations';
 import { consentOperations } from './set-consent';
+import { deletionOperations } from './scheduled-deletions';
 import { messageOperations } from '../domains/messages/operations';
 import { notifyOperations } from '../domains/notify/operations';
 import { outboxOperations } from '../domains/outbox/operations';
@@ -41,6 +42,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...activityOperations,
   ...deadmanOperations,
   ...legacyOperations,
+  ...deletionOperations,
   ...legalOperations,
   ...consentOperations,
   ...exportOperations,

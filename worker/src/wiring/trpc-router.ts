@@ -10,6 +10,7 @@ import { legacyRouter } from '../domains/legacy/trpc';
 import { toProcedures } from '../api/trpc-adapter';
 import { legalOperations } from '../domains/legal/operations';
 import { consentOperations } from './set-consent';
+import { deletionOperations } from './scheduled-deletions';
 import { developerKeysRouter } from '../domains/developer/trpc';
 import { keysRouter } from '../domains/e2ee/trpc';
 import { contactsRouter } from '../domains/contacts/trpc';
@@ -35,8 +36,8 @@ export const appRouter = router({
   canary: canaryRouter,
   activity: activityRouter,
   deadman: deadmanRouter,
-  // The legal domain's procedures and the consent change composed around it (wiring/set-consent.ts).
-  legal: router(toProcedures([...legalOperations, ...consentOperations])),
+  // The legal domain's procedures, with the consent change and the deletions list composed around it (wiring/).
+  legal: router(toProcedures([...deletionOperations, ...legalOperations, ...consentOperations])),
   legacy: legacyRouter,
   message: messageRouter,
   notify: notifyRouter,

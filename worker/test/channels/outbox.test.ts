@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { deliverToOutbox, listOutbox } from '../../src/channels/outbox';
-import { createServiceContext } from '../../src/env';
+import { createServiceContext } from '../../src/wiring/service-context';
 import { signedInUser } from '../helpers/api';
 
 const message = (key: string, recipientUserId: string | null) => ({

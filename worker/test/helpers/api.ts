@@ -3,7 +3,7 @@ import { exports } from 'cloudflare:workers';
 import { type TRegisterInput, ZRegisterInput } from '../../src/contracts/auth';
 import { insertUser } from '../../src/domains/auth/register-user';
 import { createSession } from '../../src/domains/auth/sessions';
-import { createServiceContext } from '../../src/env';
+import { createServiceContext } from '../../src/wiring/service-context';
 import { hashPassword } from '../../src/lib/kdf';
 import { readCanaryToken } from '../../src/domains/canary/canary-token';
 import { settleCanaries } from '../../src/domains/canary/canary-timer';

@@ -1,9 +1,9 @@
 import { env } from 'cloudflare:test';
 import { vi } from 'vitest';
-import { createServiceContext } from '../../src/env';
+import { createServiceContext } from '../../src/wiring/service-context';
 import type { CanaryNoticeJob } from '../../src/contracts/jobs';
 import { DEFAULT_NOTIFY_PREFERENCES } from '../../src/contracts/notify';
-import { sendCanaryNotice } from '../../src/domains/canary/canary-notices';
+import { sendCanaryNotice } from '../../src/domains/owner-notices/canary-notices';
 import { saveNotifyPreferences } from '../../src/domains/notify/preferences';
 import { api } from './api';
 

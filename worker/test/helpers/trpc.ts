@@ -1,7 +1,8 @@
 import { schema } from '@afterword/db';
 import { env } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
-import { createServiceContext, type ServiceContext } from '../../src/env';
+import type { ServiceContext } from '../../src/env';
+import { createServiceContext } from '../../src/wiring/service-context';
 import { createCallerFactory } from '../../src/trpc/init';
 import { appRouter } from '../../src/wiring/trpc-router';
 

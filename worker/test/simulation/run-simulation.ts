@@ -3,7 +3,7 @@ import { exports } from 'cloudflare:workers';
 import { vi } from 'vitest';
 import worker from '../../src/index';
 import { createSession } from '../../src/domains/auth/sessions';
-import { createServiceContext } from '../../src/env';
+import { createServiceContext } from '../../src/wiring/service-context';
 import { signedInUser } from '../helpers/api';
 import type { BehaviourLog, MessageLog, PersonLog, RuleLog } from './behaviour-log';
 import { emptyUsage, type Usage } from './costs';

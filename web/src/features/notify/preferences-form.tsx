@@ -21,7 +21,7 @@ const ALERTS = [
 ] as const;
 
 /**
- * Which warnings no switch turns off (worker/src/domains/messages/notices/send-owner-notice.ts,
+ * Which warnings no switch turns off (worker/src/domains/owner-notices/send-owner-notice.ts,
  * SAFETY_NOTICE_KINDS): while a missed check-in would release something of yours or ask your guardians.
  */
 export const ALWAYS_WARNED =

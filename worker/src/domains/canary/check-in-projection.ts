@@ -1,26 +1,25 @@
 import { CHECK_IN_SOURCE_WORDS, UNNAMED_CANARY } from '../../contracts/canary';
 import type { CheckInProjection, ClockCheckIn } from '../../contracts/jobs';
-import type { ServiceContext } from '../../env';
-import { deadmanCheckInStatements } from '../deadman/deadman-check-in';
-import { afterRefutation, REFUTE_STATEMENTS, refuteOnCheckInStatements } from '../guardian/refute-on-check-in';
-import { afterDisarm, DISARM_STATEMENTS, disarmOnCheckInStatements } from '../messages/release/disarm-on-check-in';
-import type { CheckInRows } from './check-in-rows';
+import type { Bindings, ServiceContext } from '../../env';
+import type { CheckInParticipant, CheckInRows } from './check-in-rows';
 
 /**
  * What check-ins change in D1 — the queryable projection of what the canaries' Durable Objects hold
  * (docs/decisions/canary-engine.md): each canary's `last_check_in`, an activity row per check-in, the
  * dead-man deadline and a scheduled dead-man deletion, the armed messages still inside their cancel
  * window (docs/server-rules.md "Messages, rules and release") and an open death report
- * (docs/server-rules.md "Guardians and death confirmation"). Written in SQL over the check-ins as a relation
- * (check-in-rows.ts): one batch of CHECK_IN_STATEMENTS statements applies one check-in or a whole queue
- * delivery of them, so the projection costs the same round trip and the same statements however busy it gets.
+ * (docs/server-rules.md "Guardians and death confirmation") — those three are the other domains' check-in
+ * participants (wiring/check-in-participants.ts), which the service context carries. Written in SQL over the
+ * check-ins as a relation (check-in-rows.ts): one batch applies one check-in or a whole queue delivery of
+ * them, so the projection costs the same round trip and the same statements however busy it gets.
  *
  * Every statement is decided by each check-in's own time `at`, never by when it runs, so applying a
  * check-in late, twice or out of order — or together with others — has the effect it had when it
  * happened: `last_check_in` only moves forward, the activity row is keyed by the event id, and the rest
  * compare against `at`.
  */
-export const CHECK_IN_STATEMENTS = 11;
+/** What applying check-ins needs: D1 and the participants (wiring/check-in-participants.ts). */
+export type CheckInContext = Pick<ServiceContext, 'env' | 'checkInParticipants'>;
 
 export type CanaryCheckIn = Omit<CheckInProjection, 'type'>;
 
@@ -50,88 +49,108 @@ function canaryRows(checkIns: readonly CanaryCheckIn[]): CheckInRows {
   };
 }
 
-function statementsFor(db: D1Database, rows: CheckInRows, own: D1PreparedStatement[]) {
-  return [...own, ...deadmanCheckInStatements(db, rows), ...disarmOnCheckInStatements(db, rows), ...refuteOnCheckInStatements(db, rows)];
-}
-
 /**
- * After a check-in batch (`results`: its CHECK_IN_STATEMENTS results): the guardians' notices any
- * refutation wrote are queued and every message it disarmed has its clock run.
+ * A check-in batch: the canary's own statements, then each participant's, and what runs once it is
+ * written (`results`: the results of `statements`, in order): each participant's `after` with its own.
  */
-export async function afterCheckIns(ctx: Pick<ServiceContext, 'env'>, results: D1Result[]): Promise<void> {
-  const refute = results.length - REFUTE_STATEMENTS;
-  await afterDisarm(ctx.env, results.slice(refute - DISARM_STATEMENTS, refute));
-  await afterRefutation(ctx, results.slice(refute));
+export interface CheckInBatch {
+  statements: D1PreparedStatement[];
+  after: (env: Bindings, results: D1Result[]) => Promise<void>;
 }
 
-async function run(ctx: Pick<ServiceContext, 'env'>, statements: D1PreparedStatement[]): Promise<CheckedInRow[]> {
-  const results = await ctx.env.DB.batch<CheckedInRow>(statements);
-  await afterCheckIns(ctx, results);
+function batchOf(db: D1Database, rows: CheckInRows, own: D1PreparedStatement[], participants: readonly CheckInParticipant[]): CheckInBatch {
+  const theirs = participants.map((p) => p.statements(db, rows));
+  return {
+    statements: [...own, ...theirs.flat()],
+    async after(env, results) {
+      let at = own.length;
+      for (const [i, participant] of participants.entries()) {
+        const end = at + theirs[i]!.length;
+        if (participant.after) await participant.after(env, results.slice(at, end));
+        at = end;
+      }
+    },
+  };
+}
+
+async function run(env: Bindings, batch: CheckInBatch): Promise<CheckedInRow[]> {
+  const results = await env.DB.batch<CheckedInRow>(batch.statements);
+  await batch.after(env, results);
   return results[0]?.results ?? [];
 }
 
 /**
- * The statements that apply token check-ins (any number, any canaries, duplicates allowed) in one batch;
- * the first returns the canaries it moved, the last REFUTE_STATEMENTS go to `afterRefutation`. The first
+ * The batch that applies token check-ins (any number, any canaries, duplicates allowed); its first
+ * statement returns the canaries it moved. That statement
  * touches only canaries whose `last_check_in` moves forward: D1 counts an UPDATE that leaves a row as it was
  * as a row written, and most check-ins reach D1 twice (the Worker's send, then the copy a wake carries,
  * docs/decisions/canary-engine.md), so an unguarded update paid for each copy (docs/performance.md).
  */
-export function canaryCheckInStatements(db: D1Database, checkIns: readonly CanaryCheckIn[]): D1PreparedStatement[] {
+export function canaryCheckInBatch(db: D1Database, checkIns: readonly CanaryCheckIn[], participants: readonly CheckInParticipant[]): CheckInBatch {
   const rows = canaryRows(checkIns);
-  return statementsFor(db, rows, [
-    db
-      .prepare(
-        `${rows.with} UPDATE canaries SET last_check_in = (SELECT max(b.at) FROM b WHERE b.canary_id = canaries.id)
+  return batchOf(
+    db,
+    rows,
+    [
+      db
+        .prepare(
+          `${rows.with} UPDATE canaries SET last_check_in = (SELECT max(b.at) FROM b WHERE b.canary_id = canaries.id)
          WHERE id IN (SELECT canary_id FROM b) AND +active = 1 AND last_check_in < (SELECT max(b.at) FROM b WHERE b.canary_id = canaries.id)
          RETURNING id, user_id, interval_seconds`,
-      )
-      .bind(...rows.params),
-    db
-      .prepare(
-        `${rows.with} INSERT INTO activity (id, user_id, canary_id, kind, source, summary, created_at)
+        )
+        .bind(...rows.params),
+      db
+        .prepare(
+          `${rows.with} INSERT INTO activity (id, user_id, canary_id, kind, source, summary, created_at)
          SELECT b.event_id, c.user_id, c.id, 'check_in', b.source, 'Checked in ' || ${sourceWords('b.source')} || ': "' || ${CANARY_LABEL} || '".', b.at
          FROM b JOIN canaries c ON c.id = b.canary_id AND +c.active = 1 WHERE true
          ON CONFLICT (id) DO NOTHING`,
-      )
-      .bind(...rows.params),
-  ]);
+        )
+        .bind(...rows.params),
+    ],
+    participants,
+  );
 }
 
 /**
- * Applies token check-ins to D1 in one batch (one round trip, atomic) and queues the guardian notices any
- * refutation wrote. Returns the canaries it moved.
+ * Applies token check-ins to D1 in one batch (one round trip, atomic), then the participants' `after`.
+ * Returns the canaries it moved.
  */
-export async function applyCanaryCheckIns(ctx: Pick<ServiceContext, 'env'>, checkIns: readonly CanaryCheckIn[]): Promise<CheckedInRow[]> {
+export async function applyCanaryCheckIns(ctx: CheckInContext, checkIns: readonly CanaryCheckIn[]): Promise<CheckedInRow[]> {
   if (!checkIns.length) return [];
-  return run(ctx, canaryCheckInStatements(ctx.env.DB, checkIns));
+  return run(ctx.env, canaryCheckInBatch(ctx.env.DB, checkIns, ctx.checkInParticipants));
 }
 
 /**
  * The signed-in Heartbeat: one check-in for every active canary of a user, applied in one batch with
  * one activity row naming them all. Returns the canaries it moved.
  */
-export async function applyUserCheckIn(ctx: Pick<ServiceContext, 'env'>, userId: string, entry: ClockCheckIn): Promise<CheckedInRow[]> {
+export async function applyUserCheckIn(ctx: CheckInContext, userId: string, entry: ClockCheckIn): Promise<CheckedInRow[]> {
   const db = ctx.env.DB;
   const rows: CheckInRows = { with: 'WITH ci(user_id, at) AS (SELECT ?1, ?2)', params: [userId, entry.at] };
   return run(
-    ctx,
-    statementsFor(db, rows, [
-      db
-        .prepare(
-          'UPDATE canaries SET last_check_in = max(last_check_in, ?2) WHERE user_id = ?1 AND active = 1 RETURNING id, user_id, interval_seconds, schedule, paused_until',
-        )
-        .bind(userId, entry.at),
-      db
-        .prepare(
-          `INSERT INTO activity (id, user_id, canary_id, kind, source, summary, created_at)
+    ctx.env,
+    batchOf(
+      db,
+      rows,
+      [
+        db
+          .prepare(
+            'UPDATE canaries SET last_check_in = max(last_check_in, ?2) WHERE user_id = ?1 AND active = 1 RETURNING id, user_id, interval_seconds, schedule, paused_until',
+          )
+          .bind(userId, entry.at),
+        db
+          .prepare(
+            `INSERT INTO activity (id, user_id, canary_id, kind, source, summary, created_at)
            SELECT ?4, ?1, CASE WHEN count(*) = 1 THEN max(c.id) END, 'check_in', ?3,
                   CASE WHEN count(*) = 0 THEN 'Checked in ' || ${sourceWords('?3')} || '.'
                        ELSE 'Checked in ' || ${sourceWords('?3')} || ': ' || group_concat('"' || ${CANARY_LABEL} || '"', ', ') || '.' END, ?2
            FROM canaries c WHERE c.user_id = ?1 AND c.active = 1
            ON CONFLICT (id) DO NOTHING`,
-        )
-        .bind(userId, entry.at, entry.source, entry.event_id),
-    ]),
+          )
+          .bind(userId, entry.at, entry.source, entry.event_id),
+      ],
+      ctx.checkInParticipants,
+    ),
   );
 }

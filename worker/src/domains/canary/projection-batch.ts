@@ -1,25 +1,26 @@
 import type { CheckInProjection, Projection, WakeProjection } from '../../contracts/jobs';
-import type { Bindings } from '../../env';
 import { log } from '../../lib/logger';
-import { afterCheckIns, CHECK_IN_STATEMENTS, canaryCheckInStatements } from './check-in-projection';
+import { type CheckInContext, canaryCheckInBatch } from './check-in-projection';
 import { wakeStatements } from './wake-projection';
 
 /**
  * Writes projections (check-ins and wakes, any mix; a wake's own check-ins with the others) into D1 in one batch: one round trip, atomic, and
- * the same fifteen statements at most however many there are, since both kinds are written over their
- * rows as a relation. Then queues the guardian notices any refutation wrote and runs the clocks of the
- * messages a check-in disarmed.
+ * the same statements however many there are, since both kinds are written over their rows as a relation.
+ * Then the check-in participants' `after` (wiring/check-in-participants.ts: guardians told of a refutation,
+ * the clocks of disarmed messages run).
  */
-async function write(env: Bindings, jobs: readonly Projection[]) {
+async function write(ctx: CheckInContext, jobs: readonly Projection[]) {
+  const db = ctx.env.DB;
   const wakes = jobs.filter((j): j is WakeProjection => j.type === 'canary_wake');
   const checkIns = [
     ...jobs.filter((j): j is CheckInProjection => j.type === 'canary_check_in'),
     ...wakes.flatMap((w) => (w.check_ins ?? []).map((c): CheckInProjection => ({ type: 'canary_check_in', canary_id: w.canary_id, ...c }))),
   ];
-  const statements = [...(checkIns.length ? canaryCheckInStatements(env.DB, checkIns) : []), ...(wakes.length ? wakeStatements(env.DB, wakes) : [])];
+  const checkIn = checkIns.length ? canaryCheckInBatch(db, checkIns, ctx.checkInParticipants) : null;
+  const statements = [...(checkIn?.statements ?? []), ...(wakes.length ? wakeStatements(db, wakes) : [])];
   if (!statements.length) return;
-  const results = await env.DB.batch(statements);
-  if (checkIns.length) await afterCheckIns({ env }, results.slice(0, CHECK_IN_STATEMENTS));
+  const results = await db.batch(statements);
+  if (checkIn) await checkIn.after(ctx.env, results.slice(0, checkIn.statements.length));
 }
 
 /**
@@ -27,10 +28,10 @@ async function write(env: Bindings, jobs: readonly Projection[]) {
  * tried alone, so one bad projection cannot hold the others back. Returns the indexes written (ack) and
  * those to retry; every write is idempotent, so a retry or a redelivery changes nothing twice.
  */
-export async function applyProjections(env: Bindings, jobs: readonly Projection[]): Promise<{ done: number[]; retry: number[] }> {
+export async function applyProjections(ctx: CheckInContext, jobs: readonly Projection[]): Promise<{ done: number[]; retry: number[] }> {
   const all = jobs.map((_, i) => i);
   try {
-    await write(env, jobs);
+    await write(ctx, jobs);
     return { done: all, retry: [] };
   } catch (err) {
     if (jobs.length === 1) {
@@ -43,7 +44,7 @@ export async function applyProjections(env: Bindings, jobs: readonly Projection[
   const retry: number[] = [];
   for (const i of all) {
     try {
-      await write(env, [jobs[i]!]);
+      await write(ctx, [jobs[i]!]);
       done.push(i);
     } catch (err) {
       log.error('projection failed; will retry', { type: jobs[i]!.type, canary_id: jobs[i]!.canary_id, error: String(err) });

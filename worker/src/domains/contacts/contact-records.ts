@@ -2,7 +2,7 @@ import type { Contact, User } from '@afterword/db/schema';
 import { type SQLWrapper, sql } from 'drizzle-orm';
 import type { TContactView } from '../../contracts/contacts';
 import { AppError } from '../../lib/errors';
-import { personName } from '../guardian/ladder-records';
+import { personName } from '../../lib/person-label';
 
 /** The one 404 of every contact route: another person's contact, an unknown id and a malformed id read alike. */
 /**

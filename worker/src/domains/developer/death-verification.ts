@@ -5,7 +5,7 @@ import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
 import type { KeyPrincipal } from '../../middleware/context';
 import { ALREADY_CONFIRMED } from '../guardian/answer-guardian';
-import { personName } from '../guardian/ladder-records';
+import { personName } from '../../lib/person-label';
 import { ladderStateFor } from '../guardian/ladder-view';
 import { recordDeathReport } from '../guardian/report-death';
 

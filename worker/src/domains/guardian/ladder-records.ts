@@ -1,5 +1,4 @@
 import { schema } from '@afterword/db';
-import type { User } from '@afterword/db/schema';
 import { and, eq } from 'drizzle-orm';
 import { deadlineOfStored } from '../../contracts/canary-health';
 import { DEFAULT_GUARDIAN_SETTINGS, type TGuardianSettings } from '../../contracts/guardian';
@@ -21,10 +20,8 @@ export const INVITATION_INVALID = 'This invitation link is invalid, or it was al
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
 
-/** What people call the owner in what we send: their display name, else their email. */
-export const personName = (u: Pick<User, 'display_name' | 'email'>) => u.display_name.trim() || u.email;
-/** The SQL twin of personName for a `users` row aliased `u`. */
-export const PERSON_NAME_SQL = "coalesce(nullif(trim(u.display_name), ''), u.email)";
+/** How the owner is named in what we send (lib/person-label.ts). */
+export { PERSON_NAME_SQL, personName } from '../../lib/person-label';
 
 /** A readable UTC instant for texts ("Thu, 14 May 2026, 09:00 UTC"): lib/human-time.ts. */
 export { humanTime as readable } from '../../lib/human-time';

@@ -9,15 +9,13 @@ import { PERSON_NAME_SQL } from './ladder-records';
  * veto window, real or sandbox — is refuted with the owner as actor, its guardians are told, and every
  * hold ends (the owner is evidently alive; a later report starts afresh). Raw D1 statements over the
  * batch's check-ins (canary/check-in-rows.ts) that join the check-in's single batch, like the release
- * engine's disarming: a check-in and the refutation it causes land together. The caller passes the
- * batch's last REFUTE_STATEMENTS results to afterRefutation.
+ * engine's disarming: a check-in and the refutation it causes land together. A check-in participant
+ * (wiring/check-in-participants.ts): afterRefutation gets these statements' results.
  *
  * Each check-in is judged by its own time: one projected late refutes the reports opened before it and
  * ends the holds made before it (dated by the first such check-in), and a duplicate or reordered one
  * touches nothing newer.
  */
-export const REFUTE_STATEMENTS = 4;
-
 export function refuteOnCheckInStatements(db: D1Database, rows: CheckInRows) {
   // The first check-in at or after a report was opened (or a hold made), or NULL.
   const refutedAt = (r: string, owner: string, since: string) => `(SELECT min(ci.at) FROM ci WHERE ci.user_id = ${r}.${owner} AND ${r}.${since} <= ci.at)`;

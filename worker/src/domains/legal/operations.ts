@@ -1,34 +1,18 @@
 import { defineOperation } from '../../api/operation';
-import { ZConsentHistory, ZConsents, ZScheduledDeletions } from '../../contracts/legal';
+import { ZConsentHistory, ZConsents } from '../../contracts/legal';
 import { AppError } from '../../lib/errors';
 import { consentHistory, listConsents } from './consents';
-import { listScheduledDeletions } from './list-deletions';
 
 /**
  * docs/api.md: /api/legal/* (deletions and consents). Changing a consent is composed with what other domains do
- * about it, in worker/src/wiring/set-consent.ts.
+ * about it, in worker/src/wiring/set-consent.ts; the list of deletions to come reads the dead-man's switch and the
+ * inactivity policy, in worker/src/wiring/scheduled-deletions.ts.
  */
 export const tags = ['Legal'];
 
 export const consentKindNotFound = () => new AppError('NOT_FOUND', 'Unknown consent kind: use messages, confessions, voice, video or guardian');
 
 export const legalOperations = [
-  defineOperation({
-    method: 'get',
-    path: '/api/legal/deletions',
-    trpc: 'deletions',
-    access: { kind: 'session' },
-    input: {},
-    output: ZScheduledDeletions,
-    docs: {
-      operationId: 'listScheduledDeletions',
-      summary: 'Deletions that will happen',
-      description: 'Listed beforehand: an armed dead-man\'s switch shows as a projected item (`status: "armed"`), a passed one as `scheduled`.',
-      tags,
-      responses: { 200: { description: 'Scheduled deletions' } },
-    },
-    run: ({ services, principal }) => listScheduledDeletions(services, principal.user.id),
-  }),
   defineOperation({
     method: 'get',
     path: '/api/legal/consent',

@@ -5,7 +5,7 @@ import { log } from '../../lib/logger';
 import { consentWithdrawnSql } from '../legal/consent-state';
 import type { DeliverJob } from './delivery/deliver-message';
 import { settleMessage } from './delivery/settle-message';
-import type { OwnerNoticeJob } from './notices/send-owner-notice';
+import type { OwnerNoticeJob } from '../../contracts/jobs';
 import { syncReleaseTimer } from './release/release-timer';
 import { nextWakeAt } from './release/schedule';
 

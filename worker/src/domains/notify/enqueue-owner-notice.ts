@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../../env';
 import { log } from '../../lib/logger';
-import type { OwnerNoticeJob } from '../messages/notices/send-owner-notice';
+import type { OwnerNoticeJob } from '../../contracts/jobs';
 
 export interface PendingOwnerNotice {
   id: string;

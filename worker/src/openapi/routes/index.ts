@@ -23,6 +23,7 @@ import { exportOperations } from '../../domains/legal/export/operations';
 import { legacyOperations } from '../../domains/legacy/operations';
 import { legalOperations } from '../../domains/legal/operations';
 import { consentOperations } from '../../wiring/set-consent';
+import { deletionOperations } from '../../wiring/scheduled-deletions';
 import { messageOperations } from '../../domains/messages/operations';
 import { notifyOperations } from '../../domains/notify/operations';
 import { outboxOperations } from '../../domains/outbox/operations';
@@ -51,7 +52,7 @@ export const ROUTE_DOCS: RouteDoc[] = [
   ...pingWithGet,
   ...routeDocsOf(activityOperations),
   ...routeDocsOf(deadmanOperations),
-  ...routeDocsOf([...legalOperations, ...consentOperations]),
+  ...routeDocsOf([...deletionOperations, ...legalOperations, ...consentOperations]),
   ...routeDocsOf(legacyOperations),
   ...routeDocsOf(exportOperations),
   ...routeDocsOf(accountOperations),

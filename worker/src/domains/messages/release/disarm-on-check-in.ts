@@ -15,8 +15,6 @@ import { syncReleaseTimer } from './release-timer';
  */
 export const DISARMED_BY_CHECK_IN = 'Disarmed: you checked in before the cancel window ended.';
 
-export const DISARM_STATEMENTS = 2;
-
 export function disarmOnCheckInStatements(db: D1Database, rows: CheckInRows) {
   // The first check-in inside the message's window, or NULL.
   const disarmedAt = (m: string) => `(SELECT min(ci.at) FROM ci WHERE ci.user_id = ${m}.sender_id AND ${m}.armed_at <= ci.at AND ${m}.cancel_deadline > ci.at)`;
@@ -43,7 +41,7 @@ export function disarmOnCheckInStatements(db: D1Database, rows: CheckInRows) {
 /**
  * After the check-in's batch: each message it disarmed has its clock run now, since another of its rules
  * may already be due (a fixed date that came while it was armed fires at once, not when the ended window
- * would have). `results`: this module's DISARM_STATEMENTS results, in order.
+ * would have). `results`: the results of disarmOnCheckInStatements, in order (wiring/check-in-participants.ts).
  */
 export async function afterDisarm(env: Bindings, results: D1Result[]): Promise<void> {
   await Promise.all(returnedIds(results.slice(1, 2)).map((id) => syncReleaseTimer(env, id)));

@@ -1,23 +1,23 @@
 import { schema } from '@afterword/db';
 import { and, eq } from 'drizzle-orm';
-import { createChannels, outboxChannels, type Channels } from '../../../channels/registry';
-import type { AddressedMessage, DeliveryResult } from '../../../channels/types';
-import type { ServiceContext } from '../../../env';
-import { log } from '../../../lib/logger';
-import { clockOf } from '../../canary/canary-timer';
-import { carriesCheckInLink, issueCheckInLink } from '../../canary/check-in-links';
-import { getNotifyPreferences } from '../../notify/preferences';
-import { listPushSubscriptions, removeGoneSubscription } from '../../notify/push-subscriptions';
-import { QUEUE_MAX_DELAY_SECONDS } from '../delivery/retry-policy';
+import { createChannels, outboxChannels, type Channels } from '../../channels/registry';
+import type { AddressedMessage, DeliveryResult } from '../../channels/types';
+import type { ServiceContext } from '../../env';
+import { log } from '../../lib/logger';
+import { clockOf } from '../canary/canary-timer';
+import { carriesCheckInLink, issueCheckInLink } from '../canary/check-in-links';
+import { getNotifyPreferences } from '../notify/preferences';
+import { listPushSubscriptions, removeGoneSubscription } from '../notify/push-subscriptions';
+import { QUEUE_MAX_DELAY_SECONDS } from '../messages/delivery/retry-policy';
 import { quietHoursRemainingMs } from './quiet-hours';
 import { activeGuardiansSql, messagesWaitingSql } from './stakes';
 
-import type { OwnerNoticeJob } from '../../../contracts/jobs';
+import type { OwnerNoticeJob } from '../../contracts/jobs';
 export type { OwnerNoticeJob };
 
 /** Which alert switch governs a notice kind. */
 const ALERT_OF: Record<string, 'messages' | 'vaults' | 'canary_events'> = {
-  // A canary's warnings and its miss (domains/canary/canary-notices.ts).
+  // A canary's warnings and its miss (domains/owner-notices/canary-notices.ts).
   canary_grace_reminder: 'canary_events',
   canary_late_rewarn: 'canary_events',
   canary_missed: 'canary_events',

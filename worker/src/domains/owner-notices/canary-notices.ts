@@ -2,9 +2,9 @@ import type { CanaryNoticeJob } from '../../contracts/jobs';
 import type { ServiceContext } from '../../env';
 import { appOrigin } from '../../lib/app-origin';
 import { insertOwnerNotice } from '../notify/enqueue-owner-notice';
-import { sendOwnerNotice } from '../messages/notices/send-owner-notice';
-import { activeGuardiansSql, messagesWaitingSql } from '../messages/notices/stakes';
-import { canaryNoticeText } from './canary-notice-texts';
+import { canaryNoticeText } from '../canary/canary-notice-texts';
+import { sendOwnerNotice } from './send-owner-notice';
+import { activeGuardiansSql, messagesWaitingSql } from './stakes';
 
 /**
  * The JOBS consumer of a canary's notices (its object's warnings and first miss): writes the owner

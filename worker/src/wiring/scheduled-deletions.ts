@@ -1,16 +1,20 @@
 import { schema } from '@afterword/db';
 import { and, eq } from 'drizzle-orm';
-import type { TScheduledDeletion, TScheduledDeletions } from '../../contracts/legal';
-import type { ServiceContext } from '../../env';
-import { getDeadman } from '../deadman/deadman-view';
-import { DEADMAN_FINAL_NOTICE_MS } from '../deadman/process-deadman';
-import { LAST_ACTIVE_SQL } from '../inactivity/policy';
+import { defineOperation } from '../api/operation';
+import { type TScheduledDeletion, type TScheduledDeletions, ZScheduledDeletions } from '../contracts/legal';
+import type { ServiceContext } from '../env';
+import { getDeadman } from '../domains/deadman/deadman-view';
+import { DEADMAN_FINAL_NOTICE_MS } from '../domains/deadman/process-deadman';
+import { LAST_ACTIVE_SQL } from '../domains/inactivity/policy';
+import { tags } from '../domains/legal/operations';
 
 /**
  * GET /api/legal/deletions: deletions that will happen, listed beforehand. An armed dead-man's switch
  * shows as a projected item (status "armed", dated by its current deadline plus the final notice), a
  * passed one as "scheduled". The inactivity policy's archival (domains/inactivity/) is listed while its export
  * window runs — an archive deletes nothing, but it changes the account, so it is said beforehand too.
+ * Composed here rather than in the legal domain: it reads the dead-man's switch and the inactivity policy,
+ * which themselves depend on legal, so legal imports neither.
  */
 export async function listScheduledDeletions(ctx: ServiceContext, userId: string): Promise<TScheduledDeletions> {
   const rows = await ctx.db
@@ -45,3 +49,23 @@ export async function listScheduledDeletions(ctx: ServiceContext, userId: string
   }
   return { items };
 }
+
+/** GET /api/legal/deletions (`legal.deletions`), in the Legal area of the API with the legal domain's operations. */
+export const deletionOperations = [
+  defineOperation({
+    method: 'get',
+    path: '/api/legal/deletions',
+    trpc: 'deletions',
+    access: { kind: 'session' },
+    input: {},
+    output: ZScheduledDeletions,
+    docs: {
+      operationId: 'listScheduledDeletions',
+      summary: 'Deletions that will happen',
+      description: 'Listed beforehand: an armed dead-man\'s switch shows as a projected item (`status: "armed"`), a passed one as `scheduled`.',
+      tags,
+      responses: { 200: { description: 'Scheduled deletions' } },
+    },
+    run: ({ services, principal }) => listScheduledDeletions(services, principal.user.id),
+  }),
+] as const;
