@@ -11,7 +11,9 @@ import { startVoiceTraining, voiceStatus } from './training';
 import { ZPersona, ZPersonaInput } from '../../contracts/persona';
 import { getPersona, savePersona } from './persona';
 import { ZChatPersona, ZPersonaAccess, ZPersonaAccessInput, ZPersonaPrompt, ZPersonaReply, ZRetireInput } from '../../contracts/persona-chat';
-import { listChatPersonas, replyAsPersona, simulateResponse, TRANSCRIBE_MAX_BYTES, transcribeQuestion } from './persona-chat';
+import { listChatPersonas } from './list-personas';
+import { replyAsPersona, simulateResponse } from './persona-chat';
+import { TRANSCRIBE_MAX_BYTES, transcribeQuestion } from './transcribe-question';
 import { NO_PERSONA, personaAccess, retirePersona, setPersonaAccess } from './persona-access';
 
 /**

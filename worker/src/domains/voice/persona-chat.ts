@@ -1,21 +1,17 @@
 import { PLAN_LIMITS } from '../../contracts/plans';
 import { SEED_QUESTIONS } from '../../contracts/persona';
-import { type ChatPersonaView, type PersonaReplyView, type TPersonaPrompt, ZPersonaPrompt } from '../../contracts/persona-chat';
+import { type PersonaReplyView, type TPersonaPrompt, ZPersonaPrompt } from '../../contracts/persona-chat';
 import { parseOrThrow } from '../../lib/validation';
-import type { Bindings, ServiceContext } from '../../env';
+import type { ServiceContext } from '../../env';
 import { AppError, notFound } from '../../lib/errors';
-import { singleFilePart } from '../../lib/multipart';
 import { toBase64 } from '../../lib/encoding';
 import { consentWithdrawn, requireConsent } from '../legal/consent-state';
-import { voiceEngine } from './engine';
-import { NO_PERSONA, RELEASED_SQL, requireListener } from './persona-access';
-import { elevenLabsClient, elevenLabsSynthesiser, isElevenLabsConfigured } from './elevenlabs';
-import { localReplyEngine, type PersonaReplyEngine, workersAiReplyEngine } from './persona-engine/engines';
+import { NO_PERSONA, requireListener } from './persona-access';
+import type { PersonaReplyEngine } from './persona-engine/engines';
 import { loadPersonaMaterial, type PersonaAudience } from './persona-engine/material';
 import { PersonaIndex } from './persona-engine/retrieval';
-import { samSynthesiser, type Speech, type SpeechSynthesiser, type VoiceTuning } from './persona-engine/speech';
-import { transcribeWithWorkersAi, workersAiSynthesiser } from './persona-engine/workers-ai-speech';
-import { sniffAudio } from './audio-duration';
+import type { Speech, SpeechSynthesiser, VoiceTuning } from './persona-engine/speech';
+import { replyEngineFor, speechFor } from './reply-engines';
 import { log } from '../../lib/logger';
 import type { Behavior } from './persona-engine/tone';
 
@@ -27,31 +23,6 @@ import type { Behavior } from './persona-engine/tone';
 
 /** A conversation idle this long is over: the next turn starts a new session. */
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
-
-/** The reply engine VOICE_ENGINE names. `workers-ai` needs the AI binding; `elevenlabs` words replies like `local` (it only speaks). */
-export function replyEngineFor(env: Pick<Bindings, 'VOICE_ENGINE' | 'AI'>): PersonaReplyEngine {
-  const engine = voiceEngine(env);
-  if (engine === 'workers-ai') {
-    if (!env.AI) throw new AppError('NOT_IMPLEMENTED', 'The Workers AI engine is configured but this deployment has no AI binding');
-    return workersAiReplyEngine(env.AI);
-  }
-  return localReplyEngine;
-}
-
-/**
- * The voice a reply is spoken in (docs/decisions/voice.md "Speech"): `elevenlabs` speaks in the owner's voice
- * cloned by the training, once there is one (before, or without a key, the local synthesiser tuned by the
- * profile); `workers-ai` speaks with MeloTTS through the AI binding; `local` with SAM.
- */
-export function speechFor(
-  env: Pick<Bindings, 'VOICE_ENGINE' | 'AI' | 'ELEVENLABS_API_KEY' | 'ELEVENLABS_API_BASE' | 'ELEVENLABS_MODEL_ID'>,
-  tuning: Pick<VoiceTuning, 'provider_voice_id'>,
-): SpeechSynthesiser {
-  const engine = voiceEngine(env);
-  if (engine === 'elevenlabs' && tuning.provider_voice_id && isElevenLabsConfigured(env)) return elevenLabsSynthesiser(elevenLabsClient(env));
-  if (engine === 'workers-ai' && env.AI) return workersAiSynthesiser(env.AI);
-  return samSynthesiser;
-}
 
 /** Said beside a reply whose voice could not be produced (a provider refused or was unreachable). */
 export const SPEECH_FAILED_NOTICE = 'The voice could not be produced just now: this reply is text only.';
@@ -194,81 +165,4 @@ export async function replyAsPersona(
   const s = await requireListener(ctx, ownerId, userId);
   const input = parseOrThrow(ZPersonaPrompt, body, 'body');
   return reply(ctx, ownerId, userId, { isOwner: s.isOwner, released: s.released }, input, deps);
-}
-
-/**
- * GET /api/personas: the personas the caller may talk to now — their own, and those released to them —
- * and, after release, those they keep (a keeper who is not a recipient sees it only to retire it).
- */
-export async function listChatPersonas(ctx: ServiceContext, userId: string): Promise<ChatPersonaView[]> {
-  const { results } = await ctx.env.DB.prepare(
-    `SELECT p.user_id AS owner_id, u.display_name, u.email, u.plan, p.behavior, (p.user_id = ?1) AS is_own,
-            ((SELECT keeper_user_id FROM persona_settings WHERE owner_id = p.user_id) IS ?1) AS is_keeper,
-            (p.user_id = ?1 OR EXISTS (SELECT 1 FROM persona_recipients r WHERE r.owner_id = p.user_id AND r.recipient_user_id = ?1 AND r.retired_at IS NULL)) AS can_talk
-     FROM persona_profiles p JOIN users u ON u.id = p.user_id
-     WHERE NOT EXISTS (SELECT 1 FROM persona_settings s WHERE s.owner_id = p.user_id AND s.retired_at IS NOT NULL)
-       AND (p.user_id = ?1 OR ((EXISTS (SELECT 1 FROM persona_recipients r WHERE r.owner_id = p.user_id AND r.recipient_user_id = ?1 AND r.retired_at IS NULL)
-              OR EXISTS (SELECT 1 FROM persona_settings k WHERE k.owner_id = p.user_id AND k.keeper_user_id = ?1))
-            AND ${RELEASED_SQL('p.user_id')}))
-     ORDER BY is_own DESC, lower(coalesce(nullif(u.display_name, ''), u.email))`,
-  )
-    .bind(userId)
-    .all<{
-      owner_id: string;
-      display_name: string;
-      email: string;
-      plan: keyof typeof PLAN_LIMITS;
-      behavior: Behavior;
-      is_own: number;
-      is_keeper: number;
-      can_talk: number;
-    }>();
-  return results.map((r) => ({
-    owner_id: r.owner_id,
-    name: r.is_own ? 'You (your own persona)' : r.display_name || r.email,
-    behavior: r.behavior,
-    is_own: r.is_own === 1,
-    is_keeper: r.is_keeper === 1,
-    can_talk: r.can_talk === 1,
-    voice_minutes_per_session: (PLAN_LIMITS[r.plan] ?? PLAN_LIMITS.free).voiceMinutes,
-  }));
-}
-
-/** A spoken question is short (a minute of MediaRecorder Opus is under 1 MB); Whisper takes the bytes as a number array, ~8 bytes each in memory. */
-export const TRANSCRIBE_MAX_BYTES = 2 * 1024 * 1024;
-
-/**
- * POST /api/personas/{id}/transcribe: the words of a spoken question to this persona, for a browser without
- * speech recognition (Voice Chat). Workers AI's Whisper through the AI binding (workers-ai engine); another
- * engine is 501 (the page then asks to type the question). Who may ask is who may talk to the persona: the
- * same 404 for anyone else, checked before the file is read. A model that fails answers an empty text, never a 500.
- */
-export async function transcribeQuestion(
-  ctx: ServiceContext,
-  ownerId: string,
-  userId: string,
-  form: FormData,
-  transcribe?: (recording: Uint8Array) => Promise<string>,
-): Promise<{ text: string }> {
-  await requireListener(ctx, ownerId, userId);
-  // What the server can do comes before what was sent: without speech to text, the page asks to type.
-  let run = transcribe;
-  if (!run) {
-    const engine = voiceEngine(ctx.env);
-    const ai = ctx.env.AI;
-    if (engine !== 'workers-ai' || !ai)
-      throw new AppError(
-        'NOT_IMPLEMENTED',
-        `Speech to text on the server comes with the Workers AI engine; this server uses the ${engine} engine: type your question`,
-      );
-    run = (recording) => transcribeWithWorkersAi(ai, recording);
-  }
-  const { bytes } = await singleFilePart(form, 'send one recording', 'the recorded question');
-  if (!sniffAudio(bytes)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Only WebM, Ogg (Opus or Vorbis) and WAV recordings can be transcribed');
-  try {
-    return { text: await run(bytes) };
-  } catch (err) {
-    log.warn('transcription failed', { owner_id: ownerId, error: String(err) });
-    return { text: '' };
-  }
 }
