@@ -108,7 +108,7 @@ export const maxGraceSeconds = (s: Parameters<typeof shortestGapDays>[0]) => (sh
 
 /**
  * A calendar schedule (optional on POST /api/canary/create and PATCH /api/canary/{id}; absent: the
- * interval canary of the SPEC). The deadline is the first scheduled wall time after the last check-in
+ * interval canary of docs/api.md). The deadline is the first scheduled wall time after the last check-in
  * plus the grace period.
  */
 export const ZCanarySchedule = z

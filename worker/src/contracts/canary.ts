@@ -30,7 +30,7 @@ const ZCanaryName = z
   .transform((v) => v ?? '');
 
 /**
- * POST /api/canary/create. The SPEC's body (`interval_seconds`, default 86400) works unchanged; an
+ * POST /api/canary/create. The original body (`interval_seconds`, default 86400; docs/api.md) works unchanged; an
  * optional calendar `schedule` makes the deadlines follow it instead (docs/decisions/calendar-schedules.md).
  */
 export const ZCreateCanaryInput = z.object({

@@ -13,7 +13,7 @@ import {
 } from '@afterword/worker/contracts/canary-schedule';
 import { hoursToIntervalSeconds } from './interval-hours';
 
-/** How a new canary's deadlines are set: every N hours (the SPEC's interval), or a calendar schedule. */
+/** How a new canary's deadlines are set: every N hours (the original interval, docs/api.md), or a calendar schedule. */
 export type ScheduleMode = 'interval' | 'weekly' | 'monthly';
 
 /** What the create form holds for a calendar schedule, as typed. */

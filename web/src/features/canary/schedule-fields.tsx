@@ -12,7 +12,7 @@ const MODES: { value: ScheduleMode; label: string }[] = [
   { value: 'monthly', label: 'Once a month' },
 ];
 
-/** Interval (as the SPEC's form), weekly or monthly: a native radio group. */
+/** Interval (the original form), weekly or monthly: a native radio group. */
 export function ScheduleModeChoice({ mode, onChange }: { mode: ScheduleMode; onChange: (mode: ScheduleMode) => void }) {
   const name = useId();
   return (

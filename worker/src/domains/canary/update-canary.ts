@@ -16,7 +16,7 @@ const DAY_MS = 86_400_000;
 /**
  * The interval and schedule columns of a canary: an interval canary keeps its interval; a calendar one
  * stores its schedule (zone canonicalised) and, as `interval_seconds`, the shortest time between two
- * scheduled days — shown to clients of the SPEC's status, which know only intervals.
+ * scheduled days — shown to clients of the original status answer (docs/api.md), which know only intervals.
  */
 export function cadenceOf(intervalSeconds: number, schedule: TCanarySchedule | null) {
   if (!schedule) return { interval_seconds: intervalSeconds, schedule: null };

@@ -170,7 +170,7 @@ export const messageOperations = [
   }),
   defineOperation({
     method: 'get',
-    // The path is SPEC's (under /api/notify); the operation is the message's.
+    // The path is the published one (under /api/notify, docs/api.md); the operation is the message's.
     path: '/api/notify/logs/{id}',
     trpc: 'logs',
     access: { kind: 'session-or-key', scope: 'read:messages' },
