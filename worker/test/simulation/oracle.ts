@@ -14,7 +14,12 @@ import { HOUR } from './population';
  * - `missed_checkins(N)` fires when misses N counts, `fixed_date(F)` at F; the first firing arms the
  *   message with a cancel deadline max(t, deliver_at) + window; a check-in before the deadline disarms
  *   (a fixed date that armed is spent; one that passed while armed by another rule fires at the disarming);
- *   at the deadline it is released; no rules: released at deliver_at.
+ *   at the deadline it is released; no rules: released at deliver_at;
+ * - while the sender's messages consent is withdrawn (docs/decisions/data-rights.md) nothing arms and nothing
+ *   is released: a miss that counts then is dropped, a check-in still disarms. When they allow messages again,
+ *   at A: an armed message whose deadline passed is released at A; a scheduled one arms at A if the current
+ *   run of misses satisfies a `missed_checkins` rule, else if a fixed date passed meanwhile (with its full
+ *   window, from A); a message with no rules past its deliver_at is released at A.
  *
  * The engine is allowed to be late by at most LATENESS_BOUND_MS (the faults of faults.ts: an alarm up to an
  * hour late, a queue hop held back up to 30 minutes on each of the three hops from a miss to a release,
@@ -73,11 +78,56 @@ function countOf(p: PersonLog, c: Cycle, n: number, bound: number): { at: number
   return { at: c.next <= at ? null : at, ambiguous };
 }
 
-type Ev = { t: number; kind: 'fire'; rule: number } | { t: number; kind: 'checkin' };
+/** The spans during which the sender's messages consent was withdrawn (`to`: Infinity while it still is). */
+export function pausesOf(p: PersonLog): { from: number; to: number }[] {
+  const out: { from: number; to: number }[] = [];
+  let from: number | null = null;
+  for (const c of p.consentChanges) {
+    if (!c.consent && from === null) from = c.at;
+    else if (c.consent && from !== null) {
+      out.push({ from, to: c.at });
+      from = null;
+    }
+  }
+  if (from !== null) out.push({ from, to: Number.POSITIVE_INFINITY });
+  return out;
+}
+
+/** How many misses of the current cycle have counted at t, and whether the engine's lateness could change that. */
+function missesAt(p: PersonLog, t: number, bound: number): { misses: number; ambiguous: boolean } {
+  const cycle = cyclesOf(p).findLast((c) => c.start <= t);
+  if (!cycle) return { misses: 0, ambiguous: false };
+  let misses = 0;
+  let ambiguous = false;
+  for (let k = 1; cycle.start + k * p.intervalMs <= t + bound; k++) {
+    const counted = countOf(p, cycle, k, bound);
+    ambiguous ||= counted.ambiguous;
+    if (counted.at === null) break;
+    if (Math.abs(counted.at - t) <= bound) ambiguous = true;
+    if (counted.at > t) break;
+    misses = k;
+  }
+  return { misses, ambiguous };
+}
+
+/** A message with no rules: released at deliver_at, or when messages are allowed again if that falls in a pause. */
+function expectedLetter(m: MessageLog, p: PersonLog, bound: number): { at: number | null; ambiguous: boolean } {
+  const due = Math.max(m.deliverAt, m.createdAt);
+  const pause = pausesOf(p).find((w) => due >= w.from - bound && due < w.to + bound);
+  if (!pause) return { at: due, ambiguous: false };
+  const ambiguous = Math.abs(due - pause.from) <= bound || Math.abs(due - pause.to) <= bound;
+  if (due < pause.from) return { at: due, ambiguous };
+  return { at: Number.isFinite(pause.to) ? Math.max(due, pause.to) : null, ambiguous };
+}
+
+type Ev = { t: number; kind: 'fire'; rule: number } | { t: number; kind: 'checkin' } | { t: number; kind: 'pause' } | { t: number; kind: 'resume' };
+
+/** At one instant: check-ins first (a miss due at a check-in's instant does not count), then consent changes, then rules firing. */
+const ORDER: Record<Ev['kind'], number> = { checkin: 0, pause: 1, resume: 1, fire: 2 };
 
 /** The release instant under the rules with a punctual engine, and whether lateness could change it. */
 export function expectedRelease(m: MessageLog, p: PersonLog, end: number, bound: number): { at: number | null; ambiguous: boolean } {
-  if (!m.rules.length) return { at: Math.max(m.deliverAt, m.createdAt), ambiguous: false };
+  if (!m.rules.length) return expectedLetter(m, p, bound);
   let ambiguous = false;
   const events: Ev[] = [];
   const cycles = cyclesOf(p);
@@ -91,12 +141,19 @@ export function expectedRelease(m: MessageLog, p: PersonLog, end: number, bound:
       }
   });
   for (const t of p.checkIns) if (t > m.createdAt) events.push({ t, kind: 'checkin' });
-  // Same instant: the check-in first (a miss due at a check-in's instant does not count).
-  events.sort((a, b) => a.t - b.t || (a.kind === 'checkin' ? -1 : 1));
+  for (const w of pausesOf(p)) {
+    events.push({ t: w.from, kind: 'pause' });
+    if (Number.isFinite(w.to)) events.push({ t: w.to, kind: 'resume' });
+  }
+  events.sort((a, b) => a.t - b.t || ORDER[a.kind] - ORDER[b.kind]);
 
   let deadline: number | null = null;
+  let paused = false;
   const spent = new Set<number>();
+  /** Fixed dates that passed while the message was armed by another rule: they fire at the disarming. */
   const waiting = new Set<number>();
+  /** Fixed dates that passed while messages were paused: they arm when messages are allowed again. */
+  const pausedFixed = new Set<number>();
   const checkInsNear = (t: number) => p.checkIns.some((c) => c >= t && c <= t + bound);
   const arm = (rule: number, t: number) => {
     const r = m.rules[rule]!;
@@ -105,14 +162,51 @@ export function expectedRelease(m: MessageLog, p: PersonLog, end: number, bound:
     // The engine may arm up to the bound later: a check-in in between decides differently.
     if (checkInsNear(t) || checkInsNear(deadline)) ambiguous = true;
   };
+  // A consent change within the bound of anything the outcome hangs on may land on either side of it.
+  const near = (t: number) =>
+    events.some((e) => (e.kind === 'fire' || e.kind === 'checkin') && Math.abs(e.t - t) <= bound) ||
+    (deadline !== null && Math.abs(deadline - t) <= bound) ||
+    Math.abs(m.deliverAt - t) <= bound;
   for (const e of events) {
-    if (deadline !== null && deadline <= e.t) break;
+    if (deadline !== null && deadline <= e.t && !paused) break;
+    if (e.kind === 'pause') {
+      paused = true;
+      if (near(e.t)) ambiguous = true;
+      continue;
+    }
+    if (e.kind === 'resume') {
+      paused = false;
+      if (near(e.t)) ambiguous = true;
+      const resumedFixed = [...pausedFixed].sort((a, b) => a - b);
+      pausedFixed.clear();
+      if (deadline !== null) {
+        // Armed all along: released now if its window ended meanwhile; a fixed date that passed waits for a disarming.
+        if (deadline <= e.t) {
+          deadline = e.t;
+          break;
+        }
+        for (const rule of resumedFixed) waiting.add(rule);
+        continue;
+      }
+      const current = missesAt(p, e.t, bound);
+      ambiguous ||= current.ambiguous;
+      const byMiss = m.rules.findIndex((r) => r.type === 'missed_checkins' && r.n <= current.misses);
+      if (byMiss >= 0) arm(byMiss, e.t);
+      else if (resumedFixed.length) {
+        // Two fixed dates that passed meanwhile with different windows: which one arms is the engine's choice.
+        if (new Set(resumedFixed.map((rule) => m.rules[rule]!.windowMs)).size > 1) ambiguous = true;
+        arm(resumedFixed.shift()!, e.t);
+      }
+      if (deadline !== null) for (const rule of resumedFixed) waiting.add(rule);
+      continue;
+    }
     if (e.kind === 'checkin') {
       if (deadline !== null) {
         deadline = null;
         for (const rule of [...waiting]) {
           waiting.delete(rule);
-          if (deadline === null) arm(rule, e.t);
+          if (paused) pausedFixed.add(rule);
+          else if (deadline === null) arm(rule, e.t);
           else waiting.add(rule);
         }
       }
@@ -120,10 +214,15 @@ export function expectedRelease(m: MessageLog, p: PersonLog, end: number, bound:
     }
     const r = m.rules[e.rule]!;
     if (r.type === 'fixed_date' && spent.has(e.rule)) continue;
+    if (paused) {
+      // Nothing arms while paused: a fixed date arms when messages are allowed again, a miss is dropped.
+      if (r.type === 'fixed_date') (deadline === null ? pausedFixed : waiting).add(e.rule);
+      continue;
+    }
     if (deadline === null) arm(e.rule, e.t);
     else if (r.type === 'fixed_date') waiting.add(e.rule);
   }
-  const at = deadline !== null && deadline <= end ? deadline : null;
+  const at = deadline !== null && !paused && deadline <= end ? deadline : null;
   return { at, ambiguous };
 }
 
@@ -133,6 +232,8 @@ export function expectedRelease(m: MessageLog, p: PersonLog, end: number, bound:
  */
 export function unjustified(m: MessageLog, p: PersonLog, r: number, bound: number): string | null {
   if (r < m.deliverAt) return `released before its deliver_at`;
+  const pause = pausesOf(p).find((w) => r >= w.from && r < w.to);
+  if (pause) return `released while the sender's messages consent was withdrawn (since ${new Date(pause.from).toISOString()})`;
   if (!m.rules.length) return null;
   const I = p.intervalMs;
   const g = I / 5;

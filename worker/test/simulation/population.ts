@@ -23,6 +23,12 @@ export interface Absence {
   kind: 'vacation' | 'lapse';
 }
 
+/** A change of the sender's messages consent (POST /api/legal/consent/messages), in ms after the start. */
+export interface ConsentChange {
+  at: number;
+  consent: boolean;
+}
+
 export interface PersonPlan {
   index: number;
   intervalMs: number;
@@ -34,6 +40,8 @@ export interface PersonPlan {
   /** They die: no check-in from then on. */
   diesAt: number | null;
   messages: MessagePlan[];
+  /** They withdraw their messages consent, and mostly allow it again some days later (none after they die). */
+  consent: ConsentChange[];
 }
 
 export interface PopulationShape {
@@ -64,7 +72,26 @@ function drawMessages(r: Random, index: number, people: number, horizon: number)
   return out;
 }
 
-/** Daily and weekly people, their late check-ins, vacations, lapses that recover, and deaths. */
+/**
+ * One person in seven withdraws their messages consent for a while: from 1 % to 80 % into the run, and four in
+ * five of them allow it again half a day to ten days later. Drawn after everything else of the person, so the
+ * rest of a seed's population is what it was before consents were simulated.
+ */
+function drawConsent(p: Random, horizon: number, diesAt: number | null): ConsentChange[] {
+  if (!p.chance(1 / 7)) return [];
+  const withdraw = Math.round(p.between(0.01, 0.8) * horizon);
+  const restore = p.chance(0.8) ? withdraw + Math.round(p.between(0.5, 10) * DAY) : null;
+  const alive = (t: number) => diesAt === null || t < diesAt;
+  if (!alive(withdraw)) return [];
+  return restore !== null && alive(restore)
+    ? [
+        { at: withdraw, consent: false },
+        { at: restore, consent: true },
+      ]
+    : [{ at: withdraw, consent: false }];
+}
+
+/** Daily and weekly people, their late check-ins, vacations, lapses that recover, deaths, and consents withdrawn. */
 export function drawPopulation(r: Random, shape: PopulationShape): PersonPlan[] {
   const horizon = shape.days * DAY;
   const people: PersonPlan[] = [];
@@ -101,6 +128,7 @@ export function drawPopulation(r: Random, shape: PopulationShape): PersonPlan[] 
       absences,
       diesAt,
       messages: drawMessages(p, index, shape.people, horizon),
+      consent: drawConsent(p, horizon, diesAt),
     });
   }
   return people;

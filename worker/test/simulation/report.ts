@@ -17,6 +17,8 @@ export interface Summary {
   worstLatenessMs: number;
   /** For each release of a message whose only rules are missed check-ins: the warnings that reached its owner in that cycle first. */
   warningsBeforeRelease: number[];
+  /** The messages of senders who withdrew their messages consent during the run, and how many of those were released. */
+  pausedSenders: { messages: number; released: number };
 }
 
 export function summarise(run: SimulationRun, verdicts: Verdict[]): Summary {
@@ -29,6 +31,7 @@ export function summarise(run: SimulationRun, verdicts: Verdict[]): Summary {
     const cycleStart = Math.max(p.createdAt, ...p.checkIns.filter((c) => c < m.releasedAt!));
     warningsBeforeRelease.push(p.warnings.filter((w) => w >= cycleStart && w < m.releasedAt!).length);
   }
+  const paused = verdicts.filter((v) => run.log.people[v.message.sender]!.consentChanges.length > 0);
   return {
     userDays: run.userDays,
     messages: verdicts.length,
@@ -41,6 +44,10 @@ export function summarise(run: SimulationRun, verdicts: Verdict[]): Summary {
     eitherWay: count('either way, released', 'either way, not released'),
     worstLatenessMs: Math.max(0, ...verdicts.map((v) => v.latenessMs ?? 0)),
     warningsBeforeRelease,
+    pausedSenders: {
+      messages: paused.length,
+      released: paused.filter((v) => v.message.releasedAt !== null).length,
+    },
   };
 }
 
@@ -48,6 +55,7 @@ const minutes = (ms: number) => `${(ms / 60_000).toFixed(1)} min`;
 
 export function formatSummary(run: SimulationRun, s: Summary): string {
   const w = [...s.warningsBeforeRelease].sort((a, b) => a - b);
+  const changes = (consent: boolean) => run.log.people.reduce((n, p) => n + p.consentChanges.filter((c) => c.consent === consent).length, 0);
   const noWarning = w.filter((n) => n === 0).length;
   return [
     `Simulation seed ${run.log.seed}: ${run.log.people.length} people × ${(run.log.end - run.log.start) / DAY} days = ${s.userDays.toLocaleString('en')} user-days, ${s.messages} messages, in ${(run.wallMs / 1000).toFixed(1)} s`,
@@ -55,6 +63,7 @@ export function formatSummary(run: SimulationRun, s: Summary): string {
     `  worst lateness of a judged release: ${minutes(s.worstLatenessMs)}`,
     `  warnings that reached the owner in the cycle before each release of a missed-check-ins-only message: ${w.length ? `min ${w[0]}, median ${w[Math.floor(w.length / 2)]}, max ${w[w.length - 1]} (${noWarning} with none)` : 'no such release'}`,
     `  check-ins accepted ${run.log.people.reduce((n, p) => n + p.checkIns.length, 0)} (attempts refused and retried: ${run.checkInAttemptsRefused}; signed in again: ${run.signIns}); warnings delivered ${run.log.people.reduce((n, p) => n + p.warnings.length, 0)}`,
+    `  messages consent withdrawn ${changes(false)} times, allowed again ${changes(true)}; messages of senders who withdrew it: ${s.pausedSenders.messages}, released ${s.pausedSenders.released}`,
     `  wall time by phase (ms): ${JSON.stringify(Object.fromEntries(Object.entries(run.phaseMs).map(([k, v]) => [k, Math.round(v)])))}`,
     `  Durable Object requests by method: ${Object.entries(run.usage.doCalls)
       .sort((a, b) => b[1] - a[1])

@@ -118,7 +118,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     vi.spyOn(console, 'info').mockImplementation(() => {}),
   ];
 
-  const people: (PersonLog & { session: string; plan: PersonPlan; next: number })[] = [];
+  const people: (PersonLog & { session: string; plan: PersonPlan; next: number; nextConsent: number })[] = [];
   const messages: MessageLog[] = [];
   let refused = 0;
   let signIns = 0;
@@ -156,9 +156,11 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         reminders: [],
         diesAt: plan.diesAt,
         absences: plan.absences,
+        consentChanges: [],
         session: account.token,
         plan,
         next: 0,
+        nextConsent: 0,
       };
     });
     const written: MessageLog[][] = people.map(() => []);
@@ -202,11 +204,25 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     switches.counting = true;
     switches.faults = true;
     const dead = new Set<number>();
+    /** A signed-in request; a session that ran out (SESSION_TTL_SECONDS) means signing in again first, as people do. */
+    const signedIn = async (p: (typeof people)[number], method: string, path: string, json: unknown) => {
+      const res = await request(usage, switches, method, path, p.session, json);
+      if (res.status !== 401) return res;
+      try {
+        p.session = (await createSession(createServiceContext(env), p.userId, 'password')).access_token;
+      } catch {
+        // The sign-in itself failed (a D1 fault): they try again at the next step.
+        return res;
+      }
+      signIns += 1;
+      return request(usage, switches, method, path, p.session, json);
+    };
     let reportedDay = 0;
     // Steps on a fixed grid, skipping those where nothing is due (no check-in, alarm, queue message or cron run).
     const nextStep = (now: number) => {
       const candidates = [
         Math.min(...people.filter((p) => !dead.has(p.index) && p.next < p.plan.checkIns.length).map((p) => start + p.plan.checkIns[p.next]!)),
+        Math.min(...people.filter((p) => p.nextConsent < p.plan.consent.length).map((p) => start + p.plan.consent[p.nextConsent]!.at)),
         alarms.nextAt(),
         queues.nextDue(),
         start + Math.floor((now - start) / cronEvery + 1) * cronEvery,
@@ -223,26 +239,28 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       // People check in when they mean to; a refused attempt is tried again at the next step.
       const due = people.filter((p) => !dead.has(p.index) && p.next < p.plan.checkIns.length && start + p.plan.checkIns[p.next]! <= now);
       await inPool(due, async (p) => {
-        const heartbeat = () => request(usage, switches, 'POST', '/api/canary/checkin', p.session, {});
-        let res = p.via === 'token' ? await request(usage, switches, 'POST', `/api/ping/${encodeURIComponent(p.token)}`, null) : await heartbeat();
-        if (res.status === 401 && p.via === 'heartbeat') {
-          // Their session ran out (SESSION_TTL_SECONDS): they sign in again, then tap the Heartbeat.
-          try {
-            p.session = (await createSession(createServiceContext(env), p.userId, 'password')).access_token;
-          } catch {
-            // The sign-in itself failed (a D1 fault): they try again at the next step.
-            refused += 1;
-            return;
-          }
-          signIns += 1;
-          res = await heartbeat();
-        }
+        const res =
+          p.via === 'token'
+            ? await request(usage, switches, 'POST', `/api/ping/${encodeURIComponent(p.token)}`, null)
+            : await signedIn(p, 'POST', '/api/canary/checkin', {});
         if (res.status !== 200) {
           refused += 1;
           return;
         }
         p.checkIns.push(now);
         while (p.next < p.plan.checkIns.length && start + p.plan.checkIns[p.next]! <= now) p.next += 1;
+      });
+      // Some withdraw their messages consent and later allow it again (Data Consents); a refused attempt is tried again.
+      const changing = people.filter((p) => p.nextConsent < p.plan.consent.length && start + p.plan.consent[p.nextConsent]!.at <= now);
+      await inPool(changing, async (p) => {
+        const change = p.plan.consent[p.nextConsent]!;
+        const res = await signedIn(p, 'POST', '/api/legal/consent/messages', { consent: change.consent });
+        if (res.status !== 200) {
+          refused += 1;
+          return;
+        }
+        p.consentChanges.push({ at: now, consent: change.consent });
+        p.nextConsent += 1;
       });
       for (const p of people) if (p.diesAt !== null && now >= start + p.diesAt) dead.add(p.index);
       // The Worker queues the check-ins' projections 50 ms of real time later (check-in-sender.ts), at whatever
@@ -363,7 +381,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     seed: opts.seed,
     start,
     end,
-    people: people.map(({ session: _s, plan: _p, next: _n, ...p }) => p),
+    people: people.map(({ session: _s, plan: _p, next: _n, nextConsent: _c, ...p }) => p),
     messages,
     outages: outages.map((o) => ({ from: o.from + start, to: o.to + start })),
   };

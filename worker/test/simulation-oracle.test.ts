@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import type { MessageLog, PersonLog, RuleLog } from './simulation/behaviour-log';
+import { expectedRelease, LATENESS_BOUND_MS, unjustified } from './simulation/oracle';
+import { DAY } from './simulation/population';
+
+/**
+ * Known answers for the simulation's oracle (simulation/oracle.ts) where the sender withdraws their messages
+ * consent: worked out by hand from the rules it states (docs/decisions/data-rights.md), so a mistake in the
+ * oracle cannot hide behind the engine agreeing with it. A daily owner who made their canary at 0 and was
+ * reminded in time (0.8 days in), so misses count at 1, 2, 3… days unless they check in.
+ */
+const END = 20 * DAY;
+
+function owner(events: { checkIns?: number[]; consent?: [number, boolean][] } = {}): PersonLog {
+  return {
+    index: 0,
+    userId: 'owner',
+    email: 'owner@example.test',
+    canaryId: 'canary',
+    token: 'token',
+    intervalMs: DAY,
+    via: 'token',
+    createdAt: 0,
+    checkIns: events.checkIns ?? [],
+    warnings: [0.8 * DAY],
+    reminders: [0.8 * DAY],
+    diesAt: null,
+    absences: [],
+    consentChanges: (events.consent ?? []).map(([at, consent]) => ({ at, consent })),
+  };
+}
+
+const message = (rules: RuleLog[], deliverAt = 0): MessageLog => ({
+  id: 'm',
+  sender: 0,
+  recipient: 1,
+  createdAt: 0,
+  deliverAt,
+  rules,
+  releasedAt: null,
+  channelDeliveries: 0,
+});
+
+const expected = (m: MessageLog, p: PersonLog) => expectedRelease(m, p, END, LATENESS_BOUND_MS);
+
+describe('the oracle, when the sender withdraws their messages consent', () => {
+  it('releases a letter whose date falls in the pause when messages are allowed again', () => {
+    const p = owner({
+      consent: [
+        [2 * DAY, false],
+        [5 * DAY, true],
+      ],
+    });
+    expect(expected(message([], 3 * DAY), p)).toEqual({ at: 5 * DAY, ambiguous: false });
+  });
+
+  it('never releases a letter whose date falls in a pause that does not end', () => {
+    const p = owner({ consent: [[2 * DAY, false]] });
+    expect(expected(message([], 3 * DAY), p)).toEqual({ at: null, ambiguous: false });
+  });
+
+  it('drops the misses that count in the pause, and arms from the current run of misses when it ends', () => {
+    const p = owner({
+      consent: [
+        [0.5 * DAY, false],
+        [2.5 * DAY, true],
+      ],
+    });
+    // Misses 1 and 2 counted at 1 and 2 days, in the pause; at 2.5 days two misses stand: missed_checkins(2) arms then.
+    expect(expected(message([{ type: 'missed_checkins', n: 2, windowMs: DAY }]), p)).toEqual({ at: 3.5 * DAY, ambiguous: false });
+    // Not without the pause: it would have armed at 2 days.
+    expect(expected(message([{ type: 'missed_checkins', n: 2, windowMs: DAY }]), owner())).toEqual({ at: 3 * DAY, ambiguous: false });
+  });
+
+  it('arms nothing at the end of the pause when a check-in ended the run of misses', () => {
+    const p = owner({
+      checkIns: [2.2 * DAY],
+      consent: [
+        [0.5 * DAY, false],
+        [2.5 * DAY, true],
+      ],
+    });
+    expect(expected(message([{ type: 'missed_checkins', n: 1, windowMs: 0 }]), p)).toEqual({ at: null, ambiguous: false });
+  });
+
+  it('releases an armed message whose cancel window ended in the pause when messages are allowed again', () => {
+    const p = owner({
+      consent: [
+        [1.5 * DAY, false],
+        [3 * DAY, true],
+      ],
+    });
+    // Armed by the first miss at 1 day with a day's window: due at 2 days, in the pause.
+    expect(expected(message([{ type: 'missed_checkins', n: 1, windowMs: DAY }]), p)).toEqual({ at: 3 * DAY, ambiguous: false });
+  });
+
+  it('lets a check-in in the pause disarm an armed message', () => {
+    const p = owner({
+      checkIns: [1.7 * DAY],
+      consent: [
+        [1.5 * DAY, false],
+        [3 * DAY, true],
+      ],
+    });
+    expect(expected(message([{ type: 'missed_checkins', n: 1, windowMs: DAY }]), p)).toEqual({ at: null, ambiguous: false });
+  });
+
+  it('arms a fixed date that passed in the pause when it ends, with its whole window', () => {
+    // Checking in meanwhile (none inside the window, which would disarm it).
+    const p = owner({
+      checkIns: [0.5 * DAY, 1.3 * DAY, 2.1 * DAY, 3.8 * DAY],
+      consent: [
+        [0.7 * DAY, false],
+        [2.5 * DAY, true],
+      ],
+    });
+    expect(expected(message([{ type: 'fixed_date', at: 1.5 * DAY, windowMs: DAY }]), p)).toEqual({ at: 3.5 * DAY, ambiguous: false });
+  });
+
+  it('holds a release in the pause to be false, and one at its end to be allowed', () => {
+    const p = owner({
+      consent: [
+        [1.5 * DAY, false],
+        [3 * DAY, true],
+      ],
+    });
+    const m = message([{ type: 'missed_checkins', n: 1, windowMs: DAY }]);
+    expect(unjustified(m, p, 2 * DAY, LATENESS_BOUND_MS)).toMatch(/consent was withdrawn/);
+    expect(unjustified(m, p, 3 * DAY, LATENESS_BOUND_MS)).toBeNull();
+  });
+});
