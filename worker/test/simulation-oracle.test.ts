@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MessageLog, PersonLog, RuleLog } from './simulation/behaviour-log';
 import { expectedRelease, LATENESS_BOUND_MS, unjustified } from './simulation/oracle';
-import { DAY } from './simulation/population';
+import { DAY, HOUR } from './simulation/population';
 
 /**
  * Known answers for the simulation's oracle (simulation/oracle.ts) where the sender withdraws their messages
@@ -11,7 +11,7 @@ import { DAY } from './simulation/population';
  */
 const END = 20 * DAY;
 
-function owner(events: { checkIns?: number[]; consent?: [number, boolean][] } = {}): PersonLog {
+function owner(events: { checkIns?: number[]; consent?: [number, boolean][]; reminders?: number[] } = {}): PersonLog {
   return {
     index: 0,
     userId: 'owner',
@@ -22,11 +22,12 @@ function owner(events: { checkIns?: number[]; consent?: [number, boolean][] } = 
     via: 'token',
     createdAt: 0,
     checkIns: events.checkIns ?? [],
-    warnings: [0.8 * DAY],
-    reminders: [0.8 * DAY],
+    warnings: events.reminders ?? [0.8 * DAY],
+    reminders: events.reminders ?? [0.8 * DAY],
     diesAt: null,
     absences: [],
     consentChanges: (events.consent ?? []).map(([at, consent]) => ({ at, consent })),
+    deletionRequestedAt: null,
   };
 }
 
@@ -127,5 +128,19 @@ describe('the oracle, when the sender withdraws their messages consent', () => {
     const m = message([{ type: 'missed_checkins', n: 1, windowMs: DAY }]);
     expect(unjustified(m, p, 2 * DAY, LATENESS_BOUND_MS)).toMatch(/consent was withdrawn/);
     expect(unjustified(m, p, 3 * DAY, LATENESS_BOUND_MS)).toBeNull();
+  });
+});
+
+describe('the oracle, judging a release', () => {
+  it('is not put in doubt by what happens long after the message was released', () => {
+    // Released at the first miss (1 day). Days later a check-in an hour after a miss counted could go either
+    // way for the engine, but the message was out long before.
+    const p = owner({ checkIns: [5 * DAY, 6 * DAY + HOUR], reminders: [0.8 * DAY, 5.8 * DAY] });
+    expect(expected(message([{ type: 'missed_checkins', n: 1, windowMs: 0 }]), p)).toEqual({ at: DAY, ambiguous: false });
+  });
+
+  it('is put in doubt by a check-in within the lateness bound of the instant the miss counts', () => {
+    const p = owner({ checkIns: [DAY + HOUR] });
+    expect(expected(message([{ type: 'missed_checkins', n: 1, windowMs: 0 }]), p).ambiguous).toBe(true);
   });
 });

@@ -26,6 +26,8 @@ export interface PersonLog {
   absences: { from: number; to: number; kind: string }[];
   /** Changes of their messages consent the service accepted (absolute ms), in order. */
   consentChanges: { at: number; consent: boolean }[];
+  /** When the service accepted their request to delete their account (null: they stay). */
+  deletionRequestedAt: number | null;
 }
 
 export type RuleLog = { type: 'missed_checkins'; n: number; windowMs: number } | { type: 'fixed_date'; at: number; windowMs: number };
@@ -69,6 +71,7 @@ export function timelineOf(log: BehaviourLog, person: number): string {
     ...p.checkIns.map((t) => ({ t, what: 'check-in accepted' })),
     ...p.warnings.map((t) => ({ t, what: p.reminders.includes(t) ? 'grace reminder reached the owner' : 're-warning reached the owner' })),
     ...p.consentChanges.map((c) => ({ t: c.at, what: c.consent ? 'allowed messages again' : 'withdrew the messages consent' })),
+    ...(p.deletionRequestedAt === null ? [] : [{ t: p.deletionRequestedAt, what: 'asked to delete their account (erased 7 days later)' }]),
     ...log.outages.map((o) => ({ t: o.from, what: `email down until ${rel(log, o.to)}` })),
   ].sort((a, b) => a.t - b.t);
   for (const e of events) lines.push(`  ${rel(log, e.t)}  ${e.what}`);

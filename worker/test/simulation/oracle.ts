@@ -19,7 +19,9 @@ import { HOUR } from './population';
  *   is released: a miss that counts then is dropped, a check-in still disarms. When they allow messages again,
  *   at A: an armed message whose deadline passed is released at A; a scheduled one arms at A if the current
  *   run of misses satisfies a `missed_checkins` rule, else if a fixed date passed meanwhile (with its full
- *   window, from A); a message with no rules past its deliver_at is released at A.
+ *   window, from A); a message with no rules past its deliver_at is released at A;
+ * - a recipient who asks to delete their account is erased seven days later (docs/api.md "Deleting your
+ *   account"): a message to them not released by then never is (it becomes undeliverable).
  *
  * The engine is allowed to be late by at most LATENESS_BOUND_MS (the faults of faults.ts: an alarm up to an
  * hour late, a queue hop held back up to 30 minutes on each of the three hops from a miss to a release,
@@ -29,6 +31,12 @@ import { HOUR } from './population';
  * its time is judged.
  */
 export const LATENESS_BOUND_MS = 3 * HOUR;
+
+/** How long after the request an account is erased (docs/api.md "Deleting your account"). */
+export const ERASED_AFTER_MS = 7 * 24 * HOUR;
+
+/** When the person was erased (null: they stayed). */
+export const erasedAt = (p: PersonLog) => (p.deletionRequestedAt === null ? null : p.deletionRequestedAt + ERASED_AFTER_MS);
 
 export type VerdictKind = 'released' | 'not due' | 'false release' | 'missed' | 'late' | 'duplicated' | 'either way, released' | 'either way, not released';
 
@@ -56,12 +64,18 @@ function cyclesOf(p: PersonLog): Cycle[] {
   return starts.map((start, i) => ({ start, next: starts[i + 1] ?? Number.POSITIVE_INFINITY }));
 }
 
-/** When misses n of a cycle counts (null: never), and whether the engine's allowed lateness could change that. */
-function countOf(p: PersonLog, c: Cycle, n: number, bound: number): { at: number | null; ambiguous: boolean } {
+/**
+ * When misses n of a cycle counts (null: never), and whether the engine's allowed lateness could change that;
+ * `nominal` is when it would count, for a doubt about one that does not.
+ */
+function countOf(p: PersonLog, c: Cycle, n: number, bound: number): { at: number | null; ambiguous: boolean; nominal: number } {
   const I = p.intervalMs;
   const g = I / 5;
   const tol = toleranceOf(g);
   const D = c.start + I;
+  const nominal = D + (n - 1) * I;
+  // Checked in well before it was even due: it cannot count, whatever the warnings and the lateness.
+  if (c.next <= nominal - bound) return { at: null, ambiguous: false, nominal };
   const warnings = p.warnings.filter((w) => w >= D - g && w < c.next);
   const timely = warnings.find((w) => w <= D - g + tol);
   // A reminder that just missed being timely counts when the deadline is recorded late; a reminder delivered
@@ -71,11 +85,11 @@ function countOf(p: PersonLog, c: Cycle, n: number, bound: number): { at: number
   let ambiguous = reminders.some((w) => (w > D - g + tol && w <= D - g + tol + bound) || (w >= D && w < D + bound));
   const after = warnings.find((w) => w >= D);
   const countsFrom = timely !== undefined ? D : after !== undefined ? after + g : null;
-  if (countsFrom === null) return { at: null, ambiguous };
-  const at = Math.max(D + (n - 1) * I, countsFrom);
+  if (countsFrom === null) return { at: null, ambiguous, nominal };
+  const at = Math.max(nominal, countsFrom);
   if (Math.abs(c.next - at) <= bound) ambiguous = true;
   // A check-in at or before the instant it would count ends the cycle first.
-  return { at: c.next <= at ? null : at, ambiguous };
+  return { at: c.next <= at ? null : at, ambiguous, nominal: at };
 }
 
 /** The spans during which the sender's messages consent was withdrawn (`to`: Infinity while it still is). */
@@ -120,24 +134,43 @@ function expectedLetter(m: MessageLog, p: PersonLog, bound: number): { at: numbe
   return { at: Number.isFinite(pause.to) ? Math.max(due, pause.to) : null, ambiguous };
 }
 
-type Ev = { t: number; kind: 'fire'; rule: number } | { t: number; kind: 'checkin' } | { t: number; kind: 'pause' } | { t: number; kind: 'resume' };
+/**
+ * What can happen to a message, in time order. A `fire` in `doubt`, or a `doubt` (a miss that might have counted),
+ * is one the engine's allowed lateness could decide differently: the verdict is "either way" if the message was
+ * still undecided when it came — not for doubts after its release, which cannot change it.
+ */
+type Ev =
+  | { t: number; kind: 'fire'; rule: number; doubt: boolean }
+  | { t: number; kind: 'doubt' }
+  | { t: number; kind: 'checkin' }
+  | { t: number; kind: 'pause' }
+  | { t: number; kind: 'resume' };
 
 /** At one instant: check-ins first (a miss due at a check-in's instant does not count), then consent changes, then rules firing. */
-const ORDER: Record<Ev['kind'], number> = { checkin: 0, pause: 1, resume: 1, fire: 2 };
+const ORDER: Record<Ev['kind'], number> = { checkin: 0, pause: 1, resume: 1, fire: 2, doubt: 2 };
 
 /** The release instant under the rules with a punctual engine, and whether lateness could change it. */
-export function expectedRelease(m: MessageLog, p: PersonLog, end: number, bound: number): { at: number | null; ambiguous: boolean } {
-  if (!m.rules.length) return expectedLetter(m, p, bound);
+export function expectedRelease(m: MessageLog, p: PersonLog, end: number, bound: number): { at: number | null; ambiguous: boolean; why?: string } {
+  if (!m.rules.length) {
+    const letter = expectedLetter(m, p, bound);
+    return letter.ambiguous ? { ...letter, why: 'its date is within the bound of a consent change' } : letter;
+  }
   let ambiguous = false;
+  let why: string | undefined;
+  /** The verdict goes "either way"; the first reason is kept for the summary. */
+  const doubt = (reason: string) => {
+    why ??= reason;
+    ambiguous = true;
+  };
   const events: Ev[] = [];
   const cycles = cyclesOf(p);
   m.rules.forEach((r, rule) => {
-    if (r.type === 'fixed_date') events.push({ t: Math.max(r.at, m.createdAt), kind: 'fire', rule });
+    if (r.type === 'fixed_date') events.push({ t: Math.max(r.at, m.createdAt), kind: 'fire', rule, doubt: false });
     else
       for (const c of cycles) {
         const counted = countOf(p, c, r.n, bound);
-        ambiguous ||= counted.ambiguous;
-        if (counted.at !== null && counted.at >= m.createdAt) events.push({ t: counted.at, kind: 'fire', rule });
+        if (counted.at !== null && counted.at >= m.createdAt) events.push({ t: counted.at, kind: 'fire', rule, doubt: counted.ambiguous });
+        else if (counted.ambiguous && counted.nominal >= m.createdAt - bound) events.push({ t: counted.nominal, kind: 'doubt' });
       }
   });
   for (const t of p.checkIns) if (t > m.createdAt) events.push({ t, kind: 'checkin' });
@@ -160,7 +193,8 @@ export function expectedRelease(m: MessageLog, p: PersonLog, end: number, bound:
     deadline = Math.max(t, m.deliverAt) + r.windowMs;
     if (r.type === 'fixed_date') spent.add(rule);
     // The engine may arm up to the bound later: a check-in in between decides differently.
-    if (checkInsNear(t) || checkInsNear(deadline)) ambiguous = true;
+    if (checkInsNear(t)) doubt('a check-in within the bound after it armed');
+    if (checkInsNear(deadline)) doubt('a check-in within the bound after its cancel deadline');
   };
   // A consent change within the bound of anything the outcome hangs on may land on either side of it.
   const near = (t: number) =>
@@ -171,12 +205,12 @@ export function expectedRelease(m: MessageLog, p: PersonLog, end: number, bound:
     if (deadline !== null && deadline <= e.t && !paused) break;
     if (e.kind === 'pause') {
       paused = true;
-      if (near(e.t)) ambiguous = true;
+      if (near(e.t)) doubt('a consent change within the bound of a decision');
       continue;
     }
     if (e.kind === 'resume') {
       paused = false;
-      if (near(e.t)) ambiguous = true;
+      if (near(e.t)) doubt('a consent change within the bound of a decision');
       const resumedFixed = [...pausedFixed].sort((a, b) => a - b);
       pausedFixed.clear();
       if (deadline !== null) {
@@ -189,17 +223,19 @@ export function expectedRelease(m: MessageLog, p: PersonLog, end: number, bound:
         continue;
       }
       const current = missesAt(p, e.t, bound);
-      ambiguous ||= current.ambiguous;
+      if (current.ambiguous) doubt('the misses standing when messages were allowed again');
       const byMiss = m.rules.findIndex((r) => r.type === 'missed_checkins' && r.n <= current.misses);
       if (byMiss >= 0) arm(byMiss, e.t);
       else if (resumedFixed.length) {
         // Two fixed dates that passed meanwhile with different windows: which one arms is the engine's choice.
-        if (new Set(resumedFixed.map((rule) => m.rules[rule]!.windowMs)).size > 1) ambiguous = true;
+        if (new Set(resumedFixed.map((rule) => m.rules[rule]!.windowMs)).size > 1) doubt('two fixed dates passed during the pause');
         arm(resumedFixed.shift()!, e.t);
       }
       if (deadline !== null) for (const rule of resumedFixed) waiting.add(rule);
       continue;
     }
+    if (e.kind === 'doubt' || (e.kind === 'fire' && e.doubt)) doubt('a miss the lateness could count differently, before the release');
+    if (e.kind === 'doubt') continue;
     if (e.kind === 'checkin') {
       if (deadline !== null) {
         deadline = null;
@@ -223,7 +259,15 @@ export function expectedRelease(m: MessageLog, p: PersonLog, end: number, bound:
     else if (r.type === 'fixed_date') waiting.add(e.rule);
   }
   const at = deadline !== null && !paused && deadline <= end ? deadline : null;
-  return { at, ambiguous };
+  // A doubt shortly after the release could, decided the other way, come before it: a reminder taken as
+  // timely counts a miss a grace period earlier than one taken as late.
+  const settled = at;
+  if (
+    settled !== null &&
+    events.some((e) => (e.kind === 'doubt' || (e.kind === 'fire' && e.doubt)) && e.t >= settled && e.t <= settled + p.intervalMs / 5 + bound)
+  )
+    doubt('a miss the lateness could count differently, just after the release');
+  return { at, ambiguous, ...(why ? { why } : {}) };
 }
 
 /**
@@ -261,13 +305,13 @@ export function unjustified(m: MessageLog, p: PersonLog, r: number, bound: numbe
 export function judge(log: BehaviourLog, bound = LATENESS_BOUND_MS): Verdict[] {
   return log.messages.map((m) => {
     const p = log.people[m.sender]!;
-    const expected = expectedRelease(m, p, log.end, bound);
+    const expected = recipientLeaving(expectedRelease(m, p, log.end, bound), erasedAt(log.people[m.recipient]!), bound);
     const base = { message: m, expectedAt: expected.at, ambiguous: expected.ambiguous, latenessMs: null };
     if (m.channelDeliveries > 1) return { ...base, kind: 'duplicated', reason: `${m.channelDeliveries} deliveries on one channel` };
     if (m.releasedAt !== null) {
-      const reason = unjustified(m, p, m.releasedAt, bound);
+      const reason = unjustified(m, p, m.releasedAt, bound) ?? afterErasure(m, log.people[m.recipient]!, bound);
       if (reason) return { ...base, kind: 'false release', reason };
-      if (expected.ambiguous) return { ...base, kind: 'either way, released' };
+      if (expected.ambiguous) return { ...base, kind: 'either way, released', reason: expected.why };
       if (expected.at === null || m.releasedAt < expected.at)
         return {
           ...base,
@@ -282,8 +326,23 @@ export function judge(log: BehaviourLog, bound = LATENESS_BOUND_MS): Verdict[] {
         ...(latenessMs > bound ? { reason: `released ${latenessMs} ms after its time` } : {}),
       };
     }
-    if (expected.ambiguous) return { ...base, kind: 'either way, not released' };
+    if (expected.ambiguous) return { ...base, kind: 'either way, not released', reason: expected.why };
     if (expected.at !== null && expected.at + bound <= log.end) return { ...base, kind: 'missed', reason: 'due and not released within the bound' };
     return { ...base, kind: 'not due' };
   });
+}
+
+/** A message whose recipient is erased before its release never is released; one due within the bound of the erasure may go either way. */
+function recipientLeaving(expected: { at: number | null; ambiguous: boolean; why?: string }, erased: number | null, bound: number) {
+  if (erased === null || expected.at === null) return expected;
+  if (Math.abs(expected.at - erased) <= bound) return { ...expected, ambiguous: true, why: expected.why ?? 'due within the bound of its recipient’s erasure' };
+  return expected.at > erased ? { ...expected, at: null } : expected;
+}
+
+/** A release after the recipient was erased (the cron erases within the bound of the date): null when it is not one. */
+function afterErasure(m: MessageLog, recipient: PersonLog, bound: number): string | null {
+  const erased = erasedAt(recipient);
+  return erased !== null && m.releasedAt !== null && m.releasedAt > erased + bound
+    ? `released after its recipient was erased (${new Date(erased).toISOString()})`
+    : null;
 }

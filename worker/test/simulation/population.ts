@@ -42,6 +42,8 @@ export interface PersonPlan {
   messages: MessagePlan[];
   /** They withdraw their messages consent, and mostly allow it again some days later (none after they die). */
   consent: ConsentChange[];
+  /** They ask to delete their account (and stop checking in): people who wrote no message, so only as recipients. */
+  leavesAt: number | null;
 }
 
 export interface PopulationShape {
@@ -91,7 +93,14 @@ function drawConsent(p: Random, horizon: number, diesAt: number | null): Consent
     : [{ at: withdraw, consent: false }];
 }
 
-/** Daily and weekly people, their late check-ins, vacations, lapses that recover, deaths, and consents withdrawn. */
+/** One in three of those who wrote nothing ask to delete their account, between 5 % and 60 % into the run. */
+function drawLeaving(p: Random, horizon: number, diesAt: number | null, wrote: boolean): number | null {
+  if (wrote || !p.chance(1 / 3)) return null;
+  const at = Math.round(p.between(0.05, 0.6) * horizon);
+  return diesAt === null || at < diesAt ? at : null;
+}
+
+/** Daily and weekly people, their late check-ins, vacations, lapses that recover, deaths, consents withdrawn, and people who leave. */
 export function drawPopulation(r: Random, shape: PopulationShape): PersonPlan[] {
   const horizon = shape.days * DAY;
   const people: PersonPlan[] = [];
@@ -120,16 +129,11 @@ export function drawPopulation(r: Random, shape: PopulationShape): PersonPlan[] 
       if (t >= horizon || (diesAt !== null && t >= diesAt)) break;
       checkIns.push(Math.round(t));
     }
-    people.push({
-      index,
-      intervalMs,
-      via: p.chance(0.7) ? 'token' : 'heartbeat',
-      checkIns,
-      absences,
-      diesAt,
-      messages: drawMessages(p, index, shape.people, horizon),
-      consent: drawConsent(p, horizon, diesAt),
-    });
+    const via = p.chance(0.7) ? 'token' : 'heartbeat';
+    const messages = drawMessages(p, index, shape.people, horizon);
+    const consent = drawConsent(p, horizon, diesAt);
+    const leavesAt = drawLeaving(p, horizon, diesAt, messages.length > 0);
+    people.push({ index, intervalMs, via, checkIns, absences, diesAt, messages, consent, leavesAt });
   }
   return people;
 }

@@ -19,6 +19,17 @@ export interface Summary {
   warningsBeforeRelease: number[];
   /** The messages of senders who withdrew their messages consent during the run, and how many of those were released. */
   pausedSenders: { messages: number; released: number };
+  /** The messages to people who deleted their account, and how many of those were released (before they left). */
+  toLeavers: { messages: number; released: number };
+  /** Why verdicts went "either way" (the first reason of each), most frequent first. */
+  eitherWayWhy: [string, number][];
+}
+
+/** Each value with how often it occurs, most frequent first. */
+function countBy(values: string[]): [string, number][] {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1]);
 }
 
 export function summarise(run: SimulationRun, verdicts: Verdict[]): Summary {
@@ -32,6 +43,7 @@ export function summarise(run: SimulationRun, verdicts: Verdict[]): Summary {
     warningsBeforeRelease.push(p.warnings.filter((w) => w >= cycleStart && w < m.releasedAt!).length);
   }
   const paused = verdicts.filter((v) => run.log.people[v.message.sender]!.consentChanges.length > 0);
+  const toLeavers = verdicts.filter((v) => run.log.people[v.message.recipient]!.deletionRequestedAt !== null);
   return {
     userDays: run.userDays,
     messages: verdicts.length,
@@ -48,6 +60,11 @@ export function summarise(run: SimulationRun, verdicts: Verdict[]): Summary {
       messages: paused.length,
       released: paused.filter((v) => v.message.releasedAt !== null).length,
     },
+    toLeavers: {
+      messages: toLeavers.length,
+      released: toLeavers.filter((v) => v.message.releasedAt !== null).length,
+    },
+    eitherWayWhy: countBy(verdicts.filter((v) => v.kind.startsWith('either way')).map((v) => v.reason ?? 'unknown')),
   };
 }
 
@@ -61,9 +78,11 @@ export function formatSummary(run: SimulationRun, s: Summary): string {
     `Simulation seed ${run.log.seed}: ${run.log.people.length} people × ${(run.log.end - run.log.start) / DAY} days = ${s.userDays.toLocaleString('en')} user-days, ${s.messages} messages, in ${(run.wallMs / 1000).toFixed(1)} s`,
     `  releases due ${s.due}, done ${s.done} (of which judged either way: ${s.eitherWay}), false ${s.falseReleases}, missed ${s.missed}, late beyond ${LATENESS_BOUND_MS / HOUR} h ${s.late}, duplicated ${s.duplicated}`,
     `  worst lateness of a judged release: ${minutes(s.worstLatenessMs)}`,
+    `  judged either way because: ${s.eitherWayWhy.map(([why, n]) => `${why} ${n}`).join('; ') || 'none'}`,
     `  warnings that reached the owner in the cycle before each release of a missed-check-ins-only message: ${w.length ? `min ${w[0]}, median ${w[Math.floor(w.length / 2)]}, max ${w[w.length - 1]} (${noWarning} with none)` : 'no such release'}`,
     `  check-ins accepted ${run.log.people.reduce((n, p) => n + p.checkIns.length, 0)} (attempts refused and retried: ${run.checkInAttemptsRefused}; signed in again: ${run.signIns}); warnings delivered ${run.log.people.reduce((n, p) => n + p.warnings.length, 0)}`,
     `  messages consent withdrawn ${changes(false)} times, allowed again ${changes(true)}; messages of senders who withdrew it: ${s.pausedSenders.messages}, released ${s.pausedSenders.released}`,
+    `  people who deleted their account ${run.log.people.filter((p) => p.deletionRequestedAt !== null).length}; messages to them: ${s.toLeavers.messages}, released before they left ${s.toLeavers.released}`,
     `  wall time by phase (ms): ${JSON.stringify(Object.fromEntries(Object.entries(run.phaseMs).map(([k, v]) => [k, Math.round(v)])))}`,
     `  Durable Object requests by method: ${Object.entries(run.usage.doCalls)
       .sort((a, b) => b[1] - a[1])

@@ -118,7 +118,15 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     vi.spyOn(console, 'info').mockImplementation(() => {}),
   ];
 
-  const people: (PersonLog & { session: string; plan: PersonPlan; next: number; nextConsent: number })[] = [];
+  /** Each person as the run drives them: their log, plus what only the driver needs. */
+  const people: (PersonLog & {
+    session: string;
+    password: string;
+    plan: PersonPlan;
+    next: number;
+    nextConsent: number;
+    firstLeaveAttempt: number | null;
+  })[] = [];
   const messages: MessageLog[] = [];
   let refused = 0;
   let signIns = 0;
@@ -157,10 +165,13 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         diesAt: plan.diesAt,
         absences: plan.absences,
         consentChanges: [],
+        deletionRequestedAt: null,
         session: account.token,
+        password: account.password,
         plan,
         next: 0,
         nextConsent: 0,
+        firstLeaveAttempt: null,
       };
     });
     const written: MessageLog[][] = people.map(() => []);
@@ -204,6 +215,9 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     switches.counting = true;
     switches.faults = true;
     const dead = new Set<number>();
+    /** People who asked to delete their account: they do nothing more. */
+    const gone = new Set<number>();
+    const active = (p: (typeof people)[number]) => !dead.has(p.index) && !gone.has(p.index);
     /** A signed-in request; a session that ran out (SESSION_TTL_SECONDS) means signing in again first, as people do. */
     const signedIn = async (p: (typeof people)[number], method: string, path: string, json: unknown) => {
       const res = await request(usage, switches, method, path, p.session, json);
@@ -221,8 +235,9 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     // Steps on a fixed grid, skipping those where nothing is due (no check-in, alarm, queue message or cron run).
     const nextStep = (now: number) => {
       const candidates = [
-        Math.min(...people.filter((p) => !dead.has(p.index) && p.next < p.plan.checkIns.length).map((p) => start + p.plan.checkIns[p.next]!)),
-        Math.min(...people.filter((p) => p.nextConsent < p.plan.consent.length).map((p) => start + p.plan.consent[p.nextConsent]!.at)),
+        Math.min(...people.filter((p) => active(p) && p.next < p.plan.checkIns.length).map((p) => start + p.plan.checkIns[p.next]!)),
+        Math.min(...people.filter((p) => active(p) && p.nextConsent < p.plan.consent.length).map((p) => start + p.plan.consent[p.nextConsent]!.at)),
+        Math.min(...people.filter((p) => active(p) && p.plan.leavesAt !== null).map((p) => start + p.plan.leavesAt!)),
         alarms.nextAt(),
         queues.nextDue(),
         start + Math.floor((now - start) / cronEvery + 1) * cronEvery,
@@ -237,7 +252,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       (env as { EMAIL_TRANSPORT?: string }).EMAIL_TRANSPORT = down ? 'down' : emailTransport;
 
       // People check in when they mean to; a refused attempt is tried again at the next step.
-      const due = people.filter((p) => !dead.has(p.index) && p.next < p.plan.checkIns.length && start + p.plan.checkIns[p.next]! <= now);
+      const due = people.filter((p) => active(p) && p.next < p.plan.checkIns.length && start + p.plan.checkIns[p.next]! <= now);
       await inPool(due, async (p) => {
         const res =
           p.via === 'token'
@@ -251,7 +266,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         while (p.next < p.plan.checkIns.length && start + p.plan.checkIns[p.next]! <= now) p.next += 1;
       });
       // Some withdraw their messages consent and later allow it again (Data Consents); a refused attempt is tried again.
-      const changing = people.filter((p) => p.nextConsent < p.plan.consent.length && start + p.plan.consent[p.nextConsent]!.at <= now);
+      const changing = people.filter((p) => active(p) && p.nextConsent < p.plan.consent.length && start + p.plan.consent[p.nextConsent]!.at <= now);
       await inPool(changing, async (p) => {
         const change = p.plan.consent[p.nextConsent]!;
         const res = await signedIn(p, 'POST', '/api/legal/consent/messages', { consent: change.consent });
@@ -261,6 +276,19 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         }
         p.consentChanges.push({ at: now, consent: change.consent });
         p.nextConsent += 1;
+      });
+      // Some leave: they ask to delete their account (Settings → Delete account), erased seven days later by the cron.
+      const leaving = people.filter((p) => active(p) && p.plan.leavesAt !== null && start + p.plan.leavesAt <= now);
+      await inPool(leaving, async (p) => {
+        p.firstLeaveAttempt ??= now;
+        const res = await signedIn(p, 'POST', '/api/account/delete', { password: p.password });
+        // 409: an earlier attempt was written although its answer was lost (an injected fault); it was scheduled then.
+        if (res.status !== 201 && res.status !== 409) {
+          refused += 1;
+          return;
+        }
+        p.deletionRequestedAt = res.status === 201 ? now : p.firstLeaveAttempt;
+        gone.add(p.index);
       });
       for (const p of people) if (p.diesAt !== null && now >= start + p.diesAt) dead.add(p.index);
       // The Worker queues the check-ins' projections 50 ms of real time later (check-in-sender.ts), at whatever
@@ -381,7 +409,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     seed: opts.seed,
     start,
     end,
-    people: people.map(({ session: _s, plan: _p, next: _n, nextConsent: _c, ...p }) => p),
+    people: people.map(({ session: _s, password: _w, plan: _p, next: _n, nextConsent: _c, firstLeaveAttempt: _f, ...p }) => p),
     messages,
     outages: outages.map((o) => ({ from: o.from + start, to: o.to + start })),
   };
