@@ -1,34 +1,33 @@
 import { DELIVERY_METHODS, type DeliveryMethod, type TCreateMessageInput } from '@afterword/worker/contracts/messages';
-import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useRef, type ReactNode } from 'react';
 import { useFocusFirstInvalid } from '../../lib/use-focus-first-invalid';
 import { Button } from '../../components/button';
 import { CheckboxField } from '../../components/checkbox';
 import { Field, TextField } from '../../components/field';
 import { SelectField } from '../../components/select';
-import { toast } from '../../components/toast';
-import { readApiError } from '../../lib/api-error';
-import { buildMessageInput, E2eeRefusal } from './message-input';
-import { type Errors, NO_ERRORS, placeServerErrors } from './message-form-errors';
+import { buildMessageInput } from './message-input';
+import { placeServerErrors } from './message-form-errors';
 import { formatDateTime } from '../../lib/format-time';
-import { useSingleFlight } from '../../lib/use-single-flight';
-import { AttachmentPicker, deliverAtWithFiles, PickedFileList, type PickedFile } from '../e2ee/attachment-picker';
+import { AttachmentPicker, deliverAtWithFiles } from '../e2ee/attachment-picker';
 import type { EncryptedUpload } from '../e2ee/files-api';
 import type { KeysApi } from '../e2ee/keys-api';
-import { useE2eeAvailability } from './use-e2ee-availability';
-import { E2EE_SAVED_TOAST, E2EE_WARNING, T } from '../e2ee/texts';
+import { E2EE_SAVED_TOAST, E2EE_WARNING } from '../e2ee/texts';
 import { ContactPicker } from '../contacts/contact-picker';
 import type { ContactOption, Reachability } from '../contacts/types';
 import { useReachability } from '../contacts/use-reachability';
 import { reachSentence, whenSentSentence } from './consequences';
+import { CreatedMessageUploads } from './created-message-uploads';
 import { localDateTimeToIso, METHOD_LABEL } from './format';
 import { DRAFT_TEXTS, useMessageDraft } from './use-message-draft';
-import { EMPTY_DRAFT_FIELDS, type DraftStore, type MessageDraftFields } from './message-draft';
-import { newRule, RulesEditor, type RuleDraft } from './rules-editor';
-import { VoiceRecorder, type Recording } from './voice-recorder';
+import { EMPTY_DRAFT_FIELDS, type DraftStore } from './message-draft';
+import { RulesEditor } from './rules-editor';
+import { useAttachmentUploads } from './use-attachment-uploads';
+import { useE2eeChoice } from './use-e2ee-choice';
+import { useMessageFields } from './use-message-fields';
+import { CREATE_FAILURE_TOAST, CREATE_SUCCESS_TOAST, useMessageSubmit } from './use-message-submit';
+import { VoiceRecorder } from './voice-recorder';
 
-export { E2EE_WARNING, E2EE_SAVED_TOAST, placeServerErrors };
-export const CREATE_SUCCESS_TOAST = 'Message queued';
-export const CREATE_FAILURE_TOAST = 'Failed to create message';
+export { E2EE_WARNING, E2EE_SAVED_TOAST, placeServerErrors, CREATE_SUCCESS_TOAST, CREATE_FAILURE_TOAST };
 
 const METHOD_OPTIONS = DELIVERY_METHODS.map((m) => ({ value: m, label: METHOD_LABEL[m] }));
 
@@ -64,32 +63,22 @@ interface CreateMessageFormProps {
  * the fields they concern.
  */
 export function CreateMessageForm({ create, onCreated, e2ee, contacts, withPicker = false, reachability, now = Date.now, drafts }: CreateMessageFormProps) {
-  const [content, setContent] = useState('');
-  const [recipient, setRecipient] = useState('');
-  const [method, setMethod] = useState<DeliveryMethod>('email');
-  const [deliverAt, setDeliverAt] = useState('');
-  const [rules, setRules] = useState<RuleDraft[]>([]);
-  // Null until the person ticks or unticks the box: until then it follows whether encryption is possible.
-  const [e2eeChoice, setE2eeChoice] = useState<boolean | null>(null);
-  const e2eeAvailability = useE2eeAvailability(e2ee?.keys, recipient);
-  const useE2ee = e2eeChoice ?? e2eeAvailability === 'available';
-  const [recording, setRecording] = useState<Recording | null>(null);
-  const [files, setFiles] = useState<PickedFile[]>([]);
-  const [created, setCreated] = useState<{ id: string } | null>(null);
-  const [errors, setErrors] = useState<Errors>(NO_ERRORS);
-  /** Puts a draft's fields into the form (a restored draft, or the empty one on discard). */
-  const fill = (f: MessageDraftFields) => {
-    setContent(f.content);
-    setRecipient(f.recipient);
-    setMethod(f.method as DeliveryMethod);
-    setDeliverAt(f.deliverAt);
-    setRules(f.rules.map((r) => ({ ...newRule(r.trigger_type), value: r.value, expire: r.expire })));
-  };
-  const draft = useMessageDraft(drafts, { content, recipient, method, deliverAt, rules }, fill);
+  const { fields, edit, fill } = useMessageFields();
+  const { content, recipient, method, deliverAt, rules, recording } = fields;
+  const encryption = useE2eeChoice(e2ee?.keys, recipient);
+  const useE2ee = encryption.on;
+  const draft = useMessageDraft(drafts, fields, fill);
+  const uploads = useAttachmentUploads(e2ee?.upload);
+  const { files } = uploads;
+  const { submit, pending, created, errors } = useMessageSubmit({
+    buildInput: () => buildMessageInput({ ...fields, files, useE2ee }, e2ee?.keys),
+    create,
+    onCreated,
+    draft,
+    uploads,
+  });
   const formRef = useRef<HTMLFormElement>(null);
   useFocusFirstInvalid(formRef, errors);
-  const { pending, run, isBusy } = useSingleFlight();
-  const uploads = useSingleFlight();
   const warningId = useId();
   const noteId = useId();
   const picked = contacts?.find((c) => c.user_id === recipient.trim().toLowerCase());
@@ -104,79 +93,22 @@ export function CreateMessageForm({ create, onCreated, e2ee, contacts, withPicke
     nowMs,
   });
   const cannotReach = reachSentence(method, reach);
-  const e2eeNote =
-    e2eeAvailability === null ? null : e2eeAvailability === 'available' ? (useE2ee ? T.e2eeOnForRecipient : null) : T.e2eeUnavailable[e2eeAvailability];
-
-  const buildInput = () => buildMessageInput({ content, recipient, method, deliverAt, rules, recording, files, useE2ee }, e2ee?.keys);
-
-  /** Uploads every file not uploaded yet, one at a time, marking each 'Encrypted and uploaded' or 'Failed'. */
-  async function uploadAll(messageId: string, list: PickedFile[]) {
-    if (!e2ee) return;
-    let current = list;
-    const mark = (id: string, patch: Partial<PickedFile>) => {
-      current = current.map((f) => (f.id === id ? { ...f, ...patch } : f));
-      setFiles(current);
-    };
-    for (const f of list) {
-      if (f.status === 'uploaded') continue;
-      mark(f.id, { status: 'uploading', error: null });
-      try {
-        await e2ee.upload({ messageId, ciphertext: f.encrypted.ciphertext, ivBase64: f.encrypted.ivBase64, name: f.name });
-        mark(f.id, { status: 'uploaded' });
-      } catch (error) {
-        mark(f.id, { status: 'failed', error: readApiError(error).detail ?? (error instanceof Error && error.message ? error.message : null) });
-      }
-    }
-  }
-
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (isBusy() || created) return;
-    await run(async () => {
-      setErrors(NO_ERRORS);
-      try {
-        const input = await buildInput();
-        const message = await create(input);
-        await draft.sent();
-        toast.success(input.use_e2ee ? E2EE_SAVED_TOAST : CREATE_SUCCESS_TOAST);
-        const toUpload = input.use_e2ee ? files : [];
-        if (!toUpload.length) {
-          onCreated(message);
-          return;
-        }
-        setCreated(message);
-        await uploadAll(message.id, toUpload);
-      } catch (error) {
-        toast.error(CREATE_FAILURE_TOAST);
-        setErrors(error instanceof E2eeRefusal ? error.errors : placeServerErrors(error));
-      }
-    });
-  }
+  const e2eeNote = encryption.note;
 
   if (created) {
-    const failed = files.some((f) => f.status === 'failed');
-    const busy = pending || uploads.pending || files.some((f) => f.status === 'uploading');
     return (
-      <div className="create-form create-form--done">
-        <p className="note">{T.createdTitle}</p>
-        <p>{T.createdUploads}</p>
-        <PickedFileList files={files} />
-        <div className="button-row">
-          {failed ? (
-            <Button variant="secondary" disabled={busy} onClick={() => void uploads.run(() => uploadAll(created.id, files))}>
-              {T.retryUploads}
-            </Button>
-          ) : null}
-          <Button disabled={busy} onClick={() => onCreated(created)}>
-            {T.openMessage}
-          </Button>
-        </div>
-      </div>
+      <CreatedMessageUploads
+        files={files}
+        busy={pending || uploads.busy}
+        failed={uploads.failed}
+        onRetry={() => uploads.retry(created.id)}
+        onOpen={() => onCreated(created)}
+      />
     );
   }
 
   return (
-    <form ref={formRef} className="create-form" onSubmit={handleSubmit} noValidate aria-label="Create message">
+    <form ref={formRef} className="create-form" onSubmit={submit} noValidate aria-label="Create message">
       {draft.restoredAt !== null ? (
         <div className="note draft-note" role="status">
           <p>{DRAFT_TEXTS.restored(formatDateTime(draft.restoredAt))}</p>
@@ -185,7 +117,7 @@ export function CreateMessageForm({ create, onCreated, e2ee, contacts, withPicke
             onClick={() =>
               void draft.discard().then(() => {
                 fill(EMPTY_DRAFT_FIELDS);
-                setE2eeChoice(null);
+                encryption.followKeys();
               })
             }
           >
@@ -194,9 +126,11 @@ export function CreateMessageForm({ create, onCreated, e2ee, contacts, withPicke
         </div>
       ) : null}
       <Field label="Message" error={errors.fields.content} hint="What you want them to read.">
-        {(control) => <textarea className="input textarea" name="content" rows={8} value={content} onChange={(e) => setContent(e.target.value)} {...control} />}
+        {(control) => (
+          <textarea className="input textarea" name="content" rows={8} value={content} onChange={(e) => edit({ content: e.target.value })} {...control} />
+        )}
       </Field>
-      {withPicker ? <ContactPicker contacts={contacts} selected={picked} onPick={(c) => setRecipient(c.user_id)} /> : null}
+      {withPicker ? <ContactPicker contacts={contacts} selected={picked} onPick={(c) => edit({ recipient: c.user_id })} /> : null}
       <div className="form-row">
         <TextField
           label="Recipient User ID"
@@ -204,7 +138,7 @@ export function CreateMessageForm({ create, onCreated, e2ee, contacts, withPicke
           autoComplete="off"
           spellCheck={false}
           value={recipient}
-          onChange={(e) => setRecipient(e.target.value)}
+          onChange={(e) => edit({ recipient: e.target.value })}
           hint="The recipient's Afterword user ID. They find it on their Notifications page."
           error={errors.fields.recipient_user_id}
         />
@@ -213,7 +147,7 @@ export function CreateMessageForm({ create, onCreated, e2ee, contacts, withPicke
           name="delivery_method"
           options={METHOD_OPTIONS}
           value={method}
-          onChange={(e) => setMethod(e.target.value as DeliveryMethod)}
+          onChange={(e) => edit({ method: e.target.value as DeliveryMethod })}
           hint="How they are told once it is released. It is always in their inbox too."
           error={errors.fields.delivery_method}
         />
@@ -222,18 +156,18 @@ export function CreateMessageForm({ create, onCreated, e2ee, contacts, withPicke
           name="deliver_at"
           type="datetime-local"
           value={deliverAt}
-          onChange={(e) => setDeliverAt(e.target.value)}
+          onChange={(e) => edit({ deliverAt: e.target.value })}
           hint="Your local time. Leave empty for now."
           error={errors.fields.deliver_at}
         />
       </div>
-      <RulesEditor rules={rules} onChange={setRules} errors={errors.rules} error={errors.fields.rules} />
-      <VoiceRecorder value={recording} onChange={setRecording} error={errors.fields.audio_base64} disabled={pending} />
+      <RulesEditor rules={rules} onChange={(next) => edit({ rules: next })} errors={errors.rules} error={errors.fields.rules} />
+      <VoiceRecorder value={recording} onChange={(next) => edit({ recording: next })} error={errors.fields.audio_base64} disabled={pending} />
       <CheckboxField
         label="Use end-to-end encryption"
         name="use_e2ee"
         checked={useE2ee}
-        onChange={(e) => setE2eeChoice(e.target.checked)}
+        onChange={(e) => encryption.choose(e.target.checked)}
         describedBy={useE2ee ? warningId : e2eeNote ? noteId : undefined}
         error={errors.fields.use_e2ee}
       />
@@ -247,7 +181,7 @@ export function CreateMessageForm({ create, onCreated, e2ee, contacts, withPicke
           {E2EE_WARNING}
         </p>
       ) : null}
-      {useE2ee && e2ee ? <AttachmentPicker files={files} onChange={setFiles} disabled={pending} storage={e2ee.storage} /> : null}
+      {useE2ee && e2ee ? <AttachmentPicker files={files} onChange={uploads.setFiles} disabled={pending} storage={e2ee.storage} /> : null}
       {errors.form.length ? (
         <div role="alert" className="alert">
           {errors.form.map((m, i) => (
