@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MessageLog, PersonLog, RuleLog } from './simulation/behaviour-log';
-import { expectedRelease, LATENESS_BOUND_MS, unjustified } from './simulation/oracle';
+import { deathOf, expectedRelease, LATENESS_BOUND_MS, unjustified } from './simulation/oracle';
 import { DAY, HOUR } from './simulation/population';
 
 /**
@@ -11,7 +11,7 @@ import { DAY, HOUR } from './simulation/population';
  */
 const END = 20 * DAY;
 
-function owner(events: { checkIns?: number[]; consent?: [number, boolean][]; reminders?: number[] } = {}): PersonLog {
+function owner(events: { checkIns?: number[]; consent?: [number, boolean][]; reminders?: number[]; deathReports?: number[] } = {}): PersonLog {
   return {
     index: 0,
     userId: 'owner',
@@ -28,6 +28,7 @@ function owner(events: { checkIns?: number[]; consent?: [number, boolean][]; rem
     absences: [],
     consentChanges: (events.consent ?? []).map(([at, consent]) => ({ at, consent })),
     deletionRequestedAt: null,
+    deathReports: events.deathReports ?? [],
   };
 }
 
@@ -142,5 +143,33 @@ describe('the oracle, judging a release', () => {
   it('is put in doubt by a check-in within the lateness bound of the instant the miss counts', () => {
     const p = owner({ checkIns: [DAY + HOUR] });
     expect(expected(message([{ type: 'missed_checkins', n: 1, windowMs: 0 }]), p).ambiguous).toBe(true);
+  });
+});
+
+describe('the oracle, after a guardian reports the death', () => {
+  const afterDeath = message([{ type: 'delay_after_death', delayMs: DAY, windowMs: 0 }]);
+
+  it('confirms the death when the 72-hour veto window ends unrefuted, and releases the delay after it', () => {
+    const p = owner({ deathReports: [2 * DAY] });
+    expect(deathOf(p, LATENESS_BOUND_MS)).toEqual({ at: 5 * DAY, ambiguous: false });
+    expect(expected(afterDeath, p)).toEqual({ at: 6 * DAY, ambiguous: false });
+  });
+
+  it('holds the death refuted by a check-in in the window, and releases nothing', () => {
+    const p = owner({ deathReports: [2 * DAY], checkIns: [3 * DAY] });
+    expect(deathOf(p, LATENESS_BOUND_MS)).toEqual({ at: null, ambiguous: false });
+    expect(expected(afterDeath, p)).toEqual({ at: null, ambiguous: false });
+    expect(unjustified(afterDeath, p, 6 * DAY, LATENESS_BOUND_MS)).toBe('no death was confirmed');
+  });
+
+  it('leaves it either way when the check-in comes within the bound of the window’s end', () => {
+    const p = owner({ deathReports: [2 * DAY], checkIns: [5 * DAY - HOUR] });
+    expect(deathOf(p, LATENESS_BOUND_MS).ambiguous).toBe(true);
+    expect(expected(afterDeath, p).ambiguous).toBe(true);
+  });
+
+  it('holds a release before the delay has passed to be false', () => {
+    const p = owner({ deathReports: [2 * DAY] });
+    expect(unjustified(afterDeath, p, 5.5 * DAY, LATENESS_BOUND_MS)).toBe('the delay after the death and its window had not passed');
   });
 });

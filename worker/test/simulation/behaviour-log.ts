@@ -28,9 +28,14 @@ export interface PersonLog {
   consentChanges: { at: number; consent: boolean }[];
   /** When the service accepted their request to delete their account (null: they stay). */
   deletionRequestedAt: number | null;
+  /** When the service accepted their guardian's report of their death (true or not), in order. */
+  deathReports: number[];
 }
 
-export type RuleLog = { type: 'missed_checkins'; n: number; windowMs: number } | { type: 'fixed_date'; at: number; windowMs: number };
+export type RuleLog =
+  | { type: 'missed_checkins'; n: number; windowMs: number }
+  | { type: 'fixed_date'; at: number; windowMs: number }
+  | { type: 'delay_after_death'; delayMs: number; windowMs: number };
 
 export interface MessageLog {
   id: string;
@@ -72,12 +77,17 @@ export function timelineOf(log: BehaviourLog, person: number): string {
     ...p.warnings.map((t) => ({ t, what: p.reminders.includes(t) ? 'grace reminder reached the owner' : 're-warning reached the owner' })),
     ...p.consentChanges.map((c) => ({ t: c.at, what: c.consent ? 'allowed messages again' : 'withdrew the messages consent' })),
     ...(p.deletionRequestedAt === null ? [] : [{ t: p.deletionRequestedAt, what: 'asked to delete their account (erased 7 days later)' }]),
+    ...p.deathReports.map((t) => ({ t, what: 'their guardian reported their death' })),
     ...log.outages.map((o) => ({ t: o.from, what: `email down until ${rel(log, o.to)}` })),
   ].sort((a, b) => a.t - b.t);
   for (const e of events) lines.push(`  ${rel(log, e.t)}  ${e.what}`);
   for (const m of log.messages.filter((m) => m.sender === person)) {
     const rules = m.rules.map((r) =>
-      r.type === 'missed_checkins' ? `missed_checkins(${r.n}) window ${r.windowMs / DAY}d` : `fixed_date(${rel(log, r.at)}) window ${r.windowMs / DAY}d`,
+      r.type === 'missed_checkins'
+        ? `missed_checkins(${r.n}) window ${r.windowMs / DAY}d`
+        : r.type === 'fixed_date'
+          ? `fixed_date(${rel(log, r.at)}) window ${r.windowMs / DAY}d`
+          : `delay_after_death(${r.delayMs / DAY}d) window ${r.windowMs / DAY}d`,
     );
     lines.push(
       `  message ${m.id} → person ${m.recipient}: deliver_at ${rel(log, m.deliverAt)}, rules [${rules.join(', ') || 'none'}], ` +

@@ -21,7 +21,11 @@ import { HOUR } from './population';
  *   run of misses satisfies a `missed_checkins` rule, else if a fixed date passed meanwhile (with its full
  *   window, from A); a message with no rules past its deliver_at is released at A;
  * - a recipient who asks to delete their account is erased seven days later (docs/api.md "Deleting your
- *   account"): a message to them not released by then never is (it becomes undeliverable).
+ *   account"): a message to them not released by then never is (it becomes undeliverable);
+ * - a guardian's report of the sender's death opens a 72-hour veto window (docs/decisions/guardian-ladder.md,
+ *   quorum 1 and the default window); a check-in by the sender in it refutes the report, else the death is
+ *   confirmed at its end, and `delay_after_death(d)` fires d after that (then like a fixed date: it arms once,
+ *   and waits out a pause).
  *
  * The engine is allowed to be late by at most LATENESS_BOUND_MS (the faults of faults.ts: an alarm up to an
  * hour late, a queue hop held back up to 30 minutes on each of the three hops from a miss to a release,
@@ -31,6 +35,25 @@ import { HOUR } from './population';
  * its time is judged.
  */
 export const LATENESS_BOUND_MS = 3 * HOUR;
+
+/** The veto window a death report opens (docs/decisions/guardian-ladder.md: the default 72 hours). */
+export const VETO_WINDOW_MS = 72 * HOUR;
+
+/**
+ * When the sender's death is confirmed (null: never in the run): the end of the veto window of the first report
+ * no check-in refuted. A check-in within the bound of a report's opening or its window's end may land on either
+ * side of it for the engine (a check-in reaches D1 a moment after it is accepted; the confirming alarm may be
+ * late), so that confirmation goes either way.
+ */
+export function deathOf(p: PersonLog, bound: number): { at: number | null; ambiguous: boolean } {
+  for (const reported of p.deathReports) {
+    const end = reported + VETO_WINDOW_MS;
+    if (p.checkIns.some((c) => Math.abs(c - reported) <= bound || Math.abs(c - end) <= bound)) return { at: end, ambiguous: true };
+    if (p.checkIns.some((c) => c >= reported && c < end)) continue;
+    return { at: end, ambiguous: false };
+  }
+  return { at: null, ambiguous: false };
+}
 
 /** How long after the request an account is erased (docs/api.md "Deleting your account"). */
 export const ERASED_AFTER_MS = 7 * 24 * HOUR;
@@ -164,9 +187,12 @@ export function expectedRelease(m: MessageLog, p: PersonLog, end: number, bound:
   };
   const events: Ev[] = [];
   const cycles = cyclesOf(p);
+  const death = deathOf(p, bound);
   m.rules.forEach((r, rule) => {
     if (r.type === 'fixed_date') events.push({ t: Math.max(r.at, m.createdAt), kind: 'fire', rule, doubt: false });
-    else
+    else if (r.type === 'delay_after_death') {
+      if (death.at !== null) events.push({ t: Math.max(death.at + r.delayMs, m.createdAt), kind: 'fire', rule, doubt: death.ambiguous });
+    } else
       for (const c of cycles) {
         const counted = countOf(p, c, r.n, bound);
         if (counted.at !== null && counted.at >= m.createdAt) events.push({ t: counted.at, kind: 'fire', rule, doubt: counted.ambiguous });
@@ -191,7 +217,7 @@ export function expectedRelease(m: MessageLog, p: PersonLog, end: number, bound:
   const arm = (rule: number, t: number) => {
     const r = m.rules[rule]!;
     deadline = Math.max(t, m.deliverAt) + r.windowMs;
-    if (r.type === 'fixed_date') spent.add(rule);
+    if (r.type !== 'missed_checkins') spent.add(rule);
     // The engine may arm up to the bound later: a check-in in between decides differently.
     if (checkInsNear(t)) doubt('a check-in within the bound after it armed');
     if (checkInsNear(deadline)) doubt('a check-in within the bound after its cancel deadline');
@@ -249,14 +275,16 @@ export function expectedRelease(m: MessageLog, p: PersonLog, end: number, bound:
       continue;
     }
     const r = m.rules[e.rule]!;
-    if (r.type === 'fixed_date' && spent.has(e.rule)) continue;
+    // A fixed date or a death delay fires once; a miss may fire again in a later cycle.
+    const once = r.type !== 'missed_checkins';
+    if (once && spent.has(e.rule)) continue;
     if (paused) {
-      // Nothing arms while paused: a fixed date arms when messages are allowed again, a miss is dropped.
-      if (r.type === 'fixed_date') (deadline === null ? pausedFixed : waiting).add(e.rule);
+      // Nothing arms while paused: a fixed date or a death delay arms when messages are allowed again, a miss is dropped.
+      if (once) (deadline === null ? pausedFixed : waiting).add(e.rule);
       continue;
     }
     if (deadline === null) arm(e.rule, e.t);
-    else if (r.type === 'fixed_date') waiting.add(e.rule);
+    else if (once) waiting.add(e.rule);
   }
   const at = deadline !== null && !paused && deadline <= end ? deadline : null;
   // A doubt shortly after the release could, decided the other way, come before it: a reminder taken as
@@ -283,10 +311,16 @@ export function unjustified(m: MessageLog, p: PersonLog, r: number, bound: numbe
   const g = I / 5;
   const tol = toleranceOf(g);
   const why: string[] = [];
+  const death = deathOf(p, bound);
   for (const rule of m.rules) {
     if (rule.type === 'fixed_date') {
       if (r >= Math.max(rule.at, m.createdAt) + rule.windowMs) return null;
       why.push('its fixed date and window had not passed');
+      continue;
+    }
+    if (rule.type === 'delay_after_death') {
+      if (death.at !== null && r >= death.at + rule.delayMs + rule.windowMs) return null;
+      why.push(death.at === null ? 'no death was confirmed' : 'the delay after the death and its window had not passed');
       continue;
     }
     for (const c of cyclesOf(p)) {

@@ -8,7 +8,10 @@ import type { Random } from './random';
 export const HOUR = 3_600_000;
 export const DAY = 24 * HOUR;
 
-export type RulePlan = { type: 'missed_checkins'; n: number; windowDays: number } | { type: 'fixed_date'; atMs: number; windowDays: number };
+export type RulePlan =
+  | { type: 'missed_checkins'; n: number; windowDays: number }
+  | { type: 'fixed_date'; atMs: number; windowDays: number }
+  | { type: 'delay_after_death'; days: number; windowDays: number };
 
 export interface MessagePlan {
   recipient: number;
@@ -44,6 +47,17 @@ export interface PersonPlan {
   consent: ConsentChange[];
   /** They ask to delete their account (and stop checking in): people who wrote no message, so only as recipients. */
   leavesAt: number | null;
+  /** Another person of the run guards them and reports their death from `reportFrom` (retrying until `reportUntil`). */
+  guardian: GuardianPlan | null;
+}
+
+/** A guardian and the death report they make: after a real death, or during a lapse (a report the owner refutes by checking in). */
+export interface GuardianPlan {
+  by: number;
+  reportFrom: number;
+  reportUntil: number;
+  /** The report is false: the owner is alive, in a lapse. */
+  falseReport: boolean;
 }
 
 export interface PopulationShape {
@@ -133,7 +147,39 @@ export function drawPopulation(r: Random, shape: PopulationShape): PersonPlan[] 
     const messages = drawMessages(p, index, shape.people, horizon);
     const consent = drawConsent(p, horizon, diesAt);
     const leavesAt = drawLeaving(p, horizon, diesAt, messages.length > 0);
-    people.push({ index, intervalMs, via, checkIns, absences, diesAt, messages, consent, leavesAt });
+    people.push({ index, intervalMs, via, checkIns, absences, diesAt, messages, consent, leavesAt, guardian: null });
   }
+  drawGuardians(r.fork(), people, horizon);
   return people;
+}
+
+/**
+ * Guardians, drawn after everyone else so the rest of a seed's population is what it was before: four in five
+ * of those who die have a guardian who reports the death one to six days later, and three in ten of those
+ * with a lapse one who reports a death that did not happen, during the lapse. The guardian is someone who
+ * neither dies nor leaves. Each guarded owner also leaves one message with a `delay_after_death` rule (0, 1
+ * or 3 days; a window of 0 or 1 day), so a confirmed death — or a false one left unrefuted — has something to
+ * release.
+ */
+function drawGuardians(r: Random, people: PersonPlan[], horizon: number) {
+  const candidates = people.filter((p) => p.diesAt === null && p.leavesAt === null);
+  for (const p of people) {
+    if (p.leavesAt !== null) continue;
+    const lapse = p.absences.find((a) => a.kind === 'lapse');
+    let plan: GuardianPlan | null = null;
+    if (p.diesAt !== null && r.chance(0.8)) {
+      const from = p.diesAt + Math.round(r.between(1, 6) * DAY);
+      plan = { by: -1, reportFrom: from, reportUntil: horizon, falseReport: false };
+    } else if (p.diesAt === null && lapse && r.chance(0.3)) {
+      // While they have missed and not yet come back: the guardian gives up once they would have heard from them.
+      plan = { by: -1, reportFrom: Math.round(lapse.from + r.between(1.2, 2) * p.intervalMs), reportUntil: Math.round(lapse.to), falseReport: true };
+    }
+    const others = candidates.filter((c) => c.index !== p.index);
+    if (!plan || !others.length || plan.reportFrom >= Math.min(plan.reportUntil, horizon)) continue;
+    plan.by = r.pick(others).index;
+    p.guardian = plan;
+    let recipient = r.int(0, people.length - 2);
+    if (recipient >= p.index) recipient++;
+    p.messages.push({ recipient, deliverAtMs: 0, rules: [{ type: 'delay_after_death', days: r.pick([0, 1, 3]), windowDays: r.pick([0, 1]) }] });
+  }
 }

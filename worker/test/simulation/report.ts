@@ -1,7 +1,7 @@
 import { timelineOf } from './behaviour-log';
 import { formatCosts } from './costs';
 import { DAY, HOUR } from './population';
-import { judge, LATENESS_BOUND_MS, type Verdict } from './oracle';
+import { deathOf, judge, LATENESS_BOUND_MS, type Verdict } from './oracle';
 import type { SimulationRun } from './run-simulation';
 
 export interface Summary {
@@ -21,6 +21,8 @@ export interface Summary {
   pausedSenders: { messages: number; released: number };
   /** The messages to people who deleted their account, and how many of those were released (before they left). */
   toLeavers: { messages: number; released: number };
+  /** The messages with a delay-after-death rule, and how many were released. */
+  afterDeath: { messages: number; released: number };
   /** Why verdicts went "either way" (the first reason of each), most frequent first. */
   eitherWayWhy: [string, number][];
 }
@@ -43,6 +45,7 @@ export function summarise(run: SimulationRun, verdicts: Verdict[]): Summary {
     warningsBeforeRelease.push(p.warnings.filter((w) => w >= cycleStart && w < m.releasedAt!).length);
   }
   const paused = verdicts.filter((v) => run.log.people[v.message.sender]!.consentChanges.length > 0);
+  const afterDeath = verdicts.filter((v) => v.message.rules.some((r) => r.type === 'delay_after_death'));
   const toLeavers = verdicts.filter((v) => run.log.people[v.message.recipient]!.deletionRequestedAt !== null);
   return {
     userDays: run.userDays,
@@ -64,6 +67,10 @@ export function summarise(run: SimulationRun, verdicts: Verdict[]): Summary {
       messages: toLeavers.length,
       released: toLeavers.filter((v) => v.message.releasedAt !== null).length,
     },
+    afterDeath: {
+      messages: afterDeath.length,
+      released: afterDeath.filter((v) => v.message.releasedAt !== null).length,
+    },
     eitherWayWhy: countBy(verdicts.filter((v) => v.kind.startsWith('either way')).map((v) => v.reason ?? 'unknown')),
   };
 }
@@ -83,6 +90,7 @@ export function formatSummary(run: SimulationRun, s: Summary): string {
     `  check-ins accepted ${run.log.people.reduce((n, p) => n + p.checkIns.length, 0)} (attempts refused and retried: ${run.checkInAttemptsRefused}; signed in again: ${run.signIns}); warnings delivered ${run.log.people.reduce((n, p) => n + p.warnings.length, 0)}`,
     `  messages consent withdrawn ${changes(false)} times, allowed again ${changes(true)}; messages of senders who withdrew it: ${s.pausedSenders.messages}, released ${s.pausedSenders.released}`,
     `  people who deleted their account ${run.log.people.filter((p) => p.deletionRequestedAt !== null).length}; messages to them: ${s.toLeavers.messages}, released before they left ${s.toLeavers.released}`,
+    `  deaths reported by a guardian ${run.log.people.filter((p) => p.deathReports.length).length} (confirmed ${run.log.people.filter((p) => deathOf(p, LATENESS_BOUND_MS).at !== null).length}, the rest refuted by a check-in); messages with a delay-after-death rule: ${s.afterDeath.messages}, released ${s.afterDeath.released}`,
     `  wall time by phase (ms): ${JSON.stringify(Object.fromEntries(Object.entries(run.phaseMs).map(([k, v]) => [k, Math.round(v)])))}`,
     `  Durable Object requests by method: ${Object.entries(run.usage.doCalls)
       .sort((a, b) => b[1] - a[1])

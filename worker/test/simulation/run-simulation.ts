@@ -126,6 +126,9 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     next: number;
     nextConsent: number;
     firstLeaveAttempt: number | null;
+    /** Their guardian's guardianship id (from accepting), and whether the report was made or given up. */
+    guardianship: string | null;
+    reportDone: boolean;
   })[] = [];
   const messages: MessageLog[] = [];
   let refused = 0;
@@ -166,34 +169,59 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         absences: plan.absences,
         consentChanges: [],
         deletionRequestedAt: null,
+        deathReports: [],
         session: account.token,
         password: account.password,
         plan,
         next: 0,
         nextConsent: 0,
         firstLeaveAttempt: null,
+        guardianship: null,
+        reportDone: false,
       };
     });
+    // Guardians, as people make them: the owner invites over the API, the invitation goes out by email (the
+    // outbox), and the guardian accepts with the link's token.
+    const guarded = people.filter((p) => p.plan.guardian !== null);
+    await inPool(guarded, async (p) => {
+      const g = people[p.plan.guardian!.by]!;
+      const assigned = await request(usage, switches, 'POST', '/api/guardian/assign', p.session, { email: g.email, consent: true });
+      if (assigned.status !== 201) throw new Error(`guardian assign: ${assigned.status} ${JSON.stringify(assigned.data)}`);
+    });
+    await queues.deliverDue(start);
+    for (const p of guarded) {
+      const g = people[p.plan.guardian!.by]!;
+      const { results } = await env.DB.prepare(
+        "SELECT text FROM outbox_messages WHERE address = ? AND subject LIKE '%asks you to be their guardian%' AND text LIKE ?",
+      )
+        .bind(g.email, `%${p.email}%`)
+        .all<{ text: string }>();
+      const token = results.map((r) => /\/guardian\/accept\/([A-Za-z0-9_-]+)/.exec(r.text)?.[1]).find(Boolean);
+      if (!token) throw new Error(`no guardian invitation from ${p.email} in ${g.email}'s mailbox`);
+      const accepted = await request(usage, switches, 'POST', '/api/guardian/accept', g.session, { token });
+      if (accepted.status !== 200) throw new Error(`guardian accept: ${accepted.status} ${JSON.stringify(accepted.data)}`);
+      p.guardianship = accepted.data.id;
+    }
     const written: MessageLog[][] = people.map(() => []);
     await inPool(people, async (p) => {
       for (const m of p.plan.messages) {
         const deliverAt = start + m.deliverAtMs;
-        const rules: RuleLog[] = m.rules.map((r) =>
-          r.type === 'missed_checkins'
-            ? { type: r.type, n: r.n, windowMs: r.windowDays * DAY }
-            : { type: r.type, at: start + r.atMs, windowMs: r.windowDays * DAY },
-        );
+        const rules: RuleLog[] = m.rules.map((r): RuleLog => {
+          if (r.type === 'missed_checkins') return { type: r.type, n: r.n, windowMs: r.windowDays * DAY };
+          if (r.type === 'fixed_date') return { type: r.type, at: start + r.atMs, windowMs: r.windowDays * DAY };
+          return { type: r.type, delayMs: r.days * DAY, windowMs: r.windowDays * DAY };
+        });
         const created = await request(usage, switches, 'POST', '/api/message/create', p.session, {
           recipient_user_id: people[m.recipient]!.userId,
           content: `From person ${p.index} to person ${m.recipient}`,
           delivery_method: 'email',
           deliver_at: new Date(deliverAt).toISOString(),
           consent: true,
-          rules: rules.map((r) =>
-            r.type === 'missed_checkins'
-              ? { trigger_type: r.type, trigger_value: r.n, expire_window: r.windowMs / DAY }
-              : { trigger_type: r.type, trigger_value: new Date(r.at).toISOString(), expire_window: r.windowMs / DAY },
-          ),
+          rules: rules.map((r) => ({
+            trigger_type: r.type,
+            trigger_value: r.type === 'missed_checkins' ? r.n : r.type === 'fixed_date' ? new Date(r.at).toISOString() : r.delayMs / DAY,
+            expire_window: r.windowMs / DAY,
+          })),
         });
         if (created.status !== 201) throw new Error(`message create: ${created.status} ${JSON.stringify(created.data)}`);
         written[p.index]!.push({
@@ -238,6 +266,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         Math.min(...people.filter((p) => active(p) && p.next < p.plan.checkIns.length).map((p) => start + p.plan.checkIns[p.next]!)),
         Math.min(...people.filter((p) => active(p) && p.nextConsent < p.plan.consent.length).map((p) => start + p.plan.consent[p.nextConsent]!.at)),
         Math.min(...people.filter((p) => active(p) && p.plan.leavesAt !== null).map((p) => start + p.plan.leavesAt!)),
+        Math.min(...people.filter((p) => p.guardianship && !p.reportDone).map((p) => start + p.plan.guardian!.reportFrom)),
         alarms.nextAt(),
         queues.nextDue(),
         start + Math.floor((now - start) / cronEvery + 1) * cronEvery,
@@ -276,6 +305,23 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         }
         p.consentChanges.push({ at: now, consent: change.consent });
         p.nextConsent += 1;
+      });
+      // Guardians report a death (after a real one, or during an owner's lapse); before the owner has missed a
+      // check-in the report is refused (409) and they try again at the next step, until they would have heard back.
+      const reporting = people.filter((p) => p.guardianship && !p.reportDone && start + p.plan.guardian!.reportFrom <= now);
+      await inPool(reporting, async (p) => {
+        if (now >= start + p.plan.guardian!.reportUntil) {
+          p.reportDone = true;
+          return;
+        }
+        const g = people[p.plan.guardian!.by]!;
+        const res = await signedIn(g, 'POST', `/api/guardian/${p.guardianship}/answer`, { answer: 'report_death' });
+        if (res.status !== 200) {
+          refused += 1;
+          return;
+        }
+        p.deathReports.push(now);
+        p.reportDone = true;
       });
       // Some leave: they ask to delete their account (Settings → Delete account), erased seven days later by the cron.
       const leaving = people.filter((p) => active(p) && p.plan.leavesAt !== null && start + p.plan.leavesAt <= now);
@@ -409,7 +455,9 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     seed: opts.seed,
     start,
     end,
-    people: people.map(({ session: _s, password: _w, plan: _p, next: _n, nextConsent: _c, firstLeaveAttempt: _f, ...p }) => p),
+    people: people.map(
+      ({ session: _s, password: _w, plan: _p, next: _n, nextConsent: _c, firstLeaveAttempt: _f, guardianship: _g, reportDone: _r, ...p }) => p,
+    ),
     messages,
     outages: outages.map((o) => ({ from: o.from + start, to: o.to + start })),
   };
