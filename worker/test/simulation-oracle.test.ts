@@ -173,3 +173,17 @@ describe('the oracle, after a guardian reports the death', () => {
     expect(unjustified(afterDeath, p, 5.5 * DAY, LATENESS_BOUND_MS)).toBe('the delay after the death and its window had not passed');
   });
 });
+
+describe('the oracle, for a message written during the run', () => {
+  const written = (at: number, rules: RuleLog[]): MessageLog => ({ ...message(rules), createdAt: at });
+
+  it('arms it at once when the current run of misses already satisfies its rule', () => {
+    // Misses 1 and 2 stand at 2.5 days: missed_checkins(2) with a day's window goes at 3.5 days.
+    expect(expected(written(2.5 * DAY, [{ type: 'missed_checkins', n: 2, windowMs: DAY }]), owner())).toEqual({ at: 3.5 * DAY, ambiguous: false });
+  });
+
+  it('waits for the next miss when the current run is short of its rule', () => {
+    // One miss stands at 1.5 days; the second counts at 2 days.
+    expect(expected(written(1.5 * DAY, [{ type: 'missed_checkins', n: 2, windowMs: 0 }]), owner())).toEqual({ at: 2 * DAY, ambiguous: false });
+  });
+});

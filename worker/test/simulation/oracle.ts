@@ -14,7 +14,8 @@ import { HOUR } from './population';
  * - `missed_checkins(N)` fires when misses N counts, `fixed_date(F)` at F; the first firing arms the
  *   message with a cancel deadline max(t, deliver_at) + window; a check-in before the deadline disarms
  *   (a fixed date that armed is spent; one that passed while armed by another rule fires at the disarming);
- *   at the deadline it is released; no rules: released at deliver_at;
+ *   at the deadline it is released; no rules: released at deliver_at; a message written while misses stand
+ *   arms at once if the current run of misses satisfies a `missed_checkins` rule;
  * - while the sender's messages consent is withdrawn (docs/decisions/data-rights.md) nothing arms and nothing
  *   is released: a miss that counts then is dropped, a check-in still disarms. When they allow messages again,
  *   at A: an armed message whose deadline passed is released at A; a scheduled one arms at A if the current
@@ -195,10 +196,15 @@ export function expectedRelease(m: MessageLog, p: PersonLog, end: number, bound:
     } else
       for (const c of cycles) {
         const counted = countOf(p, c, r.n, bound);
-        if (counted.at !== null && counted.at >= m.createdAt) events.push({ t: counted.at, kind: 'fire', rule, doubt: counted.ambiguous });
+        if (counted.at !== null && counted.at > m.createdAt) events.push({ t: counted.at, kind: 'fire', rule, doubt: counted.ambiguous });
         else if (counted.ambiguous && counted.nominal >= m.createdAt - bound) events.push({ t: counted.nominal, kind: 'doubt' });
       }
   });
+  // Written while misses already stand: a missed_checkins rule the current run of misses satisfies arms at once.
+  const standing = missesAt(p, m.createdAt, bound);
+  const atCreate = m.rules.findIndex((r) => r.type === 'missed_checkins' && r.n <= standing.misses);
+  if (atCreate >= 0) events.push({ t: m.createdAt, kind: 'fire', rule: atCreate, doubt: standing.ambiguous });
+  else if (standing.ambiguous && m.rules.some((r) => r.type === 'missed_checkins')) events.push({ t: m.createdAt, kind: 'doubt' });
   for (const t of p.checkIns) if (t > m.createdAt) events.push({ t, kind: 'checkin' });
   for (const w of pausesOf(p)) {
     events.push({ t: w.from, kind: 'pause' });

@@ -15,6 +15,8 @@ export type RulePlan =
 
 export interface MessagePlan {
   recipient: number;
+  /** When they write it, after the start (absent: before the run, on day 0). */
+  writtenAtMs?: number;
   /** deliver_at, after the start (0: at creation). */
   deliverAtMs: number;
   rules: RulePlan[];
@@ -150,7 +152,23 @@ export function drawPopulation(r: Random, shape: PopulationShape): PersonPlan[] 
     people.push({ index, intervalMs, via, checkIns, absences, diesAt, messages, consent, leavesAt, guardian: null });
   }
   drawGuardians(r.fork(), people, horizon);
+  drawWritingTimes(r.fork(), people, horizon);
   return people;
+}
+
+/**
+ * One message in five is written during the run instead of before it (by someone still there): a message written
+ * while its sender is already missing check-ins arms at once if the current run of misses satisfies its rule.
+ * Drawn last, like the guardians, so the rest of a seed's population stays as it was.
+ */
+function drawWritingTimes(r: Random, people: PersonPlan[], horizon: number) {
+  for (const p of people) {
+    const until = Math.min(horizon * 0.8, p.diesAt ?? horizon, p.leavesAt ?? horizon);
+    for (const m of p.messages) {
+      if (m.rules.some((rule) => rule.type === 'delay_after_death') || !r.chance(0.2)) continue;
+      m.writtenAtMs = Math.round(r.between(0, until));
+    }
+  }
 }
 
 /**

@@ -9,7 +9,7 @@ import type { BehaviourLog, MessageLog, PersonLog, RuleLog } from './behaviour-l
 import { emptyUsage, type Usage } from './costs';
 import { DEFAULT_FAULTS, drawOutages, type FaultRates } from './faults';
 import { AlarmBook, type ArmedAlarm, instrument, type Switches } from './instrument';
-import { DAY, drawPopulation, type PersonPlan } from './population';
+import { DAY, drawPopulation, type MessagePlan, type PersonPlan } from './population';
 import { seeded } from './random';
 import { SimQueues, type QueueStats } from './sim-queues';
 
@@ -44,6 +44,8 @@ export interface SimulationRun {
   queueStats: QueueStats;
   alarmStats: { run: number; late: number; lost: number; twice: number; failed: number };
   checkInAttemptsRefused: number;
+  /** Messages people meant to write during the run that the service refused for good (403, 404). */
+  messagesNotWritten: number;
   /** Heartbeat users who signed in again when their session ran out. */
   signIns: number;
   wallMs: number;
@@ -84,6 +86,42 @@ const stubOf = (a: ArmedAlarm) => {
   const ns = a.kind === 'canary' ? env.CANARY_CLOCK : a.kind === 'release' ? env.RELEASE_CLOCK : env.GUARDIAN_CLOCK;
   return ns.get(ns.idFromString(a.id));
 };
+
+type Answer = Awaited<ReturnType<typeof request>>;
+/** How a person's request goes out: plainly (before the run), or signing in again when their session ran out. */
+type Send = (method: string, path: string, json: unknown) => Promise<Answer>;
+
+/** Writes one planned message over the API, as the web app does; `log` is what the oracle will read of it. */
+async function writeMessage(
+  p: { index: number },
+  m: MessagePlan,
+  at: number,
+  send: Send,
+  recipients: readonly { userId: string }[],
+  start: number,
+): Promise<Answer & { log?: MessageLog }> {
+  const deliverAt = start + m.deliverAtMs;
+  const rules: RuleLog[] = m.rules.map((r): RuleLog => {
+    if (r.type === 'missed_checkins') return { type: r.type, n: r.n, windowMs: r.windowDays * DAY };
+    if (r.type === 'fixed_date') return { type: r.type, at: start + r.atMs, windowMs: r.windowDays * DAY };
+    return { type: r.type, delayMs: r.days * DAY, windowMs: r.windowDays * DAY };
+  });
+  const res = await send('POST', '/api/message/create', {
+    recipient_user_id: recipients[m.recipient]!.userId,
+    content: `From person ${p.index} to person ${m.recipient}`,
+    delivery_method: 'email',
+    deliver_at: new Date(deliverAt).toISOString(),
+    consent: true,
+    rules: rules.map((r) => ({
+      trigger_type: r.type,
+      trigger_value: r.type === 'missed_checkins' ? r.n : r.type === 'fixed_date' ? new Date(r.at).toISOString() : r.delayMs / DAY,
+      expire_window: r.windowMs / DAY,
+    })),
+  });
+  if (res.status !== 201) return res;
+  const log: MessageLog = { id: res.data.id, sender: p.index, recipient: m.recipient, createdAt: at, deliverAt, rules, releasedAt: null, channelDeliveries: 0 };
+  return { ...res, log };
+}
 
 export async function runSimulation(opts: SimulationOptions): Promise<SimulationRun> {
   const wallStart = performance.now();
@@ -129,9 +167,14 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     /** Their guardian's guardianship id (from accepting), and whether the report was made or given up. */
     guardianship: string | null;
     reportDone: boolean;
+    /** The messages they write during the run, in order, and how many are done. */
+    midRun: MessagePlan[];
+    nextWrite: number;
   })[] = [];
   const messages: MessageLog[] = [];
   let refused = 0;
+  /** Messages planned during the run that could not be written (consent withdrawn, recipient gone). */
+  let notWritten = 0;
   let signIns = 0;
   const phaseMs = { setup: 0, checkIns: 0, alarms: 0, queues: 0, cron: 0, judge: 0 };
   let mark = performance.now();
@@ -178,6 +221,8 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         firstLeaveAttempt: null,
         guardianship: null,
         reportDone: false,
+        midRun: plan.messages.filter((m) => m.writtenAtMs !== undefined).sort((a, b) => a.writtenAtMs! - b.writtenAtMs!),
+        nextWrite: 0,
       };
     });
     // Guardians, as people make them: the owner invites over the API, the invitation goes out by email (the
@@ -204,36 +249,11 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     }
     const written: MessageLog[][] = people.map(() => []);
     await inPool(people, async (p) => {
-      for (const m of p.plan.messages) {
-        const deliverAt = start + m.deliverAtMs;
-        const rules: RuleLog[] = m.rules.map((r): RuleLog => {
-          if (r.type === 'missed_checkins') return { type: r.type, n: r.n, windowMs: r.windowDays * DAY };
-          if (r.type === 'fixed_date') return { type: r.type, at: start + r.atMs, windowMs: r.windowDays * DAY };
-          return { type: r.type, delayMs: r.days * DAY, windowMs: r.windowDays * DAY };
-        });
-        const created = await request(usage, switches, 'POST', '/api/message/create', p.session, {
-          recipient_user_id: people[m.recipient]!.userId,
-          content: `From person ${p.index} to person ${m.recipient}`,
-          delivery_method: 'email',
-          deliver_at: new Date(deliverAt).toISOString(),
-          consent: true,
-          rules: rules.map((r) => ({
-            trigger_type: r.type,
-            trigger_value: r.type === 'missed_checkins' ? r.n : r.type === 'fixed_date' ? new Date(r.at).toISOString() : r.delayMs / DAY,
-            expire_window: r.windowMs / DAY,
-          })),
-        });
+      for (const m of p.plan.messages.filter((m) => m.writtenAtMs === undefined)) {
+        const send: Send = (method, path, json) => request(usage, switches, method, path, p.session, json);
+        const created = await writeMessage(p, m, start, send, people, start);
         if (created.status !== 201) throw new Error(`message create: ${created.status} ${JSON.stringify(created.data)}`);
-        written[p.index]!.push({
-          id: created.data.id,
-          sender: p.index,
-          recipient: m.recipient,
-          createdAt: start,
-          deliverAt,
-          rules,
-          releasedAt: null,
-          channelDeliveries: 0,
-        });
+        written[p.index]!.push(created.log!);
       }
     });
     messages.push(...written.flat());
@@ -267,6 +287,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         Math.min(...people.filter((p) => active(p) && p.nextConsent < p.plan.consent.length).map((p) => start + p.plan.consent[p.nextConsent]!.at)),
         Math.min(...people.filter((p) => active(p) && p.plan.leavesAt !== null).map((p) => start + p.plan.leavesAt!)),
         Math.min(...people.filter((p) => p.guardianship && !p.reportDone).map((p) => start + p.plan.guardian!.reportFrom)),
+        Math.min(...people.filter((p) => active(p) && p.nextWrite < p.midRun.length).map((p) => start + p.midRun[p.nextWrite]!.writtenAtMs!)),
         alarms.nextAt(),
         queues.nextDue(),
         start + Math.floor((now - start) / cronEvery + 1) * cronEvery,
@@ -322,6 +343,20 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         }
         p.deathReports.push(now);
         p.reportDone = true;
+      });
+      // Messages written during the run. Refused for good (403: their messages consent is withdrawn; 404: the
+      // recipient left) means they do not write it; anything else is tried again at the next step.
+      const writing = people.filter((p) => active(p) && p.nextWrite < p.midRun.length && start + p.midRun[p.nextWrite]!.writtenAtMs! <= now);
+      await inPool(writing, async (p) => {
+        const m = p.midRun[p.nextWrite]!;
+        const created = await writeMessage(p, m, now, (method, path, json) => signedIn(p, method, path, json), people, start);
+        if (created.status === 201) messages.push(created.log!);
+        else if (created.status === 403 || created.status === 404) notWritten += 1;
+        else {
+          refused += 1;
+          return;
+        }
+        p.nextWrite += 1;
       });
       // Some leave: they ask to delete their account (Settings → Delete account), erased seven days later by the cron.
       const leaving = people.filter((p) => active(p) && p.plan.leavesAt !== null && start + p.plan.leavesAt <= now);
@@ -456,7 +491,19 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     start,
     end,
     people: people.map(
-      ({ session: _s, password: _w, plan: _p, next: _n, nextConsent: _c, firstLeaveAttempt: _f, guardianship: _g, reportDone: _r, ...p }) => p,
+      ({
+        session: _s,
+        password: _w,
+        plan: _p,
+        next: _n,
+        nextConsent: _c,
+        firstLeaveAttempt: _f,
+        guardianship: _g,
+        reportDone: _r,
+        midRun: _m,
+        nextWrite: _x,
+        ...p
+      }) => p,
     ),
     messages,
     outages: outages.map((o) => ({ from: o.from + start, to: o.to + start })),
@@ -468,6 +515,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     queueStats: queues.stats,
     alarmStats,
     checkInAttemptsRefused: refused,
+    messagesNotWritten: notWritten,
     signIns,
     wallMs: performance.now() - wallStart,
     phaseMs,
