@@ -3,26 +3,18 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, test } from 'node:test';
-import { newContext, sharedBrowser, screenshot } from '../support/browser.mjs';
+import { sharedBrowser, screenshot } from '../support/browser.mjs';
 import { api } from '../support/http.mjs';
-import { accountWithToken, openSignedIn } from '../support/session.mjs';
+import { newAccountPage } from '../support/session.mjs';
 
 const getBrowser = sharedBrowser({ after });
 
 const SIDEBAR = ['Dashboard', 'My Messages', 'Create Message', 'Voice Trainer', 'Voice Chat', 'Import Chat', 'Canary Status', 'Data Consents', 'Help'];
 
-async function signedInPage(path = '/app', { width = 1280, height = 800, seenOnboarding = true } = {}) {
-  const acct = await accountWithToken();
-  const { context, errors } = await newContext(await getBrowser(), { width, height });
-  const page = await context.newPage();
-  await openSignedIn(page, acct.token, path, { seenOnboarding });
-  return { page, context, errors, acct };
-}
-
 const sidebar = (page) => page.getByRole('navigation', { name: 'App' });
 
 test('the Welcome modal shows on the first visit only: three bullets, Close, gone after reload', async () => {
-  const { page, context } = await signedInPage('/app', { seenOnboarding: false });
+  const { page, context } = await newAccountPage(await getBrowser(), '/app', { seenOnboarding: false });
   try {
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
@@ -52,7 +44,7 @@ test('the Welcome modal shows on the first visit only: three bullets, Close, gon
 });
 
 test('the sidebar has exactly the nine main entries, in order, each reaching its page', async () => {
-  const { page, context } = await signedInPage('/app');
+  const { page, context } = await newAccountPage(await getBrowser(), '/app');
   try {
     const links = sidebar(page).getByRole('link');
     await links.first().waitFor();
@@ -81,7 +73,7 @@ test('the sidebar has exactly the nine main entries, in order, each reaching its
 });
 
 test('at 375 px the Menu button toggles the sidebar', async () => {
-  const { page, context } = await signedInPage('/app', { width: 375, height: 740 });
+  const { page, context } = await newAccountPage(await getBrowser(), '/app', { width: 375, height: 740 });
   try {
     const menu = page.getByRole('button', { name: 'Menu' });
     await menu.waitFor();
@@ -108,7 +100,7 @@ test('at 375 px the Menu button toggles the sidebar', async () => {
 });
 
 test('at desktop width the sidebar is always shown', async () => {
-  const { page, context } = await signedInPage('/app', { width: 1280 });
+  const { page, context } = await newAccountPage(await getBrowser(), '/app', { width: 1280 });
   try {
     await sidebar(page).waitFor({ state: 'visible' });
     assert.equal(await sidebar(page).isVisible(), true);
@@ -142,7 +134,7 @@ const APP_ROUTES = [
 ];
 
 test('every /app route of docs/product.md loads inside the shell', async () => {
-  const { page, context, errors } = await signedInPage('/app');
+  const { page, context, errors } = await newAccountPage(await getBrowser(), '/app');
   try {
     for (const r of APP_ROUTES) {
       const path = `/app${r ? `/${r}` : ''}`;
@@ -166,7 +158,7 @@ test('every /app route of docs/product.md loads inside the shell', async () => {
 });
 
 test('the header Upgrade link goes to /pricing', async () => {
-  const { page, context } = await signedInPage('/app');
+  const { page, context } = await newAccountPage(await getBrowser(), '/app');
   try {
     await page.getByRole('link', { name: 'Upgrade' }).click();
     await page.waitForURL('**/pricing');
@@ -177,7 +169,7 @@ test('the header Upgrade link goes to /pricing', async () => {
 });
 
 test('Logout goes to /login, clears the token, and the old token is refused by /api/auth/me', async () => {
-  const { page, context, acct } = await signedInPage('/app');
+  const { page, context, acct } = await newAccountPage(await getBrowser(), '/app');
   try {
     assert.equal((await api('GET', '/api/auth/me', { token: acct.token })).status, 200);
     await page.getByRole('button', { name: 'Logout' }).click();
@@ -194,7 +186,7 @@ test('Logout goes to /login, clears the token, and the old token is refused by /
 });
 
 test('a token revoked elsewhere signs the browser out on its next API call', async () => {
-  const { page, context, acct } = await signedInPage('/app');
+  const { page, context, acct } = await newAccountPage(await getBrowser(), '/app');
   try {
     await sidebar(page).waitFor();
     assert.equal((await api('POST', '/api/auth/logout', { token: acct.token })).status, 200);

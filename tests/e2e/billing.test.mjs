@@ -4,24 +4,11 @@
 // leaves the account on Free.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { newContext, sharedBrowser, screenshot } from '../support/browser.mjs';
+import { sharedBrowser, screenshot } from '../support/browser.mjs';
 import { assertNoSeriousAxeViolations } from '../support/page.mjs';
-import { accountWithToken } from '../support/session.mjs';
+import { newAccountPage } from '../support/session.mjs';
 
 const getBrowser = sharedBrowser({ after });
-
-async function signedInPage(path) {
-  const acct = await accountWithToken();
-  const { context, errors } = await newContext(await getBrowser());
-  const page = await context.newPage();
-  await page.goto('/');
-  await page.evaluate((token) => {
-    localStorage.setItem('token', token);
-    localStorage.setItem('hasSeenOnboarding', 'true');
-  }, acct.token);
-  await page.goto(path);
-  return { acct, page, context, errors };
-}
 
 /** From the checkout page's summary to the sandbox provider's page. */
 async function continueToSandbox(page) {
@@ -31,7 +18,7 @@ async function continueToSandbox(page) {
 }
 
 test('a Free user upgrades to Plus annual through the sandbox, and the billing page shows Plus with 3 canaries allowed', async () => {
-  const { page, context, errors } = await signedInPage('/app');
+  const { page, context, errors } = await newAccountPage(await getBrowser(), '/app');
   try {
     await page.getByRole('link', { name: 'Upgrade' }).click();
     await page.waitForURL(/\/pricing$/);
@@ -62,7 +49,7 @@ test('a Free user upgrades to Plus annual through the sandbox, and the billing p
 });
 
 test('a declined card leaves the account on Free', async () => {
-  const { page, context, errors } = await signedInPage('/checkout?plan=plus&cycle=annual');
+  const { page, context, errors } = await newAccountPage(await getBrowser(), '/checkout?plan=plus&cycle=annual');
   try {
     await continueToSandbox(page);
     await page.getByRole('button', { name: 'Decline the card' }).click();
@@ -82,7 +69,7 @@ test('a declined card leaves the account on Free', async () => {
 });
 
 test('a subscriber cancels from Manage plan: asked first, the plan stays to the end of the period, and can be kept again', async () => {
-  const { acct, page, context, errors } = await signedInPage('/checkout?plan=plus&cycle=annual');
+  const { acct, page, context, errors } = await newAccountPage(await getBrowser(), '/checkout?plan=plus&cycle=annual');
   try {
     await continueToSandbox(page);
     await page.getByRole('button', { name: 'Pay' }).click();

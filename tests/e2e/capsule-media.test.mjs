@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { launchBrowser, newContext, screenshot } from '../support/browser.mjs';
+import { launchBrowser, screenshot } from '../support/browser.mjs';
 import { api } from '../support/http.mjs';
 import { assertNoSeriousAxeViolations, h1, toast } from '../support/page.mjs';
-import { accountWithToken, openSignedIn } from '../support/session.mjs';
+import { accountWithToken, signedInPage } from '../support/session.mjs';
 
 const SPEECH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'worker', 'test', 'fixtures', 'voice', 'speech.wav'); // 3.713 s
 const CAPTIONS = 'WEBVTT\n\n00:00.000 --> 00:03.000\nHello from the past\n';
@@ -26,11 +26,8 @@ test('capsule media: add a recording with captions to a sealed capsule, and play
     body: { title: 'For my granddaughter', theme: 'Love', release_at: '2099-01-01', content: [{ type: 'text', data: 'Read this when you are twenty.' }] },
   });
   assert.equal(created.status, 201);
-  const { context, errors } = await newContext(await getBrowser());
-  const page = await context.newPage();
-  context.setDefaultTimeout(60_000);
+  const { page, context, errors } = await signedInPage(await getBrowser(), acct.token, '/app/capsules', { timeout: 60_000 });
   try {
-    await openSignedIn(page, acct.token, '/app/capsules');
     await h1(page, 'Capsules').waitFor();
     await page.getByRole('button', { name: 'Add audio or video' }).click();
     const form = page.getByRole('group', { name: 'Add audio or video to “For my granddaughter”' });

@@ -4,10 +4,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, test } from 'node:test';
-import { launchBrowser, newContext, screenshot } from '../support/browser.mjs';
+import { launchBrowser, screenshot } from '../support/browser.mjs';
 import { assertNoSeriousAxeViolations, card, h1, toast, unexpectedConsoleErrors, dismissRecoveryKeyIfShown } from '../support/page.mjs';
 import { stageWorker } from '../support/stage-worker.mjs';
-import { api as call, PASSWORD } from '../support/http.mjs';
+import { api as call, uniqueEmail } from '../support/http.mjs';
+import { accountWithToken, signedInPage } from '../support/session.mjs';
 
 const STEP_TIMEOUT = 60_000;
 
@@ -20,25 +21,12 @@ const MODERATOR_EMAIL = stageWorker().moderatorEmail;
 const getWorker = async () => stageWorker();
 const getBrowser = () => (browserStarting ??= launchBrowser());
 
-async function account(name, email = `${name}.${randomUUID().slice(0, 10)}@example.test`) {
-  assert.equal((await call('POST', '/api/auth/register', { body: { email, password: PASSWORD, data_policy_region: 'INTL-General' } })).status, 201);
-  const token = (await call('POST', '/api/auth/login', { body: { email, password: PASSWORD } })).json.access_token;
-  return { email, token };
-}
+const account = (name, email = uniqueEmail(name)) => accountWithToken({ email });
 
 /** A signed-in page on the test's Worker with the Welcome modal already seen. */
 async function browserAs(token, path) {
   const { origin } = await getWorker();
-  const { context, errors } = await newContext(await getBrowser(), { baseURL: origin, width: 1280, height: 900 });
-  context.setDefaultTimeout(STEP_TIMEOUT);
-  const page = await context.newPage();
-  await page.goto('/');
-  await page.evaluate((t) => {
-    localStorage.setItem('hasSeenOnboarding', 'true');
-    localStorage.setItem('token', t);
-  }, token);
-  await page.goto(path);
-  return { context, page, errors };
+  return signedInPage(await getBrowser(), token, path, { baseURL: origin, width: 1280, height: 900, timeout: STEP_TIMEOUT });
 }
 
 test('community: write an anonymous capsule and find it open; make a memorial, post, light a candle, sort by candles, find it in Remembrances', {

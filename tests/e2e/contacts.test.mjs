@@ -5,13 +5,13 @@
 // which fill the id and the email, and reads "No rules and no date: this is sent to … now." before the
 // button. It reads the outbox rows from the stage Worker's D1.
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { after, test } from 'node:test';
-import { launchBrowser, newContext, screenshot } from '../support/browser.mjs';
+import { launchBrowser, screenshot } from '../support/browser.mjs';
 import { d1 } from '../support/d1.mjs';
 import { assertNoSeriousAxeViolations, card, eventually, h1, unexpectedConsoleErrors, dismissRecoveryKeyIfShown } from '../support/page.mjs';
 import { stageWorker } from '../support/stage-worker.mjs';
-import { api as call, PASSWORD } from '../support/http.mjs';
+import { api as call, PASSWORD, uniqueEmail } from '../support/http.mjs';
+import { accountWithToken, signedInPage } from '../support/session.mjs';
 
 const STEP_TIMEOUT = 60_000;
 
@@ -25,29 +25,17 @@ const getBrowser = () => (browserStarting ??= launchBrowser());
 /** A context on the test's Worker with the Welcome modal already seen; signed in when `token` is given. */
 async function browserAs(token, path) {
   const { origin } = await getWorker();
-  const { context, errors } = await newContext(await getBrowser(), { baseURL: origin, width: 1280, height: 900 });
-  context.setDefaultTimeout(STEP_TIMEOUT);
-  const page = await context.newPage();
-  await page.goto('/');
-  await page.evaluate((t) => {
-    localStorage.setItem('hasSeenOnboarding', 'true');
-    if (t) localStorage.setItem('token', t);
-  }, token);
-  await page.goto(path);
-  return { context, page, errors };
+  return signedInPage(await getBrowser(), token, path, { baseURL: origin, width: 1280, height: 900, timeout: STEP_TIMEOUT });
 }
 
 test('contacts: invite by email → the invitee signs up, opens the link and accepts → picked by name in the message and guardian forms', {
   timeout: 300_000,
 }, async () => {
   const worker = await getWorker();
-  const ownerEmail = `ann.${randomUUID().slice(0, 10)}@example.test`;
-  const reg = await call('POST', '/api/auth/register', { body: { email: ownerEmail, password: PASSWORD, data_policy_region: 'INTL-General' } });
-  assert.equal(reg.status, 201, reg.text);
-  const ownerToken = (await call('POST', '/api/auth/login', { body: { email: ownerEmail, password: PASSWORD } })).json.access_token;
+  const { token: ownerToken } = await accountWithToken({ email: uniqueEmail('ann') });
   const named = await call('PATCH', '/api/profile', { token: ownerToken, body: { display_name: 'Ann' } });
   assert.equal(named.status, 200, named.text);
-  const inviteeEmail = `bob.${randomUUID().slice(0, 10)}@example.test`;
+  const inviteeEmail = uniqueEmail('bob');
 
   const o = await browserAs(ownerToken, '/app/contacts');
   let b;

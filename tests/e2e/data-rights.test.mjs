@@ -6,20 +6,18 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, test } from 'node:test';
 import { strFromU8, unzipSync } from 'fflate';
-import { newContext, screenshot, sharedBrowser } from '../support/browser.mjs';
+import { screenshot, sharedBrowser } from '../support/browser.mjs';
 import { api } from '../support/http.mjs';
 import { assertNoSeriousAxeViolations, h1, toast } from '../support/page.mjs';
-import { accountWithToken, openSignedIn } from '../support/session.mjs';
+import { newAccountPage } from '../support/session.mjs';
 
 const getBrowser = sharedBrowser({ after });
 
+/** A new account on the Data Consents page, downloads allowed ("Download my data"). */
 async function signedIn() {
-  const acct = await accountWithToken();
-  const { context, errors } = await newContext(await getBrowser(), { acceptDownloads: true });
-  const page = await context.newPage();
-  await openSignedIn(page, acct.token, '/app/consent');
-  await h1(page, 'Data Consents').waitFor();
-  return { acct, context, page, errors };
+  const opened = await newAccountPage(await getBrowser(), '/app/consent', { acceptDownloads: true });
+  await h1(opened.page, 'Data Consents').waitFor();
+  return opened;
 }
 
 test('data consents: withdrawing Messages refuses a new message until it is allowed again', async () => {

@@ -7,36 +7,21 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { after, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { newContext, sharedBrowser, screenshot } from '../support/browser.mjs';
+import { sharedBrowser, screenshot } from '../support/browser.mjs';
 import { api, origin } from '../support/http.mjs';
 import { assertNoSeriousAxeViolations, card, eventually, h1, toast, unexpectedConsoleErrors } from '../support/page.mjs';
-import { accountWithToken } from '../support/session.mjs';
+import { accountWithToken, newAccountPage } from '../support/session.mjs';
 
 const getBrowser = sharedBrowser({ after });
 
 const KEY_PANEL = 'Your new API key';
 const SECRET_PANEL = 'Your webhook signing secret';
 
-/** A fresh account and a signed-in context at `path`. */
-async function signedIn(path, { permissions = [] } = {}) {
-  const acct = await accountWithToken();
-  const { context, errors } = await newContext(await getBrowser());
-  if (permissions.length) await context.grantPermissions(permissions, { origin: origin() });
-  const page = await context.newPage();
-  await page.goto('/');
-  await page.evaluate((t) => {
-    localStorage.setItem('token', t);
-    localStorage.setItem('hasSeenOnboarding', 'true');
-  }, acct.token);
-  await page.goto(path);
-  return { acct, page, context, errors };
-}
-
 /** GET with an API key, as an integrator's script would. */
 const withKey = (path, key) => fetch(new URL(path, origin()), { headers: { authorization: `Bearer ${key}` } });
 
 test('developer: create a key, see it once, use it from Node within and outside its scope, revoke it', async () => {
-  const { page, context, errors } = await signedIn('/app/developer', { permissions: ['clipboard-read', 'clipboard-write'] });
+  const { page, context, errors } = await newAccountPage(await getBrowser(), '/app/developer', { permissions: ['clipboard-read', 'clipboard-write'] });
   try {
     await h1(page, 'Developer').waitFor();
     const keys = card(page, 'API keys');
@@ -136,7 +121,7 @@ test('developer: a webhook to a loopback receiver gets a signed test event, logg
   if (listed.status === 404) return t.skip('webhooks have not landed in this build');
 
   const receiver = await startReceiver();
-  const { page, context, errors } = await signedIn('/app/developer');
+  const { page, context, errors } = await newAccountPage(await getBrowser(), '/app/developer');
   try {
     await h1(page, 'Developer').waitFor();
     const hooks = card(page, 'Webhooks');
@@ -234,7 +219,7 @@ test('developer: a sandbox key simulates its canary’s miss; the signed event (
 });
 
 test('developer: the API reference links, the plan quota, and the Help page (curl, webhook verification, video)', async () => {
-  const { page, context, errors } = await signedIn('/app/developer');
+  const { page, context, errors } = await newAccountPage(await getBrowser(), '/app/developer');
   try {
     const ref = card(page, 'API reference');
     assert.equal(await ref.getByRole('link', { name: 'open the interactive API reference' }).getAttribute('href'), '/api/docs');

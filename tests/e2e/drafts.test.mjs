@@ -3,21 +3,18 @@
 // message drops it.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { newContext, sharedBrowser } from '../support/browser.mjs';
+import { sharedBrowser } from '../support/browser.mjs';
 import { eventuallyStored } from '../support/drafts.mjs';
 import { h1 } from '../support/page.mjs';
-import { accountWithToken, openSignedIn } from '../support/session.mjs';
+import { accountWithToken, signedInPage } from '../support/session.mjs';
 
 const getBrowser = sharedBrowser({ after });
 const WORDS = 'Dear Sam, the spare key is under the blue pot. marker-4471';
 
 test('drafts: a half-written message survives a reload, is sealed at rest, and goes once the message is created', async () => {
   const [owner, recipient] = await Promise.all([accountWithToken(), accountWithToken()]);
-  const { context, errors } = await newContext(await getBrowser());
-  context.setDefaultTimeout(60_000);
-  const page = await context.newPage();
+  const { page, context, errors } = await signedInPage(await getBrowser(), owner.token, '/app/create', { timeout: 60_000 });
   try {
-    await openSignedIn(page, owner.token, '/app/create');
     await h1(page, 'Create Message').waitFor();
     await page.getByLabel('Message', { exact: true }).fill(WORDS);
     await page.getByLabel('Recipient User ID').fill(recipient.user.id);

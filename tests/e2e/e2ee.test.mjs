@@ -25,7 +25,7 @@ import * as node from '../support/e2ee-node.mjs';
 import { assertNoSeriousAxeViolations, card, eventually, h1, toast } from '../support/page.mjs';
 import { recordedContext as recorded, uiLogin } from '../support/recorded-context.mjs';
 import { stageWorker } from '../support/stage-worker.mjs';
-import { api as call, PASSWORD } from '../support/http.mjs';
+import { api as call, login, PASSWORD, register, uniqueEmail } from '../support/http.mjs';
 
 const E2EE_WARNING = 'Warning: This will send an unreadable encrypted message to the recipient who can only decrypt it if they hold the required private key.';
 /** The longest any one wait in a step may take (Playwright's default is 30 s). */
@@ -44,18 +44,8 @@ const getBrowser = () => (browserStarting ??= launchBrowser(['--use-fake-ui-for-
 
 // ---- HTTP against the stage Worker ---------------------------------------------------------------
 
-async function register(tag) {
-  const email = `${tag}.${randomUUID().slice(0, 10)}@example.test`;
-  const res = await call('POST', '/api/auth/register', { body: { email, password: PASSWORD, data_policy_region: 'INTL-General' } });
-  assert.equal(res.status, 201, `register: ${res.buf}`);
-  return { email, password: PASSWORD, id: res.json.id ?? res.json.user?.id };
-}
-
-async function apiLogin(email, password = PASSWORD) {
-  const res = await call('POST', '/api/auth/login', { body: { email, password } });
-  assert.equal(res.status, 200, `login: ${res.buf}`);
-  return res.json.access_token;
-}
+/** A new account (its browser signs in through the form later). */
+const account = (tag) => register({ email: uniqueEmail(tag) });
 
 // ---- browser helpers ---------------------------------------------------------------------------------
 
@@ -199,8 +189,8 @@ describe('E2EE between two browsers: a message with a recording and a file', () 
   before(
     async () => {
       j.worker = await getWorker();
-      j.sender = await register('sender');
-      j.recipient = await register('recipient');
+      j.sender = await account('sender');
+      j.recipient = await account('recipient');
       j.r = await recordedContext();
       j.s = await recordedContext();
     },
@@ -244,7 +234,6 @@ describe('E2EE between two browsers: a message with a recording and a file', () 
     // The recipient signs in first: their keys are made in their browser and the recovery key shown once.
     await uiLogin(r.page, recipient.email, PASSWORD);
     j.recipientRecovery = await saveRecoveryKey(r.page);
-    recipient.id ??= (await (await call('GET', '/api/auth/me', { token: await storedToken(r.page) })).json).id;
 
     await uiLogin(s.page, sender.email, PASSWORD);
     j.senderRecovery = await saveRecoveryKey(s.page);
@@ -257,7 +246,7 @@ describe('E2EE between two browsers: a message with a recording and a file', () 
     await s.page.getByRole('navigation', { name: 'App' }).getByRole('link', { name: 'Create Message' }).click();
     await h1(s.page, 'Create Message').waitFor();
     await s.page.getByLabel('Message', { exact: true }).fill(secretText);
-    await s.page.getByLabel('Recipient User ID').fill(needs(recipient.id, "the recipient's id"));
+    await s.page.getByLabel('Recipient User ID').fill(needs(recipient.user.id, "the recipient's id"));
     // Both have keys: end-to-end encryption turns itself on for this recipient, and says why.
     await s.page.getByText('On, because this recipient has encryption keys', { exact: false }).waitFor();
     assert.equal(await s.page.getByLabel('Use end-to-end encryption').isChecked(), true, 'on by default');
@@ -414,11 +403,11 @@ describe('E2EE between two browsers: a message with a recording and a file', () 
   test('Node opens what the browser sealed: the text and the recording for the recipient, the file with the shown key, the text for the sender', async () => {
     const { recipient, sender } = j;
     const messageId = needs(j.released && j.messageId, 'the released message');
-    const { recipientToken, senderToken, senderKey, recipientKey } = await tokensAndKeys();
+    const { recipientToken, senderKey, recipientKey } = await tokensAndKeys();
     const asRecipient = await call('GET', `/api/message/${messageId}`, { token: recipientToken });
     assert.equal(asRecipient.status, 200);
     assert.equal(asRecipient.json.message.content, '');
-    const opened = await node.openEnvelope(asRecipient.json.message.content_encrypted, { kid: recipient.id, privateKey: recipientKey.privateKey });
+    const opened = await node.openEnvelope(asRecipient.json.message.content_encrypted, { kid: recipient.user.id, privateKey: recipientKey.privateKey });
     assert.equal(opened.payload.text, secretText, 'Node opens the browser envelope');
     const audioCt = await call('GET', `/api/message/${messageId}/audio`, { token: recipientToken });
     const audioPlain = await node.openAudio(opened.contentKey, opened.payload.audio.iv, audioCt.buf);
@@ -432,7 +421,7 @@ describe('E2EE between two browsers: a message with a recording and a file', () 
     assert.equal(attachmentCt.status, 200);
     assert.equal((await node.decryptFile(entry.key, entry.iv, attachmentCt.buf)).toString('utf8'), `P.S. ${FILE_MARKER}\n`);
     const senderOpened = await node.openMessage(asRecipient.json.message.content_encrypted, {
-      kid: sender.id ?? (await (await call('GET', '/api/auth/me', { token: senderToken })).json).id,
+      kid: sender.user.id,
       privateKey: senderKey.privateKey,
     });
     assert.equal(senderOpened.text, secretText, 'sealed for the sender too');
@@ -446,7 +435,7 @@ describe('E2EE between two browsers: a message with a recording and a file', () 
     const NODE_FILE = `NODE-FILE-${randomUUID()}`;
     const nodeId = await nodeSealAndSend({
       senderToken,
-      recipientId: recipient.id,
+      recipientId: recipient.user.id,
       text: `Sealed by Node: ${NODE_MARKER}`,
       file: { name: 'node.txt', content: NODE_FILE },
     });
@@ -502,9 +491,9 @@ describe('E2EE recovery: what a password change and the two kinds of reset do to
 
   before(
     async () => {
-      j.owner = await register('owner');
-      j.friend = await register('friend');
-      j.friendToken = await apiLogin(j.friend.email);
+      j.owner = await account('owner');
+      j.friend = await account('friend');
+      j.friendToken = await login(j.friend.email);
       j.o = await recordedContext();
       const { page } = j.o;
       await uiLogin(page, j.owner.email, PASSWORD);
@@ -524,7 +513,7 @@ describe('E2EE recovery: what a password change and the two kinds of reset do to
    * reset: password changes and resets revoke the other sessions, and the outbox shows the link to no one else.
    */
   async function followResetLink(page, { viaForgotLink, currentPassword }) {
-    const mailbox = await apiLogin(j.owner.email, currentPassword);
+    const mailbox = await login(j.owner.email, currentPassword);
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL('**/login');
     if (viaForgotLink) {

@@ -4,10 +4,10 @@
 // completes with her lines kept — repaired — as persona material.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { launchBrowser, newContext, screenshot } from '../support/browser.mjs';
+import { launchBrowser, screenshot } from '../support/browser.mjs';
 import { api } from '../support/http.mjs';
 import { assertNoSeriousAxeViolations, card, h1 } from '../support/page.mjs';
-import { accountWithToken, openSignedIn } from '../support/session.mjs';
+import { accountWithToken, signedInPage } from '../support/session.mjs';
 
 /** Each UTF-8 byte as its own code unit, as Meta's exports write text. */
 const metaEscaped = (text) => String.fromCharCode(...new TextEncoder().encode(text));
@@ -30,11 +30,8 @@ const getBrowser = () => (browserStarting ??= launchBrowser());
 
 test('import chat: upload a Facebook export, say which sender you are, and see your lines imported', async () => {
   const acct = await accountWithToken();
-  const { context, errors } = await newContext(await getBrowser());
-  const page = await context.newPage();
-  context.setDefaultTimeout(60_000);
+  const { page, context, errors } = await signedInPage(await getBrowser(), acct.token, '/app/import', { timeout: 60_000 });
   try {
-    await openSignedIn(page, acct.token, '/app/import');
     await h1(page, 'Import Chat').waitFor();
     const upload = page.getByRole('button', { name: 'Upload', exact: true });
     assert.equal(await upload.isDisabled(), true, 'Upload is disabled until a file is chosen');

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { after, test } from 'node:test';
 import { newContext, sharedBrowser } from '../support/browser.mjs';
 import { api } from '../support/http.mjs';
-import { accountWithToken, openSignedIn } from '../support/session.mjs';
+import { accountWithToken, signedInPage } from '../support/session.mjs';
 
 const getBrowser = sharedBrowser({ after });
 const googleInBuild = process.env.VITE_GOOGLE_SIGNIN === 'true';
@@ -56,9 +56,8 @@ for (const [what, extra] of [
   test(`a planted /login#access_token=… link ${what} leaves a signed-in owner signed in as themselves`, async () => {
     const owner = await accountWithToken();
     const outsider = await accountWithToken();
-    const { page, context } = await freshPage();
+    const { page, context } = await signedInPage(await getBrowser(), owner.token, '/app');
     try {
-      await openSignedIn(page, owner.token, '/app');
       await page.waitForURL((u) => u.pathname === '/app');
       assert.equal(await signedInAs(page), owner.email);
 

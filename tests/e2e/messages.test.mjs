@@ -5,11 +5,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, test } from 'node:test';
-import { launchBrowser, newContext, screenshot } from '../support/browser.mjs';
+import { launchBrowser, screenshot } from '../support/browser.mjs';
 import { eventuallyStored } from '../support/drafts.mjs';
 import { api } from '../support/http.mjs';
 import { assertNoSeriousAxeViolations, card, eventually, h1, toast, unexpectedConsoleErrors } from '../support/page.mjs';
-import { accountWithToken } from '../support/session.mjs';
+import { accountWithToken, signedInPage } from '../support/session.mjs';
 
 // One browser for the file, with Chromium's fake microphone (a beep) and no permission prompt.
 let launching;
@@ -22,20 +22,15 @@ const E2EE_WARNING = 'Warning: This will send an unreadable encrypted message to
 /** A zone far from UTC, so the local-time → ISO conversion is really exercised. */
 const TIME_ZONE = 'America/New_York';
 
-/** A context signed in as `acct` (its own localStorage), with the page at `path`. */
+/**
+ * A context signed in as `acct` at `path`, in TIME_ZONE with the microphone allowed, and the requests its
+ * page makes once open (the checks count the message.create calls of their own clicks).
+ */
 async function signedIn(acct, path, { width = 1280 } = {}) {
-  const { context, errors } = await newContext(await getBrowser(), { width, height: 900, timezoneId: TIME_ZONE });
-  await context.grantPermissions(['microphone']);
-  const page = await context.newPage();
+  const opened = await signedInPage(await getBrowser(), acct.token, path, { width, height: 900, timezoneId: TIME_ZONE, permissions: ['microphone'] });
   const requests = [];
-  page.on('request', (r) => requests.push({ method: r.method(), url: r.url() }));
-  await page.goto('/');
-  await page.evaluate((t) => {
-    localStorage.setItem('token', t);
-    localStorage.setItem('hasSeenOnboarding', 'true');
-  }, acct.token);
-  await page.goto(path);
-  return { page, context, errors, requests };
+  opened.page.on('request', (r) => requests.push({ method: r.method(), url: r.url() }));
+  return { ...opened, requests };
 }
 
 /** The tRPC procedures a request URL calls (httpBatchLink joins them with commas). */

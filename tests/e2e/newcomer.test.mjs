@@ -7,22 +7,15 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import * as node from '../support/e2ee-node.mjs';
 import { newContext, screenshot, sharedBrowser } from '../support/browser.mjs';
-import { api, PASSWORD, uniqueEmail } from '../support/http.mjs';
+import { api, login, PASSWORD, uniqueEmail } from '../support/http.mjs';
 import { assertNoSeriousAxeViolations, eventually, h1 } from '../support/page.mjs';
 import { accountWithKeys } from '../support/keys.mjs';
-import { accountWithToken, openSignedIn } from '../support/session.mjs';
+import { accountWithToken, openSignedIn, signedInPage } from '../support/session.mjs';
 
 const getBrowser = sharedBrowser({ after });
 
 /** An ISO 8601 date-time as the API writes it ('2026-11-24T00:29:26.385Z', '2026-11-24T00:29'). */
 const ISO_TIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
-
-async function signedIn(acct, path, { width = 1280, height = 800 } = {}) {
-  const { context, errors } = await newContext(await getBrowser(), { width, height });
-  const page = await context.newPage();
-  await openSignedIn(page, acct.token, path);
-  return { context, page, errors };
-}
 
 async function createMessage(sender, body) {
   const res = await api('POST', '/api/message/create', {
@@ -92,7 +85,7 @@ describe('newcomer: times are written for people', () => {
       [s.owner, [...ownerPages, ...publicPages]],
       [s.recipient, recipientPages],
     ]) {
-      const { context, page } = await signedIn(acct, '/app');
+      const { context, page } = await signedInPage(await getBrowser(), acct.token, '/app');
       try {
         for (const path of pages) {
           await page.goto(path);
@@ -106,7 +99,7 @@ describe('newcomer: times are written for people', () => {
   });
 
   test("newcomer: a rule message in My Messages says what it waits for, not an overdue 'Deliver at'", async () => {
-    const { context, page } = await signedIn(s.owner, '/app/messages');
+    const { context, page } = await signedInPage(await getBrowser(), s.owner.token, '/app/messages');
     try {
       await h1(page, 'My Messages').waitFor();
       const item = page.locator('.message-item', { hasText: 'A letter for later.' });
@@ -135,7 +128,7 @@ describe('newcomer: staying unlocked on this device', () => {
   });
 
   test('newcomer: unlock persists across reloads until the chosen time; "Lock now" and the time running out lock it', async () => {
-    const { context, page } = await signedIn(s.owner, '/');
+    const { context, page } = await signedInPage(await getBrowser(), s.owner.token, '/');
     try {
       await context.clock.install({ time: Date.now() });
       await page.goto('/app/inbox');
@@ -210,7 +203,7 @@ describe('newcomer: staying unlocked on this device', () => {
   });
 
   test('newcomer: logging out forgets a key kept on this device', async () => {
-    const { context, page } = await signedIn(s.owner, '/app/inbox');
+    const { context, page } = await signedInPage(await getBrowser(), s.owner.token, '/app/inbox');
     try {
       const prompt = page.getByRole('form', { name: 'Unlock encrypted messages' });
       await prompt.getByLabel('Password').fill(PASSWORD);
@@ -220,7 +213,7 @@ describe('newcomer: staying unlocked on this device', () => {
       await page.getByRole('button', { name: 'Logout' }).click();
       await page.waitForURL('**/login');
       // Signed in again (a new session), the password is asked for again.
-      await openSignedIn(page, (await api('POST', '/api/auth/login', { body: { email: s.owner.email, password: PASSWORD } })).json.access_token, '/app/inbox');
+      await openSignedIn(page, await login(s.owner.email), '/app/inbox');
       await prompt.waitFor();
     } finally {
       await context.close();
@@ -257,7 +250,7 @@ describe('newcomer: dialogs, tables and pages on a phone', () => {
   }
 
   test('newcomer: focus returns to the button that opened each dialog after Escape or Cancel', async () => {
-    const { context, page } = await signedIn(s.owner, '/app/canary-status');
+    const { context, page } = await signedInPage(await getBrowser(), s.owner.token, '/app/canary-status');
     try {
       await focusComesBack(page, page.getByRole('button', { name: /^Delete canary/ }), 'Delete this canary?');
       await page.goto(`/app/messages/view/${s.waiting.id}`);
@@ -274,7 +267,7 @@ describe('newcomer: dialogs, tables and pages on a phone', () => {
   });
 
   test('newcomer: at 390 px the delivery log and the pricing table scroll sideways, and say so', async () => {
-    const { context, page } = await signedIn(s.owner, `/app/messages/view/${s.released.id}`, { width: 390, height: 844 });
+    const { context, page } = await signedInPage(await getBrowser(), s.owner.token, `/app/messages/view/${s.released.id}`, { width: 390, height: 844 });
     try {
       for (const [path, region] of [
         [`/app/messages/view/${s.released.id}`, page.getByRole('region', { name: 'Delivery log' })],
@@ -303,7 +296,7 @@ describe('newcomer: dialogs, tables and pages on a phone', () => {
   });
 
   test('newcomer: an unknown /app address is a styled 404 inside the shell, with the sidebar', async () => {
-    const { context, page } = await signedIn(s.owner, `/app/${randomUUID()}`);
+    const { context, page } = await signedInPage(await getBrowser(), s.owner.token, `/app/${randomUUID()}`);
     try {
       await h1(page, 'Page not found').waitFor();
       await page.getByRole('navigation', { name: 'App' }).waitFor();

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { newContext, sharedBrowser, screenshot } from '../support/browser.mjs';
 import { api } from '../support/http.mjs';
-import { accountWithToken, openSignedIn } from '../support/session.mjs';
+import { accountWithToken, signedInPage } from '../support/session.mjs';
 
 const getBrowser = sharedBrowser({ after });
 
@@ -21,10 +21,8 @@ test('owner warnings: the grace reminder reaches the owner’s email, Canary Sta
   const created = await api('POST', '/api/canary/create', { token: owner.token, body: { interval_seconds: 60, name: 'Minute' } });
   assert.equal(created.status, 201, created.text);
 
-  const { context, errors } = await newContext(await getBrowser());
-  const page = await context.newPage();
+  const { page, context, errors } = await signedInPage(await getBrowser(), owner.token, '/app/notifications');
   try {
-    await openSignedIn(page, owner.token, '/app/notifications');
     await page.getByTestId('always-warned').waitFor();
     assert.match(await page.getByTestId('always-warned').textContent(), /Always sent, whatever these switches say/);
 

@@ -6,7 +6,7 @@ import { after, test } from 'node:test';
 import { newContext, sharedBrowser, screenshot } from '../support/browser.mjs';
 import { api } from '../support/http.mjs';
 import { card, h1, toast, unexpectedConsoleErrors } from '../support/page.mjs';
-import { accountWithToken, openSignedIn } from '../support/session.mjs';
+import { accountWithToken, openSignedIn, signedInPage } from '../support/session.mjs';
 
 const getBrowser = sharedBrowser({ after });
 const localhost = () => process.env.AFTERWORD_ORIGIN.replace('127.0.0.1', 'localhost');
@@ -72,10 +72,8 @@ test('passkeys: added on Notifications, a dashboard check-in with it, and a sign
 
 test('passkeys: at 127.0.0.1 the page says to open localhost instead of offering a passkey that cannot work', async () => {
   const owner = await accountWithToken();
-  const { context } = await newContext(await getBrowser());
-  const page = await context.newPage();
+  const { page, context } = await signedInPage(await getBrowser(), owner.token, '/app/notifications');
   try {
-    await openSignedIn(page, owner.token, '/app/notifications');
     const note = card(page, 'Passkeys').getByRole('note');
     await note.waitFor();
     assert.match(await note.textContent(), /^Passkeys need a name, not an address: open http:\/\/localhost:\d+ to use them\.$/);

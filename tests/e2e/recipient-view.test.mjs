@@ -8,7 +8,7 @@ import { after, test } from 'node:test';
 import { newContext, screenshot, sharedBrowser } from '../support/browser.mjs';
 import { api } from '../support/http.mjs';
 import { assertNoSeriousAxeViolations, card, eventually, h1 } from '../support/page.mjs';
-import { accountWithToken, openSignedIn } from '../support/session.mjs';
+import { accountWithToken, openSignedIn, signedInPage } from '../support/session.mjs';
 
 const getBrowser = sharedBrowser({ after });
 
@@ -34,11 +34,8 @@ test('the recipient reads a released message on their own page: from, when and w
   const byHand = await createMessage(owner, recipient.user.id, { content: 'A second letter.', deliver_at: '2099-01-01' });
   assert.equal((await api('POST', `/api/messages/deliver/${byHand}`, { token: owner.token })).status, 200);
 
-  const { context, errors } = await newContext(await getBrowser(), { width: 1280, height: 900 });
+  const { page, context, errors } = await signedInPage(await getBrowser(), recipient.token, '/app', { width: 1280, height: 900 });
   try {
-    const page = await context.newPage();
-    await openSignedIn(page, recipient.token, '/app');
-
     // The dashboard says who left something, not that the recipient has no canary.
     await card(page, 'Waiting for you').getByText('Ann left you 2 messages.', { exact: false }).waitFor();
     assert.equal(await page.getByText('You have no canary yet.').count(), 0, 'no "no canary yet" for a recipient');

@@ -3,10 +3,10 @@
 // The TEST copy is in their outbox; nothing real changed (the canary's deadline is where it was).
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { newContext, sharedBrowser, screenshot } from '../support/browser.mjs';
+import { sharedBrowser, screenshot } from '../support/browser.mjs';
 import { api } from '../support/http.mjs';
 import { assertNoSeriousAxeViolations } from '../support/page.mjs';
-import { accountWithToken, openSignedIn } from '../support/session.mjs';
+import { accountWithToken, signedInPage } from '../support/session.mjs';
 
 const getBrowser = sharedBrowser({ after });
 
@@ -20,10 +20,8 @@ test('rehearsal: Test everything shows the timeline, what reached the owner and 
   const created = await api('POST', '/api/canary/create', { token: owner.token, body: { interval_seconds: 86_400, name: 'Daily' } });
   assert.equal(created.status, 201, created.text);
 
-  const { context, errors } = await newContext(await getBrowser());
-  const page = await context.newPage();
+  const { page, context, errors } = await signedInPage(await getBrowser(), owner.token, '/app/canary-status');
   try {
-    await openSignedIn(page, owner.token, '/app/canary-status');
     await page.getByLabel('Also tell my recipients it is a rehearsal').waitFor();
     await page.getByRole('button', { name: 'Test everything' }).click();
     await page.waitForURL(/\/app\/rehearsal\/[0-9a-f-]{36}$/);

@@ -4,13 +4,13 @@
 // on My Messages and on its page as "Undeliverable: the recipient left Afterword", with no trace of the
 // recipient, and its history says why. The test moves the deletion's date in the stage Worker's D1.
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { after, test } from 'node:test';
-import { launchBrowser, newContext, screenshot } from '../support/browser.mjs';
+import { launchBrowser, screenshot } from '../support/browser.mjs';
 import { d1 } from '../support/d1.mjs';
 import { assertNoSeriousAxeViolations, card, eventually, h1, unexpectedConsoleErrors } from '../support/page.mjs';
 import { stageWorker } from '../support/stage-worker.mjs';
-import { api as call, PASSWORD } from '../support/http.mjs';
+import { api as call, PASSWORD, uniqueEmail } from '../support/http.mjs';
+import { accountWithToken, signedInPage } from '../support/session.mjs';
 
 const UNDELIVERABLE = 'Undeliverable: the recipient left Afterword';
 
@@ -21,13 +21,7 @@ after(async () => {
 const getWorker = async () => stageWorker();
 const getBrowser = () => (browserStarting ??= launchBrowser());
 
-async function account(name) {
-  const email = `${name}.${randomUUID().slice(0, 10)}@example.test`;
-  const reg = await call('POST', '/api/auth/register', { body: { email, password: PASSWORD, data_policy_region: 'INTL-General' } });
-  assert.equal(reg.status, 201, reg.text);
-  const token = (await call('POST', '/api/auth/login', { body: { email, password: PASSWORD } })).json.access_token;
-  return { id: reg.json.id, email, token };
-}
+const account = (name) => accountWithToken({ email: uniqueEmail(name) });
 
 test('a message to someone who deleted their account shows as undeliverable on My Messages and its page', { timeout: 300_000 }, async () => {
   const worker = await getWorker();
@@ -36,7 +30,7 @@ test('a message to someone who deleted their account shows as undeliverable on M
   const created = await call('POST', '/api/message/create', {
     token: sender.token,
     body: {
-      recipient_user_id: recipient.id,
+      recipient_user_id: recipient.user.id,
       content: 'For Bob, when I am gone',
       delivery_method: 'email',
       use_e2ee: false,
@@ -48,21 +42,14 @@ test('a message to someone who deleted their account shows as undeliverable on M
 
   // The recipient leaves: asked, then the 7 days are over and the cron runs.
   assert.equal((await call('POST', '/api/account/delete', { token: recipient.token, body: { password: PASSWORD } })).status, 201);
-  await d1(worker.persistDir, `UPDATE scheduled_deletions SET deletion_date = ${Date.now() - 60_000} WHERE user_id = '${recipient.id}'`);
+  await d1(worker.persistDir, `UPDATE scheduled_deletions SET deletion_date = ${Date.now() - 60_000} WHERE user_id = '${recipient.user.id}'`);
   await eventually(async () => {
     await fetch(new URL('/cdn-cgi/handler/scheduled?cron=*+*+*+*+*', worker.origin));
-    return (await d1(worker.persistDir, `SELECT id FROM users WHERE id = '${recipient.id}'`)).length === 0;
+    return (await d1(worker.persistDir, `SELECT id FROM users WHERE id = '${recipient.user.id}'`)).length === 0;
   }, 'the recipient’s account is erased');
 
-  const { context, errors } = await newContext(await getBrowser(), { baseURL: worker.origin, width: 1280, height: 900 });
+  const { page, context, errors } = await signedInPage(await getBrowser(), sender.token, '/app/messages', { baseURL: worker.origin, width: 1280, height: 900 });
   try {
-    const page = await context.newPage();
-    await page.goto('/');
-    await page.evaluate((t) => {
-      localStorage.setItem('hasSeenOnboarding', 'true');
-      localStorage.setItem('token', t);
-    }, sender.token);
-    await page.goto('/app/messages');
     await h1(page, 'My Messages').waitFor();
     const item = page.getByRole('listitem').filter({ hasText: 'For Bob, when I am gone' });
     await item.getByText(UNDELIVERABLE, { exact: true }).waitFor();

@@ -23,7 +23,7 @@ import { d1, d1Batch, filesContaining, readTree } from '../support/d1.mjs';
 import { assertNoSeriousAxeViolations, card, eventually, h1, toast } from '../support/page.mjs';
 import { recordedContext as recorded, uiLogin } from '../support/recorded-context.mjs';
 import { stageWorker } from '../support/stage-worker.mjs';
-import { api as call, PASSWORD } from '../support/http.mjs';
+import { api as call, PASSWORD, register, uniqueEmail } from '../support/http.mjs';
 
 const STEP_TIMEOUT = 60_000;
 const SETUP_TIMEOUT = 240_000;
@@ -35,12 +35,8 @@ after(async () => {
 const getWorker = async () => stageWorker();
 const getBrowser = () => (browserStarting ??= launchBrowser());
 
-async function register(tag, displayName) {
-  const email = `${tag}.${randomUUID().slice(0, 10)}@example.test`;
-  const res = await call('POST', '/api/auth/register', { body: { email, password: PASSWORD, data_policy_region: 'INTL-General' } });
-  assert.equal(res.status, 201, `register: ${res.buf}`);
-  return { email, id: res.json.id ?? res.json.user?.id, name: displayName };
-}
+/** A new account (it signs in through the form later) and the display name the journey gives it in D1. */
+const person = async (tag, name) => ({ ...(await register({ email: uniqueEmail(tag) })), name });
 
 async function recordedContext() {
   return recorded(await getBrowser(), (await getWorker()).origin, { timeout: STEP_TIMEOUT });
@@ -89,12 +85,12 @@ describe('the vault and the guardian ladder: from a stored file to the recipient
   before(
     async () => {
       j.worker = await getWorker();
-      j.owner = await register('owner', 'Ada Owner');
-      j.recipient = await register('recipient', 'Rita Recipient');
-      j.guardian = await register('guardian', 'Sam Guardian');
+      j.owner = await person('owner', 'Ada Owner');
+      j.recipient = await person('recipient', 'Rita Recipient');
+      j.guardian = await person('guardian', 'Sam Guardian');
       await d1Batch(
         j.worker.persistDir,
-        [j.owner, j.recipient, j.guardian].map((p) => `UPDATE users SET display_name = '${p.name}' WHERE id = '${p.id}'`),
+        [j.owner, j.recipient, j.guardian].map((p) => `UPDATE users SET display_name = '${p.name}' WHERE id = '${p.user.id}'`),
       );
       j.o = await recordedContext();
       j.r = await recordedContext();
@@ -124,7 +120,7 @@ describe('the vault and the guardian ladder: from a stored file to the recipient
     await h1(page, 'Vault').waitFor();
     const form = page.getByRole('form', { name: 'Store a file in the vault' });
     await form.getByLabel(/^File/).setInputFiles({ name: FILE_NAME, mimeType: 'text/plain', buffer: fileBytes });
-    await form.getByLabel('Recipient User ID').fill(j.recipient.id);
+    await form.getByLabel('Recipient User ID').fill(j.recipient.user.id);
     await form.getByLabel('Condition').selectOption('death_flag');
     await form.getByLabel('Legal note (optional)').fill('Witnessed by nobody; a private letter.');
     await form.getByLabel('I have the right to store this file and to give it to this person').check();
@@ -203,7 +199,7 @@ describe('the vault and the guardian ladder: from a stored file to the recipient
     const created = await call('POST', '/api/canary/create', { token: j.ownerToken, body: { interval_seconds: 3600, name: 'daily' } });
     assert.ok(created.status === 200 || created.status === 201, `canary: ${created.buf}`);
     // A day without a check-in (see the top of this file).
-    await d1(j.worker.persistDir, `UPDATE canaries SET last_check_in = last_check_in - 86400000 WHERE user_id = '${j.owner.id}'`);
+    await d1(j.worker.persistDir, `UPDATE canaries SET last_check_in = last_check_in - 86400000 WHERE user_id = '${j.owner.user.id}'`);
     const { page } = j.g;
     await page.goto('/app/guardian');
     const person = card(page, 'People who chose you');
@@ -233,7 +229,7 @@ describe('the vault and the guardian ladder: from a stored file to the recipient
     needs(j.reported, 'the report');
     const now = Date.now();
     await d1Batch(j.worker.persistDir, [
-      `UPDATE death_reports SET halfway_at = ${now - 7_200_000}, halfway_sent_at = ${now - 7_200_000}, window_ends_at = ${now - 60_000}, timer_due_at = NULL WHERE owner_id = '${j.owner.id}' AND status = 'open'`,
+      `UPDATE death_reports SET halfway_at = ${now - 7_200_000}, halfway_sent_at = ${now - 7_200_000}, window_ends_at = ${now - 60_000}, timer_due_at = NULL WHERE owner_id = '${j.owner.user.id}' AND status = 'open'`,
     ]);
     await within(
       90,

@@ -11,9 +11,9 @@ import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { launchBrowser, newContext, screenshot } from '../support/browser.mjs';
 import { d1Batch } from '../support/d1.mjs';
-import { api, PASSWORD, uniqueEmail } from '../support/http.mjs';
+import { api, uniqueEmail } from '../support/http.mjs';
 import { assertNoSeriousAxeViolations, card, eventually, h1, toast } from '../support/page.mjs';
-import { accountWithToken, openSignedIn } from '../support/session.mjs';
+import { accountWithToken, openSignedIn, signedInPage } from '../support/session.mjs';
 import { stageWorker } from '../support/stage-worker.mjs';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'worker', 'test', 'fixtures', 'voice');
@@ -35,12 +35,8 @@ const getBrowser = () =>
 
 test('voice trainer: record with the microphone, upload several files, train to complete', async () => {
   const acct = await accountWithToken();
-  const { context, errors } = await newContext(await getBrowser());
-  await context.grantPermissions(['microphone']);
-  const page = await context.newPage();
-  context.setDefaultTimeout(60_000);
+  const { page, context, errors } = await signedInPage(await getBrowser(), acct.token, '/app/voice-legacy', { permissions: ['microphone'], timeout: 60_000 });
   try {
-    await openSignedIn(page, acct.token, '/app/voice-legacy');
     await h1(page, 'Voice Trainer').waitFor();
     await page.getByText('This is a voice profile, not a neural clone').waitFor();
     await page.getByText(/Engine:.*Local/).waitFor();
@@ -113,13 +109,7 @@ test('voice trainer: record with the microphone, upload several files, train to 
 // and the owner's release in the stage Worker's D1 the way the billing and the guardian ladder would.
 const getWorker = async () => stageWorker();
 
-async function person() {
-  const email = uniqueEmail('persona');
-  const reg = await api('POST', '/api/auth/register', { body: { email, password: PASSWORD, data_policy_region: 'INTL-General' } });
-  assert.equal(reg.status, 201);
-  const login = await api('POST', '/api/auth/login', { body: { email, password: PASSWORD } });
-  return { email, id: reg.json.id, token: login.json.access_token };
-}
+const person = () => accountWithToken({ email: uniqueEmail('persona') });
 
 async function pageAs(token, path, { fakeRecognition = false } = {}) {
   const { origin } = await getWorker();
@@ -185,8 +175,8 @@ test('persona: the owner tries it and hears the reply, speaks a question, choose
   const { persistDir } = await getWorker();
   const now = Date.now();
   await d1Batch(persistDir, [
-    `UPDATE users SET plan = 'plus', display_name = 'Ada' WHERE id = '${owner.id}'`,
-    `INSERT INTO contacts (id, owner_id, email, contact_user_id, status, invited_at, responded_at) VALUES ('${randomUUID()}', '${owner.id}', '${recipient.email}', '${recipient.id}', 'accepted', ${now}, ${now})`,
+    `UPDATE users SET plan = 'plus', display_name = 'Ada' WHERE id = '${owner.user.id}'`,
+    `INSERT INTO contacts (id, owner_id, email, contact_user_id, status, invited_at, responded_at) VALUES ('${randomUUID()}', '${owner.user.id}', '${recipient.email}', '${recipient.user.id}', 'accepted', ${now}, ${now})`,
   ]);
   const saved = await api('POST', '/api/ai/train-profile', {
     token: owner.token,
@@ -241,12 +231,12 @@ test('persona: the owner tries it and hears the reply, speaks a question, choose
   }
 
   // 4. Before release the recipient has no persona to talk to, and the API answers 404.
-  assert.equal((await api('POST', `/api/personas/${owner.id}/reply`, { token: recipient.token, body: { prompt: 'Any advice?' } })).status, 404);
+  assert.equal((await api('POST', `/api/personas/${owner.user.id}/reply`, { token: recipient.token, body: { prompt: 'Any advice?' } })).status, 404);
   const r = await pageAs(recipient.token, '/app/voice-chat');
   try {
     await r.page.getByText('No persona to talk to').waitFor();
     // The owner's death is confirmed (as the guardian ladder records it): the persona opens to them.
-    await d1Batch(persistDir, [`UPDATE users SET death_confirmed_at = ${Date.now()} WHERE id = '${owner.id}'`]);
+    await d1Batch(persistDir, [`UPDATE users SET death_confirmed_at = ${Date.now()} WHERE id = '${owner.user.id}'`]);
     await r.page.reload();
     await card(r.page, 'Ada').waitFor();
     await r.page.getByText('This is a persona made from Ada’s own words').waitFor();
@@ -260,7 +250,7 @@ test('persona: the owner tries it and hears the reply, speaks a question, choose
     await r.page.getByRole('dialog').getByRole('button', { name: 'Retire for me' }).click();
     await toast(r.page, 'Persona retired').waitFor();
     await r.page.getByText('No persona to talk to').waitFor();
-    assert.equal((await api('POST', `/api/personas/${owner.id}/reply`, { token: recipient.token, body: { prompt: 'Any advice?' } })).status, 404);
+    assert.equal((await api('POST', `/api/personas/${owner.user.id}/reply`, { token: recipient.token, body: { prompt: 'Any advice?' } })).status, 404);
     assert.deepEqual(r.errors, []);
   } finally {
     await r.context.close();
