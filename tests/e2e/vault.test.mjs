@@ -20,7 +20,7 @@ import { after, before, describe, test } from 'node:test';
 import jsQR from 'jsqr';
 import { launchBrowser, screenshot } from '../support/browser.mjs';
 import { d1, d1Batch, filesContaining, readTree } from '../support/d1.mjs';
-import { assertNoSeriousAxeViolations, card, eventually, h1, toast } from '../support/page.mjs';
+import { assertNoSeriousAxeViolations, card, dismissRecoveryKey, eventually, h1, toast } from '../support/page.mjs';
 import { recordedContext as recorded, uiLogin } from '../support/recorded-context.mjs';
 import { stageWorker } from '../support/stage-worker.mjs';
 import { api as call, PASSWORD, register, uniqueEmail } from '../support/http.mjs';
@@ -40,15 +40,6 @@ const person = async (tag, name) => ({ ...(await register({ email: uniqueEmail(t
 
 async function recordedContext() {
   return recorded(await getBrowser(), (await getWorker()).origin, { timeout: STEP_TIMEOUT });
-}
-
-/** The first sign-in makes the browser's keys and shows the recovery key once: tick and close. */
-async function dismissRecoveryKey(page) {
-  const dialog = page.getByRole('dialog', { name: 'Save your recovery key' });
-  await dialog.waitFor();
-  await dialog.getByLabel('I have saved my recovery key').check();
-  await dialog.getByRole('button', { name: 'Close', exact: true }).click();
-  await dialog.waitFor({ state: 'detached' });
 }
 
 const storedToken = (page) => page.evaluate(() => localStorage.getItem('token'));

@@ -47,14 +47,24 @@ export async function eventually(check, label) {
 export const unexpectedConsoleErrors = (errors, statuses = []) => errors.filter((e) => !statuses.some((s) => e.text.includes(`status of ${s}`)));
 
 /**
- * The first sign-in makes the browser's keys and may show the recovery key once (a modal, which hides the
- * page beneath from the accessibility tree): waits for it or for `next`, and ticks and closes it if shown.
+ * A sign-in with the password whose account has no saved recovery key shows the recovery key once, in a modal
+ * that opens with the page it lands on (web/src/features/e2ee/recovery-gate-loader.ts) and takes its clicks:
+ * ticks that it is saved and closes it.
+ */
+export async function dismissRecoveryKey(page) {
+  const dialog = page.getByRole('dialog', { name: 'Save your recovery key' });
+  await dialog.getByLabel('I have saved my recovery key').check();
+  await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+  await dialog.waitFor({ state: 'detached' });
+}
+
+/**
+ * A page opened with a stored token may or may not show the recovery key (only a sign-in with the password
+ * makes one to show): waits for it or for `next`, and ticks and closes it if shown.
  */
 export async function dismissRecoveryKeyIfShown(page, next) {
   const dialog = page.getByRole('dialog', { name: 'Save your recovery key' });
   await dialog.or(next).first().waitFor();
   if (!(await dialog.isVisible())) return;
-  await dialog.getByLabel('I have saved my recovery key').check();
-  await dialog.getByRole('button', { name: 'Close', exact: true }).click();
-  await dialog.waitFor({ state: 'detached' });
+  await dismissRecoveryKey(page);
 }

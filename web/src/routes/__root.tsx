@@ -5,6 +5,7 @@ import { NotFoundContent } from '../features/site/not-found';
 import { PublicLayout } from '../features/site/public-layout';
 import { useSignedIn } from '../lib/use-hydrated';
 import { useE2eeState } from '../features/e2ee/key-store';
+import { loadedRecoveryGate, loadRecoveryGate } from '../features/e2ee/recovery-gate-loader';
 import { useWelcomePending } from '../features/shell/welcome-pending';
 import type { RouterContext } from '../router-context';
 
@@ -13,8 +14,19 @@ export const Route = createRootRouteWithContext<RouterContext>()({
   notFoundComponent: NotFound,
 });
 
-/** Its code (the dialog, the keys API) is fetched only when there is a recovery key to show, not by every visitor. */
-const ConnectedRecoveryKeyGate = lazy(() => import('../features/e2ee/recovery-key-modal').then((m) => ({ default: m.ConnectedRecoveryKeyGate })));
+/** Its code is fetched only when there is a recovery key to show (features/e2ee/recovery-gate-loader.ts). */
+const LazyRecoveryKeyGate = lazy(() => loadRecoveryGate().then((Gate) => ({ default: Gate })));
+
+/** Already fetched (a sign-in fetches it first): rendered with the page; otherwise fetched now. */
+function RecoveryKeyGate({ held }: { held: boolean }) {
+  const Gate = loadedRecoveryGate();
+  if (Gate) return <Gate held={held} />;
+  return (
+    <Suspense fallback={null}>
+      <LazyRecoveryKeyGate held={held} />
+    </Suspense>
+  );
+}
 
 function RootLayout() {
   const held = useWelcomePending();
@@ -23,11 +35,7 @@ function RootLayout() {
     <>
       <Outlet />
       {/* The welcome says what Afterword does before a new account is asked to save its recovery key. */}
-      {pendingRecovery ? (
-        <Suspense fallback={null}>
-          <ConnectedRecoveryKeyGate held={held} />
-        </Suspense>
-      ) : null}
+      {pendingRecovery ? <RecoveryKeyGate held={held} /> : null}
       <Toaster />
     </>
   );

@@ -4,6 +4,7 @@ import { LoginForm } from '../../features/auth/login-form';
 import { PasskeySignIn } from '../../features/passkeys/passkey-sign-in';
 import { e2eeStore } from '../../features/e2ee/key-store';
 import { keysApiFromClient, setUpKeysAfterSignIn } from '../../features/e2ee/keys-api';
+import { loadRecoveryGate } from '../../features/e2ee/recovery-gate-loader';
 import { isGoogleSignInEnabled } from '../../lib/feature-flags';
 import { HAND_BACK_REFUSED, checkHandBack, clearLocationFragment, keptClientState, parseOAuthFragment, spendClientState } from '../../lib/oauth-fragment';
 import { setToken } from '../../lib/session';
@@ -46,6 +47,8 @@ function LoginPage() {
       <LoginForm
         login={(input) => trpcClient.auth.login.mutate(input)}
         afterSignIn={async (password) => {
+          // The recovery key this may show opens with the next page, not a moment after it.
+          await loadRecoveryGate();
           await setUpKeysAfterSignIn(keysApiFromClient(trpcClient), e2eeStore, password);
         }}
         onSignedIn={() => void navigate({ to: '/app' })}

@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import { toast } from '../../components/toast';
 import { e2eeStore } from '../../features/e2ee/key-store';
 import { keysApiFromClient, setUpKeysAfterSignIn } from '../../features/e2ee/keys-api';
+import { loadRecoveryGate } from '../../features/e2ee/recovery-gate-loader';
 import { ResetPasswordFlow, type ResetApi, type ResetResult } from '../../features/e2ee/reset-password-flow';
 import { T } from '../../features/e2ee/texts';
 import { setToken } from '../../lib/session';
@@ -35,6 +36,8 @@ function ResetPasswordPage() {
   /** The reset signed every session out: sign in with the new password, unlock, and show a new recovery key once. */
   async function afterReset({ email, password, newRecoveryKey }: ResetResult) {
     e2eeStore.reset();
+    // The recovery key this shows opens with the page, not a moment after it.
+    await loadRecoveryGate();
     // The new recovery key is shown once signed in again: its "saved" tick is recorded with the new session
     // (the reset revoked the old one, and a call with it would sign the person out).
     try {
