@@ -1,4 +1,4 @@
-import type { DeliveryMethod, TCreateMessageInput } from '@afterword/worker/contracts/messages';
+import type { TCreateMessageInput } from '@afterword/worker/contracts/messages';
 import { readApiError } from '../../lib/api-error';
 import { deliverAtWithFiles, type PickedFile } from '../e2ee/attachment-picker';
 import { readersFor, type KeysApi } from '../e2ee/keys-api';
@@ -6,18 +6,12 @@ import { sealNewMessage } from '../e2ee/seal';
 import { T } from '../e2ee/texts';
 import { localDateTimeToIso } from './format';
 import { type Errors, NO_ERRORS } from './message-form-errors';
-import { toRuleInput, type RuleDraft } from './rules-editor';
-import { blobToBase64, type Recording } from './voice-recorder';
+import { toRuleInput } from './rules-editor';
+import type { MessageFields } from './use-message-fields';
+import { blobToBase64 } from './voice-recorder';
 
-/** What the create form holds when it is sent. */
-export interface MessageFormValues {
-  content: string;
-  recipient: string;
-  method: DeliveryMethod;
-  /** The datetime-local value ('' for now). */
-  deliverAt: string;
-  rules: RuleDraft[];
-  recording: Recording | null;
+/** What the create form holds when it is sent: the fields, the files and the encryption tick. */
+export interface MessageFormValues extends MessageFields {
   files: PickedFile[];
   useE2ee: boolean;
 }
