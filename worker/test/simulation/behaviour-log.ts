@@ -30,6 +30,8 @@ export interface PersonLog {
   deletionRequestedAt: number | null;
   /** When the service accepted their guardian's report of their death (true or not), in order. */
   deathReports: number[];
+  /** Their plan as their billing page showed it: bought at the start, cancelled (at), and what it was at the end. */
+  subscription: { cancelledAt: number | null; planAtEnd: string } | null;
 }
 
 export type RuleLog =
@@ -78,6 +80,9 @@ export function timelineOf(log: BehaviourLog, person: number): string {
     ...p.consentChanges.map((c) => ({ t: c.at, what: c.consent ? 'allowed messages again' : 'withdrew the messages consent' })),
     ...(p.deletionRequestedAt === null ? [] : [{ t: p.deletionRequestedAt, what: 'asked to delete their account (erased 7 days later)' }]),
     ...p.deathReports.map((t) => ({ t, what: 'their guardian reported their death' })),
+    ...(p.subscription?.cancelledAt
+      ? [{ t: p.subscription.cancelledAt, what: `cancelled their Pro subscription (plan at the end: ${p.subscription.planAtEnd})` }]
+      : []),
     ...log.outages.map((o) => ({ t: o.from, what: `email down until ${rel(log, o.to)}` })),
   ].sort((a, b) => a.t - b.t);
   for (const e of events) lines.push(`  ${rel(log, e.t)}  ${e.what}`);

@@ -51,6 +51,8 @@ export interface PersonPlan {
   leavesAt: number | null;
   /** Another person of the run guards them and reports their death from `reportFrom` (retrying until `reportUntil`). */
   guardian: GuardianPlan | null;
+  /** They pay for Pro through checkout (the others are given it) and may cancel it during the run. */
+  subscription: { cancelsAt: number | null } | null;
 }
 
 /** A guardian and the death report they make: after a real death, or during a lapse (a report the owner refutes by checking in). */
@@ -149,11 +151,25 @@ export function drawPopulation(r: Random, shape: PopulationShape): PersonPlan[] 
     const messages = drawMessages(p, index, shape.people, horizon);
     const consent = drawConsent(p, horizon, diesAt);
     const leavesAt = drawLeaving(p, horizon, diesAt, messages.length > 0);
-    people.push({ index, intervalMs, via, checkIns, absences, diesAt, messages, consent, leavesAt, guardian: null });
+    people.push({ index, intervalMs, via, checkIns, absences, diesAt, messages, consent, leavesAt, guardian: null, subscription: null });
   }
   drawGuardians(r.fork(), people, horizon);
   drawWritingTimes(r.fork(), people, horizon);
+  drawSubscriptions(r.fork(), people, horizon);
   return people;
+}
+
+/**
+ * One person in six pays for Pro through the checkout instead of being given it, and two in three of those cancel
+ * it during the run (if still there): the plan then ends with the paid month and the Free limits apply, which
+ * must change nothing about what is released (docs/decisions/billing.md: "messages still release"). Drawn last.
+ */
+function drawSubscriptions(r: Random, people: PersonPlan[], horizon: number) {
+  for (const p of people) {
+    if (!r.chance(1 / 6)) continue;
+    const until = Math.min(horizon * 0.6, p.diesAt ?? horizon, p.leavesAt ?? horizon);
+    p.subscription = { cancelsAt: r.chance(2 / 3) ? Math.round(r.between(0, until)) : null };
+  }
 }
 
 /**

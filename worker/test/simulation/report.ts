@@ -21,6 +21,8 @@ export interface Summary {
   pausedSenders: { messages: number; released: number };
   /** The messages to people who deleted their account, and how many of those were released (before they left). */
   toLeavers: { messages: number; released: number };
+  /** The messages of senders whose plan ended during the run (Free at the end), and how many were released. */
+  downgraded: { messages: number; released: number };
   /** The messages with a delay-after-death rule, and how many were released. */
   afterDeath: { messages: number; released: number };
   /** Why verdicts went "either way" (the first reason of each), most frequent first. */
@@ -45,6 +47,7 @@ export function summarise(run: SimulationRun, verdicts: Verdict[]): Summary {
     warningsBeforeRelease.push(p.warnings.filter((w) => w >= cycleStart && w < m.releasedAt!).length);
   }
   const paused = verdicts.filter((v) => run.log.people[v.message.sender]!.consentChanges.length > 0);
+  const downgraded = verdicts.filter((v) => run.log.people[v.message.sender]!.subscription?.planAtEnd === 'free');
   const afterDeath = verdicts.filter((v) => v.message.rules.some((r) => r.type === 'delay_after_death'));
   const toLeavers = verdicts.filter((v) => run.log.people[v.message.recipient]!.deletionRequestedAt !== null);
   return {
@@ -67,6 +70,10 @@ export function summarise(run: SimulationRun, verdicts: Verdict[]): Summary {
       messages: toLeavers.length,
       released: toLeavers.filter((v) => v.message.releasedAt !== null).length,
     },
+    downgraded: {
+      messages: downgraded.length,
+      released: downgraded.filter((v) => v.message.releasedAt !== null).length,
+    },
     afterDeath: {
       messages: afterDeath.length,
       released: afterDeath.filter((v) => v.message.releasedAt !== null).length,
@@ -79,6 +86,7 @@ const minutes = (ms: number) => `${(ms / 60_000).toFixed(1)} min`;
 
 export function formatSummary(run: SimulationRun, s: Summary): string {
   const w = [...s.warningsBeforeRelease].sort((a, b) => a - b);
+  const subscribed = run.log.people.filter((p) => p.subscription);
   const changes = (consent: boolean) => run.log.people.reduce((n, p) => n + p.consentChanges.filter((c) => c.consent === consent).length, 0);
   const noWarning = w.filter((n) => n === 0).length;
   return [
@@ -91,6 +99,7 @@ export function formatSummary(run: SimulationRun, s: Summary): string {
     `  messages written during the run ${run.log.messages.filter((m) => m.createdAt > run.log.start).length} (refused for good: ${run.messagesNotWritten})`,
     `  messages consent withdrawn ${changes(false)} times, allowed again ${changes(true)}; messages of senders who withdrew it: ${s.pausedSenders.messages}, released ${s.pausedSenders.released}`,
     `  people who deleted their account ${run.log.people.filter((p) => p.deletionRequestedAt !== null).length}; messages to them: ${s.toLeavers.messages}, released before they left ${s.toLeavers.released}`,
+    `  Pro bought through checkout ${subscribed.length}, cancelled during the run ${subscribed.filter((p) => p.subscription!.cancelledAt).length}, on Free at the end ${subscribed.filter((p) => p.subscription!.planAtEnd === 'free').length}; messages of those now on Free: ${s.downgraded.messages}, released ${s.downgraded.released}`,
     `  deaths reported by a guardian ${run.log.people.filter((p) => p.deathReports.length).length} (confirmed ${run.log.people.filter((p) => deathOf(p, LATENESS_BOUND_MS).at !== null).length}, the rest refuted by a check-in); messages with a delay-after-death rule: ${s.afterDeath.messages}, released ${s.afterDeath.released}`,
     `  wall time by phase (ms): ${JSON.stringify(Object.fromEntries(Object.entries(run.phaseMs).map(([k, v]) => [k, Math.round(v)])))}`,
     `  Durable Object requests by method: ${Object.entries(run.usage.doCalls)

@@ -139,6 +139,31 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
   const queues = new SimQueues(usage, switches, rates, faultRandom);
   const alarmStats = { run: 0, late: 0, lost: 0, twice: 0, failed: 0 };
   const emailTransport = env.EMAIL_TRANSPORT;
+  /** The provider's signed event, posted to the webhook as the sandbox's pages do (docs/decisions/billing.md). */
+  const postSignedEvent = async (signed: { payload: string; signature: string }) => {
+    const started = performance.now();
+    const res = await exports.default.fetch(
+      new Request('http://afterword.test/api/billing/webhook', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stripe-signature': signed.signature },
+        body: signed.payload,
+      }),
+    );
+    await res.text();
+    if (switches.counting) {
+      usage.workerRequests += 1;
+      usage.workerWallMs += performance.now() - started;
+    }
+    return { status: res.status, data: null };
+  };
+  /** Pro, monthly, bought through the sandbox checkout: the session, Pay, and the event it sends. */
+  const buyPro = async (token: string) => {
+    const session = await request(usage, switches, 'POST', '/api/billing/checkout', token, { plan: 'pro', cycle: 'monthly' });
+    if (session.status !== 201) throw new Error(`checkout: ${session.status} ${JSON.stringify(session.data)}`);
+    const signed = await request(usage, switches, 'POST', `/api/billing/sandbox/${session.data.id}/pay`, token);
+    const delivered = signed.status === 200 ? await postSignedEvent(signed.data) : signed;
+    if (delivered.status !== 200) throw new Error(`checkout payment: ${delivered.status}`);
+  };
 
   const baseline = await env.DB.prepare('SELECT 1').run();
   const realNow = Date.now();
@@ -193,7 +218,8 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       }),
     );
     await inPool(joined, async ({ plan, account }) => {
-      await env.DB.prepare("UPDATE users SET plan = 'pro' WHERE id = ?").bind(account.id).run();
+      if (plan.subscription) await buyPro(account.token);
+      else await env.DB.prepare("UPDATE users SET plan = 'pro' WHERE id = ?").bind(account.id).run();
       const canary = await request(usage, switches, 'POST', '/api/canary/create', account.token, { interval_seconds: plan.intervalMs / 1000, name: 'me' });
       if (canary.status !== 201) throw new Error(`canary create: ${canary.status} ${JSON.stringify(canary.data)}`);
       people[plan.index] = {
@@ -213,6 +239,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         consentChanges: [],
         deletionRequestedAt: null,
         deathReports: [],
+        subscription: plan.subscription ? { cancelledAt: null, planAtEnd: 'pro' } : null,
         session: account.token,
         password: account.password,
         plan,
@@ -288,6 +315,11 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         Math.min(...people.filter((p) => active(p) && p.plan.leavesAt !== null).map((p) => start + p.plan.leavesAt!)),
         Math.min(...people.filter((p) => p.guardianship && !p.reportDone).map((p) => start + p.plan.guardian!.reportFrom)),
         Math.min(...people.filter((p) => active(p) && p.nextWrite < p.midRun.length).map((p) => start + p.midRun[p.nextWrite]!.writtenAtMs!)),
+        Math.min(
+          ...people
+            .filter((p) => active(p) && p.plan.subscription?.cancelsAt != null && !p.subscription!.cancelledAt)
+            .map((p) => start + p.plan.subscription!.cancelsAt!),
+        ),
         alarms.nextAt(),
         queues.nextDue(),
         start + Math.floor((now - start) / cronEvery + 1) * cronEvery,
@@ -357,6 +389,19 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
           return;
         }
         p.nextWrite += 1;
+      });
+      // Some cancel their subscription in the (sandbox) portal; the page posts the provider's signed event to the webhook.
+      const cancelling = people.filter(
+        (p) => active(p) && p.plan.subscription?.cancelsAt != null && !p.subscription!.cancelledAt && start + p.plan.subscription.cancelsAt <= now,
+      );
+      await inPool(cancelling, async (p) => {
+        const signed = await signedIn(p, 'POST', '/api/billing/sandbox-portal/cancel', {});
+        const delivered = signed.status === 200 ? await postSignedEvent(signed.data) : signed;
+        if (delivered.status !== 200) {
+          refused += 1;
+          return;
+        }
+        p.subscription!.cancelledAt = now;
       });
       // Some leave: they ask to delete their account (Settings → Delete account), erased seven days later by the cron.
       const leaving = people.filter((p) => active(p) && p.plan.leavesAt !== null && start + p.plan.leavesAt <= now);
@@ -471,6 +516,9 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     const r = released.get(m.id);
     m.releasedAt = r?.released_at ?? null;
     m.channelDeliveries = r?.ok ?? 0;
+  }
+  for (const p of people.filter((p) => p.subscription)) {
+    p.subscription!.planAtEnd = (await env.DB.prepare('SELECT plan FROM users WHERE id = ?').bind(p.userId).first<{ plan: string }>())?.plan ?? 'erased';
   }
   const size = await env.DB.prepare('SELECT 1').run();
   // What this run's people added to the database (a file's earlier runs and the empty schema excluded).
