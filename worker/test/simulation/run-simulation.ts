@@ -195,6 +195,8 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     /** The messages they write during the run, in order, and how many are done. */
     midRun: MessagePlan[];
     nextWrite: number;
+    /** The first attempt since which a failed request (5xx) may already have been written, by kind. */
+    unsureSince: { consent: number | null; report: number | null };
   })[] = [];
   const messages: MessageLog[] = [];
   let refused = 0;
@@ -250,6 +252,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         reportDone: false,
         midRun: plan.messages.filter((m) => m.writtenAtMs !== undefined).sort((a, b) => a.writtenAtMs! - b.writtenAtMs!),
         nextWrite: 0,
+        unsureSince: { consent: null, report: null },
       };
     });
     // Guardians, as people make them: the owner invites over the API, the invitation goes out by email (the
@@ -354,9 +357,14 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         const res = await signedIn(p, 'POST', '/api/legal/consent/messages', { consent: change.consent });
         if (res.status !== 200) {
           refused += 1;
+          p.unsureSince.consent = res.status >= 500 ? (p.unsureSince.consent ?? now) : null;
           return;
         }
-        p.consentChanges.push({ at: now, consent: change.consent });
+        // Allowing messages again may have been written by an earlier attempt whose answer was lost (an injected
+        // fault): logged from that attempt, so the engine can only be later than the log, never earlier. A
+        // withdrawal is logged when accepted: a pause that began a step earlier is within the oracle's bound.
+        p.consentChanges.push({ at: change.consent ? (p.unsureSince.consent ?? now) : now, consent: change.consent });
+        p.unsureSince.consent = null;
         p.nextConsent += 1;
       });
       // Guardians report a death (after a real one, or during an owner's lapse); before the owner has missed a
@@ -371,9 +379,12 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         const res = await signedIn(g, 'POST', `/api/guardian/${p.guardianship}/answer`, { answer: 'report_death' });
         if (res.status !== 200) {
           refused += 1;
+          // A failure (5xx) may have been written with its answer lost; a refusal (409: no miss yet) was not.
+          p.unsureSince.report = res.status >= 500 ? (p.unsureSince.report ?? now) : null;
           return;
         }
-        p.deathReports.push(now);
+        // From the earliest attempt that may have been written: the veto window cannot have opened before it.
+        p.deathReports.push(p.unsureSince.report ?? now);
         p.reportDone = true;
       });
       // Messages written during the run. Refused for good (403: their messages consent is withdrawn; 404: the
@@ -550,6 +561,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         reportDone: _r,
         midRun: _m,
         nextWrite: _x,
+        unsureSince: _u,
         ...p
       }) => p,
     ),
