@@ -1,6 +1,7 @@
 // The message draft a browser keeps (web/src/features/messages/message-draft.ts: IndexedDB
 // 'afterword-drafts', store 'message-draft', key 'current'), read the way the app opens it (same version and
 // store), so a probe never creates a database the app would then find without its store.
+import { eventually } from './page.mjs';
 
 /** The stored draft record's ciphertext as text, or null when there is none. */
 export const storedDraft = (page) =>
@@ -21,12 +22,12 @@ export const storedDraft = (page) =>
       }),
   );
 
-/** Waits until this page's browser holds a draft (`wanted` true) or none (false); returns the draft's text. */
-export async function eventuallyStored(page, wanted) {
-  for (let i = 0; i < 100; i++) {
-    const found = await storedDraft(page);
-    if ((found !== null) === wanted) return found;
-    await page.waitForTimeout(100);
-  }
-  throw new Error(`the draft was ${wanted ? 'never written' : 'never dropped'}`);
-}
+/** Waits until this page's browser holds a draft (`wanted` true; returns its text) or none (false). */
+export const eventuallyStored = (page, wanted) =>
+  eventually(
+    async () => {
+      const found = await storedDraft(page);
+      return (found !== null) === wanted && (found ?? true);
+    },
+    wanted ? 'the draft is written' : 'the draft is dropped',
+  );

@@ -2,7 +2,7 @@ import { DurableObject } from 'cloudflare:workers';
 import type { TCanarySchedule } from '../contracts/canary-schedule';
 import type { CanaryNoticeJob, CheckInProjection, ClockCheckIn, TransitionRow, WakeActivity, WakeProjection } from '../contracts/jobs';
 import { applyCanaryCheckIns } from '../domains/canary/check-in-projection';
-import { CHECK_IN_PARTICIPANTS } from '../wiring/check-in-participants';
+import { createServiceContext } from '../wiring/service-context';
 import {
   type CanaryFacts,
   countsAfterWarning,
@@ -167,7 +167,7 @@ export class CanaryClock extends DurableObject<Bindings> {
     // A check-in this object has written into D1 itself is there: settling again costs no round trip.
     if (!rows.length) return 0;
     await applyCanaryCheckIns(
-      { env: this.env, checkInParticipants: CHECK_IN_PARTICIPANTS },
+      createServiceContext(this.env),
       rows.map((r) => ({ canary_id: state.id, ...r })),
     );
     this.checkIns.markApplied(rows);

@@ -18,16 +18,27 @@ export interface Summary {
   /** For each release of a message whose only rules are missed check-ins: the warnings that reached its owner in that cycle first. */
   warningsBeforeRelease: number[];
   /** The messages of senders who withdrew their messages consent during the run, and how many of those were released. */
-  pausedSenders: { messages: number; released: number };
+  pausedSenders: ReleasedOf;
   /** The messages to people who deleted their account, and how many of those were released (before they left). */
-  toLeavers: { messages: number; released: number };
+  toLeavers: ReleasedOf;
   /** The messages of senders whose plan ended during the run (Free at the end), and how many were released. */
-  downgraded: { messages: number; released: number };
+  downgraded: ReleasedOf;
   /** The messages with a delay-after-death rule, and how many were released. */
-  afterDeath: { messages: number; released: number };
+  afterDeath: ReleasedOf;
   /** Why verdicts went "either way" (the first reason of each), most frequent first. */
   eitherWayWhy: [string, number][];
 }
+
+/** How many messages of a kind there were, and how many of them were released. */
+interface ReleasedOf {
+  messages: number;
+  released: number;
+}
+
+const releasedOf = (verdicts: Verdict[]): ReleasedOf => ({
+  messages: verdicts.length,
+  released: verdicts.filter((v) => v.message.releasedAt !== null).length,
+});
 
 /** Each value with how often it occurs, most frequent first. */
 function countBy(values: string[]): [string, number][] {
@@ -46,10 +57,6 @@ export function summarise(run: SimulationRun, verdicts: Verdict[]): Summary {
     const cycleStart = Math.max(p.createdAt, ...p.checkIns.filter((c) => c < m.releasedAt!));
     warningsBeforeRelease.push(p.warnings.filter((w) => w >= cycleStart && w < m.releasedAt!).length);
   }
-  const paused = verdicts.filter((v) => run.log.people[v.message.sender]!.consentChanges.length > 0);
-  const downgraded = verdicts.filter((v) => run.log.people[v.message.sender]!.subscription?.planAtEnd === 'free');
-  const afterDeath = verdicts.filter((v) => v.message.rules.some((r) => r.type === 'delay_after_death'));
-  const toLeavers = verdicts.filter((v) => run.log.people[v.message.recipient]!.deletionRequestedAt !== null);
   return {
     userDays: run.userDays,
     messages: verdicts.length,
@@ -62,22 +69,10 @@ export function summarise(run: SimulationRun, verdicts: Verdict[]): Summary {
     eitherWay: count('either way, released', 'either way, not released'),
     worstLatenessMs: Math.max(0, ...verdicts.map((v) => v.latenessMs ?? 0)),
     warningsBeforeRelease,
-    pausedSenders: {
-      messages: paused.length,
-      released: paused.filter((v) => v.message.releasedAt !== null).length,
-    },
-    toLeavers: {
-      messages: toLeavers.length,
-      released: toLeavers.filter((v) => v.message.releasedAt !== null).length,
-    },
-    downgraded: {
-      messages: downgraded.length,
-      released: downgraded.filter((v) => v.message.releasedAt !== null).length,
-    },
-    afterDeath: {
-      messages: afterDeath.length,
-      released: afterDeath.filter((v) => v.message.releasedAt !== null).length,
-    },
+    pausedSenders: releasedOf(verdicts.filter((v) => run.log.people[v.message.sender]!.consentChanges.length > 0)),
+    toLeavers: releasedOf(verdicts.filter((v) => run.log.people[v.message.recipient]!.deletionRequestedAt !== null)),
+    downgraded: releasedOf(verdicts.filter((v) => run.log.people[v.message.sender]!.subscription?.planAtEnd === 'free')),
+    afterDeath: releasedOf(verdicts.filter((v) => v.message.rules.some((r) => r.type === 'delay_after_death'))),
     eitherWayWhy: countBy(verdicts.filter((v) => v.kind.startsWith('either way')).map((v) => v.reason ?? 'unknown')),
   };
 }

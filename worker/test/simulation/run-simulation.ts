@@ -188,7 +188,6 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     plan: PersonPlan;
     next: number;
     nextConsent: number;
-    firstLeaveAttempt: number | null;
     /** Their guardian's guardianship id (from accepting), and whether the report was made or given up. */
     guardianship: string | null;
     reportDone: boolean;
@@ -196,7 +195,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     midRun: MessagePlan[];
     nextWrite: number;
     /** The first attempt since which a failed request (5xx) may already have been written, by kind. */
-    unsureSince: { consent: number | null; report: number | null };
+    unsureSince: { consent: number | null; report: number | null; leave: number | null };
   })[] = [];
   const messages: MessageLog[] = [];
   let refused = 0;
@@ -247,12 +246,11 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         plan,
         next: 0,
         nextConsent: 0,
-        firstLeaveAttempt: null,
         guardianship: null,
         reportDone: false,
         midRun: plan.messages.filter((m) => m.writtenAtMs !== undefined).sort((a, b) => a.writtenAtMs! - b.writtenAtMs!),
         nextWrite: 0,
-        unsureSince: { consent: null, report: null },
+        unsureSince: { consent: null, report: null, leave: null },
       };
     });
     // Guardians, as people make them: the owner invites over the API, the invitation goes out by email (the
@@ -417,14 +415,14 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       // Some leave: they ask to delete their account (Settings → Delete account), erased seven days later by the cron.
       const leaving = people.filter((p) => active(p) && p.plan.leavesAt !== null && start + p.plan.leavesAt <= now);
       await inPool(leaving, async (p) => {
-        p.firstLeaveAttempt ??= now;
         const res = await signedIn(p, 'POST', '/api/account/delete', { password: p.password });
-        // 409: an earlier attempt was written although its answer was lost (an injected fault); it was scheduled then.
+        // 409: an earlier attempt that failed (5xx) was written although its answer was lost; it was scheduled then.
         if (res.status !== 201 && res.status !== 409) {
           refused += 1;
+          p.unsureSince.leave = res.status >= 500 ? (p.unsureSince.leave ?? now) : null;
           return;
         }
-        p.deletionRequestedAt = res.status === 201 ? now : p.firstLeaveAttempt;
+        p.deletionRequestedAt = res.status === 201 ? now : (p.unsureSince.leave ?? now);
         gone.add(p.index);
       });
       for (const p of people) if (p.diesAt !== null && now >= start + p.diesAt) dead.add(p.index);
@@ -556,7 +554,6 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         plan: _p,
         next: _n,
         nextConsent: _c,
-        firstLeaveAttempt: _f,
         guardianship: _g,
         reportDone: _r,
         midRun: _m,

@@ -11,9 +11,7 @@ import { listPushSubscriptions, removeGoneSubscription } from '../notify/push-su
 import { QUEUE_MAX_DELAY_SECONDS } from '../messages/delivery/retry-policy';
 import { quietHoursRemainingMs } from './quiet-hours';
 import { activeGuardiansSql, messagesWaitingSql } from './stakes';
-
 import type { OwnerNoticeJob } from '../../contracts/jobs';
-export type { OwnerNoticeJob };
 
 /** Which alert switch governs a notice kind. */
 const ALERT_OF: Record<string, 'messages' | 'vaults' | 'canary_events'> = {
