@@ -25,6 +25,7 @@ const OWN_WORKERD = [
   'test/legacy-copies.test.ts',
   'test/legal-consent.test.ts',
   'test/migration-messages-recipient-left.test.ts',
+  'test/migration-clustered-hot-tables.test.ts',
   'test/passkeys.test.ts',
   'test/rehearsal-engine.test.ts',
   'test/sweep-expired.test.ts',

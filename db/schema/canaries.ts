@@ -51,6 +51,8 @@ export type Canary = typeof canaries.$inferSelect;
  * A link in a canary warning that checks that canary in without signing in (worker/src/domains/canary/check-in-links.ts):
  * one per sent warning, stored as the SHA-256 of its 256-bit token, used once, and only until it expires.
  * Opening it shows a page with one button; only that button's POST checks in, so a mail scanner changes nothing.
+ * Stored WITHOUT ROWID (db/migrations/0034_clustered_hot_tables.sql; drizzle cannot declare it): the token's
+ * hash is the table's own key, so an insert writes two rows, not three (docs/performance.md).
  */
 export const checkInLinks = sqliteTable(
   'check_in_links',

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { capsuleBy } from './helpers/capsules';
 import { memorialBy, postOn } from './helpers/memorials';
 import { EXPORTS, NOT_EXPORTED } from '../src/domains/legal/export/export-plan';
+import { tableRows } from '../src/domains/legal/export/table-rows';
 import { OPENER_PAGE_HTML } from '../src/domains/legal/export/opener-page.data';
 import { toBase64, toHex } from '../src/lib/encoding';
 import { api, signedInUser } from './helpers/api';
@@ -49,6 +50,42 @@ describe('the export plan', () => {
         plan.file,
       ).toEqual([]);
     }
+  });
+
+  it('pages a table stored without a rowid by its primary key, as the database declares it', async () => {
+    const { results } = await env.DB.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table'").all<{ name: string; sql: string }>();
+    // The schema's own tables (full-text search keeps shadow tables of its own without a rowid).
+    const withoutRowid = results.filter((t) => schemaTables.some((s) => s.name === t.name) && /WITHOUT ROWID\s*$/i.test(t.sql)).map((t) => t.name);
+    expect(withoutRowid.sort()).toEqual(['activity', 'check_in_links', 'owner_notice_deliveries']);
+    for (const plan of EXPORTS) {
+      if (!withoutRowid.includes(plan.table)) {
+        expect(plan.key, plan.file).toBeUndefined();
+        continue;
+      }
+      const columns = (await env.DB.prepare(`PRAGMA table_info(${plan.table})`).all<{ name: string; pk: number }>()).results;
+      const primaryKey = columns
+        .filter((c) => c.pk > 0)
+        .sort((a, b) => a.pk - b.pk)
+        .map((c) => c.name);
+      expect(plan.key, plan.file).toEqual(primaryKey);
+    }
+  });
+
+  it('streams a table stored without a rowid across pages: every row once, in its key’s order', async () => {
+    const owner = await signedInUser();
+    const start = Date.UTC(2026, 0, 1);
+    // 1,234 lines, three to each millisecond, so a page can end between rows of the same instant.
+    await env.DB.prepare(
+      `INSERT INTO activity (id, user_id, kind, source, summary, created_at)
+       WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 1233)
+       SELECT 'a-' || printf('%04d', i), ?1, 'note', 'system', 'A line.', ?2 + i / 3 FROM n`,
+    )
+      .bind(owner.id, start)
+      .run();
+    const plan = EXPORTS.find((p) => p.table === 'activity')!;
+    const seen: string[] = [];
+    for await (const row of tableRows(env.DB, plan, owner.id)) seen.push(String(row.id));
+    expect(seen.filter((id) => id.startsWith('a-'))).toEqual(Array.from({ length: 1_234 }, (_, i) => `a-${String(i).padStart(4, '0')}`));
   });
 });
 

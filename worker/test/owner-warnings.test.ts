@@ -91,7 +91,7 @@ async function reminderJob(canaryId: string, at: number) {
 }
 
 async function attemptsOf(noticeId: string) {
-  const { results } = await env.DB.prepare('SELECT channel, address, ok FROM owner_notice_deliveries WHERE notice_id = ? ORDER BY at, rowid')
+  const { results } = await env.DB.prepare('SELECT channel, address, ok FROM owner_notice_deliveries WHERE notice_id = ? ORDER BY at, id')
     .bind(noticeId)
     .all<{ channel: string; address: string; ok: number }>();
   return results.map((r) => `${r.channel} ${r.address} ${r.ok ? 'accepted' : 'failed'}`);

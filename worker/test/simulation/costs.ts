@@ -22,6 +22,8 @@ export interface Usage {
   d1RowsWritten: number;
   /** Rows written by table (the first table a statement inserts into, updates or deletes from): where the writes go. */
   d1WritesByTable: Record<string, number>;
+  /** Rows written by statement (its text, whitespace folded, cut at 120 characters): which writes to cut. */
+  d1WritesByStatement: Record<string, number>;
   /** Queue operations: a write per message sent, a read per delivery attempt, a delete per acknowledgement (per 64 KB). */
   queueOps: number;
   queueMessages: number;
@@ -43,6 +45,7 @@ export const emptyUsage = (): Usage => ({
   d1RowsRead: 0,
   d1RowsWritten: 0,
   d1WritesByTable: {},
+  d1WritesByStatement: {},
   queueOps: 0,
   queueMessages: 0,
   r2ClassA: 0,

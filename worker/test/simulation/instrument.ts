@@ -108,6 +108,13 @@ function writtenTable(sql: string): string {
   return m?.[1] ?? 'other';
 }
 
+/** A statement's text for the report: the writing part (after any WITH clause), whitespace folded, cut short. */
+function statementKey(sql: string): string {
+  const folded = sql.replace(/\s+/g, ' ').trim();
+  const write = /\b(?:INSERT|UPDATE|DELETE|REPLACE)\b/i.exec(folded);
+  return folded.slice(write?.index ?? 0, (write?.index ?? 0) + 120);
+}
+
 export function instrument(usage: Usage, switches: Switches, alarms: AlarmBook, rates: FaultRates, r: Random): Restore {
   const restores: Restore[] = [];
   restores.push(wrapObjectMethods(CanaryClock.prototype as unknown as Record<string, unknown>, CANARY_METHODS, () => 'canary', usage, switches, alarms));
@@ -136,8 +143,11 @@ export function instrument(usage: Usage, switches: Switches, alarms: AlarmBook, 
         usage.d1RowsRead += meta?.rows_read ?? 0;
         usage.d1RowsWritten += written;
         if (written) {
-          const table = writtenTable(String(sqls[i] ?? sqls[0] ?? ''));
+          const sql = String(sqls[i] ?? sqls[0] ?? '');
+          const table = writtenTable(sql);
           usage.d1WritesByTable[table] = (usage.d1WritesByTable[table] ?? 0) + written;
+          const statement = statementKey(sql);
+          usage.d1WritesByStatement[statement] = (usage.d1WritesByStatement[statement] ?? 0) + written;
         }
       });
     }

@@ -105,6 +105,11 @@ export function formatSummary(run: SimulationRun, s: Summary): string {
       .sort((a, b) => b[1] - a[1])
       .map(([k, n]) => `${k} ${(n / s.userDays).toFixed(2)}`)
       .join(', ')} per user-day`,
+    `  D1 rows written by statement (the ten largest, per user-day):\n${Object.entries(run.usage.d1WritesByStatement)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 10)
+      .map(([k, n]) => `    ${(n / s.userDays).toFixed(2)}  ${k}`)
+      .join('\n')}`,
     `  faults: queue ${JSON.stringify(run.queueStats)}; alarms ${JSON.stringify(run.alarmStats)}; email outages ${run.log.outages.length}`,
   ].join('\n');
 }

@@ -8,7 +8,7 @@ export async function listRecentActivity(ctx: ServiceContext, userId: string, li
     .select()
     .from(schema.activity)
     .where(eq(schema.activity.user_id, userId))
-    .orderBy(desc(schema.activity.created_at))
+    .orderBy(desc(schema.activity.created_at), desc(schema.activity.id))
     .limit(Math.min(Math.max(limit, 1), 100));
   return rows.map((r) => ({
     id: r.id,

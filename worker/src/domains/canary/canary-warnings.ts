@@ -29,7 +29,8 @@ export async function canaryWarnings(ctx: ServiceContext, userId: string, canary
         notices.map((n) => n.id),
       ),
     )
-    .orderBy(schema.ownerNoticeDeliveries.at);
+    // A try's attempts share `at`; their ids keep the order they were tried in (owner-notices/send-owner-notice.ts).
+    .orderBy(schema.ownerNoticeDeliveries.at, schema.ownerNoticeDeliveries.id);
   return {
     warnings: notices.map(
       (n): TCanaryWarning => ({

@@ -15,7 +15,7 @@ import type { CheckInParticipant, CheckInRows } from './check-in-rows';
  *
  * Every statement is decided by each check-in's own time `at`, never by when it runs, so applying a
  * check-in late, twice or out of order — or together with others — has the effect it had when it
- * happened: `last_check_in` only moves forward, the activity row is keyed by the event id, and the rest
+ * happened: `last_check_in` only moves forward, the activity row is keyed by its owner, time and event id, and the rest
  * compare against `at`.
  */
 /** What applying check-ins needs: D1 and the participants (wiring/check-in-participants.ts). */
@@ -104,7 +104,7 @@ export function canaryCheckInBatch(db: D1Database, checkIns: readonly CanaryChec
           `${rows.with} INSERT INTO activity (id, user_id, canary_id, kind, source, summary, created_at)
          SELECT b.event_id, c.user_id, c.id, 'check_in', b.source, 'Checked in ' || ${sourceWords('b.source')} || ': "' || ${CANARY_LABEL} || '".', b.at
          FROM b JOIN canaries c ON c.id = b.canary_id AND +c.active = 1 WHERE true
-         ON CONFLICT (id) DO NOTHING`,
+         ON CONFLICT DO NOTHING`,
         )
         .bind(...rows.params),
     ],
@@ -146,7 +146,7 @@ export async function applyUserCheckIn(ctx: CheckInContext, userId: string, entr
                   CASE WHEN count(*) = 0 THEN 'Checked in ' || ${sourceWords('?3')} || '.'
                        ELSE 'Checked in ' || ${sourceWords('?3')} || ': ' || group_concat('"' || ${CANARY_LABEL} || '"', ', ') || '.' END, ?2
            FROM canaries c WHERE c.user_id = ?1 AND c.active = 1
-           ON CONFLICT (id) DO NOTHING`,
+           ON CONFLICT DO NOTHING`,
           )
           .bind(userId, entry.at, entry.source, entry.event_id),
       ],

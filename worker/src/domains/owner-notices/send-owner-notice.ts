@@ -250,8 +250,10 @@ const pushAddress = (endpoint: string) => {
 async function recordAttempts(ctx: ServiceContext, notice: { id: string; user_id: string }, attempts: readonly NoticeAttempt[], at: Date) {
   if (!attempts.length) return;
   await ctx.db.insert(schema.ownerNoticeDeliveries).values(
-    attempts.map((a) => ({
-      id: crypto.randomUUID(),
+    attempts.map((a, i) => ({
+      // The table is ordered by (notice, at, id) and one try's attempts share `at`: the id starts with the
+      // attempt's place so they read back in the order they were tried.
+      id: `${i}-${crypto.randomUUID()}`,
       notice_id: notice.id,
       user_id: notice.user_id,
       channel: a.channel,

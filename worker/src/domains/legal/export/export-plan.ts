@@ -15,6 +15,11 @@ export interface TableExport {
   where: string;
   /** Columns never exported: secrets, and the sender's own bookkeeping on a copy received. */
   omit?: readonly string[];
+  /**
+   * A table stored WITHOUT ROWID has no rowid to page by: its primary key's columns, in the key's order
+   * (worker/test/legal-export.test.ts checks this against the database).
+   */
+  key?: readonly string[];
 }
 
 const SENT = 'SELECT id FROM messages WHERE sender_id = ?1';
@@ -33,8 +38,8 @@ export const EXPORTS: readonly TableExport[] = [
   // "Test everything": the plans and what each TEST copy reached.
   { table: 'rehearsals', file: 'rehearsals', where: 'user_id = ?1' },
   { table: 'canary_transitions', file: 'canary_history', where: 'user_id = ?1' },
-  { table: 'check_in_links', file: 'check_in_links', where: 'user_id = ?1', omit: ['token_hash'] },
-  { table: 'activity', file: 'activity', where: 'user_id = ?1' },
+  { table: 'check_in_links', file: 'check_in_links', where: 'user_id = ?1', omit: ['token_hash'], key: ['token_hash'] },
+  { table: 'activity', file: 'activity', where: 'user_id = ?1', key: ['user_id', 'created_at', 'id'] },
   { table: 'deadman_switches', file: 'deadman_switch', where: 'user_id = ?1' },
   { table: 'scheduled_deletions', file: 'scheduled_deletions', where: 'user_id = ?1' },
   { table: 'account_inactivity', file: 'inactivity', where: 'user_id = ?1' },
@@ -65,7 +70,7 @@ export const EXPORTS: readonly TableExport[] = [
   { table: 'push_subscriptions', file: 'push_devices', where: 'user_id = ?1', omit: ['auth'] },
   { table: 'phone_verifications', file: 'phone_verifications', where: 'user_id = ?1', omit: ['code_hash'] },
   { table: 'owner_notices', file: 'notices', where: 'user_id = ?1' },
-  { table: 'owner_notice_deliveries', file: 'notice_deliveries', where: 'user_id = ?1' },
+  { table: 'owner_notice_deliveries', file: 'notice_deliveries', where: 'user_id = ?1', key: ['notice_id', 'at', 'id'] },
   { table: 'outbox_messages', file: 'outbox', where: 'recipient_user_id = ?1' },
   { table: 'api_keys', file: 'api_keys', where: 'user_id = ?1', omit: ['key_hash'] },
   { table: 'api_usage', file: 'api_usage', where: 'user_id = ?1' },

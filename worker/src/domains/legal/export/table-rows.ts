@@ -3,20 +3,28 @@ import type { TableExport } from './export-plan';
 const PAGE = 500;
 
 /**
- * One table's rows for the user, a page at a time (keyset on rowid), so an account of any size streams
- * through a flat amount of memory. Omitted columns never leave D1's answer.
+ * One table's rows for the user, a page at a time (keyset on rowid, or on the primary key of a table stored
+ * without one), so an account of any size streams through a flat amount of memory. Omitted columns are
+ * dropped from each row before it is yielded (a key column among them still orders the pages).
  */
 export async function* tableRows(db: D1Database, plan: TableExport, userId: string): AsyncGenerator<Record<string, unknown>> {
+  const key = plan.key ?? null;
   const omit = new Set(['__rowid', ...(plan.omit ?? [])]);
-  let after = -1;
+  const order = key ? key.join(', ') : 'rowid';
+  const select = key ? '*' : 'rowid AS __rowid, *';
+  // Row values compare column by column, as the key orders the rows.
+  const after = key ? `(${key.join(', ')}) > (${key.map((_, i) => `?${i + 2}`).join(', ')})` : 'rowid > ?2';
+  let last: unknown[] | null = null;
   for (;;) {
+    const where = last ? `(${plan.where}) AND ${after}` : `(${plan.where})`;
     const { results } = await db
-      .prepare(`SELECT rowid AS __rowid, * FROM ${plan.table} WHERE (${plan.where}) AND rowid > ?2 ORDER BY rowid LIMIT ${PAGE}`)
-      .bind(userId, after)
+      .prepare(`SELECT ${select} FROM ${plan.table} WHERE ${where} ORDER BY ${order} LIMIT ${PAGE}`)
+      .bind(userId, ...(last ?? []))
       .all<Record<string, unknown>>();
     for (const row of results) yield Object.fromEntries(Object.entries(row).filter(([k]) => !omit.has(k)));
     if (results.length < PAGE) break;
-    after = Number(results[results.length - 1]!.__rowid);
+    const end: Record<string, unknown> = results[results.length - 1]!;
+    last = key ? key.map((k) => end[k]) : [end.__rowid];
   }
 }
 

@@ -1,0 +1,123 @@
+import { applyD1Migrations, env } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Migration 0034 rebuilds activity, owner_notice_deliveries and check_in_links WITHOUT ROWID, keyed as they
+ * are read (docs/performance.md, "Rows stored in their key's order"). This applies it to a populated database
+ * (an empty D1 of its own, MIGRATION_TEST_DB) and checks that nothing was lost, that a row inserted now costs
+ * fewer rows written, and that the owner's deletion still takes every row with it.
+ */
+const db = env.MIGRATION_TEST_DB;
+const NAME = '0034_clustered_hot_tables.sql';
+const TABLES = ['activity', 'owner_notice_deliveries', 'check_in_links'];
+
+const before = () => {
+  const at = env.TEST_MIGRATIONS.findIndex((m) => m.name === NAME);
+  if (at < 0) throw new Error(`${NAME} is not among the migrations`);
+  return env.TEST_MIGRATIONS.slice(0, at);
+};
+
+const rows = async (table: string) => (await db.prepare(`SELECT * FROM ${table} ORDER BY ${table === 'check_in_links' ? 'token_hash' : 'id'}`).all()).results;
+const T = Date.UTC(2026, 0, 1);
+
+async function populate() {
+  await db.batch([
+    db.prepare("INSERT INTO users (id, email, data_policy_region, created_at, updated_at) VALUES ('u-owner', 'owner@example.com', 'EU', ?1, ?1)").bind(T),
+    db.prepare("INSERT INTO users (id, email, data_policy_region, created_at, updated_at) VALUES ('u-other', 'other@example.com', 'EU', ?1, ?1)").bind(T),
+    db
+      .prepare(
+        `INSERT INTO canaries (id, user_id, name, interval_seconds, token_hash, last_check_in, created_at)
+         VALUES ('c-1', 'u-owner', 'Daily', 86400, 'hash-c1', ?1, ?1), ('c-2', 'u-other', 'Weekly', 604800, 'hash-c2', ?1, ?1)`,
+      )
+      .bind(T),
+    db
+      .prepare(
+        `INSERT INTO activity (id, user_id, canary_id, kind, source, summary, created_at)
+         VALUES ('a-1', 'u-owner', 'c-1', 'check_in', 'ping', 'Checked in by ping: "Daily".', ?1),
+                ('a-2', 'u-owner', 'c-1', 'check_in', 'ping', 'Checked in by ping: "Daily".', ?1),
+                ('a-3', 'u-owner', NULL, 'deadman_cancelled', 'system', 'Cancelled.', ?2),
+                ('a-4', 'u-other', 'c-2', 'reminder', 'system', 'Reminder sent.', ?2)`,
+      )
+      .bind(T + 1000, T + 2000),
+    db
+      .prepare(
+        `INSERT INTO owner_notices (id, user_id, kind, subject, text, status, due_at, created_at, canary_id)
+         VALUES ('n-1', 'u-owner', 'canary_warning', 'Check in', 'Please check in.', 'sent', ?1, ?1, 'c-1'),
+                ('n-2', 'u-other', 'canary_warning', 'Check in', 'Please check in.', 'pending', ?1, ?1, 'c-2')`,
+      )
+      .bind(T),
+    db
+      .prepare(
+        `INSERT INTO owner_notice_deliveries (id, notice_id, user_id, channel, address, ok, error, at)
+         VALUES ('d-1', 'n-1', 'u-owner', 'email', 'o***@example.com', 0, 'mailbox full', ?1),
+                ('d-2', 'n-1', 'u-owner', 'sms', '+44 ••• 12', 1, NULL, ?2),
+                ('d-3', 'n-2', 'u-other', 'email', 'o***@example.com', 0, 'timed out', ?2)`,
+      )
+      .bind(T + 10, T + 20),
+    db
+      .prepare(
+        `INSERT INTO check_in_links (token_hash, user_id, canary_id, notice_id, created_at, expires_at, used_at)
+         VALUES ('h-1', 'u-owner', 'c-1', 'n-1', ?1, ?2, ?1), ('h-2', 'u-other', 'c-2', 'n-2', ?1, ?2, NULL)`,
+      )
+      .bind(T, T + 86_400_000),
+  ]);
+}
+
+describe('migration 0034: the hot insert-only tables stored in their key’s order', () => {
+  it('keeps every row, leaves nothing of the rebuild behind, and every foreign key holds', async () => {
+    await applyD1Migrations(db, before());
+    await populate();
+    const snapshot = Object.fromEntries(await Promise.all(TABLES.map(async (t) => [t, await rows(t)] as const)));
+    for (const t of TABLES) expect(snapshot[t]!.length, t).toBeGreaterThan(1);
+
+    await applyD1Migrations(db, env.TEST_MIGRATIONS);
+
+    expect(await db.prepare('SELECT name FROM d1_migrations WHERE name = ?').bind(NAME).first()).not.toBeNull();
+    for (const [table, was] of Object.entries(snapshot)) expect(await rows(table), table).toEqual(was);
+    const tables = await db
+      .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name IN ('activity', 'owner_notice_deliveries', 'check_in_links')`)
+      .all<{ name: string; sql: string }>();
+    for (const t of tables.results) expect(t.sql, t.name).toMatch(/WITHOUT ROWID$/);
+    const leftovers = await db.prepare("SELECT name FROM sqlite_master WHERE name LIKE '\\_\\_%' ESCAPE '\\'").all();
+    expect(leftovers.results).toEqual([]);
+    const indexes = await db
+      .prepare(
+        `SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('activity', 'owner_notice_deliveries', 'check_in_links') AND sql IS NOT NULL ORDER BY name`,
+      )
+      .all();
+    expect(indexes.results.map((r) => r.name)).toEqual(['check_in_links_canary_idx', 'owner_notice_deliveries_user_idx']);
+    expect((await db.prepare('PRAGMA foreign_key_check').all()).results).toEqual([]);
+  });
+
+  it('after it, an activity line is one row written, a delivery two, a link two; the same line again is none', async () => {
+    const line = db.prepare(
+      "INSERT INTO activity (id, user_id, canary_id, kind, source, summary, created_at) VALUES ('a-5', 'u-owner', 'c-1', 'check_in', 'ping', 'Checked in.', ?1) ON CONFLICT DO NOTHING",
+    );
+    expect((await line.bind(T + 3000).run()).meta.rows_written).toBe(1);
+    expect((await line.bind(T + 3000).run()).meta.rows_written).toBe(0);
+    const delivery = await db
+      .prepare(
+        "INSERT INTO owner_notice_deliveries (id, notice_id, user_id, channel, address, ok, at) VALUES ('d-4', 'n-1', 'u-owner', 'push', 'this phone', 1, ?1)",
+      )
+      .bind(T + 30)
+      .run();
+    expect(delivery.meta.rows_written).toBe(2);
+    const link = await db
+      .prepare("INSERT INTO check_in_links (token_hash, user_id, canary_id, notice_id, created_at, expires_at) VALUES ('h-3', 'u-owner', 'c-1', 'n-1', ?1, ?1)")
+      .bind(T)
+      .run();
+    expect(link.meta.rows_written).toBe(2);
+  });
+
+  it('after it, deleting the owner still takes their lines, deliveries and links, and leaves the other person’s', async () => {
+    await db.prepare("DELETE FROM users WHERE id = 'u-owner'").run();
+    for (const table of TABLES) {
+      const left = (await rows(table)) as { user_id: string }[];
+      expect(left.length, table).toBeGreaterThan(0);
+      expect(
+        left.every((r) => r.user_id === 'u-other'),
+        table,
+      ).toBe(true);
+    }
+  });
+});
