@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ZDeathConfirmedPayload } from '../src/contracts/webhooks';
 import { humanTime } from '../src/lib/human-time';
 import { checkInAll } from '../src/domains/canary/check-in';
+import { clockOf } from '../src/domains/canary/canary-timer';
 import { createCanary } from '../src/domains/canary/create-canary';
 import type { MissedCheckinsEvent } from '../src/contracts/jobs';
 import { reportDeath } from '../src/domains/developer/death-verification';
@@ -268,6 +269,29 @@ describe('the ladder, step by step', () => {
     const fresh = (await openReport(l.owner.id))!;
     expect(fresh.id).not.toBe(reportId);
     expect(await kinds(l.owner.id)).toEqual(['death_reported', 'veto_opened', 'refuted', 'death_reported', 'veto_opened']);
+  });
+
+  it('a check-in D1 has not heard of yet (its projection still on the queue) still refutes the report when the window ends', async () => {
+    const l = await ladder(1);
+    const at = l.missedAt;
+    await reportAt(at, l.guardians[0]!, l.ids[0]!);
+    const reportId = (await openReport(l.owner.id))!.id;
+    // The owner checks in by the canary's token two days into the window: the object records it; the
+    // copy for D1 is not sent (lost with the isolate, or still queued when the window ends).
+    const checkedInAt = at + 2 * DAY;
+    expect(await clockOf(env, l.canary.id).checkIn(l.canary.id, null, { event_id: crypto.randomUUID(), at: checkedInAt, source: 'ping' })).not.toBeNull();
+    expect((await openReport(l.owner.id))?.id).toBe(reportId);
+
+    // The halfway reminder on time, then the window's end.
+    await captureQueues(() => advanceLadder(servicesAt(at + WINDOW / 2 + 1000), l.owner.id, 'direct'));
+    await captureQueues(() => advanceLadder(servicesAt(at + WINDOW + 1000), l.owner.id, 'direct'));
+
+    expect((await userRow(l.owner.id)).death_confirmed_at).toBeNull();
+    expect(await env.DB.prepare('SELECT status, closed_at FROM death_reports WHERE id = ?').bind(reportId).first()).toEqual({
+      status: 'refuted',
+      closed_at: checkedInAt,
+    });
+    expect(await kinds(l.owner.id)).not.toContain('death_confirmed');
   });
 
   it('a hold pauses death-triggered releases and nothing else', async () => {

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ZCreateMessageInput } from '../src/contracts/messages';
 import { ZVaultAssignInput } from '../src/contracts/vault';
+import { clockOf } from '../src/domains/canary/canary-timer';
 import { checkInAll } from '../src/domains/canary/check-in';
 import { createCanary } from '../src/domains/canary/create-canary';
 import type { MissedCheckinsEvent } from '../src/contracts/jobs';
@@ -57,6 +58,7 @@ type Step =
   | { t: 'revoke'; g: number }
   | { t: 'hold'; g: number; days: number }
   | { t: 'checkIn' }
+  | { t: 'objectCheckIn' }
   | { t: 'run'; twice: boolean }
   | { t: 'jobs'; redeliver: boolean };
 
@@ -69,43 +71,94 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ t: fc.constant('revoke' as const), g: fc.integer({ min: 0, max: 2 }) }) },
   { weight: 3, arbitrary: fc.record({ t: fc.constant('hold' as const), g: fc.integer({ min: 0, max: 2 }), days: fc.integer({ min: 1, max: 5 }) }) },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('checkIn' as const) }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('objectCheckIn' as const) }) },
   { weight: 4, arbitrary: fc.record({ t: fc.constant('run' as const), twice: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('jobs' as const), redeliver: fc.boolean() }) },
 );
 
 /** The reference: docs/decisions/guardian-ladder.md, nothing else. */
+interface ReportModel {
+  opened: number;
+  votes: Set<number>;
+  key: boolean;
+  windowOpened: number | null;
+  windowEnds: number | null;
+  halfway: number | null;
+  halfwaySent: boolean;
+}
+
 interface Model {
   quorum: number;
   lastCheckIn: number;
   active: boolean[];
-  report: { votes: Set<number>; key: boolean; windowOpened: number | null; windowEnds: number | null; halfway: number | null; halfwaySent: boolean } | null;
+  report: ReportModel | null;
+  /** A sandbox key's report: it confirms nothing, but its window's end is a moment the ladder settles. */
+  sandbox: ReportModel | null;
   holds: { until: number; created: number }[];
   confirmedAt: number | null;
   released: boolean;
+  /**
+   * A token check-in only the canary's object knows (its copy for D1 lost with the isolate that answered):
+   * D1 hears of it when someone settles — before a report is taken, before a confirmation. Then it does
+   * what any check-in does at its own time: refutes a report opened before it, ends holds made before it.
+   */
+  owed: number | null;
+}
+
+/** D1 hears of the check-in only the object held (a settle): what it does, judged by its own time. */
+function settle(m: Model) {
+  const at = m.owed;
+  if (at == null) return;
+  m.owed = null;
+  m.lastCheckIn = Math.max(m.lastCheckIn, at);
+  if (m.report && m.report.opened <= at) m.report = null;
+  if (m.sandbox && m.sandbox.opened <= at) m.sandbox = null;
+  m.holds = m.holds.filter((h) => h.created > at);
 }
 
 const holdMax = (m: Model, now: number) => Math.max(0, ...m.holds.filter((h) => h.until > now).map((h) => h.until));
 
-/** What time alone does by `now` (a clock run). */
+/** What time alone does by `now` (a clock run): each open window's halfway reminder, then its end. */
 function modelRun(m: Model, now: number) {
   for (;;) {
-    const r = m.report;
-    if (!r || r.windowOpened == null) return;
-    if (!r.halfwaySent && r.halfway! <= now) {
-      r.halfwaySent = true;
-      if (now > r.halfway! + HALFWAY_LATE_MS) r.windowEnds = Math.max(r.windowEnds!, now + Math.floor((r.windowEnds! - r.windowOpened) / 2));
+    const open = [m.report, m.sandbox].filter((r): r is ReportModel => r?.windowOpened != null);
+    if (!open.length) return;
+    const hold = holdMax(m, now);
+    const due = open.filter((r) => r.halfwaySent && r.windowEnds! <= now && hold <= now);
+    // Before any window ends, D1 hears of every check-in the objects hold.
+    if (due.length && m.owed != null) {
+      settle(m);
       continue;
     }
-    if (r.halfwaySent && r.windowEnds! <= now && holdMax(m, now) <= now) {
-      m.confirmedAt = now;
-      m.report = null;
+    let moved = false;
+    for (const r of open) {
+      if (!r.halfwaySent && r.halfway! <= now) {
+        r.halfwaySent = true;
+        if (now > r.halfway! + HALFWAY_LATE_MS) r.windowEnds = Math.max(r.windowEnds!, now + Math.floor((r.windowEnds! - r.windowOpened!) / 2));
+        moved = true;
+      } else if (due.includes(r)) {
+        if (r === m.report) {
+          m.confirmedAt = now;
+          m.report = null;
+        } else m.sandbox = null;
+        moved = true;
+      }
     }
-    return;
+    if (!moved) return;
   }
 }
 
-function openWindow(m: Model, now: number) {
-  const r = m.report!;
+const newReport = (now: number): ReportModel => ({
+  opened: now,
+  votes: new Set(),
+  key: false,
+  windowOpened: null,
+  windowEnds: null,
+  halfway: null,
+  halfwaySent: false,
+});
+
+function openWindow(r: ReportModel, now: number) {
   r.windowOpened = now;
   r.windowEnds = now + WINDOW;
   r.halfway = now + WINDOW / 2;
@@ -176,7 +229,17 @@ describe('guardian ladder model', () => {
         const keyId = crypto.randomUUID();
         const key = (sandbox: boolean) => ({ user: ownerUser, via: 'key', keyId, scopes: ['webhook:death-verification'], sandbox }) as unknown as KeyPrincipal;
 
-        const m: Model = { quorum, lastCheckIn: t0, active: [true, true, true], report: null, holds: [], confirmedAt: null, released: false };
+        const m: Model = {
+          quorum,
+          lastCheckIn: t0,
+          active: [true, true, true],
+          report: null,
+          sandbox: null,
+          holds: [],
+          confirmedAt: null,
+          released: false,
+          owed: null,
+        };
         const pendingJobs: string[] = [];
         const events: MissedCheckinsEvent[] = [];
         const run = async <T>(fn: () => Promise<T>) => {
@@ -268,23 +331,29 @@ describe('guardian ladder model', () => {
               if (events.length) await run(() => askGuardians(at(), events[k % events.length]!));
               break;
             case 'report': {
-              const expectRefused = !m.active[step.g] || m.confirmedAt != null || !missed;
+              // Taken only once D1 has every check-in the objects hold (a guardian never reports against a stale copy).
+              if (m.active[step.g] && m.confirmedAt == null) settle(m);
+              const expectRefused = !m.active[step.g] || m.confirmedAt != null || now < m.lastCheckIn + INTERVAL;
               const got = await refused(() => answerAsGuardian(at(), guardianUsers[step.g]!, gids[step.g]!, { answer: 'report_death' }));
               expect({ k, step, refused: got }).toEqual({ k, step, refused: expectRefused });
               if (expectRefused) break;
-              m.report ??= { votes: new Set(), key: false, windowOpened: null, windowEnds: null, halfway: null, halfwaySent: false };
+              m.report ??= newReport(now);
               m.report.votes.add(step.g);
               const activeVotes = [...m.report.votes].filter((g) => m.active[g]).length;
-              if (m.report.windowOpened == null && activeVotes >= m.quorum) openWindow(m, now);
+              if (m.report.windowOpened == null && activeVotes >= m.quorum) openWindow(m.report, now);
               break;
             }
             case 'keyReport': {
               const got = await refused(() => reportDeath(at(), key(step.sandbox), {}));
               expect({ k, step, refused: got }).toEqual({ k, step, refused: m.confirmedAt != null });
-              if (m.confirmedAt != null || step.sandbox) break;
-              m.report ??= { votes: new Set(), key: false, windowOpened: null, windowEnds: null, halfway: null, halfwaySent: false };
+              if (m.confirmedAt != null) break;
+              if (step.sandbox) {
+                if (!m.sandbox) openWindow((m.sandbox = newReport(now)), now);
+                break;
+              }
+              m.report ??= newReport(now);
               m.report.key = true;
-              if (m.report.windowOpened == null) openWindow(m, now);
+              if (m.report.windowOpened == null) openWindow(m.report, now);
               break;
             }
             case 'revoke': {
@@ -306,8 +375,22 @@ describe('guardian ladder model', () => {
               await run(() => checkInAll(at(), owner.id, 'web'));
               m.lastCheckIn = now;
               m.report = null;
+              m.sandbox = null;
               m.holds = [];
+              // Its own, later check-in does all that one owed would (the object's latest is now written).
+              m.owed = null;
               break;
+            case 'objectCheckIn': {
+              // A token check-in: the canary's object records it; its copy for D1 is never sent. A second
+              // apart from the steps around it: whether a check-in refutes a report is decided by their times,
+              // and a tie within one millisecond is not a case people make.
+              now += 1000;
+              const entry = { event_id: crypto.randomUUID(), at: now, source: 'ping' as const };
+              expect(await clockOf(env, canary.id).checkIn(canary.id, null, entry)).not.toBeNull();
+              m.owed = now;
+              now += 1000;
+              break;
+            }
             case 'run':
               await run(() => advanceLadder(at(), owner.id, 'direct'));
               if (step.twice) await run(() => advanceLadder(at(), owner.id, 'alarm'));

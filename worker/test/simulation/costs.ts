@@ -27,6 +27,8 @@ export interface Usage {
   /** Queue operations: a write per message sent, a read per delivery attempt, a delete per acknowledgement (per 64 KB). */
   queueOps: number;
   queueMessages: number;
+  /** Messages sent, by their `type` (canary_wake, canary_check_in, canary_notice, …): which paths make them. */
+  queueMessagesByType: Record<string, number>;
   r2ClassA: number;
   r2ClassB: number;
   /** D1's size at the end of the run, bytes. */
@@ -48,6 +50,7 @@ export const emptyUsage = (): Usage => ({
   d1WritesByStatement: {},
   queueOps: 0,
   queueMessages: 0,
+  queueMessagesByType: {},
   r2ClassA: 0,
   r2ClassB: 0,
   d1Bytes: 0,

@@ -105,6 +105,10 @@ export function formatSummary(run: SimulationRun, s: Summary): string {
       .sort((a, b) => b[1] - a[1])
       .map(([k, n]) => `${k} ${(n / s.userDays).toFixed(2)}`)
       .join(', ')} per user-day`,
+    `  queue messages by type: ${Object.entries(run.usage.queueMessagesByType)
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, n]) => `${k} ${(n / s.userDays).toFixed(2)}`)
+      .join(', ')} per user-day`,
     `  D1 rows written by statement (the ten largest, per user-day):\n${Object.entries(run.usage.d1WritesByStatement)
       .sort((a, b) => b[1] - a[1])
       .slice(0, 10)

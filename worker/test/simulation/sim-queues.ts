@@ -107,6 +107,8 @@ export class SimQueues {
       if (this.switches.counting) {
         this.usage.queueOps += chunks; // the write
         this.usage.queueMessages += 1;
+        const type = String((m.body as { type?: unknown } | null)?.type ?? binding);
+        this.usage.queueMessagesByType[type] = (this.usage.queueMessagesByType[type] ?? 0) + 1;
       }
     }
   }

@@ -2,14 +2,15 @@ import { appOrigin } from '../../lib/app-origin';
 import type { DeathConfirmedJob } from '../../contracts/jobs';
 import type { ServiceContext } from '../../env';
 import { log } from '../../lib/logger';
+import { settleCheckInsOf } from '../canary/settle-check-ins';
 import { deathFlagStatement } from '../messages/release/set-death-confirmed';
 import { enqueueOwnerNotice, insertOwnerNotice } from '../notify/enqueue-owner-notice';
 import { enqueueGuardianNotices, noticeToActiveGuardians } from './guardian-notices';
 import { returnedIds } from '../../lib/db-batch';
 import { holdUntil, ifRecorded, personName, readable, recordStep } from './ladder-records';
 
-/** Bound on steps per run (halfway, then confirm, for a real and a sandbox report): a bug cannot spin. */
-const MAX_STEPS = 6;
+/** Bound on steps per run (halfway, the settle, then confirm, for a real and a sandbox report): a bug cannot spin. */
+const MAX_STEPS = 8;
 /**
  * A halfway reminder recorded later than this (our outage: a lost timer, a down reconciler) moves the
  * window's end to at least half a window after it, so the owner always has half a window between the
@@ -20,6 +21,7 @@ export const HALFWAY_LATE_MS = 15 * 60_000;
 interface OpenReport {
   id: string;
   sandbox: number;
+  opened_at: number;
   window_opened_at: number;
   window_ends_at: number;
   halfway_at: number;
@@ -44,11 +46,12 @@ export async function advanceLadder(
 ): Promise<{ nextWakeAt: Date | null; confirmed: string[] }> {
   const db = ctx.env.DB;
   const confirmed: string[] = [];
+  let settled = false;
   for (let step = 0; step < MAX_STEPS; step++) {
     const now = ctx.now().getTime();
     const { results: reports } = await db
       .prepare(
-        `SELECT id, sandbox, window_opened_at, window_ends_at, halfway_at, halfway_sent_at, timer_due_at
+        `SELECT id, sandbox, opened_at, window_opened_at, window_ends_at, halfway_at, halfway_sent_at, timer_due_at
          FROM death_reports WHERE owner_id = ?1 AND status = 'open' AND window_opened_at IS NOT NULL`,
       )
       .bind(ownerId)
@@ -56,12 +59,22 @@ export async function advanceLadder(
     if (!reports.length) return { nextWakeAt: null, confirmed };
     const hold = (await holdUntil(ctx, ownerId, now)) ?? 0;
 
+    const due = reports.filter((r) => r.halfway_sent_at != null && r.window_ends_at <= now && hold <= now);
+    if (due.length && !settled) {
+      // The canaries' objects hold the check-ins; D1 may not have the latest yet (its projection still on the
+      // queue, or lost with the isolate that answered it). A check-in after the report refutes it: make D1
+      // agree first, then look again (docs/decisions/canary-engine.md) — as the release engine does before a
+      // window ends.
+      await settleCheckInsOf(ctx, ownerId, Math.min(...due.map((r) => r.opened_at)));
+      settled = true;
+      continue;
+    }
     let moved = false;
     for (const r of reports) {
       if (r.halfway_sent_at == null && r.halfway_at <= now) {
         await sendHalfwayReminder(ctx, ownerId, r, now);
         moved = true;
-      } else if (r.halfway_sent_at != null && r.window_ends_at <= now && hold <= now) {
+      } else if (due.includes(r)) {
         if (await confirmDeath(ctx, ownerId, r, now)) confirmed.push(r.id);
         moved = true;
       }

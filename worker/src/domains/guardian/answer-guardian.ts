@@ -3,6 +3,7 @@ import type { User } from '@afterword/db/schema';
 import { MAX_HOLD_DAYS, ZGuardianAnswerInput, type TLadderAnswerResult } from '../../contracts/guardian';
 import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
+import { settleCheckInsOf } from '../canary/settle-check-ins';
 import { hasConsent } from '../legal/consent-state';
 import { parseOrThrow } from '../../lib/validation';
 import { enqueueOwnerNotice, insertOwnerNotice } from '../notify/enqueue-owner-notice';
@@ -86,6 +87,10 @@ export async function answerAsGuardian(ctx: ServiceContext, user: User, id: stri
     await syncGuardianClock(ctx.env, owner.id);
   } else {
     if (!(await hasConsent(ctx, owner.id, 'guardian'))) throw new AppError('FORBIDDEN', GUARDIAN_CONSENT_WITHDRAWN(name));
+    // The canaries' objects hold the check-ins and D1's copy may lag (a projection still queued, or lost with
+    // the isolate that answered it): D1 hears of them first, so a report is never taken against a stale
+    // `last_check_in` — an owner who checked in has not missed (docs/decisions/canary-engine.md).
+    await settleCheckInsOf(ctx, owner.id);
     if (!(await isMissing(ctx, owner.id, now))) throw new AppError('CONFLICT', NOT_MISSED(name));
     const outcome = await recordDeathReport(ctx, owner, { kind: 'guardian', guardianId: g.id }, false);
     if (!outcome.voted) recorded = 'already_reported';
