@@ -348,7 +348,10 @@ describe('guardian ladder model', () => {
               expect({ k, step, refused: got }).toEqual({ k, step, refused: m.confirmedAt != null });
               if (m.confirmedAt != null) break;
               if (step.sandbox) {
-                if (!m.sandbox) openWindow((m.sandbox = newReport(now)), now);
+                if (!m.sandbox) {
+                  m.sandbox = newReport(now);
+                  openWindow(m.sandbox, now);
+                }
                 break;
               }
               m.report ??= newReport(now);
