@@ -15,7 +15,7 @@ import { createServiceContext } from '../src/wiring/service-context';
 import { api, signedInUser } from './helpers/api';
 import { createCanaryFor, servicesAt, transitionsOf } from './helpers/canary';
 import { captureQueues, createMessageFor, messageRow, transitionCauses } from './helpers/messages';
-import { insideClock, queueDown, queueLosing, queueRecording } from './helpers/canary-clock';
+import { dbRefusingBatches, insideClock, queueDown, queueLosing, queueRecording } from './helpers/canary-clock';
 import { countingD1 } from './helpers/counting-d1';
 
 /**
@@ -83,7 +83,7 @@ describe('a token check-in at the edge', () => {
     expect(projections.bodies).toEqual(checkIns);
   });
 
-  it('leaves the check-in unsent in its object, which queues it again at its next wake: a projection the Worker never sent still reaches D1', async () => {
+  it('leaves the check-in unsent in its object, whose next wake writes it: a projection the Worker never sent still reaches D1', async () => {
     const owner = await signedInUser();
     const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
     const entry: ClockCheckIn = { event_id: crypto.randomUUID(), at: Date.now(), source: 'ping' };
@@ -91,20 +91,33 @@ describe('a token check-in at the edge', () => {
     expect(await clock(canary.id).checkIn(canary.id, 1, entry)).not.toBeNull();
     expect(await lastCheckInInD1(canary.id)).toBeLessThan(entry.at);
 
-    // The wake's own projection carries it: no message of its own.
+    // A wake that records nothing writes its timer and the check-ins it holds into D1 itself: no queue message.
     const projections = queueRecording();
     await insideClock(canary.id, { PROJECTIONS: projections.queue }, (c) => c.alarm());
-    expect(projections.bodies.map((b) => b.type)).toEqual(['canary_wake']);
-    expect(projections.bodies[0]!.check_ins).toEqual([entry]);
-    await applyProjections(createServiceContext(env), projections.bodies as never);
+    expect(projections.bodies).toEqual([]);
     expect(await lastCheckInInD1(canary.id)).toBe(entry.at);
     const { results } = await env.DB.prepare("SELECT id FROM activity WHERE canary_id = ? AND kind = 'check_in'").bind(canary.id).all<{ id: string }>();
     expect(results.map((r) => r.id)).toEqual([entry.event_id]);
 
-    // Queued by the object itself now: the next wake does not send it again.
+    // Written by the object itself now: the next wake does not carry it again.
     const again = queueRecording();
-    await insideClock(canary.id, { PROJECTIONS: again.queue }, (c) => c.alarm());
+    await insideClock(canary.id, { PROJECTIONS: again.queue, DB: dbRefusingBatches() }, (c) => c.alarm());
     expect(again.bodies.flatMap((b) => (b.check_ins as unknown[] | undefined) ?? [])).toEqual([]);
+  });
+
+  it('a wake that records nothing while D1 refuses queues its projection instead, check-ins and all', async () => {
+    const owner = await signedInUser();
+    const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
+    const entry: ClockCheckIn = { event_id: crypto.randomUUID(), at: Date.now(), source: 'ping' };
+    expect(await clock(canary.id).checkIn(canary.id, 1, entry)).not.toBeNull();
+
+    const projections = queueRecording();
+    await insideClock(canary.id, { PROJECTIONS: projections.queue, DB: dbRefusingBatches() }, (c) => c.alarm());
+    expect(projections.bodies.map((b) => b.type)).toEqual(['canary_wake']);
+    expect(projections.bodies[0]!.check_ins).toEqual([entry]);
+    expect(await lastCheckInInD1(canary.id)).toBeLessThan(entry.at);
+    await applyProjections(createServiceContext(env), projections.bodies as never);
+    expect(await lastCheckInInD1(canary.id)).toBe(entry.at);
   });
 
   it('a canary checked in a hundred times before its next wake queues them itself: its unsent check-ins stay few', async () => {

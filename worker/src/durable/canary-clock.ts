@@ -17,6 +17,7 @@ import {
   toMissedEvent,
   warningsToSend,
 } from '../domains/canary/plan-wake';
+import { applyProjections } from '../domains/canary/projection-batch';
 import { applyWakeProjections, WAKE_ROWS_PER_MESSAGE } from '../domains/canary/wake-projection';
 import type { Bindings } from '../env';
 import { withD1Delay } from '../lib/d1-delay';
@@ -247,8 +248,9 @@ export class CanaryClock extends DurableObject<Bindings> {
   /**
    * One run of the engine on this object's own state: records what is due (plan-wake.ts), sends the misses
    * that count to JOBS (send, then mark: a crash in between re-sends; consumers deduplicate on the event
-   * id), projects what it recorded into D1 — through the PROJECTIONS queue on the alarm's path, directly
-   * for the reconciler and tests — and keeps the next due instant. Nothing here waits for D1 on the alarm's path.
+   * id), projects what it recorded into D1 — through the PROJECTIONS queue on the alarm's path (a wake that
+   * recorded nothing is written directly, falling back to the queue: writeQuietWake), directly for the
+   * reconciler and tests — and keeps the next due instant. A wake that recorded something never waits for D1.
    */
   private async runEngine(state: ClockState, now: number, by: RecordedBy, opts: { arm: boolean; project: 'queue' | 'now' }): Promise<number> {
     const sql = this.ctx.storage.sql;
@@ -327,6 +329,7 @@ export class CanaryClock extends DurableObject<Bindings> {
       });
     }
     if (mode === 'now') await applyWakeProjections(this.env, messages);
+    else if (!transitions.length && !activities.length) await this.writeQuietWake(messages);
     else await sendInBatches(this.env.PROJECTIONS, messages);
     // Only what was read above: a row recorded meanwhile (or an emission mark) stays for the next projection.
     for (const t of transitions) {
@@ -341,6 +344,22 @@ export class CanaryClock extends DurableObject<Bindings> {
     for (const a of activities) sql.exec('DELETE FROM pending_activity WHERE id = ?', a.id);
     this.checkIns.markSent(checkIns);
     if (checkIns.length) this.unqueued = null;
+  }
+
+  /**
+   * A wake that recorded nothing — most are: a check-in left the alarm early, and it only moves the timer on —
+   * carries just the timer and the check-ins held unsent. It is written into D1 here, the consumer's own way
+   * (projection-batch.ts: one round trip, the check-ins' participants included), instead of queued: a queue
+   * message is three billed operations and this was half of them (docs/performance.md). Whatever D1 does not
+   * take now goes to the queue as before, so nothing waits on D1 for good.
+   */
+  private async writeQuietWake(messages: WakeProjection[]) {
+    const { retry } = await applyProjections(createServiceContext(this.env), messages);
+    if (retry.length)
+      await sendInBatches(
+        this.env.PROJECTIONS,
+        retry.map((i) => messages[i]!),
+      );
   }
 
   /** Records a timer event once (its cycle, kind and misses are unique). `projected`: D1 already has it. */

@@ -35,6 +35,16 @@ export function queueRecording() {
   return { queue, bodies, sends: () => sends };
 }
 
+/** D1 that prepares statements but refuses every batch (a write that fails), for what falls back to a queue. */
+export function dbRefusingBatches(): D1Database {
+  return {
+    prepare: (sql: string) => env.DB.prepare(sql),
+    batch: async () => {
+      throw new Error('D1 unavailable');
+    },
+  } as unknown as D1Database;
+}
+
 /** Runs `fn` inside a canary's Durable Object with some of its bindings replaced (restored afterwards). */
 export async function insideClock<T>(canaryId: string, bindings: Partial<typeof env>, fn: (clock: CanaryClock) => Promise<T>): Promise<T> {
   return runInDurableObject(clockOf(env, canaryId), async (instance: CanaryClock) => {
