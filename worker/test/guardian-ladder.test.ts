@@ -191,6 +191,17 @@ describe('the ladder, step by step', () => {
     expect((await captureQueues(() => askGuardians(servicesAt(m.missedAt + DAY), missedEvent(m, 2)))).result).toBe(1);
   });
 
+  it('asks nobody when a check-in D1 has not heard of yet ended the missed cycle (the object is asked first)', async () => {
+    const l = await ladder(2);
+    // The owner checks in by token after the deadline; the copy for D1 is not sent.
+    const entry = { event_id: crypto.randomUUID(), at: l.missedAt, source: 'ping' as const };
+    expect(await clockOf(env, l.canary.id).checkIn(l.canary.id, null, entry)).not.toBeNull();
+    const asked = await captureQueues(() => askGuardians(servicesAt(l.missedAt + 1000), missedEvent(l)));
+    expect(asked.result).toBe(0);
+    expect(jobsOf(asked.jobs, 'guardian_notice')).toEqual([]);
+    expect(await kinds(l.owner.id)).toEqual([]);
+  });
+
   it('needs two distinct guardians for a quorum of 2 of 3: the same guardian twice counts once', async () => {
     const l = await ladder(3, 2);
     const [a, b] = l.guardians;

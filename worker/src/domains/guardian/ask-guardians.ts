@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import type { MissedCheckinsEvent } from '../../contracts/jobs';
 import { deadlineOfStored } from '../../contracts/canary-health';
 import type { ServiceContext } from '../../env';
+import { settleCanaries } from '../canary/canary-timer';
 import { hasConsent } from '../legal/consent-state';
 import { enqueueGuardianNotices, noticeToActiveGuardians } from './guardian-notices';
 import { returnedIds } from '../../lib/db-batch';
@@ -20,6 +21,9 @@ import { loadSettings, personName, readable, recordStep } from './ladder-records
 export async function askGuardians(ctx: ServiceContext, event: MissedCheckinsEvent): Promise<number> {
   const settings = await loadSettings(ctx, event.user_id);
   if (event.misses < settings.ask_after_misses) return 0;
+  // Whether the event is stale is read from D1, so D1 first agrees with the canary's object: a check-in it
+  // has not projected yet still ends the cycle, and nobody is asked (docs/decisions/canary-engine.md).
+  await settleCanaries(ctx.env, [event.canary_id]);
   const [canary] = await ctx.db.select().from(schema.canaries).where(eq(schema.canaries.id, event.canary_id)).limit(1);
   if (!canary || deadlineOfStored(canary) !== Date.parse(event.deadline)) return 0;
   const [owner] = await ctx.db.select().from(schema.users).where(eq(schema.users.id, event.user_id)).limit(1);
