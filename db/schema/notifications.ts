@@ -84,9 +84,10 @@ export const ownerNotices = sqliteTable(
     attempts: integer('attempts').notNull().default(0),
   },
   (t) => [
+    // A canary's warnings are read through the owner's index (a person has few canaries): one index fewer to
+    // write with every notice (docs/performance.md).
     index('owner_notices_user_idx').on(t.user_id, t.created_at),
     index('owner_notices_due_idx').on(t.status, t.due_at),
-    index('owner_notices_canary_idx').on(t.canary_id, t.created_at),
   ],
 );
 
