@@ -29,6 +29,7 @@ function owner(events: { checkIns?: number[]; consent?: [number, boolean][]; rem
     consentChanges: (events.consent ?? []).map(([at, consent]) => ({ at, consent })),
     deletionRequestedAt: null,
     deathReports: events.deathReports ?? [],
+    reporter: events.deathReports?.length ? 'guardian' : null,
     subscription: null,
   };
 }

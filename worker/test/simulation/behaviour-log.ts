@@ -30,6 +30,8 @@ export interface PersonLog {
   deletionRequestedAt: number | null;
   /** When the service accepted their guardian's report of their death (true or not), in order. */
   deathReports: number[];
+  /** Who would report it: a guardian, or their executor with their own key (null: nobody). */
+  reporter: 'guardian' | 'key' | null;
   /** Their plan as their billing page showed it: bought at the start, cancelled (at), and what it was at the end. */
   subscription: { cancelledAt: number | null; planAtEnd: string } | null;
 }
@@ -79,7 +81,10 @@ export function timelineOf(log: BehaviourLog, person: number): string {
     ...p.warnings.map((t) => ({ t, what: p.reminders.includes(t) ? 'grace reminder reached the owner' : 're-warning reached the owner' })),
     ...p.consentChanges.map((c) => ({ t: c.at, what: c.consent ? 'allowed messages again' : 'withdrew the messages consent' })),
     ...(p.deletionRequestedAt === null ? [] : [{ t: p.deletionRequestedAt, what: 'asked to delete their account (erased 7 days later)' }]),
-    ...p.deathReports.map((t) => ({ t, what: 'their guardian reported their death' })),
+    ...p.deathReports.map((t) => ({
+      t,
+      what: p.reporter === 'key' ? 'their executor reported their death with their key' : 'their guardian reported their death',
+    })),
     ...(p.subscription?.cancelledAt
       ? [{ t: p.subscription.cancelledAt, what: `cancelled their Pro subscription (plan at the end: ${p.subscription.planAtEnd})` }]
       : []),

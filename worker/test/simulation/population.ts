@@ -57,6 +57,12 @@ export interface PersonPlan {
 
 /** A guardian and the death report they make: after a real death, or during a lapse (a report the owner refutes by checking in). */
 export interface GuardianPlan {
+  /**
+   * `guardian`: another person of the run, invited and accepted, reports after a missed check-in (refused
+   * until one). `key`: the owner's executor reports with the owner's own `webhook:death-verification` API
+   * key, which needs no miss: the veto window opens at once.
+   */
+  via: 'guardian' | 'key';
   by: number;
   reportFrom: number;
   reportUntil: number;
@@ -191,7 +197,8 @@ function drawWritingTimes(r: Random, people: PersonPlan[], horizon: number) {
  * Guardians, drawn after everyone else so the rest of a seed's population is what it was before: four in five
  * of those who die have a guardian who reports the death one to six days later, and three in ten of those
  * with a lapse one who reports a death that did not happen, during the lapse. The guardian is someone who
- * neither dies nor leaves. Each guarded owner also leaves one message with a `delay_after_death` rule (0, 1
+ * neither dies nor leaves; one report in four comes instead from the owner's executor, with an API key of the
+ * owner's (`webhook:death-verification`), which opens the veto window without waiting for a miss. Each guarded owner also leaves one message with a `delay_after_death` rule (0, 1
  * or 3 days; a window of 0 or 1 day), so a confirmed death — or a false one left unrefuted — has something to
  * release.
  */
@@ -203,14 +210,22 @@ function drawGuardians(r: Random, people: PersonPlan[], horizon: number) {
     let plan: GuardianPlan | null = null;
     if (p.diesAt !== null && r.chance(0.8)) {
       const from = p.diesAt + Math.round(r.between(1, 6) * DAY);
-      plan = { by: -1, reportFrom: from, reportUntil: horizon, falseReport: false };
+      plan = { via: 'guardian', by: -1, reportFrom: from, reportUntil: horizon, falseReport: false };
     } else if (p.diesAt === null && lapse && r.chance(0.3)) {
       // While they have missed and not yet come back: the guardian gives up once they would have heard from them.
-      plan = { by: -1, reportFrom: Math.round(lapse.from + r.between(1.2, 2) * p.intervalMs), reportUntil: Math.round(lapse.to), falseReport: true };
+      plan = {
+        via: 'guardian',
+        by: -1,
+        reportFrom: Math.round(lapse.from + r.between(1.2, 2) * p.intervalMs),
+        reportUntil: Math.round(lapse.to),
+        falseReport: true,
+      };
     }
     const others = candidates.filter((c) => c.index !== p.index);
     if (!plan || !others.length || plan.reportFrom >= Math.min(plan.reportUntil, horizon)) continue;
     plan.by = r.pick(others).index;
+    // One in four reports through an executor's key instead (drawn here, after the rest of the plan).
+    if (r.chance(0.25)) plan.via = 'key';
     p.guardian = plan;
     let recipient = r.int(0, people.length - 2);
     if (recipient >= p.index) recipient++;

@@ -190,6 +190,8 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     nextConsent: number;
     /** Their guardian's guardianship id (from accepting), and whether the report was made or given up. */
     guardianship: string | null;
+    /** Or their executor's key (`webhook:death-verification`), made by the owner over the API. */
+    deathKey: string | null;
     reportDone: boolean;
     /** The messages they write during the run, in order, and how many are done. */
     midRun: MessagePlan[];
@@ -240,6 +242,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         consentChanges: [],
         deletionRequestedAt: null,
         deathReports: [],
+        reporter: plan.guardian?.via ?? null,
         subscription: plan.subscription ? { cancelledAt: null, planAtEnd: 'pro' } : null,
         session: account.token,
         password: account.password,
@@ -247,6 +250,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         next: 0,
         nextConsent: 0,
         guardianship: null,
+        deathKey: null,
         reportDone: false,
         midRun: plan.messages.filter((m) => m.writtenAtMs !== undefined).sort((a, b) => a.writtenAtMs! - b.writtenAtMs!),
         nextWrite: 0,
@@ -255,7 +259,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     });
     // Guardians, as people make them: the owner invites over the API, the invitation goes out by email (the
     // outbox), and the guardian accepts with the link's token.
-    const guarded = people.filter((p) => p.plan.guardian !== null);
+    const guarded = people.filter((p) => p.plan.guardian?.via === 'guardian');
     await inPool(guarded, async (p) => {
       const g = people[p.plan.guardian!.by]!;
       const assigned = await request(usage, switches, 'POST', '/api/guardian/assign', p.session, { email: g.email, consent: true });
@@ -275,6 +279,15 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       if (accepted.status !== 200) throw new Error(`guardian accept: ${accepted.status} ${JSON.stringify(accepted.data)}`);
       p.guardianship = accepted.data.id;
     }
+    // Executors: the owner makes a key with the death-verification scope and hands it over (the key is in the answer only).
+    await inPool(
+      people.filter((p) => p.plan.guardian?.via === 'key'),
+      async (p) => {
+        const made = await request(usage, switches, 'POST', '/api/developer/keys', p.session, { name: 'Executor', scopes: ['webhook:death-verification'] });
+        if (made.status !== 201) throw new Error(`executor key: ${made.status} ${JSON.stringify(made.data)}`);
+        p.deathKey = made.data.key;
+      },
+    );
     const written: MessageLog[][] = people.map(() => []);
     await inPool(people, async (p) => {
       for (const m of p.plan.messages.filter((m) => m.writtenAtMs === undefined)) {
@@ -314,7 +327,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         Math.min(...people.filter((p) => active(p) && p.next < p.plan.checkIns.length).map((p) => start + p.plan.checkIns[p.next]!)),
         Math.min(...people.filter((p) => active(p) && p.nextConsent < p.plan.consent.length).map((p) => start + p.plan.consent[p.nextConsent]!.at)),
         Math.min(...people.filter((p) => active(p) && p.plan.leavesAt !== null).map((p) => start + p.plan.leavesAt!)),
-        Math.min(...people.filter((p) => p.guardianship && !p.reportDone).map((p) => start + p.plan.guardian!.reportFrom)),
+        Math.min(...people.filter((p) => (p.guardianship || p.deathKey) && !p.reportDone).map((p) => start + p.plan.guardian!.reportFrom)),
         Math.min(...people.filter((p) => active(p) && p.nextWrite < p.midRun.length).map((p) => start + p.midRun[p.nextWrite]!.writtenAtMs!)),
         Math.min(
           ...people
@@ -367,15 +380,19 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       });
       // Guardians report a death (after a real one, or during an owner's lapse); before the owner has missed a
       // check-in the report is refused (409) and they try again at the next step, until they would have heard back.
-      const reporting = people.filter((p) => p.guardianship && !p.reportDone && start + p.plan.guardian!.reportFrom <= now);
+      // An executor reports with the owner's key: no miss needed, so only a failure (5xx) is tried again.
+      const reporting = people.filter((p) => (p.guardianship || p.deathKey) && !p.reportDone && start + p.plan.guardian!.reportFrom <= now);
       await inPool(reporting, async (p) => {
         if (now >= start + p.plan.guardian!.reportUntil) {
           p.reportDone = true;
           return;
         }
         const g = people[p.plan.guardian!.by]!;
-        const res = await signedIn(g, 'POST', `/api/guardian/${p.guardianship}/answer`, { answer: 'report_death' });
-        if (res.status !== 200) {
+        const res = p.deathKey
+          ? await request(usage, switches, 'POST', '/api/death-verification/report', p.deathKey, {})
+          : await signedIn(g, 'POST', `/api/guardian/${p.guardianship}/answer`, { answer: 'report_death' });
+        if (p.deathKey && res.status !== 202 && res.status < 500) throw new Error(`executor's report: ${res.status} ${JSON.stringify(res.data)}`);
+        if (res.status !== 200 && res.status !== 202) {
           refused += 1;
           // A failure (5xx) may have been written with its answer lost; a refusal (409: no miss yet) was not.
           p.unsureSince.report = res.status >= 500 ? (p.unsureSince.report ?? now) : null;
@@ -555,6 +572,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         next: _n,
         nextConsent: _c,
         guardianship: _g,
+        deathKey: _k,
         reportDone: _r,
         midRun: _m,
         nextWrite: _x,
