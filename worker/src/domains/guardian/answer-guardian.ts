@@ -92,7 +92,7 @@ export async function answerAsGuardian(ctx: ServiceContext, user: User, id: stri
     // `last_check_in` — an owner who checked in has not missed (docs/decisions/canary-engine.md).
     await settleCheckInsOf(ctx, owner.id);
     if (!(await isMissing(ctx, owner.id, now))) throw new AppError('CONFLICT', NOT_MISSED(name));
-    const outcome = await recordDeathReport(ctx, owner, { kind: 'guardian', guardianId: g.id }, false);
+    const outcome = await recordDeathReport(ctx, owner, { kind: 'guardian', guardianId: g.id }, false, { openedAt: now });
     if (!outcome.voted) recorded = 'already_reported';
   }
   const state = await ladderStateFor(ctx, owner, now);

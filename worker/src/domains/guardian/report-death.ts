@@ -24,8 +24,17 @@ export interface ReportOutcome {
  * notice. Every statement re-checks that the reporter may report (an active guardian; the death not yet confirmed),
  * so a revocation racing the vote records nothing. The caller checks the rest first (404/403/409).
  */
-export async function recordDeathReport(ctx: ServiceContext, owner: User, reporter: Reporter, sandbox: boolean): Promise<ReportOutcome> {
+export async function recordDeathReport(
+  ctx: ServiceContext,
+  owner: User,
+  reporter: Reporter,
+  sandbox: boolean,
+  opts: { openedAt?: number } = {},
+): Promise<ReportOutcome> {
   const now = ctx.now().getTime();
+  // A report is refuted by a check-in at or after it opened. A caller that first made D1 agree with the canaries'
+  // objects dates the report from before that settle, so a check-in the settle could not see refutes it.
+  const openedAt = Math.min(opts.openedAt ?? now, now);
   const settings = await loadSettings(ctx, owner.id);
   const windowMs = settings.veto_window_hours * HOUR_MS;
   const db = ctx.env.DB;
@@ -61,6 +70,7 @@ export async function recordDeathReport(ctx: ServiceContext, owner: User, report
     ].join('\n\n'), // ?12
     stepId, // ?13
     isGuardian ? null : (reporter.note ?? null), // ?14
+    openedAt, // ?15
   ];
   const eligible = isGuardian
     ? `EXISTS (SELECT 1 FROM guardians WHERE id = ?5 AND owner_id = ?1 AND status = 'active') AND EXISTS (SELECT 1 FROM users WHERE id = ?1 AND death_confirmed_at IS NULL)`
@@ -72,7 +82,7 @@ export async function recordDeathReport(ctx: ServiceContext, owner: User, report
          >= coalesce((SELECT quorum FROM guardian_settings WHERE owner_id = ?1), 1)`
     : '1';
   const sql = [
-    `INSERT OR IGNORE INTO death_reports (id, owner_id, status, sandbox, opened_by, opened_at) SELECT ?4, ?1, 'open', ?3, ?7, ?2 WHERE ${eligible}`,
+    `INSERT OR IGNORE INTO death_reports (id, owner_id, status, sandbox, opened_by, opened_at) SELECT ?4, ?1, 'open', ?3, ?7, ?15 WHERE ${eligible}`,
     `INSERT OR IGNORE INTO death_report_votes (id, report_id, guardian_id, key_id, created_at)
      SELECT ?6, id, ${isGuardian ? '?5, NULL' : 'NULL, ?5'}, ?2 FROM death_reports WHERE ${openReport} AND ${eligible}`,
     `INSERT INTO ladder_transitions (id, owner_id, kind, actor, cause, detail, report_id, dedupe_key, at)
