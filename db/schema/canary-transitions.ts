@@ -1,11 +1,11 @@
 import { isNull } from 'drizzle-orm';
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { CANARY_TRANSITION_KINDS, REMINDER_DELIVERY_STATUSES, TRANSITION_RECORDERS } from './enums';
 
 /**
  * Every state change a canary's timer records: the grace-entry reminder, each missed interval, and the
- * re-warning after a late deadline. One row per (canary, cycle, kind, misses): a timer that runs twice
- * or a redelivered message cannot record a second one. `cycle_deadline` is the deadline of the
+ * re-warning after a late deadline. One row per (canary, cycle, kind, misses) — the table's key: a timer that
+ * runs twice or a redelivered message cannot record a second one. `cycle_deadline` is the deadline of the
  * check-in cycle (last_check_in + interval), which separates one run of misses from the next.
  *
  * The row is also the outbox of the `missed_checkins` event: `emitted_at` is set once the event is on
@@ -14,7 +14,8 @@ import { CANARY_TRANSITION_KINDS, REMINDER_DELIVERY_STATUSES, TRANSITION_RECORDE
 export const canaryTransitions = sqliteTable(
   'canary_transitions',
   {
-    id: text('id').primaryKey(),
+    /** The event's id (the object's; a warning's notice carries it). Unique by construction, and looked up by nothing. */
+    id: text('id').notNull(),
     canary_id: text('canary_id').notNull(),
     user_id: text('user_id').notNull(),
     cycle_deadline: integer('cycle_deadline', { mode: 'timestamp_ms' }).notNull(),
@@ -34,7 +35,9 @@ export const canaryTransitions = sqliteTable(
     recorded_by: text('recorded_by', { enum: TRANSITION_RECORDERS }).notNull(),
   },
   (t) => [
-    uniqueIndex('canary_transitions_once').on(t.canary_id, t.cycle_deadline, t.kind, t.misses),
+    // The once-per-cycle key is the primary key of a table stored WITHOUT ROWID (db/migrations/0036_transitions_by_key.sql;
+    // drizzle cannot declare it): an insert writes the row and the owner's index, not four rows (docs/performance.md).
+    primaryKey({ name: 'canary_transitions_pk', columns: [t.canary_id, t.cycle_deadline, t.kind, t.misses] }),
     index('canary_transitions_user_idx').on(t.user_id, t.fired_at),
     // Only the rows not yet emitted, which the reconciler looks for: most rows arrive emitted (a wake sends its
     // events before it projects them), and a row an index does not hold costs no write there (docs/performance.md).

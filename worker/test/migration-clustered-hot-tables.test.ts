@@ -2,23 +2,27 @@ import { applyD1Migrations, env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Migration 0034 rebuilds activity, owner_notice_deliveries and check_in_links WITHOUT ROWID, keyed as they
- * are read (docs/performance.md, "Rows stored in their key's order"). This applies it to a populated database
+ * Migrations 0034 and 0036 rebuild activity, owner_notice_deliveries, check_in_links and canary_transitions
+ * WITHOUT ROWID, keyed as they are read (docs/performance.md, "Rows stored in their key's order"). This applies
+ * them to a populated database
  * (an empty D1 of its own, MIGRATION_TEST_DB) and checks that nothing was lost, that a row inserted now costs
  * fewer rows written, and that the owner's deletion still takes every row with it.
  */
 const db = env.MIGRATION_TEST_DB;
 const NAME = '0034_clustered_hot_tables.sql';
-const TABLES = ['activity', 'owner_notice_deliveries', 'check_in_links'];
+const TABLES = ['activity', 'owner_notice_deliveries', 'check_in_links', 'canary_transitions'];
 
 const before = () => {
-  const at = env.TEST_MIGRATIONS.findIndex((m) => m.name === NAME);
+  const at = env.TEST_MIGRATIONS.findIndex((m) => m.name === NAME); // the first of the two
   if (at < 0) throw new Error(`${NAME} is not among the migrations`);
   return env.TEST_MIGRATIONS.slice(0, at);
 };
 
 const rows = async (table: string) => (await db.prepare(`SELECT * FROM ${table} ORDER BY ${table === 'check_in_links' ? 'token_hash' : 'id'}`).all()).results;
+const TRANSITION = `INSERT INTO canary_transitions (id, canary_id, user_id, cycle_deadline, kind, misses, due_at, fired_at, counts_from, emitted_at, recorded_by)
+  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?4, ?4, ?7, ?8, 'alarm')`;
 const T = Date.UTC(2026, 0, 1);
+const DAY = 86_400_000;
 
 async function populate() {
   await db.batch([
@@ -60,10 +64,13 @@ async function populate() {
          VALUES ('h-1', 'u-owner', 'c-1', 'n-1', ?1, ?2, ?1), ('h-2', 'u-other', 'c-2', 'n-2', ?1, ?2, NULL)`,
       )
       .bind(T, T + 86_400_000),
+    db.prepare(TRANSITION).bind('t-1', 'c-1', 'u-owner', T + DAY, 'grace_reminder', 0, null, T + DAY),
+    db.prepare(TRANSITION).bind('t-2', 'c-1', 'u-owner', T + DAY, 'missed', 1, T + DAY + 1, null),
+    db.prepare(TRANSITION).bind('t-3', 'c-2', 'u-other', T + 7 * DAY, 'missed', 1, null, null),
   ]);
 }
 
-describe('migration 0034: the hot insert-only tables stored in their key’s order', () => {
+describe('migrations 0034 and 0036: the hot insert-only tables stored in their key’s order', () => {
   it('keeps every row, leaves nothing of the rebuild behind, and every foreign key holds', async () => {
     await applyD1Migrations(db, before());
     await populate();
@@ -72,7 +79,8 @@ describe('migration 0034: the hot insert-only tables stored in their key’s ord
 
     await applyD1Migrations(db, env.TEST_MIGRATIONS);
 
-    expect(await db.prepare('SELECT name FROM d1_migrations WHERE name = ?').bind(NAME).first()).not.toBeNull();
+    for (const name of [NAME, '0036_transitions_by_key.sql'])
+      expect(await db.prepare('SELECT name FROM d1_migrations WHERE name = ?').bind(name).first(), name).not.toBeNull();
     for (const [table, was] of Object.entries(snapshot)) expect(await rows(table), table).toEqual(was);
     const tables = await db
       .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name IN ('activity', 'owner_notice_deliveries', 'check_in_links')`)
@@ -82,14 +90,19 @@ describe('migration 0034: the hot insert-only tables stored in their key’s ord
     expect(leftovers.results).toEqual([]);
     const indexes = await db
       .prepare(
-        `SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('activity', 'owner_notice_deliveries', 'check_in_links') AND sql IS NOT NULL ORDER BY name`,
+        `SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN (${TABLES.map((t) => `'${t}'`).join(', ')}) AND sql IS NOT NULL ORDER BY name`,
       )
       .all();
-    expect(indexes.results.map((r) => r.name)).toEqual(['check_in_links_canary_idx', 'owner_notice_deliveries_user_idx']);
+    expect(indexes.results.map((r) => r.name)).toEqual([
+      'canary_transitions_unemitted_idx',
+      'canary_transitions_user_idx',
+      'check_in_links_canary_idx',
+      'owner_notice_deliveries_user_idx',
+    ]);
     expect((await db.prepare('PRAGMA foreign_key_check').all()).results).toEqual([]);
   });
 
-  it('after it, an activity line is one row written, a delivery two, a link two; the same line again is none', async () => {
+  it('after them, an activity line is one row written, a delivery two, a link two, a timer event two; the same again none', async () => {
     const line = db.prepare(
       "INSERT INTO activity (id, user_id, canary_id, kind, source, summary, created_at) VALUES ('a-5', 'u-owner', 'c-1', 'check_in', 'ping', 'Checked in.', ?1) ON CONFLICT DO NOTHING",
     );
@@ -107,11 +120,20 @@ describe('migration 0034: the hot insert-only tables stored in their key’s ord
       .bind(T)
       .run();
     expect(link.meta.rows_written).toBe(2);
+    // A timer event that arrives emitted: the row and the owner's index; the same event again is ignored by its key.
+    const event = db.prepare(TRANSITION).bind('t-4', 'c-1', 'u-owner', T + 2 * DAY, 'grace_reminder', 0, null, T + 2 * DAY);
+    expect((await event.run()).meta.rows_written).toBe(2);
+    const again = await db
+      .prepare(TRANSITION.replace('INSERT INTO', 'INSERT OR IGNORE INTO'))
+      .bind('t-5', 'c-1', 'u-owner', T + 2 * DAY, 'grace_reminder', 0, null, T + 2 * DAY)
+      .run();
+    expect(again.meta.rows_written).toBe(0);
   });
 
-  it('after it, deleting the owner still takes their lines, deliveries and links, and leaves the other person’s', async () => {
+  it('after them, deleting the owner takes their lines, deliveries and links, and leaves the other person’s', async () => {
     await db.prepare("DELETE FROM users WHERE id = 'u-owner'").run();
-    for (const table of TABLES) {
+    // canary_transitions has no foreign key (account deletion deletes its rows itself, domains/account/delete-account.ts).
+    for (const table of TABLES.filter((t) => t !== 'canary_transitions')) {
       const left = (await rows(table)) as { user_id: string }[];
       expect(left.length, table).toBeGreaterThan(0);
       expect(

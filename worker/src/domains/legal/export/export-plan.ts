@@ -37,7 +37,7 @@ export const EXPORTS: readonly TableExport[] = [
   { table: 'canaries', file: 'canaries', where: 'user_id = ?1', omit: ['token_hash'] },
   // "Test everything": the plans and what each TEST copy reached.
   { table: 'rehearsals', file: 'rehearsals', where: 'user_id = ?1' },
-  { table: 'canary_transitions', file: 'canary_history', where: 'user_id = ?1' },
+  { table: 'canary_transitions', file: 'canary_history', where: 'user_id = ?1', key: ['canary_id', 'cycle_deadline', 'kind', 'misses'] },
   { table: 'check_in_links', file: 'check_in_links', where: 'user_id = ?1', omit: ['token_hash'], key: ['token_hash'] },
   { table: 'activity', file: 'activity', where: 'user_id = ?1', key: ['user_id', 'created_at', 'id'] },
   { table: 'deadman_switches', file: 'deadman_switch', where: 'user_id = ?1' },
