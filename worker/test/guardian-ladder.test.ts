@@ -305,6 +305,19 @@ describe('the ladder, step by step', () => {
     expect(await kinds(l.owner.id)).not.toContain('death_confirmed');
   });
 
+  it('refuses a report (409) when the owner checked in by token and D1 has not heard of it yet: the objects are asked first', async () => {
+    const l = await ladder(1);
+    // Checked in an hour before the deadline; the copy for D1 is not sent, so D1 alone would call them missed.
+    const entry = { event_id: crypto.randomUUID(), at: l.t0 + DAY - HOUR, source: 'ping' as const };
+    expect(await clockOf(env, l.canary.id).checkIn(l.canary.id, null, entry)).not.toBeNull();
+    await expect(reportAt(l.missedAt, l.guardians[0]!, l.ids[0]!)).rejects.toMatchObject({
+      code: 'CONFLICT',
+      detail: expect.stringMatching(/has not missed a check-in/),
+    });
+    expect(await openReport(l.owner.id)).toBeNull();
+    expect(await kinds(l.owner.id)).toEqual([]);
+  });
+
   it('a hold pauses death-triggered releases and nothing else', async () => {
     const l = await ladder(1);
     const recipient = await signedInUser();
