@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { DEADMAN_FINAL_NOTICE_MS, processDeadmanSwitches } from '../src/domains/deadman/process-deadman';
+import { clockOf } from '../src/domains/canary/canary-timer';
 import { api, signedInUser } from './helpers/api';
 import { createCanaryFor, servicesAt } from './helpers/canary';
 
@@ -78,6 +79,23 @@ describe("the dead-man's switch", () => {
     // The cancelled deletion is never carried out (a day later the switch, not yet passed again, deletes nothing).
     expect((await processDeadmanSwitches(servicesAt(deadline + 1000 + DEADMAN_FINAL_NOTICE_MS))).deleted).toBe(0);
     expect((await api('GET', '/api/auth/me', { token: owner.token })).status).toBe(200);
+  });
+
+  it('schedules nothing when the owner checked in by token and only the canary’s object knows yet', async () => {
+    const owner = await signedInUser();
+    const canary = await createCanaryFor(owner.token);
+    const setup = await api('POST', '/api/deadman/setup', { token: owner.token, json: { hours: 1 } });
+    const deadline = Date.parse(setup.data.deadline);
+    // Ten minutes before the deadline, by the canary's token; the copy for D1 is not sent.
+    const entry = { event_id: crypto.randomUUID(), at: deadline - 10 * 60_000, source: 'ping' as const };
+    expect(await clockOf(env, canary.id).checkIn(canary.id, null, entry)).not.toBeNull();
+
+    expect(await processDeadmanSwitches(servicesAt(deadline + 1000))).toEqual({ scheduled: 0, deleted: 0 });
+    expect((await api('GET', '/api/legal/deletions', { token: owner.token })).data.items).toEqual([expect.objectContaining({ status: 'armed' })]);
+    const now = await api('GET', '/api/deadman', { token: owner.token });
+    expect(Date.parse(now.data.deadline)).toBe(entry.at + HOUR);
+    // Past the deadline that check-in set, the switch does its work.
+    expect(await processDeadmanSwitches(servicesAt(entry.at + HOUR + 1000))).toEqual({ scheduled: 1, deleted: 0 });
   });
 
   it('cancel removes the switch and any scheduled deletion', async () => {
