@@ -1,9 +1,9 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { DEADMAN_FINAL_NOTICE_MS, processDeadmanSwitches } from '../src/domains/deadman/process-deadman';
-import { clockOf } from '../src/domains/canary/canary-timer';
 import { api, signedInUser } from './helpers/api';
 import { createCanaryFor, servicesAt } from './helpers/canary';
+import { checkInWithQueueDown } from './helpers/canary-clock';
 
 const HOUR = 3600_000;
 
@@ -87,8 +87,7 @@ describe("the dead-man's switch", () => {
     const setup = await api('POST', '/api/deadman/setup', { token: owner.token, json: { hours: 1 } });
     const deadline = Date.parse(setup.data.deadline);
     // Ten minutes before the deadline, by the canary's token; the copy for D1 is not sent.
-    const entry = { event_id: crypto.randomUUID(), at: deadline - 10 * 60_000, source: 'ping' as const };
-    expect(await clockOf(env, canary.id).checkIn(canary.id, null, entry)).not.toBeNull();
+    const entry = await checkInWithQueueDown(canary.id, deadline - 10 * 60_000);
 
     expect(await processDeadmanSwitches(servicesAt(deadline + 1000))).toEqual({ scheduled: 0, deleted: 0 });
     expect((await api('GET', '/api/legal/deletions', { token: owner.token })).data.items).toEqual([expect.objectContaining({ status: 'armed' })]);

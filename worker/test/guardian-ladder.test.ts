@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 import { ZDeathConfirmedPayload } from '../src/contracts/webhooks';
 import { humanTime } from '../src/lib/human-time';
 import { checkInAll } from '../src/domains/canary/check-in';
-import { clockOf } from '../src/domains/canary/canary-timer';
 import { createCanary } from '../src/domains/canary/create-canary';
 import type { MissedCheckinsEvent } from '../src/contracts/jobs';
 import { reportDeath } from '../src/domains/developer/death-verification';
@@ -25,6 +24,7 @@ import type { KeyPrincipal } from '../src/middleware/context';
 import { api, signedInUser } from './helpers/api';
 import { servicesAt } from './helpers/canary';
 import { guardianOf, ladderSteps } from './helpers/guardian';
+import { checkInWithQueueDown } from './helpers/canary-clock';
 import { captureQueues, createMessageFor, messageRow, type QueuedJob } from './helpers/messages';
 import { endpointFor } from './helpers/webhooks';
 
@@ -194,8 +194,7 @@ describe('the ladder, step by step', () => {
   it('asks nobody when a check-in D1 has not heard of yet ended the missed cycle (the object is asked first)', async () => {
     const l = await ladder(2);
     // The owner checks in by token after the deadline; the copy for D1 is not sent.
-    const entry = { event_id: crypto.randomUUID(), at: l.missedAt, source: 'ping' as const };
-    expect(await clockOf(env, l.canary.id).checkIn(l.canary.id, null, entry)).not.toBeNull();
+    await checkInWithQueueDown(l.canary.id, l.missedAt);
     const asked = await captureQueues(() => askGuardians(servicesAt(l.missedAt + 1000), missedEvent(l)));
     expect(asked.result).toBe(0);
     expect(jobsOf(asked.jobs, 'guardian_notice')).toEqual([]);
@@ -290,7 +289,7 @@ describe('the ladder, step by step', () => {
     // The owner checks in by the canary's token two days into the window: the object records it; the
     // copy for D1 is not sent (lost with the isolate, or still queued when the window ends).
     const checkedInAt = at + 2 * DAY;
-    expect(await clockOf(env, l.canary.id).checkIn(l.canary.id, null, { event_id: crypto.randomUUID(), at: checkedInAt, source: 'ping' })).not.toBeNull();
+    await checkInWithQueueDown(l.canary.id, checkedInAt);
     expect((await openReport(l.owner.id))?.id).toBe(reportId);
 
     // The halfway reminder on time, then the window's end.
@@ -308,8 +307,7 @@ describe('the ladder, step by step', () => {
   it('refuses a report (409) when the owner checked in by token and D1 has not heard of it yet: the objects are asked first', async () => {
     const l = await ladder(1);
     // Checked in an hour before the deadline; the copy for D1 is not sent, so D1 alone would call them missed.
-    const entry = { event_id: crypto.randomUUID(), at: l.t0 + DAY - HOUR, source: 'ping' as const };
-    expect(await clockOf(env, l.canary.id).checkIn(l.canary.id, null, entry)).not.toBeNull();
+    await checkInWithQueueDown(l.canary.id, l.t0 + DAY - HOUR);
     await expect(reportAt(l.missedAt, l.guardians[0]!, l.ids[0]!)).rejects.toMatchObject({
       code: 'CONFLICT',
       detail: expect.stringMatching(/has not missed a check-in/),

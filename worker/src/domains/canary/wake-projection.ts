@@ -12,7 +12,7 @@ const fromJson = (columns: readonly string[]) => columns.map((c, i) => `json_ext
  * The D1 statements of a delivery of wake projections, written once over the wakes as a relation (as
  * the check-ins are, check-in-rows.ts): the same four statements for one wake or a hundred. Idempotent —
  * a timer event is inserted once by its unique key (canary, cycle, kind, misses), an emission mark, a
- * warning's delivery and the instant a miss starts to count only fill what is empty, an activity row is inserted once by its id — and a projection that arrives
+ * warning's delivery and the instant a miss starts to count only fill what is empty, an activity row is inserted once by its key (owner, time, id) — and a projection that arrives
  * after its canary (or its owner's account) was deleted writes nothing.
  */
 export function wakeStatements(db: D1Database, wakes: readonly WakeProjection[]): D1PreparedStatement[] {
