@@ -1,11 +1,32 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { DEADMAN_FINAL_NOTICE_MS, processDeadmanSwitches } from '../src/domains/deadman/process-deadman';
+import { DEADMAN_FINAL_NOTICE_MS } from '../src/domains/deadman/deletion-notice';
+import { processDeadmanSwitches } from '../src/domains/deadman/process-deadman';
+import { sendOwnerNotice } from '../src/domains/owner-notices/send-owner-notice';
 import { api, signedInUser } from './helpers/api';
-import { createCanaryFor, servicesAt } from './helpers/canary';
+import { createCanaryFor, noQuietHours, servicesAt } from './helpers/canary';
 import { checkInWithQueueDown } from './helpers/canary-clock';
+import { captureQueues, scriptedChannels } from './helpers/messages';
 
 const HOUR = 3600_000;
+
+/** The cron at `at`, its queued jobs held: what it did, and the owner notices it queued (the deletion's warning). */
+async function cronAt(at: number) {
+  const { result, jobs } = await captureQueues(() => processDeadmanSwitches(servicesAt(at)));
+  return { ...result, notices: jobs.filter((j) => j.body.type === 'owner_notice').map((j) => j.body.notice_id as string) };
+}
+
+const noticeOf = (id: string) =>
+  env.DB.prepare('SELECT kind, subject, text, status, sent_at FROM owner_notices WHERE id = ?')
+    .bind(id)
+    .first<{ kind: string; subject: string; text: string; status: string; sent_at: number | null }>();
+/** An owner whose warnings go out whenever they are due (the default quiet hours would hold one sent at night). */
+async function ownerAwake() {
+  const owner = await signedInUser();
+  await noQuietHours(owner.id);
+  return owner;
+}
+const accountExists = async (userId: string) => (await env.DB.prepare('SELECT count(*) AS n FROM users WHERE id = ?').bind(userId).first('n')) === 1;
 
 describe("the dead-man's switch", () => {
   it('sets up with hours and lists the deletion beforehand', async () => {
@@ -39,23 +60,32 @@ describe("the dead-man's switch", () => {
     expect(res.data.detail[0].loc).toEqual(['body', 'hours']);
   });
 
-  it('schedules the deletion when the deadline passes, and deletes the account a day later', async () => {
-    const owner = await signedInUser();
+  it('schedules the deletion when the deadline passes, warns the owner, and deletes the account a day after the warning reached them', async () => {
+    const owner = await ownerAwake();
     await createCanaryFor(owner.token);
     const setup = await api('POST', '/api/deadman/setup', { token: owner.token, json: { hours: 1 } });
     const deadline = Date.parse(setup.data.deadline);
 
-    expect(await processDeadmanSwitches(servicesAt(deadline - 1000))).toEqual({ scheduled: 0, deleted: 0 });
-    expect(await processDeadmanSwitches(servicesAt(deadline + 1000))).toEqual({ scheduled: 1, deleted: 0 });
+    expect(await cronAt(deadline - 1000)).toEqual({ scheduled: 0, deleted: 0, notices: [] });
+    const passed = await cronAt(deadline + 1000);
+    expect(passed).toMatchObject({ scheduled: 1, deleted: 0 });
     const listed = await api('GET', '/api/legal/deletions', { token: owner.token });
     expect(listed.data.items).toEqual([
       expect.objectContaining({ type: 'account', status: 'scheduled', deletion_date: new Date(deadline + 1000 + DEADMAN_FINAL_NOTICE_MS).toISOString() }),
     ]);
+    // The warning, one per deletion, on the owner's channels (here the local outbox), the moment it is queued.
+    expect(passed.notices).toEqual([listed.data.items[0].id]);
+    expect(await sendOwnerNotice(servicesAt(deadline + 1000), passed.notices[0]!)).toBe('sent');
+    expect(await noticeOf(passed.notices[0]!)).toMatchObject({
+      kind: 'deadman_deletion_scheduled',
+      subject: 'Your Afterword account will be deleted unless you check in',
+      status: 'sent',
+    });
     // Running again within the final day changes nothing.
-    expect(await processDeadmanSwitches(servicesAt(deadline + 2 * HOUR))).toEqual({ scheduled: 0, deleted: 0 });
+    expect(await cronAt(deadline + 2 * HOUR)).toEqual({ scheduled: 0, deleted: 0, notices: [] });
 
-    expect(await processDeadmanSwitches(servicesAt(deadline + 1000 + DEADMAN_FINAL_NOTICE_MS))).toEqual({ scheduled: 0, deleted: 1 });
-    for (const table of ['users', 'sessions', 'canaries', 'activity', 'deadman_switches', 'canary_transitions']) {
+    expect(await cronAt(deadline + 1000 + DEADMAN_FINAL_NOTICE_MS)).toMatchObject({ scheduled: 0, deleted: 1 });
+    for (const table of ['users', 'sessions', 'canaries', 'activity', 'deadman_switches', 'canary_transitions', 'owner_notices']) {
       const column = table === 'users' ? 'id' : 'user_id';
       const row = await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${column} = ?`).bind(owner.id).first<{ n: number }>();
       expect(row?.n, table).toBe(0);
@@ -65,11 +95,67 @@ describe("the dead-man's switch", () => {
     expect((await api('GET', '/api/auth/me', { token: owner.token })).status).toBe(401);
   });
 
+  it('deletes nothing while the warning reaches no channel, and counts the final day from when it does', async () => {
+    const owner = await ownerAwake();
+    const setup = await api('POST', '/api/deadman/setup', { token: owner.token, json: { hours: 1 } });
+    const deadline = Date.parse(setup.data.deadline);
+    const [warning] = (await cronAt(deadline)).notices;
+    // Every provider down: the warning stays pending (tried again with backoff), and the day passes.
+    const down = scriptedChannels([{ ok: false, retryable: true, error: 'provider down' }]);
+    expect(await sendOwnerNotice(servicesAt(deadline), warning!, down)).toBe('undelivered');
+    expect(await cronAt(deadline + DEADMAN_FINAL_NOTICE_MS)).toMatchObject({ deleted: 0 });
+    expect(await cronAt(deadline + 3 * DEADMAN_FINAL_NOTICE_MS)).toMatchObject({ deleted: 0 });
+    expect(await accountExists(owner.id)).toBe(true);
+
+    // It reaches them two days late: the deletion moves to a day after that, and the list says so.
+    const reached = deadline + 2 * DEADMAN_FINAL_NOTICE_MS;
+    expect(await sendOwnerNotice(servicesAt(reached), warning!, scriptedChannels([{ ok: true }]))).toBe('sent');
+    expect(await cronAt(reached + HOUR)).toMatchObject({ deleted: 0 });
+    expect((await api('GET', '/api/legal/deletions', { token: owner.token })).data.items).toEqual([
+      expect.objectContaining({ status: 'scheduled', deletion_date: new Date(reached + DEADMAN_FINAL_NOTICE_MS).toISOString() }),
+    ]);
+    expect(await cronAt(reached + DEADMAN_FINAL_NOTICE_MS - 60_000)).toMatchObject({ deleted: 0 });
+    expect(await accountExists(owner.id)).toBe(true);
+    expect(await cronAt(reached + DEADMAN_FINAL_NOTICE_MS)).toMatchObject({ deleted: 1 });
+    expect(await accountExists(owner.id)).toBe(false);
+  });
+
+  it('does not send the warning of a deletion a check-in already cancelled', async () => {
+    const owner = await ownerAwake();
+    const setup = await api('POST', '/api/deadman/setup', { token: owner.token, json: { hours: 1 } });
+    const [warning] = (await cronAt(Date.parse(setup.data.deadline) + 1000)).notices;
+    expect((await api('POST', '/api/canary/checkin', { token: owner.token, json: {} })).status).toBe(200);
+    const channels = scriptedChannels([{ ok: true }]);
+    expect(await sendOwnerNotice(servicesAt(Date.parse(setup.data.deadline) + HOUR), warning!, channels)).toBe('skipped');
+    expect(channels.calls).toEqual([]);
+  });
+
+  it('warns first, and waits a day, for a deletion scheduled before the switch sent warnings', async () => {
+    const owner = await ownerAwake();
+    const setup = await api('POST', '/api/deadman/setup', { token: owner.token, json: { hours: 1 } });
+    const deadline = Date.parse(setup.data.deadline);
+    const id = crypto.randomUUID();
+    await env.DB.prepare(
+      "INSERT INTO scheduled_deletions (id, user_id, type, reason, deletion_date, status, created_at) VALUES (?, ?, 'account', 'deadman', ?, 'scheduled', ?)",
+    )
+      .bind(id, owner.id, deadline + DEADMAN_FINAL_NOTICE_MS, deadline)
+      .run();
+    const due = await cronAt(deadline + DEADMAN_FINAL_NOTICE_MS);
+    expect(due.deleted).toBe(0);
+    expect(due.notices).toContain(id);
+    expect(await accountExists(owner.id)).toBe(true);
+    expect(await sendOwnerNotice(servicesAt(deadline + DEADMAN_FINAL_NOTICE_MS), id, scriptedChannels([{ ok: true }]))).toBe('sent');
+    await cronAt(deadline + 2 * DEADMAN_FINAL_NOTICE_MS - 60_000);
+    expect(await accountExists(owner.id)).toBe(true);
+    await cronAt(deadline + 2 * DEADMAN_FINAL_NOTICE_MS);
+    expect(await accountExists(owner.id)).toBe(false);
+  });
+
   it('moves its deadline at every check-in, and a check-in cancels a scheduled deletion', async () => {
     const owner = await signedInUser();
     const setup = await api('POST', '/api/deadman/setup', { token: owner.token, json: { hours: 1 } });
     const deadline = Date.parse(setup.data.deadline);
-    await processDeadmanSwitches(servicesAt(deadline + 1000));
+    await cronAt(deadline + 1000);
     expect((await api('GET', '/api/legal/deletions', { token: owner.token })).data.items[0].status).toBe('scheduled');
 
     expect((await api('POST', '/api/canary/checkin', { token: owner.token, json: {} })).status).toBe(200);
@@ -77,7 +163,7 @@ describe("the dead-man's switch", () => {
     expect(Date.parse(after.data.deadline) - Date.now()).toBeGreaterThan(0.9 * HOUR);
     expect((await api('GET', '/api/legal/deletions', { token: owner.token })).data.items).toEqual([expect.objectContaining({ status: 'armed' })]);
     // The cancelled deletion is never carried out (a day later the switch, not yet passed again, deletes nothing).
-    expect((await processDeadmanSwitches(servicesAt(deadline + 1000 + DEADMAN_FINAL_NOTICE_MS))).deleted).toBe(0);
+    expect((await cronAt(deadline + 1000 + DEADMAN_FINAL_NOTICE_MS)).deleted).toBe(0);
     expect((await api('GET', '/api/auth/me', { token: owner.token })).status).toBe(200);
   });
 
@@ -89,18 +175,18 @@ describe("the dead-man's switch", () => {
     // Ten minutes before the deadline, by the canary's token; the copy for D1 is not sent.
     const entry = await checkInWithQueueDown(canary.id, deadline - 10 * 60_000);
 
-    expect(await processDeadmanSwitches(servicesAt(deadline + 1000))).toEqual({ scheduled: 0, deleted: 0 });
+    expect(await cronAt(deadline + 1000)).toEqual({ scheduled: 0, deleted: 0, notices: [] });
     expect((await api('GET', '/api/legal/deletions', { token: owner.token })).data.items).toEqual([expect.objectContaining({ status: 'armed' })]);
     const now = await api('GET', '/api/deadman', { token: owner.token });
     expect(Date.parse(now.data.deadline)).toBe(entry.at + HOUR);
     // Past the deadline that check-in set, the switch does its work.
-    expect(await processDeadmanSwitches(servicesAt(entry.at + HOUR + 1000))).toEqual({ scheduled: 1, deleted: 0 });
+    expect(await cronAt(entry.at + HOUR + 1000)).toMatchObject({ scheduled: 1, deleted: 0 });
   });
 
   it('cancel removes the switch and any scheduled deletion', async () => {
     const owner = await signedInUser();
     const setup = await api('POST', '/api/deadman/setup', { token: owner.token, json: { hours: 1 } });
-    await processDeadmanSwitches(servicesAt(Date.parse(setup.data.deadline) + 1000));
+    await cronAt(Date.parse(setup.data.deadline) + 1000);
     const cancelled = await api('POST', '/api/deadman/cancel', { token: owner.token });
     expect(cancelled.data).toEqual({ active: false, hours: null, deadline: null });
     expect((await api('GET', '/api/legal/deletions', { token: owner.token })).data.items).toEqual([]);

@@ -9,6 +9,7 @@ import { advanceCanary } from '../src/domains/canary/advance-canary';
 import { processDeadmanSwitches } from '../src/domains/deadman/process-deadman';
 import { setupDeadman } from '../src/domains/deadman/setup-deadman';
 import { sendCanaryNotice } from '../src/domains/owner-notices/canary-notices';
+import { sendOwnerNotice } from '../src/domains/owner-notices/send-owner-notice';
 import { createCanary } from '../src/domains/canary/create-canary';
 import { advanceLadder } from '../src/domains/guardian/advance-ladder';
 import { answerAsGuardian } from '../src/domains/guardian/answer-guardian';
@@ -260,11 +261,13 @@ describe('a rehearsal taken at any point of a cycle', () => {
 
 /**
  * The dead-man's switch: the rehearsal plans the deletion's scheduling when the deadline passes and the erasure a
- * day later (`deadmanDeletionDate`); the every-minute cron, run at those instants with no check-in, does exactly that.
+ * day later (`deadmanDeletionDate`, the warning reaching the owner at once); the every-minute cron, run at those
+ * instants with no check-in and the warning delivered, does exactly that.
  */
 describe("a rehearsal and the real dead-man's switch", () => {
   it('plans the deletion scheduled at the deadline and the account erased at the date the cron then sets and keeps', async () => {
     const owner = await signedInUser();
+    await noQuietHours(owner.id);
     const t0 = Date.now() + DAY;
     await setupDeadman(servicesAt(t0), owner.id, { hours: 2 });
     const T = t0 + 30 * MIN;
@@ -277,7 +280,10 @@ describe("a rehearsal and the real dead-man's switch", () => {
     // The cron a minute before the deadline does nothing; at the planned instant it schedules the planned date.
     await processDeadmanSwitches(servicesAt(Date.parse(scheduled!.at) - MIN));
     expect(await env.DB.prepare('SELECT count(*) AS n FROM scheduled_deletions WHERE user_id = ?').bind(owner.id).first('n')).toBe(0);
-    await processDeadmanSwitches(servicesAt(Date.parse(scheduled!.at)));
+    const { jobs } = await captureQueues(() => processDeadmanSwitches(servicesAt(Date.parse(scheduled!.at))));
+    // Its warning reaches the owner at once (the local outbox), as the rehearsal plans.
+    const warning = jobs.find((j) => j.body.type === 'owner_notice')!.body.notice_id as string;
+    expect(await sendOwnerNotice(servicesAt(Date.parse(scheduled!.at)), warning)).toBe('sent');
     const row = await env.DB.prepare("SELECT deletion_date FROM scheduled_deletions WHERE user_id = ? AND status = 'scheduled'")
       .bind(owner.id)
       .first<{ deletion_date: number }>();

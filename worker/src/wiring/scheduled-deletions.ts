@@ -4,7 +4,7 @@ import { defineOperation } from '../api/operation';
 import { type TScheduledDeletion, type TScheduledDeletions, ZScheduledDeletions } from '../contracts/legal';
 import type { ServiceContext } from '../env';
 import { getDeadman } from '../domains/deadman/deadman-view';
-import { DEADMAN_FINAL_NOTICE_MS } from '../domains/deadman/process-deadman';
+import { DEADMAN_FINAL_NOTICE_MS } from '../domains/deadman/deletion-notice';
 import { LAST_ACTIVE_SQL } from '../domains/inactivity/policy';
 import { tags } from '../domains/legal/operations';
 

@@ -64,7 +64,8 @@ export function DeadmanSection({ deadman, nowMs, onSetup, onCancel, pending }: D
                 after <Time value={deadman.deadline} show="both" />
               </>
             ) : null}
-            . Releases due by then are delivered first. A check-in moves this deadline.
+            . We warn you on every channel first and delete nothing until a day after that warning reaches you; releases due by then are delivered first. A
+            check-in moves this deadline.
           </p>
           <Button variant="secondary" disabled={pending} onClick={() => void onCancel()}>
             Cancel dead-man's switch

@@ -9,18 +9,18 @@ import { activityInsert } from '../activity/record-activity';
 import { copiesStillPending, discardCancelledCopies, tellHeirs } from '../legacy/prepare-copies';
 import { humanTime } from '../../lib/human-time';
 import { settleCheckInsOf } from '../canary/settle-check-ins';
+import { enqueueOwnerNotice } from '../notify/enqueue-owner-notice';
+import { DEADMAN_FINAL_NOTICE_MS, deletionNoticeInsert, deletionNoticeReachedAt } from './deletion-notice';
 
-/** Between a passed dead-man deadline and the deletion: one last day in which a check-in cancels it. */
-export const DEADMAN_FINAL_NOTICE_MS = 24 * 3600_000;
-
-/** When a passed switch's deletion is carried out, scheduled at `now` (the rehearsal plans it with the same rule). */
+/** When a passed switch's deletion is carried out at the earliest, scheduled at `now` (the rehearsal plans it with the same rule). */
 export const deadmanDeletionDate = (deadline: number, now: number) => Math.max(now, deadline) + DEADMAN_FINAL_NOTICE_MS;
 
 /**
  * Run by the every-minute cron (a minute is precise enough for a deadline counted in hours; the
  * table is the record, so no timer can be lost). 1) A passed deadline schedules the account's
- * deletion, listed in /api/legal/deletions, for one day later. 2) A due deletion is carried out only
- * when every release due by then has been delivered and every copy left to an heir is made (domains/legacy/).
+ * deletion, listed in /api/legal/deletions, for one day later, and warns the owner on every channel
+ * (deletion-notice.ts). 2) A due deletion is carried out only a full day after that warning reached the
+ * owner, when every release due by then has been delivered and every copy left to an heir is made (domains/legacy/).
  */
 export async function processDeadmanSwitches(ctx: ServiceContext) {
   const now = ctx.now();
@@ -63,9 +63,10 @@ export async function processDeadmanSwitches(ctx: ServiceContext) {
     if (!fresh || fresh.deadline.getTime() > now.getTime()) continue;
     scheduled++;
     const deletionDate = new Date(deadmanDeletionDate(fresh.deadline.getTime(), now.getTime()));
+    const id = crypto.randomUUID();
     await runBatch(ctx.db, [
       ctx.db.insert(schema.scheduledDeletions).values({
-        id: crypto.randomUUID(),
+        id,
         user_id: sw.user_id,
         type: 'account',
         reason: 'deadman',
@@ -80,7 +81,9 @@ export async function processDeadmanSwitches(ctx: ServiceContext) {
         at: now,
         summary: `No check-in for ${sw.hours} hours: your account will be deleted after ${humanTime(deletionDate.getTime())}. Check in to cancel.`,
       }),
+      deletionNoticeInsert(ctx, { id, userId: sw.user_id, hours: sw.hours, deletionDate, at: now }),
     ]);
+    await enqueueOwnerNotice(ctx, id);
   }
 
   const due = await ctx.db
@@ -98,6 +101,7 @@ export async function processDeadmanSwitches(ctx: ServiceContext) {
         .from(schema.scheduledDeletions)
         .where(eq(schema.scheduledDeletions.id, d.id));
       if (still?.status !== 'scheduled') continue;
+      if (!(await warnedADayBefore(ctx, d, now.getTime()))) continue;
       // A dead-man deletion waits for releases under way; one the user asked for does not (they chose to leave).
       if (await hasUndeliveredReleases(ctx, d.user_id)) {
         log.info('dead-man deletion waits for undelivered releases', { user_id: d.user_id });
@@ -113,4 +117,35 @@ export async function processDeadmanSwitches(ctx: ServiceContext) {
   }
   await discardCancelledCopies(ctx);
   return { scheduled, deleted };
+}
+
+/**
+ * Whether the deletion's warning reached the owner a full final day ago. Until a channel accepts it the deletion
+ * waits (the notice is tried again with backoff); a warning that reached them late moves the date the
+ * deletions list shows. A deletion scheduled before warnings existed gets its warning now.
+ */
+async function warnedADayBefore(ctx: ServiceContext, d: typeof schema.scheduledDeletions.$inferSelect, now: number): Promise<boolean> {
+  const notice = await deletionNoticeReachedAt(ctx, d.id);
+  if (notice.missing) {
+    const hours = (
+      await ctx.db.select({ hours: schema.deadmanSwitches.hours }).from(schema.deadmanSwitches).where(eq(schema.deadmanSwitches.user_id, d.user_id))
+    )[0]?.hours;
+    const deletionDate = new Date(now + DEADMAN_FINAL_NOTICE_MS);
+    await runBatch(ctx.db, [
+      deletionNoticeInsert(ctx, { id: d.id, userId: d.user_id, hours: hours ?? 0, deletionDate, at: new Date(now) }),
+      ctx.db.update(schema.scheduledDeletions).set({ deletion_date: deletionDate }).where(eq(schema.scheduledDeletions.id, d.id)),
+    ]);
+    await enqueueOwnerNotice(ctx, d.id);
+    return false;
+  }
+  if (notice.sentAt === null) return false;
+  const earliest = notice.sentAt + DEADMAN_FINAL_NOTICE_MS;
+  if (earliest <= now) return true;
+  if (earliest > d.deletion_date.getTime()) {
+    await ctx.db
+      .update(schema.scheduledDeletions)
+      .set({ deletion_date: new Date(earliest) })
+      .where(eq(schema.scheduledDeletions.id, d.id));
+  }
+  return false;
 }

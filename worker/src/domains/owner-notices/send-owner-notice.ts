@@ -54,7 +54,7 @@ export const URGENT_NOTICE_KINDS = new Set(['death_reported', 'veto_halfway', 'a
  * switches — a person who has not signed in for a year may have stopped reading one of them — but they
  * wait for the end of quiet hours: nothing about them is urgent to the minute.
  */
-export const EVERY_CHANNEL_NOTICE_KINDS = new Set(['inactivity_window_started', 'inactivity_reminder', 'account_archived']);
+export const EVERY_CHANNEL_NOTICE_KINDS = new Set(['inactivity_window_started', 'inactivity_reminder', 'account_archived', 'deadman_deletion_scheduled']);
 
 /**
  * Notices that stand between the owner and a release: a canary's warnings and miss, and a message armed
@@ -63,7 +63,23 @@ export const EVERY_CHANNEL_NOTICE_KINDS = new Set(['inactivity_window_started', 
  * them is tried (verified phone, registered devices, account email). One that reaches no channel stays
  * pending and is tried again with backoff (`retryAfterMs`) — for a warning, nothing counts meanwhile.
  */
-export const SAFETY_NOTICE_KINDS = new Set(['canary_grace_reminder', 'canary_late_rewarn', 'canary_missed', 'canary_pause_ending', 'message_armed']);
+export const SAFETY_NOTICE_KINDS = new Set([
+  'canary_grace_reminder',
+  'canary_late_rewarn',
+  'canary_missed',
+  'canary_pause_ending',
+  'message_armed',
+  // A passed dead-man's switch: the deletion waits a full day after this reached the owner (domains/deadman/deletion-notice.ts).
+  'deadman_deletion_scheduled',
+]);
+
+/**
+ * Notices that stop being true: sent only while the SQL condition (on the notice's id, ?1) still holds, else
+ * skipped. A dead-man deletion's warning whose deletion a check-in cancelled before a channel took it.
+ */
+const STILL_TRUE_SQL: Record<string, string> = {
+  deadman_deletion_scheduled: "EXISTS (SELECT 1 FROM scheduled_deletions WHERE id = ?1 AND status = 'scheduled')",
+};
 
 /** The warnings a canary's clock waits for: its object is told when a channel accepted one. */
 export const CANARY_WARNING_KINDS = new Set(['canary_grace_reminder', 'canary_late_rewarn']);
@@ -112,6 +128,11 @@ export async function sendOwnerNotice(
   // An early duplicate of a job waiting for quiet hours to end, or for its next try.
   if (row.notice.due_at.getTime() > now.getTime() + 1000) return 'none';
   const { notice, user } = row;
+  const stillTrue = STILL_TRUE_SQL[notice.kind];
+  if (stillTrue && !(await ctx.env.DB.prepare(`SELECT ${stillTrue} AS yes`).bind(noticeId).first<{ yes: number }>())?.yes) {
+    await mark(ctx, noticeId, 'skipped', now);
+    return 'skipped';
+  }
   const prefs = await getNotifyPreferences(ctx, user.id);
   const urgent = URGENT_NOTICE_KINDS.has(notice.kind);
   const everyChannel = urgent || EVERY_CHANNEL_NOTICE_KINDS.has(notice.kind);
@@ -191,7 +212,8 @@ export async function sendOwnerNotice(
   // acceptance and the notice's mark (the job failed, the channel's idempotency key made this send a no-op)
   // reports the first acceptance, not itself — else the owner's timely reminder counted as late and their
   // misses waited a fresh grace period (found by docs/decisions/simulation.md, seed 11).
-  const deliveredAt = warning ? await firstAcceptedAt(ctx, noticeId, now) : now;
+  // So does a dead-man deletion's warning, whose final day counts from it.
+  const deliveredAt = warning || notice.kind === 'deadman_deletion_scheduled' ? await firstAcceptedAt(ctx, noticeId, now) : now;
   await mark(ctx, noticeId, 'sent', deliveredAt);
   const via = [...new Set(accepted.map((a) => a.channel))].join(',');
   log.info('owner notice sent', { notice_id: noticeId, kind: notice.kind, methods: via });
@@ -286,7 +308,8 @@ async function acceptedChannels(ctx: ServiceContext, noticeId: string): Promise<
  * message of theirs waiting for a rule, or an active guardian. A message armed is at stake by definition.
  */
 async function somethingAtStake(ctx: ServiceContext, userId: string, kind: string): Promise<boolean> {
-  if (kind === 'message_armed') return true;
+  // An armed message is at stake by definition, and so is the account a passed dead-man's switch deletes.
+  if (kind === 'message_armed' || kind === 'deadman_deletion_scheduled') return true;
   const row = await ctx.env.DB.prepare(`SELECT ${messagesWaitingSql('?1')} + ${activeGuardiansSql('?1')} > 0 AS at_stake`)
     .bind(userId)
     .first<{ at_stake: number }>();

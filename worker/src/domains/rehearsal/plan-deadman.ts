@@ -15,8 +15,8 @@ export interface DeadmanFacts {
 /**
  * The dead-man's switch in a rehearsal: with no check-in from `now`, the every-minute cron schedules the
  * account's deletion when the deadline passes, for the date `deadmanDeletionDate` gives (the engine's own
- * rule, domains/deadman/process-deadman.ts), and erases the account then — once every release due by then
- * is delivered and every heir's copy made.
+ * rule, domains/deadman/process-deadman.ts), and erases the account then — a day after its warning reached the
+ * owner (planned as reaching them at once), once every release due by then is delivered and every heir's copy made.
  */
 export function planDeadman(deadman: DeadmanFacts | null, now: number): PlannedStep[] {
   if (!deadman) return [];
@@ -30,7 +30,7 @@ export function planDeadman(deadman: DeadmanFacts | null, now: number): PlannedS
       at: Math.max(deadman.deadline, now),
       kind: 'deletion_scheduled',
       title: `No check-in for ${deadman.hours} hours: your account's deletion is scheduled`,
-      detail: `For ${humanTime(deletionAt)}. It is listed under Legal, and any check-in before then cancels it.`,
+      detail: `For ${humanTime(deletionAt)}, a day after the warning we send on every channel reaches you. It is listed under Legal, and any check-in before then cancels it.`,
     });
   }
   const copies = deadman.heirs === 0 ? '' : ` First each of your ${deadman.heirs === 1 ? 'heir gets' : `${deadman.heirs} heirs get`} their copy.`;
