@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { MessageLog, PersonLog, RuleLog } from './simulation/behaviour-log';
-import { deathOf, expectedRelease, LATENESS_BOUND_MS, unjustified } from './simulation/oracle';
+import type { BehaviourLog, MessageLog, PersonLog, RuleLog } from './simulation/behaviour-log';
+import { deathOf, expectedRelease, judge, judgeDeletion, LATENESS_BOUND_MS, unjustified } from './simulation/oracle';
 import { DAY, HOUR } from './simulation/population';
 
 /**
@@ -11,7 +11,15 @@ import { DAY, HOUR } from './simulation/population';
  */
 const END = 20 * DAY;
 
-function owner(events: { checkIns?: number[]; consent?: [number, boolean][]; reminders?: number[]; deathReports?: number[] } = {}): PersonLog {
+function owner(
+  events: {
+    checkIns?: number[];
+    consent?: [number, boolean][];
+    reminders?: number[];
+    deathReports?: number[];
+    deadman?: { hours: number; warnings: number[]; erasedAt: number | null };
+  } = {},
+): PersonLog {
   return {
     index: 0,
     userId: 'owner',
@@ -31,6 +39,7 @@ function owner(events: { checkIns?: number[]; consent?: [number, boolean][]; rem
     deathReports: events.deathReports ?? [],
     reporter: events.deathReports?.length ? 'guardian' : null,
     subscription: null,
+    deadman: events.deadman ? { ...events.deadman, setAt: 0 } : null,
   };
 }
 
@@ -187,5 +196,73 @@ describe('the oracle, for a message written during the run', () => {
   it('waits for the next miss when the current run is short of its rule', () => {
     // One miss stands at 1.5 days; the second counts at 2 days.
     expect(expected(written(1.5 * DAY, [{ type: 'missed_checkins', n: 2, windowMs: 0 }]), owner())).toEqual({ at: 2 * DAY, ambiguous: false });
+  });
+});
+
+/**
+ * The dead-man's switch (docs/server-rules.md): a daily owner who set a 48-hour switch at 0 and never checked in
+ * passes it at day 2; a warning reaching them then makes the erasure due at day 3 (a full day later).
+ */
+describe('the oracle, for a dead-man deletion', () => {
+  const log = (person: PersonLog, extra: Partial<BehaviourLog> = {}): BehaviourLog => ({
+    seed: 0,
+    start: 0,
+    end: END,
+    people: [person, owner()],
+    messages: [],
+    outages: [],
+    ...extra,
+  });
+  const verdict = (deadman: { warnings: number[]; erasedAt: number | null }, checkIns: number[] = [], extra: Partial<BehaviourLog> = {}) => {
+    const person = owner({ checkIns, deadman: { hours: 48, ...deadman } });
+    return judgeDeletion(person, log(person, extra));
+  };
+
+  it('holds an erasure a full day after the warning reached them to be due then', () => {
+    expect(verdict({ warnings: [2 * DAY], erasedAt: 3 * DAY + 10 * 60_000 })).toMatchObject({ kind: 'erased', expectedAt: 3 * DAY });
+  });
+
+  it('holds an erasure less than a day after the warning, or with none, to be false', () => {
+    expect(verdict({ warnings: [2 * DAY], erasedAt: 2.9 * DAY })?.kind).toBe('false deletion');
+    expect(verdict({ warnings: [], erasedAt: 3 * DAY })?.kind).toBe('false deletion');
+  });
+
+  it('does not count a warning from before the deadline the last check-in set', () => {
+    // A check-in at day 1 moves the deadline to day 3: the warning at day 2 belongs to nothing.
+    expect(verdict({ warnings: [2 * DAY], erasedAt: 3.5 * DAY }, [1 * DAY])?.kind).toBe('false deletion');
+  });
+
+  it('holds a check-in in the final day to cancel it, and the next passing to be due', () => {
+    // Cancelled at 2.5 days; the switch passes again at 4.5, warned then, due at 5.5 and never carried out.
+    expect(verdict({ warnings: [2 * DAY, 4.5 * DAY], erasedAt: null }, [2.5 * DAY])).toMatchObject({ kind: 'missed deletion', expectedAt: 5.5 * DAY });
+    expect(verdict({ warnings: [2 * DAY, 4.5 * DAY], erasedAt: 5.5 * DAY }, [2.5 * DAY])?.kind).toBe('erased');
+  });
+
+  it('is not due before the final day ends, and late beyond the bound after it', () => {
+    expect(verdict({ warnings: [2 * DAY], erasedAt: null }, [], { end: 2.5 * DAY })?.kind).toBe('not due');
+    expect(verdict({ warnings: [2 * DAY], erasedAt: 3 * DAY + LATENESS_BOUND_MS + HOUR })?.kind).toBe('late deletion');
+  });
+
+  it('leaves it either way when a check-in comes within the bound of the erasure', () => {
+    expect(verdict({ warnings: [2 * DAY], erasedAt: null }, [3 * DAY + HOUR])?.kind).toBe('either way, kept');
+  });
+
+  it('lets the erasure wait for a release of theirs that came after the final day', () => {
+    const person = owner({ deadman: { hours: 48, warnings: [2 * DAY], erasedAt: 3.6 * DAY } });
+    const released = { ...message([{ type: 'fixed_date', at: 3.5 * DAY, windowMs: 0 }]), releasedAt: 3.5 * DAY };
+    expect(judgeDeletion(person, log(person, { messages: [released] }))).toMatchObject({ kind: 'erased', expectedAt: 3.5 * DAY });
+  });
+
+  it('holds a switch that passed with no warning ever reaching them to be missed', () => {
+    expect(verdict({ warnings: [], erasedAt: null })?.kind).toBe('missed deletion');
+  });
+
+  it('releases nothing of an erased sender that was due after the erasure, and still what was due before', () => {
+    const person = owner({ deadman: { hours: 48, warnings: [2 * DAY], erasedAt: 3 * DAY } });
+    const before = { ...message([{ type: 'missed_checkins', n: 1, windowMs: 0 }]), id: 'before', releasedAt: 1 * DAY };
+    const after = { ...message([{ type: 'fixed_date', at: 10 * DAY, windowMs: 0 }]), id: 'after' };
+    const [first, second] = judge(log(person, { messages: [before, after] }));
+    expect(first).toMatchObject({ kind: 'released', expectedAt: 1 * DAY });
+    expect(second).toMatchObject({ kind: 'not due', expectedAt: null });
   });
 });

@@ -34,6 +34,11 @@ export interface PersonLog {
   reporter: 'guardian' | 'key' | null;
   /** Their plan as their billing page showed it: bought at the start, cancelled (at), and what it was at the end. */
   subscription: { cancelledAt: number | null; planAtEnd: string } | null;
+  /**
+   * Their dead-man's switch (null: none): its hours, when they set it, the deletion warnings that reached them
+   * (read from their mailbox), and when their account was found erased (null: it was not).
+   */
+  deadman: { hours: number; setAt: number; warnings: number[]; erasedAt: number | null } | null;
 }
 
 export type RuleLog =
@@ -87,6 +92,13 @@ export function timelineOf(log: BehaviourLog, person: number): string {
     })),
     ...(p.subscription?.cancelledAt
       ? [{ t: p.subscription.cancelledAt, what: `cancelled their Pro subscription (plan at the end: ${p.subscription.planAtEnd})` }]
+      : []),
+    ...(p.deadman
+      ? [
+          { t: p.deadman.setAt, what: `set a dead-man's switch of ${p.deadman.hours} hours` },
+          ...p.deadman.warnings.map((t) => ({ t, what: 'the dead-man warning (account to be deleted) reached them' })),
+          ...(p.deadman.erasedAt === null ? [] : [{ t: p.deadman.erasedAt, what: 'their account was erased by the dead-man switch' }]),
+        ]
       : []),
     ...log.outages.map((o) => ({ t: o.from, what: `email down until ${rel(log, o.to)}` })),
   ].sort((a, b) => a.t - b.t);

@@ -59,8 +59,8 @@ export function deathOf(p: PersonLog, bound: number): { at: number | null; ambig
 /** How long after the request an account is erased (docs/api.md "Deleting your account"). */
 export const ERASED_AFTER_MS = 7 * 24 * HOUR;
 
-/** When the person was erased (null: they stayed). */
-export const erasedAt = (p: PersonLog) => (p.deletionRequestedAt === null ? null : p.deletionRequestedAt + ERASED_AFTER_MS);
+/** When the person was erased (null: they stayed): seven days after they asked, or when their dead-man's switch erased them (judged by `judgeDeletion`). */
+export const erasedAt = (p: PersonLog) => (p.deletionRequestedAt !== null ? p.deletionRequestedAt + ERASED_AFTER_MS : (p.deadman?.erasedAt ?? null));
 
 export type VerdictKind = 'released' | 'not due' | 'false release' | 'missed' | 'late' | 'duplicated' | 'either way, released' | 'either way, not released';
 
@@ -345,7 +345,11 @@ export function unjustified(m: MessageLog, p: PersonLog, r: number, bound: numbe
 export function judge(log: BehaviourLog, bound = LATENESS_BOUND_MS): Verdict[] {
   return log.messages.map((m) => {
     const p = log.people[m.sender]!;
-    const expected = recipientLeaving(expectedRelease(m, p, log.end, bound), erasedAt(log.people[m.recipient]!), bound);
+    const expected = senderErased(
+      recipientLeaving(expectedRelease(m, p, log.end, bound), erasedAt(log.people[m.recipient]!), bound),
+      p.deadman?.erasedAt ?? null,
+      bound,
+    );
     const base = { message: m, expectedAt: expected.at, ambiguous: expected.ambiguous, latenessMs: null };
     if (m.channelDeliveries > 1) return { ...base, kind: 'duplicated', reason: `${m.channelDeliveries} deliveries on one channel` };
     if (m.releasedAt !== null) {
@@ -385,4 +389,109 @@ function afterErasure(m: MessageLog, recipient: PersonLog, bound: number): strin
   return erased !== null && m.releasedAt !== null && m.releasedAt > erased + bound
     ? `released after its recipient was erased (${new Date(erased).toISOString()})`
     : null;
+}
+
+/**
+ * A message whose sender's dead-man's switch erased their account before it was due is never released (the
+ * erasure takes it; it waits only for releases under way). One due within the bound of the erasure may go either way.
+ */
+function senderErased(expected: { at: number | null; ambiguous: boolean; why?: string }, erased: number | null, bound: number) {
+  if (erased === null || expected.at === null) return expected;
+  if (Math.abs(expected.at - erased) <= bound) return { ...expected, ambiguous: true, why: expected.why ?? 'due within the bound of its sender’s erasure' };
+  return expected.at > erased ? { ...expected, at: null } : expected;
+}
+
+/** A dead-man deletion's final day: from its warning reaching the owner to the erasure (docs/server-rules.md). */
+export const DEADMAN_FINAL_DAY_MS = 24 * HOUR;
+
+export type DeletionVerdictKind =
+  | 'erased'
+  | 'kept'
+  | 'not due'
+  | 'false deletion'
+  | 'missed deletion'
+  | 'late deletion'
+  | 'either way, erased'
+  | 'either way, kept';
+
+export interface DeletionVerdict {
+  person: PersonLog;
+  kind: DeletionVerdictKind;
+  /** When a punctual engine erases them (null: not within the run). */
+  expectedAt: number | null;
+  reason?: string;
+}
+
+/**
+ * The dead-man's switch of one person (docs/server-rules.md "Canaries and check-ins"): with no check-in for its
+ * hours after the last one (or after it was set), their account is scheduled for deletion and a warning goes to
+ * them; the erasure comes no sooner than a full day after that warning reached them, never while none has, and
+ * only once their releases under way are delivered; a check-in before it cancels it.
+ * - **false deletion** (exact, whatever the lateness): erased with no warning that reached them at or after the
+ *   deadline their last check-in set and a full day before the erasure;
+ * - **missed deletion**: due (a day after the warning, or after the last of their releases that came later, or
+ *   the end of an email outage then) more than the bound before the end of the run, and still there — or the
+ *   switch passed two days before the end and no warning ever reached them;
+ * - **late deletion**: erased more than the bound after that;
+ * a check-in within the bound of the erasure may land on either side of it: either way.
+ */
+export function judgeDeletion(p: PersonLog, log: BehaviourLog, bound = LATENESS_BOUND_MS): DeletionVerdict | null {
+  const d = p.deadman;
+  if (!d) return null;
+  const H = d.hours * HOUR;
+  const E = d.erasedAt;
+  if (E !== null) {
+    const last = Math.max(d.setAt, ...p.checkIns.filter((c) => c <= E));
+    if (E < last + H)
+      return {
+        person: p,
+        kind: 'false deletion',
+        expectedAt: null,
+        reason: `erased before the deadline its last check-in set (${new Date(last + H).toISOString()})`,
+      };
+    if (!d.warnings.some((w) => w >= last + H && w + DEADMAN_FINAL_DAY_MS <= E))
+      return { person: p, kind: 'false deletion', expectedAt: null, reason: 'erased with no warning that reached them a full day before' };
+  }
+  const starts = [d.setAt, ...p.checkIns];
+  let due: number | null = null;
+  let unwarnedSince: number | null = null;
+  let ambiguous = false;
+  for (let i = 0; i < starts.length; i++) {
+    const next = starts[i + 1] ?? Number.POSITIVE_INFINITY;
+    const deadline = starts[i]! + H;
+    if (deadline > log.end) break; // not passed within the run
+    if (next <= deadline) continue;
+    const warned = d.warnings.find((w) => w >= deadline && w < next);
+    if (warned === undefined) {
+      if (Number.isFinite(next)) continue; // they checked in before any warning reached them: cancelled
+      unwarnedSince = deadline;
+      break;
+    }
+    const final = warned + DEADMAN_FINAL_DAY_MS;
+    if (next < final - bound) continue; // cancelled in its final day
+    if (next <= final + bound) ambiguous = true;
+    due = final;
+    break;
+  }
+  if (due !== null) {
+    // It waits for their releases under way: judged from the last of theirs that came after, and an outage then.
+    const later = log.messages.filter((m) => m.sender === p.index && m.releasedAt !== null && m.releasedAt >= due!).map((m) => m.releasedAt!);
+    due = Math.max(due, ...later);
+    for (const o of log.outages) if (o.from <= due + bound && o.to >= due) due = Math.max(due, o.to);
+  }
+  const base = { person: p, expectedAt: due };
+  if (E !== null) {
+    if (ambiguous) return { ...base, kind: 'either way, erased', reason: 'a check-in within the bound of the erasure' };
+    if (due !== null && E > due + bound) return { ...base, kind: 'late deletion', reason: `erased ${((E - due) / HOUR).toFixed(1)} h after it was due` };
+    return { ...base, kind: 'erased' };
+  }
+  if (ambiguous) return { ...base, kind: 'either way, kept', reason: 'a check-in within the bound of the erasure' };
+  if (due !== null && due + bound <= log.end) return { ...base, kind: 'missed deletion', reason: 'due and not carried out within the bound' };
+  if (unwarnedSince !== null && unwarnedSince + 2 * 24 * HOUR <= log.end)
+    return { ...base, kind: 'missed deletion', reason: `the switch passed at ${new Date(unwarnedSince).toISOString()} and no warning reached them` };
+  return { ...base, kind: due === null && unwarnedSince === null ? 'kept' : 'not due' };
+}
+
+export function judgeDeletions(log: BehaviourLog, bound = LATENESS_BOUND_MS): DeletionVerdict[] {
+  return log.people.map((p) => judgeDeletion(p, log, bound)).filter((v): v is DeletionVerdict => v !== null);
 }

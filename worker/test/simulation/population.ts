@@ -53,6 +53,8 @@ export interface PersonPlan {
   guardian: GuardianPlan | null;
   /** They pay for Pro through checkout (the others are given it) and may cancel it during the run. */
   subscription: { cancelsAt: number | null } | null;
+  /** They set a dead-man's switch of this many hours at the start (null: none). */
+  deadmanHours: number | null;
 }
 
 /** A guardian and the death report they make: after a real death, or during a lapse (a report the owner refutes by checking in). */
@@ -157,12 +159,28 @@ export function drawPopulation(r: Random, shape: PopulationShape): PersonPlan[] 
     const messages = drawMessages(p, index, shape.people, horizon);
     const consent = drawConsent(p, horizon, diesAt);
     const leavesAt = drawLeaving(p, horizon, diesAt, messages.length > 0);
-    people.push({ index, intervalMs, via, checkIns, absences, diesAt, messages, consent, leavesAt, guardian: null, subscription: null });
+    people.push({ index, intervalMs, via, checkIns, absences, diesAt, messages, consent, leavesAt, guardian: null, subscription: null, deadmanHours: null });
   }
   drawGuardians(r.fork(), people, horizon);
   drawWritingTimes(r.fork(), people, horizon);
   drawSubscriptions(r.fork(), people, horizon);
+  drawDeadmanSwitches(r.fork(), people);
   return people;
+}
+
+/**
+ * One person in four sets a dead-man's switch at the start: 2, 3 or 5 days for daily people, 2, 3 or 4 weeks for
+ * weekly ones. Those who die, and those away longer than it (a vacation, a lapse), have their account deleted —
+ * after a warning that reached them a day before (docs/server-rules.md). Not those who leave anyway, nor anyone's
+ * guardian (a guardian's report is what the run needs from them). Drawn last, so the rest of a seed's population
+ * is what it was before switches were simulated.
+ */
+function drawDeadmanSwitches(r: Random, people: PersonPlan[]) {
+  const guardians = new Set(people.map((p) => p.guardian?.by).filter((by) => by !== undefined));
+  for (const p of people) {
+    if (!r.chance(1 / 4) || p.leavesAt !== null || guardians.has(p.index)) continue;
+    p.deadmanHours = p.intervalMs === DAY ? r.pick([2, 3, 5]) * 24 : r.pick([2, 3, 4]) * 7 * 24;
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import { timelineOf } from './behaviour-log';
 import { formatCosts } from './costs';
 import { DAY, HOUR } from './population';
-import { deathOf, judge, LATENESS_BOUND_MS, type Verdict } from './oracle';
+import { type DeletionVerdict, deathOf, judge, judgeDeletions, LATENESS_BOUND_MS, type Verdict } from './oracle';
 import type { SimulationRun } from './run-simulation';
 
 export interface Summary {
@@ -27,7 +27,12 @@ export interface Summary {
   afterDeath: ReleasedOf;
   /** Why verdicts went "either way" (the first reason of each), most frequent first. */
   eitherWayWhy: [string, number][];
+  /** Dead-man's switches: how many, and their verdicts by kind. */
+  deletions: { switches: number; byKind: Partial<Record<DeletionVerdict['kind'], number>>; messagesOfErased: ReleasedOf };
 }
+
+/** The verdicts that fail a run. */
+export const FAILING_DELETIONS: readonly DeletionVerdict['kind'][] = ['false deletion', 'missed deletion', 'late deletion'];
 
 /** How many messages of a kind there were, and how many of them were released. */
 interface ReleasedOf {
@@ -47,7 +52,7 @@ function countBy(values: string[]): [string, number][] {
   return [...counts].sort((a, b) => b[1] - a[1]);
 }
 
-export function summarise(run: SimulationRun, verdicts: Verdict[]): Summary {
+export function summarise(run: SimulationRun, verdicts: Verdict[], deletions: DeletionVerdict[] = judgeDeletions(run.log)): Summary {
   const count = (...kinds: Verdict['kind'][]) => verdicts.filter((v) => kinds.includes(v.kind)).length;
   const warningsBeforeRelease: number[] = [];
   for (const v of verdicts) {
@@ -74,6 +79,11 @@ export function summarise(run: SimulationRun, verdicts: Verdict[]): Summary {
     downgraded: releasedOf(verdicts.filter((v) => run.log.people[v.message.sender]!.subscription?.planAtEnd === 'free')),
     afterDeath: releasedOf(verdicts.filter((v) => v.message.rules.some((r) => r.type === 'delay_after_death'))),
     eitherWayWhy: countBy(verdicts.filter((v) => v.kind.startsWith('either way')).map((v) => v.reason ?? 'unknown')),
+    deletions: {
+      switches: deletions.length,
+      byKind: Object.fromEntries(countBy(deletions.map((d) => d.kind))),
+      messagesOfErased: releasedOf(verdicts.filter((v) => run.log.people[v.message.sender]!.deadman?.erasedAt)),
+    },
   };
 }
 
@@ -96,6 +106,11 @@ export function formatSummary(run: SimulationRun, s: Summary): string {
     `  people who deleted their account ${run.log.people.filter((p) => p.deletionRequestedAt !== null).length}; messages to them: ${s.toLeavers.messages}, released before they left ${s.toLeavers.released}`,
     `  Pro bought through checkout ${subscribed.length}, cancelled during the run ${subscribed.filter((p) => p.subscription!.cancelledAt).length}, on Free at the end ${subscribed.filter((p) => p.subscription!.planAtEnd === 'free').length}; messages of those now on Free: ${s.downgraded.messages}, released ${s.downgraded.released}`,
     `  deaths reported ${run.log.people.filter((p) => p.deathReports.length).length}, by a guardian or (${run.log.people.filter((p) => p.deathReports.length && p.reporter === 'key').length} of them) an executor's key (confirmed ${run.log.people.filter((p) => deathOf(p, LATENESS_BOUND_MS).at !== null).length}, the rest refuted by a check-in); messages with a delay-after-death rule: ${s.afterDeath.messages}, released ${s.afterDeath.released}`,
+    `  dead-man's switches ${s.deletions.switches}: ${
+      Object.entries(s.deletions.byKind)
+        .map(([kind, n]) => `${kind} ${n}`)
+        .join(', ') || 'none'
+    } (false, missed and late deletions fail the run); warnings of a deletion that reached the owner ${run.log.people.reduce((n, p) => n + (p.deadman?.warnings.length ?? 0), 0)}; messages of those erased: ${s.deletions.messagesOfErased.messages}, released before ${s.deletions.messagesOfErased.released}`,
     `  wall time by phase (ms): ${JSON.stringify(Object.fromEntries(Object.entries(run.phaseMs).map(([k, v]) => [k, Math.round(v)])))}`,
     `  Durable Object requests by method: ${Object.entries(run.usage.doCalls)
       .sort((a, b) => b[1] - a[1])
@@ -128,10 +143,21 @@ export function formatFailures(run: SimulationRun, verdicts: Verdict[]): string[
     );
 }
 
+/** Every failing dead-man verdict with the seed and the person's timeline. */
+export function formatDeletionFailures(run: SimulationRun, deletions: DeletionVerdict[]): string[] {
+  return deletions
+    .filter((d) => FAILING_DELETIONS.includes(d.kind))
+    .map(
+      (d) =>
+        `${d.kind.toUpperCase()} (seed ${run.log.seed}; replay: SIM_SEED=${run.log.seed} SIM_PEOPLE=${run.log.people.length} SIM_DAYS=${(run.log.end - run.log.start) / DAY} npm run simulate): person ${d.person.index}: ${d.reason ?? ''}; expected ${d.expectedAt === null ? 'never' : new Date(d.expectedAt).toISOString()}, erased ${d.person.deadman?.erasedAt ? new Date(d.person.deadman.erasedAt).toISOString() : 'never'}\n${timelineOf(run.log, d.person.index)}`,
+    );
+}
+
 export function report(run: SimulationRun) {
   const verdicts = judge(run.log);
-  const summary = summarise(run, verdicts);
-  const failures = formatFailures(run, verdicts);
+  const deletions = judgeDeletions(run.log);
+  const summary = summarise(run, verdicts, deletions);
+  const failures = [...formatFailures(run, verdicts), ...formatDeletionFailures(run, deletions)];
   const text = `${formatSummary(run, summary)}\n${formatCosts(run.usage, run.userDays, run.log.people.length)}`;
   return { verdicts, summary, failures, text };
 }

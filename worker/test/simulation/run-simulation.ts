@@ -7,6 +7,7 @@ import { createServiceContext } from '../../src/wiring/service-context';
 import { signedInUser } from '../helpers/api';
 import type { BehaviourLog, MessageLog, PersonLog, RuleLog } from './behaviour-log';
 import { emptyUsage, type Usage } from './costs';
+import { DEADMAN_WARNING_SUBJECT, DeadmanWatch } from './deadman-watch';
 import { DEFAULT_FAULTS, drawOutages, type FaultRates } from './faults';
 import { AlarmBook, type ArmedAlarm, instrument, type Switches } from './instrument';
 import { DAY, drawPopulation, type MessagePlan, type PersonPlan } from './population';
@@ -137,6 +138,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
   const switches: Switches = { counting: false, faults: false };
   const alarms = new AlarmBook();
   const queues = new SimQueues(usage, switches, rates, faultRandom);
+  const deadmen = new DeadmanWatch(switches);
   const alarmStats = { run: 0, late: 0, lost: 0, twice: 0, failed: 0 };
   const emailTransport = env.EMAIL_TRANSPORT;
   /** The provider's signed event, posted to the webhook as the sandbox's pages do (docs/decisions/billing.md). */
@@ -225,6 +227,9 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       else await env.DB.prepare("UPDATE users SET plan = 'pro' WHERE id = ?").bind(account.id).run();
       const canary = await request(usage, switches, 'POST', '/api/canary/create', account.token, { interval_seconds: plan.intervalMs / 1000, name: 'me' });
       if (canary.status !== 201) throw new Error(`canary create: ${canary.status} ${JSON.stringify(canary.data)}`);
+      // A dead-man's switch, set on Canary Status as people do.
+      const deadman = plan.deadmanHours ? await request(usage, switches, 'POST', '/api/deadman/setup', account.token, { hours: plan.deadmanHours }) : null;
+      if (deadman && deadman.status !== 200) throw new Error(`dead-man setup: ${deadman.status} ${JSON.stringify(deadman.data)}`);
       people[plan.index] = {
         index: plan.index,
         userId: account.id,
@@ -244,6 +249,9 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         deathReports: [],
         reporter: plan.guardian?.via ?? null,
         subscription: plan.subscription ? { cancelledAt: null, planAtEnd: 'pro' } : null,
+        deadman: deadman
+          ? { hours: plan.deadmanHours!, setAt: Date.parse(deadman.data.deadline) - plan.deadmanHours! * 3_600_000, warnings: [], erasedAt: null }
+          : null,
         session: account.token,
         password: account.password,
         plan,
@@ -306,7 +314,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     const dead = new Set<number>();
     /** People who asked to delete their account: they do nothing more. */
     const gone = new Set<number>();
-    const active = (p: (typeof people)[number]) => !dead.has(p.index) && !gone.has(p.index);
+    const active = (p: (typeof people)[number]) => !dead.has(p.index) && !gone.has(p.index) && !p.deadman?.erasedAt;
     /** A signed-in request; a session that ran out (SESSION_TTL_SECONDS) means signing in again first, as people do. */
     const signedIn = async (p: (typeof people)[number], method: string, path: string, json: unknown) => {
       const res = await request(usage, switches, method, path, p.session, json);
@@ -383,7 +391,8 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       // An executor reports with the owner's key: no miss needed, so only a failure (5xx) is tried again.
       const reporting = people.filter((p) => (p.guardianship || p.deathKey) && !p.reportDone && start + p.plan.guardian!.reportFrom <= now);
       await inPool(reporting, async (p) => {
-        if (now >= start + p.plan.guardian!.reportUntil) {
+        // An owner whose dead-man's switch erased their account has no one left to report.
+        if (now >= start + p.plan.guardian!.reportUntil || p.deadman?.erasedAt) {
           p.reportDone = true;
           return;
         }
@@ -485,12 +494,14 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       await queues.deliverDue(now);
       lap('queues');
       if ((now - start) % cronEvery === 0) {
+        await deadmen.beforeCron(people, now);
         const ctx = createExecutionContext();
         const started = performance.now();
         await worker.scheduled({ cron: '* * * * *', scheduledTime: now, noRetry() {} } as ScheduledController, env, ctx);
         await waitOnExecutionContext(ctx).catch(() => {});
         usage.cronRuns += 1;
         usage.cronWallMs += performance.now() - started;
+        await deadmen.afterCron(people, now);
         lap('cron');
         await queues.deliverDue(now);
         lap('queues');
@@ -516,14 +527,40 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
   // are not awaited: a promise of an ended request's waitUntil can hang when awaited from the test.)
   const byEmail = new Map(people.map((p) => [p.email, p]));
   const { results: warnings } = await env.DB.prepare(
-    `SELECT address, created_at, subject LIKE 'Check in before%' AS reminder FROM outbox_messages
+    `SELECT id, address, created_at, subject LIKE 'Check in before%' AS reminder FROM outbox_messages
      WHERE channel = 'email' AND idempotency_key LIKE 'notice:%' AND (subject LIKE 'Check in before%' OR subject LIKE 'Your canary%passed its deadline%')
      ORDER BY created_at`,
-  ).all<{ address: string; created_at: number; reminder: number }>();
+  ).all<{ id: string; address: string; created_at: number; reminder: number }>();
+  const read = new Set(warnings.map((w) => w.id));
   for (const w of warnings) {
     const p = byEmail.get(w.address);
     p?.warnings.push(w.created_at);
     if (w.reminder) p?.reminders.push(w.created_at);
+  }
+  // An account the dead-man's switch erased took its mailbox with it: what reached them was read before (deadman-watch.ts).
+  const warned = (subject: string) => subject.startsWith('Check in before') || /^Your canary.*passed its deadline/.test(subject);
+  for (const p of people.filter((p) => p.deadman?.erasedAt)) {
+    for (const row of deadmen.mailOf(p.index).filter((r) => warned(r.subject) && !read.has(r.id))) {
+      p.warnings.push(row.created_at);
+      if (row.subject.startsWith('Check in before')) p.reminders.push(row.created_at);
+    }
+    p.warnings.sort((a, b) => a - b);
+    p.reminders.sort((a, b) => a - b);
+  }
+  for (const p of people.filter((p) => p.deadman)) {
+    if (p.deadman!.erasedAt) {
+      p.deadman!.warnings = deadmen
+        .mailOf(p.index)
+        .filter((r) => r.subject === DEADMAN_WARNING_SUBJECT)
+        .map((r) => r.created_at);
+      continue;
+    }
+    const { results } = await env.DB.prepare(
+      "SELECT created_at FROM outbox_messages WHERE channel = 'email' AND address = ? AND subject = ? ORDER BY created_at",
+    )
+      .bind(p.email, DEADMAN_WARNING_SUBJECT)
+      .all<{ created_at: number }>();
+    p.deadman!.warnings = results.map((r) => r.created_at);
   }
   const ids = messages.map((m) => m.id);
   const released = new Map<string, { released_at: number | null; ok: number }>();
@@ -539,7 +576,8 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     for (const r of results) released.set(r.id, r);
   }
   for (const m of messages) {
-    const r = released.get(m.id);
+    // A message of a sender the dead-man's switch erased went with them: its release as read before.
+    const r = released.get(m.id) ?? deadmen.releaseOf(m.id);
     m.releasedAt = r?.released_at ?? null;
     m.channelDeliveries = r?.ok ?? 0;
   }
@@ -557,6 +595,8 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     env.DB.prepare("UPDATE messages SET status = 'cancelled' WHERE status IN ('scheduled', 'armed', 'releasing')"),
     env.DB.prepare("UPDATE deliveries SET status = 'failed' WHERE status IN ('pending', 'retrying', 'sending')"),
     env.DB.prepare("UPDATE owner_notices SET status = 'skipped' WHERE status = 'pending'"),
+    env.DB.prepare('DELETE FROM deadman_switches'),
+    env.DB.prepare("UPDATE scheduled_deletions SET status = 'cancelled' WHERE status = 'scheduled' AND reason = 'deadman'"),
   ]);
   vi.useRealTimers();
 

@@ -1,0 +1,104 @@
+import { env } from 'cloudflare:test';
+import type { PersonLog } from './behaviour-log';
+import type { Switches } from './instrument';
+import { DAY, HOUR } from './population';
+
+/** The subject of the warning a passed dead-man's switch sends (worker/src/domains/deadman/deletion-notice.ts). */
+export const DEADMAN_WARNING_SUBJECT = 'Your Afterword account will be deleted unless you check in';
+
+interface MailRow {
+  id: string;
+  created_at: number;
+  subject: string;
+}
+
+interface ReleaseRow {
+  id: string;
+  released_at: number | null;
+  ok: number;
+}
+
+/**
+ * Watches the people with a dead-man's switch from outside, as the run goes: an erased account takes its owner's
+ * mailbox (their warnings) and their messages (with the instants they were released) with it, so what reached
+ * them and what they released is read just before each cron run that could erase them (the cron is the only
+ * thing that does), and whether their account still exists just after. The oracle reads the result from the
+ * behaviour log only. These reads are not counted in the run's costs.
+ */
+export class DeadmanWatch {
+  private readonly mail = new Map<number, Map<string, MailRow>>();
+  private readonly releases = new Map<string, ReleaseRow>();
+
+  constructor(private readonly switches: Switches) {}
+
+  /** Those whose switch may have passed a day ago (from what they did), whose erasure the next cron run may carry out. */
+  private candidates(people: readonly PersonLog[], now: number) {
+    return people.filter((p) => {
+      if (!p.deadman || p.deadman.erasedAt !== null) return false;
+      const last = Math.max(p.deadman.setAt, ...p.checkIns);
+      return last + p.deadman.hours * HOUR + DAY <= now;
+    });
+  }
+
+  private async quietly<T>(fn: () => Promise<T>): Promise<T> {
+    const counting = this.switches.counting;
+    const faults = this.switches.faults;
+    this.switches.counting = false;
+    this.switches.faults = false;
+    try {
+      return await fn();
+    } finally {
+      this.switches.counting = counting;
+      this.switches.faults = faults;
+    }
+  }
+
+  /** Before a cron run: what reached each candidate, and their messages' releases, while their account exists. */
+  async beforeCron(people: readonly PersonLog[], now: number) {
+    for (const p of this.candidates(people, now)) {
+      await this.quietly(async () => {
+        const { results: mail } = await env.DB.prepare(
+          "SELECT id, created_at, subject FROM outbox_messages WHERE channel = 'email' AND address = ? AND idempotency_key LIKE 'notice:%'",
+        )
+          .bind(p.email)
+          .all<MailRow>();
+        const seen = this.mail.get(p.index) ?? new Map<string, MailRow>();
+        for (const row of mail) seen.set(row.id, row);
+        this.mail.set(p.index, seen);
+        const { results: sent } = await env.DB.prepare(
+          `SELECT m.id, m.released_at,
+                  (SELECT count(*) FROM delivery_log l WHERE l.message_id = m.id AND l.channel = 'email' AND l.success = 1) AS ok
+           FROM messages m WHERE m.sender_id = ?`,
+        )
+          .bind(p.userId)
+          .all<ReleaseRow>();
+        for (const row of sent) this.releases.set(row.id, row);
+      });
+    }
+  }
+
+  /** After a cron run: the candidates whose account is gone were erased now. */
+  async afterCron(people: readonly PersonLog[], now: number): Promise<PersonLog[]> {
+    const watched = this.candidates(people, now);
+    if (!watched.length) return [];
+    const { results } = await this.quietly(() =>
+      env.DB.prepare(`SELECT id FROM users WHERE id IN (${watched.map(() => '?').join(',')})`)
+        .bind(...watched.map((p) => p.userId))
+        .all<{ id: string }>(),
+    );
+    const still = new Set(results.map((r) => r.id));
+    const erased = watched.filter((p) => !still.has(p.userId));
+    for (const p of erased) p.deadman!.erasedAt = now;
+    return erased;
+  }
+
+  /** The notices that reached an erased person, as last read before their erasure. */
+  mailOf(person: number): MailRow[] {
+    return [...(this.mail.get(person)?.values() ?? [])].sort((a, b) => a.created_at - b.created_at);
+  }
+
+  /** A message's release as last read before its sender's erasure (undefined: never read). */
+  releaseOf(messageId: string): ReleaseRow | undefined {
+    return this.releases.get(messageId);
+  }
+}
