@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BehaviourLog, MessageLog, PersonLog, RuleLog } from './simulation/behaviour-log';
-import { deathOf, expectedRelease, judge, judgeDeletion, LATENESS_BOUND_MS, unjustified } from './simulation/oracle';
+import { birthdayAfter, deathOf, expectedRelease, judge, judgeDeletion, LATENESS_BOUND_MS, unjustified } from './simulation/oracle';
 import { DAY, HOUR } from './simulation/population';
 
 /**
@@ -264,5 +264,35 @@ describe('the oracle, for a dead-man deletion', () => {
     const [first, second] = judge(log(person, { messages: [before, after] }));
     expect(first).toMatchObject({ kind: 'released', expectedAt: 1 * DAY });
     expect(second).toMatchObject({ kind: 'not due', expectedAt: null });
+  });
+});
+
+/** A vault item's birthday condition (docs/decisions/vault.md), worked out on a calendar. */
+describe('the oracle, for a vault item given for a birthday', () => {
+  it('releases it at 09:00 UTC on the first birthday after the confirmed death', () => {
+    expect(new Date(birthdayAfter(Date.UTC(2027, 0, 10, 15), '01-20')).toISOString()).toBe('2027-01-20T09:00:00.000Z');
+    expect(new Date(birthdayAfter(Date.UTC(2027, 0, 21, 15), '01-20')).toISOString()).toBe('2028-01-20T09:00:00.000Z');
+  });
+
+  it('releases it at once when the death is confirmed later on the birthday itself, and at 09:00 when earlier that day', () => {
+    expect(new Date(birthdayAfter(Date.UTC(2027, 0, 20, 15), '01-20')).toISOString()).toBe('2027-01-20T15:00:00.000Z');
+    expect(new Date(birthdayAfter(Date.UTC(2027, 0, 20, 3), '01-20')).toISOString()).toBe('2027-01-20T09:00:00.000Z');
+  });
+
+  it('keeps 29 February on 28 February in other years', () => {
+    expect(new Date(birthdayAfter(Date.UTC(2027, 1, 1), '02-29')).toISOString()).toBe('2027-02-28T09:00:00.000Z');
+    expect(new Date(birthdayAfter(Date.UTC(2028, 1, 1), '02-29')).toISOString()).toBe('2028-02-29T09:00:00.000Z');
+  });
+
+  it('holds a release before the death, or before the birthday that follows it, to be false', () => {
+    const rules: RuleLog[] = [{ type: 'recipient_birthday', monthDay: '01-05', windowMs: 0 }];
+    // Reported at day 1, confirmed at day 4 (the 72-hour window): 5 January is day 4 of a run from 1 January.
+    const start = Date.UTC(2027, 0, 1);
+    const p = { ...owner({ deathReports: [start + DAY] }), createdAt: start };
+    const m = { ...message(rules), createdAt: start, deliverAt: start };
+    expect(expectedRelease(m, p, start + END, LATENESS_BOUND_MS).at).toBe(Date.UTC(2027, 0, 5, 9));
+    expect(unjustified(m, p, Date.UTC(2027, 0, 5, 8), LATENESS_BOUND_MS)).toBe('the first birthday after the death had not come');
+    expect(unjustified(m, owner(), Date.UTC(2027, 0, 5, 10), LATENESS_BOUND_MS)).toBe('no death was confirmed');
+    expect(unjustified(m, p, Date.UTC(2027, 0, 5, 9), LATENESS_BOUND_MS)).toBeNull();
   });
 });

@@ -44,7 +44,9 @@ export interface PersonLog {
 export type RuleLog =
   | { type: 'missed_checkins'; n: number; windowMs: number }
   | { type: 'fixed_date'; at: number; windowMs: number }
-  | { type: 'delay_after_death'; delayMs: number; windowMs: number };
+  | { type: 'delay_after_death'; delayMs: number; windowMs: number }
+  /** A vault item's birthday condition: the first such day (MM-DD) after the confirmed death, at 09:00 UTC. */
+  | { type: 'recipient_birthday'; monthDay: string; windowMs: 0 };
 
 export interface MessageLog {
   id: string;
@@ -57,6 +59,8 @@ export interface MessageLog {
   releasedAt: number | null;
   /** Successful deliveries on its channel (email): exactly one is the promise. */
   channelDeliveries: number;
+  /** A vault item's message (the file given under a condition), not a message written as such. */
+  vault?: boolean;
 }
 
 export interface BehaviourLog {
@@ -109,10 +113,12 @@ export function timelineOf(log: BehaviourLog, person: number): string {
         ? `missed_checkins(${r.n}) window ${r.windowMs / DAY}d`
         : r.type === 'fixed_date'
           ? `fixed_date(${rel(log, r.at)}) window ${r.windowMs / DAY}d`
-          : `delay_after_death(${r.delayMs / DAY}d) window ${r.windowMs / DAY}d`,
+          : r.type === 'recipient_birthday'
+            ? `recipient_birthday(${r.monthDay})`
+            : `delay_after_death(${r.delayMs / DAY}d) window ${r.windowMs / DAY}d`,
     );
     lines.push(
-      `  message ${m.id} → person ${m.recipient}: deliver_at ${rel(log, m.deliverAt)}, rules [${rules.join(', ') || 'none'}], ` +
+      `  ${m.vault ? 'vault item' : 'message'} ${m.id} → person ${m.recipient}: deliver_at ${rel(log, m.deliverAt)}, rules [${rules.join(', ') || 'none'}], ` +
         `released ${m.releasedAt === null ? 'never' : rel(log, m.releasedAt)}, ${m.channelDeliveries} channel deliveries`,
     );
   }

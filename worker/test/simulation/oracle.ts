@@ -56,6 +56,20 @@ export function deathOf(p: PersonLog, bound: number): { at: number | null; ambig
   return { at: null, ambiguous: false };
 }
 
+/**
+ * A vault item's birthday condition (docs/decisions/vault.md): the first such day at or after the confirmed death
+ * `t`, at 09:00 UTC — at once when the death is confirmed later on the birthday itself; 02-29 is 28 February in
+ * other years.
+ */
+export function birthdayAfter(t: number, monthDay: string): number {
+  const [month, day] = monthDay.split('-').map(Number) as [number, number];
+  for (let year = new Date(t).getUTCFullYear(); ; year++) {
+    const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+    const dayStart = Date.UTC(year, month - 1, month === 2 && day === 29 && !leap ? 28 : day);
+    if (t < dayStart + 24 * HOUR) return Math.max(t, dayStart + 9 * HOUR);
+  }
+}
+
 /** How long after the request an account is erased (docs/api.md "Deleting your account"). */
 export const ERASED_AFTER_MS = 7 * 24 * HOUR;
 
@@ -193,6 +207,8 @@ export function expectedRelease(m: MessageLog, p: PersonLog, end: number, bound:
     if (r.type === 'fixed_date') events.push({ t: Math.max(r.at, m.createdAt), kind: 'fire', rule, doubt: false });
     else if (r.type === 'delay_after_death') {
       if (death.at !== null) events.push({ t: Math.max(death.at + r.delayMs, m.createdAt), kind: 'fire', rule, doubt: death.ambiguous });
+    } else if (r.type === 'recipient_birthday') {
+      if (death.at !== null) events.push({ t: Math.max(birthdayAfter(death.at, r.monthDay), m.createdAt), kind: 'fire', rule, doubt: death.ambiguous });
     } else
       for (const c of cycles) {
         const counted = countOf(p, c, r.n, bound);
@@ -327,6 +343,11 @@ export function unjustified(m: MessageLog, p: PersonLog, r: number, bound: numbe
     if (rule.type === 'delay_after_death') {
       if (death.at !== null && r >= death.at + rule.delayMs + rule.windowMs) return null;
       why.push(death.at === null ? 'no death was confirmed' : 'the delay after the death and its window had not passed');
+      continue;
+    }
+    if (rule.type === 'recipient_birthday') {
+      if (death.at !== null && r >= birthdayAfter(death.at, rule.monthDay)) return null;
+      why.push(death.at === null ? 'no death was confirmed' : 'the first birthday after the death had not come');
       continue;
     }
     for (const c of cyclesOf(p)) {

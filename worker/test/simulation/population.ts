@@ -55,6 +55,18 @@ export interface PersonPlan {
   subscription: { cancelsAt: number | null } | null;
   /** They set a dead-man's switch of this many hours at the start (null: none). */
   deadmanHours: number | null;
+  /** A file they give another person of the run from the vault at the start, and its condition (null: none). */
+  vault: VaultPlan | null;
+}
+
+/** A vault item (docs/decisions/vault.md): an exact date (as a date or a date-time), the death flag, or the recipient's birthday. */
+export interface VaultPlan {
+  recipient: number;
+  condition:
+    | { type: 'exact_date'; atMs: number; dateOnly: boolean }
+    | { type: 'death_flag' }
+    /** The month-day of the run's day `dayMs` after the start. */
+    | { type: 'recipient_birthday'; dayMs: number };
 }
 
 /** A guardian and the death report they make: after a real death, or during a lapse (a report the owner refutes by checking in). */
@@ -159,13 +171,53 @@ export function drawPopulation(r: Random, shape: PopulationShape): PersonPlan[] 
     const messages = drawMessages(p, index, shape.people, horizon);
     const consent = drawConsent(p, horizon, diesAt);
     const leavesAt = drawLeaving(p, horizon, diesAt, messages.length > 0);
-    people.push({ index, intervalMs, via, checkIns, absences, diesAt, messages, consent, leavesAt, guardian: null, subscription: null, deadmanHours: null });
+    people.push({
+      index,
+      intervalMs,
+      via,
+      checkIns,
+      absences,
+      diesAt,
+      messages,
+      consent,
+      leavesAt,
+      guardian: null,
+      subscription: null,
+      deadmanHours: null,
+      vault: null,
+    });
   }
   drawGuardians(r.fork(), people, horizon);
   drawWritingTimes(r.fork(), people, horizon);
   drawSubscriptions(r.fork(), people, horizon);
   drawDeadmanSwitches(r.fork(), people);
+  drawVaultItems(r.fork(), people, horizon);
   return people;
+}
+
+/**
+ * Vault items, drawn last: every owner with a guardian or an executor gives one file under a death condition (the
+ * death flag, or the recipient's birthday on a day of the run), so a confirmed death has a file to release; one
+ * other person in six gives one for an exact date of the run. The recipient is someone who stays: a file given to
+ * an account that is deleted goes with it (docs/decisions/vault.md), and the recipient is the only one who can open it.
+ */
+function drawVaultItems(r: Random, people: PersonPlan[], horizon: number) {
+  const stays = people.filter((p) => p.leavesAt === null && p.deadmanHours === null);
+  for (const p of people) {
+    const guarded = p.guardian !== null;
+    if (p.leavesAt !== null || (!guarded && !r.chance(1 / 6))) continue;
+    const others = stays.filter((c) => c.index !== p.index);
+    if (!others.length) continue;
+    const recipient = r.pick(others).index;
+    p.vault = {
+      recipient,
+      condition: !guarded
+        ? { type: 'exact_date', atMs: Math.round(r.between(1, horizon / DAY) * DAY), dateOnly: r.chance(0.5) }
+        : r.chance(0.5)
+          ? { type: 'death_flag' }
+          : { type: 'recipient_birthday', dayMs: Math.round(r.between(0, horizon / DAY)) * DAY },
+    };
+  }
 }
 
 /**

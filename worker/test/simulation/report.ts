@@ -27,6 +27,8 @@ export interface Summary {
   afterDeath: ReleasedOf;
   /** Why verdicts went "either way" (the first reason of each), most frequent first. */
   eitherWayWhy: [string, number][];
+  /** Vault items (judged as the messages that carry them), by condition: how many, and how many were released. */
+  vault: Record<'exact date' | 'death flag' | 'birthday', ReleasedOf>;
   /** Dead-man's switches: how many, and their verdicts by kind. */
   deletions: { switches: number; byKind: Partial<Record<DeletionVerdict['kind'], number>>; messagesOfErased: ReleasedOf };
 }
@@ -79,6 +81,11 @@ export function summarise(run: SimulationRun, verdicts: Verdict[], deletions: De
     downgraded: releasedOf(verdicts.filter((v) => run.log.people[v.message.sender]!.subscription?.planAtEnd === 'free')),
     afterDeath: releasedOf(verdicts.filter((v) => v.message.rules.some((r) => r.type === 'delay_after_death'))),
     eitherWayWhy: countBy(verdicts.filter((v) => v.kind.startsWith('either way')).map((v) => v.reason ?? 'unknown')),
+    vault: {
+      'exact date': releasedOf(verdicts.filter((v) => v.message.vault && v.message.rules[0]?.type === 'fixed_date')),
+      'death flag': releasedOf(verdicts.filter((v) => v.message.vault && v.message.rules[0]?.type === 'delay_after_death')),
+      birthday: releasedOf(verdicts.filter((v) => v.message.vault && v.message.rules[0]?.type === 'recipient_birthday')),
+    },
     deletions: {
       switches: deletions.length,
       byKind: Object.fromEntries(countBy(deletions.map((d) => d.kind))),
@@ -106,6 +113,9 @@ export function formatSummary(run: SimulationRun, s: Summary): string {
     `  people who deleted their account ${run.log.people.filter((p) => p.deletionRequestedAt !== null).length}; messages to them: ${s.toLeavers.messages}, released before they left ${s.toLeavers.released}`,
     `  Pro bought through checkout ${subscribed.length}, cancelled during the run ${subscribed.filter((p) => p.subscription!.cancelledAt).length}, on Free at the end ${subscribed.filter((p) => p.subscription!.planAtEnd === 'free').length}; messages of those now on Free: ${s.downgraded.messages}, released ${s.downgraded.released}`,
     `  deaths reported ${run.log.people.filter((p) => p.deathReports.length).length}, by a guardian or (${run.log.people.filter((p) => p.deathReports.length && p.reporter === 'key').length} of them) an executor's key (confirmed ${run.log.people.filter((p) => deathOf(p, LATENESS_BOUND_MS).at !== null).length}, the rest refuted by a check-in); messages with a delay-after-death rule: ${s.afterDeath.messages}, released ${s.afterDeath.released}`,
+    `  vault items (judged with the messages): ${Object.entries(s.vault)
+      .map(([condition, r]) => `${condition} ${r.messages} (released ${r.released})`)
+      .join(', ')}`,
     `  dead-man's switches ${s.deletions.switches}: ${
       Object.entries(s.deletions.byKind)
         .map(([kind, n]) => `${kind} ${n}`)

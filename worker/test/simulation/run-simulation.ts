@@ -4,13 +4,16 @@ import { vi } from 'vitest';
 import worker from '../../src/index';
 import { createSession } from '../../src/domains/auth/sessions';
 import { createServiceContext } from '../../src/wiring/service-context';
+import { toBase64 } from '../../src/lib/encoding';
 import { signedInUser } from '../helpers/api';
+import { keyBundle } from '../helpers/e2ee';
+import { envelopeFor } from '../helpers/vault';
 import type { BehaviourLog, MessageLog, PersonLog, RuleLog } from './behaviour-log';
 import { emptyUsage, type Usage } from './costs';
 import { DEADMAN_WARNING_SUBJECT, DeadmanWatch } from './deadman-watch';
 import { DEFAULT_FAULTS, drawOutages, type FaultRates } from './faults';
 import { AlarmBook, type ArmedAlarm, instrument, type Switches } from './instrument';
-import { DAY, drawPopulation, type MessagePlan, type PersonPlan } from './population';
+import { DAY, drawPopulation, type MessagePlan, type PersonPlan, type VaultPlan } from './population';
 import { seeded } from './random';
 import { SimQueues, type QueueStats } from './sim-queues';
 
@@ -70,10 +73,12 @@ async function inPool<T>(items: readonly T[], fn: (item: T) => Promise<void>) {
 async function request(usage: Usage, switches: Switches, method: string, path: string, token: string | null, json?: unknown) {
   const headers = new Headers();
   if (token) headers.set('authorization', `Bearer ${token}`);
-  if (json !== undefined) headers.set('content-type', 'application/json');
+  // A form (a vault upload) sets its own multipart content type.
+  const form = json instanceof FormData;
+  if (json !== undefined && !form) headers.set('content-type', 'application/json');
   const started = performance.now();
   const res = await exports.default.fetch(
-    new Request(`http://afterword.test${path}`, { method, headers, body: json === undefined ? undefined : JSON.stringify(json) }),
+    new Request(`http://afterword.test${path}`, { method, headers, body: json === undefined ? undefined : form ? json : JSON.stringify(json) }),
   );
   const text = await res.text();
   if (switches.counting) {
@@ -102,7 +107,7 @@ async function writeMessage(
   start: number,
 ): Promise<Answer & { log?: MessageLog }> {
   const deliverAt = start + m.deliverAtMs;
-  const rules: RuleLog[] = m.rules.map((r): RuleLog => {
+  const rules = m.rules.map((r): Exclude<RuleLog, { type: 'recipient_birthday' }> => {
     if (r.type === 'missed_checkins') return { type: r.type, n: r.n, windowMs: r.windowDays * DAY };
     if (r.type === 'fixed_date') return { type: r.type, at: start + r.atMs, windowMs: r.windowDays * DAY };
     return { type: r.type, delayMs: r.days * DAY, windowMs: r.windowDays * DAY };
@@ -122,6 +127,51 @@ async function writeMessage(
   if (res.status !== 201) return res;
   const log: MessageLog = { id: res.data.id, sender: p.index, recipient: m.recipient, createdAt: at, deliverAt, rules, releasedAt: null, channelDeliveries: 0 };
   return { ...res, log };
+}
+
+/** Uploads a file (random bytes standing for its ciphertext, sealed for the owner and the recipient) and gives it under its condition. */
+async function giveVaultItem(
+  p: { index: number; userId: string },
+  v: VaultPlan,
+  to: { index: number; userId: string },
+  start: number,
+  send: (method: string, path: string, body: unknown) => Promise<Answer>,
+): Promise<MessageLog> {
+  const form = new FormData();
+  form.append('file', new Blob([crypto.getRandomValues(new Uint8Array(2048))]), 'letter.pdf.bin');
+  form.append('iv', toBase64(crypto.getRandomValues(new Uint8Array(12))));
+  form.append('envelope', envelopeFor(p.userId, to.userId));
+  form.append('consent', 'true');
+  form.append('name', 'letter.pdf');
+  const asset = await send('POST', '/api/vault/create', form);
+  if (asset.status !== 201) throw new Error(`vault create: ${asset.status} ${JSON.stringify(asset.data)}`);
+  const c = v.condition;
+  const day = (ms: number) => new Date(start + ms).toISOString().slice(0, 10);
+  const condition =
+    c.type === 'exact_date'
+      ? { condition_type: c.type, condition_value: c.dateOnly ? day(c.atMs) : new Date(start + c.atMs).toISOString() }
+      : c.type === 'death_flag'
+        ? { condition_type: c.type }
+        : { condition_type: c.type, condition_value: day(c.dayMs).slice(5) };
+  const given = await send('POST', '/api/vault/assign', { asset_id: asset.data.asset_id, recipient_user_id: to.userId, ...condition });
+  if (given.status !== 201) throw new Error(`vault assign: ${given.status} ${JSON.stringify(given.data)}`);
+  const rules: RuleLog[] =
+    c.type === 'exact_date'
+      ? [{ type: 'fixed_date', at: c.dateOnly ? Date.parse(day(c.atMs)) : start + c.atMs, windowMs: 0 }]
+      : c.type === 'death_flag'
+        ? [{ type: 'delay_after_death', delayMs: 0, windowMs: 0 }]
+        : [{ type: 'recipient_birthday', monthDay: day(c.dayMs).slice(5), windowMs: 0 }];
+  return {
+    id: given.data.message_id,
+    sender: p.index,
+    recipient: to.index,
+    createdAt: start,
+    deliverAt: start,
+    rules,
+    releasedAt: null,
+    channelDeliveries: 0,
+    vault: true,
+  };
 }
 
 export async function runSimulation(opts: SimulationOptions): Promise<SimulationRun> {
@@ -306,6 +356,22 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       }
     });
     messages.push(...written.flat());
+    // Vault items, as the Vault page gives them: keys for the owner and the recipient, the file sealed for both
+    // in the browser and uploaded, then given under its condition.
+    const withKeys = new Set<number>();
+    const keysFor = async (p: (typeof people)[number]) => {
+      if (withKeys.has(p.index)) return;
+      withKeys.add(p.index);
+      const made = await request(usage, switches, 'POST', '/api/trpc/keys.create', p.session, keyBundle());
+      if (made.status !== 200) throw new Error(`keys: ${made.status} ${JSON.stringify(made.data)}`);
+    };
+    for (const p of people.filter((p) => p.plan.vault)) {
+      const v = p.plan.vault!;
+      const to = people[v.recipient]!;
+      await keysFor(p);
+      await keysFor(to);
+      messages.push(await giveVaultItem(p, v, to, start, (method, path, body) => request(usage, switches, method, path, p.session, body)));
+    }
     await queues.deliverDue(start);
     lap('setup');
 
