@@ -24,14 +24,20 @@ function owner(
     index: 0,
     userId: 'owner',
     email: 'owner@example.test',
-    canaryId: 'canary',
-    token: 'token',
-    intervalMs: DAY,
     via: 'token',
-    createdAt: 0,
+    canaries: [
+      {
+        canaryId: 'canary',
+        token: 'token',
+        name: 'me',
+        intervalMs: DAY,
+        createdAt: 0,
+        checkIns: events.checkIns ?? [],
+        warnings: events.reminders ?? [0.8 * DAY],
+        reminders: events.reminders ?? [0.8 * DAY],
+      },
+    ],
     checkIns: events.checkIns ?? [],
-    warnings: events.reminders ?? [0.8 * DAY],
-    reminders: events.reminders ?? [0.8 * DAY],
     diesAt: null,
     absences: [],
     consentChanges: (events.consent ?? []).map(([at, consent]) => ({ at, consent })),
@@ -288,11 +294,62 @@ describe('the oracle, for a vault item given for a birthday', () => {
     const rules: RuleLog[] = [{ type: 'recipient_birthday', monthDay: '01-05', windowMs: 0 }];
     // Reported at day 1, confirmed at day 4 (the 72-hour window): 5 January is day 4 of a run from 1 January.
     const start = Date.UTC(2027, 0, 1);
-    const p = { ...owner({ deathReports: [start + DAY] }), createdAt: start };
+    const p = owner({ deathReports: [start + DAY] });
     const m = { ...message(rules), createdAt: start, deliverAt: start };
     expect(expectedRelease(m, p, start + END, LATENESS_BOUND_MS).at).toBe(Date.UTC(2027, 0, 5, 9));
     expect(unjustified(m, p, Date.UTC(2027, 0, 5, 8), LATENESS_BOUND_MS)).toBe('the first birthday after the death had not come');
     expect(unjustified(m, owner(), Date.UTC(2027, 0, 5, 10), LATENESS_BOUND_MS)).toBe('no death was confirmed');
     expect(unjustified(m, p, Date.UTC(2027, 0, 5, 9), LATENESS_BOUND_MS)).toBeNull();
+  });
+});
+
+/**
+ * A sender with two canaries (docs/server-rules.md: `missed_checkins(N)` fires when misses reach N on any of them,
+ * and any check-in disarms): a daily one, "me", checked in by token every day at noon, and a weekly one, "backup",
+ * never checked in — its deadline is day 7, its grace 1.4 days, its reminder reached them in time (day 5.6).
+ */
+describe('the oracle, for a sender with two canaries', () => {
+  const daily = (until: number) => Array.from({ length: until }, (_, i) => (i + 0.5) * DAY);
+  const WEEK = 7 * DAY;
+  /** Grace starts a fifth of the interval before the deadline (written so, not as 5.6 days, to stay exact in floating point). */
+  const graceStart = (deadline: number, interval: number) => deadline - interval / 5;
+  const sender = (meCheckIns: number[], meReminders: number[]): PersonLog => {
+    const p = owner({ checkIns: meCheckIns, reminders: meReminders });
+    const reminder = graceStart(WEEK, WEEK);
+    p.canaries.push({
+      canaryId: 'backup',
+      token: 'backup',
+      name: 'backup',
+      intervalMs: WEEK,
+      createdAt: 0,
+      checkIns: [],
+      warnings: [reminder],
+      reminders: [reminder],
+    });
+    return p;
+  };
+  const oneMiss = message([{ type: 'missed_checkins', n: 1, windowMs: DAY }]);
+
+  it('arms on the misses of the canary that was left, whatever the other', () => {
+    // "me" last checked in at day 6.5 and would count a miss at 7.5; "backup" counts its first at day 7: released at 8.
+    expect(expectedRelease(oneMiss, sender(daily(7), [graceStart(7.5 * DAY, DAY)]), END, LATENESS_BOUND_MS)).toEqual({ at: 8 * DAY, ambiguous: false });
+  });
+
+  it('is disarmed by a check-in on the other canary, and armed again by the next miss of the one left', () => {
+    // Armed at day 7 by "backup"; the check-in on "me" at 7.5 disarms it; "me" then warns no more (so never counts), and
+    // "backup"'s second miss, at day 14, arms it again: released at 15.
+    expect(expectedRelease(oneMiss, sender(daily(8), []), END, LATENESS_BOUND_MS)).toEqual({ at: 15 * DAY, ambiguous: false });
+  });
+
+  it('never releases while the other canary is checked in inside every cancel window', () => {
+    expect(expectedRelease(oneMiss, sender(daily(20), []), END, LATENESS_BOUND_MS).at).toBeNull();
+  });
+
+  it('justifies a release only by a canary whose own misses were warned', () => {
+    const p = sender(daily(8), []);
+    expect(unjustified(oneMiss, p, 15 * DAY, LATENESS_BOUND_MS)).toBeNull();
+    p.canaries[1]!.warnings = [];
+    p.canaries[1]!.reminders = [];
+    expect(unjustified(oneMiss, p, 15 * DAY, LATENESS_BOUND_MS)).toMatch(/"backup"'s cycle/);
   });
 });

@@ -11,17 +11,11 @@ export interface PersonLog {
   index: number;
   userId: string;
   email: string;
-  canaryId: string;
-  token: string;
-  intervalMs: number;
   via: 'token' | 'heartbeat';
-  createdAt: number;
-  /** Check-ins the service accepted (absolute ms), in order. */
+  /** Their canaries: every person has one, some a second with the other interval (a weekly backup of a daily one, or the reverse). */
+  canaries: CanaryLog[];
+  /** Every check-in the service accepted, on any canary (absolute ms), in order: any of them disarms, refutes a death report and moves a dead-man's switch. */
   checkIns: number[];
-  /** Canary warnings a channel accepted for this owner, in order. */
-  warnings: number[];
-  /** The grace reminders among them ("Check in before …"), told apart from re-warnings by their subject. */
-  reminders: number[];
   diesAt: number | null;
   absences: { from: number; to: number; kind: string }[];
   /** Changes of their messages consent the service accepted (absolute ms), in order. */
@@ -39,6 +33,22 @@ export interface PersonLog {
    * (read from their mailbox), and when their account was found erased (null: it was not).
    */
   deadman: { hours: number; setAt: number; warnings: number[]; erasedAt: number | null } | null;
+}
+
+/** One canary of a person: its misses are its own (docs/server-rules.md: a rule fires on the misses of any of them). */
+export interface CanaryLog {
+  canaryId: string;
+  token: string;
+  /** Its name, which its warnings carry in their subject (how they are told apart in the mailbox). */
+  name: string;
+  intervalMs: number;
+  createdAt: number;
+  /** Check-ins the service accepted on this canary (a token ping: this one; the Heartbeat: every canary). */
+  checkIns: number[];
+  /** Its warnings a channel accepted for this owner, in order. */
+  warnings: number[];
+  /** The grace reminders among them ("Check in before …"), told apart from re-warnings by their subject. */
+  reminders: number[];
 }
 
 export type RuleLog =
@@ -80,14 +90,18 @@ const rel = (log: BehaviourLog, t: number) => {
 /** One person's story, readable, for a failure report: what they did, what they were told, what they wrote. */
 export function timelineOf(log: BehaviourLog, person: number): string {
   const p = log.people[person]!;
+  const several = p.canaries.length > 1;
   const lines = [
-    `person ${p.index} (${p.email}), canary every ${p.intervalMs / DAY} day(s), checks in by ${p.via}, created ${rel(log, p.createdAt)}` +
+    `person ${p.index} (${p.email}), ${p.canaries.map((c) => `canary "${c.name}" every ${c.intervalMs / DAY} day(s) created ${rel(log, c.createdAt)}`).join(', ')}, checks in by ${p.via}` +
       (p.diesAt === null ? '' : `, dies ${rel(log, log.start + p.diesAt)}`),
     ...p.absences.map((a) => `  away (${a.kind}) ${rel(log, log.start + a.from)} → ${rel(log, log.start + a.to)}`),
   ];
+  const on = (c: CanaryLog) => (several ? ` ("${c.name}")` : '');
   const events = [
-    ...p.checkIns.map((t) => ({ t, what: 'check-in accepted' })),
-    ...p.warnings.map((t) => ({ t, what: p.reminders.includes(t) ? 'grace reminder reached the owner' : 're-warning reached the owner' })),
+    ...p.canaries.flatMap((c) => c.checkIns.map((t) => ({ t, what: `check-in accepted${on(c)}` }))),
+    ...p.canaries.flatMap((c) =>
+      c.warnings.map((t) => ({ t, what: `${c.reminders.includes(t) ? 'grace reminder reached the owner' : 're-warning reached the owner'}${on(c)}` })),
+    ),
     ...p.consentChanges.map((c) => ({ t: c.at, what: c.consent ? 'allowed messages again' : 'withdrew the messages consent' })),
     ...(p.deletionRequestedAt === null ? [] : [{ t: p.deletionRequestedAt, what: 'asked to delete their account (erased 7 days later)' }]),
     ...p.deathReports.map((t) => ({

@@ -10,9 +10,9 @@ export async function engineRecordOf(log: BehaviourLog, person: number): Promise
   const at = (t: number | null) => (t == null ? '—' : relTime(log, t));
   const { results: events } = await env.DB.prepare(
     `SELECT kind, misses, cycle_deadline, fired_at, counts_from, emitted_at, delivered_at, delivery_channel
-     FROM canary_transitions WHERE canary_id = ? ORDER BY cycle_deadline, fired_at`,
+     FROM canary_transitions WHERE user_id = ? ORDER BY canary_id, cycle_deadline, fired_at`,
   )
-    .bind(p.canaryId)
+    .bind(p.userId)
     .all<Record<string, number | string | null>>();
   const { results: notices } = await env.DB.prepare(
     `SELECT n.kind, n.status, n.created_at, d.channel, d.address, d.ok, d.at

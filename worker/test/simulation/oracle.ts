@@ -1,4 +1,4 @@
-import type { BehaviourLog, MessageLog, PersonLog } from './behaviour-log';
+import type { BehaviourLog, CanaryLog, MessageLog, PersonLog } from './behaviour-log';
 import { HOUR } from './population';
 
 /**
@@ -6,13 +6,14 @@ import { HOUR } from './population';
  * (behaviour-log.ts) and docs/server-rules.md alone — never from worker/src.
  *
  * The rules it applies (docs/server-rules.md "Canaries and check-ins", "Messages, rules and release"):
- * - a cycle starts at the canary's creation or a check-in L; its deadline is D = L + I, grace g = I / 5;
- *   misses k is due at D + (k − 1)·I; the cycle ends at the next check-in;
+ * - each canary of the sender has its own cycles: one starts at its creation or a check-in L on it; its deadline
+ *   is D = L + I, grace g = I / 5; misses k is due at D + (k − 1)·I; the cycle ends at the next check-in on it;
  * - a miss counts only once a warning reached the owner a grace period earlier: at D when the grace
  *   reminder reached them at least g (less a tolerance of min(60 s, 5 % of g)) before D; otherwise one
  *   grace period after the first warning that reached them at or after D; never while none has;
- * - `missed_checkins(N)` fires when misses N counts, `fixed_date(F)` at F; the first firing arms the
- *   message with a cancel deadline max(t, deliver_at) + window; a check-in before the deadline disarms
+ * - `missed_checkins(N)` fires when misses N — or any later miss of the cycle — counts on any canary, `fixed_date(F)`
+ *   at F; the first firing arms the message with a cancel deadline max(t, deliver_at) + window; a check-in on any
+ *   canary before the deadline disarms
  *   (a fixed date that armed is spent; one that passed while armed by another rule fires at the disarming);
  *   at the deadline it is released; no rules: released at deliver_at; a message written while misses stand
  *   arms at once if the current run of misses satisfies a `missed_checkins` rule;
@@ -97,7 +98,8 @@ interface Cycle {
   next: number;
 }
 
-function cyclesOf(p: PersonLog): Cycle[] {
+/** A canary's cycles: from its creation and from each check-in on it. */
+function cyclesOf(p: CanaryLog): Cycle[] {
   const starts = [p.createdAt, ...p.checkIns];
   return starts.map((start, i) => ({ start, next: starts[i + 1] ?? Number.POSITIVE_INFINITY }));
 }
@@ -106,7 +108,7 @@ function cyclesOf(p: PersonLog): Cycle[] {
  * When misses n of a cycle counts (null: never), and whether the engine's allowed lateness could change that;
  * `nominal` is when it would count, for a doubt about one that does not.
  */
-function countOf(p: PersonLog, c: Cycle, n: number, bound: number): { at: number | null; ambiguous: boolean; nominal: number } {
+function countOf(p: CanaryLog, c: Cycle, n: number, bound: number): { at: number | null; ambiguous: boolean; nominal: number } {
   const I = p.intervalMs;
   const g = I / 5;
   const tol = toleranceOf(g);
@@ -145,21 +147,28 @@ export function pausesOf(p: PersonLog): { from: number; to: number }[] {
   return out;
 }
 
-/** How many misses of the current cycle have counted at t, and whether the engine's lateness could change that. */
+/**
+ * How many misses stand at t — the most on any of the sender's canaries, each in its current cycle — and whether
+ * the engine's lateness could change that.
+ */
 function missesAt(p: PersonLog, t: number, bound: number): { misses: number; ambiguous: boolean } {
-  const cycle = cyclesOf(p).findLast((c) => c.start <= t);
-  if (!cycle) return { misses: 0, ambiguous: false };
-  let misses = 0;
+  let most = 0;
   let ambiguous = false;
-  for (let k = 1; cycle.start + k * p.intervalMs <= t + bound; k++) {
-    const counted = countOf(p, cycle, k, bound);
-    ambiguous ||= counted.ambiguous;
-    if (counted.at === null) break;
-    if (Math.abs(counted.at - t) <= bound) ambiguous = true;
-    if (counted.at > t) break;
-    misses = k;
+  for (const canary of p.canaries) {
+    const cycle = cyclesOf(canary).findLast((c) => c.start <= t);
+    if (!cycle) continue;
+    let misses = 0;
+    for (let k = 1; cycle.start + k * canary.intervalMs <= t + bound; k++) {
+      const counted = countOf(canary, cycle, k, bound);
+      ambiguous ||= counted.ambiguous;
+      if (counted.at === null) break;
+      if (Math.abs(counted.at - t) <= bound) ambiguous = true;
+      if (counted.at > t) break;
+      misses = k;
+    }
+    most = Math.max(most, misses);
   }
-  return { misses, ambiguous };
+  return { misses: most, ambiguous };
 }
 
 /** A message with no rules: released at deliver_at, or when messages are allowed again if that falls in a pause. */
@@ -201,8 +210,8 @@ export function expectedRelease(m: MessageLog, p: PersonLog, end: number, bound:
     ambiguous = true;
   };
   const events: Ev[] = [];
-  const cycles = cyclesOf(p);
   const death = deathOf(p, bound);
+  const several = p.canaries.length > 1;
   m.rules.forEach((r, rule) => {
     if (r.type === 'fixed_date') events.push({ t: Math.max(r.at, m.createdAt), kind: 'fire', rule, doubt: false });
     else if (r.type === 'delay_after_death') {
@@ -210,11 +219,17 @@ export function expectedRelease(m: MessageLog, p: PersonLog, end: number, bound:
     } else if (r.type === 'recipient_birthday') {
       if (death.at !== null) events.push({ t: Math.max(birthdayAfter(death.at, r.monthDay), m.createdAt), kind: 'fire', rule, doubt: death.ambiguous });
     } else
-      for (const c of cycles) {
-        const counted = countOf(p, c, r.n, bound);
-        if (counted.at !== null && counted.at > m.createdAt) events.push({ t: counted.at, kind: 'fire', rule, doubt: counted.ambiguous });
-        else if (counted.ambiguous && counted.nominal >= m.createdAt - bound) events.push({ t: counted.nominal, kind: 'doubt' });
-      }
+      for (const canary of p.canaries)
+        for (const c of cyclesOf(canary)) {
+          // Misses n fires it; so does every later miss of the cycle (misses ≥ n), which matters only once a check-in on
+          // another canary disarmed it (one on this canary ends the cycle), so only for a sender with several.
+          for (let k = r.n; k === r.n || (several && c.start + k * canary.intervalMs < Math.min(c.next, end)); k++) {
+            const counted = countOf(canary, c, k, bound);
+            if (counted.at !== null && counted.at > m.createdAt) events.push({ t: counted.at, kind: 'fire', rule, doubt: counted.ambiguous });
+            else if (counted.ambiguous && counted.nominal >= m.createdAt - bound) events.push({ t: counted.nominal, kind: 'doubt' });
+            if (counted.at === null) break;
+          }
+        }
   });
   // Written while misses already stand: a missed_checkins rule the current run of misses satisfies arms at once.
   const standing = missesAt(p, m.createdAt, bound);
@@ -314,7 +329,12 @@ export function expectedRelease(m: MessageLog, p: PersonLog, end: number, bound:
   const settled = at;
   if (
     settled !== null &&
-    events.some((e) => (e.kind === 'doubt' || (e.kind === 'fire' && e.doubt)) && e.t >= settled && e.t <= settled + p.intervalMs / 5 + bound)
+    events.some(
+      (e) =>
+        (e.kind === 'doubt' || (e.kind === 'fire' && e.doubt)) &&
+        e.t >= settled &&
+        e.t <= settled + Math.max(...p.canaries.map((c) => c.intervalMs)) / 5 + bound,
+    )
   )
     doubt('a miss the lateness could count differently, just after the release');
   return { at, ambiguous, ...(why ? { why } : {}) };
@@ -329,9 +349,6 @@ export function unjustified(m: MessageLog, p: PersonLog, r: number, bound: numbe
   const pause = pausesOf(p).find((w) => r >= w.from && r < w.to);
   if (pause) return `released while the sender's messages consent was withdrawn (since ${new Date(pause.from).toISOString()})`;
   if (!m.rules.length) return null;
-  const I = p.intervalMs;
-  const g = I / 5;
-  const tol = toleranceOf(g);
   const why: string[] = [];
   const death = deathOf(p, bound);
   for (const rule of m.rules) {
@@ -350,14 +367,19 @@ export function unjustified(m: MessageLog, p: PersonLog, r: number, bound: numbe
       why.push(death.at === null ? 'no death was confirmed' : 'the first birthday after the death had not come');
       continue;
     }
-    for (const c of cyclesOf(p)) {
-      const due = c.start + rule.n * I;
-      if (c.next <= due || r < Math.max(due, m.deliverAt) + rule.windowMs) continue;
-      // A check-in before the cancel deadline (at most the bound before the release) disarms.
-      if (c.next < r - bound) continue;
-      const warned = p.warnings.some((w) => w >= c.start + I - g && w < c.next && w <= r - rule.windowMs - (g - tol));
-      if (warned) return null;
-      why.push(`misses ${rule.n} of the cycle from ${new Date(c.start).toISOString()} came with no warning a grace period before`);
+    for (const canary of p.canaries) {
+      const I = canary.intervalMs;
+      const g = I / 5;
+      const tol = toleranceOf(g);
+      for (const c of cyclesOf(canary)) {
+        const due = c.start + rule.n * I;
+        if (c.next <= due || r < Math.max(due, m.deliverAt) + rule.windowMs) continue;
+        // A check-in on this canary before the cancel deadline (at most the bound before the release) ends the cycle.
+        if (c.next < r - bound) continue;
+        const warned = canary.warnings.some((w) => w >= c.start + I - g && w < c.next && w <= r - rule.windowMs - (g - tol));
+        if (warned) return null;
+        why.push(`misses ${rule.n} of "${canary.name}"'s cycle from ${new Date(c.start).toISOString()} came with no warning a grace period before`);
+      }
     }
   }
   return why.length ? why.join('; ') : 'no rule could fire: the sender checked in before any reached its count';

@@ -57,6 +57,11 @@ export interface PersonPlan {
   deadmanHours: number | null;
   /** A file they give another person of the run from the vault at the start, and its condition (null: none). */
   vault: VaultPlan | null;
+  /**
+   * A second canary with the other interval (null: none): its own check-ins for token people, who ping each
+   * canary's token on its own; none for Heartbeat people, whose check-in is on every canary at once.
+   */
+  second: { intervalMs: number; checkIns: number[] } | null;
 }
 
 /** A vault item (docs/decisions/vault.md): an exact date (as a date or a date-time), the death flag, or the recipient's birthday. */
@@ -138,6 +143,21 @@ function drawLeaving(p: Random, horizon: number, diesAt: number | null, wrote: b
   return diesAt === null || at < diesAt ? at : null;
 }
 
+/** When someone means to check in on a canary of this interval, away and dead aside. */
+function drawCheckIns(p: Random, intervalMs: number, lateness: number, absences: Absence[], diesAt: number | null, horizon: number): number[] {
+  const checkIns: number[] = [];
+  let t = 0;
+  for (;;) {
+    // Usually well before grace starts (80 % of the interval); sometimes late: in grace or past the deadline.
+    t += intervalMs * (p.chance(lateness) ? p.between(0.8, 1.5) : p.between(0.3, 0.75));
+    const away = absences.find((a) => t >= a.from && t < a.to);
+    if (away) t = away.to + p.between(0, 0.2) * intervalMs;
+    if (t >= horizon || (diesAt !== null && t >= diesAt)) break;
+    checkIns.push(Math.round(t));
+  }
+  return checkIns;
+}
+
 /** Daily and weekly people, their late check-ins, vacations, lapses that recover, deaths, consents withdrawn, and people who leave. */
 export function drawPopulation(r: Random, shape: PopulationShape): PersonPlan[] {
   const horizon = shape.days * DAY;
@@ -157,16 +177,7 @@ export function drawPopulation(r: Random, shape: PopulationShape): PersonPlan[] 
     }
     const diesAt = p.chance(0.06) ? Math.round(p.between(0.1, 0.9) * horizon) : null;
     const lateness = p.pick([0.02, 0.05, 0.1, 0.2]);
-    const checkIns: number[] = [];
-    let t = 0;
-    for (;;) {
-      // Usually well before grace starts (80 % of the interval); sometimes late: in grace or past the deadline.
-      t += intervalMs * (p.chance(lateness) ? p.between(0.8, 1.5) : p.between(0.3, 0.75));
-      const away = absences.find((a) => t >= a.from && t < a.to);
-      if (away) t = away.to + p.between(0, 0.2) * intervalMs;
-      if (t >= horizon || (diesAt !== null && t >= diesAt)) break;
-      checkIns.push(Math.round(t));
-    }
+    const checkIns = drawCheckIns(p, intervalMs, lateness, absences, diesAt, horizon);
     const via = p.chance(0.7) ? 'token' : 'heartbeat';
     const messages = drawMessages(p, index, shape.people, horizon);
     const consent = drawConsent(p, horizon, diesAt);
@@ -185,6 +196,7 @@ export function drawPopulation(r: Random, shape: PopulationShape): PersonPlan[] 
       subscription: null,
       deadmanHours: null,
       vault: null,
+      second: null,
     });
   }
   drawGuardians(r.fork(), people, horizon);
@@ -192,7 +204,22 @@ export function drawPopulation(r: Random, shape: PopulationShape): PersonPlan[] 
   drawSubscriptions(r.fork(), people, horizon);
   drawDeadmanSwitches(r.fork(), people);
   drawVaultItems(r.fork(), people, horizon);
+  drawSecondCanaries(r.fork(), people, horizon);
   return people;
+}
+
+/**
+ * One person in five keeps a second canary with the other interval (a weekly backup of a daily one, a daily one
+ * beside a weekly one): its misses are its own, any check-in disarms (docs/server-rules.md). Token people check in
+ * on it on its own schedule (away and dead as on the first); the Heartbeat checks in on both. Drawn last.
+ */
+function drawSecondCanaries(r: Random, people: PersonPlan[], horizon: number) {
+  for (const p of people) {
+    if (!r.chance(1 / 5)) continue;
+    const intervalMs = p.intervalMs === DAY ? 7 * DAY : DAY;
+    const lateness = r.pick([0.02, 0.05, 0.1]);
+    p.second = { intervalMs, checkIns: p.via === 'token' ? drawCheckIns(r, intervalMs, lateness, p.absences, p.diesAt, horizon) : [] };
+  }
 }
 
 /**

@@ -60,9 +60,12 @@ export function summarise(run: SimulationRun, verdicts: Verdict[], deletions: De
   for (const v of verdicts) {
     const m = v.message;
     if (m.releasedAt === null || !m.rules.length || m.rules.some((r) => r.type !== 'missed_checkins')) continue;
-    const p = run.log.people[m.sender]!;
-    const cycleStart = Math.max(p.createdAt, ...p.checkIns.filter((c) => c < m.releasedAt!));
-    warningsBeforeRelease.push(p.warnings.filter((w) => w >= cycleStart && w < m.releasedAt!).length);
+    // On the canary that warned most in its cycle before the release (the one whose misses released it).
+    const counts = run.log.people[m.sender]!.canaries.map((c) => {
+      const cycleStart = Math.max(c.createdAt, ...c.checkIns.filter((t) => t < m.releasedAt!));
+      return c.warnings.filter((w) => w >= cycleStart && w < m.releasedAt!).length;
+    });
+    warningsBeforeRelease.push(Math.max(...counts));
   }
   return {
     userDays: run.userDays,
@@ -107,7 +110,7 @@ export function formatSummary(run: SimulationRun, s: Summary): string {
     `  worst lateness of a judged release: ${minutes(s.worstLatenessMs)}`,
     `  judged either way because: ${s.eitherWayWhy.map(([why, n]) => `${why} ${n}`).join('; ') || 'none'}`,
     `  warnings that reached the owner in the cycle before each release of a missed-check-ins-only message: ${w.length ? `min ${w[0]}, median ${w[Math.floor(w.length / 2)]}, max ${w[w.length - 1]} (${noWarning} with none)` : 'no such release'}`,
-    `  check-ins accepted ${run.log.people.reduce((n, p) => n + p.checkIns.length, 0)} (attempts refused and retried: ${run.checkInAttemptsRefused}; signed in again: ${run.signIns}); warnings delivered ${run.log.people.reduce((n, p) => n + p.warnings.length, 0)}`,
+    `  check-ins accepted ${run.log.people.reduce((n, p) => n + p.checkIns.length, 0)} (attempts refused and retried: ${run.checkInAttemptsRefused}; signed in again: ${run.signIns}); warnings delivered ${run.log.people.reduce((n, p) => n + p.canaries.reduce((k, c) => k + c.warnings.length, 0), 0)}; people with a second canary ${run.log.people.filter((p) => p.canaries.length > 1).length}`,
     `  messages written during the run ${run.log.messages.filter((m) => m.createdAt > run.log.start).length} (refused for good: ${run.messagesNotWritten})`,
     `  messages consent withdrawn ${changes(false)} times, allowed again ${changes(true)}; messages of senders who withdrew it: ${s.pausedSenders.messages}, released ${s.pausedSenders.released}`,
     `  people who deleted their account ${run.log.people.filter((p) => p.deletionRequestedAt !== null).length}; messages to them: ${s.toLeavers.messages}, released before they left ${s.toLeavers.released}`,

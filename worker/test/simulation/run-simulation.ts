@@ -8,7 +8,7 @@ import { toBase64 } from '../../src/lib/encoding';
 import { signedInUser } from '../helpers/api';
 import { keyBundle } from '../helpers/e2ee';
 import { envelopeFor } from '../helpers/vault';
-import type { BehaviourLog, MessageLog, PersonLog, RuleLog } from './behaviour-log';
+import type { BehaviourLog, CanaryLog, MessageLog, PersonLog, RuleLog } from './behaviour-log';
 import { emptyUsage, type Usage } from './costs';
 import { DEADMAN_WARNING_SUBJECT, DeadmanWatch } from './deadman-watch';
 import { DEFAULT_FAULTS, drawOutages, type FaultRates } from './faults';
@@ -238,7 +238,8 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     session: string;
     password: string;
     plan: PersonPlan;
-    next: number;
+    /** Their check-in schedules: the canaries each check-in is on, when they mean to, and how many are done. */
+    streams: { canaries: number[]; times: number[]; next: number }[];
     nextConsent: number;
     /** Their guardian's guardianship id (from accepting), and whether the report was made or given up. */
     guardianship: string | null;
@@ -275,8 +276,21 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     await inPool(joined, async ({ plan, account }) => {
       if (plan.subscription) await buyPro(account.token);
       else await env.DB.prepare("UPDATE users SET plan = 'pro' WHERE id = ?").bind(account.id).run();
-      const canary = await request(usage, switches, 'POST', '/api/canary/create', account.token, { interval_seconds: plan.intervalMs / 1000, name: 'me' });
-      if (canary.status !== 201) throw new Error(`canary create: ${canary.status} ${JSON.stringify(canary.data)}`);
+      const canaries: CanaryLog[] = [];
+      for (const [name, intervalMs] of [['me', plan.intervalMs], ...(plan.second ? [['backup', plan.second.intervalMs] as const] : [])] as const) {
+        const canary = await request(usage, switches, 'POST', '/api/canary/create', account.token, { interval_seconds: intervalMs / 1000, name });
+        if (canary.status !== 201) throw new Error(`canary create: ${canary.status} ${JSON.stringify(canary.data)}`);
+        canaries.push({
+          canaryId: canary.data.id,
+          token: canary.data.token,
+          name,
+          intervalMs,
+          createdAt: Date.parse(canary.data.last_check_in),
+          checkIns: [],
+          warnings: [],
+          reminders: [],
+        });
+      }
       // A dead-man's switch, set on Canary Status as people do.
       const deadman = plan.deadmanHours ? await request(usage, switches, 'POST', '/api/deadman/setup', account.token, { hours: plan.deadmanHours }) : null;
       if (deadman && deadman.status !== 200) throw new Error(`dead-man setup: ${deadman.status} ${JSON.stringify(deadman.data)}`);
@@ -284,14 +298,9 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         index: plan.index,
         userId: account.id,
         email: account.email,
-        canaryId: canary.data.id,
-        token: canary.data.token,
-        intervalMs: plan.intervalMs,
         via: plan.via,
-        createdAt: Date.parse(canary.data.last_check_in),
+        canaries,
         checkIns: [],
-        warnings: [],
-        reminders: [],
         diesAt: plan.diesAt,
         absences: plan.absences,
         consentChanges: [],
@@ -305,7 +314,11 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         session: account.token,
         password: account.password,
         plan,
-        next: 0,
+        // A token person pings each canary's token on its own schedule; the Heartbeat checks in on every canary at once.
+        streams:
+          plan.via === 'token'
+            ? [{ canaries: [0], times: plan.checkIns, next: 0 }, ...(plan.second ? [{ canaries: [1], times: plan.second.checkIns, next: 0 }] : [])]
+            : [{ canaries: canaries.map((_, i) => i), times: plan.checkIns, next: 0 }],
         nextConsent: 0,
         guardianship: null,
         deathKey: null,
@@ -398,7 +411,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     // Steps on a fixed grid, skipping those where nothing is due (no check-in, alarm, queue message or cron run).
     const nextStep = (now: number) => {
       const candidates = [
-        Math.min(...people.filter((p) => active(p) && p.next < p.plan.checkIns.length).map((p) => start + p.plan.checkIns[p.next]!)),
+        Math.min(...people.filter(active).flatMap((p) => p.streams.filter((c) => c.next < c.times.length).map((c) => start + c.times[c.next]!))),
         Math.min(...people.filter((p) => active(p) && p.nextConsent < p.plan.consent.length).map((p) => start + p.plan.consent[p.nextConsent]!.at)),
         Math.min(...people.filter((p) => active(p) && p.plan.leavesAt !== null).map((p) => start + p.plan.leavesAt!)),
         Math.min(...people.filter((p) => (p.guardianship || p.deathKey) && !p.reportDone).map((p) => start + p.plan.guardian!.reportFrom)),
@@ -422,19 +435,23 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       (env as { EMAIL_TRANSPORT?: string }).EMAIL_TRANSPORT = down ? 'down' : emailTransport;
 
       // People check in when they mean to; a refused attempt is tried again at the next step.
-      const due = people.filter((p) => active(p) && p.next < p.plan.checkIns.length && start + p.plan.checkIns[p.next]! <= now);
-      await inPool(due, async (p) => {
+      const due = people
+        .filter(active)
+        .flatMap((p) => p.streams.filter((c) => c.next < c.times.length && start + c.times[c.next]! <= now).map((stream) => ({ p, stream })));
+      await inPool(due, async ({ p, stream }) => {
         const res =
           p.via === 'token'
-            ? await request(usage, switches, 'POST', `/api/ping/${encodeURIComponent(p.token)}`, null)
+            ? await request(usage, switches, 'POST', `/api/ping/${encodeURIComponent(p.canaries[stream.canaries[0]!]!.token)}`, null)
             : await signedIn(p, 'POST', '/api/canary/checkin', {});
         if (res.status !== 200) {
           refused += 1;
           return;
         }
         p.checkIns.push(now);
-        while (p.next < p.plan.checkIns.length && start + p.plan.checkIns[p.next]! <= now) p.next += 1;
+        for (const i of stream.canaries) p.canaries[i]!.checkIns.push(now);
+        while (stream.next < stream.times.length && start + stream.times[stream.next]! <= now) stream.next += 1;
       });
+      for (const p of people) p.checkIns.sort((a, b) => a - b);
       // Some withdraw their messages consent and later allow it again (Data Consents); a refused attempt is tried again.
       const changing = people.filter((p) => active(p) && p.nextConsent < p.plan.consent.length && start + p.plan.consent[p.nextConsent]!.at <= now);
       await inPool(changing, async (p) => {
@@ -593,25 +610,31 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
   // are not awaited: a promise of an ended request's waitUntil can hang when awaited from the test.)
   const byEmail = new Map(people.map((p) => [p.email, p]));
   const { results: warnings } = await env.DB.prepare(
-    `SELECT id, address, created_at, subject LIKE 'Check in before%' AS reminder FROM outbox_messages
+    `SELECT id, address, created_at, subject FROM outbox_messages
      WHERE channel = 'email' AND idempotency_key LIKE 'notice:%' AND (subject LIKE 'Check in before%' OR subject LIKE 'Your canary%passed its deadline%')
      ORDER BY created_at`,
-  ).all<{ id: string; address: string; created_at: number; reminder: number }>();
+  ).all<{ id: string; address: string; created_at: number; subject: string }>();
+  // A warning names its canary ("Check in before …: "me"", "Your canary "backup" passed its deadline …"): that is whose it is.
+  const file = (p: PersonLog, row: { created_at: number; subject: string }) => {
+    const name = /"([^"]+)"/.exec(row.subject)?.[1];
+    const canary = p.canaries.find((c) => c.name === name);
+    if (!canary) throw new Error(`a warning for no canary of person ${p.index}: ${row.subject}`);
+    canary.warnings.push(row.created_at);
+    if (row.subject.startsWith('Check in before')) canary.reminders.push(row.created_at);
+  };
   const read = new Set(warnings.map((w) => w.id));
   for (const w of warnings) {
     const p = byEmail.get(w.address);
-    p?.warnings.push(w.created_at);
-    if (w.reminder) p?.reminders.push(w.created_at);
+    if (p) file(p, w);
   }
   // An account the dead-man's switch erased took its mailbox with it: what reached them was read before (deadman-watch.ts).
   const warned = (subject: string) => subject.startsWith('Check in before') || /^Your canary.*passed its deadline/.test(subject);
   for (const p of people.filter((p) => p.deadman?.erasedAt)) {
-    for (const row of deadmen.mailOf(p.index).filter((r) => warned(r.subject) && !read.has(r.id))) {
-      p.warnings.push(row.created_at);
-      if (row.subject.startsWith('Check in before')) p.reminders.push(row.created_at);
+    for (const row of deadmen.mailOf(p.index).filter((r) => warned(r.subject) && !read.has(r.id))) file(p, row);
+    for (const c of p.canaries) {
+      c.warnings.sort((a, b) => a - b);
+      c.reminders.sort((a, b) => a - b);
     }
-    p.warnings.sort((a, b) => a - b);
-    p.reminders.sort((a, b) => a - b);
   }
   for (const p of people.filter((p) => p.deadman)) {
     if (p.deadman!.erasedAt) {
@@ -675,7 +698,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         session: _s,
         password: _w,
         plan: _p,
-        next: _n,
+        streams: _n,
         nextConsent: _c,
         guardianship: _g,
         deathKey: _k,
