@@ -24,6 +24,7 @@ function owner(
     index: 0,
     userId: 'owner',
     email: 'owner@example.test',
+    phone: null,
     via: 'token',
     canaries: [
       {
@@ -56,6 +57,7 @@ const message = (rules: RuleLog[], deliverAt = 0): MessageLog => ({
   createdAt: 0,
   deliverAt,
   rules,
+  channel: 'email',
   releasedAt: null,
   channelDeliveries: 0,
 });

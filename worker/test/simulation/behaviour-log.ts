@@ -11,6 +11,8 @@ export interface PersonLog {
   index: number;
   userId: string;
   email: string;
+  /** Their verified phone (null: none): text messages are chosen beside email for their notices. */
+  phone: string | null;
   via: 'token' | 'heartbeat';
   /** Their canaries: every person has one, some a second with the other interval (a weekly backup of a daily one, or the reverse). */
   canaries: CanaryLog[];
@@ -65,9 +67,11 @@ export interface MessageLog {
   createdAt: number;
   deliverAt: number;
   rules: RuleLog[];
+  /** The channel it goes out on besides the inbox (email, or sms to a verified phone). */
+  channel: 'email' | 'sms';
   /** The instant the recipient's inbox shows it released (null: not released). */
   releasedAt: number | null;
-  /** Successful deliveries on its channel (email): exactly one is the promise. */
+  /** Successful deliveries on its channel: exactly one is the promise. */
   channelDeliveries: number;
   /** A vault item's message (the file given under a condition), not a message written as such. */
   vault?: boolean;
@@ -118,7 +122,7 @@ export function timelineOf(log: BehaviourLog, person: number): string {
           ...(p.deadman.erasedAt === null ? [] : [{ t: p.deadman.erasedAt, what: 'their account was erased by the dead-man switch' }]),
         ]
       : []),
-    ...log.outages.map((o) => ({ t: o.from, what: `email down until ${rel(log, o.to)}` })),
+    ...log.outages.map((o) => ({ t: o.from, what: `${o.channel ?? 'email'} down until ${rel(log, o.to)}` })),
   ].sort((a, b) => a.t - b.t);
   for (const e of events) lines.push(`  ${rel(log, e.t)}  ${e.what}`);
   for (const m of log.messages.filter((m) => m.sender === person)) {

@@ -6,10 +6,24 @@ import { DAY, HOUR } from './population';
 /** The subject of the warning a passed dead-man's switch sends (worker/src/domains/deadman/deletion-notice.ts). */
 export const DEADMAN_WARNING_SUBJECT = 'Your Afterword account will be deleted unless you check in';
 
-interface MailRow {
+/** A notice in someone's outbox: one row per channel that took it (its key ends in `:sms` for a text). */
+export interface MailRow {
   id: string;
+  address: string;
   created_at: number;
   subject: string;
+  idempotency_key: string;
+}
+
+/** Each notice once, as it first reached the person (the earliest of its channels' rows), in time order. */
+export function firstOfEachNotice(rows: readonly MailRow[]): MailRow[] {
+  const first = new Map<string, MailRow>();
+  for (const row of rows) {
+    const notice = row.idempotency_key.replace(/:sms$/, '');
+    const seen = first.get(notice);
+    if (!seen || row.created_at < seen.created_at) first.set(notice, row);
+  }
+  return [...first.values()].sort((a, b) => a.created_at - b.created_at);
 }
 
 interface ReleaseRow {
@@ -58,16 +72,17 @@ export class DeadmanWatch {
     for (const p of this.candidates(people, now)) {
       await this.quietly(async () => {
         const { results: mail } = await env.DB.prepare(
-          "SELECT id, created_at, subject FROM outbox_messages WHERE channel = 'email' AND address = ? AND idempotency_key LIKE 'notice:%'",
+          `SELECT id, address, created_at, subject, idempotency_key FROM outbox_messages
+           WHERE channel IN ('email', 'sms') AND address IN (?1, ?2) AND idempotency_key LIKE 'notice:%'`,
         )
-          .bind(p.email)
+          .bind(p.email, p.phone ?? p.email)
           .all<MailRow>();
         const seen = this.mail.get(p.index) ?? new Map<string, MailRow>();
         for (const row of mail) seen.set(row.id, row);
         this.mail.set(p.index, seen);
         const { results: sent } = await env.DB.prepare(
           `SELECT m.id, m.released_at,
-                  (SELECT count(*) FROM delivery_log l WHERE l.message_id = m.id AND l.channel = 'email' AND l.success = 1) AS ok
+                  (SELECT count(*) FROM delivery_log l WHERE l.message_id = m.id AND l.channel = m.delivery_method AND l.success = 1) AS ok
            FROM messages m WHERE m.sender_id = ?`,
         )
           .bind(p.userId)
@@ -92,9 +107,9 @@ export class DeadmanWatch {
     return erased;
   }
 
-  /** The notices that reached an erased person, as last read before their erasure. */
+  /** The notices' rows in an erased person's outbox, as last read before their erasure. */
   mailOf(person: number): MailRow[] {
-    return [...(this.mail.get(person)?.values() ?? [])].sort((a, b) => a.created_at - b.created_at);
+    return [...(this.mail.get(person)?.values() ?? [])];
   }
 
   /** A message's release as last read before its sender's erasure (undefined: never read). */

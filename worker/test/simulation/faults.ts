@@ -26,6 +26,8 @@ export interface FaultRates {
   /** Email outages: how many over the run, each up to outageMaxMs. */
   outagesPer100Days: number;
   outageMaxMs: number;
+  /** Text message (sms) outages, drawn apart from email's: how many over the run, each up to outageMaxMs. */
+  smsOutagesPer100Days: number;
 }
 
 export const DEFAULT_FAULTS: FaultRates = {
@@ -42,6 +44,7 @@ export const DEFAULT_FAULTS: FaultRates = {
   d1FailsAfter: 0.0005,
   outagesPer100Days: 4,
   outageMaxMs: 8 * HOUR,
+  smsOutagesPer100Days: 4,
 };
 
 /** No faults at all: a run that must be exact to the step (the liveness reference). */
@@ -57,16 +60,19 @@ export const NO_FAULTS: FaultRates = {
   d1FailsBefore: 0,
   d1FailsAfter: 0,
   outagesPer100Days: 0,
+  smsOutagesPer100Days: 0,
 };
 
 export interface Outage {
   from: number;
   to: number;
+  /** Which provider is down (email when absent). */
+  channel?: 'email' | 'sms';
 }
 
-/** The email outages of a run (every channel the owners have is email here: the whole way to reach them is down). */
-export function drawOutages(r: Random, rates: FaultRates, days: number): Outage[] {
-  const count = Math.round((rates.outagesPer100Days * days) / 100);
+/** The email outages of a run (for the owners without a phone the whole way to reach them is down). */
+export function drawOutages(r: Random, rates: FaultRates, days: number, perHundredDays = rates.outagesPer100Days): Outage[] {
+  const count = Math.round((perHundredDays * days) / 100);
   const out: Outage[] = [];
   for (let i = 0; i < count; i++) {
     const from = Math.round(r.between(0, days * DAY));

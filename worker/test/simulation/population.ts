@@ -15,6 +15,8 @@ export type RulePlan =
 
 export interface MessagePlan {
   recipient: number;
+  /** How it reaches the recipient besides their inbox (default email; sms only to someone with a verified phone). */
+  method?: 'email' | 'sms';
   /** When they write it, after the start (absent: before the run, on day 0). */
   writtenAtMs?: number;
   /** deliver_at, after the start (0: at creation). */
@@ -62,6 +64,8 @@ export interface PersonPlan {
    * canary's token on its own; none for Heartbeat people, whose check-in is on every canary at once.
    */
   second: { intervalMs: number; checkIns: number[] } | null;
+  /** They verify a phone and choose text messages beside email for their notices (and can be written to by sms). */
+  phone: boolean;
 }
 
 /** A vault item (docs/decisions/vault.md): an exact date (as a date or a date-time), the death flag, or the recipient's birthday. */
@@ -197,6 +201,7 @@ export function drawPopulation(r: Random, shape: PopulationShape): PersonPlan[] 
       deadmanHours: null,
       vault: null,
       second: null,
+      phone: false,
     });
   }
   drawGuardians(r.fork(), people, horizon);
@@ -205,7 +210,18 @@ export function drawPopulation(r: Random, shape: PopulationShape): PersonPlan[] 
   drawDeadmanSwitches(r.fork(), people);
   drawVaultItems(r.fork(), people, horizon);
   drawSecondCanaries(r.fork(), people, horizon);
+  drawPhones(r.fork(), people);
   return people;
+}
+
+/**
+ * One person in three verifies a phone (the code comes by text) and chooses text messages beside email for their
+ * notices: a warning reaches them when either channel takes it, and the owner notices' fallback tries the other when
+ * the chosen ones fail. One message in three to such a person goes by sms. Drawn last.
+ */
+function drawPhones(r: Random, people: PersonPlan[]) {
+  for (const p of people) p.phone = r.chance(1 / 3);
+  for (const p of people) for (const m of p.messages) if (people[m.recipient]!.phone && r.chance(1 / 3)) m.method = 'sms';
 }
 
 /**

@@ -116,6 +116,7 @@ export function formatSummary(run: SimulationRun, s: Summary): string {
     `  people who deleted their account ${run.log.people.filter((p) => p.deletionRequestedAt !== null).length}; messages to them: ${s.toLeavers.messages}, released before they left ${s.toLeavers.released}`,
     `  Pro bought through checkout ${subscribed.length}, cancelled during the run ${subscribed.filter((p) => p.subscription!.cancelledAt).length}, on Free at the end ${subscribed.filter((p) => p.subscription!.planAtEnd === 'free').length}; messages of those now on Free: ${s.downgraded.messages}, released ${s.downgraded.released}`,
     `  deaths reported ${run.log.people.filter((p) => p.deathReports.length).length}, by a guardian or (${run.log.people.filter((p) => p.deathReports.length && p.reporter === 'key').length} of them) an executor's key (confirmed ${run.log.people.filter((p) => deathOf(p, LATENESS_BOUND_MS).at !== null).length}, the rest refuted by a check-in); messages with a delay-after-death rule: ${s.afterDeath.messages}, released ${s.afterDeath.released}`,
+    `  people with a verified phone (notices by email and text) ${run.log.people.filter((p) => p.phone).length}; messages by sms ${run.log.messages.filter((m) => m.channel === 'sms').length} (released ${run.log.messages.filter((m) => m.channel === 'sms' && m.releasedAt !== null).length}); outages: email ${run.log.outages.filter((o) => (o.channel ?? 'email') === 'email').length}, sms ${run.log.outages.filter((o) => o.channel === 'sms').length}`,
     `  vault items (judged with the messages): ${Object.entries(s.vault)
       .map(([condition, r]) => `${condition} ${r.messages} (released ${r.released})`)
       .join(', ')}`,
@@ -142,7 +143,7 @@ export function formatSummary(run: SimulationRun, s: Summary): string {
       .slice(0, 10)
       .map(([k, n]) => `    ${(n / s.userDays).toFixed(2)}  ${k}`)
       .join('\n')}`,
-    `  faults: queue ${JSON.stringify(run.queueStats)}; alarms ${JSON.stringify(run.alarmStats)}; email outages ${run.log.outages.length}`,
+    `  faults: queue ${JSON.stringify(run.queueStats)}; alarms ${JSON.stringify(run.alarmStats)}; provider outages ${run.log.outages.length}`,
   ].join('\n');
 }
 

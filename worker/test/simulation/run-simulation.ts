@@ -4,13 +4,14 @@ import { vi } from 'vitest';
 import worker from '../../src/index';
 import { createSession } from '../../src/domains/auth/sessions';
 import { createServiceContext } from '../../src/wiring/service-context';
+import { DEFAULT_NOTIFY_PREFERENCES } from '../../src/contracts/notify';
 import { toBase64 } from '../../src/lib/encoding';
 import { signedInUser } from '../helpers/api';
 import { keyBundle } from '../helpers/e2ee';
 import { envelopeFor } from '../helpers/vault';
 import type { BehaviourLog, CanaryLog, MessageLog, PersonLog, RuleLog } from './behaviour-log';
 import { emptyUsage, type Usage } from './costs';
-import { DEADMAN_WARNING_SUBJECT, DeadmanWatch } from './deadman-watch';
+import { DEADMAN_WARNING_SUBJECT, DeadmanWatch, firstOfEachNotice, type MailRow } from './deadman-watch';
 import { DEFAULT_FAULTS, drawOutages, type FaultRates } from './faults';
 import { AlarmBook, type ArmedAlarm, instrument, type Switches } from './instrument';
 import { DAY, drawPopulation, type MessagePlan, type PersonPlan, type VaultPlan } from './population';
@@ -115,7 +116,7 @@ async function writeMessage(
   const res = await send('POST', '/api/message/create', {
     recipient_user_id: recipients[m.recipient]!.userId,
     content: `From person ${p.index} to person ${m.recipient}`,
-    delivery_method: 'email',
+    delivery_method: m.method ?? 'email',
     deliver_at: new Date(deliverAt).toISOString(),
     consent: true,
     rules: rules.map((r) => ({
@@ -125,7 +126,17 @@ async function writeMessage(
     })),
   });
   if (res.status !== 201) return res;
-  const log: MessageLog = { id: res.data.id, sender: p.index, recipient: m.recipient, createdAt: at, deliverAt, rules, releasedAt: null, channelDeliveries: 0 };
+  const log: MessageLog = {
+    id: res.data.id,
+    sender: p.index,
+    recipient: m.recipient,
+    createdAt: at,
+    deliverAt,
+    rules,
+    channel: m.method ?? 'email',
+    releasedAt: null,
+    channelDeliveries: 0,
+  };
   return { ...res, log };
 }
 
@@ -168,6 +179,7 @@ async function giveVaultItem(
     createdAt: start,
     deliverAt: start,
     rules,
+    channel: 'email',
     releasedAt: null,
     channelDeliveries: 0,
     vault: true,
@@ -181,8 +193,11 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
   const cronEvery = opts.cronEveryMs ?? 60 * 60_000;
   const root = seeded(opts.seed);
   const plans = drawPopulation(root.fork(), { people: opts.people, days: opts.days });
-  const outages = drawOutages(root.fork(), rates, opts.days);
+  const emailOutages = drawOutages(root.fork(), rates, opts.days);
   const faultRandom = root.fork();
+  // Drawn after the rest, so a seed's other draws are what they were before text messages were simulated.
+  const smsOutages = drawOutages(root.fork(), rates, opts.days, rates.smsOutagesPer100Days).map((o) => ({ ...o, channel: 'sms' as const }));
+  const outages = [...emailOutages, ...smsOutages];
 
   const usage = emptyUsage();
   const switches: Switches = { counting: false, faults: false };
@@ -191,6 +206,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
   const deadmen = new DeadmanWatch(switches);
   const alarmStats = { run: 0, late: 0, lost: 0, twice: 0, failed: 0 };
   const emailTransport = env.EMAIL_TRANSPORT;
+  const smsTransport = env.SMS_TRANSPORT;
   /** The provider's signed event, posted to the webhook as the sandbox's pages do (docs/decisions/billing.md). */
   const postSignedEvent = async (signed: { payload: string; signature: string }) => {
     const started = performance.now();
@@ -215,6 +231,21 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     const signed = await request(usage, switches, 'POST', `/api/billing/sandbox/${session.data.id}/pay`, token);
     const delivered = signed.status === 200 ? await postSignedEvent(signed.data) : signed;
     if (delivered.status !== 200) throw new Error(`checkout payment: ${delivered.status}`);
+  };
+
+  /** A phone verified as people do it (the code comes by text: here the outbox), then text messages chosen beside email. */
+  const verifyPhone = async (token: string, phone: string) => {
+    const asked = await request(usage, switches, 'POST', '/api/profile/phone', token, { phone });
+    if (asked.status !== 200) throw new Error(`phone: ${asked.status} ${JSON.stringify(asked.data)}`);
+    const sent = await env.DB.prepare("SELECT text FROM outbox_messages WHERE channel = 'sms' AND address = ? ORDER BY created_at DESC LIMIT 1")
+      .bind(phone)
+      .first<{ text: string }>();
+    const code = /\b(\d{6})\b/.exec(sent?.text ?? '')?.[1];
+    const verified = await request(usage, switches, 'POST', '/api/profile/phone/verify', token, { code });
+    if (verified.status !== 200) throw new Error(`phone verify: ${verified.status} ${JSON.stringify(verified.data)}`);
+    const prefs = await request(usage, switches, 'POST', '/api/notify/preferences', token, { ...DEFAULT_NOTIFY_PREFERENCES, methods: ['email', 'sms'] });
+    if (prefs.status !== 200) throw new Error(`preferences: ${prefs.status} ${JSON.stringify(prefs.data)}`);
+    return phone;
   };
 
   const baseline = await env.DB.prepare('SELECT 1').run();
@@ -294,11 +325,13 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       // A dead-man's switch, set on Canary Status as people do.
       const deadman = plan.deadmanHours ? await request(usage, switches, 'POST', '/api/deadman/setup', account.token, { hours: plan.deadmanHours }) : null;
       if (deadman && deadman.status !== 200) throw new Error(`dead-man setup: ${deadman.status} ${JSON.stringify(deadman.data)}`);
+      const phone = plan.phone ? await verifyPhone(account.token, `+1${200 + (opts.seed % 700)}${String(plan.index).padStart(7, '0')}`) : null;
       people[plan.index] = {
         index: plan.index,
         userId: account.id,
         email: account.email,
         via: plan.via,
+        phone,
         canaries,
         checkIns: [],
         diesAt: plan.diesAt,
@@ -430,9 +463,11 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     };
     for (let now = start + stepMs; now <= end; now = nextStep(now)) {
       vi.setSystemTime(now);
-      const down = outages.some((o) => now >= o.from + start && now < o.to + start);
-      // A misconfigured transport answers every send with a retryable failure: the provider is down.
-      (env as { EMAIL_TRANSPORT?: string }).EMAIL_TRANSPORT = down ? 'down' : emailTransport;
+      const down = (list: typeof outages) => list.some((o) => now >= o.from + start && now < o.to + start);
+      // A misconfigured transport answers every send with a retryable failure: the provider is down. (Twilio with no
+      // account configured is one for text messages.)
+      (env as { EMAIL_TRANSPORT?: string }).EMAIL_TRANSPORT = down(emailOutages) ? 'down' : emailTransport;
+      (env as { SMS_TRANSPORT?: string }).SMS_TRANSPORT = down(smsOutages) ? 'twilio' : smsTransport;
 
       // People check in when they mean to; a refused attempt is tried again at the next step.
       const due = people
@@ -600,6 +635,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     switches.counting = false;
     switches.faults = false;
     (env as { EMAIL_TRANSPORT?: string }).EMAIL_TRANSPORT = emailTransport;
+    (env as { SMS_TRANSPORT?: string }).SMS_TRANSPORT = smsTransport;
     unqueue();
     uninstall();
     for (const q of quiet) q.mockRestore();
@@ -608,48 +644,31 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
   opts.progress?.('  the run is over: reading what reached people');
   // What reached people, read from their mailboxes and inboxes. (Check-in projections the Worker still holds
   // are not awaited: a promise of an ended request's waitUntil can hang when awaited from the test.)
-  const byEmail = new Map(people.map((p) => [p.email, p]));
-  const { results: warnings } = await env.DB.prepare(
-    `SELECT id, address, created_at, subject FROM outbox_messages
-     WHERE channel = 'email' AND idempotency_key LIKE 'notice:%' AND (subject LIKE 'Check in before%' OR subject LIKE 'Your canary%passed its deadline%')
-     ORDER BY created_at`,
-  ).all<{ id: string; address: string; created_at: number; subject: string }>();
+  const byAddress = new Map(people.flatMap((p) => [[p.email, p] as const, ...(p.phone ? [[p.phone, p] as const] : [])]));
+  const { results: mail } = await env.DB.prepare(
+    `SELECT id, address, created_at, subject, idempotency_key FROM outbox_messages
+     WHERE channel IN ('email', 'sms') AND idempotency_key LIKE 'notice:%' ORDER BY created_at`,
+  ).all<MailRow>();
+  const mailOf = new Map<number, MailRow[]>();
+  for (const row of mail) {
+    const p = byAddress.get(row.address);
+    if (p) mailOf.set(p.index, [...(mailOf.get(p.index) ?? []), row]);
+  }
   // A warning names its canary ("Check in before …: "me"", "Your canary "backup" passed its deadline …"): that is whose it is.
-  const file = (p: PersonLog, row: { created_at: number; subject: string }) => {
-    const name = /"([^"]+)"/.exec(row.subject)?.[1];
-    const canary = p.canaries.find((c) => c.name === name);
-    if (!canary) throw new Error(`a warning for no canary of person ${p.index}: ${row.subject}`);
-    canary.warnings.push(row.created_at);
-    if (row.subject.startsWith('Check in before')) canary.reminders.push(row.created_at);
-  };
-  const read = new Set(warnings.map((w) => w.id));
-  for (const w of warnings) {
-    const p = byEmail.get(w.address);
-    if (p) file(p, w);
-  }
-  // An account the dead-man's switch erased took its mailbox with it: what reached them was read before (deadman-watch.ts).
   const warned = (subject: string) => subject.startsWith('Check in before') || /^Your canary.*passed its deadline/.test(subject);
-  for (const p of people.filter((p) => p.deadman?.erasedAt)) {
-    for (const row of deadmen.mailOf(p.index).filter((r) => warned(r.subject) && !read.has(r.id))) file(p, row);
-    for (const c of p.canaries) {
-      c.warnings.sort((a, b) => a - b);
-      c.reminders.sort((a, b) => a - b);
+  for (const p of people) {
+    // An account the dead-man's switch erased took its mailbox with it: what reached them was read before (deadman-watch.ts).
+    const rows = [...(mailOf.get(p.index) ?? []), ...(p.deadman?.erasedAt ? deadmen.mailOf(p.index) : [])];
+    // A notice reached them when the first of its channels (email, text) took it.
+    for (const row of firstOfEachNotice(rows)) {
+      if (warned(row.subject)) {
+        const name = /"([^"]+)"/.exec(row.subject)?.[1];
+        const canary = p.canaries.find((c) => c.name === name);
+        if (!canary) throw new Error(`a warning for no canary of person ${p.index}: ${row.subject}`);
+        canary.warnings.push(row.created_at);
+        if (row.subject.startsWith('Check in before')) canary.reminders.push(row.created_at);
+      } else if (row.subject === DEADMAN_WARNING_SUBJECT) p.deadman?.warnings.push(row.created_at);
     }
-  }
-  for (const p of people.filter((p) => p.deadman)) {
-    if (p.deadman!.erasedAt) {
-      p.deadman!.warnings = deadmen
-        .mailOf(p.index)
-        .filter((r) => r.subject === DEADMAN_WARNING_SUBJECT)
-        .map((r) => r.created_at);
-      continue;
-    }
-    const { results } = await env.DB.prepare(
-      "SELECT created_at FROM outbox_messages WHERE channel = 'email' AND address = ? AND subject = ? ORDER BY created_at",
-    )
-      .bind(p.email, DEADMAN_WARNING_SUBJECT)
-      .all<{ created_at: number }>();
-    p.deadman!.warnings = results.map((r) => r.created_at);
   }
   const ids = messages.map((m) => m.id);
   const released = new Map<string, { released_at: number | null; ok: number }>();
@@ -657,7 +676,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     const chunk = ids.slice(i, i + 50);
     const { results } = await env.DB.prepare(
       `SELECT m.id, m.released_at,
-              (SELECT count(*) FROM delivery_log l WHERE l.message_id = m.id AND l.channel = 'email' AND l.success = 1) AS ok
+              (SELECT count(*) FROM delivery_log l WHERE l.message_id = m.id AND l.channel = m.delivery_method AND l.success = 1) AS ok
        FROM messages m WHERE m.id IN (${chunk.map(() => '?').join(',')})`,
     )
       .bind(...chunk)
@@ -710,7 +729,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       }) => p,
     ),
     messages,
-    outages: outages.map((o) => ({ from: o.from + start, to: o.to + start })),
+    outages: outages.map((o) => ({ ...o, from: o.from + start, to: o.to + start })),
   };
   return {
     log,
