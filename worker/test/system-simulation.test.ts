@@ -10,8 +10,8 @@ import { runSimulation } from './simulation/run-simulation';
  */
 const penv: Record<string, string | undefined> = (import.meta as { env?: Record<string, string | undefined> }).env ?? {};
 const SEEDS = (penv.VITE_SIM_SEEDS ?? '1,2,3').split(',').map(Number);
-const PEOPLE = Number(penv.VITE_SIM_PEOPLE ?? 25);
-const DAYS = Number(penv.VITE_SIM_DAYS ?? 10);
+const PEOPLE = Number(penv.VITE_SIM_PEOPLE ?? 30);
+const DAYS = Number(penv.VITE_SIM_DAYS ?? 25);
 /** The run silences the engine's own logging; progress goes out through the console as it was. */
 const say = console.info.bind(console);
 

@@ -18,7 +18,8 @@ export const DEADMAN_FINAL_NOTICE_MS = 24 * 3600_000;
 export interface DeadmanDeletion {
   id: string;
   userId: string;
-  hours: number;
+  /** The switch's hours (null: not known any more, for a deletion scheduled before warnings existed). */
+  hours: number | null;
   deletionDate: Date;
   at: Date;
 }
@@ -33,7 +34,7 @@ export function deletionNoticeInsert(ctx: ServiceContext, d: DeadmanDeletion) {
       kind: DEADMAN_NOTICE_KIND,
       subject: 'Your Afterword account will be deleted unless you check in',
       text:
-        `No check-in has reached us for ${d.hours} hours, so your dead-man's switch has passed. Your account and everything in it — ` +
+        `No check-in has reached us for ${d.hours === null ? 'the time you chose' : `${d.hours} hours`}, so your dead-man's switch has passed. Your account and everything in it — ` +
         `messages not yet released, files, recordings, guardians and history — will be deleted after ${humanTime(d.deletionDate.getTime())}, ` +
         `and never sooner than a day after this message reaches you. One check-in cancels it: ${appOrigin(ctx.env)}/app/canary-status`,
       link: `${appOrigin(ctx.env)}/app/canary-status`,

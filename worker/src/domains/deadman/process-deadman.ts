@@ -132,7 +132,7 @@ async function warnedADayBefore(ctx: ServiceContext, d: typeof schema.scheduledD
     )[0]?.hours;
     const deletionDate = new Date(now + DEADMAN_FINAL_NOTICE_MS);
     await runBatch(ctx.db, [
-      deletionNoticeInsert(ctx, { id: d.id, userId: d.user_id, hours: hours ?? 0, deletionDate, at: new Date(now) }),
+      deletionNoticeInsert(ctx, { id: d.id, userId: d.user_id, hours: hours ?? null, deletionDate, at: new Date(now) }),
       ctx.db.update(schema.scheduledDeletions).set({ deletion_date: deletionDate }).where(eq(schema.scheduledDeletions.id, d.id)),
     ]);
     await enqueueOwnerNotice(ctx, d.id);
