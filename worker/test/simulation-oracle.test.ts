@@ -17,6 +17,7 @@ function owner(
     consent?: [number, boolean][];
     reminders?: number[];
     deathReports?: number[];
+    holds?: { at: number; until: number }[];
     deadman?: { hours: number; warnings: number[]; erasedAt: number | null };
   } = {},
 ): PersonLog {
@@ -44,6 +45,8 @@ function owner(
     consentChanges: (events.consent ?? []).map(([at, consent]) => ({ at, consent })),
     deletionRequestedAt: null,
     deathReports: events.deathReports ?? [],
+    holds: events.holds ?? [],
+    quorum: 1,
     reporter: events.deathReports?.length ? 'guardian' : null,
     subscription: null,
     deadman: events.deadman ? { ...events.deadman, setAt: 0 } : null,
@@ -353,5 +356,35 @@ describe('the oracle, for a sender with two canaries', () => {
     p.canaries[1]!.warnings = [];
     p.canaries[1]!.reminders = [];
     expect(unjustified(oneMiss, p, 15 * DAY, LATENESS_BOUND_MS)).toMatch(/"backup"'s cycle/);
+  });
+});
+
+/**
+ * A guardian's hold (docs/decisions/guardian-ladder.md): a report opened at day 1 ends its 72-hour window at day 4;
+ * a hold placed in the window and in force past its end moves the confirmation to the hold's end.
+ */
+describe('the oracle, for a death report put on hold', () => {
+  it('confirms at the end of a hold that outlasts the window', () => {
+    expect(deathOf(owner({ deathReports: [DAY], holds: [{ at: 1.5 * DAY, until: 6 * DAY }] }), LATENESS_BOUND_MS)).toEqual({ at: 6 * DAY, ambiguous: false });
+  });
+
+  it('confirms at the window’s end when the hold ended before it', () => {
+    expect(deathOf(owner({ deathReports: [DAY], holds: [{ at: 1.5 * DAY, until: 2 * DAY }] }), LATENESS_BOUND_MS).at).toBe(4 * DAY);
+  });
+
+  it('counts a hold placed before the report, unless a check-in ended it', () => {
+    expect(deathOf(owner({ deathReports: [DAY], holds: [{ at: 0.5 * DAY, until: 6 * DAY }] }), LATENESS_BOUND_MS).at).toBe(6 * DAY);
+    expect(deathOf(owner({ deathReports: [DAY], holds: [{ at: 0.2 * DAY, until: 6 * DAY }], checkIns: [0.5 * DAY] }), LATENESS_BOUND_MS).at).toBe(4 * DAY);
+  });
+
+  it('holds the report refuted by a check-in during the hold, after the window ended', () => {
+    expect(deathOf(owner({ deathReports: [DAY], holds: [{ at: 1.5 * DAY, until: 6 * DAY }], checkIns: [5 * DAY] }), LATENESS_BOUND_MS).at).toBeNull();
+  });
+
+  it('leaves it either way when the hold is placed within the bound of the window’s end', () => {
+    expect(deathOf(owner({ deathReports: [DAY], holds: [{ at: 4 * DAY - HOUR, until: 6 * DAY }] }), LATENESS_BOUND_MS)).toEqual({
+      at: 6 * DAY,
+      ambiguous: true,
+    });
   });
 });

@@ -24,8 +24,15 @@ export interface PersonLog {
   consentChanges: { at: number; consent: boolean }[];
   /** When the service accepted their request to delete their account (null: they stay). */
   deletionRequestedAt: number | null;
-  /** When the service accepted their guardian's report of their death (true or not), in order. */
+  /**
+   * When a report of their death (true or not) opened its veto window, in order: the accepted vote that reached the
+   * quorum (the only vote with quorum 1; the second guardian's with quorum 2), or their executor's key report.
+   */
   deathReports: number[];
+  /** Holds a guardian placed on the confirmation (accepted at `at`, in force until `until`), in order. */
+  holds: { at: number; until: number }[];
+  /** Their guardians' quorum (1 by default; 2 for those with two guardians who must both report). */
+  quorum: number;
   /** Who would report it: a guardian, or their executor with their own key (null: nobody). */
   reporter: 'guardian' | 'key' | null;
   /** Their plan as their billing page showed it: bought at the start, cancelled (at), and what it was at the end. */
@@ -110,8 +117,14 @@ export function timelineOf(log: BehaviourLog, person: number): string {
     ...(p.deletionRequestedAt === null ? [] : [{ t: p.deletionRequestedAt, what: 'asked to delete their account (erased 7 days later)' }]),
     ...p.deathReports.map((t) => ({
       t,
-      what: p.reporter === 'key' ? 'their executor reported their death with their key' : 'their guardian reported their death',
+      what:
+        p.reporter === 'key'
+          ? 'their executor reported their death with their key'
+          : p.quorum > 1
+            ? `their guardians' reports reached the quorum of ${p.quorum}: the veto window opened`
+            : 'their guardian reported their death',
     })),
+    ...p.holds.map((h) => ({ t: h.at, what: `a guardian put the confirmation on hold until ${rel(log, h.until)}` })),
     ...(p.subscription?.cancelledAt
       ? [{ t: p.subscription.cancelledAt, what: `cancelled their Pro subscription (plan at the end: ${p.subscription.planAtEnd})` }]
       : []),

@@ -24,9 +24,9 @@ import { HOUR } from './population';
  *   window, from A); a message with no rules past its deliver_at is released at A;
  * - a recipient who asks to delete their account is erased seven days later (docs/api.md "Deleting your
  *   account"): a message to them not released by then never is (it becomes undeliverable);
- * - a guardian's report of the sender's death opens a 72-hour veto window (docs/decisions/guardian-ladder.md,
- *   quorum 1 and the default window); a check-in by the sender in it refutes the report, else the death is
- *   confirmed at its end, and `delay_after_death(d)` fires d after that (then like a fixed date: it arms once,
+ * - a guardian's report of the sender's death — the vote that reaches the quorum (1, or 2 for some) — opens a
+ *   72-hour veto window (docs/decisions/guardian-ladder.md, the default window); a check-in by the sender in it
+ *   refutes the report, else the death is confirmed at its end (or at the end of a guardian's hold placed in it), and `delay_after_death(d)` fires d after that (then like a fixed date: it arms once,
  *   and waits out a pause).
  *
  * The engine is allowed to be late by at most LATENESS_BOUND_MS (the faults of faults.ts: an alarm up to an
@@ -43,16 +43,21 @@ export const VETO_WINDOW_MS = 72 * HOUR;
 
 /**
  * When the sender's death is confirmed (null: never in the run): the end of the veto window of the first report
- * no check-in refuted. A check-in within the bound of a report's opening or its window's end may land on either
- * side of it for the engine (a check-in reaches D1 a moment after it is accepted; the confirming alarm may be
- * late), so that confirmation goes either way.
+ * no check-in refuted — or, when a guardian's hold placed before then is still in force, the hold's end
+ * (docs/decisions/guardian-ladder.md: a window that ends during a hold confirms at the hold's end). A check-in within
+ * the bound of a report's opening or its confirmation may land on either side of it for the engine (a check-in
+ * reaches D1 a moment after it is accepted; the confirming alarm may be late), so that confirmation goes either way.
  */
 export function deathOf(p: PersonLog, bound: number): { at: number | null; ambiguous: boolean } {
   for (const reported of p.deathReports) {
-    const end = reported + VETO_WINDOW_MS;
+    const windowEnd = reported + VETO_WINDOW_MS;
+    // A hold in force at the window's end: placed before it (in the window, or before the report), not ended by a check-in.
+    const held = p.holds.filter((h) => h.at < windowEnd && !p.checkIns.some((c) => c >= h.at && c < reported)).map((h) => h.until);
+    const end = Math.max(windowEnd, ...held);
     if (p.checkIns.some((c) => Math.abs(c - reported) <= bound || Math.abs(c - end) <= bound)) return { at: end, ambiguous: true };
     if (p.checkIns.some((c) => c >= reported && c < end)) continue;
-    return { at: end, ambiguous: false };
+    // A hold placed within the bound of the window's end may come after the engine confirmed.
+    return { at: end, ambiguous: p.holds.some((h) => Math.abs(h.at - windowEnd) <= bound) };
   }
   return { at: null, ambiguous: false };
 }

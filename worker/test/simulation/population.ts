@@ -91,6 +91,11 @@ export interface GuardianPlan {
   reportUntil: number;
   /** The report is false: the owner is alive, in a lapse. */
   falseReport: boolean;
+  /**
+   * A second guardian (null: none): the owner then sets the quorum to 2, so both must report before the veto window
+   * opens; the second reports from `reportFrom`, and may then put the confirmation on hold for `holdDays`.
+   */
+  second: { by: number; reportFrom: number; holdDays: number | null } | null;
 }
 
 export interface PopulationShape {
@@ -211,7 +216,28 @@ export function drawPopulation(r: Random, shape: PopulationShape): PersonPlan[] 
   drawVaultItems(r.fork(), people, horizon);
   drawSecondCanaries(r.fork(), people, horizon);
   drawPhones(r.fork(), people);
+  drawSecondGuardians(r.fork(), people);
   return people;
+}
+
+/**
+ * One in two of those whose death a guardian reports (a real death) have a second guardian and a quorum of 2:
+ * the veto window opens only when both reported (the second up to two days after the first), and one in two of
+ * those second guardians then puts the confirmation on hold for 1–4 days (docs/decisions/guardian-ladder.md).
+ * The second guardian is someone who neither dies, leaves nor has a dead-man's switch. Drawn last.
+ */
+function drawSecondGuardians(r: Random, people: PersonPlan[]) {
+  for (const p of people) {
+    const g = p.guardian;
+    if (g?.via !== 'guardian' || g.falseReport || !r.chance(1 / 2)) continue;
+    const others = people.filter((c) => c.index !== p.index && c.index !== g.by && c.diesAt === null && c.leavesAt === null && c.deadmanHours === null);
+    if (!others.length) continue;
+    g.second = {
+      by: r.pick(others).index,
+      reportFrom: g.reportFrom + Math.round(r.between(0, 2) * DAY),
+      holdDays: r.chance(0.5) ? r.int(1, 4) : null,
+    };
+  }
 }
 
 /**
@@ -323,7 +349,7 @@ function drawGuardians(r: Random, people: PersonPlan[], horizon: number) {
     let plan: GuardianPlan | null = null;
     if (p.diesAt !== null && r.chance(0.8)) {
       const from = p.diesAt + Math.round(r.between(1, 6) * DAY);
-      plan = { via: 'guardian', by: -1, reportFrom: from, reportUntil: horizon, falseReport: false };
+      plan = { via: 'guardian', by: -1, reportFrom: from, reportUntil: horizon, falseReport: false, second: null };
     } else if (p.diesAt === null && lapse && r.chance(0.3)) {
       // While they have missed and not yet come back: the guardian gives up once they would have heard from them.
       plan = {
@@ -332,6 +358,7 @@ function drawGuardians(r: Random, people: PersonPlan[], horizon: number) {
         reportFrom: Math.round(lapse.from + r.between(1.2, 2) * p.intervalMs),
         reportUntil: Math.round(lapse.to),
         falseReport: true,
+        second: null,
       };
     }
     const others = candidates.filter((c) => c.index !== p.index);

@@ -274,6 +274,10 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     nextConsent: number;
     /** Their guardian's guardianship id (from accepting), and whether the report was made or given up. */
     guardianship: string | null;
+    /** Their second guardian (quorum 2): the guardianship, whether their vote and their hold are done, and since when unsure. */
+    second: { guardianship: string | null; done: boolean; unsure: number | null; holdDone: boolean; holdUnsure: number | null } | null;
+    /** The accepted votes on a report of their death (the earliest instant each may have been written). */
+    votes: number[];
     /** Or their executor's key (`webhook:death-verification`), made by the owner over the API. */
     deathKey: string | null;
     reportDone: boolean;
@@ -339,6 +343,8 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         consentChanges: [],
         deletionRequestedAt: null,
         deathReports: [],
+        holds: [],
+        quorum: plan.guardian?.second ? 2 : 1,
         reporter: plan.guardian?.via ?? null,
         subscription: plan.subscription ? { cancelledAt: null, planAtEnd: 'pro' } : null,
         deadman: deadman
@@ -354,6 +360,10 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
             : [{ canaries: canaries.map((_, i) => i), times: plan.checkIns, next: 0 }],
         nextConsent: 0,
         guardianship: null,
+        second: plan.guardian?.second
+          ? { guardianship: null, done: false, unsure: null, holdDone: plan.guardian.second.holdDays === null, holdUnsure: null }
+          : null,
+        votes: [],
         deathKey: null,
         reportDone: false,
         midRun: plan.messages.filter((m) => m.writtenAtMs !== undefined).sort((a, b) => a.writtenAtMs! - b.writtenAtMs!),
@@ -364,14 +374,21 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     // Guardians, as people make them: the owner invites over the API, the invitation goes out by email (the
     // outbox), and the guardian accepts with the link's token.
     const guarded = people.filter((p) => p.plan.guardian?.via === 'guardian');
+    /** Each owner's guardians: the first, and the second of those with a quorum of 2. */
+    const guardiansOf = (p: (typeof people)[number]) => [p.plan.guardian!.by, ...(p.plan.guardian!.second ? [p.plan.guardian!.second.by] : [])];
     await inPool(guarded, async (p) => {
-      const g = people[p.plan.guardian!.by]!;
-      const assigned = await request(usage, switches, 'POST', '/api/guardian/assign', p.session, { email: g.email, consent: true });
-      if (assigned.status !== 201) throw new Error(`guardian assign: ${assigned.status} ${JSON.stringify(assigned.data)}`);
+      for (const by of guardiansOf(p)) {
+        const assigned = await request(usage, switches, 'POST', '/api/guardian/assign', p.session, { email: people[by]!.email, consent: true });
+        if (assigned.status !== 201) throw new Error(`guardian assign: ${assigned.status} ${JSON.stringify(assigned.data)}`);
+      }
+      if (p.quorum > 1) {
+        const set = await request(usage, switches, 'PUT', '/api/guardian/settings', p.session, { quorum: p.quorum });
+        if (set.status !== 200) throw new Error(`guardian settings: ${set.status} ${JSON.stringify(set.data)}`);
+      }
     });
     await queues.deliverDue(start);
-    for (const p of guarded) {
-      const g = people[p.plan.guardian!.by]!;
+    for (const [p, by] of guarded.flatMap((p) => guardiansOf(p).map((by) => [p, by] as const))) {
+      const g = people[by]!;
       const { results } = await env.DB.prepare(
         "SELECT text FROM outbox_messages WHERE address = ? AND subject LIKE '%asks you to be their guardian%' AND text LIKE ?",
       )
@@ -381,7 +398,8 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       if (!token) throw new Error(`no guardian invitation from ${p.email} in ${g.email}'s mailbox`);
       const accepted = await request(usage, switches, 'POST', '/api/guardian/accept', g.session, { token });
       if (accepted.status !== 200) throw new Error(`guardian accept: ${accepted.status} ${JSON.stringify(accepted.data)}`);
-      p.guardianship = accepted.data.id;
+      if (by === p.plan.guardian!.by) p.guardianship = accepted.data.id;
+      else p.second!.guardianship = accepted.data.id;
     }
     // Executors: the owner makes a key with the death-verification scope and hands it over (the key is in the answer only).
     await inPool(
@@ -440,6 +458,11 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       signIns += 1;
       return request(usage, switches, method, path, p.session, json);
     };
+    /** An accepted vote on the report of p's death: the one that reaches their quorum opens the veto window. */
+    const vote = (p: (typeof people)[number], at: number) => {
+      p.votes.push(at);
+      if (p.votes.length === p.quorum) p.deathReports.push(Math.max(...p.votes));
+    };
     let reportedDay = 0;
     // Steps on a fixed grid, skipping those where nothing is due (no check-in, alarm, queue message or cron run).
     const nextStep = (now: number) => {
@@ -448,6 +471,8 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         Math.min(...people.filter((p) => active(p) && p.nextConsent < p.plan.consent.length).map((p) => start + p.plan.consent[p.nextConsent]!.at)),
         Math.min(...people.filter((p) => active(p) && p.plan.leavesAt !== null).map((p) => start + p.plan.leavesAt!)),
         Math.min(...people.filter((p) => (p.guardianship || p.deathKey) && !p.reportDone).map((p) => start + p.plan.guardian!.reportFrom)),
+        Math.min(...people.filter((p) => p.second?.guardianship && !p.second.done).map((p) => start + p.plan.guardian!.second!.reportFrom)),
+        Math.min(...people.filter((p) => p.second && !p.second.holdDone && p.deathReports.length > 0).map(() => now)),
         Math.min(...people.filter((p) => active(p) && p.nextWrite < p.midRun.length).map((p) => start + p.midRun[p.nextWrite]!.writtenAtMs!)),
         Math.min(
           ...people
@@ -526,8 +551,44 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
           return;
         }
         // From the earliest attempt that may have been written: the veto window cannot have opened before it.
-        p.deathReports.push(p.unsureSince.report ?? now);
+        vote(p, p.unsureSince.report ?? now);
         p.reportDone = true;
+      });
+      // Second guardians (a quorum of 2) report too; the one whose vote reaches the quorum opens the window, and some
+      // then put the confirmation on hold.
+      const seconds = people.filter((p) => p.second?.guardianship && !p.second.done && start + p.plan.guardian!.second!.reportFrom <= now);
+      await inPool(seconds, async (p) => {
+        const second = p.second!;
+        if (now >= start + p.plan.guardian!.reportUntil || p.deadman?.erasedAt) {
+          second.done = true;
+          return;
+        }
+        const res = await signedIn(people[p.plan.guardian!.second!.by]!, 'POST', `/api/guardian/${second.guardianship}/answer`, { answer: 'report_death' });
+        if (res.status !== 200) {
+          refused += 1;
+          second.unsure = res.status >= 500 ? (second.unsure ?? now) : null;
+          return;
+        }
+        vote(p, second.unsure ?? now);
+        second.done = true;
+      });
+      const holding = people.filter((p) => p.second && !p.second.holdDone && p.deathReports.length > 0);
+      await inPool(holding, async (p) => {
+        const second = p.second!;
+        const days = p.plan.guardian!.second!.holdDays!;
+        const res = await signedIn(people[p.plan.guardian!.second!.by]!, 'POST', `/api/guardian/${second.guardianship}/answer`, { answer: 'hold', days });
+        if (res.status >= 500) {
+          refused += 1;
+          second.holdUnsure ??= now;
+          return;
+        }
+        // A hold the service refused (409: the death is already confirmed) is not placed.
+        if (res.status === 200) {
+          // From the earliest attempt that may have placed it (the oracle's hold can only end earlier than the engine's).
+          const at = second.holdUnsure ?? now;
+          p.holds.push({ at, until: at + days * DAY });
+        }
+        second.holdDone = true;
       });
       // Messages written during the run. Refused for good (403: their messages consent is withdrawn; 404: the
       // recipient left) means they do not write it; anything else is tried again at the next step.
@@ -720,6 +781,8 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         streams: _n,
         nextConsent: _c,
         guardianship: _g,
+        second: _s2,
+        votes: _v,
         deathKey: _k,
         reportDone: _r,
         midRun: _m,
