@@ -388,3 +388,16 @@ describe('the oracle, for a death report put on hold', () => {
     });
   });
 });
+
+/** A sender who asks to delete their account (docs/api.md "Deleting your account"): erased seven days after the request. */
+describe('the oracle, for a sender who asked to leave', () => {
+  it('releases what was due before their erasure, and nothing due after it', () => {
+    const person = { ...owner(), deletionRequestedAt: 2 * DAY };
+    const log: BehaviourLog = { seed: 0, start: 0, end: END, people: [person, owner()], messages: [], outages: [] };
+    const before = { ...message([{ type: 'fixed_date', at: 5 * DAY, windowMs: 0 }]), id: 'before', releasedAt: 5 * DAY };
+    const after = { ...message([{ type: 'fixed_date', at: 10 * DAY, windowMs: 0 }]), id: 'after' };
+    const [first, second] = judge({ ...log, messages: [before, after] });
+    expect(first).toMatchObject({ kind: 'released', expectedAt: 5 * DAY });
+    expect(second).toMatchObject({ kind: 'not due', expectedAt: null });
+  });
+});

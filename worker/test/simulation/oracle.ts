@@ -393,11 +393,7 @@ export function unjustified(m: MessageLog, p: PersonLog, r: number, bound: numbe
 export function judge(log: BehaviourLog, bound = LATENESS_BOUND_MS): Verdict[] {
   return log.messages.map((m) => {
     const p = log.people[m.sender]!;
-    const expected = senderErased(
-      recipientLeaving(expectedRelease(m, p, log.end, bound), erasedAt(log.people[m.recipient]!), bound),
-      p.deadman?.erasedAt ?? null,
-      bound,
-    );
+    const expected = senderErased(recipientLeaving(expectedRelease(m, p, log.end, bound), erasedAt(log.people[m.recipient]!), bound), erasedAt(p), bound);
     const base = { message: m, expectedAt: expected.at, ambiguous: expected.ambiguous, latenessMs: null };
     if (m.channelDeliveries > 1) return { ...base, kind: 'duplicated', reason: `${m.channelDeliveries} deliveries on one channel` };
     if (m.releasedAt !== null) {
@@ -440,8 +436,9 @@ function afterErasure(m: MessageLog, recipient: PersonLog, bound: number): strin
 }
 
 /**
- * A message whose sender's dead-man's switch erased their account before it was due is never released (the
- * erasure takes it; it waits only for releases under way). One due within the bound of the erasure may go either way.
+ * A message whose sender's account was erased before it was due — by their dead-man's switch (which waits only for
+ * releases under way) or a week after they asked — is never released: the erasure takes it. One due within the bound
+ * of the erasure may go either way.
  */
 function senderErased(expected: { at: number | null; ambiguous: boolean; why?: string }, erased: number | null, bound: number) {
   if (erased === null || expected.at === null) return expected;

@@ -49,7 +49,7 @@ export interface PersonPlan {
   messages: MessagePlan[];
   /** They withdraw their messages consent, and mostly allow it again some days later (none after they die). */
   consent: ConsentChange[];
-  /** They ask to delete their account (and stop checking in): people who wrote no message, so only as recipients. */
+  /** They ask to delete their account (and stop checking in): one in three who wrote nothing, one in ten who did. */
   leavesAt: number | null;
   /** Another person of the run guards them and reports their death from `reportFrom` (retrying until `reportUntil`). */
   guardian: GuardianPlan | null;
@@ -217,7 +217,29 @@ export function drawPopulation(r: Random, shape: PopulationShape): PersonPlan[] 
   drawSecondCanaries(r.fork(), people, horizon);
   drawPhones(r.fork(), people);
   drawSecondGuardians(r.fork(), people);
+  drawLeavingWriters(r.fork(), people, horizon);
   return people;
+}
+
+/**
+ * One person in five who wrote messages asks to delete their account too, between 5 % and 60 % into the run: what they
+ * wrote and was not released by their erasure a week later never is (a deletion one asks for does not wait for
+ * releases). Not those who die, have a guardian or a dead-man's switch, guard someone or are given a vault file (it
+ * would go with them). Drawn last.
+ */
+function drawLeavingWriters(r: Random, people: PersonPlan[], horizon: number) {
+  const roles = new Set(
+    people.flatMap((p) => [
+      ...(p.guardian ? [p.guardian.by, ...(p.guardian.second ? [p.guardian.second.by] : [])] : []),
+      ...(p.vault ? [p.vault.recipient] : []),
+    ]),
+  );
+  for (const p of people) {
+    // Who wrote something before the run (a message they meant to write after leaving is never written).
+    const wrote = p.messages.some((m) => m.writtenAtMs === undefined);
+    if (!r.chance(1 / 5) || !wrote || p.leavesAt !== null || p.diesAt !== null || p.guardian || p.deadmanHours !== null || roles.has(p.index)) continue;
+    p.leavesAt = Math.round(r.between(0.05, 0.6) * horizon);
+  }
 }
 
 /**

@@ -30,7 +30,7 @@ export interface Summary {
   /** Vault items (judged as the messages that carry them), by condition: how many, and how many were released. */
   vault: Record<'exact date' | 'death flag' | 'birthday', ReleasedOf>;
   /** Dead-man's switches: how many, and their verdicts by kind. */
-  deletions: { switches: number; byKind: Partial<Record<DeletionVerdict['kind'], number>>; messagesOfErased: ReleasedOf };
+  deletions: { switches: number; byKind: Partial<Record<DeletionVerdict['kind'], number>>; messagesOfErased: ReleasedOf; messagesOfLeavers: ReleasedOf };
 }
 
 /** The verdicts that fail a run. */
@@ -93,6 +93,7 @@ export function summarise(run: SimulationRun, verdicts: Verdict[], deletions: De
       switches: deletions.length,
       byKind: Object.fromEntries(countBy(deletions.map((d) => d.kind))),
       messagesOfErased: releasedOf(verdicts.filter((v) => run.log.people[v.message.sender]!.deadman?.erasedAt)),
+      messagesOfLeavers: releasedOf(verdicts.filter((v) => run.log.people[v.message.sender]!.deletionRequestedAt !== null)),
     },
   };
 }
@@ -113,7 +114,7 @@ export function formatSummary(run: SimulationRun, s: Summary): string {
     `  check-ins accepted ${run.log.people.reduce((n, p) => n + p.checkIns.length, 0)} (attempts refused and retried: ${run.checkInAttemptsRefused}; signed in again: ${run.signIns}); warnings delivered ${run.log.people.reduce((n, p) => n + p.canaries.reduce((k, c) => k + c.warnings.length, 0), 0)}; people with a second canary ${run.log.people.filter((p) => p.canaries.length > 1).length}`,
     `  messages written during the run ${run.log.messages.filter((m) => m.createdAt > run.log.start).length} (refused for good: ${run.messagesNotWritten})`,
     `  messages consent withdrawn ${changes(false)} times, allowed again ${changes(true)}; messages of senders who withdrew it: ${s.pausedSenders.messages}, released ${s.pausedSenders.released}`,
-    `  people who deleted their account ${run.log.people.filter((p) => p.deletionRequestedAt !== null).length}; messages to them: ${s.toLeavers.messages}, released before they left ${s.toLeavers.released}`,
+    `  people who deleted their account ${run.log.people.filter((p) => p.deletionRequestedAt !== null).length}; messages to them: ${s.toLeavers.messages}, released before they left ${s.toLeavers.released}; messages of them: ${s.deletions.messagesOfLeavers.messages}, released before they were erased ${s.deletions.messagesOfLeavers.released}`,
     `  Pro bought through checkout ${subscribed.length}, cancelled during the run ${subscribed.filter((p) => p.subscription!.cancelledAt).length}, on Free at the end ${subscribed.filter((p) => p.subscription!.planAtEnd === 'free').length}; messages of those now on Free: ${s.downgraded.messages}, released ${s.downgraded.released}`,
     `  quorums of 2 guardians ${run.log.people.filter((p) => p.quorum > 1).length} (windows opened ${run.log.people.filter((p) => p.quorum > 1 && p.deathReports.length).length}), holds placed ${run.log.people.reduce((n, p) => n + p.holds.length, 0)}`,
     `  deaths reported ${run.log.people.filter((p) => p.deathReports.length).length}, by a guardian or (${run.log.people.filter((p) => p.deathReports.length && p.reporter === 'key').length} of them) an executor's key (confirmed ${run.log.people.filter((p) => deathOf(p, LATENESS_BOUND_MS).at !== null).length}, the rest refuted by a check-in); messages with a delay-after-death rule: ${s.afterDeath.messages}, released ${s.afterDeath.released}`,

@@ -11,7 +11,7 @@ import { keyBundle } from '../helpers/e2ee';
 import { envelopeFor } from '../helpers/vault';
 import type { BehaviourLog, CanaryLog, MessageLog, PersonLog, RuleLog } from './behaviour-log';
 import { emptyUsage, type Usage } from './costs';
-import { DEADMAN_WARNING_SUBJECT, DeadmanWatch, firstOfEachNotice, type MailRow } from './deadman-watch';
+import { DEADMAN_WARNING_SUBJECT, ErasureWatch, firstOfEachNotice, type MailRow } from './erasure-watch';
 import { DEFAULT_FAULTS, drawOutages, type FaultRates } from './faults';
 import { AlarmBook, type ArmedAlarm, instrument, type Switches } from './instrument';
 import { DAY, drawPopulation, type MessagePlan, type PersonPlan, type VaultPlan } from './population';
@@ -203,7 +203,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
   const switches: Switches = { counting: false, faults: false };
   const alarms = new AlarmBook();
   const queues = new SimQueues(usage, switches, rates, faultRandom);
-  const deadmen = new DeadmanWatch(switches);
+  const erasures = new ErasureWatch(switches);
   const alarmStats = { run: 0, late: 0, lost: 0, twice: 0, failed: 0 };
   const emailTransport = env.EMAIL_TRANSPORT;
   const smsTransport = env.SMS_TRANSPORT;
@@ -673,14 +673,14 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       await queues.deliverDue(now);
       lap('queues');
       if ((now - start) % cronEvery === 0) {
-        await deadmen.beforeCron(people, now);
+        await erasures.beforeCron(people, now);
         const ctx = createExecutionContext();
         const started = performance.now();
         await worker.scheduled({ cron: '* * * * *', scheduledTime: now, noRetry() {} } as ScheduledController, env, ctx);
         await waitOnExecutionContext(ctx).catch(() => {});
         usage.cronRuns += 1;
         usage.cronWallMs += performance.now() - started;
-        await deadmen.afterCron(people, now);
+        await erasures.afterCron(people, now);
         lap('cron');
         await queues.deliverDue(now);
         lap('queues');
@@ -718,8 +718,9 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
   // A warning names its canary ("Check in before …: "me"", "Your canary "backup" passed its deadline …"): that is whose it is.
   const warned = (subject: string) => subject.startsWith('Check in before') || /^Your canary.*passed its deadline/.test(subject);
   for (const p of people) {
-    // An account the dead-man's switch erased took its mailbox with it: what reached them was read before (deadman-watch.ts).
-    const rows = [...(mailOf.get(p.index) ?? []), ...(p.deadman?.erasedAt ? deadmen.mailOf(p.index) : [])];
+    // An erased account took its mailbox with it: what reached them was read before (erasure-watch.ts); a notice read
+    // both then and now counts once.
+    const rows = [...(mailOf.get(p.index) ?? []), ...erasures.mailOf(p.index)];
     // A notice reached them when the first of its channels (email, text) took it.
     for (const row of firstOfEachNotice(rows)) {
       if (warned(row.subject)) {
@@ -745,8 +746,8 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     for (const r of results) released.set(r.id, r);
   }
   for (const m of messages) {
-    // A message of a sender the dead-man's switch erased went with them: its release as read before.
-    const r = released.get(m.id) ?? deadmen.releaseOf(m.id);
+    // A message of a sender who was erased went with them: its release as read before.
+    const r = released.get(m.id) ?? erasures.releaseOf(m.id);
     m.releasedAt = r?.released_at ?? null;
     m.channelDeliveries = r?.ok ?? 0;
   }

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:test';
 import type { PersonLog } from './behaviour-log';
 import type { Switches } from './instrument';
+import { ERASED_AFTER_MS } from './oracle';
 import { DAY, HOUR } from './population';
 
 /** The subject of the warning a passed dead-man's switch sends (worker/src/domains/deadman/deletion-notice.ts). */
@@ -33,22 +34,28 @@ interface ReleaseRow {
 }
 
 /**
- * Watches the people with a dead-man's switch from outside, as the run goes: an erased account takes its owner's
- * mailbox (their warnings) and their messages (with the instants they were released) with it, so what reached
- * them and what they released is read just before each cron run that could erase them (the cron is the only
- * thing that does), and whether their account still exists just after. The oracle reads the result from the
- * behaviour log only. These reads are not counted in the run's costs.
+ * Watches, from outside, the people whose account may be erased during the run — by their dead-man's switch, or a
+ * week after they asked: an erased account takes its owner's mailbox (their warnings) and their messages (with the
+ * instants they were released) with it, so what reached them and what they released is read just before each cron
+ * run that could erase them (the cron is the only thing that does), and whether their account still exists just
+ * after. The oracle reads the result from the behaviour log only. These reads are not counted in the run's costs.
  */
-export class DeadmanWatch {
+export class ErasureWatch {
   private readonly mail = new Map<number, Map<string, MailRow>>();
   private readonly releases = new Map<string, ReleaseRow>();
+  private readonly erased = new Set<number>();
 
   constructor(private readonly switches: Switches) {}
 
-  /** Those whose switch may have passed a day ago (from what they did), whose erasure the next cron run may carry out. */
+  /**
+   * Those the next cron run may erase: a switch that may have passed a day ago (from what they did), or a deletion
+   * they asked for a week ago.
+   */
   private candidates(people: readonly PersonLog[], now: number) {
     return people.filter((p) => {
-      if (!p.deadman || p.deadman.erasedAt !== null) return false;
+      if (this.erased.has(p.index)) return false;
+      if (p.deletionRequestedAt !== null) return p.deletionRequestedAt + ERASED_AFTER_MS <= now;
+      if (!p.deadman) return false;
       const last = Math.max(p.deadman.setAt, ...p.checkIns);
       return last + p.deadman.hours * HOUR + DAY <= now;
     });
@@ -103,11 +110,15 @@ export class DeadmanWatch {
     );
     const still = new Set(results.map((r) => r.id));
     const erased = watched.filter((p) => !still.has(p.userId));
-    for (const p of erased) p.deadman!.erasedAt = now;
+    for (const p of erased) {
+      this.erased.add(p.index);
+      // A dead-man erasure is judged by when it happened; a requested one is dated by the request (oracle.ts).
+      if (p.deadman && p.deletionRequestedAt === null) p.deadman.erasedAt = now;
+    }
     return erased;
   }
 
-  /** The notices' rows in an erased person's outbox, as last read before their erasure. */
+  /** The notices' rows in a watched person's outbox, as last read (for one erased since: before their erasure). */
   mailOf(person: number): MailRow[] {
     return [...(this.mail.get(person)?.values() ?? [])];
   }
