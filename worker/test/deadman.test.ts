@@ -1,20 +1,14 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { DEADMAN_FINAL_NOTICE_MS } from '../src/domains/deadman/deletion-notice';
-import { processDeadmanSwitches } from '../src/domains/deadman/process-deadman';
 import { sendOwnerNotice } from '../src/domains/owner-notices/send-owner-notice';
 import { api, signedInUser } from './helpers/api';
 import { createCanaryFor, noQuietHours, servicesAt } from './helpers/canary';
 import { checkInWithQueueDown } from './helpers/canary-clock';
-import { captureQueues, scriptedChannels } from './helpers/messages';
+import { deadmanCronAt } from './helpers/deadman';
+import { scriptedChannels } from './helpers/messages';
 
 const HOUR = 3600_000;
-
-/** The cron at `at`, its queued jobs held: what it did, and the owner notices it queued (the deletion's warning). */
-async function cronAt(at: number) {
-  const { result, jobs } = await captureQueues(() => processDeadmanSwitches(servicesAt(at)));
-  return { ...result, notices: jobs.filter((j) => j.body.type === 'owner_notice').map((j) => j.body.notice_id as string) };
-}
 
 const noticeOf = (id: string) =>
   env.DB.prepare('SELECT kind, subject, text, status, sent_at FROM owner_notices WHERE id = ?')
@@ -66,8 +60,8 @@ describe("the dead-man's switch", () => {
     const setup = await api('POST', '/api/deadman/setup', { token: owner.token, json: { hours: 1 } });
     const deadline = Date.parse(setup.data.deadline);
 
-    expect(await cronAt(deadline - 1000)).toEqual({ scheduled: 0, deleted: 0, notices: [] });
-    const passed = await cronAt(deadline + 1000);
+    expect(await deadmanCronAt(deadline - 1000)).toEqual({ scheduled: 0, deleted: 0, notices: [] });
+    const passed = await deadmanCronAt(deadline + 1000);
     expect(passed).toMatchObject({ scheduled: 1, deleted: 0 });
     const listed = await api('GET', '/api/legal/deletions', { token: owner.token });
     expect(listed.data.items).toEqual([
@@ -82,9 +76,9 @@ describe("the dead-man's switch", () => {
       status: 'sent',
     });
     // Running again within the final day changes nothing.
-    expect(await cronAt(deadline + 2 * HOUR)).toEqual({ scheduled: 0, deleted: 0, notices: [] });
+    expect(await deadmanCronAt(deadline + 2 * HOUR)).toEqual({ scheduled: 0, deleted: 0, notices: [] });
 
-    expect(await cronAt(deadline + 1000 + DEADMAN_FINAL_NOTICE_MS)).toMatchObject({ scheduled: 0, deleted: 1 });
+    expect(await deadmanCronAt(deadline + 1000 + DEADMAN_FINAL_NOTICE_MS)).toMatchObject({ scheduled: 0, deleted: 1 });
     for (const table of ['users', 'sessions', 'canaries', 'activity', 'deadman_switches', 'canary_transitions', 'owner_notices']) {
       const column = table === 'users' ? 'id' : 'user_id';
       const row = await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${column} = ?`).bind(owner.id).first<{ n: number }>();
@@ -99,31 +93,31 @@ describe("the dead-man's switch", () => {
     const owner = await ownerAwake();
     const setup = await api('POST', '/api/deadman/setup', { token: owner.token, json: { hours: 1 } });
     const deadline = Date.parse(setup.data.deadline);
-    const [warning] = (await cronAt(deadline)).notices;
+    const [warning] = (await deadmanCronAt(deadline)).notices;
     // Every provider down: the warning stays pending (tried again with backoff), and the day passes.
     const down = scriptedChannels([{ ok: false, retryable: true, error: 'provider down' }]);
     expect(await sendOwnerNotice(servicesAt(deadline), warning!, down)).toBe('undelivered');
-    expect(await cronAt(deadline + DEADMAN_FINAL_NOTICE_MS)).toMatchObject({ deleted: 0 });
-    expect(await cronAt(deadline + 3 * DEADMAN_FINAL_NOTICE_MS)).toMatchObject({ deleted: 0 });
+    expect(await deadmanCronAt(deadline + DEADMAN_FINAL_NOTICE_MS)).toMatchObject({ deleted: 0 });
+    expect(await deadmanCronAt(deadline + 3 * DEADMAN_FINAL_NOTICE_MS)).toMatchObject({ deleted: 0 });
     expect(await accountExists(owner.id)).toBe(true);
 
     // It reaches them two days late: the deletion moves to a day after that, and the list says so.
     const reached = deadline + 2 * DEADMAN_FINAL_NOTICE_MS;
     expect(await sendOwnerNotice(servicesAt(reached), warning!, scriptedChannels([{ ok: true }]))).toBe('sent');
-    expect(await cronAt(reached + HOUR)).toMatchObject({ deleted: 0 });
+    expect(await deadmanCronAt(reached + HOUR)).toMatchObject({ deleted: 0 });
     expect((await api('GET', '/api/legal/deletions', { token: owner.token })).data.items).toEqual([
       expect.objectContaining({ status: 'scheduled', deletion_date: new Date(reached + DEADMAN_FINAL_NOTICE_MS).toISOString() }),
     ]);
-    expect(await cronAt(reached + DEADMAN_FINAL_NOTICE_MS - 60_000)).toMatchObject({ deleted: 0 });
+    expect(await deadmanCronAt(reached + DEADMAN_FINAL_NOTICE_MS - 60_000)).toMatchObject({ deleted: 0 });
     expect(await accountExists(owner.id)).toBe(true);
-    expect(await cronAt(reached + DEADMAN_FINAL_NOTICE_MS)).toMatchObject({ deleted: 1 });
+    expect(await deadmanCronAt(reached + DEADMAN_FINAL_NOTICE_MS)).toMatchObject({ deleted: 1 });
     expect(await accountExists(owner.id)).toBe(false);
   });
 
   it('does not send the warning of a deletion a check-in already cancelled', async () => {
     const owner = await ownerAwake();
     const setup = await api('POST', '/api/deadman/setup', { token: owner.token, json: { hours: 1 } });
-    const [warning] = (await cronAt(Date.parse(setup.data.deadline) + 1000)).notices;
+    const [warning] = (await deadmanCronAt(Date.parse(setup.data.deadline) + 1000)).notices;
     expect((await api('POST', '/api/canary/checkin', { token: owner.token, json: {} })).status).toBe(200);
     const channels = scriptedChannels([{ ok: true }]);
     expect(await sendOwnerNotice(servicesAt(Date.parse(setup.data.deadline) + HOUR), warning!, channels)).toBe('skipped');
@@ -140,14 +134,14 @@ describe("the dead-man's switch", () => {
     )
       .bind(id, owner.id, deadline + DEADMAN_FINAL_NOTICE_MS, deadline)
       .run();
-    const due = await cronAt(deadline + DEADMAN_FINAL_NOTICE_MS);
+    const due = await deadmanCronAt(deadline + DEADMAN_FINAL_NOTICE_MS);
     expect(due.deleted).toBe(0);
     expect(due.notices).toContain(id);
     expect(await accountExists(owner.id)).toBe(true);
     expect(await sendOwnerNotice(servicesAt(deadline + DEADMAN_FINAL_NOTICE_MS), id, scriptedChannels([{ ok: true }]))).toBe('sent');
-    await cronAt(deadline + 2 * DEADMAN_FINAL_NOTICE_MS - 60_000);
+    await deadmanCronAt(deadline + 2 * DEADMAN_FINAL_NOTICE_MS - 60_000);
     expect(await accountExists(owner.id)).toBe(true);
-    await cronAt(deadline + 2 * DEADMAN_FINAL_NOTICE_MS);
+    await deadmanCronAt(deadline + 2 * DEADMAN_FINAL_NOTICE_MS);
     expect(await accountExists(owner.id)).toBe(false);
   });
 
@@ -155,7 +149,7 @@ describe("the dead-man's switch", () => {
     const owner = await signedInUser();
     const setup = await api('POST', '/api/deadman/setup', { token: owner.token, json: { hours: 1 } });
     const deadline = Date.parse(setup.data.deadline);
-    await cronAt(deadline + 1000);
+    await deadmanCronAt(deadline + 1000);
     expect((await api('GET', '/api/legal/deletions', { token: owner.token })).data.items[0].status).toBe('scheduled');
 
     expect((await api('POST', '/api/canary/checkin', { token: owner.token, json: {} })).status).toBe(200);
@@ -163,7 +157,7 @@ describe("the dead-man's switch", () => {
     expect(Date.parse(after.data.deadline) - Date.now()).toBeGreaterThan(0.9 * HOUR);
     expect((await api('GET', '/api/legal/deletions', { token: owner.token })).data.items).toEqual([expect.objectContaining({ status: 'armed' })]);
     // The cancelled deletion is never carried out (a day later the switch, not yet passed again, deletes nothing).
-    expect((await cronAt(deadline + 1000 + DEADMAN_FINAL_NOTICE_MS)).deleted).toBe(0);
+    expect((await deadmanCronAt(deadline + 1000 + DEADMAN_FINAL_NOTICE_MS)).deleted).toBe(0);
     expect((await api('GET', '/api/auth/me', { token: owner.token })).status).toBe(200);
   });
 
@@ -175,18 +169,18 @@ describe("the dead-man's switch", () => {
     // Ten minutes before the deadline, by the canary's token; the copy for D1 is not sent.
     const entry = await checkInWithQueueDown(canary.id, deadline - 10 * 60_000);
 
-    expect(await cronAt(deadline + 1000)).toEqual({ scheduled: 0, deleted: 0, notices: [] });
+    expect(await deadmanCronAt(deadline + 1000)).toEqual({ scheduled: 0, deleted: 0, notices: [] });
     expect((await api('GET', '/api/legal/deletions', { token: owner.token })).data.items).toEqual([expect.objectContaining({ status: 'armed' })]);
     const now = await api('GET', '/api/deadman', { token: owner.token });
     expect(Date.parse(now.data.deadline)).toBe(entry.at + HOUR);
     // Past the deadline that check-in set, the switch does its work.
-    expect(await cronAt(entry.at + HOUR + 1000)).toMatchObject({ scheduled: 1, deleted: 0 });
+    expect(await deadmanCronAt(entry.at + HOUR + 1000)).toMatchObject({ scheduled: 1, deleted: 0 });
   });
 
   it('cancel removes the switch and any scheduled deletion', async () => {
     const owner = await signedInUser();
     const setup = await api('POST', '/api/deadman/setup', { token: owner.token, json: { hours: 1 } });
-    await cronAt(Date.parse(setup.data.deadline) + 1000);
+    await deadmanCronAt(Date.parse(setup.data.deadline) + 1000);
     const cancelled = await api('POST', '/api/deadman/cancel', { token: owner.token });
     expect(cancelled.data).toEqual({ active: false, hours: null, deadline: null });
     expect((await api('GET', '/api/legal/deletions', { token: owner.token })).data.items).toEqual([]);

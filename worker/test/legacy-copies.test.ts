@@ -4,13 +4,13 @@ import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { HEIR_ERRORS } from '../src/contracts/legacy';
 import { processDeadmanSwitches } from '../src/domains/deadman/process-deadman';
-import { sendOwnerNotice } from '../src/domains/owner-notices/send-owner-notice';
 import { buildLegacyCopy } from '../src/domains/legacy/build-copy';
 import { putStream } from '../src/domains/legacy/multipart-put';
 import { toBase64, toHex } from '../src/lib/encoding';
 import { api, signedInUser } from './helpers/api';
 import { createCanaryFor, noQuietHours, servicesAt } from './helpers/canary';
 import { contactsOf } from './helpers/contacts';
+import { deadmanCronAt, sendDeletionWarning } from './helpers/deadman';
 import { captureQueues, createMessageFor } from './helpers/messages';
 import { uploadVaultFile, withKeys } from './helpers/vault';
 
@@ -38,9 +38,8 @@ async function passedDeadman(owner: Person) {
   await noQuietHours(owner.id);
   const setup = await api('POST', '/api/deadman/setup', { token: owner.token, json: { hours: 1 } });
   const passedAt = Date.parse(setup.data.deadline) + 1000;
-  const { jobs } = await captureQueues(() => processDeadmanSwitches(servicesAt(passedAt)));
-  const warning = jobs.find((j) => j.body.type === 'owner_notice')!.body.notice_id as string;
-  expect(await sendOwnerNotice(servicesAt(passedAt), warning)).toBe('sent');
+  await deadmanCronAt(passedAt);
+  expect(await sendDeletionWarning(owner.id, passedAt)).toBe('sent');
   const listed = await api('GET', '/api/legal/deletions', { token: owner.token });
   return Date.parse(listed.data.items[0].deletion_date);
 }

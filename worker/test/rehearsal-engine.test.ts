@@ -9,7 +9,6 @@ import { advanceCanary } from '../src/domains/canary/advance-canary';
 import { processDeadmanSwitches } from '../src/domains/deadman/process-deadman';
 import { setupDeadman } from '../src/domains/deadman/setup-deadman';
 import { sendCanaryNotice } from '../src/domains/owner-notices/canary-notices';
-import { sendOwnerNotice } from '../src/domains/owner-notices/send-owner-notice';
 import { createCanary } from '../src/domains/canary/create-canary';
 import { advanceLadder } from '../src/domains/guardian/advance-ladder';
 import { answerAsGuardian } from '../src/domains/guardian/answer-guardian';
@@ -21,6 +20,7 @@ import { runRehearsal } from '../src/domains/rehearsal/run-rehearsal';
 import { fanOutMissedCheckins } from '../src/domains/webhooks/fan-out';
 import { signedInUser } from './helpers/api';
 import { noQuietHours, servicesAt } from './helpers/canary';
+import { deadmanCronAt, sendDeletionWarning } from './helpers/deadman';
 import { guardianOf } from './helpers/guardian';
 import { captureQueues, createMessageFor, type QueuedJob } from './helpers/messages';
 import { giveVaultItem, withKeys } from './helpers/vault';
@@ -280,10 +280,9 @@ describe("a rehearsal and the real dead-man's switch", () => {
     // The cron a minute before the deadline does nothing; at the planned instant it schedules the planned date.
     await processDeadmanSwitches(servicesAt(Date.parse(scheduled!.at) - MIN));
     expect(await env.DB.prepare('SELECT count(*) AS n FROM scheduled_deletions WHERE user_id = ?').bind(owner.id).first('n')).toBe(0);
-    const { jobs } = await captureQueues(() => processDeadmanSwitches(servicesAt(Date.parse(scheduled!.at))));
+    await deadmanCronAt(Date.parse(scheduled!.at));
     // Its warning reaches the owner at once (the local outbox), as the rehearsal plans.
-    const warning = jobs.find((j) => j.body.type === 'owner_notice')!.body.notice_id as string;
-    expect(await sendOwnerNotice(servicesAt(Date.parse(scheduled!.at)), warning)).toBe('sent');
+    expect(await sendDeletionWarning(owner.id, Date.parse(scheduled!.at))).toBe('sent');
     const row = await env.DB.prepare("SELECT deletion_date FROM scheduled_deletions WHERE user_id = ? AND status = 'scheduled'")
       .bind(owner.id)
       .first<{ deletion_date: number }>();

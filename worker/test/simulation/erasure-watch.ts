@@ -100,9 +100,9 @@ export class ErasureWatch {
   }
 
   /** After a cron run: the candidates whose account is gone were erased now. */
-  async afterCron(people: readonly PersonLog[], now: number): Promise<PersonLog[]> {
+  async afterCron(people: readonly PersonLog[], now: number): Promise<void> {
     const watched = this.candidates(people, now);
-    if (!watched.length) return [];
+    if (!watched.length) return;
     const { results } = await this.quietly(() =>
       env.DB.prepare(`SELECT id FROM users WHERE id IN (${watched.map(() => '?').join(',')})`)
         .bind(...watched.map((p) => p.userId))
@@ -115,7 +115,6 @@ export class ErasureWatch {
       // A dead-man erasure is judged by when it happened; a requested one is dated by the request (oracle.ts).
       if (p.deadman && p.deletionRequestedAt === null) p.deadman.erasedAt = now;
     }
-    return erased;
   }
 
   /** The notices' rows in a watched person's outbox, as last read (for one erased since: before their erasure). */

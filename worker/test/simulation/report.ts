@@ -34,7 +34,7 @@ export interface Summary {
 }
 
 /** The verdicts that fail a run. */
-export const FAILING_DELETIONS: readonly DeletionVerdict['kind'][] = ['false deletion', 'missed deletion', 'late deletion'];
+const FAILING_DELETIONS: readonly DeletionVerdict['kind'][] = ['false deletion', 'missed deletion', 'late deletion'];
 
 /** How many messages of a kind there were, and how many of them were released. */
 interface ReleasedOf {
@@ -54,7 +54,7 @@ function countBy(values: string[]): [string, number][] {
   return [...counts].sort((a, b) => b[1] - a[1]);
 }
 
-export function summarise(run: SimulationRun, verdicts: Verdict[], deletions: DeletionVerdict[] = judgeDeletions(run.log)): Summary {
+export function summarise(run: SimulationRun, verdicts: Verdict[], deletions: DeletionVerdict[]): Summary {
   const count = (...kinds: Verdict['kind'][]) => verdicts.filter((v) => kinds.includes(v.kind)).length;
   const warningsBeforeRelease: number[] = [];
   for (const v of verdicts) {

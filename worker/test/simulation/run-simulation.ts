@@ -8,7 +8,7 @@ import { DEFAULT_NOTIFY_PREFERENCES } from '../../src/contracts/notify';
 import { toBase64 } from '../../src/lib/encoding';
 import { signedInUser } from '../helpers/api';
 import { keyBundle } from '../helpers/e2ee';
-import { envelopeFor } from '../helpers/vault';
+import { cipherBlob, envelopeFor, vaultForm } from '../helpers/vault';
 import type { BehaviourLog, CanaryLog, MessageLog, PersonLog, RuleLog } from './behaviour-log';
 import { emptyUsage, type Usage } from './costs';
 import { DEADMAN_WARNING_SUBJECT, ErasureWatch, firstOfEachNotice, type MailRow } from './erasure-watch';
@@ -148,12 +148,13 @@ async function giveVaultItem(
   start: number,
   send: (method: string, path: string, body: unknown) => Promise<Answer>,
 ): Promise<MessageLog> {
-  const form = new FormData();
-  form.append('file', new Blob([crypto.getRandomValues(new Uint8Array(2048))]), 'letter.pdf.bin');
-  form.append('iv', toBase64(crypto.getRandomValues(new Uint8Array(12))));
-  form.append('envelope', envelopeFor(p.userId, to.userId));
-  form.append('consent', 'true');
-  form.append('name', 'letter.pdf');
+  const form = vaultForm({
+    file: cipherBlob(2048),
+    iv: toBase64(crypto.getRandomValues(new Uint8Array(12))),
+    envelope: envelopeFor(p.userId, to.userId),
+    consent: 'true',
+    name: 'letter.pdf',
+  });
   const asset = await send('POST', '/api/vault/create', form);
   if (asset.status !== 201) throw new Error(`vault create: ${asset.status} ${JSON.stringify(asset.data)}`);
   const c = v.condition;
@@ -458,6 +459,8 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       signIns += 1;
       return request(usage, switches, method, path, p.session, json);
     };
+    /** A second guardian who means to put the confirmation on hold, once the veto window is open. */
+    const holdPending = (p: (typeof people)[number]) => p.second !== null && !p.second.holdDone && p.deathReports.length > 0;
     /** An accepted vote on the report of p's death: the one that reaches their quorum opens the veto window. */
     const vote = (p: (typeof people)[number], at: number) => {
       p.votes.push(at);
@@ -472,7 +475,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         Math.min(...people.filter((p) => active(p) && p.plan.leavesAt !== null).map((p) => start + p.plan.leavesAt!)),
         Math.min(...people.filter((p) => (p.guardianship || p.deathKey) && !p.reportDone).map((p) => start + p.plan.guardian!.reportFrom)),
         Math.min(...people.filter((p) => p.second?.guardianship && !p.second.done).map((p) => start + p.plan.guardian!.second!.reportFrom)),
-        Math.min(...people.filter((p) => p.second && !p.second.holdDone && p.deathReports.length > 0).map(() => now)),
+        people.some(holdPending) ? now : Number.POSITIVE_INFINITY,
         Math.min(...people.filter((p) => active(p) && p.nextWrite < p.midRun.length).map((p) => start + p.midRun[p.nextWrite]!.writtenAtMs!)),
         Math.min(
           ...people
@@ -572,7 +575,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         vote(p, second.unsure ?? now);
         second.done = true;
       });
-      const holding = people.filter((p) => p.second && !p.second.holdDone && p.deathReports.length > 0);
+      const holding = people.filter(holdPending);
       await inPool(holding, async (p) => {
         const second = p.second!;
         const days = p.plan.guardian!.second!.holdDays!;

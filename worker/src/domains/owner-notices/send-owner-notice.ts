@@ -5,6 +5,7 @@ import type { AddressedMessage, DeliveryResult } from '../../channels/types';
 import type { ServiceContext } from '../../env';
 import { log } from '../../lib/logger';
 import { clockOf } from '../canary/canary-timer';
+import { DEADMAN_NOTICE_KIND } from '../deadman/deletion-notice';
 import { carriesCheckInLink, issueCheckInLink } from '../canary/check-in-links';
 import { getNotifyPreferences } from '../notify/preferences';
 import { listPushSubscriptions, removeGoneSubscription } from '../notify/push-subscriptions';
@@ -54,7 +55,7 @@ export const URGENT_NOTICE_KINDS = new Set(['death_reported', 'veto_halfway', 'a
  * switches — a person who has not signed in for a year may have stopped reading one of them — but they
  * wait for the end of quiet hours: nothing about them is urgent to the minute.
  */
-export const EVERY_CHANNEL_NOTICE_KINDS = new Set(['inactivity_window_started', 'inactivity_reminder', 'account_archived', 'deadman_deletion_scheduled']);
+export const EVERY_CHANNEL_NOTICE_KINDS = new Set(['inactivity_window_started', 'inactivity_reminder', 'account_archived', DEADMAN_NOTICE_KIND]);
 
 /**
  * Notices that stand between the owner and a release: a canary's warnings and miss, and a message armed
@@ -70,7 +71,7 @@ export const SAFETY_NOTICE_KINDS = new Set([
   'canary_pause_ending',
   'message_armed',
   // A passed dead-man's switch: the deletion waits a full day after this reached the owner (domains/deadman/deletion-notice.ts).
-  'deadman_deletion_scheduled',
+  DEADMAN_NOTICE_KIND,
 ]);
 
 /**
@@ -78,7 +79,7 @@ export const SAFETY_NOTICE_KINDS = new Set([
  * skipped. A dead-man deletion's warning whose deletion a check-in cancelled before a channel took it.
  */
 const STILL_TRUE_SQL: Record<string, string> = {
-  deadman_deletion_scheduled: "EXISTS (SELECT 1 FROM scheduled_deletions WHERE id = ?1 AND status = 'scheduled')",
+  [DEADMAN_NOTICE_KIND]: "EXISTS (SELECT 1 FROM scheduled_deletions WHERE id = ?1 AND status = 'scheduled')",
 };
 
 /** The warnings a canary's clock waits for: its object is told when a channel accepted one. */
@@ -213,7 +214,7 @@ export async function sendOwnerNotice(
   // reports the first acceptance, not itself — else the owner's timely reminder counted as late and their
   // misses waited a fresh grace period (found by docs/decisions/simulation.md, seed 11).
   // So does a dead-man deletion's warning, whose final day counts from it.
-  const deliveredAt = warning || notice.kind === 'deadman_deletion_scheduled' ? await firstAcceptedAt(ctx, noticeId, now) : now;
+  const deliveredAt = warning || notice.kind === DEADMAN_NOTICE_KIND ? await firstAcceptedAt(ctx, noticeId, now) : now;
   await mark(ctx, noticeId, 'sent', deliveredAt);
   const via = [...new Set(accepted.map((a) => a.channel))].join(',');
   log.info('owner notice sent', { notice_id: noticeId, kind: notice.kind, methods: via });
@@ -309,7 +310,7 @@ async function acceptedChannels(ctx: ServiceContext, noticeId: string): Promise<
  */
 async function somethingAtStake(ctx: ServiceContext, userId: string, kind: string): Promise<boolean> {
   // An armed message is at stake by definition, and so is the account a passed dead-man's switch deletes.
-  if (kind === 'message_armed' || kind === 'deadman_deletion_scheduled') return true;
+  if (kind === 'message_armed' || kind === DEADMAN_NOTICE_KIND) return true;
   const row = await ctx.env.DB.prepare(`SELECT ${messagesWaitingSql('?1')} + ${activeGuardiansSql('?1')} > 0 AS at_stake`)
     .bind(userId)
     .first<{ at_stake: number }>();
