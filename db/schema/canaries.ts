@@ -34,7 +34,11 @@ export const canaries = sqliteTable(
     token_version: integer('token_version').notNull().default(1),
     active: integer('active', { mode: 'boolean' }).notNull().default(true),
     last_check_in: integer('last_check_in', { mode: 'timestamp_ms' }).notNull(),
-    /** When the canary's Durable Object last armed its alarm for; null = no timer known (repair it). */
+    /**
+     * When the canary's Durable Object last armed its alarm for; null = no timer known (repair it). Not
+     * indexed: only the reconciler's lost-timer scan reads it, every ten minutes over every canary
+     * (worker/src/cron/reconcile-canaries.ts), and an index made each wake's write two rows (docs/performance.md).
+     */
     timer_due_at: integer('timer_due_at', { mode: 'timestamp_ms' }),
     created_at: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
     /** A calendar schedule (JSON), or null: the interval canary. Its canary's object holds the same. */
@@ -42,7 +46,7 @@ export const canaries = sqliteTable(
     /** The end of a vacation pause (at most 60 days): no deadline falls before it. */
     paused_until: integer('paused_until', { mode: 'timestamp_ms' }),
   },
-  (t) => [index('canaries_user_idx').on(t.user_id), index('canaries_timer_idx').on(t.active, t.timer_due_at)],
+  (t) => [index('canaries_user_idx').on(t.user_id)],
 );
 
 export type Canary = typeof canaries.$inferSelect;

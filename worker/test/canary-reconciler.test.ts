@@ -1,6 +1,6 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from 'cloudflare:test';
 import { describe, expect, it, vi } from 'vitest';
-import { reconcileCanaries } from '../src/cron/reconcile-canaries';
+import { reconcileCanaries, scansLostTimers } from '../src/cron/reconcile-canaries';
 import worker from '../src/index';
 import { advanceCanary } from '../src/domains/canary/advance-canary';
 import { checkInAll } from '../src/domains/canary/check-in';
@@ -9,7 +9,7 @@ import { canaryNotices, captureJobs, createCanaryFor, deliverNotices, missedEven
 
 const HOUR = 3600_000;
 
-describe('the reconciler (every minute)', () => {
+describe('the reconciler (every minute; lost timers every tenth minute)', () => {
   it('repairs a canary whose timer is missing: records what is due and re-arms it', async () => {
     const owner = await signedInUser();
     const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
@@ -21,6 +21,21 @@ describe('the reconciler (every minute)', () => {
     expect(result.result.repaired).toBeGreaterThanOrEqual(1);
     const rows = await transitionsOf(canary.id);
     expect(rows).toEqual([expect.objectContaining({ kind: 'grace_reminder', recorded_by: 'reconciler' })]);
+  });
+
+  it('looks for lost timers only on the runs at :00, :10, … — and for unsent misses on every run', async () => {
+    const minute = (m: number) => Date.UTC(2026, 10, 28, 12, m, 0);
+    expect([0, 10, 20, 50].map((m) => scansLostTimers(minute(m)))).toEqual([true, true, true, true]);
+    expect([1, 9, 11, 59].map((m) => scansLostTimers(minute(m)))).toEqual([false, false, false, false]);
+    const owner = await signedInUser();
+    const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
+    await env.DB.prepare('UPDATE canaries SET timer_due_at = NULL WHERE id = ?').bind(canary.id).run();
+    const at = Date.parse(canary.last_check_in) + 0.9 * HOUR;
+    const between = await captureJobs(() => reconcileCanaries(servicesAt(at), { lostTimers: false }));
+    expect(between.result.repaired).toBe(0);
+    expect(await transitionsOf(canary.id)).toEqual([]);
+    await captureJobs(() => reconcileCanaries(servicesAt(at), { lostTimers: true }));
+    expect(await transitionsOf(canary.id)).toEqual([expect.objectContaining({ kind: 'grace_reminder', recorded_by: 'reconciler' })]);
   });
 
   it('repairs an overdue timer at the deadline: late by more than grace, it re-warns instead of counting', async () => {

@@ -7,27 +7,40 @@ import { log } from '../lib/logger';
 /** An alarm this much past its time counts as lost (alarms normally fire within a second). */
 export const OVERDUE_AFTER_MS = 30_000;
 const BATCH = 500;
+/**
+ * How often the scan for lost timers runs: every tenth minute of the every-minute cron. It reads every
+ * canary's row (`timer_due_at` has no index: each wake's write of it would be two rows, and a read costs a
+ * thousandth of a write — docs/performance.md "The timer without its index"), so a lost alarm is found
+ * within ten minutes and a half of its time instead of one and a half.
+ */
+export const LOST_TIMER_SCAN_EVERY_MINUTES = 10;
+
+/** Whether the cron run scheduled at `scheduledTime` scans for lost timers (the runs at :00, :10, …). */
+export const scansLostTimers = (scheduledTime: number) => Math.floor(scheduledTime / 60_000) % LOST_TIMER_SCAN_EVERY_MINUTES === 0;
 
 /**
  * Timers are an optimisation of latency, never the only record (docs/server-rules.md "Canaries and check-ins").
- * Every minute, from D1's projection: 1) canaries with no known timer or an alarm overdue, and 2) canaries with
+ * From D1's projection: 1) canaries with no known timer or an alarm overdue (when `lostTimers`: every tenth
+ * minute, scansLostTimers), and 2) every minute, canaries with
  * a miss of the current cycle that counts but was never put on the queue (a crash between record and send, or a
  * projection not written yet) are run by their own object (docs/decisions/canary-engine.md: the record of the clock), which
  * records what is due, sends what it has not sent, writes it all into D1 and re-arms its timer. Each
  * repair is logged with how late it was. An object that cannot answer is left for the next run.
  */
-export async function reconcileCanaries(ctx: ServiceContext) {
+export async function reconcileCanaries(ctx: ServiceContext, opts: { lostTimers: boolean } = { lostTimers: true }) {
   const now = ctx.now();
-  const stale = await ctx.db
-    .select({ id: schema.canaries.id, timer_due_at: schema.canaries.timer_due_at })
-    .from(schema.canaries)
-    .where(
-      and(
-        eq(schema.canaries.active, true),
-        or(isNull(schema.canaries.timer_due_at), lte(schema.canaries.timer_due_at, new Date(now.getTime() - OVERDUE_AFTER_MS))),
-      ),
-    )
-    .limit(BATCH);
+  const stale = !opts.lostTimers
+    ? []
+    : await ctx.db
+        .select({ id: schema.canaries.id, timer_due_at: schema.canaries.timer_due_at })
+        .from(schema.canaries)
+        .where(
+          and(
+            eq(schema.canaries.active, true),
+            or(isNull(schema.canaries.timer_due_at), lte(schema.canaries.timer_due_at, new Date(now.getTime() - OVERDUE_AFTER_MS))),
+          ),
+        )
+        .limit(BATCH);
   const unsent = await ctx.db
     .selectDistinct({ id: schema.canaryTransitions.canary_id })
     .from(schema.canaryTransitions)

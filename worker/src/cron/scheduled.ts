@@ -8,7 +8,7 @@ import { sweepUnassignedVaultFiles } from '../domains/vault/sweep-unassigned';
 import { sweepInactiveAccounts } from '../domains/inactivity/sweep-inactive-accounts';
 import { reconcileWebhooks } from '../domains/webhooks/reconcile';
 import { endLapsedSandboxSubscriptions } from '../domains/billing/sandbox-portal';
-import { reconcileCanaries } from './reconcile-canaries';
+import { reconcileCanaries, scansLostTimers } from './reconcile-canaries';
 import { sweepExpired } from './sweep-expired';
 
 /** The daily cron (wrangler.toml): the inactivity policy's sweep, which counts in days. */
@@ -21,7 +21,7 @@ export async function runScheduled(controller: ScheduledController, env: Binding
     await sweepInactiveAccounts(ctx);
     return;
   }
-  const reconciled = await reconcileCanaries(ctx);
+  const reconciled = await reconcileCanaries(ctx, { lostTimers: scansLostTimers(controller.scheduledTime) });
   await reconcileReleases(ctx);
   await reconcileWebhooks(ctx);
   await reconcileLadder(ctx);

@@ -1,3 +1,5 @@
+import { LOST_TIMER_SCAN_EVERY_MINUTES } from '../../src/cron/reconcile-canaries';
+
 /**
  * Every billable operation of a run, counted at the bindings (instrument.ts, sim-queues.ts), and what it
  * costs at Cloudflare's published Workers Paid prices. The table is the one in docs/performance.md
@@ -33,6 +35,8 @@ export interface Usage {
   r2ClassB: number;
   /** D1's size at the end of the run, bytes. */
   d1Bytes: number;
+  /** This run's canary rows at its end: what the lost-timer scan reads of them each time it runs. */
+  canaryRows: number;
 }
 
 export const emptyUsage = (): Usage => ({
@@ -54,6 +58,7 @@ export const emptyUsage = (): Usage => ({
   r2ClassA: 0,
   r2ClassB: 0,
   d1Bytes: 0,
+  canaryRows: 0,
 });
 
 /** Workers Paid, as published by Cloudflare (2025); USD. */
@@ -83,6 +88,13 @@ export interface CostLine {
 }
 
 const DAYS_PER_MONTH = 30;
+/**
+ * The lost-timer scan reads every canary row each time it runs: every tenth minute on Cloudflare
+ * (reconcile-canaries.ts LOST_TIMER_SCAN_EVERY_MINUTES), but once a simulated hour here, as the cron runs. The
+ * report adds the production cadence's reads as a line of their own (the run's own scans stay in
+ * "D1 rows read": a slight double count, so an upper bound).
+ */
+const LOST_TIMER_SCANS_PER_DAY = (24 * 60) / LOST_TIMER_SCAN_EVERY_MINUTES;
 
 /** Monthly cost per 1,000 users, each line scaled from the run's per-user-day rate. */
 export function costPer1000Users(u: Usage, userDays: number, people: number): CostLine[] {
@@ -102,6 +114,12 @@ export function costPer1000Users(u: Usage, userDays: number, people: number): Co
     line('Durable Object requests', u.doRequests, PRICES.doRequestsPerMillion, 'requests'),
     { ...line('Durable Object duration', gbSeconds, PRICES.doGbSecondsPerMillion, 'GB-s') },
     line('D1 rows read', u.d1RowsRead, PRICES.d1RowsReadPerMillion, 'rows'),
+    line(
+      'D1 rows read by the lost-timer scan on Cloudflare',
+      (u.canaryRows * LOST_TIMER_SCANS_PER_DAY * userDays) / Math.max(1, people),
+      PRICES.d1RowsReadPerMillion,
+      'rows',
+    ),
     // The local outbox (the channels' local default) stores each email it "sends": on Cloudflare a provider sends it.
     line('D1 rows written (local outbox excluded)', u.d1RowsWritten - (u.d1WritesByTable.outbox_messages ?? 0), PRICES.d1RowsWrittenPerMillion, 'rows'),
     { driver: 'D1 storage', usd: d1GbPer1000 * PRICES.d1StoragePerGbMonth, perUserDay: 0, unit: 'GB-month' },

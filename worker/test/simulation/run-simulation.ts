@@ -1,4 +1,4 @@
-import { createExecutionContext, env, runDurableObjectAlarm, waitOnExecutionContext } from 'cloudflare:test';
+import { createExecutionContext, env, runDurableObjectAlarm, runInDurableObject, waitOnExecutionContext } from 'cloudflare:test';
 import { exports } from 'cloudflare:workers';
 import { vi } from 'vitest';
 import worker from '../../src/index';
@@ -14,7 +14,7 @@ import { emptyUsage, type Usage } from './costs';
 import { DEADMAN_WARNING_SUBJECT, ErasureWatch, firstOfEachNotice, type MailRow } from './erasure-watch';
 import { DEFAULT_FAULTS, drawOutages, type FaultRates } from './faults';
 import { AlarmBook, type ArmedAlarm, instrument, type Switches } from './instrument';
-import { DAY, drawPopulation, type MessagePlan, type PersonPlan, type VaultPlan } from './population';
+import { DAY, drawPopulation, HOUR, type MessagePlan, type PersonPlan, type VaultPlan } from './population';
 import { seeded } from './random';
 import { SimQueues, type QueueStats } from './sim-queues';
 
@@ -59,6 +59,9 @@ export interface SimulationRun {
 }
 
 const POOL = 8;
+/** Canary rows in D1 (an earlier run's in the same file stay, put to rest). */
+const countCanaries = async () => (await env.DB.prepare('SELECT count(*) AS n FROM canaries').first<{ n: number }>())?.n ?? 0;
+
 /** Workerd refuses alarm times after 2189; a fake clock is far from that. */
 let lastEnd = 0;
 
@@ -250,8 +253,11 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
   };
 
   const baseline = await env.DB.prepare('SELECT 1').run();
+  const canariesBefore = await countCanaries();
   const realNow = Date.now();
-  const start = Math.ceil(Math.max(realNow + DAY, lastEnd + DAY) / 60_000) * 60_000;
+  // On the hour, as the cron's runs then are: each hourly run is one that scans for lost timers (every tenth
+  // minute, reconcile-canaries.ts scansLostTimers).
+  const start = Math.ceil(Math.max(realNow + DAY, lastEnd + DAY) / HOUR) * HOUR;
   const end = start + opts.days * DAY;
   lastEnd = end;
   vi.useFakeTimers({ toFake: ['Date'] });
@@ -646,6 +652,9 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         const tag = a as ArmedAlarm & { lateDone?: boolean };
         if (!tag.lateDone && faultRandom.chance(rates.alarmLost)) {
           alarmStats.lost += 1;
+          // Gone from the object's storage too, as a lost alarm is: no later call to the object finds it
+          // there and runs it; only a new arming (a check-in's, a warning's report) or a reconciler brings it back.
+          await runInDurableObject(stubOf(a), (_object, state) => state.storage.deleteAlarm());
           continue;
         }
         if (!tag.lateDone && faultRandom.chance(rates.alarmLate)) {
@@ -757,6 +766,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
   for (const p of people.filter((p) => p.subscription)) {
     p.subscription!.planAtEnd = (await env.DB.prepare('SELECT plan FROM users WHERE id = ?').bind(p.userId).first<{ plan: string }>())?.plan ?? 'erased';
   }
+  usage.canaryRows = Math.max(0, (await countCanaries()) - canariesBefore);
   const size = await env.DB.prepare('SELECT 1').run();
   // What this run's people added to the database (a file's earlier runs and the empty schema excluded).
   usage.d1Bytes = Math.max(0, ((size.meta as { size_after?: number }).size_after ?? 0) - ((baseline.meta as { size_after?: number }).size_after ?? 0));

@@ -19,8 +19,8 @@ export function wakeStatements(db: D1Database, wakes: readonly WakeProjection[])
   const transitions = wakes.flatMap((w) => w.transitions.map((t) => COLUMNS.map((c) => t[c])));
   const activities = wakes.flatMap((w) => w.activities.map((a) => [a.id, a.user_id, a.canary_id, a.kind, a.source, a.summary, a.created_at]));
   // Several wakes of one canary in a delivery: the latest timer wins (a wake only moves it later). A timer
-  // already in D1 is not written again: D1 counts such an update as two rows (the row and
-  // `canaries_timer_idx`), and a warning's report, a settle and the reconciler re-send the timer unchanged.
+  // already in D1 is not written again: D1 counts an update that changes nothing as a row written, and a
+  // warning's report, a settle and the reconciler re-send the timer unchanged.
   const timers = new Map<string, number>();
   for (const w of wakes) if (w.timer_due_at !== undefined) timers.set(w.canary_id, Math.max(timers.get(w.canary_id) ?? w.timer_due_at, w.timer_due_at));
   const t = `WITH t AS MATERIALIZED (SELECT ${fromJson(COLUMNS)} FROM json_each(?1))`;
