@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { BehaviourLog, MessageLog, PersonLog, RuleLog } from './simulation/behaviour-log';
-import { birthdayAfter, deathOf, expectedRelease, judge, judgeDeletion, LATENESS_BOUND_MS, unjustified } from './simulation/oracle';
+import {
+  afterQuietHours,
+  birthdayAfter,
+  deathOf,
+  expectedRelease,
+  judge,
+  judgeDeletion,
+  judgeWarnings,
+  LATENESS_BOUND_MS,
+  unjustified,
+} from './simulation/oracle';
 import { DAY, HOUR } from './simulation/population';
 
 /**
@@ -19,6 +29,7 @@ function owner(
     deathReports?: number[];
     holds?: { at: number; until: number }[];
     deadman?: { hours: number; warnings: number[]; erasedAt: number | null };
+    quietHours?: PersonLog['quietHours'];
   } = {},
 ): PersonLog {
   return {
@@ -50,6 +61,7 @@ function owner(
     reporter: events.deathReports?.length ? 'guardian' : null,
     subscription: null,
     deadman: events.deadman ? { ...events.deadman, setAt: 0 } : null,
+    quietHours: events.quietHours ?? { start: '22:00', end: '07:00', timeZone: 'UTC' },
   };
 }
 
@@ -399,5 +411,55 @@ describe('the oracle, for a sender who asked to leave', () => {
     const [first, second] = judge({ ...log, messages: [before, after] });
     expect(first).toMatchObject({ kind: 'released', expectedAt: 5 * DAY });
     expect(second).toMatchObject({ kind: 'not due', expectedAt: null });
+  });
+});
+
+describe('the oracle, for a deadline its owner let pass', () => {
+  // The daily owner made their canary at 0 (midnight UTC) and never checks in: grace starts at 0.8 days (19:12).
+  const warningsOf = (person: PersonLog, outages: BehaviourLog['outages'] = []) =>
+    judgeWarnings({ seed: 0, start: 0, end: END, people: [person], messages: [], outages }).map((w) => [w.deadline, w.kind, w.dueBy]);
+
+  // Quiet only from 01:00 to 06:00: none of it within the bound of grace's start.
+  const lateQuiet = { start: '01:00', end: '06:00', timeZone: 'UTC' };
+
+  it('finds them warned by a grace reminder that reached them in time', () => {
+    expect(warningsOf(owner({ quietHours: lateQuiet }))).toEqual([[DAY, 'warned', 0.8 * DAY + LATENESS_BOUND_MS]]);
+  });
+
+  it('finds them unwarned when no warning reached them, or none within the bound of grace’s start', () => {
+    expect(warningsOf(owner({ quietHours: lateQuiet, reminders: [] }))).toEqual([[DAY, 'unwarned', 0.8 * DAY + LATENESS_BOUND_MS]]);
+    expect(warningsOf(owner({ quietHours: lateQuiet, reminders: [0.8 * DAY + LATENESS_BOUND_MS + 60_000] }))).toEqual([
+      [DAY, 'unwarned', 0.8 * DAY + LATENESS_BOUND_MS],
+    ]);
+  });
+
+  it('lets the reminder wait for 07:00 when their quiet hours (22:00) begin within the bound of grace’s start (19:12)', () => {
+    expect(warningsOf(owner({ reminders: [DAY + 7 * HOUR] }))).toEqual([[DAY, 'warned', DAY + 7 * HOUR + LATENESS_BOUND_MS]]);
+  });
+
+  it('lets a warning wait for the end of their quiet hours, or of an outage', () => {
+    // Quiet from 18:00 to 07:00: grace starts in them, so the reminder is due at 07:00 the next day.
+    const quiet = { start: '18:00', end: '07:00', timeZone: 'UTC' };
+    expect(warningsOf(owner({ quietHours: quiet, reminders: [DAY + 8 * HOUR] }))).toEqual([[DAY, 'warned', DAY + 7 * HOUR + LATENESS_BOUND_MS]]);
+    // Grace starts at 19:12 and quiet hours at 20:00, within the bound: the engine may send it then, so 07:00 too.
+    expect(warningsOf(owner({ quietHours: { ...quiet, start: '20:00' }, reminders: [DAY + 8 * HOUR] }))).toEqual([
+      [DAY, 'warned', DAY + 7 * HOUR + LATENESS_BOUND_MS],
+    ]);
+    // Email down from 19:00 to 23:00 (quiet from 22:00): the reminder waits for 07:00.
+    expect(warningsOf(owner({ reminders: [DAY + 7 * HOUR] }), [{ from: 19 * HOUR, to: 23 * HOUR }])).toEqual([
+      [DAY, 'warned', DAY + 7 * HOUR + LATENESS_BOUND_MS],
+    ]);
+  });
+
+  it('does not judge a deadline a check-in came within the bound of, or one the run ends before it is due', () => {
+    expect(warningsOf(owner({ checkIns: [DAY + HOUR], reminders: [] })).map(([deadline]) => deadline)).toEqual([2 * DAY + HOUR]);
+    expect(judgeWarnings({ seed: 0, start: 0, end: 0.8 * DAY + HOUR, people: [owner()], messages: [], outages: [] })).toEqual([]);
+  });
+
+  it('finds the end of quiet hours in the person’s own time zone', () => {
+    const q = { start: '22:00', end: '07:00', timeZone: 'Europe/Berlin' }; // UTC+1 in January
+    expect(afterQuietHours(Date.UTC(2027, 0, 5, 12, 0), q)).toBe(Date.UTC(2027, 0, 5, 12, 0));
+    expect(afterQuietHours(Date.UTC(2027, 0, 5, 21, 30), q)).toBe(Date.UTC(2027, 0, 6, 6, 0));
+    expect(afterQuietHours(Date.UTC(2027, 0, 6, 5, 59), q)).toBe(Date.UTC(2027, 0, 6, 6, 0));
   });
 });

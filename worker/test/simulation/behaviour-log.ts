@@ -42,6 +42,8 @@ export interface PersonLog {
    * (read from their mailbox), and when their account was found erased (null: it was not).
    */
   deadman: { hours: number; setAt: number; warnings: number[]; erasedAt: number | null } | null;
+  /** Their quiet hours as they set them ("HH:MM" in their time zone): a warning waits for their end. */
+  quietHours: { start: string; end: string; timeZone: string };
 }
 
 /** One canary of a person: its misses are its own (docs/server-rules.md: a rule fires on the misses of any of them). */

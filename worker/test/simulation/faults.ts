@@ -19,6 +19,13 @@ export interface FaultRates {
   alarmLate: number;
   alarmLateMaxMs: number;
   alarmLost: number;
+  /**
+   * In each lapse of a canary's owner — a stretch when they will not check in on it for a whole interval or
+   * more (they died, stopped, or are away): its first alarm then is lost. The one case where a lost alarm
+   * stands between the owner's conditions and a release, and where only the reconciler's lost-timer scan can
+   * bring it back (no check-in, no warning's report arms it again). Drawn once per lapse.
+   */
+  alarmLostInLapse: number;
   alarmTwice: number;
   /** A D1 round trip that fails before it reaches the database, or after it committed (the caller sees an error). */
   d1FailsBefore: number;
@@ -39,6 +46,7 @@ export const DEFAULT_FAULTS: FaultRates = {
   alarmLate: 0.05,
   alarmLateMaxMs: HOUR,
   alarmLost: 0.01,
+  alarmLostInLapse: 0.5,
   alarmTwice: 0.02,
   d1FailsBefore: 0.001,
   d1FailsAfter: 0.0005,
@@ -56,6 +64,7 @@ export const NO_FAULTS: FaultRates = {
   sendFails: 0,
   alarmLate: 0,
   alarmLost: 0,
+  alarmLostInLapse: 0,
   alarmTwice: 0,
   d1FailsBefore: 0,
   d1FailsAfter: 0,

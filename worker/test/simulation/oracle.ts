@@ -540,3 +540,70 @@ export function judgeDeletion(p: PersonLog, log: BehaviourLog, bound = LATENESS_
 export function judgeDeletions(log: BehaviourLog, bound = LATENESS_BOUND_MS): DeletionVerdict[] {
   return log.people.map((p) => judgeDeletion(p, log, bound)).filter((v): v is DeletionVerdict => v !== null);
 }
+
+/** Whether a deadline that passed unchecked was followed by a warning that reached its owner. */
+export interface WarningVerdict {
+  person: PersonLog;
+  canary: CanaryLog;
+  deadline: number;
+  kind: 'warned' | 'unwarned';
+  /** When a warning had to have reached them by (grace's start, or the end of quiet hours or an outage then, plus the bound). */
+  dueBy: number;
+}
+
+/**
+ * Silence is not a pass: every deadline its owner let pass (no check-in on the canary until more than the
+ * bound after it) must bring a warning — the grace reminder before it or the re-warning after — that reached
+ * them within the bound of the grace period's start, later only by their quiet hours or an outage of a
+ * provider then (it waits for either's end). Without this, an engine that lost a canary's timer and so never warned would count no miss and
+ * release nothing, and every message would look correctly unreleased. Not judged: a deadline a death report,
+ * an erasure or the run's end comes within reach of (the engine may rightly stop, or the run ends first).
+ */
+/** The first instant at or after `t` outside a person's quiet hours (a warning waits for their end). */
+export function afterQuietHours(t: number, q: PersonLog['quietHours']): number {
+  const clock = new Intl.DateTimeFormat('en-GB', { timeZone: q.timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  const minuteOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+  const [from, to] = [minuteOf(q.start), minuteOf(q.end)];
+  const quiet = (m: number) => (from <= to ? m >= from && m < to : m >= from || m < to);
+  let at = t;
+  for (let m = minuteOf(clock.format(at)); quiet(m); m = minuteOf(clock.format(at))) {
+    // To the quiet hours' end by the clock, then again (a change of the clocks in between moves it).
+    at = Math.floor(at / 60_000) * 60_000 + Math.max(1, (to - m + 1440) % 1440) * 60_000;
+  }
+  return at;
+}
+
+/**
+ * When a warning the engine should send at `t` has reached its owner at the latest: within the bound, unless
+ * their quiet hours begin within it — the engine may send it then, and it waits for their end (and the bound
+ * again after it).
+ */
+export function reachedBy(t: number, q: PersonLog['quietHours'], bound: number): number {
+  for (let s = t; s <= t + bound; s += 5 * 60_000) {
+    const end = afterQuietHours(s, q);
+    if (end !== s) return end + bound;
+  }
+  return t + bound;
+}
+
+export function judgeWarnings(log: BehaviourLog, bound = LATENESS_BOUND_MS): WarningVerdict[] {
+  const out: WarningVerdict[] = [];
+  for (const p of log.people) {
+    const erased = erasedAt(p);
+    for (const canary of p.canaries) {
+      const g = canary.intervalMs / 5;
+      for (const c of cyclesOf(canary)) {
+        const D = c.start + canary.intervalMs;
+        if (c.next <= D + bound) continue;
+        // The grace reminder is due when grace starts; an outage then holds it until its end.
+        let sendAt = D - g;
+        for (const o of log.outages) if (o.from <= sendAt + bound && o.to >= D - g) sendAt = Math.max(sendAt, o.to);
+        const dueBy = reachedBy(sendAt, p.quietHours, bound);
+        if (dueBy > log.end || (erased !== null && erased <= dueBy) || p.deathReports.some((r) => r <= dueBy)) continue;
+        const warned = canary.warnings.some((w) => w >= D - g && w <= dueBy);
+        out.push({ person: p, canary, deadline: D, kind: warned ? 'warned' : 'unwarned', dueBy });
+      }
+    }
+  }
+  return out;
+}

@@ -1,7 +1,7 @@
 import { timelineOf } from './behaviour-log';
 import { formatCosts } from './costs';
 import { DAY, HOUR } from './population';
-import { type DeletionVerdict, deathOf, judge, judgeDeletions, LATENESS_BOUND_MS, type Verdict } from './oracle';
+import { type DeletionVerdict, deathOf, judge, judgeDeletions, judgeWarnings, LATENESS_BOUND_MS, type Verdict, type WarningVerdict } from './oracle';
 import type { SimulationRun } from './run-simulation';
 
 export interface Summary {
@@ -169,11 +169,23 @@ export function formatDeletionFailures(run: SimulationRun, deletions: DeletionVe
     );
 }
 
+/** Every deadline passed with no warning to its owner, with the seed and the person's timeline. */
+export function formatWarningFailures(run: SimulationRun, warnings: WarningVerdict[]): string[] {
+  return warnings
+    .filter((w) => w.kind === 'unwarned')
+    .map(
+      (w) =>
+        `UNWARNED (seed ${run.log.seed}; replay: SIM_SEED=${run.log.seed} SIM_PEOPLE=${run.log.people.length} SIM_DAYS=${(run.log.end - run.log.start) / DAY} npm run simulate): person ${w.person.index}, canary "${w.canary.name}": the deadline ${new Date(w.deadline).toISOString()} passed unchecked and no warning reached them by ${new Date(w.dueBy).toISOString()}\n${timelineOf(run.log, w.person.index)}`,
+    );
+}
+
 export function report(run: SimulationRun) {
   const verdicts = judge(run.log);
   const deletions = judgeDeletions(run.log);
+  const warnings = judgeWarnings(run.log);
   const summary = summarise(run, verdicts, deletions);
-  const failures = [...formatFailures(run, verdicts), ...formatDeletionFailures(run, deletions)];
-  const text = `${formatSummary(run, summary)}\n${formatCosts(run.usage, run.userDays, run.log.people.length)}`;
+  const failures = [...formatFailures(run, verdicts), ...formatDeletionFailures(run, deletions), ...formatWarningFailures(run, warnings)];
+  const warned = warnings.filter((w) => w.kind === 'warned').length;
+  const text = `${formatSummary(run, summary)}\n  deadlines passed unchecked (judged) ${warnings.length}: warned in time ${warned}, unwarned ${warnings.length - warned} (unwarned fails the run)\n${formatCosts(run.usage, run.userDays, run.log.people.length)}`;
   return { verdicts, summary, failures, text };
 }

@@ -47,7 +47,7 @@ export interface SimulationRun {
   usage: Usage;
   userDays: number;
   queueStats: QueueStats;
-  alarmStats: { run: number; late: number; lost: number; twice: number; failed: number };
+  alarmStats: { run: number; late: number; lost: number; lostInLapse: number; twice: number; failed: number };
   checkInAttemptsRefused: number;
   /** Messages people meant to write during the run that the service refused for good (403, 404). */
   messagesNotWritten: number;
@@ -61,6 +61,26 @@ export interface SimulationRun {
 const POOL = 8;
 /** Canary rows in D1 (an earlier run's in the same file stay, put to rest). */
 const countCanaries = async () => (await env.DB.prepare('SELECT count(*) AS n FROM canaries').first<{ n: number }>())?.n ?? 0;
+
+/** A person's check-in schedule: the canaries each check-in is on, when they mean to, and how many are done. */
+interface CheckInStream {
+  canaries: number[];
+  times: number[];
+  next: number;
+}
+
+/**
+ * The lapse a canary's owner is in at `now`, if any: a key for it while they will not check in on this canary
+ * before a whole interval has passed (dead, every check-in of its schedule made, or the next one further off
+ * than the interval: a miss is coming), null otherwise.
+ */
+function lapseOf(p: { index: number; streams: CheckInStream[]; canaries: CanaryLog[] }, canary: number, dead: ReadonlySet<number>, now: number) {
+  if (dead.has(p.index)) return 'dead';
+  const stream = p.streams.find((s) => s.canaries.includes(canary));
+  if (!stream) return null;
+  const next = stream.times[stream.next];
+  return next === undefined || next - now > p.canaries[canary]!.intervalMs ? `before check-in ${stream.next}` : null;
+}
 
 /** Workerd refuses alarm times after 2189; a fake clock is far from that. */
 let lastEnd = 0;
@@ -208,7 +228,11 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
   const alarms = new AlarmBook();
   const queues = new SimQueues(usage, switches, rates, faultRandom);
   const erasures = new ErasureWatch(switches);
-  const alarmStats = { run: 0, late: 0, lost: 0, twice: 0, failed: 0 };
+  const alarmStats = { run: 0, late: 0, lost: 0, lostInLapse: 0, twice: 0, failed: 0 };
+  /** Each canary's object (its id as the alarm book keeps it) → its owner and the canary's place among theirs. */
+  const canaryObjects = new Map<string, { person: number; canary: number }>();
+  /** Each canary's lapses (lapseOf) whose first alarm has been drawn (alarmLostInLapse). */
+  const drawnInLapse = new Set<string>();
   const emailTransport = env.EMAIL_TRANSPORT;
   const smsTransport = env.SMS_TRANSPORT;
   /** The provider's signed event, posted to the webhook as the sandbox's pages do (docs/decisions/billing.md). */
@@ -276,8 +300,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     session: string;
     password: string;
     plan: PersonPlan;
-    /** Their check-in schedules: the canaries each check-in is on, when they mean to, and how many are done. */
-    streams: { canaries: number[]; times: number[]; next: number }[];
+    streams: CheckInStream[];
     nextConsent: number;
     /** Their guardian's guardianship id (from accepting), and whether the report was made or given up. */
     guardianship: string | null;
@@ -337,6 +360,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       const deadman = plan.deadmanHours ? await request(usage, switches, 'POST', '/api/deadman/setup', account.token, { hours: plan.deadmanHours }) : null;
       if (deadman && deadman.status !== 200) throw new Error(`dead-man setup: ${deadman.status} ${JSON.stringify(deadman.data)}`);
       const phone = plan.phone ? await verifyPhone(account.token, `+1${200 + (opts.seed % 700)}${String(plan.index).padStart(7, '0')}`) : null;
+      for (const [i, c] of canaries.entries()) canaryObjects.set(env.CANARY_CLOCK.idFromName(c.canaryId).toString(), { person: plan.index, canary: i });
       people[plan.index] = {
         index: plan.index,
         userId: account.id,
@@ -357,6 +381,10 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         deadman: deadman
           ? { hours: plan.deadmanHours!, setAt: Date.parse(deadman.data.deadline) - plan.deadmanHours! * 3_600_000, warnings: [], erasedAt: null }
           : null,
+        quietHours: {
+          ...DEFAULT_NOTIFY_PREFERENCES.quiet_hours,
+          timeZone: (await env.DB.prepare('SELECT time_zone FROM users WHERE id = ?').bind(account.id).first<{ time_zone: string }>())!.time_zone,
+        },
         session: account.token,
         password: account.password,
         plan,
@@ -650,6 +678,16 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       const toRun: { a: ArmedAlarm; twice: boolean }[] = [];
       for (const a of ring) {
         const tag = a as ArmedAlarm & { lateDone?: boolean };
+        const owner = a.kind === 'canary' ? canaryObjects.get(a.id) : undefined;
+        const lapse = owner ? lapseOf(people[owner.person]!, owner.canary, dead, now) : null;
+        if (lapse && !drawnInLapse.has(`${a.id} ${lapse}`)) {
+          drawnInLapse.add(`${a.id} ${lapse}`);
+          if (faultRandom.chance(rates.alarmLostInLapse)) {
+            alarmStats.lostInLapse += 1;
+            await runInDurableObject(stubOf(a), (_object, state) => state.storage.deleteAlarm());
+            continue;
+          }
+        }
         if (!tag.lateDone && faultRandom.chance(rates.alarmLost)) {
           alarmStats.lost += 1;
           // Gone from the object's storage too, as a lost alarm is: no later call to the object finds it
