@@ -175,6 +175,30 @@ describe('catching up after a long outage', () => {
 });
 
 describe('the CanaryClock Durable Object', () => {
+  it('is armed again by a check-in when its alarm was lost, instead of waiting for the reconciler', async () => {
+    const { canary } = await hourlyCanary();
+    const stub = env.CANARY_CLOCK.get(env.CANARY_CLOCK.idFromName(canary.id));
+    // Its wake was due a minute ago and the runtime gave up on it: no alarm is armed.
+    await runInDurableObject(stub, async (_, state) => {
+      state.storage.sql.exec('UPDATE canary_clock SET timer_due_at = ?', Date.now() - 60_000);
+      await state.storage.deleteAlarm();
+    });
+    const res = await api('POST', '/api/canary/checkin', { json: { token: canary.token } });
+    expect(res.status).toBeLessThan(300);
+    // The check-in arms a wake at once (the runtime runs it straight away), which re-arms for the new grace start.
+    const graceStart = Date.parse(res.data.last_check_in) + 0.8 * HOUR;
+    await expect.poll(() => runInDurableObject(stub, (_, state) => state.storage.getAlarm()), { timeout: 5000 }).toBe(graceStart);
+  });
+
+  it('leaves an armed alarm alone at a check-in, even one a little past its time', async () => {
+    const { owner, canary } = await hourlyCanary();
+    const stub = env.CANARY_CLOCK.get(env.CANARY_CLOCK.idFromName(canary.id));
+    const armedAt = await runInDurableObject(stub, (_, state) => state.storage.getAlarm());
+    expect(armedAt).not.toBeNull();
+    expect((await api('POST', '/api/canary/checkin', { token: owner.token, json: {} })).status).toBeLessThan(300);
+    expect(await runInDurableObject(stub, (_, state) => state.storage.getAlarm())).toBe(armedAt);
+  });
+
   it('runs on its alarm, records the reminder and re-arms for the deadline', async () => {
     const { canary } = await hourlyCanary();
     // Move the canary's cycle back in time so its grace has begun, then let the alarm run.

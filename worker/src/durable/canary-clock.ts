@@ -44,6 +44,8 @@ interface ClockState extends CanaryFacts {
 
 /** A projection that could not be queued is tried again this much later. */
 const RESEND_AFTER_MS = 30_000;
+/** A wake this far past its time with no alarm armed counts as lost (the reconciler's OVERDUE_AFTER_MS). */
+const LOST_ALARM_AFTER_MS = 30_000;
 /** Check-ins per wake message (about 100 bytes each: a message stays well under the queue's 128 KB). */
 const CHECK_INS_PER_MESSAGE = 100;
 /**
@@ -474,7 +476,9 @@ export class CanaryClock extends DurableObject<Bindings> {
 
   /**
    * A check-in only moves deadlines later, so the armed wake merely comes early and re-arms — unless the
-   * new cycle's first entry (its grace reminder) comes before it: then the timer moves to that entry.
+   * new cycle's first entry (its grace reminder) comes before it: then the timer moves to that entry. A
+   * wake well past its time with no alarm armed was lost (the runtime gave up on it): the check-in brings
+   * it back at once instead of leaving it to the reconciler's next scan for lost timers.
    */
   private async armEarlierFor(state: ClockState, _at: number) {
     const firstEntry = cycleDeadlineOf(state) - graceOfFacts(state);
@@ -482,6 +486,8 @@ export class CanaryClock extends DurableObject<Bindings> {
       state.timer_due_at = firstEntry;
       this.ctx.storage.sql.exec('UPDATE canary_clock SET timer_due_at = ?', firstEntry);
       await this.armAlarm(firstEntry);
+    } else if (state.timer_due_at < Date.now() - LOST_ALARM_AFTER_MS && (await this.ctx.storage.getAlarm()) === null) {
+      await this.ctx.storage.setAlarm(Date.now());
     }
   }
 
