@@ -35,6 +35,12 @@ export interface Usage {
   r2ClassB: number;
   /** D1's size at the end of the run, bytes. */
   d1Bytes: number;
+  /**
+   * The bytes of the local outbox's rows written during the run, their index entries included but not the
+   * pages' own overhead: on Cloudflare a provider sends each email and nothing stores it, so they come off
+   * D1's size (an underestimate of them, so what remains stays an upper bound).
+   */
+  outboxBytes: number;
   /** This run's canary rows at its end: what the lost-timer scan reads of them each time it runs. */
   canaryRows: number;
 }
@@ -58,6 +64,7 @@ export const emptyUsage = (): Usage => ({
   r2ClassA: 0,
   r2ClassB: 0,
   d1Bytes: 0,
+  outboxBytes: 0,
   canaryRows: 0,
 });
 
@@ -107,7 +114,7 @@ export function costPer1000Users(u: Usage, userDays: number, people: number): Co
   });
   const gbSeconds = (u.doWallMs / 1000) * PRICES.doMemoryGb;
   // Storage is a level, not a flow: the bytes per user at the end, held for a month.
-  const d1GbPer1000 = ((u.d1Bytes / Math.max(1, people)) * 1000) / 1e9;
+  const d1GbPer1000 = ((Math.max(0, u.d1Bytes - u.outboxBytes) / Math.max(1, people)) * 1000) / 1e9;
   return [
     line('Worker requests', u.workerRequests, PRICES.workerRequestsPerMillion, 'requests'),
     line('Worker CPU (wall time, upper bound)', u.workerWallMs, PRICES.workerCpuPerMillionMs, 'ms'),
@@ -122,7 +129,7 @@ export function costPer1000Users(u: Usage, userDays: number, people: number): Co
     ),
     // The local outbox (the channels' local default) stores each email it "sends": on Cloudflare a provider sends it.
     line('D1 rows written (local outbox excluded)', u.d1RowsWritten - (u.d1WritesByTable.outbox_messages ?? 0), PRICES.d1RowsWrittenPerMillion, 'rows'),
-    { driver: 'D1 storage', usd: d1GbPer1000 * PRICES.d1StoragePerGbMonth, perUserDay: 0, unit: 'GB-month' },
+    { driver: 'D1 storage (local outbox excluded)', usd: d1GbPer1000 * PRICES.d1StoragePerGbMonth, perUserDay: 0, unit: 'GB-month' },
     line('Queue operations', u.queueOps, PRICES.queueOpsPerMillion, 'operations'),
     line('R2 class A', u.r2ClassA, PRICES.r2ClassAPerMillion, 'operations'),
     line('R2 class B', u.r2ClassB, PRICES.r2ClassBPerMillion, 'operations'),

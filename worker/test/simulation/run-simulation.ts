@@ -805,6 +805,16 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     p.subscription!.planAtEnd = (await env.DB.prepare('SELECT plan FROM users WHERE id = ?').bind(p.userId).first<{ plan: string }>())?.plan ?? 'erased';
   }
   usage.canaryRows = Math.max(0, (await countCanaries()) - canariesBefore);
+  usage.outboxBytes =
+    (
+      await env.DB.prepare(
+        `SELECT sum(2 * length(id) + length(channel) + length(address) + length(subject) + length(text) + coalesce(length(link), 0)
+                    + 2 * length(idempotency_key) + 2 * coalesce(length(recipient_user_id), 0) + 3 * 8) AS bytes
+         FROM outbox_messages WHERE created_at >= ?`,
+      )
+        .bind(start)
+        .first<{ bytes: number | null }>()
+    )?.bytes ?? 0;
   const size = await env.DB.prepare('SELECT 1').run();
   // What this run's people added to the database (a file's earlier runs and the empty schema excluded).
   usage.d1Bytes = Math.max(0, ((size.meta as { size_after?: number }).size_after ?? 0) - ((baseline.meta as { size_after?: number }).size_after ?? 0));
