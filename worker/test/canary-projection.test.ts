@@ -1,5 +1,6 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import type { CheckInProjection } from '../src/contracts/jobs';
 import { CanaryClock, type ClockCheckIn } from '../src/durable/canary-clock';
 import { migrateFromCheckInClock } from '../src/durable/clock-tables';
 import { clockOf, settleCanaries } from '../src/domains/canary/canary-timer';
@@ -29,6 +30,26 @@ const DAY = 24 * HOUR;
 const clock = (canaryId: string) => clockOf(env, canaryId);
 const lastCheckInInD1 = async (canaryId: string) =>
   (await env.DB.prepare('SELECT last_check_in FROM canaries WHERE id = ?').bind(canaryId).first<{ last_check_in: number }>())!.last_check_in;
+
+/** The D1 binding with the rows its batches write summed (D1's own count, `meta.rows_written`). */
+function rowsWrittenThrough(db: D1Database) {
+  let rows = 0;
+  let batches = 0;
+  const proxy = new Proxy(db, {
+    get(target, prop) {
+      if (prop === 'batch')
+        return async (statements: D1PreparedStatement[]) => {
+          const results = await target.batch(statements);
+          batches += 1;
+          for (const r of results) rows += r.meta.rows_written ?? 0;
+          return results;
+        };
+      const value = Reflect.get(target, prop);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { db: proxy, rows: () => rows, batches: () => batches };
+}
 
 /** A fixed-date rule's day, three days from now, and its midnight (UTC): when the rule arms its message. */
 function dueDay() {
@@ -61,7 +82,7 @@ describe('a token check-in at the edge', () => {
     const accepted = await insideClock(canary.id, { DB: object.db }, (clock) =>
       clock.checkIn(canary.id, 1, { event_id: crypto.randomUUID(), at: Date.now(), source: 'ping' }),
     );
-    expect(accepted).toEqual({ interval_seconds: 3600, deadline: expect.any(Number) });
+    expect(accepted).toEqual({ interval_seconds: 3600, deadline: expect.any(Number), next_wake: expect.any(Number) });
     expect(object.trips).toEqual([]);
   });
 
@@ -81,6 +102,31 @@ describe('a token check-in at the edge', () => {
     await sends[0];
     expect(projections.sends()).toBe(1);
     expect(projections.bodies).toEqual(checkIns);
+  });
+
+  it('carries the object’s next wake into D1’s timer with the check-in, so the early wake it leaves armed writes nothing', async () => {
+    const owner = await signedInUser();
+    const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
+    const armedBefore = await runInDurableObject(clock(canary.id), (_, state) => state.storage.getAlarm());
+    const projections = queueRecording();
+    await checkInSender(); // another test's check-ins on their way
+    const answer = await checkInWithToken(createServiceContext({ ...env, PROJECTIONS: projections.queue }), canary.token, 'ping');
+    const at = Date.parse(answer.last_check_in);
+    // The new cycle's grace starts 0.8 h after the check-in; the object's alarm stays where it was (early).
+    expect(projections.bodies).toEqual([expect.objectContaining({ canary_id: canary.id, at, timer_due_at: at + 0.8 * HOUR })]);
+    expect(await runInDurableObject(clock(canary.id), (_, state) => state.storage.getAlarm())).toBe(armedBefore);
+    await applyProjections(createServiceContext(env), projections.bodies as CheckInProjection[]);
+    const row = await env.DB.prepare('SELECT last_check_in, timer_due_at FROM canaries WHERE id = ?').bind(canary.id).first();
+    expect(row).toEqual({ last_check_in: at, timer_due_at: at + 0.8 * HOUR });
+
+    // The early wake comes (its time, the old grace start, is taken as now) and re-arms for the same instant
+    // the check-in gave D1: it writes nothing there.
+    await runInDurableObject(clock(canary.id), (_, state) => void state.storage.sql.exec('UPDATE canary_clock SET timer_due_at = ?', Date.now() - 1));
+    const d1 = rowsWrittenThrough(env.DB);
+    await insideClock(canary.id, { DB: d1.db, PROJECTIONS: queueRecording().queue }, (c) => c.alarm());
+    expect(await runInDurableObject(clock(canary.id), (_, state) => state.storage.getAlarm())).toBe(at + 0.8 * HOUR);
+    expect(d1.batches()).toBe(1); // the wake's own write: the check-in it holds (already in D1) and the timer
+    expect(d1.rows()).toBe(0);
   });
 
   it('leaves the check-in unsent in its object, whose next wake writes it: a projection the Worker never sent still reaches D1', async () => {

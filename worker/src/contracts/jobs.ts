@@ -31,11 +31,17 @@ export const ZCheckInProjection = z.object({
   /** The check-in's own time (ms): what it changes is decided by it, not by when it is applied. */
   at: z.number().int().nonnegative(),
   source: z.enum(CHECK_IN_SOURCES),
+  /**
+   * The object's next wake after this check-in, as its answer gave it (the Worker's send only): D1's copy of
+   * the timer moves with `last_check_in` in the same row write, so the early wake the check-in leaves armed
+   * finds D1 already right and writes nothing (docs/performance.md "The timer rides with the check-in").
+   */
+  timer_due_at: z.number().int().optional(),
 });
 export type CheckInProjection = z.infer<typeof ZCheckInProjection>;
 
 /** A check-in as its canary's object holds it (the canary is the object's): its own time and where it came from. */
-export const ZClockCheckIn = ZCheckInProjection.omit({ type: true, canary_id: true });
+export const ZClockCheckIn = ZCheckInProjection.omit({ type: true, canary_id: true, timer_due_at: true });
 export type ClockCheckIn = z.infer<typeof ZClockCheckIn>;
 
 /** A timer event a canary's object recorded (its row in D1's canary_transitions; times in ms). */

@@ -105,14 +105,21 @@ export class CanaryClock extends DurableObject<Bindings> {
    * it unsent all the same and sends it again with its next wake's projection (idempotent in D1), so a
    * projection the caller never sent still gets there.
    */
-  async checkIn(canaryId: string, version: number | null, entry: ClockCheckIn): Promise<{ interval_seconds: number; deadline: number } | null> {
+  async checkIn(
+    canaryId: string,
+    version: number | null,
+    entry: ClockCheckIn,
+  ): Promise<{ interval_seconds: number; deadline: number; next_wake: number } | null> {
     const state = await this.load(canaryId);
     if (!state || (version !== null && version !== state.token_version)) return null;
     this.unqueued ??= this.checkIns.unsentCount();
     this.record(state, entry, false);
     await this.armEarlierFor(state, entry.at);
     if (++this.unqueued >= QUEUE_OWN_AFTER) this.ctx.waitUntil(this.sendPending());
-    return { interval_seconds: state.interval_seconds, deadline: cycleDeadlineOf(state) };
+    // What the early wake this check-in leaves armed will re-arm for (nothing else happens before it): the
+    // caller's projection writes it into D1 with the check-in, so that wake has nothing to write.
+    const cycle = cycleDeadlineOf(state);
+    return { interval_seconds: state.interval_seconds, deadline: cycle, next_wake: nextAttention(state, this.cycleRows(state, cycle), entry.at) };
   }
 
   /** A caller could not queue check-ins of this canary: the object queues every one it holds unsent now. */

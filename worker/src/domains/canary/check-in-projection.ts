@@ -42,10 +42,10 @@ const CANARY_LABEL = `CASE WHEN trim(c.name) = '' THEN '${UNNAMED_CANARY}' ELSE 
 /** Check-ins of single canaries (token check-ins the objects accepted): `b` the check-ins, `ci` their owners. */
 function canaryRows(checkIns: readonly CanaryCheckIn[]): CheckInRows {
   return {
-    with: `WITH b(canary_id, at, source, event_id) AS MATERIALIZED (
-             SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]') FROM json_each(?1)),
+    with: `WITH b(canary_id, at, source, event_id, timer_due_at) AS MATERIALIZED (
+             SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]'), json_extract(value, '$[4]') FROM json_each(?1)),
            ci(user_id, at) AS MATERIALIZED (SELECT c.user_id, b.at FROM b JOIN canaries c ON c.id = b.canary_id AND +c.active = 1)`,
-    params: [JSON.stringify(checkIns.map((x) => [x.canary_id, x.at, x.source, x.event_id]))],
+    params: [JSON.stringify(checkIns.map((x) => [x.canary_id, x.at, x.source, x.event_id, x.timer_due_at ?? null]))],
   };
 }
 
@@ -84,7 +84,9 @@ async function run(env: Bindings, batch: CheckInBatch): Promise<CheckedInRow[]> 
  * statement returns the canaries it moved. That statement
  * touches only canaries whose `last_check_in` moves forward: D1 counts an UPDATE that leaves a row as it was
  * as a row written, and most check-ins reach D1 twice (the Worker's send, then the copy a wake carries,
- * docs/decisions/canary-engine.md), so an unguarded update paid for each copy (docs/performance.md).
+ * docs/decisions/canary-engine.md), so an unguarded update paid for each copy (docs/performance.md). The
+ * latest check-in's `timer_due_at`, when its sender knew it (the Worker's send, from the object's answer), moves
+ * D1's timer in the same row write (no index: one row either way).
  */
 export function canaryCheckInBatch(db: D1Database, checkIns: readonly CanaryCheckIn[], participants: readonly CheckInParticipant[]): CheckInBatch {
   const rows = canaryRows(checkIns);
@@ -94,7 +96,8 @@ export function canaryCheckInBatch(db: D1Database, checkIns: readonly CanaryChec
     [
       db
         .prepare(
-          `${rows.with} UPDATE canaries SET last_check_in = (SELECT max(b.at) FROM b WHERE b.canary_id = canaries.id)
+          `${rows.with} UPDATE canaries SET last_check_in = (SELECT max(b.at) FROM b WHERE b.canary_id = canaries.id),
+           timer_due_at = coalesce((SELECT b.timer_due_at FROM b WHERE b.canary_id = canaries.id ORDER BY b.at DESC LIMIT 1), timer_due_at)
          WHERE id IN (SELECT canary_id FROM b) AND +active = 1 AND last_check_in < (SELECT max(b.at) FROM b WHERE b.canary_id = canaries.id)
          RETURNING id, user_id, interval_seconds`,
         )
