@@ -29,9 +29,8 @@ export const scansLostTimers = (scheduledTime: number) => Math.floor(scheduledTi
  */
 export async function reconcileCanaries(ctx: ServiceContext, opts: { lostTimers: boolean } = { lostTimers: true }) {
   const now = ctx.now();
-  const stale = !opts.lostTimers
-    ? []
-    : await ctx.db
+  const stale = opts.lostTimers
+    ? await ctx.db
         .select({ id: schema.canaries.id, timer_due_at: schema.canaries.timer_due_at })
         .from(schema.canaries)
         .where(
@@ -40,7 +39,8 @@ export async function reconcileCanaries(ctx: ServiceContext, opts: { lostTimers:
             or(isNull(schema.canaries.timer_due_at), lte(schema.canaries.timer_due_at, new Date(now.getTime() - OVERDUE_AFTER_MS))),
           ),
         )
-        .limit(BATCH);
+        .limit(BATCH)
+    : [];
   const unsent = await ctx.db
     .selectDistinct({ id: schema.canaryTransitions.canary_id })
     .from(schema.canaryTransitions)

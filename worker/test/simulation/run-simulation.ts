@@ -117,6 +117,13 @@ const stubOf = (a: ArmedAlarm) => {
   return ns.get(ns.idFromString(a.id));
 };
 
+/**
+ * Loses an alarm: never run, and gone from its object's storage too, as a lost alarm is — no later call to the
+ * object finds it there and runs it; only a new arming (a check-in's, a warning's report) or the reconciler
+ * brings it back.
+ */
+const loseAlarm = (a: ArmedAlarm) => runInDurableObject(stubOf(a), (_object, state) => state.storage.deleteAlarm());
+
 type Answer = Awaited<ReturnType<typeof request>>;
 /** How a person's request goes out: plainly (before the run), or signing in again when their session ran out. */
 type Send = (method: string, path: string, json: unknown) => Promise<Answer>;
@@ -684,15 +691,13 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
           drawnInLapse.add(`${a.id} ${lapse}`);
           if (faultRandom.chance(rates.alarmLostInLapse)) {
             alarmStats.lostInLapse += 1;
-            await runInDurableObject(stubOf(a), (_object, state) => state.storage.deleteAlarm());
+            await loseAlarm(a);
             continue;
           }
         }
         if (!tag.lateDone && faultRandom.chance(rates.alarmLost)) {
           alarmStats.lost += 1;
-          // Gone from the object's storage too, as a lost alarm is: no later call to the object finds it
-          // there and runs it; only a new arming (a check-in's, a warning's report) or a reconciler brings it back.
-          await runInDurableObject(stubOf(a), (_object, state) => state.storage.deleteAlarm());
+          await loseAlarm(a);
           continue;
         }
         if (!tag.lateDone && faultRandom.chance(rates.alarmLate)) {
