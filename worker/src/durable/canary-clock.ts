@@ -17,6 +17,7 @@ import {
   toMissedEvent,
   warningsToSend,
 } from '../domains/canary/plan-wake';
+import { OVERDUE_AFTER_MS } from '../domains/canary/canary-timer';
 import { applyProjections } from '../domains/canary/projection-batch';
 import { applyWakeProjections, WAKE_ROWS_PER_MESSAGE } from '../domains/canary/wake-projection';
 import type { Bindings } from '../env';
@@ -44,8 +45,6 @@ interface ClockState extends CanaryFacts {
 
 /** A projection that could not be queued is tried again this much later. */
 const RESEND_AFTER_MS = 30_000;
-/** A wake this far past its time with no alarm armed counts as lost (the reconciler's OVERDUE_AFTER_MS). */
-const LOST_ALARM_AFTER_MS = 30_000;
 /** Check-ins per wake message (about 100 bytes each: a message stays well under the queue's 128 KB). */
 const CHECK_INS_PER_MESSAGE = 100;
 /**
@@ -487,14 +486,15 @@ export class CanaryClock extends DurableObject<Bindings> {
    * wake well past its time with no alarm armed was lost (the runtime gave up on it): the check-in brings
    * it back at once instead of leaving it to the reconciler's next scan for lost timers.
    */
-  private async armEarlierFor(state: ClockState, _at: number) {
+  private async armEarlierFor(state: ClockState, at: number) {
     const firstEntry = cycleDeadlineOf(state) - graceOfFacts(state);
     if (state.timer_due_at === null || firstEntry < state.timer_due_at) {
       state.timer_due_at = firstEntry;
       this.ctx.storage.sql.exec('UPDATE canary_clock SET timer_due_at = ?', firstEntry);
       await this.armAlarm(firstEntry);
-    } else if (state.timer_due_at < Date.now() - LOST_ALARM_AFTER_MS && (await this.ctx.storage.getAlarm()) === null) {
-      await this.ctx.storage.setAlarm(Date.now());
+    } else if (state.timer_due_at < at - OVERDUE_AFTER_MS && (await this.ctx.storage.getAlarm()) === null) {
+      // Dated by the check-in, as everything this object does is by its caller's clock.
+      await this.ctx.storage.setAlarm(at);
     }
   }
 
