@@ -17,7 +17,7 @@ import { api, signedInUser } from './helpers/api';
 import { createCanaryFor, servicesAt, transitionsOf } from './helpers/canary';
 import { captureQueues, createMessageFor, messageRow, transitionCauses } from './helpers/messages';
 import { dbRefusingBatches, insideClock, queueDown, queueLosing, queueRecording } from './helpers/canary-clock';
-import { countingD1 } from './helpers/counting-d1';
+import { countingD1, rowsWrittenThrough } from './helpers/counting-d1';
 
 /**
  * Each canary's Durable Object is the record of its clock; D1 is its projection, written
@@ -30,26 +30,6 @@ const DAY = 24 * HOUR;
 const clock = (canaryId: string) => clockOf(env, canaryId);
 const lastCheckInInD1 = async (canaryId: string) =>
   (await env.DB.prepare('SELECT last_check_in FROM canaries WHERE id = ?').bind(canaryId).first<{ last_check_in: number }>())!.last_check_in;
-
-/** The D1 binding with the rows its batches write summed (D1's own count, `meta.rows_written`). */
-function rowsWrittenThrough(db: D1Database) {
-  let rows = 0;
-  let batches = 0;
-  const proxy = new Proxy(db, {
-    get(target, prop) {
-      if (prop === 'batch')
-        return async (statements: D1PreparedStatement[]) => {
-          const results = await target.batch(statements);
-          batches += 1;
-          for (const r of results) rows += r.meta.rows_written ?? 0;
-          return results;
-        };
-      const value = Reflect.get(target, prop);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-  return { db: proxy, rows: () => rows, batches: () => batches };
-}
 
 /** A fixed-date rule's day, three days from now, and its midnight (UTC): when the rule arms its message. */
 function dueDay() {

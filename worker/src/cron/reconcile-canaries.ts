@@ -1,11 +1,10 @@
 import { schema } from '@afterword/db';
 import { and, eq, gt, isNull, lte, or } from 'drizzle-orm';
 import { advanceCanary } from '../domains/canary/advance-canary';
+import { OVERDUE_AFTER_MS } from '../domains/canary/canary-timer';
 import type { ServiceContext } from '../env';
 import { log } from '../lib/logger';
 
-/** An alarm this much past its time counts as lost (alarms normally fire within a second). */
-export const OVERDUE_AFTER_MS = 30_000;
 const BATCH = 500;
 /**
  * How often the scan for lost timers runs: every tenth minute of the every-minute cron. It reads every

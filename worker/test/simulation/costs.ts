@@ -122,7 +122,7 @@ export function costPer1000Users(u: Usage, userDays: number, people: number): Co
     { ...line('Durable Object duration', gbSeconds, PRICES.doGbSecondsPerMillion, 'GB-s') },
     line('D1 rows read', u.d1RowsRead, PRICES.d1RowsReadPerMillion, 'rows'),
     line(
-      'D1 rows read by the lost-timer scan on Cloudflare',
+      'D1 rows read by the timer scan (modelled)',
       (u.canaryRows * LOST_TIMER_SCANS_PER_DAY * userDays) / Math.max(1, people),
       PRICES.d1RowsReadPerMillion,
       'rows',

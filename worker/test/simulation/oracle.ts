@@ -95,6 +95,8 @@ export interface Verdict {
   reason?: string;
 }
 
+/** A canary's grace period: the last fifth of its interval. */
+const graceOf = (intervalMs: number) => intervalMs / 5;
 const toleranceOf = (graceMs: number) => Math.min(60_000, graceMs * 0.05);
 
 interface Cycle {
@@ -115,7 +117,7 @@ function cyclesOf(p: CanaryLog): Cycle[] {
  */
 function countOf(p: CanaryLog, c: Cycle, n: number, bound: number): { at: number | null; ambiguous: boolean; nominal: number } {
   const I = p.intervalMs;
-  const g = I / 5;
+  const g = graceOf(I);
   const tol = toleranceOf(g);
   const D = c.start + I;
   const nominal = D + (n - 1) * I;
@@ -338,7 +340,7 @@ export function expectedRelease(m: MessageLog, p: PersonLog, end: number, bound:
       (e) =>
         (e.kind === 'doubt' || (e.kind === 'fire' && e.doubt)) &&
         e.t >= settled &&
-        e.t <= settled + Math.max(...p.canaries.map((c) => c.intervalMs)) / 5 + bound,
+        e.t <= settled + graceOf(Math.max(...p.canaries.map((c) => c.intervalMs))) + bound,
     )
   )
     doubt('a miss the lateness could count differently, just after the release');
@@ -374,7 +376,7 @@ export function unjustified(m: MessageLog, p: PersonLog, r: number, bound: numbe
     }
     for (const canary of p.canaries) {
       const I = canary.intervalMs;
-      const g = I / 5;
+      const g = graceOf(I);
       const tol = toleranceOf(g);
       for (const c of cyclesOf(canary)) {
         const due = c.start + rule.n * I;
@@ -551,14 +553,6 @@ export interface WarningVerdict {
   dueBy: number;
 }
 
-/**
- * Silence is not a pass: every deadline its owner let pass (no check-in on the canary until more than the
- * bound after it) must bring a warning — the grace reminder before it or the re-warning after — that reached
- * them within the bound of the grace period's start, later only by their quiet hours or an outage of a
- * provider then (it waits for either's end). Without this, an engine that lost a canary's timer and so never warned would count no miss and
- * release nothing, and every message would look correctly unreleased. Not judged: a deadline a death report,
- * an erasure or the run's end comes within reach of (the engine may rightly stop, or the run ends first).
- */
 /** The first instant at or after `t` outside a person's quiet hours (a warning waits for their end). */
 export function afterQuietHours(t: number, q: PersonLog['quietHours']): number {
   const clock = new Intl.DateTimeFormat('en-GB', { timeZone: q.timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
@@ -586,12 +580,20 @@ export function reachedBy(t: number, q: PersonLog['quietHours'], bound: number):
   return t + bound;
 }
 
+/**
+ * Silence is not a pass: every deadline its owner let pass (no check-in on the canary until more than the
+ * bound after it) must bring a warning — the grace reminder before it or the re-warning after — that reached
+ * them within the bound of the grace period's start, later only by their quiet hours or an outage of a
+ * provider then (it waits for either's end). Without this, an engine that lost a canary's timer and so never
+ * warned would count no miss and release nothing, and every message would look correctly unreleased. Not judged: a deadline a death report,
+ * an erasure or the run's end comes within reach of (the engine may rightly stop, or the run ends first).
+ */
 export function judgeWarnings(log: BehaviourLog, bound = LATENESS_BOUND_MS): WarningVerdict[] {
   const out: WarningVerdict[] = [];
   for (const p of log.people) {
     const erased = erasedAt(p);
     for (const canary of p.canaries) {
-      const g = canary.intervalMs / 5;
+      const g = graceOf(canary.intervalMs);
       for (const c of cyclesOf(canary)) {
         const D = c.start + canary.intervalMs;
         if (c.next <= D + bound) continue;

@@ -33,6 +33,10 @@ export interface Summary {
   deletions: { switches: number; byKind: Partial<Record<DeletionVerdict['kind'], number>>; messagesOfErased: ReleasedOf; messagesOfLeavers: ReleasedOf };
 }
 
+/** The seed and the command that replays a run, for its failures. */
+const replayOf = (run: SimulationRun) =>
+  `seed ${run.log.seed}; replay: SIM_SEED=${run.log.seed} SIM_PEOPLE=${run.log.people.length} SIM_DAYS=${(run.log.end - run.log.start) / DAY} npm run simulate`;
+
 /** The verdicts that fail a run. */
 const FAILING_DELETIONS: readonly DeletionVerdict['kind'][] = ['false deletion', 'missed deletion', 'late deletion'];
 
@@ -155,7 +159,7 @@ export function formatFailures(run: SimulationRun, verdicts: Verdict[]): string[
     .filter((v) => v.kind === 'false release' || v.kind === 'missed' || v.kind === 'late' || v.kind === 'duplicated')
     .map(
       (v) =>
-        `${v.kind.toUpperCase()} (seed ${run.log.seed}; replay: SIM_SEED=${run.log.seed} SIM_PEOPLE=${run.log.people.length} SIM_DAYS=${(run.log.end - run.log.start) / DAY} npm run simulate): message ${v.message.id}: ${v.reason ?? ''}; expected ${v.expectedAt === null ? 'never' : new Date(v.expectedAt).toISOString()}, released ${v.message.releasedAt === null ? 'never' : new Date(v.message.releasedAt).toISOString()}\n${timelineOf(run.log, v.message.sender)}`,
+        `${v.kind.toUpperCase()} (${replayOf(run)}): message ${v.message.id}: ${v.reason ?? ''}; expected ${v.expectedAt === null ? 'never' : new Date(v.expectedAt).toISOString()}, released ${v.message.releasedAt === null ? 'never' : new Date(v.message.releasedAt).toISOString()}\n${timelineOf(run.log, v.message.sender)}`,
     );
 }
 
@@ -165,7 +169,7 @@ export function formatDeletionFailures(run: SimulationRun, deletions: DeletionVe
     .filter((d) => FAILING_DELETIONS.includes(d.kind))
     .map(
       (d) =>
-        `${d.kind.toUpperCase()} (seed ${run.log.seed}; replay: SIM_SEED=${run.log.seed} SIM_PEOPLE=${run.log.people.length} SIM_DAYS=${(run.log.end - run.log.start) / DAY} npm run simulate): person ${d.person.index}: ${d.reason ?? ''}; expected ${d.expectedAt === null ? 'never' : new Date(d.expectedAt).toISOString()}, erased ${d.person.deadman?.erasedAt ? new Date(d.person.deadman.erasedAt).toISOString() : 'never'}\n${timelineOf(run.log, d.person.index)}`,
+        `${d.kind.toUpperCase()} (${replayOf(run)}): person ${d.person.index}: ${d.reason ?? ''}; expected ${d.expectedAt === null ? 'never' : new Date(d.expectedAt).toISOString()}, erased ${d.person.deadman?.erasedAt ? new Date(d.person.deadman.erasedAt).toISOString() : 'never'}\n${timelineOf(run.log, d.person.index)}`,
     );
 }
 
@@ -175,7 +179,7 @@ export function formatWarningFailures(run: SimulationRun, warnings: WarningVerdi
     .filter((w) => w.kind === 'unwarned')
     .map(
       (w) =>
-        `UNWARNED (seed ${run.log.seed}; replay: SIM_SEED=${run.log.seed} SIM_PEOPLE=${run.log.people.length} SIM_DAYS=${(run.log.end - run.log.start) / DAY} npm run simulate): person ${w.person.index}, canary "${w.canary.name}": the deadline ${new Date(w.deadline).toISOString()} passed unchecked and no warning reached them by ${new Date(w.dueBy).toISOString()}\n${timelineOf(run.log, w.person.index)}`,
+        `UNWARNED (${replayOf(run)}): person ${w.person.index}, canary "${w.canary.name}": the deadline ${new Date(w.deadline).toISOString()} passed unchecked and no warning reached them by ${new Date(w.dueBy).toISOString()}\n${timelineOf(run.log, w.person.index)}`,
     );
 }
 

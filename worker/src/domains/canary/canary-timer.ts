@@ -3,12 +3,19 @@ import type { ClockCheckIn } from '../../contracts/jobs';
 import type { Bindings } from '../../env';
 import { log } from '../../lib/logger';
 
+/**
+ * A canary's wake this much past its time counts as lost (alarms normally fire within a second): the
+ * reconciler's lost-timer scan runs such a canary's object (cron/reconcile-canaries.ts), and a check-in
+ * re-arms an object that has no alarm armed (durable/canary-clock.ts).
+ */
+export const OVERDUE_AFTER_MS = 30_000;
+
 /** A canary's Durable Object: the record of its clock (durable/canary-clock.ts). */
 export const clockOf = (env: Pick<Bindings, 'CANARY_CLOCK'>, canaryId: string) => env.CANARY_CLOCK.get(env.CANARY_CLOCK.idFromName(canaryId));
 
 /**
  * Arms (or re-checks) a canary's timer. A failure is logged, not thrown: the row is already saved and
- * the reconciler re-arms any canary whose timer is missing or overdue within a minute.
+ * the reconciler re-arms any canary whose timer is missing or overdue (it scans for them every ten minutes).
  */
 export async function armCanaryTimer(env: Bindings, canaryId: string): Promise<number | null> {
   try {
