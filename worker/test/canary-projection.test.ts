@@ -2,7 +2,7 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult, runDur
 import { describe, expect, it } from 'vitest';
 import type { CheckInProjection } from '../src/contracts/jobs';
 import { CanaryClock, type ClockCheckIn } from '../src/durable/canary-clock';
-import { migrateFromCheckInClock } from '../src/durable/clock-tables';
+import { ensureClockTables, migrateFromCheckInClock } from '../src/durable/clock-tables';
 import { clockOf, settleCanaries } from '../src/domains/canary/canary-timer';
 import { legacyCanaryToken } from '../src/domains/canary/canary-token';
 import { checkInWithToken } from '../src/domains/canary/check-in';
@@ -455,5 +455,59 @@ describe('an object of the first edge release (check-ins only, its state in a `c
     await runInDurableObject(clockOf(env, canary.id), async (_: unknown, state: DurableObjectState) => {
       expect(await state.storage.getAlarm()).toBe(start + 0.8 * HOUR);
     });
+  });
+});
+
+describe('an object of the release before its tables lost their rowids (check_ins, transitions, pending_activity)', () => {
+  it('rebuilds them WITHOUT ROWID once, keeping every row: its unsent check-in and its timer event still reach D1', async () => {
+    const owner = await signedInUser();
+    const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
+    const start = await lastCheckInInD1(canary.id);
+    const unsent: ClockCheckIn = { event_id: crypto.randomUUID(), at: start + 60_000, source: 'ping' };
+    const layout = (sql: SqlStorage) =>
+      sql
+        .exec<{ name: string; sql: string }>(
+          `SELECT name, sql FROM sqlite_master WHERE name IN ('check_ins', 'check_ins_at', 'transitions', 'pending_activity') ORDER BY name`,
+        )
+        .toArray()
+        .map((r) => [r.name, /WITHOUT ROWID/.test(r.sql)]);
+    await runInDurableObject(clock(canary.id), async (_: unknown, state: DurableObjectState) => {
+      const sql = state.storage.sql;
+      // The three tables as that release created them, a check-in D1 has not heard of in one of them.
+      for (const table of ['check_ins', 'transitions', 'pending_activity']) sql.exec(`DROP TABLE ${table}`);
+      sql.exec(
+        'CREATE TABLE check_ins (event_id TEXT PRIMARY KEY, at INTEGER NOT NULL, source TEXT NOT NULL, sent INTEGER NOT NULL DEFAULT 0, applied INTEGER NOT NULL DEFAULT 0)',
+      );
+      sql.exec('CREATE INDEX check_ins_at ON check_ins (at)');
+      sql.exec(`CREATE TABLE transitions (
+        id TEXT PRIMARY KEY, cycle_deadline INTEGER NOT NULL, kind TEXT NOT NULL, misses INTEGER NOT NULL, due_at INTEGER NOT NULL,
+        fired_at INTEGER NOT NULL, counts_from INTEGER, emitted_at INTEGER, delivery_channel TEXT, delivery_status TEXT,
+        delivered_at INTEGER, recorded_by TEXT NOT NULL, projected INTEGER NOT NULL DEFAULT 0, UNIQUE (cycle_deadline, kind, misses))`);
+      sql.exec('CREATE TABLE pending_activity (id TEXT PRIMARY KEY, row TEXT NOT NULL)');
+      sql.exec('INSERT INTO check_ins (event_id, at, source) VALUES (?, ?, ?)', unsent.event_id, unsent.at, unsent.source);
+      expect(layout(sql)).toEqual([
+        ['check_ins', false],
+        ['check_ins_at', false],
+        ['pending_activity', false],
+        ['transitions', false],
+      ]);
+      ensureClockTables(sql);
+      expect(layout(sql)).toEqual([
+        ['check_ins', true],
+        ['pending_activity', true],
+        ['transitions', true],
+      ]);
+      expect(sql.exec('SELECT event_id, at, source, sent, applied FROM check_ins').toArray()).toEqual([{ ...unsent, sent: 0, applied: 0 }]);
+      // Built again (as after an eviction), the object finds nothing more to do.
+      ensureClockTables(sql);
+      expect(layout(sql)).toHaveLength(3);
+    });
+
+    await settleCanaries(env, [canary.id]);
+    expect(await lastCheckInInD1(canary.id)).toBe(unsent.at);
+    // Its wake at the grace reminder records the event once in the new table and writes it into D1.
+    await clock(canary.id).advanceAt(canary.id, unsent.at + 0.85 * HOUR, 'reconciler');
+    await clock(canary.id).advanceAt(canary.id, unsent.at + 0.85 * HOUR, 'reconciler');
+    expect((await transitionsOf(canary.id)).map((t) => t.kind)).toEqual(['grace_reminder']);
   });
 });

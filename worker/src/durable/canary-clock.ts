@@ -340,9 +340,10 @@ export class CanaryClock extends DurableObject<Bindings> {
     else if (!transitions.length && !activities.length) await this.writeQuietWake(messages);
     else await sendInBatches(this.env.PROJECTIONS, messages);
     // Only what was read above: a row recorded meanwhile (or an emission mark) stays for the next projection.
+    // A row already marked (a settle writes the whole cycle again) is not written again: a billed row.
     for (const t of transitions) {
       sql.exec(
-        'UPDATE transitions SET projected = 1 WHERE id = ? AND emitted_at IS ? AND delivered_at IS ? AND counts_from IS ?',
+        'UPDATE transitions SET projected = 1 WHERE id = ? AND projected = 0 AND emitted_at IS ? AND delivered_at IS ? AND counts_from IS ?',
         t.id,
         t.emitted_at,
         t.delivered_at,

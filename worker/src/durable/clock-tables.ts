@@ -1,41 +1,82 @@
 /**
- * The canary object's own SQLite tables (durable/canary-clock.ts): created when any is missing, and the
- * state of an object from the first edge release moved into them.
+ * The canary object's own SQLite tables (durable/canary-clock.ts): created when any is missing, the
+ * state of an object from the first edge release moved into them, and an earlier release's rowid tables
+ * rebuilt WITHOUT ROWID.
  */
 
-/** The object's own tables and index, by name (created when any is missing). */
+/**
+ * The object's own tables, by name (created when any is missing). The ones written on every check-in and
+ * wake are WITHOUT ROWID, keyed by what identifies a row, with no second index: each insert, update or
+ * delete then writes one row, where a rowid table with a text key wrote the key's index too (and
+ * `check_ins` an index on `at` as well). Cloudflare bills an object's rows written as D1's
+ * (docs/performance.md "The objects' own storage"). Each table holds a handful of rows — a week of
+ * check-ins, the current cycle's timer events — so the lookups by other columns scan them.
+ */
 const SCHEMA = {
   canary_clock: `CREATE TABLE IF NOT EXISTS canary_clock (
       one INTEGER PRIMARY KEY CHECK (one = 1), id TEXT NOT NULL, user_id TEXT NOT NULL DEFAULT '', name TEXT NOT NULL DEFAULT '',
       interval_seconds INTEGER NOT NULL DEFAULT 0, last_check_in INTEGER NOT NULL DEFAULT 0, token_version INTEGER NOT NULL DEFAULT 0,
       timer_due_at INTEGER, gone INTEGER NOT NULL DEFAULT 0)`,
   check_ins: `CREATE TABLE IF NOT EXISTS check_ins (
-      event_id TEXT PRIMARY KEY, at INTEGER NOT NULL, source TEXT NOT NULL, sent INTEGER NOT NULL DEFAULT 0, applied INTEGER NOT NULL DEFAULT 0)`,
-  check_ins_at: 'CREATE INDEX IF NOT EXISTS check_ins_at ON check_ins (at)',
+      event_id TEXT PRIMARY KEY, at INTEGER NOT NULL, source TEXT NOT NULL, sent INTEGER NOT NULL DEFAULT 0,
+      applied INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID`,
+  // A timer event once per cycle, kind and number of misses: its key (the engine's INSERT OR IGNORE relies on it).
   transitions: `CREATE TABLE IF NOT EXISTS transitions (
-      id TEXT PRIMARY KEY, cycle_deadline INTEGER NOT NULL, kind TEXT NOT NULL, misses INTEGER NOT NULL, due_at INTEGER NOT NULL,
+      cycle_deadline INTEGER NOT NULL, kind TEXT NOT NULL, misses INTEGER NOT NULL, id TEXT NOT NULL, due_at INTEGER NOT NULL,
       fired_at INTEGER NOT NULL, counts_from INTEGER, emitted_at INTEGER, delivery_channel TEXT, delivery_status TEXT,
-      delivered_at INTEGER, recorded_by TEXT NOT NULL, projected INTEGER NOT NULL DEFAULT 0, UNIQUE (cycle_deadline, kind, misses))`,
-  pending_activity: 'CREATE TABLE IF NOT EXISTS pending_activity (id TEXT PRIMARY KEY, row TEXT NOT NULL)',
+      delivered_at INTEGER, recorded_by TEXT NOT NULL, projected INTEGER NOT NULL DEFAULT 0,
+      PRIMARY KEY (cycle_deadline, kind, misses)) WITHOUT ROWID`,
+  pending_activity: 'CREATE TABLE IF NOT EXISTS pending_activity (id TEXT PRIMARY KEY, row TEXT NOT NULL) WITHOUT ROWID',
   // A table of its own (not new columns of canary_clock): an object from before gets it from the
   // constructor's one schema check, with no ALTER TABLE and no extra read on every construction.
   canary_cadence: `CREATE TABLE IF NOT EXISTS canary_cadence (
       one INTEGER PRIMARY KEY CHECK (one = 1), schedule TEXT, paused_until INTEGER)`,
 };
 
+/** The tables an earlier release created as rowid tables (with `check_ins_at`): rebuilt once, rows kept. */
+const REBUILT_WITHOUT_ROWID = ['check_ins', 'transitions', 'pending_activity'] as const;
+
 /**
  * Creates what is missing. The object is built again after every eviction (each wake of an idle canary): one
  * read of the schema, not five statements, when it is complete (docs/performance.md, "What the local runtime costs").
  */
 export function ensureClockTables(sql: SqlStorage) {
-  const present = new Set(
+  const present = new Map(
     sql
-      .exec<{ name: string }>(`SELECT name FROM sqlite_master WHERE type IN ('table', 'index')`)
+      .exec<{ name: string; sql: string | null }>(`SELECT name, sql FROM sqlite_master WHERE type IN ('table', 'index')`)
       .toArray()
-      .map((r) => r.name),
+      .map((r) => [r.name, r.sql ?? ''] as const),
   );
   if (!Object.keys(SCHEMA).every((name) => present.has(name))) for (const ddl of Object.values(SCHEMA)) sql.exec(ddl);
   if (present.has('clock')) migrateFromCheckInClock(sql);
+  for (const table of REBUILT_WITHOUT_ROWID) {
+    const ddl = present.get(table);
+    if (ddl && !/WITHOUT ROWID/i.test(ddl)) rebuildWithoutRowid(sql, table);
+  }
+}
+
+/**
+ * Moves a table of an earlier release to its WITHOUT ROWID layout: renamed aside, created anew, its rows
+ * copied by column name (a column the old one lacks takes its default), the old one (and its indexes) dropped.
+ * The object runs this inside its constructor, before any call reaches it, so nothing reads half of it.
+ */
+export function rebuildWithoutRowid(sql: SqlStorage, table: (typeof REBUILT_WITHOUT_ROWID)[number]) {
+  const old = `${table}_before_without_rowid`;
+  sql.exec(`ALTER TABLE ${table} RENAME TO ${old}`);
+  sql.exec(SCHEMA[table]);
+  const kept = new Set(
+    sql
+      .exec<{ name: string }>(`SELECT name FROM pragma_table_info('${old}')`)
+      .toArray()
+      .map((c) => c.name),
+  );
+  const columns = sql
+    .exec<{ name: string }>(`SELECT name FROM pragma_table_info('${table}')`)
+    .toArray()
+    .map((c) => c.name)
+    .filter((c) => kept.has(c));
+  sql.exec(`INSERT OR IGNORE INTO ${table} (${columns.join(', ')}) SELECT ${columns.join(', ')} FROM ${old}`);
+  sql.exec(`DROP TABLE ${old}`);
 }
 
 /**

@@ -19,6 +19,14 @@ export interface Usage {
   doCalls: Record<string, number>;
   /** Wall time the objects spent on them, ms (billed duration is wall time while active, 128 MB). */
   doWallMs: number;
+  /** The objects' own SQLite storage (billed like D1 since January 2026): rows its statements read and wrote. */
+  doRowsRead: number;
+  /** Rows written by the objects' statements, plus one per `setAlarm` and per key put or deleted. */
+  doRowsWritten: number;
+  /** The same, by statement (its text folded and cut as D1's) or storage call (`setAlarm()`, …): which writes to cut. */
+  doWritesByStatement: Record<string, number>;
+  /** Each object's database size, bytes, as last seen after a call to it: summed, what the objects store. */
+  doBytesByObject: Record<string, number>;
   d1Queries: number;
   d1RowsRead: number;
   d1RowsWritten: number;
@@ -53,6 +61,10 @@ export const emptyUsage = (): Usage => ({
   doRequests: 0,
   doCalls: {},
   doWallMs: 0,
+  doRowsRead: 0,
+  doRowsWritten: 0,
+  doWritesByStatement: {},
+  doBytesByObject: {},
   d1Queries: 0,
   d1RowsRead: 0,
   d1RowsWritten: 0,
@@ -68,14 +80,18 @@ export const emptyUsage = (): Usage => ({
   canaryRows: 0,
 });
 
-/** Workers Paid, as published by Cloudflare (2025); USD. */
+/** Workers Paid, as published by Cloudflare (2025, with SQLite-backed objects' storage billed from January 2026); USD. */
 export const PRICES = {
-  asOf: '2025',
+  asOf: '2026',
   workerRequestsPerMillion: 0.3,
   workerCpuPerMillionMs: 0.02,
   doRequestsPerMillion: 0.15,
   doGbSecondsPerMillion: 12.5,
   doMemoryGb: 0.128,
+  /** SQLite-backed objects' storage, billed since 2026-01-07; `setAlarm()` counts as one row written. */
+  doRowsReadPerMillion: 0.001,
+  doRowsWrittenPerMillion: 1.0,
+  doStoragePerGbMonth: 0.2,
   d1RowsReadPerMillion: 0.001,
   d1RowsWrittenPerMillion: 1.0,
   d1StoragePerGbMonth: 0.75,
@@ -115,11 +131,16 @@ export function costPer1000Users(u: Usage, userDays: number, people: number): Co
   const gbSeconds = (u.doWallMs / 1000) * PRICES.doMemoryGb;
   // Storage is a level, not a flow: the bytes per user at the end, held for a month.
   const d1GbPer1000 = ((Math.max(0, u.d1Bytes - u.outboxBytes) / Math.max(1, people)) * 1000) / 1e9;
+  const doBytes = Object.values(u.doBytesByObject).reduce((a, b) => a + b, 0);
+  const doGbPer1000 = ((doBytes / Math.max(1, people)) * 1000) / 1e9;
   return [
     line('Worker requests', u.workerRequests, PRICES.workerRequestsPerMillion, 'requests'),
     line('Worker CPU (wall time, upper bound)', u.workerWallMs, PRICES.workerCpuPerMillionMs, 'ms'),
     line('Durable Object requests', u.doRequests, PRICES.doRequestsPerMillion, 'requests'),
     { ...line('Durable Object duration', gbSeconds, PRICES.doGbSecondsPerMillion, 'GB-s') },
+    line('Durable Object rows read', u.doRowsRead, PRICES.doRowsReadPerMillion, 'rows'),
+    line('Durable Object rows written', u.doRowsWritten, PRICES.doRowsWrittenPerMillion, 'rows'),
+    { driver: 'Durable Object storage', usd: doGbPer1000 * PRICES.doStoragePerGbMonth, perUserDay: 0, unit: 'GB-month' },
     line('D1 rows read', u.d1RowsRead, PRICES.d1RowsReadPerMillion, 'rows'),
     line(
       'D1 rows read by the timer scan (modelled)',

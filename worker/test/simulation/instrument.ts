@@ -56,6 +56,81 @@ const ENTITY_METHODS = ['sync', 'stop', 'alarm'];
 
 type Restore = () => void;
 
+interface Cursorish {
+  rowsRead: number;
+  rowsWritten: number;
+}
+
+/**
+ * The objects' own SQLite storage, counted as Cloudflare bills it: each statement's rows read and written
+ * (its cursor's counters, read once the call that ran it is over, so a cursor read lazily is counted
+ * whole), one row written per `setAlarm()` (Cloudflare's rule) and, as an upper bound, per key put or
+ * deleted through the key-value calls. `deleteAlarm()` is not counted: the test runtime's
+ * `runDurableObjectAlarm` calls it before running each alarm (on Cloudflare the runtime clears a fired alarm
+ * itself), and the objects call it only when a canary, message or ladder stops. Patched on the storage's prototypes the first
+ * time an object is called (the runtime gives no other way to reach them).
+ */
+class ObjectStorageCounter {
+  private pending: { key: string; cursor: Cursorish }[] = [];
+  private readonly restores: Restore[] = [];
+  private patched = false;
+  constructor(
+    private readonly usage: Usage,
+    private readonly switches: Switches,
+  ) {}
+
+  patch(storage: DurableObjectStorage) {
+    if (this.patched) return;
+    this.patched = true;
+    const sqlProto = Object.getPrototypeOf(storage.sql) as { exec: (q: string, ...b: unknown[]) => Cursorish };
+    const exec = sqlProto.exec;
+    const pending = this.pending;
+    const switches = this.switches;
+    sqlProto.exec = function (this: unknown, query: string, ...bindings: unknown[]) {
+      const cursor = exec.call(this, query, ...bindings);
+      if (switches.counting) pending.push({ key: statementKey(query), cursor });
+      return cursor;
+    };
+    this.restores.push(() => {
+      sqlProto.exec = exec;
+    });
+    const storageProto = Object.getPrototypeOf(storage) as Record<string, (...a: unknown[]) => unknown>;
+    for (const name of ['setAlarm', 'put', 'delete', 'deleteAll']) {
+      const orig = storageProto[name]!;
+      const write = (n: number) => this.write(`${name}()`, n);
+      storageProto[name] = function (this: unknown, ...a: unknown[]) {
+        if (switches.counting) {
+          const first = a[0];
+          write(name === 'put' && first && typeof first === 'object' ? Object.keys(first).length : Array.isArray(first) ? first.length : 1);
+        }
+        return orig.apply(this, a);
+      };
+      this.restores.push(() => {
+        storageProto[name] = orig;
+      });
+    }
+  }
+
+  private write(key: string, n: number) {
+    if (!n) return;
+    this.usage.doRowsWritten += n;
+    this.usage.doWritesByStatement[key] = (this.usage.doWritesByStatement[key] ?? 0) + n;
+  }
+
+  /** Counts the statements run since the last drain (their cursors are done with by now). */
+  drain() {
+    for (const { key, cursor } of this.pending.splice(0)) {
+      this.usage.doRowsRead += cursor.rowsRead;
+      this.write(key, cursor.rowsWritten);
+    }
+  }
+
+  restore() {
+    this.drain();
+    for (const undo of this.restores.reverse()) undo();
+  }
+}
+
 function wrapObjectMethods(
   proto: Record<string, unknown>,
   names: string[],
@@ -63,6 +138,7 @@ function wrapObjectMethods(
   usage: Usage,
   switches: Switches,
   alarms: AlarmBook,
+  storage: ObjectStorageCounter,
 ): Restore {
   const originals = new Map<string, unknown>();
   for (const name of names) {
@@ -71,6 +147,7 @@ function wrapObjectMethods(
     proto[name] = async function (this: { ctx: DurableObjectState; __simDepth?: number }, ...args: unknown[]) {
       // One billed request per RPC call or alarm; a method calling another inside the object is not a new one.
       const outer = !this.__simDepth;
+      storage.patch(this.ctx.storage);
       this.__simDepth = (this.__simDepth ?? 0) + 1;
       const started = performance.now();
       try {
@@ -83,6 +160,8 @@ function wrapObjectMethods(
             const key = `${kindOf(this)}.${name}`;
             usage.doCalls[key] = (usage.doCalls[key] ?? 0) + 1;
             usage.doWallMs += performance.now() - started;
+            storage.drain();
+            usage.doBytesByObject[`${kindOf(this)}:${this.ctx.id.toString()}`] = this.ctx.storage.sql.databaseSize;
           }
           alarms.note(kindOf(this), this.ctx.id.toString(), await this.ctx.storage.getAlarm());
         }
@@ -117,7 +196,11 @@ function statementKey(sql: string): string {
 
 export function instrument(usage: Usage, switches: Switches, alarms: AlarmBook, rates: FaultRates, r: Random): Restore {
   const restores: Restore[] = [];
-  restores.push(wrapObjectMethods(CanaryClock.prototype as unknown as Record<string, unknown>, CANARY_METHODS, () => 'canary', usage, switches, alarms));
+  const storage = new ObjectStorageCounter(usage, switches);
+  restores.push(() => storage.restore());
+  restores.push(
+    wrapObjectMethods(CanaryClock.prototype as unknown as Record<string, unknown>, CANARY_METHODS, () => 'canary', usage, switches, alarms, storage),
+  );
   restores.push(
     wrapObjectMethods(
       EntityClock.prototype as unknown as Record<string, unknown>,
@@ -126,6 +209,7 @@ export function instrument(usage: Usage, switches: Switches, alarms: AlarmBook, 
       usage,
       switches,
       alarms,
+      storage,
     ),
   );
 

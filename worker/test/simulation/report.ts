@@ -149,6 +149,11 @@ export function formatSummary(run: SimulationRun, s: Summary): string {
       .slice(0, 10)
       .map(([k, n]) => `    ${(n / s.userDays).toFixed(2)}  ${k}`)
       .join('\n')}`,
+    `  Durable Object rows written by statement or storage call (the ten largest, per user-day):\n${Object.entries(run.usage.doWritesByStatement)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 10)
+      .map(([k, n]) => `    ${(n / s.userDays).toFixed(2)}  ${k}`)
+      .join('\n')}`,
     `  faults: queue ${JSON.stringify(run.queueStats)}; alarms ${JSON.stringify(run.alarmStats)}; provider outages ${run.log.outages.length}`,
   ].join('\n');
 }
