@@ -12,6 +12,7 @@ import { deleteCanary } from '../src/domains/canary/delete-canary';
 import { advanceMessage } from '../src/domains/messages/release/advance-message';
 import { consumeBatch } from '../src/queues/consume';
 import { reconcileCanaries } from '../src/cron/reconcile-canaries';
+import { advanceCanary } from '../src/domains/canary/advance-canary';
 import { createServiceContext } from '../src/wiring/service-context';
 import { api, signedInUser } from './helpers/api';
 import { createCanaryFor, servicesAt, transitionsOf } from './helpers/canary';
@@ -84,7 +85,7 @@ describe('a token check-in at the edge', () => {
     expect(projections.bodies).toEqual(checkIns);
   });
 
-  it('carries the object’s next wake into D1’s timer with the check-in, so the early wake it leaves armed writes nothing', async () => {
+  it('moves its timer to the new cycle’s grace start with the check-in, and D1’s with it: no early wake is left that would only re-arm', async () => {
     const owner = await signedInUser();
     const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
     const armedBefore = await runInDurableObject(clock(canary.id), (_, state) => state.storage.getAlarm());
@@ -92,21 +93,59 @@ describe('a token check-in at the edge', () => {
     await checkInSender(); // another test's check-ins on their way
     const answer = await checkInWithToken(createServiceContext({ ...env, PROJECTIONS: projections.queue }), canary.token, 'ping');
     const at = Date.parse(answer.last_check_in);
-    // The new cycle's grace starts 0.8 h after the check-in; the object's alarm stays where it was (early).
+    // The new cycle's grace starts 0.8 h after the check-in: the object's alarm and the projection's timer both move there.
     expect(projections.bodies).toEqual([expect.objectContaining({ canary_id: canary.id, at, timer_due_at: at + 0.8 * HOUR })]);
-    expect(await runInDurableObject(clock(canary.id), (_, state) => state.storage.getAlarm())).toBe(armedBefore);
+    expect(await runInDurableObject(clock(canary.id), (_, state) => state.storage.getAlarm())).toBe(at + 0.8 * HOUR);
+    expect(at + 0.8 * HOUR).toBeGreaterThan(armedBefore!);
     await applyProjections(createServiceContext(env), projections.bodies as CheckInProjection[]);
     const row = await env.DB.prepare('SELECT last_check_in, timer_due_at FROM canaries WHERE id = ?').bind(canary.id).first();
     expect(row).toEqual({ last_check_in: at, timer_due_at: at + 0.8 * HOUR });
+  });
 
-    // The early wake comes (its time, the old grace start, is taken as now) and re-arms for the same instant
-    // the check-in gave D1: it writes nothing there.
+  it('keeps its early wake when it owes D1 an activity row of its timer: that wake writes it, and then re-arms for the check-in’s cycle', async () => {
+    const owner = await signedInUser();
+    const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
+    const armedBefore = await runInDurableObject(clock(canary.id), (_, state) => state.storage.getAlarm());
+    const owed = {
+      id: crypto.randomUUID(),
+      user_id: owner.id,
+      canary_id: canary.id,
+      kind: 'grace_reminder',
+      source: 'system',
+      summary: 'Reminder sent.',
+      created_at: Date.now(),
+    };
+    await runInDurableObject(
+      clock(canary.id),
+      (_, state) => void state.storage.sql.exec('INSERT INTO pending_activity (id, row) VALUES (?, ?)', owed.id, JSON.stringify(owed)),
+    );
+    const projections = queueRecording();
+    const answer = await checkInWithToken(createServiceContext({ ...env, PROJECTIONS: projections.queue }), canary.token, 'ping');
+    const at = Date.parse(answer.last_check_in);
+    expect(await runInDurableObject(clock(canary.id), (_, state) => state.storage.getAlarm())).toBe(armedBefore);
+
+    // The early wake comes (its time, the old grace start, taken as now): it sends the row and re-arms for the new cycle.
     await runInDurableObject(clock(canary.id), (_, state) => void state.storage.sql.exec('UPDATE canary_clock SET timer_due_at = ?', Date.now() - 1));
-    const d1 = rowsWrittenThrough(env.DB);
-    await insideClock(canary.id, { DB: d1.db, PROJECTIONS: queueRecording().queue }, (c) => c.alarm());
+    const wake = queueRecording();
+    await insideClock(canary.id, { PROJECTIONS: wake.queue }, (c) => c.alarm());
+    expect(wake.bodies).toEqual([expect.objectContaining({ type: 'canary_wake', activities: [owed] })]);
     expect(await runInDurableObject(clock(canary.id), (_, state) => state.storage.getAlarm())).toBe(at + 0.8 * HOUR);
-    expect(d1.batches()).toBe(1); // the wake's own write: the check-in it holds (already in D1) and the timer
-    expect(d1.rows()).toBe(0);
+  });
+
+  it('writes a check-in the Worker never sent into D1 when the reconciler runs the object for the timer D1 still holds overdue', async () => {
+    const owner = await signedInUser();
+    const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
+    const d1Timer = (await env.DB.prepare('SELECT timer_due_at FROM canaries WHERE id = ?').bind(canary.id).first<{ timer_due_at: number }>())!.timer_due_at;
+    const entry: ClockCheckIn = { event_id: crypto.randomUUID(), at: Date.now(), source: 'ping' };
+    // The object records it and moves its own timer on; the Worker is gone before its send, so D1's timer stays.
+    expect(await clock(canary.id).checkIn(canary.id, 1, entry)).not.toBeNull();
+    expect(await lastCheckInInD1(canary.id)).toBeLessThan(entry.at);
+
+    // Past that timer the reconciler's scan finds it overdue and runs the object (reconcile-canaries.ts does this for each).
+    await advanceCanary(servicesAt(d1Timer + 60_000), canary.id, 'reconciler', { armsTimer: true });
+    expect(await lastCheckInInD1(canary.id)).toBe(entry.at);
+    const { results } = await env.DB.prepare("SELECT id FROM activity WHERE canary_id = ? AND kind = 'check_in'").bind(canary.id).all<{ id: string }>();
+    expect(results.map((r) => r.id)).toEqual([entry.event_id]);
   });
 
   it('leaves the check-in unsent in its object, whose next wake writes it: a projection the Worker never sent still reaches D1', async () => {

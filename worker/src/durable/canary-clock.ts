@@ -93,16 +93,34 @@ export class CanaryClock extends DurableObject<Bindings> {
   async advanceAt(canaryId: string, now: number, by: RecordedBy, opts: { arm?: boolean } = {}): Promise<number | null> {
     const state = await this.load(canaryId);
     if (!state) return null;
-    return this.runEngine(state, now, by, { arm: opts.arm ?? false, project: 'now' });
+    const next = await this.runEngine(state, now, by, { arm: opts.arm ?? false, project: 'now' });
+    // The reconciler runs an object whose timer D1 holds as overdue. A check-in's lost projection (the
+    // Worker gone before its send) leaves D1 exactly so, the check-in missing too: written now.
+    if (by === 'reconciler') await this.writeUnsentCheckIns(state);
+    return next;
+  }
+
+  /** Writes into D1 every check-in held that was neither queued by this object nor settled (idempotent). */
+  private async writeUnsentCheckIns(state: ClockState) {
+    const rows = this.checkIns.unsent(CHECK_INS_PER_MESSAGE);
+    if (!rows.length) return;
+    await applyCanaryCheckIns(
+      createServiceContext(this.env),
+      rows.map((r) => ({ canary_id: state.id, ...r })),
+    );
+    this.checkIns.markApplied(rows);
+    this.unqueued = null;
   }
 
   /**
    * A token check-in. `version` null: the caller already matched a legacy token against D1. Returns null
    * for a canary that is gone or a token version it no longer holds — the caller answers 404.
    *
-   * The caller queues the check-in's projection for D1 with others (check-in-sender.ts); the object keeps
-   * it unsent all the same and sends it again with its next wake's projection (idempotent in D1), so a
-   * projection the caller never sent still gets there.
+   * The caller queues the check-in's projection for D1 with others (check-in-sender.ts), carrying the
+   * object's next wake (`next_wake`, the timer the check-in leaves armed). The object keeps the check-in
+   * unsent all the same: its next wake's projection, its own send after QUEUE_OWN_AFTER of them, a settle or
+   * the reconciler's repair (a lost projection leaves D1's timer behind: docs/decisions/canary-engine.md
+   * "A check-in moves the timer") writes it again, idempotent in D1.
    */
   async checkIn(
     canaryId: string,
@@ -112,13 +130,12 @@ export class CanaryClock extends DurableObject<Bindings> {
     const state = await this.load(canaryId);
     if (!state || (version !== null && version !== state.token_version)) return null;
     this.unqueued ??= this.checkIns.unsentCount();
-    this.record(state, entry, false);
-    await this.armEarlierFor(state, entry.at);
-    if (++this.unqueued >= QUEUE_OWN_AFTER) this.ctx.waitUntil(this.sendPending());
-    // What the early wake this check-in leaves armed will re-arm for (nothing else happens before it): the
-    // caller's projection writes it into D1 with the check-in, so that wake has nothing to write.
-    const cycle = cycleDeadlineOf(state);
-    return { interval_seconds: state.interval_seconds, deadline: cycle, next_wake: nextAttention(state, this.cycleRows(state, cycle), entry.at) };
+    const nextWake = await this.recordAndRearm(state, entry, { written: false, later: true });
+    if (++this.unqueued >= QUEUE_OWN_AFTER) {
+      this.checkIns.prune(entry.at);
+      this.ctx.waitUntil(this.sendPending());
+    }
+    return { interval_seconds: state.interval_seconds, deadline: cycleDeadlineOf(state), next_wake: nextWake };
   }
 
   /** A caller could not queue check-ins of this canary: the object queues every one it holds unsent now. */
@@ -130,8 +147,8 @@ export class CanaryClock extends DurableObject<Bindings> {
   async noteCheckIn(canaryId: string, entry: ClockCheckIn): Promise<void> {
     const state = await this.load(canaryId);
     if (!state) return;
-    this.record(state, entry, true);
-    await this.armEarlierFor(state, entry.at);
+    // Only earlier: the Heartbeat's batch does not move D1's timer, so the early wake that does is kept.
+    await this.recordAndRearm(state, entry, { written: true, later: false });
   }
 
   /** The owner renamed the canary (D1 has the new name): its notices use it from now on. */
@@ -473,30 +490,45 @@ export class CanaryClock extends DurableObject<Bindings> {
     return loaded;
   }
 
-  /** `written`: D1 already has it (the Heartbeat's own batch), so it is neither sent nor settled again. */
-  private record(state: ClockState, entry: ClockCheckIn, written: boolean) {
-    const sql = this.ctx.storage.sql;
-    this.checkIns.record(entry, written);
-    sql.exec('UPDATE canary_clock SET last_check_in = max(last_check_in, ?)', entry.at);
-    state.last_check_in = Math.max(state.last_check_in, entry.at);
-  }
-
   /**
-   * A check-in only moves deadlines later, so the armed wake merely comes early and re-arms — unless the
-   * new cycle's first entry (its grace reminder) comes before it: then the timer moves to that entry. A
-   * wake well past its time with no alarm armed was lost (the runtime gave up on it): the check-in brings
+   * Records a check-in (`written`: D1 already has it — the Heartbeat's own batch — so it is neither sent nor
+   * settled again) and sets the timer for the new cycle, in one write of the clock's row. Returns the next
+   * wake the check-in leaves: when the canary next needs attention (plan-wake.ts nextAttention).
+   *
+   * A check-in only moves deadlines later. The timer moves earlier when the new cycle's first need comes
+   * before it (a pause notice); and with `later`, it moves later to that need too, instead of leaving a wake
+   * that would only re-arm — unless the object owes D1 a projection (a timer event or activity row not
+   * written yet, which that wake sends) or its alarm was set for a resend (not its timer). Each early wake
+   * was an object request, an alarm and two timer writes (docs/performance.md "The check-in moves the timer").
+   * A wake well past its time with no alarm armed was lost (the runtime gave up on it): the check-in brings
    * it back at once instead of leaving it to the reconciler's next scan for lost timers.
    */
-  private async armEarlierFor(state: ClockState, at: number) {
-    const firstEntry = cycleDeadlineOf(state) - graceOfFacts(state);
-    if (state.timer_due_at === null || firstEntry < state.timer_due_at) {
-      state.timer_due_at = firstEntry;
-      this.ctx.storage.sql.exec('UPDATE canary_clock SET timer_due_at = ?', firstEntry);
-      await this.armAlarm(firstEntry);
-    } else if (state.timer_due_at < at - OVERDUE_AFTER_MS && (await this.ctx.storage.getAlarm()) === null) {
+  private async recordAndRearm(state: ClockState, entry: ClockCheckIn, opts: { written: boolean; later: boolean }): Promise<number> {
+    const sql = this.ctx.storage.sql;
+    this.checkIns.record(entry, opts.written);
+    state.last_check_in = Math.max(state.last_check_in, entry.at);
+    const next = nextAttention(state, this.cycleRows(state, cycleDeadlineOf(state)), entry.at);
+    const was = state.timer_due_at;
+    const armed = await this.ctx.storage.getAlarm();
+    const moves = was === null || next < was || (opts.later && next > was && armed === was && !this.owesProjection());
+    if (moves) state.timer_due_at = next;
+    sql.exec('UPDATE canary_clock SET last_check_in = max(last_check_in, ?), timer_due_at = ?', entry.at, state.timer_due_at);
+    if (moves) {
+      if (armed !== next) await this.ctx.storage.setAlarm(next);
+    } else if (was < entry.at - OVERDUE_AFTER_MS && armed === null) {
       // Dated by the check-in, as everything this object does is by its caller's clock.
-      await this.ctx.storage.setAlarm(at);
+      await this.ctx.storage.setAlarm(entry.at);
     }
+    return next;
+  }
+
+  /** Whether a timer event or activity row is still to be written into D1 (a wake's projection sends it). */
+  private owesProjection(): boolean {
+    return (
+      this.ctx.storage.sql
+        .exec<{ owed: number }>('SELECT EXISTS (SELECT 1 FROM transitions WHERE projected = 0) OR EXISTS (SELECT 1 FROM pending_activity) AS owed')
+        .one().owed === 1
+    );
   }
 
   private async armAlarm(at: number) {
