@@ -18,7 +18,7 @@ import { api, signedInUser } from './helpers/api';
 import { createCanaryFor, servicesAt, transitionsOf } from './helpers/canary';
 import { captureQueues, createMessageFor, messageRow, transitionCauses } from './helpers/messages';
 import { dbRefusingBatches, insideClock, queueDown, queueLosing, queueRecording } from './helpers/canary-clock';
-import { countingD1, rowsWrittenThrough } from './helpers/counting-d1';
+import { countingD1 } from './helpers/counting-d1';
 
 /**
  * Each canary's Durable Object is the record of its clock; D1 is its projection, written
