@@ -91,7 +91,9 @@ describe('a token check-in at the edge', () => {
     const armedBefore = await runInDurableObject(clock(canary.id), (_, state) => state.storage.getAlarm());
     const projections = queueRecording();
     await checkInSender(); // another test's check-ins on their way
-    const answer = await checkInWithToken(createServiceContext({ ...env, PROJECTIONS: projections.queue }), canary.token, 'ping');
+    // Half an hour into the cycle: the wake left armed (its grace start) would come half an hour early.
+    const halfAnHourOn = () => new Date(Date.now() + 0.5 * HOUR);
+    const answer = await checkInWithToken(createServiceContext({ ...env, PROJECTIONS: projections.queue }, halfAnHourOn), canary.token, 'ping');
     const at = Date.parse(answer.last_check_in);
     // The new cycle's grace starts 0.8 h after the check-in: the object's alarm and the projection's timer both move there.
     expect(projections.bodies).toEqual([expect.objectContaining({ canary_id: canary.id, at, timer_due_at: at + 0.8 * HOUR })]);
@@ -100,6 +102,23 @@ describe('a token check-in at the edge', () => {
     await applyProjections(createServiceContext(env), projections.bodies as CheckInProjection[]);
     const row = await env.DB.prepare('SELECT last_check_in, timer_due_at FROM canaries WHERE id = ?').bind(canary.id).first();
     expect(row).toEqual({ last_check_in: at, timer_due_at: at + 0.8 * HOUR });
+  });
+
+  it('leaves its alarm at a ping a minute after the last: one early wake per grace start costs less than an alarm set on every ping', async () => {
+    const owner = await signedInUser();
+    const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
+    const first: ClockCheckIn = { event_id: crypto.randomUUID(), at: Date.now() + 0.5 * HOUR, source: 'ping' };
+    const second: ClockCheckIn = { event_id: crypto.randomUUID(), at: first.at + 60_000, source: 'ping' };
+    await insideClock(canary.id, { PROJECTIONS: queueRecording().queue }, async (c) => {
+      expect((await c.checkIn(canary.id, 1, first))!.next_wake).toBe(first.at + 0.8 * HOUR);
+      // The second's need is a minute later: the object answers it (D1's timer), but its alarm stays.
+      expect((await c.checkIn(canary.id, 1, second))!.next_wake).toBe(second.at + 0.8 * HOUR);
+    });
+    expect(await runInDurableObject(clock(canary.id), (_, state) => state.storage.getAlarm())).toBe(first.at + 0.8 * HOUR);
+    // A ping more than half the lead later moves it again.
+    const later: ClockCheckIn = { event_id: crypto.randomUUID(), at: first.at + 0.45 * HOUR, source: 'ping' };
+    await insideClock(canary.id, { PROJECTIONS: queueRecording().queue }, (c) => c.checkIn(canary.id, 1, later));
+    expect(await runInDurableObject(clock(canary.id), (_, state) => state.storage.getAlarm())).toBe(later.at + 0.8 * HOUR);
   });
 
   it('keeps its early wake when it owes D1 an activity row of its timer: that wake writes it, and then re-arms for the check-in’s cycle', async () => {
@@ -120,7 +139,8 @@ describe('a token check-in at the edge', () => {
       (_, state) => void state.storage.sql.exec('INSERT INTO pending_activity (id, row) VALUES (?, ?)', owed.id, JSON.stringify(owed)),
     );
     const projections = queueRecording();
-    const answer = await checkInWithToken(createServiceContext({ ...env, PROJECTIONS: projections.queue }), canary.token, 'ping');
+    const halfAnHourOn = () => new Date(Date.now() + 0.5 * HOUR);
+    const answer = await checkInWithToken(createServiceContext({ ...env, PROJECTIONS: projections.queue }, halfAnHourOn), canary.token, 'ping');
     const at = Date.parse(answer.last_check_in);
     expect(await runInDurableObject(clock(canary.id), (_, state) => state.storage.getAlarm())).toBe(armedBefore);
 

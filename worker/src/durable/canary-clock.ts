@@ -304,7 +304,8 @@ export class CanaryClock extends DurableObject<Bindings> {
       unsent = err;
     }
     const next = nextAttention(state, this.cycleRows(state, cycle), now);
-    if (opts.arm) {
+    // Written only when it moves (a billed row): a wake the check-in's own timer brought re-arms for the same instant.
+    if (opts.arm && state.timer_due_at !== next) {
       state.timer_due_at = next;
       sql.exec('UPDATE canary_clock SET timer_due_at = ?', next);
     }
@@ -497,8 +498,9 @@ export class CanaryClock extends DurableObject<Bindings> {
    *
    * A check-in only moves deadlines later. The timer moves earlier when the new cycle's first need comes
    * before it (a pause notice); and with `later`, it moves later to that need too, instead of leaving a wake
-   * that would only re-arm — unless the object owes D1 a projection (a timer event or activity row not
-   * written yet, which that wake sends) or its alarm was set for a resend (not its timer). Each early wake
+   * that would only re-arm — when that wake would come at least half its lead early (the first check-in of a
+   * cycle, not each ping of a script), and unless the object owes D1 a projection (a timer event or activity
+   * row not written yet, which that wake sends) or its alarm was set for a resend (not its timer). Each early wake
    * was an object request, an alarm and two timer writes (docs/performance.md "The check-in moves the timer").
    * A wake well past its time with no alarm armed was lost (the runtime gave up on it): the check-in brings
    * it back at once instead of leaving it to the reconciler's next scan for lost timers.
@@ -510,7 +512,10 @@ export class CanaryClock extends DurableObject<Bindings> {
     const next = nextAttention(state, this.cycleRows(state, cycleDeadlineOf(state)), entry.at);
     const was = state.timer_due_at;
     const armed = await this.ctx.storage.getAlarm();
-    const moves = was === null || next < was || (opts.later && next > was && armed === was && !this.owesProjection());
+    // Later only when the wake left armed would come at least half its lead early: a script pinging every
+    // minute would otherwise set the alarm on every ping, where one early wake per grace start costs less.
+    const muchLater = was !== null && (next - was) * 2 >= next - entry.at;
+    const moves = was === null || next < was || (opts.later && muchLater && armed === was && !this.owesProjection());
     if (moves) state.timer_due_at = next;
     sql.exec('UPDATE canary_clock SET last_check_in = max(last_check_in, ?), timer_due_at = ?', entry.at, state.timer_due_at);
     if (moves) {
