@@ -451,6 +451,17 @@ describe('the oracle, for a deadline its owner let pass', () => {
     ]);
   });
 
+  it('lets a warning held for the end of quiet hours wait for an outage that began in the night too', () => {
+    // Quiet from 22:00 to 07:00; email down from 05:00 to 10:00: the reminder held for 07:00 can go at 10:00.
+    expect(warningsOf(owner({ reminders: [DAY + 10.25 * HOUR] }), [{ from: DAY + 5 * HOUR, to: DAY + 10 * HOUR }])).toEqual([
+      [DAY, 'warned', DAY + 10 * HOUR + LATENESS_BOUND_MS],
+    ]);
+    // Down only until 06:00, inside the quiet hours: due by 07:00 and the bound, as without it.
+    expect(warningsOf(owner({ reminders: [DAY + 10.25 * HOUR] }), [{ from: DAY + 5 * HOUR, to: DAY + 6 * HOUR }])).toEqual([
+      [DAY, 'unwarned', DAY + 7 * HOUR + LATENESS_BOUND_MS],
+    ]);
+  });
+
   it('does not judge a deadline a check-in came within the bound of, or one the run ends before it is due', () => {
     expect(warningsOf(owner({ checkIns: [DAY + HOUR], reminders: [] })).map(([deadline]) => deadline)).toEqual([2 * DAY + HOUR]);
     expect(judgeWarnings({ seed: 0, start: 0, end: 0.8 * DAY + HOUR, people: [owner()], messages: [], outages: [] })).toEqual([]);
