@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { advanceCanary } from '../src/domains/canary/advance-canary';
 import { settleCanaries } from '../src/domains/canary/canary-timer';
 import { checkInAll } from '../src/domains/canary/check-in';
+import { DEFAULT_NOTIFY_PREFERENCES } from '../src/contracts/notify';
+import { saveNotifyPreferences } from '../src/domains/notify/preferences';
 import { api, signedInUser } from './helpers/api';
 import { canaryNotices, captureJobs, createCanaryFor, deliverNotices, missedEvents, noQuietHours, servicesAt, transitionsOf } from './helpers/canary';
 
@@ -142,6 +144,26 @@ describe('the deadline timer (advanceCanary with a controlled clock)', () => {
       expect(missedEvents((await captureJobs(() => advanceCanary(servicesAt(at), canary.id, 'alarm'))).sent)).toEqual([]);
     }
     expect((await transitionsOf(canary.id)).filter((t) => t.kind === 'missed').every((t) => t.counts_from === null)).toBe(true);
+  });
+
+  it('does not send a warning again while its notice waits for the end of the owner’s quiet hours: the notice’s own job sends it then', async () => {
+    const { owner, canary, graceStart } = await hourlyCanary();
+    const hhmm = (t: number) => new Date(t).toISOString().slice(11, 16);
+    await saveNotifyPreferences(servicesAt(Date.now()), owner.id, {
+      ...DEFAULT_NOTIFY_PREFERENCES,
+      quiet_hours: { start: hhmm(graceStart - HOUR), end: hhmm(graceStart + 2 * HOUR) },
+    });
+    const grace = await captureJobs(() => advanceCanary(servicesAt(graceStart), canary.id, 'alarm'));
+    expect(await deliverNotices(grace.sent, graceStart + 2000)).toEqual(['delayed']);
+    // Its times to be sent again (1 and 3 minutes on) come while the notice waits, pending in D1: nothing goes.
+    for (const at of [graceStart + 60_000, graceStart + 180_000]) {
+      expect((await captureJobs(() => advanceCanary(servicesAt(at), canary.id, 'alarm'))).sent).toEqual([]);
+    }
+    // Once its notice is no longer waiting (here: taken by a channel the object never heard of), it goes again, so its delivery is reported.
+    await env.DB.prepare("UPDATE owner_notices SET status = 'sent', sent_at = ? WHERE id = ?")
+      .bind(graceStart + 200_000, (grace.sent[0] as { transition_id: string }).transition_id)
+      .run();
+    expect(canaryNotices((await captureJobs(() => advanceCanary(servicesAt(graceStart + 420_000), canary.id, 'alarm'))).sent)).toEqual(['grace_reminder']);
   });
 
   it('never emits the misses of a cycle that a check-in ended during the fresh grace period', async () => {

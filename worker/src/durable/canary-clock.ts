@@ -275,7 +275,8 @@ export class CanaryClock extends DurableObject<Bindings> {
    * that count to JOBS (send, then mark: a crash in between re-sends; consumers deduplicate on the event
    * id), projects what it recorded into D1 — through the PROJECTIONS queue on the alarm's path (a wake that
    * recorded nothing is written directly, falling back to the queue: writeQuietWake), directly for the
-   * reconciler and tests — and keeps the next due instant. A wake that recorded something never waits for D1.
+   * reconciler and tests — and keeps the next due instant. A wake that recorded something never waits for D1
+   * (it only asks it whether a warning due again is still waiting to be sent: warningsNotWaiting).
    */
   private async runEngine(state: ClockState, now: number, by: RecordedBy, opts: { arm: boolean; project: 'queue' | 'now' }): Promise<number> {
     const sql = this.ctx.storage.sql;
@@ -287,13 +288,15 @@ export class CanaryClock extends DurableObject<Bindings> {
     try {
       const rowsNow = this.cycleRows(state, cycle);
       const due = missesToEmit(state, rowsNow, now);
-      const warnings = warningsToSend(state, rowsNow, now);
+      const { warnings, waiting } = await this.warningsNotWaiting(warningsToSend(state, rowsNow, now));
       const pauseNotices = pauseNoticesToSend(state, rowsNow);
       // The owner hears of each warning, and of the first miss once it counts, on their channels: the same
       // send as the events (one queue operation), and the warnings' delivery comes back to warningDelivered.
       const notices = [...warnings, ...due.filter((t) => t.misses === 1), ...pauseNotices].map((t) => this.noticeOf(state, t));
       await sendInBatches(this.env.JOBS, [...due.map(toMissedEvent), ...notices]);
       for (const t of [...warnings, ...pauseNotices]) sql.exec('UPDATE transitions SET emitted_at = ?, projected = 0 WHERE id = ?', now, t.id);
+      // Not sent again, and looked at again later (the backoff goes on from now); D1 keeps the last send.
+      for (const t of waiting) sql.exec('UPDATE transitions SET emitted_at = ? WHERE id = ?', now, t.id);
       for (const t of due) {
         sql.exec('UPDATE transitions SET emitted_at = ?, projected = 0 WHERE id = ? AND emitted_at IS NULL', now, t.id);
         log.info('missed_checkins emitted', { canary_id: state.id, misses: t.misses, late_ms: now - t.due_at });
@@ -319,6 +322,31 @@ export class CanaryClock extends DurableObject<Bindings> {
     this.checkIns.prune(now);
     if (opts.arm) await this.armAlarm(next);
     return next;
+  }
+
+  /**
+   * Of the warnings due to be sent (again), those whose owner notice D1 holds as pending are waiting — for
+   * the end of the owner's quiet hours, or for the next try after no channel took it — and are not sent
+   * again: the notice's own consumer sends it then (the reconciler re-queues a pending notice whose job was
+   * lost: reconcile-releases.ts), and its delivery comes back here. A resend is for a job that never became
+   * a notice, or a delivery this object never heard of (the consumer reports it again). Each resend was a
+   * queue message, an emission mark and its projection, every 1, 2, 4 … minutes through a night's quiet
+   * hours. If D1 cannot answer, every one is sent, as before.
+   */
+  private async warningsNotWaiting(due: TransitionRow[]): Promise<{ warnings: TransitionRow[]; waiting: TransitionRow[] }> {
+    const resends = due.filter((t) => t.emitted_at != null);
+    if (!resends.length) return { warnings: due, waiting: [] };
+    let pending: Set<string>;
+    try {
+      const { results } = await this.env.DB.prepare(`SELECT id FROM owner_notices WHERE id IN (SELECT value FROM json_each(?1)) AND status = 'pending'`)
+        .bind(JSON.stringify(resends.map((t) => t.id)))
+        .all<{ id: string }>();
+      pending = new Set(results.map((r) => r.id));
+    } catch (err) {
+      log.warn('could not read whether warnings wait; sending them again', { error: String(err) });
+      return { warnings: due, waiting: [] };
+    }
+    return { warnings: due.filter((t) => !pending.has(t.id)), waiting: due.filter((t) => pending.has(t.id)) };
   }
 
   /**
