@@ -4,6 +4,7 @@ import { reconcileCanaries, scansLostTimers } from '../src/cron/reconcile-canari
 import worker from '../src/index';
 import { advanceCanary } from '../src/domains/canary/advance-canary';
 import { checkInAll } from '../src/domains/canary/check-in';
+import { JOB_LOST_AFTER_MS, pendingNoticesDueBefore } from '../src/domains/messages/reconcile-releases';
 import { api, signedInUser } from './helpers/api';
 import { canaryNotices, captureJobs, createCanaryFor, deliverNotices, missedEvents, noQuietHours, servicesAt, transitionsOf } from './helpers/canary';
 
@@ -170,5 +171,29 @@ describe('activity', () => {
     } finally {
       spy.mockRestore();
     }
+  });
+});
+
+describe('owner notices whose job was lost', () => {
+  it('re-queues a notice still pending a minute past its due time, found through the index of pending notices alone', async () => {
+    const owner = await signedInUser();
+    const now = Date.now();
+    const notice = (id: string, status: string) =>
+      env.DB.prepare(
+        `INSERT INTO owner_notices (id, user_id, kind, subject, text, status, due_at, created_at) VALUES (?, ?, 'message_armed', 'Armed', 'Armed.', ?, ?, ?)`,
+      )
+        .bind(id, owner.id, status, now - 2 * 60_000, now - 2 * 60_000)
+        .run();
+    const [lost, sent] = [crypto.randomUUID(), crypto.randomUUID()];
+    await notice(lost, 'pending');
+    await notice(sent, 'sent');
+    const found = (await pendingNoticesDueBefore(servicesAt(now), now - JOB_LOST_AFTER_MS)).map((n) => n.id);
+    expect(found).toContain(lost);
+    expect(found).not.toContain(sent);
+    const { sql, params } = pendingNoticesDueBefore(servicesAt(now), now - JOB_LOST_AFTER_MS).toSQL();
+    const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+      .bind(...params)
+      .all<{ detail: string }>();
+    expect(plan.results.map((r) => r.detail)).toEqual([expect.stringContaining('USING INDEX owner_notices_pending_idx')]);
   });
 });

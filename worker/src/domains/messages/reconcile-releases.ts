@@ -61,11 +61,7 @@ export async function reconcileReleases(ctx: ServiceContext) {
     counts.deliveries = Math.min(100, lostDeliveries.length);
   }
 
-  const lostNotices = await ctx.db
-    .select({ id: schema.ownerNotices.id })
-    .from(schema.ownerNotices)
-    .where(and(eq(schema.ownerNotices.status, 'pending'), lte(schema.ownerNotices.due_at, new Date(now - JOB_LOST_AFTER_MS))))
-    .limit(100);
+  const lostNotices = await pendingNoticesDueBefore(ctx, now - JOB_LOST_AFTER_MS);
   if (lostNotices.length) {
     await ctx.env.JOBS.sendBatch(
       lostNotices.map((n) => ({ body: { type: 'owner_notice', notice_id: n.id } satisfies OwnerNoticeJob, contentType: 'json' as const })),
@@ -84,4 +80,18 @@ export async function reconcileReleases(ctx: ServiceContext) {
   }
   if (counts.timers || counts.deliveries || counts.notices) log.warn('release reconciler repaired', counts);
   return counts;
+}
+
+/**
+ * Owner notices still pending that were due before `before` (at most 100): their job was lost. Read through
+ * the partial index of pending notices (db/migrations/0038_pending_notices_index.sql), whose condition the
+ * query states as a literal (`'pending'`, not a bound parameter): SQLite may use a partial index only when the
+ * query implies its condition, and a literal does so without relying on the planner reading bound values.
+ */
+export function pendingNoticesDueBefore(ctx: ServiceContext, before: number) {
+  return ctx.db
+    .select({ id: schema.ownerNotices.id })
+    .from(schema.ownerNotices)
+    .where(and(sql`${schema.ownerNotices.status} = 'pending'`, lte(schema.ownerNotices.due_at, new Date(before))))
+    .limit(100);
 }
