@@ -1,6 +1,6 @@
 import { schema, createDb } from '@afterword/db';
 import type { User } from '@afterword/db/schema';
-import { env } from 'cloudflare:test';
+import { env, runInDurableObject } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -398,6 +398,18 @@ function afterTimerRun(world: World, c: ModelCanary, next: number | null) {
   world.timerDue.set(c.id, next);
 }
 
+/**
+ * A token check-in may move its object's alarm later (CanaryClock.recordAndRearm): wherever it leaves it, the
+ * alarm is armed and does not sleep past the canary's next due instant.
+ */
+async function expectAlarmByNextDue(world: World, c: ModelCanary) {
+  const alarm = await runInDurableObject(clockOf(env, c.id), (_: unknown, state: DurableObjectState) => state.storage.getAlarm());
+  expect(alarm, 'a check-in leaves its object an alarm').not.toBeNull();
+  expect(alarm!, `after a check-in at ${world.model.rel(world.now)} the alarm must not sleep past the next due instant`).toBeLessThanOrEqual(
+    world.model.nextDue(c, world.now),
+  );
+}
+
 async function step(world: World, s: Step) {
   const { model } = world;
   switch (s.t) {
@@ -526,6 +538,7 @@ async function step(world: World, s: Step) {
       if (hasPendingMiss(world, c)) stats.checkInsEndingMissedCycle++;
       model.checkIn(c, world.now);
       await checkInWithToken(world.ctx(), c.token, 'ping');
+      await expectAlarmByNextDue(world, c);
       return;
     }
     case 'checkInLagging': {
@@ -534,6 +547,7 @@ async function step(world: World, s: Step) {
       if (hasPendingMiss(world, c)) stats.checkInsEndingMissedCycle++;
       model.checkIn(c, world.now);
       await checkInWithQueueDown(c.id, world.now);
+      await expectAlarmByNextDue(world, c);
       return;
     }
     case 'checkInHandedBack': {
@@ -543,6 +557,7 @@ async function step(world: World, s: Step) {
       model.checkIn(c, world.now);
       await checkInSender(); // this check-in's own send is the one that fails
       await checkInWithToken({ ...world.ctx(), env: { ...env, PROJECTIONS: queueDown } }, c.token, 'ping');
+      await expectAlarmByNextDue(world, c);
       return;
     }
     case 'deliver': {
