@@ -539,16 +539,17 @@ export class CanaryClock extends DurableObject<Bindings> {
     state.last_check_in = Math.max(state.last_check_in, entry.at);
     const next = nextAttention(state, this.cycleRows(state, cycleDeadlineOf(state)), entry.at);
     const was = state.timer_due_at;
-    const armed = await this.ctx.storage.getAlarm();
     // Later only when the wake left armed would come at least half its lead early: a script pinging every
     // minute would otherwise set the alarm on every ping, where one early wake per grace start costs less.
-    const muchLater = was !== null && (next - was) * 2 >= next - entry.at;
-    const moves = was === null || next < was || (opts.later && muchLater && armed === was && !this.owesProjection());
+    // (The alarm is read only when it matters: most check-ins of a busy canary move nothing.)
+    const muchLater = opts.later && was !== null && (next - was) * 2 >= next - entry.at;
+    const overdue = was !== null && was < entry.at - OVERDUE_AFTER_MS;
+    const armed = muchLater || overdue ? await this.ctx.storage.getAlarm() : undefined;
+    const moves = was === null || next < was || (muchLater && armed === was && !this.owesProjection());
     if (moves) state.timer_due_at = next;
     sql.exec('UPDATE canary_clock SET last_check_in = max(last_check_in, ?), timer_due_at = ?', entry.at, state.timer_due_at);
-    if (moves) {
-      if (armed !== next) await this.ctx.storage.setAlarm(next);
-    } else if (was < entry.at - OVERDUE_AFTER_MS && armed === null) {
+    if (moves) await this.armAlarm(next);
+    else if (overdue && armed === null) {
       // Dated by the check-in, as everything this object does is by its caller's clock.
       await this.ctx.storage.setAlarm(entry.at);
     }
