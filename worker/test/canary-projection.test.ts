@@ -475,12 +475,18 @@ describe('the D1 projection may lag; the promise does not move', () => {
   });
 });
 
+/** An hourly canary, when its cycle began, and a check-in a minute later for a test to leave where D1 has not heard of it. */
+async function hourlyCanaryAndAnUnsentCheckIn() {
+  const owner = await signedInUser();
+  const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
+  const start = await lastCheckInInD1(canary.id);
+  const unsent: ClockCheckIn = { event_id: crypto.randomUUID(), at: start + 60_000, source: 'ping' };
+  return { owner, canary, start, unsent };
+}
+
 describe('an object of the first edge release (check-ins only, its state in a `clock` table)', () => {
   it('moves to the clock of its own: its unsent check-in is kept and reaches D1, and its alarm still finds its canary', async () => {
-    const owner = await signedInUser();
-    const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
-    const start = await lastCheckInInD1(canary.id);
-    const unsent: ClockCheckIn = { event_id: crypto.randomUUID(), at: start + 60_000, source: 'ping' };
+    const { owner, canary, start, unsent } = await hourlyCanaryAndAnUnsentCheckIn();
     // The storage as that release left it: its `clock` row and a check-in D1 has not heard of yet.
     await runInDurableObject(clockOf(env, canary.id), async (_: unknown, state: DurableObjectState) => {
       const sql = state.storage.sql;
@@ -519,10 +525,7 @@ describe('an object of the first edge release (check-ins only, its state in a `c
 
 describe('an object of the release before its tables lost their rowids (check_ins, transitions, pending_activity)', () => {
   it('rebuilds them WITHOUT ROWID once, keeping every row: its unsent check-in and its timer event still reach D1', async () => {
-    const owner = await signedInUser();
-    const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
-    const start = await lastCheckInInD1(canary.id);
-    const unsent: ClockCheckIn = { event_id: crypto.randomUUID(), at: start + 60_000, source: 'ping' };
+    const { canary, unsent } = await hourlyCanaryAndAnUnsentCheckIn();
     const layout = (sql: SqlStorage) =>
       sql
         .exec<{ name: string; sql: string }>(
