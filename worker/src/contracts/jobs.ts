@@ -33,8 +33,8 @@ export const ZCheckInProjection = z.object({
   source: z.enum(CHECK_IN_SOURCES),
   /**
    * The object's next wake after this check-in, as its answer gave it (the Worker's send only): D1's copy of
-   * the timer moves with `last_check_in` in the same row write, so the early wake the check-in leaves armed
-   * finds D1 already right and writes nothing (docs/performance.md "The timer rides with the check-in").
+   * the timer moves with `last_check_in` in the same row write, so D1 holds where the object's alarm now is
+   * (docs/decisions/canary-engine.md "A check-in moves the timer") and the reconciler's scan finds nothing overdue.
    */
   timer_due_at: z.number().int().optional(),
 });

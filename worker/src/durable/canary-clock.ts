@@ -104,12 +104,17 @@ export class CanaryClock extends DurableObject<Bindings> {
   private async writeUnsentCheckIns(state: ClockState) {
     const rows = this.checkIns.unsent(CHECK_INS_PER_MESSAGE);
     if (!rows.length) return;
+    await this.writeCheckIns(state, rows);
+    this.unqueued = null;
+  }
+
+  /** Writes check-ins this object holds into D1 itself (idempotent there), then marks them applied. */
+  private async writeCheckIns(state: ClockState, rows: ClockCheckIn[]) {
     await applyCanaryCheckIns(
       createServiceContext(this.env),
       rows.map((r) => ({ canary_id: state.id, ...r })),
     );
     this.checkIns.markApplied(rows);
-    this.unqueued = null;
   }
 
   /**
@@ -192,11 +197,7 @@ export class CanaryClock extends DurableObject<Bindings> {
     const rows = this.checkIns.owedToSettle(since);
     // A check-in this object has written into D1 itself is there: settling again costs no round trip.
     if (!rows.length) return 0;
-    await applyCanaryCheckIns(
-      createServiceContext(this.env),
-      rows.map((r) => ({ canary_id: state.id, ...r })),
-    );
-    this.checkIns.markApplied(rows);
+    await this.writeCheckIns(state, rows);
     return rows.length;
   }
 

@@ -60,7 +60,7 @@ export function ensureClockTables(sql: SqlStorage) {
  * copied by column name (a column the old one lacks takes its default), the old one (and its indexes) dropped.
  * The object runs this inside its constructor, before any call reaches it, so nothing reads half of it.
  */
-export function rebuildWithoutRowid(sql: SqlStorage, table: (typeof REBUILT_WITHOUT_ROWID)[number]) {
+function rebuildWithoutRowid(sql: SqlStorage, table: (typeof REBUILT_WITHOUT_ROWID)[number]) {
   const old = `${table}_before_without_rowid`;
   sql.exec(`ALTER TABLE ${table} RENAME TO ${old}`);
   sql.exec(SCHEMA[table]);

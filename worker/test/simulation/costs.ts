@@ -130,9 +130,9 @@ export function costPer1000Users(u: Usage, userDays: number, people: number): Co
   });
   const gbSeconds = (u.doWallMs / 1000) * PRICES.doMemoryGb;
   // Storage is a level, not a flow: the bytes per user at the end, held for a month.
-  const d1GbPer1000 = ((Math.max(0, u.d1Bytes - u.outboxBytes) / Math.max(1, people)) * 1000) / 1e9;
-  const doBytes = Object.values(u.doBytesByObject).reduce((a, b) => a + b, 0);
-  const doGbPer1000 = ((doBytes / Math.max(1, people)) * 1000) / 1e9;
+  const gbPer1000 = (bytes: number) => ((bytes / Math.max(1, people)) * 1000) / 1e9;
+  const d1GbPer1000 = gbPer1000(Math.max(0, u.d1Bytes - u.outboxBytes));
+  const doGbPer1000 = gbPer1000(Object.values(u.doBytesByObject).reduce((a, b) => a + b, 0));
   return [
     line('Worker requests', u.workerRequests, PRICES.workerRequestsPerMillion, 'requests'),
     line('Worker CPU (wall time, upper bound)', u.workerWallMs, PRICES.workerCpuPerMillionMs, 'ms'),

@@ -37,6 +37,14 @@ export interface Summary {
 const replayOf = (run: SimulationRun) =>
   `seed ${run.log.seed}; replay: SIM_SEED=${run.log.seed} SIM_PEOPLE=${run.log.people.length} SIM_DAYS=${(run.log.end - run.log.start) / DAY} npm run simulate`;
 
+/** The ten largest of a by-statement count, one per line, per user-day. */
+const largestTen = (byStatement: Record<string, number>, userDays: number) =>
+  Object.entries(byStatement)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 10)
+    .map(([k, n]) => `    ${(n / userDays).toFixed(2)}  ${k}`)
+    .join('\n');
+
 /** The verdicts that fail a run. */
 const FAILING_DELETIONS: readonly DeletionVerdict['kind'][] = ['false deletion', 'missed deletion', 'late deletion'];
 
@@ -144,16 +152,8 @@ export function formatSummary(run: SimulationRun, s: Summary): string {
       .sort((a, b) => b[1] - a[1])
       .map(([k, n]) => `${k} ${(n / s.userDays).toFixed(2)}`)
       .join(', ')} per user-day`,
-    `  D1 rows written by statement (the ten largest, per user-day):\n${Object.entries(run.usage.d1WritesByStatement)
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 10)
-      .map(([k, n]) => `    ${(n / s.userDays).toFixed(2)}  ${k}`)
-      .join('\n')}`,
-    `  Durable Object rows written by statement or storage call (the ten largest, per user-day):\n${Object.entries(run.usage.doWritesByStatement)
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 10)
-      .map(([k, n]) => `    ${(n / s.userDays).toFixed(2)}  ${k}`)
-      .join('\n')}`,
+    `  D1 rows written by statement (the ten largest, per user-day):\n${largestTen(run.usage.d1WritesByStatement, s.userDays)}`,
+    `  Durable Object rows written by statement or storage call (the ten largest, per user-day):\n${largestTen(run.usage.doWritesByStatement, s.userDays)}`,
     `  faults: queue ${JSON.stringify(run.queueStats)}; alarms ${JSON.stringify(run.alarmStats)}; provider outages ${run.log.outages.length}`,
   ].join('\n');
 }

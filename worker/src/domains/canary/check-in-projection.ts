@@ -83,8 +83,9 @@ async function run(env: Bindings, batch: CheckInBatch): Promise<CheckedInRow[]> 
  * The batch that applies token check-ins (any number, any canaries, duplicates allowed); its first
  * statement returns the canaries it moved. That statement
  * touches only canaries whose `last_check_in` moves forward: D1 counts an UPDATE that leaves a row as it was
- * as a row written, and most check-ins reach D1 twice (the Worker's send, then the copy a wake carries,
- * docs/decisions/canary-engine.md), so an unguarded update paid for each copy (docs/performance.md). The
+ * as a row written, and a check-in can reach D1 twice (the Worker's send, then the copy its object sends with a
+ * wake, its own batch, a settle or the reconciler's repair: docs/decisions/canary-engine.md), so an unguarded
+ * update paid for each copy (docs/performance.md). The
  * latest check-in's `timer_due_at`, when its sender knew it (the Worker's send, from the object's answer), moves
  * D1's timer in the same row write (no index: one row either way).
  */
