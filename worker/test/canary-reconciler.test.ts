@@ -4,7 +4,10 @@ import { reconcileCanaries, scansLostTimers } from '../src/cron/reconcile-canari
 import worker from '../src/index';
 import { advanceCanary } from '../src/domains/canary/advance-canary';
 import { checkInAll } from '../src/domains/canary/check-in';
-import { JOB_LOST_AFTER_MS, pendingNoticesDueBefore } from '../src/domains/messages/reconcile-releases';
+import { JOB_LOST_AFTER_MS, MISSED_EVENT_LOST_AFTER_MS, pendingNoticesDueBefore, reconcileReleases } from '../src/domains/messages/reconcile-releases';
+import { armOnMissedCheckins } from '../src/domains/messages/release/arm-on-missed-checkins';
+import type { MissedCheckinsEvent } from '../src/contracts/jobs';
+import { captureQueues, createMessageFor, messageRow } from './helpers/messages';
 import { api, signedInUser } from './helpers/api';
 import { canaryNotices, captureJobs, createCanaryFor, deliverNotices, missedEvents, noQuietHours, servicesAt, transitionsOf } from './helpers/canary';
 
@@ -195,5 +198,33 @@ describe('owner notices whose job was lost', () => {
       .bind(...params)
       .all<{ detail: string }>();
     expect(plan.results.map((r) => r.detail)).toEqual([expect.stringContaining('USING INDEX owner_notices_pending_idx')]);
+  });
+});
+
+describe('a missed-check-ins event the queue lost after its retries', () => {
+  it('is sent again once it should long have armed a scheduled message, and arms it; not before, and not once it has', async () => {
+    const owner = await signedInUser();
+    const recipient = await signedInUser();
+    await noQuietHours(owner.id);
+    const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
+    const m = await createMessageFor(owner.token, {
+      recipient_user_id: recipient.id,
+      rules: [{ trigger_type: 'missed_checkins', trigger_value: '1', expire_window: 1 }],
+    });
+    const start = Date.parse(canary.last_check_in);
+    const [graceStart, deadline] = [start + 0.8 * HOUR, start + HOUR];
+    // The reminder reaches the owner in time, so the miss counts at the deadline; its event is sent and lost.
+    await deliverNotices((await captureJobs(() => advanceCanary(servicesAt(graceStart), canary.id, 'alarm'))).sent, graceStart);
+    const [lost] = missedEvents((await captureJobs(() => advanceCanary(servicesAt(deadline), canary.id, 'alarm'))).sent);
+    expect(lost).toBeDefined();
+    const resentAt = async (t: number) =>
+      missedEvents((await captureJobs(() => reconcileReleases(servicesAt(t)))).sent, canary.id) as unknown as MissedCheckinsEvent[];
+
+    expect(await resentAt(deadline + MISSED_EVENT_LOST_AFTER_MS - 60_000)).toEqual([]);
+    const [again] = await resentAt(deadline + MISSED_EVENT_LOST_AFTER_MS + 60_000);
+    expect(again).toEqual(lost);
+    await captureQueues(() => armOnMissedCheckins(servicesAt(deadline + MISSED_EVENT_LOST_AFTER_MS + 60_000), again!));
+    expect((await messageRow(m.id))!.status).toBe('armed');
+    expect(await resentAt(deadline + MISSED_EVENT_LOST_AFTER_MS + 11 * 60_000)).toEqual([]);
   });
 });

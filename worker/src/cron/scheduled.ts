@@ -21,8 +21,9 @@ export async function runScheduled(controller: ScheduledController, env: Binding
     await sweepInactiveAccounts(ctx);
     return;
   }
-  const reconciled = await reconcileCanaries(ctx, { lostTimers: scansLostTimers(controller.scheduledTime) });
-  await reconcileReleases(ctx);
+  const scans = scansLostTimers(controller.scheduledTime);
+  const reconciled = await reconcileCanaries(ctx, { lostTimers: scans });
+  await reconcileReleases(ctx, { lostEvents: scans });
   await reconcileWebhooks(ctx);
   await reconcileLadder(ctx);
   const deadman = await processDeadmanSwitches(ctx);

@@ -229,7 +229,9 @@ export function countsAfterWarning(
   return cycleRows.filter((t) => t.kind === 'missed' && t.counts_from == null).map((t) => ({ id: t.id, counts_from: Math.max(t.due_at, from) }));
 }
 
-export function toMissedEvent(t: TransitionRow): MissedCheckinsEvent {
+export function toMissedEvent(
+  t: Pick<TransitionRow, 'id' | 'user_id' | 'canary_id' | 'misses' | 'cycle_deadline' | 'fired_at' | 'counts_from'>,
+): MissedCheckinsEvent {
   // A miss fires when it counts: recorded at `fired_at`, it may count only later (`counts_from`, a grace
   // period after a warning reached the owner). Rules arm from this instant, so a cancel window waiting
   // for a warning is not shortened by the wait (found by worker/test/system-simulation.test.ts).

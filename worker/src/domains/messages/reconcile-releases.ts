@@ -3,6 +3,7 @@ import { and, eq, inArray, isNull, lte, not, or, sql } from 'drizzle-orm';
 import type { ServiceContext } from '../../env';
 import { log } from '../../lib/logger';
 import { consentWithdrawnSql } from '../legal/consent-state';
+import { toMissedEvent } from '../canary/plan-wake';
 import type { DeliverJob } from './delivery/deliver-message';
 import { settleMessage } from './delivery/settle-message';
 import type { OwnerNoticeJob } from '../../contracts/jobs';
@@ -17,12 +18,13 @@ const BATCH = 200;
 /**
  * Clocks and queues are the fast path, never the only record (the canary reconciler's rule, for
  * messages). Every minute: re-sync open messages whose alarm is overdue or missing; re-send delivery
- * jobs and owner notices that should have run by now; settle messages left releasing by a crash.
+ * jobs and owner notices that should have run by now; settle messages left releasing by a crash; and, with
+ * `lostEvents` (every tenth minute), re-send missed-check-ins events that never armed what they should have.
  * Messages paused by a withdrawn messages consent are left alone.
  */
-export async function reconcileReleases(ctx: ServiceContext) {
+export async function reconcileReleases(ctx: ServiceContext, opts: { lostEvents: boolean } = { lostEvents: true }) {
   const now = ctx.now().getTime();
-  const counts = { timers: 0, deliveries: 0, notices: 0, releasingChecked: 0 };
+  const counts = { timers: 0, deliveries: 0, notices: 0, missedEvents: 0, releasingChecked: 0 };
 
   const stale = await ctx.db
     .select({ message: schema.messages, death: schema.users.death_confirmed_at })
@@ -61,6 +63,13 @@ export async function reconcileReleases(ctx: ServiceContext) {
     counts.deliveries = Math.min(100, lostDeliveries.length);
   }
 
+  // On the runs that scan for lost timers (every tenth minute): it reads every scheduled message with a miss rule.
+  const lostMisses = opts.lostEvents ? await missedEventsNotActedOn(ctx, now - MISSED_EVENT_LOST_AFTER_MS) : [];
+  if (lostMisses.length) {
+    await ctx.env.JOBS.sendBatch(lostMisses.map((event) => ({ body: event, contentType: 'json' as const })));
+    counts.missedEvents = lostMisses.length;
+  }
+
   const lostNotices = await pendingNoticesDueBefore(ctx, now - JOB_LOST_AFTER_MS);
   if (lostNotices.length) {
     await ctx.env.JOBS.sendBatch(
@@ -78,7 +87,7 @@ export async function reconcileReleases(ctx: ServiceContext) {
     await settleMessage(ctx, id);
     counts.releasingChecked++;
   }
-  if (counts.timers || counts.deliveries || counts.notices) log.warn('release reconciler repaired', counts);
+  if (counts.timers || counts.deliveries || counts.notices || counts.missedEvents) log.warn('release reconciler repaired', counts);
   return counts;
 }
 
@@ -94,4 +103,40 @@ export function pendingNoticesDueBefore(ctx: ServiceContext, before: number) {
     .from(schema.ownerNotices)
     .where(and(sql`${schema.ownerNotices.status} = 'pending'`, lte(schema.ownerNotices.due_at, new Date(before))))
     .limit(100);
+}
+
+/**
+ * A missed-check-ins event the queue took and then lost after its retries (dead-lettered) is sent again this
+ * long after it was emitted: long enough for its own retries to have run, short of the hours a cancel window
+ * or a grace period lasts.
+ */
+export const MISSED_EVENT_LOST_AFTER_MS = 15 * 60_000;
+
+/**
+ * The missed-check-ins events nothing acted on: per canary, its current cycle's highest miss emitted before
+ * `before` while a `scheduled` message of its owner has a missed_checkins(N) rule that count satisfies (and
+ * their messages consent stands) — the event would have armed it, so it never arrived. Sent again, it arms as
+ * the first would have (its id is the arming's dedupe key, so a late original changes nothing). Found by the
+ * simulation: a dead-lettered event left its message waiting for the next miss, a week later.
+ */
+export async function missedEventsNotActedOn(ctx: ServiceContext, before: number) {
+  // From the scheduled messages with a miss rule (the status index), not from every timer event ever recorded.
+  const { results } = await ctx.env.DB.prepare(
+    `WITH waiting(sender_id, n) AS MATERIALIZED (
+       SELECT m.sender_id, min(CAST(json_extract(r.value, '$.trigger_value') AS INTEGER))
+       FROM messages m, json_each(m.rules) r
+       WHERE m.status = 'scheduled' AND json_extract(r.value, '$.trigger_type') = 'missed_checkins'
+       GROUP BY m.sender_id)
+     SELECT t.id, t.user_id, t.canary_id, max(t.misses) AS misses, t.cycle_deadline, t.fired_at, t.counts_from
+     FROM waiting w
+     JOIN canaries c ON c.user_id = w.sender_id AND c.active = 1
+     JOIN canary_transitions t ON t.canary_id = c.id AND t.kind = 'missed' AND t.cycle_deadline > c.last_check_in
+       AND t.emitted_at IS NOT NULL AND t.emitted_at <= ?1 AND t.misses >= w.n
+     WHERE NOT ${consentWithdrawnSql('w.sender_id', 'messages')}
+     GROUP BY t.canary_id, t.cycle_deadline
+     LIMIT 100`,
+  )
+    .bind(before)
+    .all<{ id: string; user_id: string; canary_id: string; misses: number; cycle_deadline: number; fired_at: number; counts_from: number | null }>();
+  return results.map(toMissedEvent);
 }
