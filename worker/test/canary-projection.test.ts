@@ -2,7 +2,7 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult, runDur
 import { describe, expect, it } from 'vitest';
 import type { CheckInProjection } from '../src/contracts/jobs';
 import { CanaryClock, type ClockCheckIn } from '../src/durable/canary-clock';
-import { ensureClockTables, migrateFromCheckInClock } from '../src/durable/clock-tables';
+import { ensureClockTables } from '../src/durable/clock-tables';
 import { clockOf, settleCanaries } from '../src/domains/canary/canary-timer';
 import { legacyCanaryToken } from '../src/domains/canary/canary-token';
 import { checkInWithToken } from '../src/domains/canary/check-in';
@@ -31,6 +31,13 @@ const DAY = 24 * HOUR;
 const clock = (canaryId: string) => clockOf(env, canaryId);
 const lastCheckInInD1 = async (canaryId: string) =>
   (await env.DB.prepare('SELECT last_check_in FROM canaries WHERE id = ?').bind(canaryId).first<{ last_check_in: number }>())!.last_check_in;
+/** Where each check-in its object holds stands with D1, oldest first (its log: durable/check-in-log.ts). */
+const standingsHeldBy = (canaryId: string) =>
+  runInDurableObject(clock(canaryId), async (_: unknown, state: DurableObjectState) =>
+    (JSON.parse(state.storage.sql.exec<{ check_ins: string }>('SELECT check_ins FROM canary_clock').one().check_ins) as [string, number, string, number][]).map(
+      (e) => ['owed', 'sent', 'applied'][e[3]],
+    ),
+  );
 
 /** A fixed-date rule's day, three days from now, and its midnight (UTC): when the rule arms its message. */
 function dueDay() {
@@ -244,18 +251,12 @@ describe('a token check-in at the edge', () => {
     const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
     await checkInSender(); // so that this check-in's own send is the one that fails
     await checkInWithToken(createServiceContext({ ...env, PROJECTIONS: queueDown }), canary.token, 'ping');
-    const held = await runInDurableObject(clockOf(env, canary.id), async (_: unknown, state: DurableObjectState) =>
-      state.storage.sql.exec<{ sent: number }>('SELECT sent FROM check_ins').toArray(),
-    );
-    expect(held).toEqual([{ sent: 1 }]);
+    expect(await standingsHeldBy(canary.id)).toEqual(['sent']);
 
     // With the Worker's send working, the object leaves its copy unsent (it queues it at its next wake).
     await checkInSender();
     await checkInWithToken(createServiceContext(env), canary.token, 'ping');
-    const both = await runInDurableObject(clockOf(env, canary.id), async (_: unknown, state: DurableObjectState) =>
-      state.storage.sql.exec<{ sent: number }>('SELECT sent FROM check_ins ORDER BY at').toArray(),
-    );
-    expect(both).toEqual([{ sent: 1 }, { sent: 0 }]);
+    expect(await standingsHeldBy(canary.id)).toEqual(['sent', 'owed']);
   });
 
   it('a token from before v2 (the MAC alone) still checks in, found by its hash', async () => {
@@ -475,6 +476,76 @@ describe('the D1 projection may lag; the promise does not move', () => {
   });
 });
 
+describe('the object’s log of recent check-ins (one column of its clock’s row)', () => {
+  const at = (base: number, i: number) => ({ event_id: crypto.randomUUID(), at: base + i * 60_000, source: 'ping' as const });
+
+  it('costs a check-in one row written: the clock’s row, which it writes anyway', async () => {
+    const owner = await signedInUser();
+    const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
+    const t0 = Date.now();
+    const rows = await insideClock(canary.id, { PROJECTIONS: queueRecording().queue }, async (c) => {
+      await c.checkIn(canary.id, 1, at(t0, 1)); // the cycle's first moves the alarm; the next ones do not
+      return rowsWrittenBy((c as unknown as { ctx: DurableObjectState }).ctx.storage.sql, async () => {
+        for (let i = 2; i < 6; i++) await c.checkIn(canary.id, 1, at(t0, i));
+      });
+    });
+    expect(rows).toBe(4);
+    expect(await standingsHeldBy(canary.id)).toEqual(Array(5).fill('owed'));
+  });
+
+  it('keeps every check-in still owed to D1, and of those D1 has the latest 32 of the last week', async () => {
+    const owner = await signedInUser();
+    const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
+    const t0 = Date.now();
+    await insideClock(canary.id, { PROJECTIONS: queueRecording().queue }, async (c) => {
+      // Forty the Heartbeat wrote into D1 itself, then five owed.
+      for (let i = 1; i <= 40; i++) await c.noteCheckIn(canary.id, at(t0, i));
+      for (let i = 41; i <= 45; i++) await c.checkIn(canary.id, 1, at(t0, i));
+    });
+    expect(await standingsHeldBy(canary.id)).toEqual([...Array(32).fill('applied'), ...Array(5).fill('owed')]);
+  });
+
+  it('lets a check-in D1 has go once it is a week old, and never one still owed', async () => {
+    const owner = await signedInUser();
+    const canary = await createCanaryFor(owner.token, { interval_seconds: 30 * 24 * 3600 });
+    const t0 = Date.now();
+    await insideClock(canary.id, { PROJECTIONS: queueRecording().queue }, async (c) => {
+      await c.checkIn(canary.id, 1, at(t0, 1)); // owed
+      await c.noteCheckIn(canary.id, at(t0, 2)); // D1 has it
+      await c.noteCheckIn(canary.id, at(t0 + 8 * DAY, 0));
+    });
+    // The Heartbeat's first is over a week old: gone; the owed one, older still, stays.
+    expect(await standingsHeldBy(canary.id)).toEqual(['owed', 'applied']);
+  });
+
+  it('loses none of many check-ins that arrive at once', async () => {
+    const owner = await signedInUser();
+    const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
+    const t0 = Date.now();
+    const entries = Array.from({ length: 20 }, (_, i) => at(t0, i + 1));
+    await insideClock(canary.id, { PROJECTIONS: queueRecording().queue }, (c) => Promise.all(entries.map((e) => c.checkIn(canary.id, 1, e))));
+    expect(await standingsHeldBy(canary.id)).toEqual(Array(20).fill('owed'));
+  });
+});
+
+/** The rows the object's SQL statements wrote while `fn` ran (what Cloudflare bills: docs/performance.md). */
+async function rowsWrittenBy(sql: SqlStorage, fn: () => Promise<void>): Promise<number> {
+  const proto = Object.getPrototypeOf(sql) as { exec: (query: string, ...bindings: unknown[]) => { rowsWritten: number } };
+  const exec = proto.exec;
+  const cursors: { rowsWritten: number }[] = [];
+  proto.exec = function (this: unknown, query: string, ...bindings: unknown[]) {
+    const cursor = exec.call(this, query, ...bindings);
+    cursors.push(cursor);
+    return cursor;
+  };
+  try {
+    await fn();
+  } finally {
+    proto.exec = exec;
+  }
+  return cursors.reduce((n, c) => n + c.rowsWritten, 0);
+}
+
 /** An hourly canary, when its cycle began, and a check-in a minute later for a test to leave where D1 has not heard of it. */
 async function hourlyCanaryAndAnUnsentCheckIn() {
   const owner = await signedInUser();
@@ -492,7 +563,7 @@ describe('an object of the first edge release (check-ins only, its state in a `c
       const sql = state.storage.sql;
       sql.exec('DELETE FROM canary_clock');
       sql.exec('DELETE FROM transitions');
-      sql.exec('DROP TABLE check_ins');
+      sql.exec('ALTER TABLE canary_clock DROP COLUMN check_ins');
       sql.exec(`CREATE TABLE clock (one INTEGER PRIMARY KEY CHECK (one = 1), canary_id TEXT NOT NULL, interval_seconds INTEGER NOT NULL DEFAULT 0,
         last_check_in INTEGER NOT NULL DEFAULT 0, token_version INTEGER NOT NULL DEFAULT 0, timer_due_at INTEGER,
         applied_through INTEGER NOT NULL DEFAULT 0, gone INTEGER NOT NULL DEFAULT 0)`);
@@ -505,8 +576,8 @@ describe('an object of the first edge release (check-ins only, its state in a `c
         start,
       );
       sql.exec('INSERT INTO check_ins (event_id, at, source, sent) VALUES (?, ?, ?, 0)', unsent.event_id, unsent.at, unsent.source);
-      migrateFromCheckInClock(sql);
-      expect(sql.exec(`SELECT name FROM sqlite_master WHERE name = 'clock'`).toArray()).toEqual([]);
+      ensureClockTables(sql);
+      expect(sql.exec(`SELECT name FROM sqlite_master WHERE name IN ('clock', 'check_ins')`).toArray()).toEqual([]);
     });
 
     await settleCanaries(env, [canary.id]);
@@ -524,7 +595,7 @@ describe('an object of the first edge release (check-ins only, its state in a `c
 });
 
 describe('an object of the release before its tables lost their rowids (check_ins, transitions, pending_activity)', () => {
-  it('rebuilds them WITHOUT ROWID once, keeping every row: its unsent check-in and its timer event still reach D1', async () => {
+  it('rebuilds them WITHOUT ROWID once and folds its check-ins into the clock row, keeping every row: its unsent check-in and its timer event still reach D1', async () => {
     const { canary, unsent } = await hourlyCanaryAndAnUnsentCheckIn();
     const layout = (sql: SqlStorage) =>
       sql
@@ -536,7 +607,8 @@ describe('an object of the release before its tables lost their rowids (check_in
     await runInDurableObject(clock(canary.id), async (_: unknown, state: DurableObjectState) => {
       const sql = state.storage.sql;
       // The three tables as that release created them, a check-in D1 has not heard of in one of them.
-      for (const table of ['check_ins', 'transitions', 'pending_activity']) sql.exec(`DROP TABLE ${table}`);
+      for (const table of ['transitions', 'pending_activity']) sql.exec(`DROP TABLE ${table}`);
+      sql.exec('ALTER TABLE canary_clock DROP COLUMN check_ins');
       sql.exec(
         'CREATE TABLE check_ins (event_id TEXT PRIMARY KEY, at INTEGER NOT NULL, source TEXT NOT NULL, sent INTEGER NOT NULL DEFAULT 0, applied INTEGER NOT NULL DEFAULT 0)',
       );
@@ -555,14 +627,18 @@ describe('an object of the release before its tables lost their rowids (check_in
       ]);
       ensureClockTables(sql);
       expect(layout(sql)).toEqual([
-        ['check_ins', true],
         ['pending_activity', true],
         ['transitions', true],
       ]);
-      expect(sql.exec('SELECT event_id, at, source, sent, applied FROM check_ins').toArray()).toEqual([{ ...unsent, sent: 0, applied: 0 }]);
+      expect(JSON.parse(sql.exec<{ check_ins: string }>('SELECT check_ins FROM canary_clock').one().check_ins)).toContainEqual([
+        unsent.event_id,
+        unsent.at,
+        unsent.source,
+        0,
+      ]);
       // Built again (as after an eviction), the object finds nothing more to do.
       ensureClockTables(sql);
-      expect(layout(sql)).toHaveLength(3);
+      expect(layout(sql)).toHaveLength(2);
     });
 
     await settleCanaries(env, [canary.id]);

@@ -65,8 +65,6 @@ const QUEUE_OWN_AFTER = 100;
 export class CanaryClock extends DurableObject<Bindings> {
   private sending: Promise<void> | null = null;
   private sendAgain = false;
-  /** How many check-ins the object holds that it has not queued itself; null: count them again. */
-  private unqueued: number | null = null;
 
   private readonly checkIns: CheckInLog;
 
@@ -105,7 +103,6 @@ export class CanaryClock extends DurableObject<Bindings> {
     const rows = this.checkIns.unsent(CHECK_INS_PER_MESSAGE);
     if (!rows.length) return;
     await this.writeCheckIns(state, rows);
-    this.unqueued = null;
   }
 
   /** Writes check-ins this object holds into D1 itself (idempotent there), then marks them applied. */
@@ -134,12 +131,8 @@ export class CanaryClock extends DurableObject<Bindings> {
   ): Promise<{ interval_seconds: number; deadline: number; next_wake: number } | null> {
     const state = await this.load(canaryId);
     if (!state || (version !== null && version !== state.token_version)) return null;
-    this.unqueued ??= this.checkIns.unsentCount();
     const nextWake = await this.recordAndRearm(state, entry, { written: false, later: true });
-    if (++this.unqueued >= QUEUE_OWN_AFTER) {
-      this.checkIns.prune(entry.at);
-      this.ctx.waitUntil(this.sendPending());
-    }
+    if (this.checkIns.unsentCount() >= QUEUE_OWN_AFTER) this.ctx.waitUntil(this.sendPending());
     return { interval_seconds: state.interval_seconds, deadline: cycleDeadlineOf(state), next_wake: nextWake };
   }
 
@@ -253,8 +246,8 @@ export class CanaryClock extends DurableObject<Bindings> {
   async stop(): Promise<void> {
     await this.ctx.storage.deleteAlarm();
     const sql = this.ctx.storage.sql;
-    for (const table of ['check_ins', 'transitions', 'pending_activity']) sql.exec(`DELETE FROM ${table}`);
-    if (this.state()) sql.exec('UPDATE canary_clock SET gone = 1, timer_due_at = NULL');
+    for (const table of ['transitions', 'pending_activity']) sql.exec(`DELETE FROM ${table}`);
+    if (this.state()) sql.exec(`UPDATE canary_clock SET gone = 1, timer_due_at = NULL, check_ins = '[]'`);
     else sql.exec(`INSERT INTO canary_clock (one, id, gone) VALUES (1, '', 1)`);
   }
 
@@ -320,7 +313,6 @@ export class CanaryClock extends DurableObject<Bindings> {
     if (unsent) throw unsent;
     // Earlier cycles are history in D1 once written there.
     sql.exec('DELETE FROM transitions WHERE cycle_deadline < ? AND projected = 1', cycle);
-    this.checkIns.prune(now);
     if (opts.arm) await this.armAlarm(next);
     return next;
   }
@@ -399,7 +391,6 @@ export class CanaryClock extends DurableObject<Bindings> {
     }
     for (const a of activities) sql.exec('DELETE FROM pending_activity WHERE id = ?', a.id);
     this.checkIns.markSent(checkIns);
-    if (checkIns.length) this.unqueued = null;
   }
 
   /**
@@ -500,11 +491,14 @@ export class CanaryClock extends DurableObject<Bindings> {
       return null;
     }
     const sql = this.ctx.storage.sql;
-    // A migrated object may hold check-ins D1 has not seen yet: its own record wins.
+    // A migrated object may hold check-ins D1 has not seen yet: its own record wins, and its log is kept.
     const ownLatest = this.checkIns.latestAt();
     sql.exec(
-      `INSERT OR REPLACE INTO canary_clock (one, id, user_id, name, interval_seconds, last_check_in, token_version, timer_due_at)
-       VALUES (1, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO canary_clock (one, id, user_id, name, interval_seconds, last_check_in, token_version, timer_due_at)
+       VALUES (1, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (one) DO UPDATE SET id = excluded.id, user_id = excluded.user_id, name = excluded.name,
+         interval_seconds = excluded.interval_seconds, last_check_in = excluded.last_check_in,
+         token_version = excluded.token_version, timer_due_at = excluded.timer_due_at, gone = 0`,
       canaryId,
       row.user_id,
       row.name,
@@ -536,7 +530,6 @@ export class CanaryClock extends DurableObject<Bindings> {
    */
   private async recordAndRearm(state: ClockState, entry: ClockCheckIn, opts: { written: boolean; later: boolean }): Promise<number> {
     const sql = this.ctx.storage.sql;
-    this.checkIns.record(entry, opts.written);
     state.last_check_in = Math.max(state.last_check_in, entry.at);
     const next = nextAttention(state, this.cycleRows(state, cycleDeadlineOf(state)), entry.at);
     const was = state.timer_due_at;
@@ -548,7 +541,13 @@ export class CanaryClock extends DurableObject<Bindings> {
     const armed = muchLater || overdue ? await this.ctx.storage.getAlarm() : undefined;
     const moves = was === null || next < was || (muchLater && armed === was && !this.owesProjection());
     if (moves) state.timer_due_at = next;
-    sql.exec('UPDATE canary_clock SET last_check_in = max(last_check_in, ?), timer_due_at = ?', entry.at, state.timer_due_at);
+    // The log is read and written with no await between (check-in-log.ts): a check-in recorded meanwhile is kept.
+    sql.exec(
+      'UPDATE canary_clock SET last_check_in = max(last_check_in, ?), timer_due_at = ?, check_ins = ?',
+      entry.at,
+      state.timer_due_at,
+      this.checkIns.withRecorded(entry, opts.written),
+    );
     if (moves) await this.armAlarm(next);
     else if (overdue && armed === null) {
       // Dated by the check-in, as everything this object does is by its caller's clock.
@@ -602,7 +601,6 @@ export class CanaryClock extends DurableObject<Bindings> {
         if (armed === null || resendAt < armed) await this.ctx.storage.setAlarm(resendAt);
       } finally {
         this.sending = null;
-        this.unqueued = null;
       }
     })();
     return this.sending;

@@ -1,25 +1,25 @@
+import { logFromRows } from './check-in-log';
+
 /**
  * The canary object's own SQLite tables (durable/canary-clock.ts): created when any is missing, the
- * state of an object from the first edge release moved into them, and an earlier release's rowid tables
- * rebuilt WITHOUT ROWID.
+ * state of an object from the first edge release moved into them, an earlier release's rowid tables
+ * rebuilt WITHOUT ROWID, and its `check_ins` table folded into the clock's row.
  */
 
 /**
- * The object's own tables, by name (created when any is missing). The ones written on every check-in and
- * wake are WITHOUT ROWID, keyed by what identifies a row, with no second index: each insert, update or
- * delete then writes one row, where a rowid table with a text key wrote the key's index too (and
- * `check_ins` an index on `at` as well). Cloudflare bills an object's rows written as D1's
- * (docs/performance.md "The objects' own storage"). Each table holds a handful of rows — a week of
- * check-ins, the current cycle's timer events — so the lookups by other columns scan them.
+ * The object's own tables, by name (created when any is missing). The recent check-ins are a column of the
+ * clock's row (`check_ins`, JSON: durable/check-in-log.ts), which a check-in writes anyway: one row written
+ * per check-in. The tables written on each wake are WITHOUT ROWID, keyed by what identifies a row, with no
+ * second index: each insert, update or delete then writes one row, where a rowid table with a text key wrote
+ * the key's index too. Cloudflare bills an object's rows written as D1's (docs/performance.md "The objects'
+ * own storage"). Each table holds a handful of rows — the current cycle's timer events — so the lookups by
+ * other columns scan them.
  */
 const SCHEMA = {
   canary_clock: `CREATE TABLE IF NOT EXISTS canary_clock (
       one INTEGER PRIMARY KEY CHECK (one = 1), id TEXT NOT NULL, user_id TEXT NOT NULL DEFAULT '', name TEXT NOT NULL DEFAULT '',
       interval_seconds INTEGER NOT NULL DEFAULT 0, last_check_in INTEGER NOT NULL DEFAULT 0, token_version INTEGER NOT NULL DEFAULT 0,
-      timer_due_at INTEGER, gone INTEGER NOT NULL DEFAULT 0)`,
-  check_ins: `CREATE TABLE IF NOT EXISTS check_ins (
-      event_id TEXT PRIMARY KEY, at INTEGER NOT NULL, source TEXT NOT NULL, sent INTEGER NOT NULL DEFAULT 0,
-      applied INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID`,
+      timer_due_at INTEGER, gone INTEGER NOT NULL DEFAULT 0, check_ins TEXT NOT NULL DEFAULT '[]')`,
   // A timer event once per cycle, kind and number of misses: its key (the engine's INSERT OR IGNORE relies on it).
   transitions: `CREATE TABLE IF NOT EXISTS transitions (
       cycle_deadline INTEGER NOT NULL, kind TEXT NOT NULL, misses INTEGER NOT NULL, id TEXT NOT NULL, due_at INTEGER NOT NULL,
@@ -33,8 +33,8 @@ const SCHEMA = {
       one INTEGER PRIMARY KEY CHECK (one = 1), schedule TEXT, paused_until INTEGER)`,
 };
 
-/** The tables an earlier release created as rowid tables (with `check_ins_at`): rebuilt once, rows kept. */
-const REBUILT_WITHOUT_ROWID = ['check_ins', 'transitions', 'pending_activity'] as const;
+/** The tables an earlier release created as rowid tables: rebuilt once, rows kept. */
+const REBUILT_WITHOUT_ROWID = ['transitions', 'pending_activity'] as const;
 
 /**
  * Creates what is missing. The object is built again after every eviction (each wake of an idle canary): one
@@ -48,11 +48,33 @@ export function ensureClockTables(sql: SqlStorage) {
       .map((r) => [r.name, r.sql ?? ''] as const),
   );
   if (!Object.keys(SCHEMA).every((name) => present.has(name))) for (const ddl of Object.values(SCHEMA)) sql.exec(ddl);
+  const clock = present.get('canary_clock');
+  if (clock && !/\bcheck_ins\b/.test(clock)) sql.exec(`ALTER TABLE canary_clock ADD COLUMN check_ins TEXT NOT NULL DEFAULT '[]'`);
   if (present.has('clock')) migrateFromCheckInClock(sql);
   for (const table of REBUILT_WITHOUT_ROWID) {
     const ddl = present.get(table);
     if (ddl && !/WITHOUT ROWID/i.test(ddl)) rebuildWithoutRowid(sql, table);
   }
+  if (present.has('check_ins')) foldCheckInsTable(sql);
+}
+
+/**
+ * Moves the `check_ins` table of an earlier release into the clock's row (every row kept, as sent and applied
+ * as it was; a table without the `applied` column counts none applied, so a settle writes them again:
+ * idempotent), then drops it with its index.
+ */
+function foldCheckInsTable(sql: SqlStorage) {
+  const applied = sql
+    .exec<{ name: string }>(`SELECT name FROM pragma_table_info('check_ins')`)
+    .toArray()
+    .some((c) => c.name === 'applied');
+  const rows = sql
+    .exec<{ event_id: string; at: number; source: 'ping'; sent: number; applied: number }>(
+      `SELECT event_id, at, source, sent, ${applied ? 'applied' : '0 AS applied'} FROM check_ins`,
+    )
+    .toArray();
+  if (rows.length) sql.exec('UPDATE canary_clock SET check_ins = ?', logFromRows(rows));
+  sql.exec('DROP TABLE check_ins');
 }
 
 /**
@@ -80,15 +102,12 @@ function rebuildWithoutRowid(sql: SqlStorage, table: (typeof REBUILT_WITHOUT_ROW
 }
 
 /**
- * An object of the first edge release kept its state in a `clock` table, without its owner, and its
- * check-ins without an `applied` mark: the state moves here and the object's `load` completes it from D1 on
- * first touch; its check-ins stay (those not yet sent are sent) and count as not yet applied, so a settle
- * writes them again (idempotent).
+ * An object of the first edge release kept its state in a `clock` table, without its owner: the state moves
+ * here and the object's `load` completes it from D1 on first touch. Its check-ins (a table without an
+ * `applied` mark) are folded in after it (foldCheckInsTable).
  */
-export function migrateFromCheckInClock(sql: SqlStorage) {
+function migrateFromCheckInClock(sql: SqlStorage) {
   if (!sql.exec(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'clock'`).toArray().length) return;
-  const columns = sql.exec<{ name: string }>(`SELECT name FROM pragma_table_info('check_ins')`).toArray();
-  if (!columns.some((c) => c.name === 'applied')) sql.exec('ALTER TABLE check_ins ADD COLUMN applied INTEGER NOT NULL DEFAULT 0');
   sql.exec(`INSERT OR IGNORE INTO canary_clock (one, id, interval_seconds, last_check_in, token_version, timer_due_at, gone)
             SELECT 1, canary_id, interval_seconds, last_check_in, token_version, timer_due_at, gone FROM clock`);
   sql.exec('DROP TABLE clock');
