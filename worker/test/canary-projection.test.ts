@@ -5,7 +5,7 @@ import { CanaryClock, type ClockCheckIn } from '../src/durable/canary-clock';
 import { ensureClockTables } from '../src/durable/clock-tables';
 import { clockOf, settleCanaries } from '../src/domains/canary/canary-timer';
 import { legacyCanaryToken } from '../src/domains/canary/canary-token';
-import { checkInWithToken } from '../src/domains/canary/check-in';
+import { checkInAll, checkInWithToken } from '../src/domains/canary/check-in';
 import { checkInSender, queueCheckInProjection } from '../src/domains/canary/check-in-sender';
 import { applyProjections } from '../src/domains/canary/projection-batch';
 import { deleteCanary } from '../src/domains/canary/delete-canary';
@@ -109,6 +109,29 @@ describe('a token check-in at the edge', () => {
     await applyProjections(createServiceContext(env), projections.bodies as CheckInProjection[]);
     const row = await env.DB.prepare('SELECT last_check_in, timer_due_at FROM canaries WHERE id = ?').bind(canary.id).first();
     expect(row).toEqual({ last_check_in: at, timer_due_at: at + 0.8 * HOUR });
+  });
+
+  it('the Heartbeat moves the timer too, and D1’s after its batch; one a minute later moves neither', async () => {
+    const owner = await signedInUser();
+    const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
+    const timers = async () => ({
+      alarm: await runInDurableObject(clock(canary.id), (_, state) => state.storage.getAlarm()),
+      d1: await env.DB.prepare('SELECT last_check_in, timer_due_at FROM canaries WHERE id = ?').bind(canary.id).first(),
+    });
+    const halfAnHourOn = Date.now() + 0.5 * HOUR;
+    const answer = await checkInAll(
+      createServiceContext(env, () => new Date(halfAnHourOn)),
+      owner.id,
+      'web',
+    );
+    const at = Date.parse(answer.last_check_in);
+    expect(await timers()).toEqual({ alarm: at + 0.8 * HOUR, d1: { last_check_in: at, timer_due_at: at + 0.8 * HOUR } });
+    await checkInAll(
+      createServiceContext(env, () => new Date(at + 60_000)),
+      owner.id,
+      'web',
+    );
+    expect(await timers()).toEqual({ alarm: at + 0.8 * HOUR, d1: { last_check_in: at + 60_000, timer_due_at: at + 0.8 * HOUR } });
   });
 
   it('leaves its alarm at a ping a minute after the last: one early wake per grace start costs less than an alarm set on every ping', async () => {
@@ -590,6 +613,26 @@ describe('an object of the first edge release (check-ins only, its state in a `c
     expect(await runDurableObjectAlarm(clockOf(env, canary.id))).toBe(true);
     await runInDurableObject(clockOf(env, canary.id), async (_: unknown, state: DurableObjectState) => {
       expect(await state.storage.getAlarm()).toBe(start + 0.8 * HOUR);
+    });
+  });
+});
+
+describe('an object of the release before a waiting warning had its own time to be looked at again', () => {
+  it('gains the column once, its timer events kept', async () => {
+    const { canary } = await hourlyCanaryAndAnUnsentCheckIn();
+    await clock(canary.id).advanceAt(canary.id, (await lastCheckInInD1(canary.id)) + 0.85 * HOUR, 'reconciler');
+    await runInDurableObject(clock(canary.id), async (_: unknown, state: DurableObjectState) => {
+      const sql = state.storage.sql;
+      const columns = () =>
+        sql
+          .exec<{ name: string }>(`SELECT name FROM pragma_table_info('transitions')`)
+          .toArray()
+          .map((c) => c.name);
+      sql.exec('ALTER TABLE transitions DROP COLUMN recheck_at');
+      expect(columns()).not.toContain('recheck_at');
+      ensureClockTables(sql);
+      expect(columns()).toContain('recheck_at');
+      expect(sql.exec<{ kind: string }>('SELECT kind FROM transitions').toArray()).toEqual([{ kind: 'grace_reminder' }]);
     });
   });
 });

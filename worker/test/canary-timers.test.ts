@@ -146,24 +146,29 @@ describe('the deadline timer (advanceCanary with a controlled clock)', () => {
     expect((await transitionsOf(canary.id)).filter((t) => t.kind === 'missed').every((t) => t.counts_from === null)).toBe(true);
   });
 
-  it('does not send a warning again while its notice waits for the end of the owner’s quiet hours: the notice’s own job sends it then', async () => {
-    const { owner, canary, graceStart } = await hourlyCanary();
+  it('does not send a warning again while its notice waits for the end of the owner’s quiet hours, nor wakes for it before the notice’s own try: the notice’s job sends it then', async () => {
+    const { owner, canary, graceStart, deadline } = await hourlyCanary();
     const hhmm = (t: number) => new Date(t).toISOString().slice(11, 16);
     await saveNotifyPreferences(servicesAt(Date.now()), owner.id, {
       ...DEFAULT_NOTIFY_PREFERENCES,
-      quiet_hours: { start: hhmm(graceStart - HOUR), end: hhmm(graceStart + 2 * HOUR) },
+      quiet_hours: { start: hhmm(graceStart - HOUR), end: hhmm(graceStart + 2 * 60_000) },
     });
     const grace = await captureJobs(() => advanceCanary(servicesAt(graceStart), canary.id, 'alarm'));
     expect(await deliverNotices(grace.sent, graceStart + 2000)).toEqual(['delayed']);
-    // Its times to be sent again (1 and 3 minutes on) come while the notice waits, pending in D1: nothing goes.
-    for (const at of [graceStart + 60_000, graceStart + 180_000]) {
-      expect((await captureJobs(() => advanceCanary(servicesAt(at), canary.id, 'alarm'))).sent).toEqual([]);
-    }
-    // Once its notice is no longer waiting (here: taken by a channel the object never heard of), it goes again, so its delivery is reported.
+    const noticeId = (grace.sent[0] as { transition_id: string }).transition_id;
+    const { due_at: noticeDue } = (await env.DB.prepare('SELECT due_at FROM owner_notices WHERE id = ?').bind(noticeId).first<{ due_at: number }>())!;
+    // Its time to be sent again (a minute on) comes while the notice waits, pending in D1: nothing goes, and the
+    // object looks again only once the notice's own try is past — not 2, 4, 8 … minutes on.
+    const waiting = await captureJobs(() => advanceCanary(servicesAt(graceStart + 60_000), canary.id, 'alarm'));
+    expect(waiting.sent).toEqual([]);
+    expect(waiting.result.nextDueAt?.getTime()).toBe(noticeDue + 5 * 60_000);
+    expect(noticeDue + 5 * 60_000).toBeLessThan(deadline);
+    expect((await captureJobs(() => advanceCanary(servicesAt(graceStart + 180_000), canary.id, 'alarm'))).sent).toEqual([]);
+    // Once its notice is no longer waiting (here: taken by a channel whose delivery the object never heard of), it goes again, so its delivery is reported.
     await env.DB.prepare("UPDATE owner_notices SET status = 'sent', sent_at = ? WHERE id = ?")
-      .bind(graceStart + 200_000, (grace.sent[0] as { transition_id: string }).transition_id)
+      .bind(noticeDue + 1000, noticeId)
       .run();
-    expect(canaryNotices((await captureJobs(() => advanceCanary(servicesAt(graceStart + 420_000), canary.id, 'alarm'))).sent)).toEqual(['grace_reminder']);
+    expect(canaryNotices((await captureJobs(() => advanceCanary(servicesAt(noticeDue + 5 * 60_000), canary.id, 'alarm'))).sent)).toEqual(['grace_reminder']);
   });
 
   it('never emits the misses of a cycle that a check-in ended during the fresh grace period', async () => {

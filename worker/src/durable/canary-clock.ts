@@ -36,6 +36,9 @@ export interface CadenceChange {
   paused_until: number | null;
 }
 
+/** A timer event as the object holds it: D1's row, and when a warning waiting in D1 is looked at again. */
+type ObjectTransition = TransitionRow & { recheck_at?: number | null };
+
 interface ClockState extends CanaryFacts {
   token_version: number;
   /** When the canary's timer next needs the engine (its alarm may be set earlier, to resend). */
@@ -43,6 +46,11 @@ interface ClockState extends CanaryFacts {
   gone: number;
 }
 
+/**
+ * A warning whose notice waits in D1 is looked at again this long after the notice's own next try: time for
+ * that try's job to run and its delivery to come back (CanaryClock.warningDelivered), which ends the wait.
+ */
+const WAITING_RECHECK_AFTER_MS = 5 * 60_000;
 /** A projection that could not be queued is tried again this much later. */
 const RESEND_AFTER_MS = 30_000;
 /** Check-ins per wake message (about 100 bytes each: a message stays well under the queue's 128 KB). */
@@ -131,7 +139,7 @@ export class CanaryClock extends DurableObject<Bindings> {
   ): Promise<{ interval_seconds: number; deadline: number; next_wake: number } | null> {
     const state = await this.load(canaryId);
     if (!state || (version !== null && version !== state.token_version)) return null;
-    const nextWake = await this.recordAndRearm(state, entry, { written: false, later: true });
+    const { next: nextWake } = await this.recordAndRearm(state, entry, { written: false });
     if (this.checkIns.unsentCount() >= QUEUE_OWN_AFTER) this.ctx.waitUntil(this.sendPending());
     return { interval_seconds: state.interval_seconds, deadline: cycleDeadlineOf(state), next_wake: nextWake };
   }
@@ -141,12 +149,15 @@ export class CanaryClock extends DurableObject<Bindings> {
     await this.sendPending();
   }
 
-  /** The signed-in Heartbeat already wrote this check-in into D1 in its own batch: only the clock moves. */
-  async noteCheckIn(canaryId: string, entry: ClockCheckIn): Promise<void> {
+  /**
+   * The signed-in Heartbeat already wrote this check-in into D1 in its own batch: only the clock moves. Returns
+   * the timer when it moved, for the Heartbeat to write into D1 after its batch (null: it stayed).
+   */
+  async noteCheckIn(canaryId: string, entry: ClockCheckIn): Promise<number | null> {
     const state = await this.load(canaryId);
-    if (!state) return;
-    // Only earlier: the Heartbeat's batch does not move D1's timer, so the early wake that does is kept.
-    await this.recordAndRearm(state, entry, { written: true, later: false });
+    if (!state) return null;
+    const { next, moved } = await this.recordAndRearm(state, entry, { written: true });
+    return moved ? next : null;
   }
 
   /** The owner renamed the canary (D1 has the new name): its notices use it from now on. */
@@ -289,8 +300,10 @@ export class CanaryClock extends DurableObject<Bindings> {
       const notices = [...warnings, ...due.filter((t) => t.misses === 1), ...pauseNotices].map((t) => this.noticeOf(state, t));
       await sendInBatches(this.env.JOBS, [...due.map(toMissedEvent), ...notices]);
       for (const t of [...warnings, ...pauseNotices]) sql.exec('UPDATE transitions SET emitted_at = ?, projected = 0 WHERE id = ?', now, t.id);
-      // Not sent again, and looked at again later (the backoff goes on from now); D1 keeps the last send.
-      for (const t of waiting) sql.exec('UPDATE transitions SET emitted_at = ? WHERE id = ?', now, t.id);
+      // Not sent again, and looked at again once its notice's own next try is past (the backoff goes on from
+      // now); D1 keeps the last send.
+      for (const { row, dueAt } of waiting)
+        sql.exec('UPDATE transitions SET emitted_at = ?, recheck_at = ? WHERE id = ?', now, dueAt + WAITING_RECHECK_AFTER_MS, row.id);
       for (const t of due) {
         sql.exec('UPDATE transitions SET emitted_at = ?, projected = 0 WHERE id = ? AND emitted_at IS NULL', now, t.id);
         log.info('missed_checkins emitted', { canary_id: state.id, misses: t.misses, late_ms: now - t.due_at });
@@ -324,22 +337,26 @@ export class CanaryClock extends DurableObject<Bindings> {
    * lost: reconcile-releases.ts), and its delivery comes back here. A resend is for a job that never became
    * a notice, or a delivery this object never heard of (the consumer reports it again). Each resend was a
    * queue message, an emission mark and its projection, every 1, 2, 4 … minutes through a night's quiet
-   * hours. If D1 cannot answer, every one is sent, as before.
+   * hours. A waiting one is looked at again only once its notice's next try (`dueAt`) is past: each look
+   * was a wake of its own. If D1 cannot answer, every one is sent, as before.
    */
-  private async warningsNotWaiting(due: TransitionRow[]): Promise<{ warnings: TransitionRow[]; waiting: TransitionRow[] }> {
+  private async warningsNotWaiting(due: TransitionRow[]): Promise<{ warnings: TransitionRow[]; waiting: { row: TransitionRow; dueAt: number }[] }> {
     const resends = due.filter((t) => t.emitted_at != null);
     if (!resends.length) return { warnings: due, waiting: [] };
-    let pending: Set<string>;
+    let pending: Map<string, number>;
     try {
-      const { results } = await this.env.DB.prepare(`SELECT id FROM owner_notices WHERE id IN (SELECT value FROM json_each(?1)) AND status = 'pending'`)
+      const { results } = await this.env.DB.prepare(`SELECT id, due_at FROM owner_notices WHERE id IN (SELECT value FROM json_each(?1)) AND status = 'pending'`)
         .bind(JSON.stringify(resends.map((t) => t.id)))
-        .all<{ id: string }>();
-      pending = new Set(results.map((r) => r.id));
+        .all<{ id: string; due_at: number }>();
+      pending = new Map(results.map((r) => [r.id, r.due_at]));
     } catch (err) {
       log.warn('could not read whether warnings wait; sending them again', { error: String(err) });
       return { warnings: due, waiting: [] };
     }
-    return { warnings: due.filter((t) => !pending.has(t.id)), waiting: due.filter((t) => pending.has(t.id)) };
+    return {
+      warnings: due.filter((t) => !pending.has(t.id)),
+      waiting: due.flatMap((row) => (pending.has(row.id) ? [{ row, dueAt: pending.get(row.id)! }] : [])),
+    };
   }
 
   /**
@@ -369,7 +386,7 @@ export class CanaryClock extends DurableObject<Bindings> {
       messages.push({
         type: 'canary_wake',
         canary_id: state.id,
-        transitions: transitions.slice(m * WAKE_ROWS_PER_MESSAGE, (m + 1) * WAKE_ROWS_PER_MESSAGE),
+        transitions: transitions.slice(m * WAKE_ROWS_PER_MESSAGE, (m + 1) * WAKE_ROWS_PER_MESSAGE).map(({ recheck_at: _, ...t }) => t),
         activities: m === 0 ? activities : [],
         ...(checkIns.length ? { check_ins: checkIns.slice(m * CHECK_INS_PER_MESSAGE, (m + 1) * CHECK_INS_PER_MESSAGE) } : {}),
         ...(timerDueAt === undefined ? {} : { timer_due_at: timerDueAt }),
@@ -419,11 +436,11 @@ export class CanaryClock extends DurableObject<Bindings> {
   }
 
   /** This object's timer events where `where` holds, as D1's rows (with the canary and its owner). */
-  private transitionsWhere(state: ClockState, where: string, ...params: SqlStorageValue[]): TransitionRow[] {
+  private transitionsWhere(state: ClockState, where: string, ...params: SqlStorageValue[]): ObjectTransition[] {
     return this.ctx.storage.sql
       .exec<Omit<TransitionRow, 'canary_id' | 'user_id'> & Record<string, SqlStorageValue>>(`SELECT * FROM transitions WHERE ${where}`, ...params)
       .toArray()
-      .map(({ projected: _, ...t }) => ({ ...t, canary_id: state.id, user_id: state.user_id }) as TransitionRow);
+      .map(({ projected: _, ...t }) => ({ ...t, canary_id: state.id, user_id: state.user_id }) as ObjectTransition);
   }
 
   private cycleRows(state: ClockState, cycle: number): TransitionRow[] {
@@ -517,10 +534,12 @@ export class CanaryClock extends DurableObject<Bindings> {
   /**
    * Records a check-in (`written`: D1 already has it — the Heartbeat's own batch — so it is neither sent nor
    * settled again) and sets the timer for the new cycle, in one write of the clock's row. Returns the next
-   * wake the check-in leaves: when the canary next needs attention (plan-wake.ts nextAttention).
+   * wake the check-in leaves: when the canary next needs attention (plan-wake.ts nextAttention), and whether
+   * the timer moved to it (its caller then moves D1's copy: the token check-in's projection, the Heartbeat's
+   * own write).
    *
    * A check-in only moves deadlines later. The timer moves earlier when the new cycle's first need comes
-   * before it (a pause notice); and with `later`, it moves later to that need too, instead of leaving a wake
+   * before it (a pause notice); and it moves later to that need too, instead of leaving a wake
    * that would only re-arm — when that wake would come at least half its lead early (the first check-in of a
    * cycle, not each ping of a script), and unless the object owes D1 a projection (a timer event or activity
    * row not written yet, which that wake sends) or its alarm was set for a resend (not its timer). Each early wake
@@ -528,7 +547,7 @@ export class CanaryClock extends DurableObject<Bindings> {
    * A wake well past its time with no alarm armed was lost (the runtime gave up on it): the check-in brings
    * it back at once instead of leaving it to the reconciler's next scan for lost timers.
    */
-  private async recordAndRearm(state: ClockState, entry: ClockCheckIn, opts: { written: boolean; later: boolean }): Promise<number> {
+  private async recordAndRearm(state: ClockState, entry: ClockCheckIn, opts: { written: boolean }): Promise<{ next: number; moved: boolean }> {
     const sql = this.ctx.storage.sql;
     state.last_check_in = Math.max(state.last_check_in, entry.at);
     const next = nextAttention(state, this.cycleRows(state, cycleDeadlineOf(state)), entry.at);
@@ -536,7 +555,7 @@ export class CanaryClock extends DurableObject<Bindings> {
     // Later only when the wake left armed would come at least half its lead early: a script pinging every
     // minute would otherwise set the alarm on every ping, where one early wake per grace start costs less.
     // (The alarm is read only when it matters: most check-ins of a busy canary move nothing.)
-    const muchLater = opts.later && was !== null && (next - was) * 2 >= next - entry.at;
+    const muchLater = was !== null && (next - was) * 2 >= next - entry.at;
     const overdue = was !== null && was < entry.at - OVERDUE_AFTER_MS;
     const armed = muchLater || overdue ? await this.ctx.storage.getAlarm() : undefined;
     const moves = was === null || next < was || (muchLater && armed === was && !this.owesProjection());
@@ -553,7 +572,7 @@ export class CanaryClock extends DurableObject<Bindings> {
       // Dated by the check-in, as everything this object does is by its caller's clock.
       await this.ctx.storage.setAlarm(entry.at);
     }
-    return next;
+    return { next, moved: moves && was !== next };
   }
 
   /** Whether a timer event or activity row is still to be written into D1 (a wake's projection sends it). */

@@ -21,10 +21,11 @@ const SCHEMA = {
       interval_seconds INTEGER NOT NULL DEFAULT 0, last_check_in INTEGER NOT NULL DEFAULT 0, token_version INTEGER NOT NULL DEFAULT 0,
       timer_due_at INTEGER, gone INTEGER NOT NULL DEFAULT 0, check_ins TEXT NOT NULL DEFAULT '[]')`,
   // A timer event once per cycle, kind and number of misses: its key (the engine's INSERT OR IGNORE relies on it).
+  // `recheck_at` (the object's own, not D1's): a warning whose notice waits in D1 is looked at again no earlier.
   transitions: `CREATE TABLE IF NOT EXISTS transitions (
       cycle_deadline INTEGER NOT NULL, kind TEXT NOT NULL, misses INTEGER NOT NULL, id TEXT NOT NULL, due_at INTEGER NOT NULL,
       fired_at INTEGER NOT NULL, counts_from INTEGER, emitted_at INTEGER, delivery_channel TEXT, delivery_status TEXT,
-      delivered_at INTEGER, recorded_by TEXT NOT NULL, projected INTEGER NOT NULL DEFAULT 0,
+      delivered_at INTEGER, recorded_by TEXT NOT NULL, projected INTEGER NOT NULL DEFAULT 0, recheck_at INTEGER,
       PRIMARY KEY (cycle_deadline, kind, misses)) WITHOUT ROWID`,
   pending_activity: 'CREATE TABLE IF NOT EXISTS pending_activity (id TEXT PRIMARY KEY, row TEXT NOT NULL) WITHOUT ROWID',
   // A table of its own (not new columns of canary_clock): an object from before gets it from the
@@ -55,6 +56,9 @@ export function ensureClockTables(sql: SqlStorage) {
     const ddl = present.get(table);
     if (ddl && !/WITHOUT ROWID/i.test(ddl)) rebuildWithoutRowid(sql, table);
   }
+  const transitions = present.get('transitions');
+  if (transitions && /WITHOUT ROWID/i.test(transitions) && !/\brecheck_at\b/.test(transitions))
+    sql.exec('ALTER TABLE transitions ADD COLUMN recheck_at INTEGER');
   if (present.has('check_ins')) foldCheckInsTable(sql);
 }
 

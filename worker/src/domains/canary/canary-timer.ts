@@ -26,12 +26,16 @@ export async function armCanaryTimer(env: Bindings, canaryId: string): Promise<n
   }
 }
 
-/** Tells a canary's object of a check-in the Heartbeat already wrote into D1 (a failure is logged: D1 has it). */
-export async function noteCheckIn(env: Bindings, canaryId: string, entry: ClockCheckIn): Promise<void> {
+/**
+ * Tells a canary's object of a check-in the Heartbeat already wrote into D1 (a failure is logged: D1 has it).
+ * Returns the object's timer when the check-in moved it (D1's copy is then behind), else null.
+ */
+export async function noteCheckIn(env: Bindings, canaryId: string, entry: ClockCheckIn): Promise<number | null> {
   try {
-    await clockOf(env, canaryId).noteCheckIn(canaryId, entry);
+    return await clockOf(env, canaryId).noteCheckIn(canaryId, entry);
   } catch (err) {
     log.warn('could not tell a canary clock of a check-in; its next wake reads D1', { canary_id: canaryId, error: String(err) });
+    return null;
   }
 }
 

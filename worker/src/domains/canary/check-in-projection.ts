@@ -158,3 +158,20 @@ export async function applyUserCheckIn(ctx: CheckInContext, userId: string, entr
     ),
   );
 }
+
+/**
+ * The timers the Heartbeat's check-in moved in the canaries' objects (`timers`: canary id → new timer), written
+ * into D1 after its batch, which could not know them: D1's copy then holds where each alarm now is, and the
+ * reconciler's scan for lost timers finds nothing overdue (docs/decisions/canary-engine.md "A check-in moves
+ * the timer"). Only while that check-in is still the canary's latest in D1: a later one carried its own.
+ */
+export async function moveTimersAfterHeartbeat(ctx: CheckInContext, at: number, timers: ReadonlyMap<string, number>): Promise<void> {
+  if (!timers.size) return;
+  await ctx.env.DB.prepare(
+    `UPDATE canaries SET timer_due_at = n.timer_due_at
+     FROM (SELECT json_extract(value, '$[0]') AS canary_id, json_extract(value, '$[1]') AS timer_due_at FROM json_each(?1)) AS n
+     WHERE canaries.id = n.canary_id AND canaries.last_check_in = ?2 AND canaries.timer_due_at IS NOT n.timer_due_at`,
+  )
+    .bind(JSON.stringify([...timers]), at)
+    .run();
+}

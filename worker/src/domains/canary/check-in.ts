@@ -4,7 +4,8 @@ import type { ServiceContext } from '../../env';
 import { AppError } from '../../lib/errors';
 import { fromHex } from '../../lib/encoding';
 import { constantTimeEqual } from '../../lib/secrets';
-import { applyUserCheckIn } from './check-in-projection';
+import { log } from '../../lib/logger';
+import { applyUserCheckIn, moveTimersAfterHeartbeat } from './check-in-projection';
 import { readCanaryToken } from './canary-token';
 import { clockOf, noteCheckIn } from './canary-timer';
 import { queueCheckInProjection } from './check-in-sender';
@@ -68,13 +69,16 @@ export async function checkInCanary(ctx: ServiceContext, canaryId: string, versi
 /**
  * The Heartbeat: a signed-in user checks in every active canary at once (works with none, for the
  * dead-man). It needs D1 to know the user's canaries, so it writes its projection there in the same one
- * batch, then tells each canary's object in parallel.
+ * batch, then tells each canary's object in parallel, then writes into D1 the timers the objects moved.
  */
 export async function checkInAll(ctx: ServiceContext, userId: string, source: CheckInSource): Promise<TCheckInResult> {
   const now = ctx.now().getTime();
   const entry = { event_id: crypto.randomUUID(), at: now, source };
   const canaries = await applyUserCheckIn(ctx, userId, entry);
-  await Promise.all(canaries.map((c) => noteCheckIn(ctx.env, c.id, entry)));
+  const moved = await Promise.all(canaries.map(async (c) => [c.id, await noteCheckIn(ctx.env, c.id, entry)] as const));
+  const timers = new Map(moved.filter((m): m is readonly [string, number] => m[1] !== null));
+  // Left behind, D1's timer only costs the reconciler a look at the object: the check-in stands either way.
+  await moveTimersAfterHeartbeat(ctx, now, timers).catch((err) => log.warn('could not move the Heartbeat’s timers in D1', { error: String(err) }));
   return result(
     now,
     canaries.map((c) => ({

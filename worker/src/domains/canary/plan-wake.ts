@@ -187,11 +187,15 @@ export function missesToEmit(canary: Cadence, recorded: readonly TransitionRow[]
  * When an undelivered warning is sent again: as long after its last send as that send was after the
  * warning was recorded (so 1, 2, 4, 8 … minutes), at least a minute and at most six hours apart. A
  * channel that is down for hours is tried again for as long as the cycle lasts; nothing counts meanwhile.
+ * Not before `recheck_at`, the canary object's own mark on a warning whose notice waits in D1 for its own
+ * next try (durable/canary-clock.ts warningsNotWaiting).
  */
 export const WARNING_RESEND_MIN_MS = 60_000;
 export const WARNING_RESEND_MAX_MS = 6 * 3600_000;
-export const warningResendAt = (t: Pick<TransitionRow, 'fired_at' | 'emitted_at'>) =>
-  t.emitted_at == null ? t.fired_at : t.emitted_at + Math.min(WARNING_RESEND_MAX_MS, Math.max(WARNING_RESEND_MIN_MS, t.emitted_at - t.fired_at));
+export const warningResendAt = (t: Pick<TransitionRow, 'fired_at' | 'emitted_at'> & { recheck_at?: number | null }) =>
+  t.emitted_at == null
+    ? t.fired_at
+    : Math.max(t.recheck_at ?? 0, t.emitted_at + Math.min(WARNING_RESEND_MAX_MS, Math.max(WARNING_RESEND_MIN_MS, t.emitted_at - t.fired_at)));
 
 /**
  * The current cycle's warnings that no channel has accepted yet and still matter: the grace reminder
