@@ -16,7 +16,7 @@ import type { CanaryNoticeJob, MissedCheckinsEvent } from '../src/contracts/jobs
 import { clockOf } from '../src/domains/canary/canary-timer';
 import { signedInUser } from './helpers/api';
 import { servicesAt, transitionsOf } from './helpers/canary';
-import { checkInWithQueueDown, queueDown } from './helpers/canary-clock';
+import { checkInWithQueueDown, dbRefusingBatches, queueDown } from './helpers/canary-clock';
 import { byKey, CanaryModel, type ModelCanary } from './helpers/canary-model';
 
 /**
@@ -555,8 +555,8 @@ async function step(world: World, s: Step) {
       if (!c || !armableAfterCheckIn(world, [c])) return;
       if (hasPendingMiss(world, c)) stats.checkInsEndingMissedCycle++;
       model.checkIn(c, world.now);
-      await checkInSender(); // this check-in's own send is the one that fails
-      await checkInWithToken({ ...world.ctx(), env: { ...env, PROJECTIONS: queueDown } }, c.token, 'ping');
+      await checkInSender(); // this check-in's own write is the one that fails
+      await checkInWithToken({ ...world.ctx(), env: { ...env, DB: dbRefusingBatches(), PROJECTIONS: queueDown } }, c.token, 'ping');
       await expectAlarmByNextDue(world, c);
       return;
     }

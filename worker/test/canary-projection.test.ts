@@ -1,6 +1,5 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import type { CheckInProjection } from '../src/contracts/jobs';
 import { CanaryClock, type ClockCheckIn } from '../src/durable/canary-clock';
 import { ensureClockTables } from '../src/durable/clock-tables';
 import { clockOf, settleCanaries } from '../src/domains/canary/canary-timer';
@@ -58,13 +57,22 @@ async function senderWithArmedMessage(recipient: { id: string }, { day, dueAt }:
 }
 
 describe('a token check-in at the edge', () => {
-  it('makes no D1 call on its path: the Worker verifies the token, the object records it', async () => {
+  it('makes no D1 call on its path: the Worker verifies the token, the object records it, and D1 is written after the answer', async () => {
     const owner = await signedInUser();
     const canary = await createCanaryFor(owner.token);
     const worker = countingD1(env.DB);
-    const result = await checkInWithToken(createServiceContext({ ...env, DB: worker.db }), canary.token, 'ping');
+    await checkInSender(); // another test's check-ins on their way
+    const deferred: Promise<unknown>[] = [];
+    const result = await checkInWithToken(
+      createServiceContext({ ...env, DB: worker.db }, undefined, (p) => void deferred.push(p)),
+      canary.token,
+      'ping',
+    );
     expect(result.checked_in).toBe(1);
     expect(worker.trips).toEqual([]);
+    await Promise.all(deferred);
+    expect(worker.trips).toEqual(['batch']);
+    expect(await lastCheckInInD1(canary.id)).toBe(Date.parse(result.last_check_in));
 
     const object = countingD1(env.DB);
     const accepted = await insideClock(canary.id, { DB: object.db }, (clock) =>
@@ -74,39 +82,55 @@ describe('a token check-in at the edge', () => {
     expect(object.trips).toEqual([]);
   });
 
-  it('the check-ins an isolate answers together leave for D1 in one send', async () => {
+  it('the check-ins an isolate answers together are written into D1 in one batch, with no queue message', async () => {
+    const canaries = [];
+    for (let i = 0; i < 3; i++) canaries.push(await createCanaryFor((await signedInUser()).token));
     const projections = queueRecording();
-    const checkIns = [0, 1, 2].map((i) => ({
+    const d1 = countingD1(env.DB);
+    const checkIns = canaries.map((c, i) => ({
       type: 'canary_check_in' as const,
-      canary_id: crypto.randomUUID(),
+      canary_id: c.id,
       event_id: crypto.randomUUID(),
-      at: Date.now() + i,
+      at: Date.now() + 1000 + i,
       source: 'ping' as const,
     }));
     await checkInSender(); // another test's check-ins on their way
-    const sends = checkIns.map((p) => queueCheckInProjection({ ...env, PROJECTIONS: projections.queue }, p));
+    const ctx = createServiceContext({ ...env, DB: d1.db, PROJECTIONS: projections.queue });
+    const sends = checkIns.map((p) => queueCheckInProjection(ctx, p));
     // The first becomes the sender; the others ride along with it.
     expect(sends.map((s) => s !== null)).toEqual([true, false, false]);
     await sends[0];
-    expect(projections.sends()).toBe(1);
-    expect(projections.bodies).toEqual(checkIns);
+    expect(d1.trips).toEqual(['batch']);
+    expect(projections.sends()).toBe(0);
+    for (const [i, c] of canaries.entries()) expect(await lastCheckInInD1(c.id)).toBe(checkIns[i]!.at);
+  });
+
+  it('check-ins D1 does not take go to the PROJECTIONS queue, whose consumer writes them', async () => {
+    const projections = queueRecording();
+    const checkIn = {
+      type: 'canary_check_in' as const,
+      canary_id: crypto.randomUUID(),
+      event_id: crypto.randomUUID(),
+      at: Date.now(),
+      source: 'ping' as const,
+    };
+    await checkInSender();
+    await queueCheckInProjection(createServiceContext({ ...env, DB: dbRefusingBatches(), PROJECTIONS: projections.queue }), checkIn);
+    expect(projections.bodies).toEqual([checkIn]);
   });
 
   it('moves its timer to the new cycle’s grace start with the check-in, and D1’s with it: no early wake is left that would only re-arm', async () => {
     const owner = await signedInUser();
     const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
     const armedBefore = await runInDurableObject(clock(canary.id), (_, state) => state.storage.getAlarm());
-    const projections = queueRecording();
     await checkInSender(); // another test's check-ins on their way
     // Half an hour into the cycle: the wake left armed (its grace start) would come half an hour early.
     const halfAnHourOn = () => new Date(Date.now() + 0.5 * HOUR);
-    const answer = await checkInWithToken(createServiceContext({ ...env, PROJECTIONS: projections.queue }, halfAnHourOn), canary.token, 'ping');
+    const answer = await checkInWithToken(createServiceContext(env, halfAnHourOn), canary.token, 'ping');
     const at = Date.parse(answer.last_check_in);
-    // The new cycle's grace starts 0.8 h after the check-in: the object's alarm and the projection's timer both move there.
-    expect(projections.bodies).toEqual([expect.objectContaining({ canary_id: canary.id, at, timer_due_at: at + 0.8 * HOUR })]);
+    // The new cycle's grace starts 0.8 h after the check-in: the object's alarm and D1's timer both move there.
     expect(await runInDurableObject(clock(canary.id), (_, state) => state.storage.getAlarm())).toBe(at + 0.8 * HOUR);
     expect(at + 0.8 * HOUR).toBeGreaterThan(armedBefore!);
-    await applyProjections(createServiceContext(env), projections.bodies as CheckInProjection[]);
     const row = await env.DB.prepare('SELECT last_check_in, timer_due_at FROM canaries WHERE id = ?').bind(canary.id).first();
     expect(row).toEqual({ last_check_in: at, timer_due_at: at + 0.8 * HOUR });
   });
@@ -269,11 +293,11 @@ describe('a token check-in at the edge', () => {
     expect(projections.bodies).toHaveLength(100);
   });
 
-  it('a send of the Worker that fails hands the check-in back to its object, which queues it itself', async () => {
+  it('a write of the Worker that D1 and the queue both refuse hands the check-in back to its object, which queues it itself', async () => {
     const owner = await signedInUser();
     const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
-    await checkInSender(); // so that this check-in's own send is the one that fails
-    await checkInWithToken(createServiceContext({ ...env, PROJECTIONS: queueDown }), canary.token, 'ping');
+    await checkInSender(); // so that this check-in's own write is the one that fails
+    await checkInWithToken(createServiceContext({ ...env, DB: dbRefusingBatches(), PROJECTIONS: queueDown }), canary.token, 'ping');
     expect(await standingsHeldBy(canary.id)).toEqual(['sent']);
 
     // With the Worker's send working, the object leaves its copy unsent (it queues it at its next wake).

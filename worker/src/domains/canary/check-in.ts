@@ -61,7 +61,7 @@ export async function checkInCanary(ctx: ServiceContext, canaryId: string, versi
   const entry = { event_id: crypto.randomUUID(), at: now, source };
   const accepted = await clockOf(ctx.env, canaryId).checkIn(canaryId, version, entry);
   if (!accepted) return null;
-  const send = queueCheckInProjection(ctx.env, { type: 'canary_check_in', canary_id: canaryId, ...entry, timer_due_at: accepted.next_wake });
+  const send = queueCheckInProjection(ctx, { type: 'canary_check_in', canary_id: canaryId, ...entry, timer_due_at: accepted.next_wake });
   if (send) ctx.defer ? ctx.defer(send) : await send;
   return result(now, [{ id: canaryId, deadline: accepted.deadline }]);
 }
