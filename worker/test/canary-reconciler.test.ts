@@ -4,7 +4,13 @@ import { reconcileCanaries, scansLostTimers } from '../src/cron/reconcile-canari
 import worker from '../src/index';
 import { advanceCanary } from '../src/domains/canary/advance-canary';
 import { checkInAll } from '../src/domains/canary/check-in';
-import { JOB_LOST_AFTER_MS, MISSED_EVENT_LOST_AFTER_MS, pendingNoticesDueBefore, reconcileReleases } from '../src/domains/messages/reconcile-releases';
+import {
+  JOB_LOST_AFTER_MS,
+  MISSED_EVENT_LOST_AFTER_MS,
+  pendingNoticesDueBefore,
+  reconcileReleases,
+  scansLostEvents,
+} from '../src/domains/messages/reconcile-releases';
 import { armOnMissedCheckins } from '../src/domains/messages/release/arm-on-missed-checkins';
 import type { MissedCheckinsEvent } from '../src/contracts/jobs';
 import { captureQueues, createMessageFor, messageRow } from './helpers/messages';
@@ -226,5 +232,11 @@ describe('a missed-check-ins event the queue lost after its retries', () => {
     await captureQueues(() => armOnMissedCheckins(servicesAt(deadline + MISSED_EVENT_LOST_AFTER_MS + 60_000), again!));
     expect((await messageRow(m.id))!.status).toBe('armed');
     expect(await resentAt(deadline + MISSED_EVENT_LOST_AFTER_MS + 11 * 60_000)).toEqual([]);
+  });
+
+  it('is looked for once an hour, on the hour (the scan reads every scheduled message with a miss rule)', () => {
+    const minute = (m: number) => Date.UTC(2026, 10, 29, 12, m, 0);
+    expect([0, 60, 120].map((m) => scansLostEvents(minute(m)))).toEqual([true, true, true]);
+    expect([1, 10, 30, 59].map((m) => scansLostEvents(minute(m)))).toEqual([false, false, false, false]);
   });
 });

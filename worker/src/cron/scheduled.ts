@@ -3,7 +3,7 @@ import { createServiceContext } from '../wiring/service-context';
 import { log } from '../lib/logger';
 import { processDeadmanSwitches } from '../domains/deadman/process-deadman';
 import { reconcileLadder } from '../domains/guardian/reconcile-ladder';
-import { reconcileReleases } from '../domains/messages/reconcile-releases';
+import { reconcileReleases, scansLostEvents } from '../domains/messages/reconcile-releases';
 import { sweepUnassignedVaultFiles } from '../domains/vault/sweep-unassigned';
 import { sweepInactiveAccounts } from '../domains/inactivity/sweep-inactive-accounts';
 import { reconcileWebhooks } from '../domains/webhooks/reconcile';
@@ -23,7 +23,7 @@ export async function runScheduled(controller: ScheduledController, env: Binding
   }
   const scans = scansLostTimers(controller.scheduledTime);
   const reconciled = await reconcileCanaries(ctx, { lostTimers: scans });
-  await reconcileReleases(ctx, { lostEvents: scans });
+  await reconcileReleases(ctx, { lostEvents: scansLostEvents(controller.scheduledTime) });
   await reconcileWebhooks(ctx);
   await reconcileLadder(ctx);
   const deadman = await processDeadmanSwitches(ctx);

@@ -1,4 +1,5 @@
 import { LOST_TIMER_SCAN_EVERY_MINUTES } from '../../src/cron/reconcile-canaries';
+import { LOST_EVENT_SCAN_EVERY_MINUTES } from '../../src/domains/messages/reconcile-releases';
 
 /**
  * Every billable operation of a run, counted at the bindings (instrument.ts, sim-queues.ts), and what it
@@ -51,6 +52,9 @@ export interface Usage {
   outboxBytes: number;
   /** This run's canary rows at its end: what the lost-timer scan reads of them each time it runs. */
   canaryRows: number;
+  /** The release reconciler's scan for lost missed-check-ins events (reconcile-releases.ts missedEventsNotActedOn): its runs and the rows they read. */
+  missedEventScans: number;
+  missedEventScanReads: number;
 }
 
 export const emptyUsage = (): Usage => ({
@@ -78,6 +82,8 @@ export const emptyUsage = (): Usage => ({
   d1Bytes: 0,
   outboxBytes: 0,
   canaryRows: 0,
+  missedEventScans: 0,
+  missedEventScanReads: 0,
 });
 
 /** Workers Paid, as published by Cloudflare (2025, with SQLite-backed objects' storage billed from January 2026); USD. */
@@ -119,6 +125,18 @@ const DAYS_PER_MONTH = 30;
  */
 const LOST_TIMER_SCANS_PER_DAY = (24 * 60) / LOST_TIMER_SCAN_EVERY_MINUTES;
 
+/** The scan for lost missed-check-ins events, once an hour on Cloudflare (reconcile-releases.ts LOST_EVENT_SCAN_EVERY_MINUTES). */
+const LOST_EVENT_SCANS_PER_DAY = (24 * 60) / LOST_EVENT_SCAN_EVERY_MINUTES;
+
+/**
+ * The reads the missed-event scan's production cadence adds to this run's own scans of it (the run's cron may
+ * run it less often), over the run's `days`: its reads grow with the scheduled messages that wait for a miss.
+ */
+function missedEventScanReadsToAdd(u: Usage, days: number): number {
+  if (!u.missedEventScans) return 0;
+  return Math.max(0, (u.missedEventScanReads / u.missedEventScans) * LOST_EVENT_SCANS_PER_DAY * days - u.missedEventScanReads);
+}
+
 /** Monthly cost per 1,000 users, each line scaled from the run's per-user-day rate. */
 export function costPer1000Users(u: Usage, userDays: number, people: number): CostLine[] {
   const perUserMonth = (n: number) => (n / userDays) * DAYS_PER_MONTH * 1000;
@@ -145,6 +163,12 @@ export function costPer1000Users(u: Usage, userDays: number, people: number): Co
     line(
       'D1 rows read by the timer scan (modelled)',
       (u.canaryRows * LOST_TIMER_SCANS_PER_DAY * userDays) / Math.max(1, people),
+      PRICES.d1RowsReadPerMillion,
+      'rows',
+    ),
+    line(
+      'D1 rows read by the missed-event scan, at its production cadence (modelled)',
+      missedEventScanReadsToAdd(u, userDays / Math.max(1, people)),
       PRICES.d1RowsReadPerMillion,
       'rows',
     ),

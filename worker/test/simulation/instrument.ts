@@ -188,6 +188,9 @@ function writtenTable(sql: string): string {
 }
 
 /** A statement's text for the report: the writing part (after any WITH clause), whitespace folded, cut short. */
+/** The release reconciler's scan for lost missed-check-ins events (reconcile-releases.ts missedEventsNotActedOn), by its first words. */
+const MISSED_EVENT_SCAN = /^\s*WITH waiting\(sender_id, n\)/;
+
 function statementKey(sql: string): string {
   const folded = sql.replace(/\s+/g, ' ').trim();
   const write = /\b(?:INSERT|UPDATE|DELETE|REPLACE)\b/i.exec(folded);
@@ -226,6 +229,10 @@ export function instrument(usage: Usage, switches: Switches, alarms: AlarmBook, 
         usage.d1Queries += 1;
         usage.d1RowsRead += meta?.rows_read ?? 0;
         usage.d1RowsWritten += written;
+        if (MISSED_EVENT_SCAN.test(String(sqls[i] ?? sqls[0] ?? ''))) {
+          usage.missedEventScans += 1;
+          usage.missedEventScanReads += meta?.rows_read ?? 0;
+        }
         if (written) {
           const sql = String(sqls[i] ?? sqls[0] ?? '');
           const table = writtenTable(sql);

@@ -19,7 +19,7 @@ const BATCH = 200;
  * Clocks and queues are the fast path, never the only record (the canary reconciler's rule, for
  * messages). Every minute: re-sync open messages whose alarm is overdue or missing; re-send delivery
  * jobs and owner notices that should have run by now; settle messages left releasing by a crash; and, with
- * `lostEvents` (every tenth minute), re-send missed-check-ins events that never armed what they should have.
+ * `lostEvents` (once an hour: scansLostEvents), re-send missed-check-ins events that never armed what they should have.
  * Messages paused by a withdrawn messages consent are left alone.
  */
 export async function reconcileReleases(ctx: ServiceContext, opts: { lostEvents: boolean } = { lostEvents: true }) {
@@ -63,7 +63,7 @@ export async function reconcileReleases(ctx: ServiceContext, opts: { lostEvents:
     counts.deliveries = Math.min(100, lostDeliveries.length);
   }
 
-  // On the runs that scan for lost timers (every tenth minute): it reads every scheduled message with a miss rule.
+  // Once an hour (scansLostEvents): it reads every scheduled message with a miss rule.
   const lostMisses = opts.lostEvents ? await missedEventsNotActedOn(ctx, now - MISSED_EVENT_LOST_AFTER_MS) : [];
   if (lostMisses.length) {
     await ctx.env.JOBS.sendBatch(lostMisses.map((event) => ({ body: event, contentType: 'json' as const })));
@@ -111,6 +111,15 @@ export function pendingNoticesDueBefore(ctx: ServiceContext, before: number) {
  * or a grace period lasts.
  */
 export const MISSED_EVENT_LOST_AFTER_MS = 15 * 60_000;
+
+/**
+ * The scan for lost missed-check-ins events runs once an hour, on the hour: it reads every scheduled message with
+ * a miss rule, and every tenth minute that was more rows read than every other scan of the cron together (the
+ * simulation's cost report, docs/performance.md). An event is lost only after the queue's ten retries, so an hour
+ * more is a small part of the wait, and far inside a cancel window or a grace period.
+ */
+export const LOST_EVENT_SCAN_EVERY_MINUTES = 60;
+export const scansLostEvents = (scheduledTime: number) => Math.floor(scheduledTime / 60_000) % LOST_EVENT_SCAN_EVERY_MINUTES === 0;
 
 /**
  * The missed-check-ins events nothing acted on: per canary, its current cycle's highest miss emitted before
