@@ -190,6 +190,7 @@ describe('a token check-in at the edge', () => {
     };
     await runInDurableObject(
       clock(canary.id),
+      // Where an earlier release kept a wake's feed line until projected.
       (_, state) => void state.storage.sql.exec('INSERT INTO pending_activity (id, row) VALUES (?, ?)', owed.id, JSON.stringify(owed)),
     );
     const projections = queueRecording();
@@ -565,6 +566,24 @@ describe('the object’s log of recent check-ins (one column of its clock’s ro
     expect(await standingsHeldBy(canary.id)).toEqual(['owed', 'applied']);
   });
 
+  it('a wake writes its feed line in the row of the event it tells of, none of its own, and D1 gets it once with the event', async () => {
+    const owner = await signedInUser();
+    const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
+    const graceStart = Date.parse(canary.last_check_in) + 0.8 * HOUR;
+    const statements = await insideClock(canary.id, { JOBS: queueRecording().queue }, (c) =>
+      statementsRunBy((c as unknown as { ctx: DurableObjectState }).ctx.storage.sql, () => c.advanceAt(canary.id, graceStart, 'alarm')),
+    );
+    expect(statements.filter((s) => /pending_activity/.test(s.query) && s.rowsWritten)).toEqual([]);
+    const lines = await env.DB.prepare("SELECT kind FROM activity WHERE canary_id = ? AND kind = 'grace_reminder'").bind(canary.id).all();
+    expect(lines.results).toEqual([{ kind: 'grace_reminder' }]);
+    // Projected, the line leaves the event's row with the same write: a settle of the whole cycle sends it no more.
+    expect(
+      await runInDurableObject(clock(canary.id), (_, state) =>
+        state.storage.sql.exec<{ activity: string | null }>("SELECT activity FROM transitions WHERE kind = 'grace_reminder'").toArray(),
+      ),
+    ).toEqual([{ activity: null }]);
+  });
+
   it('loses none of many check-ins that arrive at once', async () => {
     const owner = await signedInUser();
     const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
@@ -575,14 +594,14 @@ describe('the object’s log of recent check-ins (one column of its clock’s ro
   });
 });
 
-/** The rows the object's SQL statements wrote while `fn` ran (what Cloudflare bills: docs/performance.md). */
-async function rowsWrittenBy(sql: SqlStorage, fn: () => Promise<void>): Promise<number> {
+/** The object's SQL statements run while `fn` ran, each with the rows it wrote (what Cloudflare bills: docs/performance.md). */
+async function statementsRunBy(sql: SqlStorage, fn: () => Promise<unknown>): Promise<{ query: string; rowsWritten: number }[]> {
   const proto = Object.getPrototypeOf(sql) as { exec: (query: string, ...bindings: unknown[]) => { rowsWritten: number } };
   const exec = proto.exec;
-  const cursors: { rowsWritten: number }[] = [];
+  const run: { query: string; cursor: { rowsWritten: number } }[] = [];
   proto.exec = function (this: unknown, query: string, ...bindings: unknown[]) {
     const cursor = exec.call(this, query, ...bindings);
-    cursors.push(cursor);
+    run.push({ query, cursor });
     return cursor;
   };
   try {
@@ -590,8 +609,11 @@ async function rowsWrittenBy(sql: SqlStorage, fn: () => Promise<void>): Promise<
   } finally {
     proto.exec = exec;
   }
-  return cursors.reduce((n, c) => n + c.rowsWritten, 0);
+  return run.map(({ query, cursor }) => ({ query, rowsWritten: cursor.rowsWritten }));
 }
+
+/** The rows the object's SQL statements wrote while `fn` ran. */
+const rowsWrittenBy = async (sql: SqlStorage, fn: () => Promise<unknown>) => (await statementsRunBy(sql, fn)).reduce((n, s) => n + s.rowsWritten, 0);
 
 /** An hourly canary, when its cycle began, and a check-in a minute later for a test to leave where D1 has not heard of it. */
 async function hourlyCanaryAndAnUnsentCheckIn() {
@@ -641,8 +663,8 @@ describe('an object of the first edge release (check-ins only, its state in a `c
   });
 });
 
-describe('an object of the release before a waiting warning had its own time to be looked at again', () => {
-  it('gains the column once, its timer events kept', async () => {
+describe('an object of the release before its timer events held a waiting warning’s recheck and a wake’s feed line', () => {
+  it('gains the columns once (a waiting warning’s recheck, a wake’s feed line), its timer events kept', async () => {
     const { canary } = await hourlyCanaryAndAnUnsentCheckIn();
     await clock(canary.id).advanceAt(canary.id, (await lastCheckInInD1(canary.id)) + 0.85 * HOUR, 'reconciler');
     await runInDurableObject(clock(canary.id), async (_: unknown, state: DurableObjectState) => {
@@ -653,9 +675,10 @@ describe('an object of the release before a waiting warning had its own time to 
           .toArray()
           .map((c) => c.name);
       sql.exec('ALTER TABLE transitions DROP COLUMN recheck_at');
+      sql.exec('ALTER TABLE transitions DROP COLUMN activity');
       expect(columns()).not.toContain('recheck_at');
       ensureClockTables(sql);
-      expect(columns()).toContain('recheck_at');
+      expect(columns()).toEqual(expect.arrayContaining(['recheck_at', 'activity']));
       expect(sql.exec<{ kind: string }>('SELECT kind FROM transitions').toArray()).toEqual([{ kind: 'grace_reminder' }]);
     });
   });

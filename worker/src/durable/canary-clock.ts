@@ -29,6 +29,14 @@ import { ensureClockTables } from './clock-tables';
 
 export type { ClockCheckIn };
 
+/**
+ * The event a wake's feed line tells of (plan-wake.ts writes one per reminder, per re-warning and per run of
+ * misses): the row of its kind, the first miss of the run for the misses. Undefined if none was recorded with it.
+ */
+function eventOfActivity(rows: readonly TransitionRow[], a: WakeActivity): TransitionRow | undefined {
+  return rows.find((r) => r.kind === (a.kind === 'missed_checkin' ? 'missed' : a.kind));
+}
+
 /** A change of a canary's cadence by its owner (PATCH /api/canary/{id}, pause, resume). */
 export interface CadenceChange {
   interval_seconds: number;
@@ -36,8 +44,11 @@ export interface CadenceChange {
   paused_until: number | null;
 }
 
-/** A timer event as the object holds it: D1's row, and when a warning waiting in D1 is looked at again. */
-type ObjectTransition = TransitionRow & { recheck_at?: number | null };
+/**
+ * A timer event as the object holds it: D1's row, when a warning waiting in D1 is looked at again, and the feed
+ * line its wake wrote (JSON) until it is projected into D1.
+ */
+type ObjectTransition = TransitionRow & { recheck_at?: number | null; activity?: string | null };
 
 interface ClockState extends CanaryFacts {
   token_version: number;
@@ -287,8 +298,12 @@ export class CanaryClock extends DurableObject<Bindings> {
     const sql = this.ctx.storage.sql;
     const cycle = cycleDeadlineOf(state);
     const { rows, activities } = planWake(state, this.cycleRows(state, cycle), now, by);
-    for (const r of rows) this.insertTransition(r, false);
-    for (const a of activities) sql.exec('INSERT INTO pending_activity (id, row) VALUES (?, ?)', a.id, JSON.stringify(a));
+    // Each feed line rides in the row of the event it tells of (no row of its own to write, then to delete).
+    const lines = new Map(activities.map((a) => [eventOfActivity(rows, a)?.id ?? a.id, a]));
+    for (const r of rows) this.insertTransition(r, false, lines.get(r.id));
+    for (const a of activities) {
+      if (!eventOfActivity(rows, a)) sql.exec('INSERT INTO pending_activity (id, row) VALUES (?, ?)', a.id, JSON.stringify(a));
+    }
     let unsent: unknown = null;
     try {
       const rowsNow = this.cycleRows(state, cycle);
@@ -373,10 +388,12 @@ export class CanaryClock extends DurableObject<Bindings> {
       'projected = 0 OR cycle_deadline = ? ORDER BY fired_at, misses',
       opts.wholeCycle ? cycleDeadlineOf(state) : -1,
     );
-    const activities = sql
+    // The feed lines of events not yet projected, and any an earlier release left in pending_activity.
+    const held = sql
       .exec<{ id: string; row: string }>('SELECT id, row FROM pending_activity')
       .toArray()
       .map((a) => JSON.parse(a.row) as WakeActivity);
+    const activities = [...transitions.flatMap((t) => (t.activity ? [JSON.parse(t.activity) as WakeActivity] : [])), ...held];
     // A wake's messages carry the check-ins not yet queued (written directly, `settle` handles check-ins).
     const checkIns = mode === 'queue' ? this.checkIns.unsent() : [];
     if (!transitions.length && !activities.length && !checkIns.length && timerDueAt === undefined) return;
@@ -386,7 +403,7 @@ export class CanaryClock extends DurableObject<Bindings> {
       messages.push({
         type: 'canary_wake',
         canary_id: state.id,
-        transitions: transitions.slice(m * WAKE_ROWS_PER_MESSAGE, (m + 1) * WAKE_ROWS_PER_MESSAGE).map(({ recheck_at: _, ...t }) => t),
+        transitions: transitions.slice(m * WAKE_ROWS_PER_MESSAGE, (m + 1) * WAKE_ROWS_PER_MESSAGE).map(({ recheck_at: _, activity: __, ...t }) => t),
         activities: m === 0 ? activities : [],
         ...(checkIns.length ? { check_ins: checkIns.slice(m * CHECK_INS_PER_MESSAGE, (m + 1) * CHECK_INS_PER_MESSAGE) } : {}),
         ...(timerDueAt === undefined ? {} : { timer_due_at: timerDueAt }),
@@ -396,17 +413,18 @@ export class CanaryClock extends DurableObject<Bindings> {
     else if (!transitions.length && !activities.length) await this.writeQuietWake(messages);
     else await sendInBatches(this.env.PROJECTIONS, messages);
     // Only what was read above: a row recorded meanwhile (or an emission mark) stays for the next projection.
-    // A row already marked (a settle writes the whole cycle again) is not written again: a billed row.
+    // A row already marked (a settle writes the whole cycle again) is not written again: a billed row. Its feed
+    // line goes with the same write: projected once, it is not sent again.
     for (const t of transitions) {
       sql.exec(
-        'UPDATE transitions SET projected = 1 WHERE id = ? AND projected = 0 AND emitted_at IS ? AND delivered_at IS ? AND counts_from IS ?',
+        'UPDATE transitions SET projected = 1, activity = NULL WHERE id = ? AND projected = 0 AND emitted_at IS ? AND delivered_at IS ? AND counts_from IS ?',
         t.id,
         t.emitted_at,
         t.delivered_at,
         t.counts_from,
       );
     }
-    for (const a of activities) sql.exec('DELETE FROM pending_activity WHERE id = ?', a.id);
+    for (const a of held) sql.exec('DELETE FROM pending_activity WHERE id = ?', a.id);
     this.checkIns.markSent(checkIns);
   }
 
@@ -426,12 +444,16 @@ export class CanaryClock extends DurableObject<Bindings> {
       );
   }
 
-  /** Records a timer event once (its cycle, kind and misses are unique). `projected`: D1 already has it. */
-  private insertTransition(t: Pick<TransitionRow, (typeof TRANSITION_COLUMNS)[number]>, projected: boolean) {
+  /**
+   * Records a timer event once (its cycle, kind and misses are unique). `projected`: D1 already has it.
+   * `activity`: the feed line its wake wrote, projected into D1 with it.
+   */
+  private insertTransition(t: Pick<TransitionRow, (typeof TRANSITION_COLUMNS)[number]>, projected: boolean, activity?: WakeActivity) {
     this.ctx.storage.sql.exec(
-      `INSERT OR IGNORE INTO transitions (${TRANSITION_COLUMNS.join(', ')}, projected) VALUES (${TRANSITION_COLUMNS.map(() => '?').join(', ')}, ?)`,
+      `INSERT OR IGNORE INTO transitions (${TRANSITION_COLUMNS.join(', ')}, projected, activity) VALUES (${TRANSITION_COLUMNS.map(() => '?').join(', ')}, ?, ?)`,
       ...TRANSITION_COLUMNS.map((c) => t[c]),
       projected ? 1 : 0,
+      activity ? JSON.stringify(activity) : null,
     );
   }
 

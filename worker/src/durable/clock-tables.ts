@@ -21,18 +21,26 @@ const SCHEMA = {
       interval_seconds INTEGER NOT NULL DEFAULT 0, last_check_in INTEGER NOT NULL DEFAULT 0, token_version INTEGER NOT NULL DEFAULT 0,
       timer_due_at INTEGER, gone INTEGER NOT NULL DEFAULT 0, check_ins TEXT NOT NULL DEFAULT '[]')`,
   // A timer event once per cycle, kind and number of misses: its key (the engine's INSERT OR IGNORE relies on it).
-  // `recheck_at` (the object's own, not D1's): a warning whose notice waits in D1 is looked at again no earlier.
+  // The object's own columns, not D1's: `recheck_at`, no earlier than which a warning whose notice waits in D1 is
+  // looked at again; `activity`, the feed line the event's wake wrote (JSON), until it is projected into D1.
   transitions: `CREATE TABLE IF NOT EXISTS transitions (
       cycle_deadline INTEGER NOT NULL, kind TEXT NOT NULL, misses INTEGER NOT NULL, id TEXT NOT NULL, due_at INTEGER NOT NULL,
       fired_at INTEGER NOT NULL, counts_from INTEGER, emitted_at INTEGER, delivery_channel TEXT, delivery_status TEXT,
-      delivered_at INTEGER, recorded_by TEXT NOT NULL, projected INTEGER NOT NULL DEFAULT 0, recheck_at INTEGER,
+      delivered_at INTEGER, recorded_by TEXT NOT NULL, projected INTEGER NOT NULL DEFAULT 0, recheck_at INTEGER, activity TEXT,
       PRIMARY KEY (cycle_deadline, kind, misses)) WITHOUT ROWID`,
+  // Where an earlier release kept a wake's feed lines until projected (now the `activity` column of their event): read until empty.
   pending_activity: 'CREATE TABLE IF NOT EXISTS pending_activity (id TEXT PRIMARY KEY, row TEXT NOT NULL) WITHOUT ROWID',
   // A table of its own (not new columns of canary_clock): an object from before gets it from the
   // constructor's one schema check, with no ALTER TABLE and no extra read on every construction.
   canary_cadence: `CREATE TABLE IF NOT EXISTS canary_cadence (
       one INTEGER PRIMARY KEY CHECK (one = 1), schedule TEXT, paused_until INTEGER)`,
 };
+
+/** Columns `transitions` gained after it became WITHOUT ROWID: added to an object's table that lacks them. */
+const ADDED_TRANSITION_COLUMNS = [
+  ['recheck_at', 'INTEGER'],
+  ['activity', 'TEXT'],
+] as const;
 
 /** The tables an earlier release created as rowid tables: rebuilt once, rows kept. */
 const REBUILT_WITHOUT_ROWID = ['transitions', 'pending_activity'] as const;
@@ -57,8 +65,11 @@ export function ensureClockTables(sql: SqlStorage) {
     if (ddl && !/WITHOUT ROWID/i.test(ddl)) rebuildWithoutRowid(sql, table);
   }
   const transitions = present.get('transitions');
-  if (transitions && /WITHOUT ROWID/i.test(transitions) && !/\brecheck_at\b/.test(transitions))
-    sql.exec('ALTER TABLE transitions ADD COLUMN recheck_at INTEGER');
+  if (transitions && /WITHOUT ROWID/i.test(transitions)) {
+    for (const [column, type] of ADDED_TRANSITION_COLUMNS) {
+      if (!new RegExp(`\\b${column}\\b`).test(transitions)) sql.exec(`ALTER TABLE transitions ADD COLUMN ${column} ${type}`);
+    }
+  }
   if (present.has('check_ins')) foldCheckInsTable(sql);
 }
 
