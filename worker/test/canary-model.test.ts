@@ -410,6 +410,15 @@ async function expectAlarmByNextDue(world: World, c: ModelCanary) {
   );
 }
 
+/** D1's copy of the timer is what the reconciler's scan for lost alarms reads: never later than the next due instant. */
+async function expectD1TimerByNextDue(world: World, c: ModelCanary) {
+  const row = await env.DB.prepare('SELECT timer_due_at FROM canaries WHERE id = ?').bind(c.id).first<{ timer_due_at: number | null }>();
+  expect(row?.timer_due_at, 'D1 holds a timer for a live canary').not.toBeNull();
+  expect(row!.timer_due_at!, `after a Heartbeat at ${world.model.rel(world.now)} D1's timer must not sleep past the next due instant`).toBeLessThanOrEqual(
+    world.model.nextDue(c, world.now),
+  );
+}
+
 async function step(world: World, s: Step) {
   const { model } = world;
   switch (s.t) {
@@ -531,6 +540,11 @@ async function step(world: World, s: Step) {
         model.checkIn(c, world.now);
       }
       await checkInAll(world.ctx(), user.id, 'web');
+      // The Heartbeat moves each timer as a token check-in does, and D1's copy after it: neither past the next need.
+      for (const c of model.live()) {
+        await expectAlarmByNextDue(world, c);
+        await expectD1TimerByNextDue(world, c);
+      }
       return;
     case 'checkInToken': {
       const c = world.pick(s.c);
