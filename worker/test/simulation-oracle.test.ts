@@ -451,6 +451,19 @@ describe('the oracle, for a deadline its owner let pass', () => {
     ]);
   });
 
+  it('lets a warning wait for quiet hours that begin within the bound after an outage ends', () => {
+    // Email down from 16:00 to 22:30 (grace starts at 19:12, inside it), quiet from 23:00 — after the bound of grace's
+    // start, within the bound of the outage's end: the reminder's try after the outage may fall in the quiet hours, so 07:00 too.
+    const quiet = { start: '23:00', end: '07:00', timeZone: 'UTC' };
+    expect(warningsOf(owner({ quietHours: quiet, reminders: [DAY + 7 * HOUR] }), [{ from: 16 * HOUR, to: 22.5 * HOUR }])).toEqual([
+      [DAY, 'warned', DAY + 7 * HOUR + LATENESS_BOUND_MS],
+    ]);
+    // Back at 18:00, before grace and the quiet hours: the bound from grace's start only, as without it.
+    expect(warningsOf(owner({ quietHours: lateQuiet, reminders: [] }), [{ from: 16 * HOUR, to: 18 * HOUR }])).toEqual([
+      [DAY, 'unwarned', 0.8 * DAY + LATENESS_BOUND_MS],
+    ]);
+  });
+
   it('lets a warning held for the end of quiet hours wait for an outage that began in the night too', () => {
     // Quiet from 22:00 to 07:00; email down from 05:00 to 10:00: the reminder held for 07:00 can go at 10:00.
     expect(warningsOf(owner({ reminders: [DAY + 10.25 * HOUR] }), [{ from: DAY + 5 * HOUR, to: DAY + 10 * HOUR }])).toEqual([
