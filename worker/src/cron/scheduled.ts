@@ -21,8 +21,7 @@ export async function runScheduled(controller: ScheduledController, env: Binding
     await sweepInactiveAccounts(ctx);
     return;
   }
-  const scans = scansLostTimers(controller.scheduledTime);
-  const reconciled = await reconcileCanaries(ctx, { lostTimers: scans });
+  const reconciled = await reconcileCanaries(ctx, { lostTimers: scansLostTimers(controller.scheduledTime) });
   await reconcileReleases(ctx, { lostEvents: scansLostEvents(controller.scheduledTime) });
   await reconcileWebhooks(ctx);
   await reconcileLadder(ctx);

@@ -299,11 +299,13 @@ export class CanaryClock extends DurableObject<Bindings> {
     const cycle = cycleDeadlineOf(state);
     const { rows, activities } = planWake(state, this.cycleRows(state, cycle), now, by);
     // Each feed line rides in the row of the event it tells of (no row of its own to write, then to delete).
-    const lines = new Map(activities.map((a) => [eventOfActivity(rows, a)?.id ?? a.id, a]));
-    for (const r of rows) this.insertTransition(r, false, lines.get(r.id));
+    const lines = new Map<string, WakeActivity>();
     for (const a of activities) {
-      if (!eventOfActivity(rows, a)) sql.exec('INSERT INTO pending_activity (id, row) VALUES (?, ?)', a.id, JSON.stringify(a));
+      const event = eventOfActivity(rows, a);
+      if (event) lines.set(event.id, a);
+      else sql.exec('INSERT INTO pending_activity (id, row) VALUES (?, ?)', a.id, JSON.stringify(a));
     }
+    for (const r of rows) this.insertTransition(r, false, lines.get(r.id));
     let unsent: unknown = null;
     try {
       const rowsNow = this.cycleRows(state, cycle);

@@ -1,3 +1,4 @@
+import type { ClockCheckIn } from '../contracts/jobs';
 import { logFromRows } from './check-in-log';
 
 /**
@@ -84,7 +85,7 @@ function foldCheckInsTable(sql: SqlStorage) {
     .toArray()
     .some((c) => c.name === 'applied');
   const rows = sql
-    .exec<{ event_id: string; at: number; source: 'ping'; sent: number; applied: number }>(
+    .exec<{ event_id: string; at: number; source: ClockCheckIn['source']; sent: number; applied: number }>(
       `SELECT event_id, at, source, sent, ${applied ? 'applied' : '0 AS applied'} FROM check_ins`,
     )
     .toArray();

@@ -187,10 +187,10 @@ function writtenTable(sql: string): string {
   return m?.[1] ?? 'other';
 }
 
-/** A statement's text for the report: the writing part (after any WITH clause), whitespace folded, cut short. */
 /** The release reconciler's scan for lost missed-check-ins events (reconcile-releases.ts missedEventsNotActedOn), by its first words. */
 const MISSED_EVENT_SCAN = /^\s*WITH waiting\(sender_id, n\)/;
 
+/** A statement's text for the report: the writing part (after any WITH clause), whitespace folded, cut short. */
 function statementKey(sql: string): string {
   const folded = sql.replace(/\s+/g, ' ').trim();
   const write = /\b(?:INSERT|UPDATE|DELETE|REPLACE)\b/i.exec(folded);
@@ -226,15 +226,15 @@ export function instrument(usage: Usage, switches: Switches, alarms: AlarmBook, 
       (Array.isArray(result) ? result : [result]).forEach((one, i) => {
         const meta = (one as { meta?: { rows_read?: number; rows_written?: number } } | null)?.meta;
         const written = meta?.rows_written ?? 0;
+        const sql = String(sqls[i] ?? sqls[0] ?? '');
         usage.d1Queries += 1;
         usage.d1RowsRead += meta?.rows_read ?? 0;
         usage.d1RowsWritten += written;
-        if (MISSED_EVENT_SCAN.test(String(sqls[i] ?? sqls[0] ?? ''))) {
+        if (MISSED_EVENT_SCAN.test(sql)) {
           usage.missedEventScans += 1;
           usage.missedEventScanReads += meta?.rows_read ?? 0;
         }
         if (written) {
-          const sql = String(sqls[i] ?? sqls[0] ?? '');
           const table = writtenTable(sql);
           usage.d1WritesByTable[table] = (usage.d1WritesByTable[table] ?? 0) + written;
           const statement = statementKey(sql);
