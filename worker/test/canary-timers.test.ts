@@ -146,6 +146,20 @@ describe('the deadline timer (advanceCanary with a controlled clock)', () => {
     expect((await transitionsOf(canary.id)).filter((t) => t.kind === 'missed').every((t) => t.counts_from === null)).toBe(true);
   });
 
+  it('through hours with no channel, sends its undelivered warning again at most half an hour apart, never hours apart', async () => {
+    const { canary, graceStart, deadline } = await hourlyCanary();
+    const sentAt: number[] = [];
+    // Every wake the object asks for, for eight hours past the deadline; each warning's job is lost.
+    for (let at = graceStart; at <= deadline + 8 * HOUR; ) {
+      const run = await captureJobs(() => advanceCanary(servicesAt(at), canary.id, 'alarm'));
+      if (canaryNotices(run.sent).some((k) => k === 'grace_reminder' || k === 'late_rewarn')) sentAt.push(at);
+      at = run.result.nextDueAt!.getTime();
+    }
+    const gaps = sentAt.slice(1).map((t, i) => (t - sentAt[i]!) / 60_000);
+    expect(Math.max(...gaps)).toBe(30);
+    expect(sentAt.at(-1)).toBeGreaterThanOrEqual(deadline + 8 * HOUR - 30 * 60_000);
+  });
+
   it('does not send a warning again while its notice waits for the end of the owner’s quiet hours, nor wakes for it before the notice’s own try: the notice’s job sends it then', async () => {
     const { owner, canary, graceStart, deadline } = await hourlyCanary();
     const hhmm = (t: number) => new Date(t).toISOString().slice(11, 16);

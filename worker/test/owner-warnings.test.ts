@@ -168,6 +168,36 @@ describe("the owner's warnings on their channels", () => {
     expect(missedEvents(counted.sent, canary.id).map((e) => (e as unknown as { misses: number }).misses)).toEqual([1, 2, 3, 4]);
   });
 
+  it('through an outage of eight hours a warning is tried at most half an hour apart, so it reaches the owner within half an hour of their mail’s return', async () => {
+    const { owner, canary, graceStart } = await ownerWithSomethingAtStake();
+    const channels = await realChannels({ smtpWorks: false });
+    await channels.smsFails();
+    const job = await reminderJob(canary.id, graceStart);
+    const back = graceStart + 8 * HOUR;
+    const dueAt = async () =>
+      (await env.DB.prepare('SELECT due_at FROM owner_notices WHERE id = ?').bind(job.transition_id).first<{ due_at: number }>())!.due_at;
+    // Each try at the notice's own due time, as the reconciler re-sends it, until the mail server is back.
+    const tries: number[] = [];
+    for (let at = graceStart; at < back; at = await dueAt()) {
+      expect(await sendCanaryNotice(channels.at(at), job)).toBe('undelivered');
+      tries.push(at);
+    }
+    const gaps = tries.slice(1).map((t, i) => (t - tries[i]!) / 60_000);
+    expect(gaps.slice(0, 6)).toEqual([1, 2, 4, 8, 16, 30]);
+    expect(Math.max(...gaps)).toBe(30);
+
+    const next = await dueAt();
+    expect(next - back).toBeLessThanOrEqual(30 * 60_000);
+    expect(
+      await sendOwnerNotice(
+        createServiceContext(channels.withSmtp(true), () => new Date(next)),
+        job.transition_id,
+      ),
+    ).toBe('sent');
+    expect((await emailsTo(owner.email)).map((m) => m.subject)).toEqual([expect.stringMatching(/^Check in before /)]);
+    expect((await transitionsOf(canary.id)).find((t) => t.kind === 'grace_reminder')?.delivered_at).toBe(next);
+  });
+
   it('with canary alerts off and nothing at stake, the activity feed is warning enough: the misses still count (webhooks, the owner’s own monitoring)', async () => {
     const owner = await signedInUser();
     await saveNotifyPreferences(servicesAt(Date.now()), owner.id, {

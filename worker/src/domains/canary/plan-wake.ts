@@ -185,13 +185,20 @@ export function missesToEmit(canary: Cadence, recorded: readonly TransitionRow[]
 
 /**
  * When an undelivered warning is sent again: as long after its last send as that send was after the
- * warning was recorded (so 1, 2, 4, 8 … minutes), at least a minute and at most six hours apart. A
- * channel that is down for hours is tried again for as long as the cycle lasts; nothing counts meanwhile.
+ * warning was recorded (so 1, 2, 4, 8 … minutes), at least a minute and at most half an hour apart
+ * (WARNING_RESEND_MAX_MS). A channel that is down for hours is tried again for as long as the cycle lasts;
+ * nothing counts meanwhile.
  * Not before `recheck_at`, the canary object's own mark on a warning whose notice waits in D1 for its own
  * next try (durable/canary-clock.ts warningsNotWaiting).
  */
 export const WARNING_RESEND_MIN_MS = 60_000;
-export const WARNING_RESEND_MAX_MS = 6 * 3600_000;
+/**
+ * The longest wait between two tries of a warning no channel took (here and the notice's own backoff,
+ * owner-notices/send-owner-notice.ts retryAfterMs): after a provider's outage of hours the warning reaches the
+ * owner within half an hour of its return, not up to six hours later as it did with a six-hour cap
+ * (docs/decisions/canary-engine.md, "Undelivered"). An outage of eight hours costs about twenty tries.
+ */
+export const WARNING_RESEND_MAX_MS = 30 * 60_000;
 export const warningResendAt = (t: Pick<TransitionRow, 'fired_at' | 'emitted_at'> & { recheck_at?: number | null }) =>
   t.emitted_at == null
     ? t.fired_at

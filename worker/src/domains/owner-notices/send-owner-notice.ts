@@ -5,6 +5,7 @@ import type { AddressedMessage, DeliveryResult } from '../../channels/types';
 import type { ServiceContext } from '../../env';
 import { log } from '../../lib/logger';
 import { clockOf } from '../canary/canary-timer';
+import { WARNING_RESEND_MAX_MS } from '../canary/plan-wake';
 import { DEADMAN_NOTICE_KIND } from '../deadman/deletion-notice';
 import { carriesCheckInLink, issueCheckInLink } from '../canary/check-in-links';
 import { getNotifyPreferences } from '../notify/preferences';
@@ -85,8 +86,8 @@ const STILL_TRUE_SQL: Record<string, string> = {
 /** The warnings a canary's clock waits for: its object is told when a channel accepted one. */
 export const CANARY_WARNING_KINDS = new Set(['canary_grace_reminder', 'canary_late_rewarn']);
 
-/** Undelivered safety notices are tried again 1, 2, 4 … minutes later, at most six hours apart. */
-export const retryAfterMs = (attempts: number) => Math.min(6 * 3600_000, 60_000 * 2 ** Math.max(0, attempts - 1));
+/** Undelivered safety notices are tried again 1, 2, 4 … minutes later, at most half an hour apart (WARNING_RESEND_MAX_MS). */
+export const retryAfterMs = (attempts: number) => Math.min(WARNING_RESEND_MAX_MS, 60_000 * 2 ** Math.max(0, attempts - 1));
 
 const ALL_METHODS = ['email', 'sms', 'push'] as const;
 type Method = (typeof ALL_METHODS)[number];
