@@ -10,6 +10,7 @@ import {
   judgeWarnings,
   LATENESS_BOUND_MS,
   unjustified,
+  vetoWindowsOf,
 } from './simulation/oracle';
 import { DAY, HOUR } from './simulation/population';
 
@@ -26,7 +27,7 @@ function owner(
     checkIns?: number[];
     consent?: [number, boolean][];
     reminders?: number[];
-    deathReports?: number[];
+    deathVotes?: number[];
     holds?: { at: number; until: number }[];
     deadman?: { hours: number; warnings: number[]; erasedAt: number | null };
     quietHours?: PersonLog['quietHours'];
@@ -55,10 +56,10 @@ function owner(
     absences: [],
     consentChanges: (events.consent ?? []).map(([at, consent]) => ({ at, consent })),
     deletionRequestedAt: null,
-    deathReports: events.deathReports ?? [],
+    deathVotes: events.deathVotes ?? [],
     holds: events.holds ?? [],
     quorum: 1,
-    reporter: events.deathReports?.length ? 'guardian' : null,
+    reporter: events.deathVotes?.length ? 'guardian' : null,
     subscription: null,
     deadman: events.deadman ? { ...events.deadman, setAt: 0 } : null,
     quietHours: events.quietHours ?? { start: '22:00', end: '07:00', timeZone: 'UTC' },
@@ -184,27 +185,57 @@ describe('the oracle, after a guardian reports the death', () => {
   const afterDeath = message([{ type: 'delay_after_death', delayMs: DAY, windowMs: 0 }]);
 
   it('confirms the death when the 72-hour veto window ends unrefuted, and releases the delay after it', () => {
-    const p = owner({ deathReports: [2 * DAY] });
+    const p = owner({ deathVotes: [2 * DAY] });
     expect(deathOf(p, LATENESS_BOUND_MS)).toEqual({ at: 5 * DAY, ambiguous: false });
     expect(expected(afterDeath, p)).toEqual({ at: 6 * DAY, ambiguous: false });
   });
 
   it('holds the death refuted by a check-in in the window, and releases nothing', () => {
-    const p = owner({ deathReports: [2 * DAY], checkIns: [3 * DAY] });
+    const p = owner({ deathVotes: [2 * DAY], checkIns: [3 * DAY] });
     expect(deathOf(p, LATENESS_BOUND_MS)).toEqual({ at: null, ambiguous: false });
     expect(expected(afterDeath, p)).toEqual({ at: null, ambiguous: false });
     expect(unjustified(afterDeath, p, 6 * DAY, LATENESS_BOUND_MS)).toBe('no death was confirmed');
   });
 
   it('leaves it either way when the check-in comes within the bound of the window’s end', () => {
-    const p = owner({ deathReports: [2 * DAY], checkIns: [5 * DAY - HOUR] });
+    const p = owner({ deathVotes: [2 * DAY], checkIns: [5 * DAY - HOUR] });
     expect(deathOf(p, LATENESS_BOUND_MS).ambiguous).toBe(true);
     expect(expected(afterDeath, p).ambiguous).toBe(true);
   });
 
   it('holds a release before the delay has passed to be false', () => {
-    const p = owner({ deathReports: [2 * DAY] });
+    const p = owner({ deathVotes: [2 * DAY] });
     expect(unjustified(afterDeath, p, 5.5 * DAY, LATENESS_BOUND_MS)).toBe('the delay after the death and its window had not passed');
+  });
+});
+
+/** An owner whose two guardians must both report (quorum 2): the report opens at the first vote, the window at the second. */
+describe('the oracle, with a quorum of two guardians', () => {
+  const afterDeath = message([{ type: 'delay_after_death', delayMs: DAY, windowMs: 0 }]);
+  const twoGuardians = (events: Parameters<typeof owner>[0]): PersonLog => ({ ...owner(events), quorum: 2 });
+
+  it('opens the veto window at the second vote, not the first', () => {
+    const p = twoGuardians({ deathVotes: [2 * DAY, 3 * DAY] });
+    expect(vetoWindowsOf(p, LATENESS_BOUND_MS)).toEqual([{ at: 3 * DAY, ambiguous: false }]);
+    expect(deathOf(p, LATENESS_BOUND_MS)).toEqual({ at: 6 * DAY, ambiguous: false });
+    expect(unjustified(afterDeath, p, 6.5 * DAY, LATENESS_BOUND_MS)).toBe('the delay after the death and its window had not passed');
+  });
+
+  it('opens none on one vote', () => {
+    expect(deathOf(twoGuardians({ deathVotes: [2 * DAY] }), LATENESS_BOUND_MS)).toEqual({ at: null, ambiguous: false });
+  });
+
+  it('opens none when a check-in between the votes refuted the report the first opened: the second starts a new one', () => {
+    const p = twoGuardians({ deathVotes: [2 * DAY, 3 * DAY], checkIns: [2.5 * DAY] });
+    expect(vetoWindowsOf(p, LATENESS_BOUND_MS)).toEqual([]);
+    expect(expected(afterDeath, p)).toEqual({ at: null, ambiguous: false });
+    expect(unjustified(afterDeath, p, 7 * DAY, LATENESS_BOUND_MS)).toBe('no death was confirmed');
+  });
+
+  it('leaves it either way when that check-in comes within the bound of a vote', () => {
+    const p = twoGuardians({ deathVotes: [2 * DAY, 3 * DAY], checkIns: [3 * DAY - HOUR] });
+    expect(vetoWindowsOf(p, LATENESS_BOUND_MS)).toEqual([{ at: 3 * DAY, ambiguous: true }]);
+    expect(deathOf(p, LATENESS_BOUND_MS).ambiguous).toBe(true);
   });
 });
 
@@ -311,7 +342,7 @@ describe('the oracle, for a vault item given for a birthday', () => {
     const rules: RuleLog[] = [{ type: 'recipient_birthday', monthDay: '01-05', windowMs: 0 }];
     // Reported at day 1, confirmed at day 4 (the 72-hour window): 5 January is day 4 of a run from 1 January.
     const start = Date.UTC(2027, 0, 1);
-    const p = owner({ deathReports: [start + DAY] });
+    const p = owner({ deathVotes: [start + DAY] });
     const m = { ...message(rules), createdAt: start, deliverAt: start };
     expect(expectedRelease(m, p, start + END, LATENESS_BOUND_MS).at).toBe(Date.UTC(2027, 0, 5, 9));
     expect(unjustified(m, p, Date.UTC(2027, 0, 5, 8), LATENESS_BOUND_MS)).toBe('the first birthday after the death had not come');
@@ -377,24 +408,24 @@ describe('the oracle, for a sender with two canaries', () => {
  */
 describe('the oracle, for a death report put on hold', () => {
   it('confirms at the end of a hold that outlasts the window', () => {
-    expect(deathOf(owner({ deathReports: [DAY], holds: [{ at: 1.5 * DAY, until: 6 * DAY }] }), LATENESS_BOUND_MS)).toEqual({ at: 6 * DAY, ambiguous: false });
+    expect(deathOf(owner({ deathVotes: [DAY], holds: [{ at: 1.5 * DAY, until: 6 * DAY }] }), LATENESS_BOUND_MS)).toEqual({ at: 6 * DAY, ambiguous: false });
   });
 
   it('confirms at the window’s end when the hold ended before it', () => {
-    expect(deathOf(owner({ deathReports: [DAY], holds: [{ at: 1.5 * DAY, until: 2 * DAY }] }), LATENESS_BOUND_MS).at).toBe(4 * DAY);
+    expect(deathOf(owner({ deathVotes: [DAY], holds: [{ at: 1.5 * DAY, until: 2 * DAY }] }), LATENESS_BOUND_MS).at).toBe(4 * DAY);
   });
 
   it('counts a hold placed before the report, unless a check-in ended it', () => {
-    expect(deathOf(owner({ deathReports: [DAY], holds: [{ at: 0.5 * DAY, until: 6 * DAY }] }), LATENESS_BOUND_MS).at).toBe(6 * DAY);
-    expect(deathOf(owner({ deathReports: [DAY], holds: [{ at: 0.2 * DAY, until: 6 * DAY }], checkIns: [0.5 * DAY] }), LATENESS_BOUND_MS).at).toBe(4 * DAY);
+    expect(deathOf(owner({ deathVotes: [DAY], holds: [{ at: 0.5 * DAY, until: 6 * DAY }] }), LATENESS_BOUND_MS).at).toBe(6 * DAY);
+    expect(deathOf(owner({ deathVotes: [DAY], holds: [{ at: 0.2 * DAY, until: 6 * DAY }], checkIns: [0.5 * DAY] }), LATENESS_BOUND_MS).at).toBe(4 * DAY);
   });
 
   it('holds the report refuted by a check-in during the hold, after the window ended', () => {
-    expect(deathOf(owner({ deathReports: [DAY], holds: [{ at: 1.5 * DAY, until: 6 * DAY }], checkIns: [5 * DAY] }), LATENESS_BOUND_MS).at).toBeNull();
+    expect(deathOf(owner({ deathVotes: [DAY], holds: [{ at: 1.5 * DAY, until: 6 * DAY }], checkIns: [5 * DAY] }), LATENESS_BOUND_MS).at).toBeNull();
   });
 
   it('leaves it either way when the hold is placed within the bound of the window’s end', () => {
-    expect(deathOf(owner({ deathReports: [DAY], holds: [{ at: 4 * DAY - HOUR, until: 6 * DAY }] }), LATENESS_BOUND_MS)).toEqual({
+    expect(deathOf(owner({ deathVotes: [DAY], holds: [{ at: 4 * DAY - HOUR, until: 6 * DAY }] }), LATENESS_BOUND_MS)).toEqual({
       at: 6 * DAY,
       ambiguous: true,
     });

@@ -25,10 +25,11 @@ export interface PersonLog {
   /** When the service accepted their request to delete their account (null: they stay). */
   deletionRequestedAt: number | null;
   /**
-   * When a report of their death (true or not) opened its veto window, in order: the accepted vote that reached the
-   * quorum (the only vote with quorum 1; the second guardian's with quorum 2), or their executor's key report.
+   * The accepted reports of their death (true or not), in order: each guardian's vote, or their executor's key
+   * report — the earliest instant each may have been written. When a veto window opened is the oracle's to work
+   * out from these, the quorum and the check-ins (oracle.ts vetoWindowsOf).
    */
-  deathReports: number[];
+  deathVotes: number[];
   /** Holds a guardian placed on the confirmation (accepted at `at`, in force until `until`), in order. */
   holds: { at: number; until: number }[];
   /** Their guardians' quorum (1 by default; 2 for those with two guardians who must both report). */
@@ -117,13 +118,13 @@ export function timelineOf(log: BehaviourLog, person: number): string {
     ),
     ...p.consentChanges.map((c) => ({ t: c.at, what: c.consent ? 'allowed messages again' : 'withdrew the messages consent' })),
     ...(p.deletionRequestedAt === null ? [] : [{ t: p.deletionRequestedAt, what: 'asked to delete their account (erased 7 days later)' }]),
-    ...p.deathReports.map((t) => ({
+    ...p.deathVotes.map((t) => ({
       t,
       what:
         p.reporter === 'key'
           ? 'their executor reported their death with their key'
           : p.quorum > 1
-            ? `their guardians' reports reached the quorum of ${p.quorum}: the veto window opened`
+            ? `a guardian reported their death (the quorum is ${p.quorum})`
             : 'their guardian reported their death',
     })),
     ...p.holds.map((h) => ({ t: h.at, what: `a guardian put the confirmation on hold until ${rel(log, h.until)}` })),

@@ -24,7 +24,8 @@ import { HOUR } from './population';
  *   window, from A); a message with no rules past its deliver_at is released at A;
  * - a recipient who asks to delete their account is erased seven days later (docs/api.md "Deleting your
  *   account"): a message to them not released by then never is (it becomes undeliverable);
- * - a guardian's report of the sender's death — the vote that reaches the quorum (1, or 2 for some) — opens a
+ * - a report of the sender's death is open from its first vote; a check-in while it is open refutes it; the vote
+ *   that brings it to the quorum (1, or 2 for some) opens a
  *   72-hour veto window (docs/decisions/guardian-ladder.md, the default window); a check-in by the sender in it
  *   refutes the report, else the death is confirmed at its end (or at the end of a guardian's hold placed in it), and `delay_after_death(d)` fires d after that (then like a fixed date: it arms once,
  *   and waits out a pause).
@@ -42,6 +43,35 @@ export const LATENESS_BOUND_MS = 3 * HOUR;
 export const VETO_WINDOW_MS = 72 * HOUR;
 
 /**
+ * When reports of the sender's death opened their veto window (docs/decisions/guardian-ladder.md): a report is open
+ * from its first vote, a check-in while it is open refutes it (a later vote starts a new one), and the vote that
+ * brings it to the quorum opens the window. `ambiguous`: a check-in within the bound of one of its votes, which may
+ * have reached the engine on either side of it — so a report it refuted may have stood, and opened its window.
+ */
+export function vetoWindowsOf(p: PersonLog, bound: number): { at: number; ambiguous: boolean }[] {
+  const windows: { at: number; ambiguous: boolean }[] = [];
+  let report: number[] = [];
+  for (const v of [...p.deathVotes].sort((a, b) => a - b)) {
+    const refuting = report.length ? p.checkIns.filter((c) => c >= report[0]! && c < v) : [];
+    if (refuting.length) {
+      const close = refuting.some((c) => [...report, v].some((r) => Math.abs(c - r) <= bound));
+      if (close && report.length + 1 >= p.quorum) {
+        windows.push({ at: v, ambiguous: true });
+        report = [];
+        continue;
+      }
+      report = [];
+    }
+    report.push(v);
+    if (report.length < p.quorum) continue;
+    const ambiguous = p.checkIns.some((c) => report.some((r) => Math.abs(c - r) <= bound));
+    windows.push({ at: v, ambiguous });
+    report = [];
+  }
+  return windows;
+}
+
+/**
  * When the sender's death is confirmed (null: never in the run): the end of the veto window of the first report
  * no check-in refuted — or, when a guardian's hold placed before then is still in force, the hold's end
  * (docs/decisions/guardian-ladder.md: a window that ends during a hold confirms at the hold's end). A check-in within
@@ -49,12 +79,12 @@ export const VETO_WINDOW_MS = 72 * HOUR;
  * reaches D1 a moment after it is accepted; the confirming alarm may be late), so that confirmation goes either way.
  */
 export function deathOf(p: PersonLog, bound: number): { at: number | null; ambiguous: boolean } {
-  for (const reported of p.deathReports) {
+  for (const { at: reported, ambiguous } of vetoWindowsOf(p, bound)) {
     const windowEnd = reported + VETO_WINDOW_MS;
     // A hold in force at the window's end: placed before it (in the window, or before the report), not ended by a check-in.
     const held = p.holds.filter((h) => h.at < windowEnd && !p.checkIns.some((c) => c >= h.at && c < reported)).map((h) => h.until);
     const end = Math.max(windowEnd, ...held);
-    if (p.checkIns.some((c) => Math.abs(c - reported) <= bound || Math.abs(c - end) <= bound)) return { at: end, ambiguous: true };
+    if (ambiguous || p.checkIns.some((c) => Math.abs(c - reported) <= bound || Math.abs(c - end) <= bound)) return { at: end, ambiguous: true };
     if (p.checkIns.some((c) => c >= reported && c < end)) continue;
     // A hold placed within the bound of the window's end may come after the engine confirmed.
     return { at: end, ambiguous: p.holds.some((h) => Math.abs(h.at - windowEnd) <= bound) };
@@ -616,7 +646,7 @@ export function judgeWarnings(log: BehaviourLog, bound = LATENESS_BOUND_MS): War
         if (c.next <= D + bound) continue;
         // The grace reminder is due when grace starts; quiet hours and outages then hold it until their end.
         const dueBy = reachedBy(D - g, p.quietHours, bound, log.outages);
-        if (dueBy > log.end || (erased !== null && erased <= dueBy) || p.deathReports.some((r) => r <= dueBy)) continue;
+        if (dueBy > log.end || (erased !== null && erased <= dueBy) || p.deathVotes.some((v) => v <= dueBy)) continue;
         const warned = canary.warnings.some((w) => w >= D - g && w <= dueBy);
         out.push({ person: p, canary, deadline: D, kind: warned ? 'warned' : 'unwarned', dueBy });
       }

@@ -93,9 +93,10 @@ export interface GuardianPlan {
   falseReport: boolean;
   /**
    * A second guardian (null: none): the owner then sets the quorum to 2, so both must report before the veto window
-   * opens; the second reports from `reportFrom`, and may then put the confirmation on hold for `holdDays`.
+   * opens; the second reports from `reportFrom` until `reportUntil`, and may then put the confirmation on hold for
+   * `holdDays`.
    */
-  second: { by: number; reportFrom: number; holdDays: number | null } | null;
+  second: { by: number; reportFrom: number; reportUntil: number; holdDays: number | null } | null;
 }
 
 export interface PopulationShape {
@@ -243,20 +244,24 @@ function drawLeavingWriters(r: Random, people: PersonPlan[], horizon: number) {
 }
 
 /**
- * One in two of those whose death a guardian reports (a real death) have a second guardian and a quorum of 2:
- * the veto window opens only when both reported (the second up to two days after the first), and one in two of
- * those second guardians then puts the confirmation on hold for 1–4 days (docs/decisions/guardian-ladder.md).
- * The second guardian is someone who neither dies, leaves nor has a dead-man's switch. Drawn last.
+ * One in two of those whose death a guardian reports — a real death, or a false report during a lapse — have a
+ * second guardian and a quorum of 2: the veto window opens only when both reported on the same open report (the
+ * second up to two days after the first), and one in two of those second guardians then puts the confirmation on
+ * hold for 1–4 days (docs/decisions/guardian-ladder.md). A check-in between the two votes refutes the report the
+ * first opened; the second guardian of a false report keeps trying for two days after the lapse ends (refused while
+ * the owner has not missed again). The second guardian is someone who neither dies, leaves nor has a dead-man's
+ * switch. Drawn last.
  */
 function drawSecondGuardians(r: Random, people: PersonPlan[]) {
   for (const p of people) {
     const g = p.guardian;
-    if (g?.via !== 'guardian' || g.falseReport || !r.chance(1 / 2)) continue;
+    if (g?.via !== 'guardian' || !r.chance(1 / 2)) continue;
     const others = people.filter((c) => c.index !== p.index && c.index !== g.by && c.diesAt === null && c.leavesAt === null && c.deadmanHours === null);
     if (!others.length) continue;
     g.second = {
       by: r.pick(others).index,
       reportFrom: g.reportFrom + Math.round(r.between(0, 2) * DAY),
+      reportUntil: g.falseReport ? g.reportUntil + 2 * DAY : g.reportUntil,
       holdDays: r.chance(0.5) ? r.int(1, 4) : null,
     };
   }

@@ -1,7 +1,17 @@
 import { timelineOf } from './behaviour-log';
 import { formatCosts } from './costs';
 import { DAY, HOUR } from './population';
-import { type DeletionVerdict, deathOf, judge, judgeDeletions, judgeWarnings, LATENESS_BOUND_MS, type Verdict, type WarningVerdict } from './oracle';
+import {
+  type DeletionVerdict,
+  deathOf,
+  judge,
+  judgeDeletions,
+  judgeWarnings,
+  LATENESS_BOUND_MS,
+  type Verdict,
+  vetoWindowsOf,
+  type WarningVerdict,
+} from './oracle';
 import type { SimulationRun } from './run-simulation';
 
 export interface Summary {
@@ -115,6 +125,7 @@ const minutes = (ms: number) => `${(ms / 60_000).toFixed(1)} min`;
 export function formatSummary(run: SimulationRun, s: Summary): string {
   const w = [...s.warningsBeforeRelease].sort((a, b) => a - b);
   const subscribed = run.log.people.filter((p) => p.subscription);
+  const quorum2 = run.log.people.filter((p) => p.quorum > 1);
   const changes = (consent: boolean) => run.log.people.reduce((n, p) => n + p.consentChanges.filter((c) => c.consent === consent).length, 0);
   const noWarning = w.filter((n) => n === 0).length;
   return [
@@ -128,8 +139,8 @@ export function formatSummary(run: SimulationRun, s: Summary): string {
     `  messages consent withdrawn ${changes(false)} times, allowed again ${changes(true)}; messages of senders who withdrew it: ${s.pausedSenders.messages}, released ${s.pausedSenders.released}`,
     `  people who deleted their account ${run.log.people.filter((p) => p.deletionRequestedAt !== null).length}; messages to them: ${s.toLeavers.messages}, released before they left ${s.toLeavers.released}; messages of them: ${s.deletions.messagesOfLeavers.messages}, released before they were erased ${s.deletions.messagesOfLeavers.released}`,
     `  Pro bought through checkout ${subscribed.length}, cancelled during the run ${subscribed.filter((p) => p.subscription!.cancelledAt).length}, on Free at the end ${subscribed.filter((p) => p.subscription!.planAtEnd === 'free').length}; messages of those now on Free: ${s.downgraded.messages}, released ${s.downgraded.released}`,
-    `  quorums of 2 guardians ${run.log.people.filter((p) => p.quorum > 1).length} (windows opened ${run.log.people.filter((p) => p.quorum > 1 && p.deathReports.length).length}), holds placed ${run.log.people.reduce((n, p) => n + p.holds.length, 0)}`,
-    `  deaths reported ${run.log.people.filter((p) => p.deathReports.length).length}, by a guardian or (${run.log.people.filter((p) => p.deathReports.length && p.reporter === 'key').length} of them) an executor's key (confirmed ${run.log.people.filter((p) => deathOf(p, LATENESS_BOUND_MS).at !== null).length}, the rest refuted by a check-in); messages with a delay-after-death rule: ${s.afterDeath.messages}, released ${s.afterDeath.released}`,
+    `  quorums of 2 guardians ${quorum2.length} (of living people, falsely reported: ${quorum2.filter((p) => p.diesAt === null).length}; windows opened ${quorum2.filter((p) => vetoWindowsOf(p, LATENESS_BOUND_MS).length).length}; reported but refuted before the second vote ${quorum2.filter((p) => p.deathVotes.length && !vetoWindowsOf(p, LATENESS_BOUND_MS).length).length}), holds placed ${run.log.people.reduce((n, p) => n + p.holds.length, 0)}`,
+    `  deaths reported ${run.log.people.filter((p) => p.deathVotes.length).length}, by a guardian or (${run.log.people.filter((p) => p.deathVotes.length && p.reporter === 'key').length} of them) an executor's key (confirmed ${run.log.people.filter((p) => deathOf(p, LATENESS_BOUND_MS).at !== null).length}, the rest refuted by a check-in); messages with a delay-after-death rule: ${s.afterDeath.messages}, released ${s.afterDeath.released}`,
     `  people with a verified phone (notices by email and text) ${run.log.people.filter((p) => p.phone).length}; messages by sms ${run.log.messages.filter((m) => m.channel === 'sms').length} (released ${run.log.messages.filter((m) => m.channel === 'sms' && m.releasedAt !== null).length}); outages: email ${run.log.outages.filter((o) => (o.channel ?? 'email') === 'email').length}, sms ${run.log.outages.filter((o) => o.channel === 'sms').length}`,
     `  vault items (judged with the messages): ${Object.entries(s.vault)
       .map(([condition, r]) => `${condition} ${r.messages} (released ${r.released})`)

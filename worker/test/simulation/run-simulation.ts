@@ -313,8 +313,6 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     guardianship: string | null;
     /** Their second guardian (quorum 2): the guardianship, whether their vote and their hold are done, and since when unsure. */
     second: { guardianship: string | null; done: boolean; unsure: number | null; holdDone: boolean; holdUnsure: number | null } | null;
-    /** The accepted votes on a report of their death (the earliest instant each may have been written). */
-    votes: number[];
     /** Or their executor's key (`webhook:death-verification`), made by the owner over the API. */
     deathKey: string | null;
     reportDone: boolean;
@@ -380,7 +378,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         absences: plan.absences,
         consentChanges: [],
         deletionRequestedAt: null,
-        deathReports: [],
+        deathVotes: [],
         holds: [],
         quorum: plan.guardian?.second ? 2 : 1,
         reporter: plan.guardian?.via ?? null,
@@ -405,7 +403,6 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         second: plan.guardian?.second
           ? { guardianship: null, done: false, unsure: null, holdDone: plan.guardian.second.holdDays === null, holdUnsure: null }
           : null,
-        votes: [],
         deathKey: null,
         reportDone: false,
         midRun: plan.messages.filter((m) => m.writtenAtMs !== undefined).sort((a, b) => a.writtenAtMs! - b.writtenAtMs!),
@@ -500,13 +497,10 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       signIns += 1;
       return request(usage, switches, method, path, p.session, json);
     };
-    /** A second guardian who means to put the confirmation on hold, once the veto window is open. */
-    const holdPending = (p: (typeof people)[number]) => p.second !== null && !p.second.holdDone && p.deathReports.length > 0;
-    /** An accepted vote on the report of p's death: the one that reaches their quorum opens the veto window. */
-    const vote = (p: (typeof people)[number], at: number) => {
-      p.votes.push(at);
-      if (p.votes.length === p.quorum) p.deathReports.push(Math.max(...p.votes));
-    };
+    /** A second guardian who means to put the confirmation on hold, once both guardians have reported. */
+    const holdPending = (p: (typeof people)[number]) => p.second !== null && !p.second.holdDone && p.deathVotes.length >= p.quorum;
+    /** An accepted vote on the report of p's death (whether it opened a veto window is the oracle's to say). */
+    const vote = (p: (typeof people)[number], at: number) => p.deathVotes.push(at);
     let reportedDay = 0;
     // Steps on a fixed grid, skipping those where nothing is due (no check-in, alarm, queue message or cron run).
     const nextStep = (now: number) => {
@@ -603,7 +597,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       const seconds = people.filter((p) => p.second?.guardianship && !p.second.done && start + p.plan.guardian!.second!.reportFrom <= now);
       await inPool(seconds, async (p) => {
         const second = p.second!;
-        if (now >= start + p.plan.guardian!.reportUntil || p.deadman?.erasedAt) {
+        if (now >= start + p.plan.guardian!.second!.reportUntil || p.deadman?.erasedAt) {
           second.done = true;
           return;
         }
@@ -849,7 +843,6 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         nextConsent: _c,
         guardianship: _g,
         second: _s2,
-        votes: _v,
         deathKey: _k,
         reportDone: _r,
         midRun: _m,
