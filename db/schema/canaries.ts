@@ -62,9 +62,12 @@ export const checkInLinks = sqliteTable(
   'check_in_links',
   {
     token_hash: text('token_hash').primaryKey(),
-    user_id: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    /**
+     * Whose link it is. Not a foreign key: the link goes with its canary (canary_id), which goes with its owner —
+     * a key on users would have each deleted account read the whole table, which has no index on this column, and
+     * one would cost a row with every warning (db/migrations/0039_deletions_follow_indexes.sql).
+     */
+    user_id: text('user_id').notNull(),
     canary_id: text('canary_id')
       .notNull()
       .references(() => canaries.id, { onDelete: 'cascade' }),

@@ -57,7 +57,11 @@ export const personaChatLines = sqliteTable(
     prompt: text('prompt'),
     sent_at: integer('sent_at', { mode: 'timestamp_ms' }),
   },
-  (t) => [index('persona_chat_lines_owner_idx').on(t.owner_id, t.import_id, t.position)],
+  (t) => [
+    index('persona_chat_lines_owner_idx').on(t.owner_id, t.import_id, t.position),
+    // A deleted import's lines are found through this index: without it each deleted import read every line of every import.
+    index('persona_chat_lines_import_idx').on(t.import_id),
+  ],
 );
 
 export type ChatImport = typeof chatImports.$inferSelect;

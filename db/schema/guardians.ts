@@ -101,7 +101,12 @@ export const deathReportVotes = sqliteTable(
     key_id: text('key_id'),
     created_at: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
   },
-  (t) => [uniqueIndex('death_report_votes_guardian').on(t.report_id, t.guardian_id), uniqueIndex('death_report_votes_key').on(t.report_id, t.key_id)],
+  (t) => [
+    uniqueIndex('death_report_votes_guardian').on(t.report_id, t.guardian_id),
+    uniqueIndex('death_report_votes_key').on(t.report_id, t.key_id),
+    // A deleted guardianship's votes, holds and notices are found through an index of each (docs/performance.md, "A deletion reads what it deletes").
+    index('death_report_votes_guardian_idx').on(t.guardian_id),
+  ],
 );
 
 /** "Hold N days": death-triggered releases wait until the latest hold ends; a check-in ends every hold. */
@@ -119,7 +124,7 @@ export const guardianHolds = sqliteTable(
     created_at: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
     ended_at: integer('ended_at', { mode: 'timestamp_ms' }),
   },
-  (t) => [index('guardian_holds_owner_idx').on(t.owner_id, t.ended_at)],
+  (t) => [index('guardian_holds_owner_idx').on(t.owner_id, t.ended_at), index('guardian_holds_guardian_idx').on(t.guardian_id)],
 );
 
 /**
@@ -168,7 +173,11 @@ export const guardianNotices = sqliteTable(
     created_at: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
     sent_at: integer('sent_at', { mode: 'timestamp_ms' }),
   },
-  (t) => [index('guardian_notices_status_idx').on(t.status, t.created_at), index('guardian_notices_owner_idx').on(t.owner_id)],
+  (t) => [
+    index('guardian_notices_status_idx').on(t.status, t.created_at),
+    index('guardian_notices_owner_idx').on(t.owner_id),
+    index('guardian_notices_guardian_idx').on(t.guardian_id),
+  ],
 );
 
 export type Guardian = typeof guardians.$inferSelect;

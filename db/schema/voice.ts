@@ -142,15 +142,20 @@ export const personaRecipients = sqliteTable(
  * for everyone after release) and, once retired for everyone, when and by whom (the profile and what was
  * derived from it are deleted then; this row is what remains, so nothing answers again by accident).
  */
-export const personaSettings = sqliteTable('persona_settings', {
-  owner_id: text('owner_id')
-    .primaryKey()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  keeper_user_id: text('keeper_user_id').references(() => users.id, { onDelete: 'set null' }),
-  retired_at: integer('retired_at', { mode: 'timestamp_ms' }),
-  retired_by: text('retired_by', { enum: ['owner', 'keeper'] }),
-  updated_at: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
-});
+export const personaSettings = sqliteTable(
+  'persona_settings',
+  {
+    owner_id: text('owner_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    keeper_user_id: text('keeper_user_id').references(() => users.id, { onDelete: 'set null' }),
+    retired_at: integer('retired_at', { mode: 'timestamp_ms' }),
+    retired_by: text('retired_by', { enum: ['owner', 'keeper'] }),
+    updated_at: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  // A deleted account is cleared as keeper through this index, not by reading every persona's settings.
+  (t) => [index('persona_settings_keeper_idx').on(t.keeper_user_id)],
+);
 
 /**
  * One conversation with a persona (a Voice Chat or Try-a-conversation visit): the seconds of synthesised

@@ -89,7 +89,12 @@ export const webhookAttempts = sqliteTable(
     error: text('error'),
     created_at: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
   },
-  (t) => [index('webhook_attempts_webhook_idx').on(t.webhook_id, t.created_at)],
+  (t) => [
+    index('webhook_attempts_webhook_idx').on(t.webhook_id, t.created_at),
+    // A deleted delivery's attempts are found through this index: without it each delivery an endpoint's (or an
+    // account's) deletion removed read every attempt of every endpoint.
+    index('webhook_attempts_delivery_idx').on(t.delivery_id),
+  ],
 );
 
 export type Webhook = typeof webhooks.$inferSelect;
