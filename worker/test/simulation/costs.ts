@@ -35,6 +35,12 @@ export interface Usage {
   d1WritesByTable: Record<string, number>;
   /** Rows written by statement (its text, whitespace folded, cut at 120 characters): which writes to cut. */
   d1WritesByStatement: Record<string, number>;
+  /**
+   * Rows read by statement, likewise: reads are nearly free, but a statement whose reads a user-day grow with the
+   * number of people (compare two sizes of one seed) reads a whole table per event (docs/performance.md, "A deletion
+   * reads what it deletes").
+   */
+  d1ReadsByStatement: Record<string, number>;
   /** Queue operations: a write per message sent, a read per delivery attempt, a delete per acknowledgement (per 64 KB). */
   queueOps: number;
   queueMessages: number;
@@ -74,6 +80,7 @@ export const emptyUsage = (): Usage => ({
   d1RowsWritten: 0,
   d1WritesByTable: {},
   d1WritesByStatement: {},
+  d1ReadsByStatement: {},
   queueOps: 0,
   queueMessages: 0,
   queueMessagesByType: {},

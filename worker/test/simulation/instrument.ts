@@ -230,6 +230,10 @@ export function instrument(usage: Usage, switches: Switches, alarms: AlarmBook, 
         usage.d1Queries += 1;
         usage.d1RowsRead += meta?.rows_read ?? 0;
         usage.d1RowsWritten += written;
+        if (meta?.rows_read) {
+          const statement = statementKey(sql);
+          usage.d1ReadsByStatement[statement] = (usage.d1ReadsByStatement[statement] ?? 0) + meta.rows_read;
+        }
         if (MISSED_EVENT_SCAN.test(sql)) {
           usage.missedEventScans += 1;
           usage.missedEventScanReads += meta?.rows_read ?? 0;
