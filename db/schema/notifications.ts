@@ -58,7 +58,9 @@ export const phoneVerifications = sqliteTable('phone_verifications', {
 
 /**
  * Owner notifications (a message armed, released, failed): one row per cause, written before it is
- * sent and marked after, so a redelivered job does not tell the owner twice.
+ * sent and marked after, so a redelivered job does not tell the owner twice. Stored WITHOUT ROWID, keyed by its
+ * id (db/migrations/0040_owner_notices_by_key.sql; drizzle cannot declare it): an insert writes the row and its two
+ * indexes, not a rowid row and a key index besides (docs/performance.md).
  */
 export const ownerNotices = sqliteTable(
   'owner_notices',
@@ -106,9 +108,8 @@ export const ownerNoticeDeliveries = sqliteTable(
     notice_id: text('notice_id')
       .notNull()
       .references(() => ownerNotices.id, { onDelete: 'cascade' }),
-    user_id: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Whose notice it was. Not a foreign key, nor indexed: a delivery goes with its notice, which goes with its owner (0040). */
+    user_id: text('user_id').notNull(),
     channel: text('channel', { enum: NOTICE_CHANNELS }).notNull(),
     address: text('address').notNull(),
     ok: integer('ok', { mode: 'boolean' }).notNull(),
@@ -116,8 +117,8 @@ export const ownerNoticeDeliveries = sqliteTable(
     at: integer('at', { mode: 'timestamp_ms' }).notNull(),
   },
   // Stored WITHOUT ROWID with the key a notice's deliveries are read by (db/migrations/0034_clustered_hot_tables.sql):
-  // an insert writes the row and the owner's index, not four rows (docs/performance.md).
-  (t) => [primaryKey({ name: 'owner_notice_deliveries_pk', columns: [t.notice_id, t.at, t.id] }), index('owner_notice_deliveries_user_idx').on(t.user_id)],
+  // an insert writes one row, the table's own (docs/performance.md; the owner's index went with 0040).
+  (t) => [primaryKey({ name: 'owner_notice_deliveries_pk', columns: [t.notice_id, t.at, t.id] })],
 );
 
 /** Small server-held settings, e.g. the VAPID key pair generated for local development. */

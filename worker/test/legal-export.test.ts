@@ -56,7 +56,7 @@ describe('the export plan', () => {
     const { results } = await env.DB.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table'").all<{ name: string; sql: string }>();
     // The schema's own tables (full-text search keeps shadow tables of its own without a rowid).
     const withoutRowid = results.filter((t) => schemaTables.some((s) => s.name === t.name) && /WITHOUT ROWID\s*$/i.test(t.sql)).map((t) => t.name);
-    expect(withoutRowid.sort()).toEqual(['activity', 'canary_transitions', 'check_in_links', 'owner_notice_deliveries']);
+    expect(withoutRowid.sort()).toEqual(['activity', 'canary_transitions', 'check_in_links', 'owner_notice_deliveries', 'owner_notices']);
     for (const plan of EXPORTS) {
       if (!withoutRowid.includes(plan.table)) {
         expect(plan.key, plan.file).toBeUndefined();

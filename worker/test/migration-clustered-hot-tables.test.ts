@@ -3,14 +3,15 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * Migrations 0034 and 0036 rebuild activity, owner_notice_deliveries, check_in_links and canary_transitions
- * WITHOUT ROWID, keyed as they are read (docs/performance.md, "Rows stored in their key's order"). This applies
- * them to a populated database
- * (an empty D1 of its own, MIGRATION_TEST_DB) and checks that nothing was lost, that a row inserted now costs
- * fewer rows written, and that the owner's deletion still takes every row with it.
+ * WITHOUT ROWID, keyed as they are read (docs/performance.md, "Rows stored in their key's order"); 0039 rebuilds
+ * check_in_links without its foreign key on users, and 0040 owner_notices WITHOUT ROWID with its deliveries carried
+ * across (a parent with a cascading child: "A warning's notice, a row fewer"). This applies them to a populated
+ * database (an empty D1 of its own, MIGRATION_TEST_DB) and checks that nothing was lost, that a row inserted now
+ * costs fewer rows written, and that the owner's deletion still takes every row with it.
  */
 const db = env.MIGRATION_TEST_DB;
 const NAME = '0034_clustered_hot_tables.sql';
-const TABLES = ['activity', 'owner_notice_deliveries', 'check_in_links', 'canary_transitions'];
+const TABLES = ['activity', 'owner_notices', 'owner_notice_deliveries', 'check_in_links', 'canary_transitions'];
 
 const before = () => {
   const at = env.TEST_MIGRATIONS.findIndex((m) => m.name === NAME); // the first of the two
@@ -70,7 +71,7 @@ async function populate() {
   ]);
 }
 
-describe('migrations 0034 and 0036: the hot insert-only tables stored in their key’s order', () => {
+describe('migrations 0034, 0036, 0039 and 0040: the hot tables stored in their key’s order', () => {
   it('keeps every row, leaves nothing of the rebuild behind, and every foreign key holds', async () => {
     await applyD1Migrations(db, before());
     await populate();
@@ -79,12 +80,15 @@ describe('migrations 0034 and 0036: the hot insert-only tables stored in their k
 
     await applyD1Migrations(db, env.TEST_MIGRATIONS);
 
-    for (const name of [NAME, '0036_transitions_by_key.sql'])
+    for (const name of [NAME, '0036_transitions_by_key.sql', '0039_deletions_follow_indexes.sql', '0040_owner_notices_by_key.sql'])
       expect(await db.prepare('SELECT name FROM d1_migrations WHERE name = ?').bind(name).first(), name).not.toBeNull();
     for (const [table, was] of Object.entries(snapshot)) expect(await rows(table), table).toEqual(was);
     const tables = await db
-      .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name IN ('activity', 'owner_notice_deliveries', 'check_in_links')`)
+      .prepare(
+        `SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name IN ('activity', 'owner_notices', 'owner_notice_deliveries', 'check_in_links')`,
+      )
       .all<{ name: string; sql: string }>();
+    expect(tables.results).toHaveLength(4);
     for (const t of tables.results) expect(t.sql, t.name).toMatch(/WITHOUT ROWID$/);
     const leftovers = await db.prepare("SELECT name FROM sqlite_master WHERE name LIKE '\\_\\_%' ESCAPE '\\'").all();
     expect(leftovers.results).toEqual([]);
@@ -97,24 +101,42 @@ describe('migrations 0034 and 0036: the hot insert-only tables stored in their k
       'canary_transitions_unemitted_idx',
       'canary_transitions_user_idx',
       'check_in_links_canary_idx',
-      'owner_notice_deliveries_user_idx',
+      'owner_notices_pending_idx',
+      'owner_notices_user_idx',
     ]);
     expect((await db.prepare('PRAGMA foreign_key_check').all()).results).toEqual([]);
   });
 
-  it('after them, an activity line is one row written, a delivery two, a link two, a timer event two; the same again none', async () => {
+  it('after them, an activity line is one row written, a notice three, a delivery one, a link two, a timer event two; the same again none', async () => {
     const line = db.prepare(
       "INSERT INTO activity (id, user_id, canary_id, kind, source, summary, created_at) VALUES ('a-5', 'u-owner', 'c-1', 'check_in', 'ping', 'Checked in.', ?1) ON CONFLICT DO NOTHING",
     );
     expect((await line.bind(T + 3000).run()).meta.rows_written).toBe(1);
     expect((await line.bind(T + 3000).run()).meta.rows_written).toBe(0);
+    // A pending notice: its row, the owner's index and the pending index (a rowid table wrote its key's index too).
+    const notice = await db
+      .prepare(
+        "INSERT INTO owner_notices (id, user_id, kind, subject, text, status, due_at, created_at, canary_id) VALUES ('n-3', 'u-owner', 'canary_warning', 'Check in', 'Please.', 'pending', ?1, ?1, 'c-1')",
+      )
+      .bind(T + 40)
+      .run();
+    expect(notice.meta.rows_written).toBe(3);
+    // Marked sent: one row written, as D1 counts it (its entry leaving the pending index is not counted).
+    expect(
+      (
+        await db
+          .prepare("UPDATE owner_notices SET status = 'sent', sent_at = ?1 WHERE id = 'n-3'")
+          .bind(T + 50)
+          .run()
+      ).meta.rows_written,
+    ).toBe(1);
     const delivery = await db
       .prepare(
         "INSERT INTO owner_notice_deliveries (id, notice_id, user_id, channel, address, ok, at) VALUES ('d-4', 'n-1', 'u-owner', 'push', 'this phone', 1, ?1)",
       )
       .bind(T + 30)
       .run();
-    expect(delivery.meta.rows_written).toBe(2);
+    expect(delivery.meta.rows_written).toBe(1);
     const link = await db
       .prepare("INSERT INTO check_in_links (token_hash, user_id, canary_id, notice_id, created_at, expires_at) VALUES ('h-3', 'u-owner', 'c-1', 'n-1', ?1, ?1)")
       .bind(T)

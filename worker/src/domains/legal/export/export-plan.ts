@@ -38,7 +38,14 @@ export const EXPORTS: readonly TableExport[] = [
   // "Test everything": the plans and what each TEST copy reached.
   { table: 'rehearsals', file: 'rehearsals', where: 'user_id = ?1' },
   { table: 'canary_transitions', file: 'canary_history', where: 'user_id = ?1', key: ['canary_id', 'cycle_deadline', 'kind', 'misses'] },
-  { table: 'check_in_links', file: 'check_in_links', where: 'user_id = ?1', omit: ['token_hash'], key: ['token_hash'] },
+  // Through the owner's canaries: the links' own user_id has no index (db/migrations/0039_deletions_follow_indexes.sql).
+  {
+    table: 'check_in_links',
+    file: 'check_in_links',
+    where: 'canary_id IN (SELECT id FROM canaries WHERE user_id = ?1)',
+    omit: ['token_hash'],
+    key: ['token_hash'],
+  },
   { table: 'activity', file: 'activity', where: 'user_id = ?1', key: ['user_id', 'created_at', 'id'] },
   { table: 'deadman_switches', file: 'deadman_switch', where: 'user_id = ?1' },
   { table: 'scheduled_deletions', file: 'scheduled_deletions', where: 'user_id = ?1' },
@@ -69,8 +76,14 @@ export const EXPORTS: readonly TableExport[] = [
   { table: 'notification_preferences', file: 'notification_preferences', where: 'user_id = ?1' },
   { table: 'push_subscriptions', file: 'push_devices', where: 'user_id = ?1', omit: ['auth'] },
   { table: 'phone_verifications', file: 'phone_verifications', where: 'user_id = ?1', omit: ['code_hash'] },
-  { table: 'owner_notices', file: 'notices', where: 'user_id = ?1' },
-  { table: 'owner_notice_deliveries', file: 'notice_deliveries', where: 'user_id = ?1', key: ['notice_id', 'at', 'id'] },
+  { table: 'owner_notices', file: 'notices', where: 'user_id = ?1', key: ['id'] },
+  // Through the owner's notices: the deliveries' own user_id has no index (db/migrations/0040_owner_notices_by_key.sql).
+  {
+    table: 'owner_notice_deliveries',
+    file: 'notice_deliveries',
+    where: 'notice_id IN (SELECT id FROM owner_notices WHERE user_id = ?1)',
+    key: ['notice_id', 'at', 'id'],
+  },
   { table: 'outbox_messages', file: 'outbox', where: 'recipient_user_id = ?1' },
   { table: 'api_keys', file: 'api_keys', where: 'user_id = ?1', omit: ['key_hash'] },
   { table: 'api_usage', file: 'api_usage', where: 'user_id = ?1' },
