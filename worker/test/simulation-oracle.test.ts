@@ -38,6 +38,7 @@ function owner(
     userId: 'owner',
     email: 'owner@example.test',
     phone: null,
+    push: null,
     via: 'token',
     canaries: [
       {
@@ -493,6 +494,21 @@ describe('the oracle, for a deadline its owner let pass', () => {
     expect(warningsOf(owner({ quietHours: lateQuiet, reminders: [] }), [{ from: 16 * HOUR, to: 18 * HOUR }])).toEqual([
       [DAY, 'unwarned', 0.8 * DAY + LATENESS_BOUND_MS],
     ]);
+  });
+
+  it('lets a warning wait for an outage only while every way to reach them is down', () => {
+    // Email down from 16:00 to 21:00 (grace starts at 19:12, inside it): an email-only owner's reminder is due by 21:00 and the bound.
+    const emailDown = { from: 16 * HOUR, to: 21 * HOUR };
+    expect(warningsOf(owner({ quietHours: lateQuiet, reminders: [23 * HOUR] }), [emailDown])).toEqual([[DAY, 'warned', 21 * HOUR + LATENESS_BOUND_MS]]);
+    // With a verified phone the engine texts them meanwhile: due by grace's start and the bound, as with no outage — 23:00 is too late.
+    const withPhone = { ...owner({ quietHours: lateQuiet, reminders: [23 * HOUR] }), phone: '+15550100' };
+    expect(warningsOf(withPhone, [emailDown])).toEqual([[DAY, 'unwarned', 0.8 * DAY + LATENESS_BOUND_MS]]);
+    // Texts down too, from 18:00 to 20:00: held while both are down, until 20:00.
+    expect(warningsOf(withPhone, [emailDown, { from: 18 * HOUR, to: 20 * HOUR, channel: 'sms' }])).toEqual([[DAY, 'warned', 20 * HOUR + LATENESS_BOUND_MS]]);
+    // A push device whose service is up: reached by push, as by text.
+    const withDevice = { ...owner({ quietHours: lateQuiet, reminders: [23 * HOUR] }), push: 'https://push.example.test/d' };
+    expect(warningsOf(withDevice, [emailDown])).toEqual([[DAY, 'unwarned', 0.8 * DAY + LATENESS_BOUND_MS]]);
+    expect(warningsOf(withDevice, [emailDown, { from: 17 * HOUR, to: 22 * HOUR, channel: 'push' }])).toEqual([[DAY, 'warned', 21 * HOUR + LATENESS_BOUND_MS]]);
   });
 
   it('lets a warning held for the end of quiet hours wait for an outage that began in the night too', () => {

@@ -13,6 +13,8 @@ export interface PersonLog {
   email: string;
   /** Their verified phone (null: none): text messages are chosen beside email for their notices. */
   phone: string | null;
+  /** Their device's push endpoint (null: none): push is chosen beside their other methods. */
+  push: string | null;
   via: 'token' | 'heartbeat';
   /** Their canaries: every person has one, some a second with the other interval (a weekly backup of a daily one, or the reverse). */
   canaries: CanaryLog[];

@@ -20,7 +20,8 @@ export interface MailRow {
 export function firstOfEachNotice(rows: readonly MailRow[]): MailRow[] {
   const first = new Map<string, MailRow>();
   for (const row of rows) {
-    const notice = row.idempotency_key.replace(/:sms$/, '');
+    // A notice's copies on each channel share its key: `notice:<id>:email`, `:sms`, `:push:<device>`.
+    const notice = row.idempotency_key.replace(/:(email|sms|push:.*)$/, '');
     const seen = first.get(notice);
     if (!seen || row.created_at < seen.created_at) first.set(notice, row);
   }
@@ -80,9 +81,9 @@ export class ErasureWatch {
       await this.quietly(async () => {
         const { results: mail } = await env.DB.prepare(
           `SELECT id, address, created_at, subject, idempotency_key FROM outbox_messages
-           WHERE channel IN ('email', 'sms') AND address IN (?1, ?2) AND idempotency_key LIKE 'notice:%'`,
+           WHERE channel IN ('email', 'sms', 'push') AND address IN (?1, ?2, ?3) AND idempotency_key LIKE 'notice:%'`,
         )
-          .bind(p.email, p.phone ?? p.email)
+          .bind(p.email, p.phone ?? p.email, p.push ?? p.email)
           .all<MailRow>();
         const seen = this.mail.get(p.index) ?? new Map<string, MailRow>();
         for (const row of mail) seen.set(row.id, row);

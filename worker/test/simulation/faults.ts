@@ -35,6 +35,8 @@ export interface FaultRates {
   outageMaxMs: number;
   /** Text message (sms) outages, drawn apart from email's: how many over the run, each up to outageMaxMs. */
   smsOutagesPer100Days: number;
+  /** Push service outages, drawn apart from the others, likewise. */
+  pushOutagesPer100Days: number;
 }
 
 export const DEFAULT_FAULTS: FaultRates = {
@@ -53,6 +55,7 @@ export const DEFAULT_FAULTS: FaultRates = {
   outagesPer100Days: 4,
   outageMaxMs: 8 * HOUR,
   smsOutagesPer100Days: 4,
+  pushOutagesPer100Days: 4,
 };
 
 /** No faults at all: a run that must be exact to the step (the liveness reference). */
@@ -70,13 +73,14 @@ export const NO_FAULTS: FaultRates = {
   d1FailsAfter: 0,
   outagesPer100Days: 0,
   smsOutagesPer100Days: 0,
+  pushOutagesPer100Days: 0,
 };
 
 export interface Outage {
   from: number;
   to: number;
   /** Which provider is down (email when absent). */
-  channel?: 'email' | 'sms';
+  channel?: 'email' | 'sms' | 'push';
 }
 
 /** The email outages of a run (for the owners without a phone the whole way to reach them is down). */

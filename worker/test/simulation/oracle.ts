@@ -1,5 +1,6 @@
 import type { BehaviourLog, CanaryLog, MessageLog, PersonLog } from './behaviour-log';
 import { HOUR } from './population';
+import type { Outage } from './faults';
 
 /**
  * The oracle: for every message, whether and when it must be released, written from the behaviour log
@@ -628,6 +629,22 @@ export function reachedBy(t: number, q: PersonLog['quietHours'], bound: number, 
 }
 
 /**
+ * When none of a person's ways to be reached works: a warning goes to their chosen methods and, when none takes it,
+ * to every other one they have (docs/decisions/canary-engine.md, "Safety notices") — so it is held back only while
+ * email, and their phone's texts and their device's push if they have them, are all down at once. Until 2026-11-29
+ * any provider's outage held everyone's warnings, which let a warning an email outage delayed pass for someone the
+ * engine should have reached by text.
+ */
+export function unreachableSpans(p: PersonLog, outages: readonly Outage[]): { from: number; to: number }[] {
+  const down = (channel: NonNullable<Outage['channel']>) => outages.filter((o) => (o.channel ?? 'email') === channel);
+  let spans = down('email').map(({ from, to }) => ({ from, to }));
+  for (const channel of [...(p.phone ? (['sms'] as const) : []), ...(p.push ? (['push'] as const) : [])]) {
+    spans = spans.flatMap((s) => down(channel).map((o) => ({ from: Math.max(s.from, o.from), to: Math.min(s.to, o.to) }))).filter((s) => s.from < s.to);
+  }
+  return spans;
+}
+
+/**
  * Silence is not a pass: every deadline its owner let pass (no check-in on the canary until more than the
  * bound after it) must bring a warning — the grace reminder before it or the re-warning after — that reached
  * them within the bound of the grace period's start, later only by their quiet hours or an outage of a
@@ -645,7 +662,7 @@ export function judgeWarnings(log: BehaviourLog, bound = LATENESS_BOUND_MS): War
         const D = c.start + canary.intervalMs;
         if (c.next <= D + bound) continue;
         // The grace reminder is due when grace starts; quiet hours and outages then hold it until their end.
-        const dueBy = reachedBy(D - g, p.quietHours, bound, log.outages);
+        const dueBy = reachedBy(D - g, p.quietHours, bound, unreachableSpans(p, log.outages));
         if (dueBy > log.end || (erased !== null && erased <= dueBy) || p.deathVotes.some((v) => v <= dueBy)) continue;
         const warned = canary.warnings.some((w) => w >= D - g && w <= dueBy);
         out.push({ person: p, canary, deadline: D, kind: warned ? 'warned' : 'unwarned', dueBy });

@@ -66,6 +66,8 @@ export interface PersonPlan {
   second: { intervalMs: number; checkIns: number[] } | null;
   /** They verify a phone and choose text messages beside email for their notices (and can be written to by sms). */
   phone: boolean;
+  /** They register a device for push notifications and choose push beside their other methods, or alone (null: no device). */
+  push: 'beside' | 'alone' | null;
 }
 
 /** A vault item (docs/decisions/vault.md): an exact date (as a date or a date-time), the death flag, or the recipient's birthday. */
@@ -208,6 +210,7 @@ export function drawPopulation(r: Random, shape: PopulationShape): PersonPlan[] 
       vault: null,
       second: null,
       phone: false,
+      push: null,
     });
   }
   drawGuardians(r.fork(), people, horizon);
@@ -219,6 +222,7 @@ export function drawPopulation(r: Random, shape: PopulationShape): PersonPlan[] 
   drawPhones(r.fork(), people);
   drawSecondGuardians(r.fork(), people);
   drawLeavingWriters(r.fork(), people, horizon);
+  drawPushDevices(r.fork(), people);
   return people;
 }
 
@@ -275,6 +279,16 @@ function drawSecondGuardians(r: Random, people: PersonPlan[]) {
 function drawPhones(r: Random, people: PersonPlan[]) {
   for (const p of people) p.phone = r.chance(1 / 3);
   for (const p of people) for (const m of p.messages) if (people[m.recipient]!.phone && r.chance(1 / 3)) m.method = 'sms';
+}
+
+/**
+ * One person in four registers a device for push notifications (a browser's subscription, `POST
+ * /api/notify/push/subscriptions`) and chooses push beside their other methods — or, one in three of them, alone: a
+ * warning reaches them when any of their channels takes it, push has outages of its own, and while it is down a
+ * warning for someone who chose push alone goes to every other way to reach them (their email). Drawn last.
+ */
+function drawPushDevices(r: Random, people: PersonPlan[]) {
+  for (const p of people) p.push = r.chance(1 / 4) ? (r.chance(1 / 3) ? 'alone' : 'beside') : null;
 }
 
 /**

@@ -53,6 +53,11 @@ export interface SimulationRun {
   messagesNotWritten: number;
   /** Heartbeat users who signed in again when their session ran out. */
   signIns: number;
+  /** Owner notices that reached a device by push, and the canary warnings whose first copy to reach the owner was that one. */
+  noticesByPush: number;
+  warningsFirstByPush: number;
+  /** People who chose push as their only method. */
+  pushAlone: number;
   wallMs: number;
   /** Where the run's wall time went. */
   phaseMs: Record<'setup' | 'checkIns' | 'alarms' | 'queues' | 'cron' | 'judge', number>;
@@ -228,7 +233,9 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
   const faultRandom = root.fork();
   // Drawn after the rest, so a seed's other draws are what they were before text messages were simulated.
   const smsOutages = drawOutages(root.fork(), rates, opts.days, rates.smsOutagesPer100Days).map((o) => ({ ...o, channel: 'sms' as const }));
-  const outages = [...emailOutages, ...smsOutages];
+  // And push's after those, for the same reason.
+  const pushOutages = drawOutages(root.fork(), rates, opts.days, rates.pushOutagesPer100Days).map((o) => ({ ...o, channel: 'push' as const }));
+  const outages = [...emailOutages, ...smsOutages, ...pushOutages];
 
   const usage = emptyUsage();
   const switches: Switches = { counting: false, faults: false };
@@ -242,6 +249,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
   const drawnInLapse = new Set<string>();
   const emailTransport = env.EMAIL_TRANSPORT;
   const smsTransport = env.SMS_TRANSPORT;
+  const pushTransport = env.PUSH_TRANSPORT;
   /** The provider's signed event, posted to the webhook as the sandbox's pages do (docs/decisions/billing.md). */
   const postSignedEvent = async (signed: { payload: string; signature: string }) => {
     const started = performance.now();
@@ -281,6 +289,19 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     const prefs = await request(usage, switches, 'POST', '/api/notify/preferences', token, { ...DEFAULT_NOTIFY_PREFERENCES, methods: ['email', 'sms'] });
     if (prefs.status !== 200) throw new Error(`preferences: ${prefs.status} ${JSON.stringify(prefs.data)}`);
     return phone;
+  };
+
+  /**
+   * A device registered for push as a browser does it (its subscription: endpoint and keys), then the methods chosen
+   * (push beside the others, or alone). The local push transport is the outbox, addressed to the endpoint.
+   */
+  const registerDevice = async (token: string, endpoint: string, methods: readonly string[]) => {
+    const keys = { p256dh: `B${'A'.repeat(86)}`, auth: 'A'.repeat(22) };
+    const subscribed = await request(usage, switches, 'POST', '/api/notify/push/subscriptions', token, { endpoint, keys });
+    if (subscribed.status !== 201) throw new Error(`push subscription: ${subscribed.status} ${JSON.stringify(subscribed.data)}`);
+    const prefs = await request(usage, switches, 'POST', '/api/notify/preferences', token, { ...DEFAULT_NOTIFY_PREFERENCES, methods });
+    if (prefs.status !== 200) throw new Error(`preferences: ${prefs.status} ${JSON.stringify(prefs.data)}`);
+    return endpoint;
   };
 
   const baseline = await env.DB.prepare('SELECT 1').run();
@@ -365,6 +386,8 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       const deadman = plan.deadmanHours ? await request(usage, switches, 'POST', '/api/deadman/setup', account.token, { hours: plan.deadmanHours }) : null;
       if (deadman && deadman.status !== 200) throw new Error(`dead-man setup: ${deadman.status} ${JSON.stringify(deadman.data)}`);
       const phone = plan.phone ? await verifyPhone(account.token, `+1${200 + (opts.seed % 700)}${String(plan.index).padStart(7, '0')}`) : null;
+      const methods = plan.push === 'alone' ? ['push'] : phone ? ['email', 'sms', 'push'] : ['email', 'push'];
+      const push = plan.push ? await registerDevice(account.token, `https://push.example.test/sim-${opts.seed}/${plan.index}`, methods) : null;
       for (const [i, c] of canaries.entries()) canaryObjects.set(env.CANARY_CLOCK.idFromName(c.canaryId).toString(), { person: plan.index, canary: i });
       people[plan.index] = {
         index: plan.index,
@@ -372,6 +395,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         email: account.email,
         via: plan.via,
         phone,
+        push,
         canaries,
         checkIns: [],
         diesAt: plan.diesAt,
@@ -531,6 +555,8 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       // account configured is one for text messages.)
       (env as { EMAIL_TRANSPORT?: string }).EMAIL_TRANSPORT = down(emailOutages) ? 'down' : emailTransport;
       (env as { SMS_TRANSPORT?: string }).SMS_TRANSPORT = down(smsOutages) ? 'twilio' : smsTransport;
+      // Web Push with no VAPID keys configured answers every send with a retryable failure: the push service is down.
+      (env as { PUSH_TRANSPORT?: string }).PUSH_TRANSPORT = down(pushOutages) ? 'webpush' : pushTransport;
 
       // People check in when they mean to; a refused attempt is tried again at the next step.
       const due = people
@@ -746,6 +772,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     switches.faults = false;
     (env as { EMAIL_TRANSPORT?: string }).EMAIL_TRANSPORT = emailTransport;
     (env as { SMS_TRANSPORT?: string }).SMS_TRANSPORT = smsTransport;
+    (env as { PUSH_TRANSPORT?: string }).PUSH_TRANSPORT = pushTransport;
     unqueue();
     uninstall();
     for (const q of quiet) q.mockRestore();
@@ -754,10 +781,12 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
   opts.progress?.('  the run is over: reading what reached people');
   // What reached people, read from their mailboxes and inboxes. (Check-in projections the Worker still holds
   // are not awaited: a promise of an ended request's waitUntil can hang when awaited from the test.)
-  const byAddress = new Map(people.flatMap((p) => [[p.email, p] as const, ...(p.phone ? [[p.phone, p] as const] : [])]));
+  const byAddress = new Map(
+    people.flatMap((p) => [[p.email, p] as const, ...(p.phone ? [[p.phone, p] as const] : []), ...(p.push ? [[p.push, p] as const] : [])]),
+  );
   const { results: mail } = await env.DB.prepare(
     `SELECT id, address, created_at, subject, idempotency_key FROM outbox_messages
-     WHERE channel IN ('email', 'sms') AND idempotency_key LIKE 'notice:%' ORDER BY created_at`,
+     WHERE channel IN ('email', 'sms', 'push') AND idempotency_key LIKE 'notice:%' ORDER BY created_at`,
   ).all<MailRow>();
   const mailOf = new Map<number, MailRow[]>();
   for (const row of mail) {
@@ -765,6 +794,8 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     if (p) mailOf.set(p.index, [...(mailOf.get(p.index) ?? []), row]);
   }
   // A warning names its canary ("Check in before …: "me"", "Your canary "backup" passed its deadline …"): that is whose it is.
+  let warningsFirstByPush = 0;
+  const noticesByPush = mail.filter((row) => byAddress.get(row.address)?.push === row.address).length;
   const warned = (subject: string) => subject.startsWith('Check in before') || /^Your canary.*passed its deadline/.test(subject);
   for (const p of people) {
     // An erased account took its mailbox with it: what reached them was read before (erasure-watch.ts); a notice read
@@ -778,6 +809,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         if (!canary) throw new Error(`a warning for no canary of person ${p.index}: ${row.subject}`);
         canary.warnings.push(row.created_at);
         if (row.subject.startsWith('Check in before')) canary.reminders.push(row.created_at);
+        if (row.address === p.push) warningsFirstByPush += 1;
       } else if (row.subject === DEADMAN_WARNING_SUBJECT) p.deadman?.warnings.push(row.created_at);
     }
   }
@@ -863,6 +895,9 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     checkInAttemptsRefused: refused,
     messagesNotWritten: notWritten,
     signIns,
+    noticesByPush,
+    warningsFirstByPush,
+    pushAlone: plans.filter((p) => p.push === 'alone').length,
     wallMs: performance.now() - wallStart,
     phaseMs,
   };
