@@ -1,5 +1,6 @@
 import { isNull } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { canaries } from './canaries';
 import { CANARY_TRANSITION_KINDS, REMINDER_DELIVERY_STATUSES, TRANSITION_RECORDERS } from './enums';
 
 /**
@@ -10,13 +11,19 @@ import { CANARY_TRANSITION_KINDS, REMINDER_DELIVERY_STATUSES, TRANSITION_RECORDE
  *
  * The row is also the outbox of the `missed_checkins` event: `emitted_at` is set once the event is on
  * the queue, and the reconciler re-sends rows that count but were never emitted.
+ *
+ * A canary's events go with it (db/migrations/0041_transitions_go_with_their_canary.sql): deleting a canary deletes
+ * its history as its object forgets its check-ins, and an account's deletion reaches them through its canaries —
+ * so the table needs no index of its owner, a row fewer with every event (docs/performance.md).
  */
 export const canaryTransitions = sqliteTable(
   'canary_transitions',
   {
     /** The event's id (the object's; a warning's notice carries it). Unique by construction, and looked up by nothing. */
     id: text('id').notNull(),
-    canary_id: text('canary_id').notNull(),
+    canary_id: text('canary_id')
+      .notNull()
+      .references(() => canaries.id, { onDelete: 'cascade' }),
     user_id: text('user_id').notNull(),
     cycle_deadline: integer('cycle_deadline', { mode: 'timestamp_ms' }).notNull(),
     kind: text('kind', { enum: CANARY_TRANSITION_KINDS }).notNull(),
@@ -36,9 +43,9 @@ export const canaryTransitions = sqliteTable(
   },
   (t) => [
     // The once-per-cycle key is the primary key of a table stored WITHOUT ROWID (db/migrations/0036_transitions_by_key.sql;
-    // drizzle cannot declare it): an insert writes the row and the owner's index, not four rows (docs/performance.md).
+    // drizzle cannot declare it): an insert writes the row alone (the owner's index went with 0041), not four rows
+    // (docs/performance.md).
     primaryKey({ name: 'canary_transitions_pk', columns: [t.canary_id, t.cycle_deadline, t.kind, t.misses] }),
-    index('canary_transitions_user_idx').on(t.user_id, t.fired_at),
     // Only the rows not yet emitted, which the reconciler looks for: most rows arrive emitted (a wake sends its
     // events before it projects them), and a row an index does not hold costs no write there (docs/performance.md).
     index('canary_transitions_unemitted_idx').on(t.kind, t.counts_from).where(isNull(t.emitted_at)),

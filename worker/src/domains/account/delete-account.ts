@@ -49,7 +49,6 @@ export async function deleteAccount(ctx: ServiceContext, userId: string) {
   const undeliverable = leaveMessagesUndeliverable(ctx.env.DB, userId, now);
   const batch = await ctx.env.DB.batch([
     ...undeliverable.statements,
-    ctx.env.DB.prepare('DELETE FROM canary_transitions WHERE user_id = ?1').bind(userId),
     // The account's local mailbox (no foreign key: see db/schema/outbox.ts).
     ctx.env.DB.prepare('DELETE FROM outbox_messages WHERE recipient_user_id = ?1').bind(userId),
     // Vault files given to this account: their items go with it (foreign key), the files with them.

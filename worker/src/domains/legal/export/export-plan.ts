@@ -37,7 +37,13 @@ export const EXPORTS: readonly TableExport[] = [
   { table: 'canaries', file: 'canaries', where: 'user_id = ?1', omit: ['token_hash'] },
   // "Test everything": the plans and what each TEST copy reached.
   { table: 'rehearsals', file: 'rehearsals', where: 'user_id = ?1' },
-  { table: 'canary_transitions', file: 'canary_history', where: 'user_id = ?1', key: ['canary_id', 'cycle_deadline', 'kind', 'misses'] },
+  // Through the owner's canaries, which their events go with (db/migrations/0041_transitions_go_with_their_canary.sql).
+  {
+    table: 'canary_transitions',
+    file: 'canary_history',
+    where: 'canary_id IN (SELECT id FROM canaries WHERE user_id = ?1)',
+    key: ['canary_id', 'cycle_deadline', 'kind', 'misses'],
+  },
   // Through the owner's canaries: the links' own user_id has no index (db/migrations/0039_deletions_follow_indexes.sql).
   {
     table: 'check_in_links',
