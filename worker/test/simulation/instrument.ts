@@ -227,13 +227,11 @@ export function instrument(usage: Usage, switches: Switches, alarms: AlarmBook, 
         const meta = (one as { meta?: { rows_read?: number; rows_written?: number } } | null)?.meta;
         const written = meta?.rows_written ?? 0;
         const sql = String(sqls[i] ?? sqls[0] ?? '');
+        const statement = statementKey(sql);
         usage.d1Queries += 1;
         usage.d1RowsRead += meta?.rows_read ?? 0;
         usage.d1RowsWritten += written;
-        if (meta?.rows_read) {
-          const statement = statementKey(sql);
-          usage.d1ReadsByStatement[statement] = (usage.d1ReadsByStatement[statement] ?? 0) + meta.rows_read;
-        }
+        if (meta?.rows_read) usage.d1ReadsByStatement[statement] = (usage.d1ReadsByStatement[statement] ?? 0) + meta.rows_read;
         if (MISSED_EVENT_SCAN.test(sql)) {
           usage.missedEventScans += 1;
           usage.missedEventScanReads += meta?.rows_read ?? 0;
@@ -241,7 +239,6 @@ export function instrument(usage: Usage, switches: Switches, alarms: AlarmBook, 
         if (written) {
           const table = writtenTable(sql);
           usage.d1WritesByTable[table] = (usage.d1WritesByTable[table] ?? 0) + written;
-          const statement = statementKey(sql);
           usage.d1WritesByStatement[statement] = (usage.d1WritesByStatement[statement] ?? 0) + written;
         }
       });

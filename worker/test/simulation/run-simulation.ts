@@ -276,7 +276,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     if (delivered.status !== 200) throw new Error(`checkout payment: ${delivered.status}`);
   };
 
-  /** A phone verified as people do it (the code comes by text: here the outbox), then text messages chosen beside email. */
+  /** A phone verified as people do it (the code comes by text: here the outbox). */
   const verifyPhone = async (token: string, phone: string) => {
     const asked = await request(usage, switches, 'POST', '/api/profile/phone', token, { phone });
     if (asked.status !== 200) throw new Error(`phone: ${asked.status} ${JSON.stringify(asked.data)}`);
@@ -286,22 +286,21 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     const code = /\b(\d{6})\b/.exec(sent?.text ?? '')?.[1];
     const verified = await request(usage, switches, 'POST', '/api/profile/phone/verify', token, { code });
     if (verified.status !== 200) throw new Error(`phone verify: ${verified.status} ${JSON.stringify(verified.data)}`);
-    const prefs = await request(usage, switches, 'POST', '/api/notify/preferences', token, { ...DEFAULT_NOTIFY_PREFERENCES, methods: ['email', 'sms'] });
-    if (prefs.status !== 200) throw new Error(`preferences: ${prefs.status} ${JSON.stringify(prefs.data)}`);
     return phone;
   };
 
-  /**
-   * A device registered for push as a browser does it (its subscription: endpoint and keys), then the methods chosen
-   * (push beside the others, or alone). The local push transport is the outbox, addressed to the endpoint.
-   */
-  const registerDevice = async (token: string, endpoint: string, methods: readonly string[]) => {
+  /** A device registered for push as a browser does it (its subscription: endpoint and keys); the local push transport is the outbox, addressed to the endpoint. */
+  const registerDevice = async (token: string, endpoint: string) => {
     const keys = { p256dh: `B${'A'.repeat(86)}`, auth: 'A'.repeat(22) };
     const subscribed = await request(usage, switches, 'POST', '/api/notify/push/subscriptions', token, { endpoint, keys });
     if (subscribed.status !== 201) throw new Error(`push subscription: ${subscribed.status} ${JSON.stringify(subscribed.data)}`);
+    return endpoint;
+  };
+
+  /** The methods they choose for their notices (`POST /api/notify/preferences`), the rest of the preferences left as they were. */
+  const chooseMethods = async (token: string, methods: readonly string[]) => {
     const prefs = await request(usage, switches, 'POST', '/api/notify/preferences', token, { ...DEFAULT_NOTIFY_PREFERENCES, methods });
     if (prefs.status !== 200) throw new Error(`preferences: ${prefs.status} ${JSON.stringify(prefs.data)}`);
-    return endpoint;
   };
 
   const baseline = await env.DB.prepare('SELECT 1').run();
@@ -386,8 +385,9 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       const deadman = plan.deadmanHours ? await request(usage, switches, 'POST', '/api/deadman/setup', account.token, { hours: plan.deadmanHours }) : null;
       if (deadman && deadman.status !== 200) throw new Error(`dead-man setup: ${deadman.status} ${JSON.stringify(deadman.data)}`);
       const phone = plan.phone ? await verifyPhone(account.token, `+1${200 + (opts.seed % 700)}${String(plan.index).padStart(7, '0')}`) : null;
-      const methods = plan.push === 'alone' ? ['push'] : phone ? ['email', 'sms', 'push'] : ['email', 'push'];
-      const push = plan.push ? await registerDevice(account.token, `https://push.example.test/sim-${opts.seed}/${plan.index}`, methods) : null;
+      const push = plan.push ? await registerDevice(account.token, `https://push.example.test/sim-${opts.seed}/${plan.index}`) : null;
+      // Text beside email with a phone, push beside them with a device — or push alone; the defaults for the others.
+      if (phone || push) await chooseMethods(account.token, plan.push === 'alone' ? ['push'] : ['email', ...(phone ? ['sms'] : []), ...(push ? ['push'] : [])]);
       for (const [i, c] of canaries.entries()) canaryObjects.set(env.CANARY_CLOCK.idFromName(c.canaryId).toString(), { person: plan.index, canary: i });
       people[plan.index] = {
         index: plan.index,
