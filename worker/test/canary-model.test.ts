@@ -793,6 +793,63 @@ describe('a catch-up of more than 500 misses (found with vacation pauses)', () =
   });
 });
 
+describe('a pause-ending notice whose send failed (found with a failed queue send)', () => {
+  // Regression (seed 871674814): the notice was recorded in the pause's last day, its send failed, and the
+  // next wake — the deadline after the pause — sent "your pause ends soon" once the pause had ended.
+  async function pausedThenSendFails() {
+    await resetDb();
+    const world = new World(Date.now() + REAL_CLOCK_MARGIN);
+    const queue = spyOnQueue(world);
+    const check = async (s: Step) => {
+      await step(world, s);
+      expect(world.model.violations, `after ${JSON.stringify(s)}`).toEqual([]);
+      await checkRecorded(world);
+    };
+    await create(world, 300);
+    await check({ t: 'pause', c: 0, permille: 17, checkInFirst: false }); // away for a day and 29 minutes
+    await check({ t: 'landOn', c: 0, at: 'timer', k: 1, off: 0 }); // the pause's last day begins
+    await check({ t: 'sendFails', c: 0 }); // the notice is recorded, its send fails
+    return { world, queue, check, c: world.model.live()[0]! };
+  }
+
+  it('is not sent once the pause has ended', async () => {
+    const { world, queue, check } = await pausedThenSendFails();
+    try {
+      const told = stats.pauseNotices;
+      await check({ t: 'boundaryCycle', c: 0, remind: 'none', miss: 'D' }); // the next wake is the deadline after the pause
+      expect(stats.pauseNotices, 'no pause notice after the pause').toBe(told);
+      await check({ t: 'create', ratio: 0.5 });
+    } finally {
+      queue.mockRestore();
+    }
+  });
+
+  it('is tried again a minute later, within the pause: the failed wake re-arms the timer for then', async () => {
+    const { world, queue, c } = await pausedThenSendFails();
+    try {
+      // The alarm's own run fails the same way, arming its timer (D1's copy is what the reconciler reads when
+      // the runtime's retries of the alarm fail too).
+      world.failSend = true;
+      const failed = await advanceCanary(world.ctx(), c.id, 'alarm', { armsTimer: true }).then(
+        () => null,
+        (err: unknown) => String(err),
+      );
+      expect(failed).toMatch(/queue unavailable/);
+      world.failSend = false;
+      const due = await timerDueOf(c.id);
+      expect(due, 'the timer is armed a minute after the failed send, inside the pause').toBe(world.now + 60_000);
+      const told = stats.pauseNotices;
+      world.now = due!;
+      await runTimer(world, c, 'alarm');
+      expect(stats.pauseNotices, 'the notice goes out on that wake').toBe(told + 1);
+      expect(world.model.violations).toEqual([]);
+    } finally {
+      world.failSend = false;
+      queue.mockRestore();
+    }
+  });
+});
+
 describe('canary engine against a reference model', () => {
   it('safety: no event early, none twice, none for an ended cycle or a deleted canary; timer runs catch up', async () => {
     await fc.assert(

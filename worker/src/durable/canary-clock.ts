@@ -311,7 +311,7 @@ export class CanaryClock extends DurableObject<Bindings> {
       const rowsNow = this.cycleRows(state, cycle);
       const due = missesToEmit(state, rowsNow, now);
       const { warnings, waiting } = await this.warningsNotWaiting(warningsToSend(state, rowsNow, now));
-      const pauseNotices = pauseNoticesToSend(state, rowsNow);
+      const pauseNotices = pauseNoticesToSend(state, rowsNow, now);
       // The owner hears of each warning, and of the first miss once it counts, on their channels: the same
       // send as the events (one queue operation), and the warnings' delivery comes back to warningDelivered.
       const notices = [...warnings, ...due.filter((t) => t.misses === 1), ...pauseNotices].map((t) => this.noticeOf(state, t));

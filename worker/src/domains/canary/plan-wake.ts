@@ -169,8 +169,13 @@ export function pauseNoticeDueAt(canary: Pick<CanaryFacts, 'paused_until'>): num
   return canary.paused_until == null ? null : canary.paused_until - PAUSE_NOTICE_BEFORE_MS;
 }
 
-/** The current cycle's pause-ending notice, once, when it was recorded and not sent yet. */
-export function pauseNoticesToSend(canary: Cadence, recorded: readonly TransitionRow[]): TransitionRow[] {
+/**
+ * The current cycle's pause-ending notice, once, when it was recorded and not sent yet — and only while the
+ * pause lasts: a send that failed is not made up after the pause has ended, when "your pause ends soon" would
+ * be false (found by worker/test/canary-model.test.ts: a failed send, then the deadline's wake after the pause).
+ */
+export function pauseNoticesToSend(canary: Cadence, recorded: readonly TransitionRow[], now: number): TransitionRow[] {
+  if (canary.paused_until == null || now >= canary.paused_until) return [];
   const cycle = cycleDeadlineOf(canary);
   return recorded.filter((t) => t.kind === 'pause_ending' && t.cycle_deadline === cycle && t.emitted_at == null);
 }
@@ -271,6 +276,8 @@ export function nextAttention(canary: CanaryFacts, recorded: readonly Transition
   const pauseNoticeAt = pauseNoticeDueAt(canary);
   if (pauseNoticeAt !== null && now < canary.paused_until! && !recorded.some((t) => t.kind === 'pause_ending'))
     candidates.push(Math.max(now + 1, pauseNoticeAt));
+  // A pause notice whose send failed is tried again a minute later, while the pause lasts.
+  if (pauseNoticesToSend(canary, recorded, now).length) candidates.push(Math.min(now + WARNING_RESEND_MIN_MS, canary.paused_until! - 1));
   for (const t of recorded) {
     if (t.kind === 'missed' && t.emitted_at == null && t.counts_from != null && t.counts_from > now) candidates.push(t.counts_from);
   }
