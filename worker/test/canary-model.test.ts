@@ -813,7 +813,7 @@ describe('a pause-ending notice whose send failed (found with a failed queue sen
   }
 
   it('is not sent once the pause has ended', async () => {
-    const { world, queue, check } = await pausedThenSendFails();
+    const { queue, check } = await pausedThenSendFails();
     try {
       const told = stats.pauseNotices;
       await check({ t: 'boundaryCycle', c: 0, remind: 'none', miss: 'D' }); // the next wake is the deadline after the pause
