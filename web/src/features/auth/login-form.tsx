@@ -1,6 +1,6 @@
 import { ZLoginInput, type TLoginInput, type TLoginResult } from '@afterword/worker/contracts/auth';
 import { Link } from '@tanstack/react-router';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/field';
 import { readApiError } from '../../lib/api-error';
@@ -33,8 +33,11 @@ export function LoginForm({ login, onSignedIn, afterSignIn, initialError = null,
   const [password, setPassword] = useState('');
   // /login is prerendered (web/scripts/prerender.mjs): someone may type, or the browser autofill, before
   // the script runs. Hydration keeps what the inputs hold but not in state, so it is taken from them once
-  // mounted; with nothing typed, the address just signed up with on /signup is filled in.
-  useEffect(() => {
+  // mounted; with nothing typed, the address just signed up with on /signup is filled in. A layout effect:
+  // it runs in hydration's own commit, so the next render already holds what was typed — any render before a
+  // passive effect would write the empty state into the inputs, and the typing would vanish for a moment (seen
+  // by tests/e2e/auth.test.mjs about once in forty loads).
+  useLayoutEffect(() => {
     const typed = (name: string) => (formRef.current?.elements.namedItem(name) as HTMLInputElement | null)?.value ?? '';
     const typedEmail = typed('email');
     const prefill = typedEmail || takeSignedUpEmail();
