@@ -8,7 +8,8 @@ import type { AddressedMessage, ChannelKind, DeliveryResult } from './types';
  * The outbox adapter: the local default for every channel. It stores the delivery instead of sending
  * it, so `npm start` shows what would have gone out (an /app/outbox page reads `listOutbox`). It
  * behaves like a provider that accepts at once; the idempotency key makes a repeated job a no-op that
- * answers with the first delivery's id, as providers with idempotency keys do. The row keeps the account
+ * answers with the first delivery's id, as providers with idempotency keys do, and when it was accepted (a
+ * warning reached its owner then, not at the repeat: send-owner-notice.ts). The row keeps the account
  * it is for: a local install is a shared mailbox server, and each account may read only its own mail.
  */
 export async function deliverToOutbox(ctx: ServiceContext, channel: ChannelKind, address: string, message: AddressedMessage): Promise<DeliveryResult> {
@@ -19,7 +20,7 @@ export async function deliverToOutbox(ctx: ServiceContext, channel: ChannelKind,
     `INSERT INTO outbox_messages (id, channel, address, recipient_user_id, subject, text, link, idempotency_key, created_at)
      SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9 WHERE ?4 IS NULL OR EXISTS (SELECT 1 FROM users WHERE id = ?4)
      ON CONFLICT (idempotency_key) DO UPDATE SET idempotency_key = excluded.idempotency_key
-     RETURNING id`,
+     RETURNING id, created_at`,
   )
     .bind(
       id,
@@ -32,9 +33,9 @@ export async function deliverToOutbox(ctx: ServiceContext, channel: ChannelKind,
       message.idempotencyKey,
       ctx.now().getTime(),
     )
-    .first<{ id: string }>();
+    .first<{ id: string; created_at: number }>();
   if (!row) return { ok: false, retryable: false, error: 'The recipient no longer has an Afterword account.' };
-  return { ok: true, providerId: `outbox:${row.id}` };
+  return { ok: true, providerId: `outbox:${row.id}`, ...(row.id === id ? {} : { acceptedAt: row.created_at }) };
 }
 
 /**

@@ -42,7 +42,11 @@ export interface PushSubscriptionJson {
  * removed. Errors are short, human-readable and never contain secrets.
  */
 export type DeliveryResult =
-  | { ok: true; providerId?: string }
+  /**
+   * `acceptedAt`: when the provider first accepted this delivery (ms), given by one that keeps its idempotency
+   * keys' first acceptance (the outbox) when a repeated send is a no-op; absent means now.
+   */
+  | { ok: true; providerId?: string; acceptedAt?: number }
   | { ok: false; retryable: boolean; error: string; gone?: boolean; status?: number; reason?: FailureReason };
 
 /**

@@ -14,7 +14,7 @@ import { emptyUsage, type Usage } from './costs';
 import { DEADMAN_WARNING_SUBJECT, ErasureWatch, firstOfEachNotice, type MailRow } from './erasure-watch';
 import { DEFAULT_FAULTS, drawOutages, type FaultRates } from './faults';
 import { AlarmBook, type ArmedAlarm, instrument, type Switches } from './instrument';
-import { DAY, drawPopulation, HOUR, type MessagePlan, type PersonPlan, type VaultPlan } from './population';
+import { DAY, drawPopulation, type MessagePlan, type PersonPlan, type VaultPlan } from './population';
 import { seeded } from './random';
 import { SimQueues, type QueueStats } from './sim-queues';
 
@@ -25,9 +25,8 @@ import { SimQueues, type QueueStats } from './sim-queues';
  * objects and its consumers all read), with the faults of faults.ts. What happened is written to a
  * behaviour log for the oracle (oracle.ts).
  *
- * The fake clock starts a day after the real one (and after any earlier run in the same file), so the
- * runtime's own alarm scheduler, which keeps real time, never fires during a run: every alarm runs here,
- * when the simulation says it is due.
+ * The fake clock starts far after the real one (SIM_EPOCH), so the runtime's own alarm scheduler, which keeps
+ * real time, never fires during a run: every alarm runs here, when the simulation says it is due.
  */
 export interface SimulationOptions {
   seed: number;
@@ -87,7 +86,15 @@ function lapseOf(p: { index: number; streams: CheckInStream[]; canaries: CanaryL
   return next === undefined || next - now > p.canaries[canary]!.intervalMs ? `before check-in ${stream.next}` : null;
 }
 
-/** Workerd refuses alarm times after 2189; a fake clock is far from that. */
+/**
+ * Where a run's fake clock starts: a Monday's midnight (UTC) far past the real clock, so the runtime's own alarm
+ * scheduler never fires during a run, and the same for a seed whenever it runs — quiet hours, weekdays of
+ * calendar canaries and daylight-saving changes fall on the same instants of its run. (It used to start a day
+ * after the real clock, on the hour: a seed's outcome then hung on the hour it ran at.) A later run in the same
+ * file starts on the first Monday a day after the previous one ended. Workerd refuses alarm times after 2189.
+ */
+const SIM_EPOCH = Date.UTC(2100, 0, 4);
+const WEEK = 7 * DAY;
 let lastEnd = 0;
 
 async function inPool<T>(items: readonly T[], fn: (item: T) => Promise<void>) {
@@ -305,10 +312,10 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
 
   const baseline = await env.DB.prepare('SELECT 1').run();
   const canariesBefore = await countCanaries();
-  const realNow = Date.now();
   // On the hour, as the cron's runs then are: each hourly run is one that scans for lost timers (every tenth
   // minute, reconcile-canaries.ts scansLostTimers).
-  const start = Math.ceil(Math.max(realNow + DAY, lastEnd + DAY) / HOUR) * HOUR;
+  const start = SIM_EPOCH + Math.max(0, Math.ceil((lastEnd + DAY - SIM_EPOCH) / WEEK)) * WEEK;
+  if (start <= Date.now() + DAY) throw new Error('the simulation’s fake clock must start after the real one');
   const end = start + opts.days * DAY;
   lastEnd = end;
   vi.useFakeTimers({ toFake: ['Date'] });

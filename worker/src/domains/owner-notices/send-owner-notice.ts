@@ -284,7 +284,9 @@ async function recordAttempts(ctx: ServiceContext, notice: { id: string; user_id
       address: a.address,
       ok: a.result.ok,
       error: a.result.ok ? null : a.result.error.slice(0, 300),
-      at,
+      // A repeated send the provider answered as a no-op was accepted at its first try: a retry after a
+      // crash before the first try's rows were written dates the warning from then, not from the retry.
+      at: a.result.ok && a.result.acceptedAt !== undefined && a.result.acceptedAt < at.getTime() ? new Date(a.result.acceptedAt) : at,
     })),
   );
 }
