@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { deliverToOutbox, listOutbox } from '../../src/channels/outbox';
 import { createServiceContext } from '../../src/wiring/service-context';
 import { signedInUser } from '../helpers/api';
+import { servicesAt } from '../helpers/canary';
 
 const message = (key: string, recipientUserId: string | null) => ({
   idempotencyKey: key,
@@ -47,11 +48,12 @@ describe('the outbox channel (local default)', () => {
     expect(await env.DB.prepare('SELECT count(*) AS n FROM outbox_messages WHERE recipient_user_id = ?').bind(gone).first()).toEqual({ n: 0 });
   });
 
-  it('stores a redelivered job once and answers with the first delivery id', async () => {
-    const ctx = createServiceContext(env);
-    const first = await deliverToOutbox(ctx, 'push', 'https://push.example/abc', message('m2:push', null));
-    const again = await deliverToOutbox(ctx, 'push', 'https://push.example/abc', message('m2:push', null));
-    expect(again).toEqual(first);
+  it('stores a redelivered job once and answers with the first delivery id and when it was accepted', async () => {
+    const firstAt = Date.UTC(2026, 10, 29, 9, 0);
+    const first = await deliverToOutbox(servicesAt(firstAt), 'push', 'https://push.example/abc', message('m2:push', null));
+    const again = await deliverToOutbox(servicesAt(firstAt + 5 * 60_000), 'push', 'https://push.example/abc', message('m2:push', null));
+    expect(first).toEqual({ ok: true, providerId: expect.stringMatching(/^outbox:/) });
+    expect(again).toEqual({ ...first, acceptedAt: firstAt });
     const n = await env.DB.prepare("SELECT count(*) AS n FROM outbox_messages WHERE idempotency_key = 'm2:push'").first<{ n: number }>();
     expect(n?.n).toBe(1);
   });
