@@ -27,6 +27,12 @@ export interface FaultRates {
    */
   alarmLostInLapse: number;
   alarmTwice: number;
+  /**
+   * An object evicted from memory after a phase of a step in which it was called (check-ins, alarms, queue
+   * deliveries): whatever it held only in memory is gone — a send it had in flight, a batch it was gathering —
+   * and its next call or alarm starts a fresh instance from its storage.
+   */
+  evict: number;
   /** A D1 round trip that fails before it reaches the database, or after it committed (the caller sees an error). */
   d1FailsBefore: number;
   d1FailsAfter: number;
@@ -50,6 +56,7 @@ export const DEFAULT_FAULTS: FaultRates = {
   alarmLost: 0.01,
   alarmLostInLapse: 0.5,
   alarmTwice: 0.02,
+  evict: 0.02,
   d1FailsBefore: 0.001,
   d1FailsAfter: 0.0005,
   outagesPer100Days: 4,
@@ -69,6 +76,7 @@ export const NO_FAULTS: FaultRates = {
   alarmLost: 0,
   alarmLostInLapse: 0,
   alarmTwice: 0,
+  evict: 0,
   d1FailsBefore: 0,
   d1FailsAfter: 0,
   outagesPer100Days: 0,

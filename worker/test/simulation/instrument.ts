@@ -28,8 +28,11 @@ export interface ArmedAlarm {
 /** Where each object's alarm stands, as read from its own storage after every call to it. */
 export class AlarmBook {
   readonly armed = new Map<string, ArmedAlarm>();
+  /** The objects called since `takeTouched` last ran: the ones an eviction may hit. */
+  private touched = new Map<string, { kind: ObjectKind; id: string }>();
   note(kind: ObjectKind, id: string, at: number | null) {
     const key = `${kind}:${id}`;
+    this.touched.set(key, { kind, id });
     if (at === null) this.armed.delete(key);
     else this.armed.set(key, { kind, id, at });
   }
@@ -37,6 +40,11 @@ export class AlarmBook {
     let next = Number.POSITIVE_INFINITY;
     for (const a of this.armed.values()) next = Math.min(next, a.at);
     return next;
+  }
+  takeTouched(): { kind: ObjectKind; id: string }[] {
+    const out = [...this.touched.values()];
+    this.touched.clear();
+    return out;
   }
   /** The alarms due at `now`, removed from the book (running one re-arms it through `note`). */
   takeDue(now: number): ArmedAlarm[] {

@@ -1,4 +1,4 @@
-import { createExecutionContext, env, runDurableObjectAlarm, runInDurableObject, waitOnExecutionContext } from 'cloudflare:test';
+import { createExecutionContext, env, evictDurableObject, runDurableObjectAlarm, runInDurableObject, waitOnExecutionContext } from 'cloudflare:test';
 import { exports } from 'cloudflare:workers';
 import { vi } from 'vitest';
 import worker from '../../src/index';
@@ -46,7 +46,8 @@ export interface SimulationRun {
   usage: Usage;
   userDays: number;
   queueStats: QueueStats;
-  alarmStats: { run: number; late: number; lost: number; lostInLapse: number; twice: number; failed: number };
+  /** The objects' alarms as run (late, lost, twice, failed), and the objects evicted from memory (`evicted`). */
+  alarmStats: { run: number; late: number; lost: number; lostInLapse: number; twice: number; failed: number; evicted: number };
   checkInAttemptsRefused: number;
   /** Messages people meant to write during the run that the service refused for good (403, 404). */
   messagesNotWritten: number;
@@ -249,7 +250,18 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
   const alarms = new AlarmBook();
   const queues = new SimQueues(usage, switches, rates, faultRandom);
   const erasures = new ErasureWatch(switches);
-  const alarmStats = { run: 0, late: 0, lost: 0, lostInLapse: 0, twice: 0, failed: 0 };
+  const alarmStats = { run: 0, late: 0, lost: 0, lostInLapse: 0, twice: 0, failed: 0, evicted: 0 };
+  /**
+   * Some of the objects called in the phase just over are evicted from memory (faults.ts, `evict`): a send one
+   * started in the background may be cut off, and its next call or alarm starts a fresh instance.
+   */
+  const evictSome = async () => {
+    for (const o of alarms.takeTouched()) {
+      if (!switches.faults || !faultRandom.chance(rates.evict)) continue;
+      alarmStats.evicted += 1;
+      await evictDurableObject(stubOf({ ...o, at: 0 }));
+    }
+  };
   /** Each canary's object (its id as the alarm book keeps it) → its owner and the canary's place among theirs. */
   const canaryObjects = new Map<string, { person: number; canary: number }>();
   /** Each canary's lapses (lapseOf) whose first alarm has been drawn (alarmLostInLapse). */
@@ -706,6 +718,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       // the simulated time is then: a projection a little late, as on Cloudflare. Not awaited here, so a step
       // does not wait for real time.
       lap('checkIns');
+      await evictSome();
 
       // Alarms: late, lost, twice — and retried by the runtime when they throw.
       const ring = alarms.takeDue(now);
@@ -752,8 +765,10 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       });
 
       lap('alarms');
+      await evictSome();
       await queues.deliverDue(now);
       lap('queues');
+      await evictSome();
       if ((now - start) % cronEvery === 0) {
         await erasures.beforeCron(people, now);
         const ctx = createExecutionContext();
