@@ -61,6 +61,8 @@ export interface Usage {
   /** The release reconciler's scan for lost missed-check-ins events (reconcile-releases.ts missedEventsNotActedOn): its runs and the rows they read. */
   missedEventScans: number;
   missedEventScanReads: number;
+  /** Not billed: the D1 round trips the run held back (faults.ts, `d1Slow`), for the report's fault line. */
+  d1SlowBatches: number;
 }
 
 export const emptyUsage = (): Usage => ({
@@ -91,6 +93,7 @@ export const emptyUsage = (): Usage => ({
   canaryRows: 0,
   missedEventScans: 0,
   missedEventScanReads: 0,
+  d1SlowBatches: 0,
 });
 
 /** Workers Paid, as published by Cloudflare (2025, with SQLite-backed objects' storage billed from January 2026); USD. */

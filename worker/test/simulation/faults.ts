@@ -36,6 +36,13 @@ export interface FaultRates {
   /** A D1 round trip that fails before it reaches the database, or after it committed (the caller sees an error). */
   d1FailsBefore: number;
   d1FailsAfter: number;
+  /**
+   * A D1 round trip held back up to d1SlowMaxMs of real time before it is sent: the simulated clock stands still
+   * meanwhile, so what it changes is the order of concurrent work (other people's requests, an object's
+   * background send, the Worker's check-in batch) around a slow batch.
+   */
+  d1Slow: number;
+  d1SlowMaxMs: number;
   /** Email outages: how many over the run, each up to outageMaxMs. */
   outagesPer100Days: number;
   outageMaxMs: number;
@@ -59,6 +66,8 @@ export const DEFAULT_FAULTS: FaultRates = {
   evict: 0.02,
   d1FailsBefore: 0.001,
   d1FailsAfter: 0.0005,
+  d1Slow: 0.0005,
+  d1SlowMaxMs: 300,
   outagesPer100Days: 4,
   outageMaxMs: 8 * HOUR,
   smsOutagesPer100Days: 4,
@@ -79,6 +88,7 @@ export const NO_FAULTS: FaultRates = {
   evict: 0,
   d1FailsBefore: 0,
   d1FailsAfter: 0,
+  d1Slow: 0,
   outagesPer100Days: 0,
   smsOutagesPer100Days: 0,
   pushOutagesPer100Days: 0,

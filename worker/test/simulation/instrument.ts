@@ -228,6 +228,10 @@ export function instrument(usage: Usage, switches: Switches, alarms: AlarmBook, 
   const send = sender._send as (...a: unknown[]) => Promise<unknown>;
   sender._send = async function (this: unknown, ...args: unknown[]) {
     if (switches.faults && r.chance(rates.d1FailsBefore)) throw new SimulatedD1Error('before');
+    if (switches.faults && r.chance(rates.d1Slow)) {
+      usage.d1SlowBatches += 1;
+      await new Promise((resolve) => setTimeout(resolve, Math.round(r.between(10, rates.d1SlowMaxMs))));
+    }
     const result = await send.apply(this, args);
     if (switches.counting) {
       const sqls = ([] as unknown[]).concat(args[1]);
