@@ -79,8 +79,8 @@ export interface MessageLog {
   createdAt: number;
   deliverAt: number;
   rules: RuleLog[];
-  /** The channel it goes out on besides the inbox (email, or sms to a verified phone). */
-  channel: 'email' | 'sms';
+  /** The channel it goes out on besides the inbox (email; sms or a call to a verified phone; push to a device). */
+  channel: 'email' | 'sms' | 'call' | 'push';
   /** The instant the recipient's inbox shows it released (null: not released). */
   releasedAt: number | null;
   /** Successful deliveries on its channel: exactly one is the promise. */

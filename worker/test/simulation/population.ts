@@ -15,8 +15,11 @@ export type RulePlan =
 
 export interface MessagePlan {
   recipient: number;
-  /** How it reaches the recipient besides their inbox (default email; sms only to someone with a verified phone). */
-  method?: 'email' | 'sms';
+  /**
+   * How it reaches the recipient besides their inbox (default email; sms or a call only to someone with a verified
+   * phone, push only to someone with a device).
+   */
+  method?: 'email' | 'sms' | 'call' | 'push';
   /** When they write it, after the start (absent: before the run, on day 0). */
   writtenAtMs?: number;
   /** deliver_at, after the start (0: at creation). */
@@ -223,6 +226,7 @@ export function drawPopulation(r: Random, shape: PopulationShape): PersonPlan[] 
   drawSecondGuardians(r.fork(), people);
   drawLeavingWriters(r.fork(), people, horizon);
   drawPushDevices(r.fork(), people);
+  drawCallsAndPushes(r.fork(), people);
   return people;
 }
 
@@ -289,6 +293,21 @@ function drawPhones(r: Random, people: PersonPlan[]) {
  */
 function drawPushDevices(r: Random, people: PersonPlan[]) {
   for (const p of people) p.push = r.chance(1 / 4) ? (r.chance(1 / 3) ? 'alone' : 'beside') : null;
+}
+
+/**
+ * Of the messages still going by email, one in six to someone with a verified phone goes by a voice call, and one in
+ * four to someone with a push device by push (to every device of theirs). A Twilio outage holds calls as it holds
+ * texts; a push outage holds pushes. Drawn last.
+ */
+function drawCallsAndPushes(r: Random, people: PersonPlan[]) {
+  for (const p of people)
+    for (const m of p.messages) {
+      if (m.method) continue;
+      const to = people[m.recipient]!;
+      if (to.phone && r.chance(1 / 6)) m.method = 'call';
+      else if (to.push && r.chance(1 / 4)) m.method = 'push';
+    }
 }
 
 /**

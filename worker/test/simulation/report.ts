@@ -70,6 +70,12 @@ const releasedOf = (verdicts: Verdict[]): ReleasedOf => ({
 });
 
 /** Each value with how often it occurs, most frequent first. */
+/** Messages going out on `channel` besides the inbox, and how many of them were released: "5 (released 4)". */
+function byChannel(run: SimulationRun, channel: SimulationRun['log']['messages'][number]['channel']): string {
+  const on = run.log.messages.filter((m) => m.channel === channel);
+  return `${on.length} (released ${on.filter((m) => m.releasedAt !== null).length})`;
+}
+
 function countBy(values: string[]): [string, number][] {
   const counts = new Map<string, number>();
   for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
@@ -142,7 +148,7 @@ export function formatSummary(run: SimulationRun, s: Summary): string {
     `  Pro bought through checkout ${subscribed.length}, cancelled during the run ${subscribed.filter((p) => p.subscription!.cancelledAt).length}, on Free at the end ${subscribed.filter((p) => p.subscription!.planAtEnd === 'free').length}; messages of those now on Free: ${s.downgraded.messages}, released ${s.downgraded.released}`,
     `  quorums of 2 guardians ${quorum2.length} (of living people, falsely reported: ${quorum2.filter((p) => p.diesAt === null).length}; windows opened ${windowOpened.size}; reported but refuted before the second vote ${quorum2.filter((p) => p.deathVotes.length && !windowOpened.has(p)).length}), holds placed ${run.log.people.reduce((n, p) => n + p.holds.length, 0)}`,
     `  deaths reported ${run.log.people.filter((p) => p.deathVotes.length).length}, by a guardian or (${run.log.people.filter((p) => p.deathVotes.length && p.reporter === 'key').length} of them) an executor's key (confirmed ${run.log.people.filter((p) => deathOf(p, LATENESS_BOUND_MS).at !== null).length}, the rest refuted by a check-in); messages with a delay-after-death rule: ${s.afterDeath.messages}, released ${s.afterDeath.released}`,
-    `  people with a verified phone (text chosen beside email, unless they chose push alone) ${run.log.people.filter((p) => p.phone).length}; messages by sms ${run.log.messages.filter((m) => m.channel === 'sms').length} (released ${run.log.messages.filter((m) => m.channel === 'sms' && m.releasedAt !== null).length}); people with a push device ${run.log.people.filter((p) => p.push).length} (${run.pushAlone} chose push alone): notices pushed ${run.noticesByPush}, warnings that reached them first by push ${run.warningsFirstByPush}; outages: email ${run.log.outages.filter((o) => (o.channel ?? 'email') === 'email').length}, sms ${run.log.outages.filter((o) => o.channel === 'sms').length}, push ${run.log.outages.filter((o) => o.channel === 'push').length}`,
+    `  people with a verified phone (text chosen beside email, unless they chose push alone) ${run.log.people.filter((p) => p.phone).length}; messages by sms ${byChannel(run, 'sms')}, by call ${byChannel(run, 'call')}, by push ${byChannel(run, 'push')}; people with a push device ${run.log.people.filter((p) => p.push).length} (${run.pushAlone} chose push alone): notices pushed ${run.noticesByPush}, warnings that reached them first by push ${run.warningsFirstByPush}; outages: email ${run.log.outages.filter((o) => (o.channel ?? 'email') === 'email').length}, sms ${run.log.outages.filter((o) => o.channel === 'sms').length}, push ${run.log.outages.filter((o) => o.channel === 'push').length}`,
     `  vault items (judged with the messages): ${Object.entries(s.vault)
       .map(([condition, r]) => `${condition} ${r.messages} (released ${r.released})`)
       .join(', ')}`,

@@ -268,6 +268,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
   const drawnInLapse = new Set<string>();
   const emailTransport = env.EMAIL_TRANSPORT;
   const smsTransport = env.SMS_TRANSPORT;
+  const callTransport = env.CALL_TRANSPORT;
   const pushTransport = env.PUSH_TRANSPORT;
   /** The provider's signed event, posted to the webhook as the sandbox's pages do (docs/decisions/billing.md). */
   const postSignedEvent = async (signed: { payload: string; signature: string }) => {
@@ -574,6 +575,8 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       // account configured is one for text messages.)
       (env as { EMAIL_TRANSPORT?: string }).EMAIL_TRANSPORT = down(emailOutages) ? 'down' : emailTransport;
       (env as { SMS_TRANSPORT?: string }).SMS_TRANSPORT = down(smsOutages) ? 'twilio' : smsTransport;
+      // Calls go through the same provider as texts: its outage holds both.
+      (env as { CALL_TRANSPORT?: string }).CALL_TRANSPORT = down(smsOutages) ? 'twilio' : callTransport;
       // Web Push with no VAPID keys configured answers every send with a retryable failure: the push service is down.
       (env as { PUSH_TRANSPORT?: string }).PUSH_TRANSPORT = down(pushOutages) ? 'webpush' : pushTransport;
 
@@ -794,6 +797,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     switches.faults = false;
     (env as { EMAIL_TRANSPORT?: string }).EMAIL_TRANSPORT = emailTransport;
     (env as { SMS_TRANSPORT?: string }).SMS_TRANSPORT = smsTransport;
+    (env as { CALL_TRANSPORT?: string }).CALL_TRANSPORT = callTransport;
     (env as { PUSH_TRANSPORT?: string }).PUSH_TRANSPORT = pushTransport;
     unqueue();
     uninstall();
