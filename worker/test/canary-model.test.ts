@@ -757,20 +757,26 @@ describe('a catch-up of more than 100 misses (found with LONG_OUTAGES on)', () =
   });
 });
 
+/** A fresh world for a regression of the model: each step is checked against the model as the property does. */
+async function regressionWorld() {
+  await resetDb();
+  const world = new World(Date.now() + REAL_CLOCK_MARGIN);
+  const queue = spyOnQueue(world);
+  const check = async (s: Step) => {
+    await step(world, s);
+    expect(world.model.violations, `after ${JSON.stringify(s)}`).toEqual([]);
+    await checkRecorded(world);
+  };
+  return { world, queue, check };
+}
+
 describe('a catch-up of more than 500 misses (found with vacation pauses)', () => {
   // Regression (seed 2136601262): one run records at most 500 misses and asks for the next run at once
   // (docs/decisions/canary-engine.md, "A long backlog is recorded in bounded runs"); the model expected a
   // single run to record them all. A pause lets the clock jump weeks for the other canaries, so a
   // reconciler run found 505 misses of a 5-minute canary due: it records 500, the next run the last 5.
   it('the reconciler records 500 of 505, arms the next run at once, and that run records the rest', async () => {
-    await resetDb();
-    const world = new World(Date.now() + REAL_CLOCK_MARGIN);
-    const queue = spyOnQueue(world);
-    const check = async (s: Step) => {
-      await step(world, s);
-      expect(world.model.violations, `after ${JSON.stringify(s)}`).toEqual([]);
-      await checkRecorded(world);
-    };
+    const { world, queue, check } = await regressionWorld();
     try {
       await create(world, 300);
       await check({ t: 'create', ratio: 0.5 });
@@ -797,14 +803,7 @@ describe('a pause-ending notice whose send failed (found with a failed queue sen
   // Regression (seed 871674814): the notice was recorded in the pause's last day, its send failed, and the
   // next wake — the deadline after the pause — sent "your pause ends soon" once the pause had ended.
   async function pausedThenSendFails() {
-    await resetDb();
-    const world = new World(Date.now() + REAL_CLOCK_MARGIN);
-    const queue = spyOnQueue(world);
-    const check = async (s: Step) => {
-      await step(world, s);
-      expect(world.model.violations, `after ${JSON.stringify(s)}`).toEqual([]);
-      await checkRecorded(world);
-    };
+    const { world, queue, check } = await regressionWorld();
     await create(world, 300);
     await check({ t: 'pause', c: 0, permille: 17, checkInFirst: false }); // away for a day and 29 minutes
     await check({ t: 'landOn', c: 0, at: 'timer', k: 1, off: 0 }); // the pause's last day begins
