@@ -20,6 +20,8 @@ const OWN_WORKERD = [
   // The moderators' review queue lists every account's hidden content.
   'test/community-moderation.test.ts',
   'test/deadman.test.ts',
+  // The dead-man cron scans every switch.
+  'test/deadman-deadline.test.ts',
   'test/guardian-ladder.test.ts',
   'test/inactivity-policy.test.ts',
   'test/legacy-copies.test.ts',

@@ -29,4 +29,9 @@ export const nextParam = (rows: CheckInRows, n: number) => `?${rows.params.lengt
 export interface CheckInParticipant {
   statements: (db: D1Database, rows: CheckInRows) => D1PreparedStatement[];
   after?: (env: Bindings, results: D1Result[]) => Promise<void>;
+  /**
+   * Statements for a canary's deletion batch, run before its row goes: for a participant that reads the owner's
+   * check-ins from the canaries' `last_check_in` (the dead-man's deadline), what it must keep of this one's.
+   */
+  onCanaryDeleted?: (db: D1Database, canaryId: string) => D1PreparedStatement[];
 }

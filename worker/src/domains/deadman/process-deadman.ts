@@ -10,6 +10,7 @@ import { copiesStillPending, discardCancelledCopies, tellHeirs } from '../legacy
 import { humanTime } from '../../lib/human-time';
 import { settleCheckInsOf } from '../canary/settle-check-ins';
 import { enqueueOwnerNotice } from '../notify/enqueue-owner-notice';
+import { deadmanDeadlineOf, effectiveDeadlineSql } from './deadman-deadline';
 import { DEADMAN_FINAL_NOTICE_MS, deletionNoticeInsert, deletionNoticeReachedAt } from './deletion-notice';
 
 /** When a passed switch's deletion is carried out at the earliest, scheduled at `now` (the rehearsal plans it with the same rule). */
@@ -24,6 +25,14 @@ export const deadmanDeletionDate = (deadline: number, now: number) => Math.max(n
  */
 export async function processDeadmanSwitches(ctx: ServiceContext) {
   const now = ctx.now();
+  // Check-ins do not write the stored deadline (deadman-check-in.ts): a switch whose stored deadline passed while its
+  // owner checked in since is moved to its deadline as it stands — one write a switch period, not one a check-in.
+  await ctx.env.DB.prepare(
+    `UPDATE deadman_switches SET deadline = ${effectiveDeadlineSql('deadman_switches')}
+     WHERE deadline <= ?1 AND ${effectiveDeadlineSql('deadman_switches')} > ?1`,
+  )
+    .bind(now.getTime())
+    .run();
   const passed = await ctx.db
     .select()
     .from(schema.deadmanSwitches)
@@ -56,13 +65,18 @@ export async function processDeadmanSwitches(ctx: ServiceContext) {
       log.warn('dead-man deadline passed in D1; its canaries could not settle, trying again next run', { user_id: sw.user_id, error: String(err) });
       continue;
     }
-    const [fresh] = await ctx.db
-      .select({ deadline: schema.deadmanSwitches.deadline })
-      .from(schema.deadmanSwitches)
-      .where(eq(schema.deadmanSwitches.user_id, sw.user_id));
-    if (!fresh || fresh.deadline.getTime() > now.getTime()) continue;
+    const fresh = await deadmanDeadlineOf(ctx, sw.user_id);
+    if (!fresh) continue;
+    if (fresh.deadline > now.getTime()) {
+      // A check-in the objects held: the deadline moves to it (else this switch is looked at again every minute).
+      await ctx.db
+        .update(schema.deadmanSwitches)
+        .set({ deadline: new Date(fresh.deadline) })
+        .where(eq(schema.deadmanSwitches.user_id, sw.user_id));
+      continue;
+    }
     scheduled++;
-    const deletionDate = new Date(deadmanDeletionDate(fresh.deadline.getTime(), now.getTime()));
+    const deletionDate = new Date(deadmanDeletionDate(fresh.deadline, now.getTime()));
     const id = crypto.randomUUID();
     await runBatch(ctx.db, [
       ctx.db.insert(schema.scheduledDeletions).values({

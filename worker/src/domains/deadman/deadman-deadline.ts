@@ -1,0 +1,32 @@
+import type { ServiceContext } from '../../env';
+
+/**
+ * The dead-man's switch's deadline as it stands: the later of the stored one and the owner's latest check-in on any
+ * of their canaries + hours. Check-ins do not write the stored deadline (deadman-check-in.ts): the cron moves it when
+ * it finds it passed and the owner checked in since (process-deadman.ts), and a canary's deletion folds its last
+ * check-in into it first (canary/delete-canary.ts), so no check-in is forgotten. `d` names the switch's row.
+ */
+export const effectiveDeadlineSql = (d: string) =>
+  `max(${d}.deadline, coalesce((SELECT max(c.last_check_in) FROM canaries c WHERE c.user_id = ${d}.user_id), 0) + CAST(${d}.hours * 3600000 AS INTEGER))`;
+
+/** The owner's switch (null: none), its hours and its deadline as it stands. */
+export async function deadmanDeadlineOf(ctx: ServiceContext, userId: string): Promise<{ hours: number; deadline: number; stored: number } | null> {
+  return ctx.env.DB.prepare(
+    `SELECT d.hours AS hours, ${effectiveDeadlineSql('d')} AS deadline, d.deadline AS stored FROM deadman_switches d WHERE d.user_id = ?`,
+  )
+    .bind(userId)
+    .first<{ hours: number; deadline: number; stored: number }>();
+}
+
+/**
+ * A deleted canary's last check-in, folded into its owner's stored deadline (a statement for the deletion's batch,
+ * before the canary's row goes): afterwards no canary holds it. Written only when it moves the deadline.
+ */
+export function foldDeletedCanaryStatements(db: D1Database, canaryId: string): D1PreparedStatement[] {
+  const moved = '(SELECT last_check_in FROM canaries WHERE id = ?1) + CAST(hours * 3600000 AS INTEGER)';
+  return [
+    db
+      .prepare(`UPDATE deadman_switches SET deadline = ${moved} WHERE user_id = (SELECT user_id FROM canaries WHERE id = ?1) AND deadline < ${moved}`)
+      .bind(canaryId),
+  ];
+}
