@@ -656,6 +656,7 @@ export function judgeWarnings(log: BehaviourLog, bound = LATENESS_BOUND_MS): War
   const out: WarningVerdict[] = [];
   for (const p of log.people) {
     const erased = erasedAt(p);
+    const vetoWindows = vetoWindowsOf(p, bound);
     for (const canary of p.canaries) {
       const g = graceOf(canary.intervalMs);
       for (const c of cyclesOf(canary)) {
@@ -663,7 +664,7 @@ export function judgeWarnings(log: BehaviourLog, bound = LATENESS_BOUND_MS): War
         if (c.next <= D + bound) continue;
         // The grace reminder is due when grace starts; quiet hours and outages then hold it until their end.
         const dueBy = reachedBy(D - g, p.quietHours, bound, unreachableSpans(p, log.outages));
-        if (dueBy > log.end || (erased !== null && erased <= dueBy) || vetoWindowsOf(p, bound).some((w) => w.at <= dueBy)) continue;
+        if (dueBy > log.end || (erased !== null && erased <= dueBy) || vetoWindows.some((w) => w.at <= dueBy)) continue;
         const warned = canary.warnings.some((w) => w >= D - g && w <= dueBy);
         out.push({ person: p, canary, deadline: D, kind: warned ? 'warned' : 'unwarned', dueBy });
       }

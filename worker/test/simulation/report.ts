@@ -69,13 +69,13 @@ const releasedOf = (verdicts: Verdict[]): ReleasedOf => ({
   released: verdicts.filter((v) => v.message.releasedAt !== null).length,
 });
 
-/** Each value with how often it occurs, most frequent first. */
 /** Messages going out on `channel` besides the inbox, and how many of them were released: "5 (released 4)". */
 function byChannel(run: SimulationRun, channel: SimulationRun['log']['messages'][number]['channel']): string {
   const on = run.log.messages.filter((m) => m.channel === channel);
   return `${on.length} (released ${on.filter((m) => m.releasedAt !== null).length})`;
 }
 
+/** Each value with how often it occurs, most frequent first. */
 function countBy(values: string[]): [string, number][] {
   const counts = new Map<string, number>();
   for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);

@@ -125,7 +125,7 @@ async function request(usage: Usage, switches: Switches, method: string, path: s
   return { status: res.status, data: text ? JSON.parse(text) : null };
 }
 
-const stubOf = (a: ArmedAlarm) => {
+const stubOf = (a: Pick<ArmedAlarm, 'kind' | 'id'>) => {
   const ns = a.kind === 'canary' ? env.CANARY_CLOCK : a.kind === 'release' ? env.RELEASE_CLOCK : env.GUARDIAN_CLOCK;
   return ns.get(ns.idFromString(a.id));
 };
@@ -259,7 +259,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     for (const o of alarms.takeTouched()) {
       if (!switches.faults || !faultRandom.chance(rates.evict)) continue;
       alarmStats.evicted += 1;
-      await evictDurableObject(stubOf({ ...o, at: 0 }));
+      await evictDurableObject(stubOf(o));
     }
   };
   /** Each canary's object (its id as the alarm book keeps it) → its owner and the canary's place among theirs. */

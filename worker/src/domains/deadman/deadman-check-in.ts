@@ -1,4 +1,5 @@
 import { type CheckInRows, nextParam } from '../canary/check-in-rows';
+import { periodSql } from './deadman-deadline';
 
 /**
  * What check-ins do to the dead-man's switch: a deletion it had scheduled is cancelled (the owner is evidently
@@ -17,7 +18,7 @@ import { type CheckInRows, nextParam } from '../canary/check-in-rows';
 export function deadmanCheckInStatements(db: D1Database, rows: CheckInRows) {
   const latest = (table: string) => `(SELECT max(ci.at) FROM ci WHERE ci.user_id = ${table}.user_id)`;
   const scheduledDeadmanDeletion = `user_id IN (SELECT user_id FROM ci) AND +status = 'scheduled' AND reason = 'deadman'`;
-  const moved = `${latest('deadman_switches')} + CAST(hours * 3600000 AS INTEGER)`;
+  const moved = `${latest('deadman_switches')} + ${periodSql()}`;
   return [
     // An owner with no active canary keeps no check-in in one (a Heartbeat with none, which the switch still counts):
     // for them the check-in writes the deadline itself, as every check-in used to.

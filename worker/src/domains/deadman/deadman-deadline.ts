@@ -1,5 +1,8 @@
 import type { ServiceContext } from '../../env';
 
+/** The switch's period in ms, from its `hours` column (SQL). */
+export const periodSql = (hours = 'hours') => `CAST(${hours} * 3600000 AS INTEGER)`;
+
 /**
  * The dead-man's switch's deadline as it stands: the later of the stored one and the owner's latest check-in on any
  * of their canaries + hours. Check-ins do not write the stored deadline (deadman-check-in.ts): the cron moves it when
@@ -7,15 +10,13 @@ import type { ServiceContext } from '../../env';
  * check-in into it first (canary/delete-canary.ts), so no check-in is forgotten. `d` names the switch's row.
  */
 export const effectiveDeadlineSql = (d: string) =>
-  `max(${d}.deadline, coalesce((SELECT max(c.last_check_in) FROM canaries c WHERE c.user_id = ${d}.user_id), 0) + CAST(${d}.hours * 3600000 AS INTEGER))`;
+  `max(${d}.deadline, coalesce((SELECT max(c.last_check_in) FROM canaries c WHERE c.user_id = ${d}.user_id), 0) + ${periodSql(`${d}.hours`)})`;
 
 /** The owner's switch (null: none), its hours and its deadline as it stands. */
-export async function deadmanDeadlineOf(ctx: ServiceContext, userId: string): Promise<{ hours: number; deadline: number; stored: number } | null> {
-  return ctx.env.DB.prepare(
-    `SELECT d.hours AS hours, ${effectiveDeadlineSql('d')} AS deadline, d.deadline AS stored FROM deadman_switches d WHERE d.user_id = ?`,
-  )
+export async function deadmanDeadlineOf(ctx: ServiceContext, userId: string): Promise<{ hours: number; deadline: number } | null> {
+  return ctx.env.DB.prepare(`SELECT d.hours AS hours, ${effectiveDeadlineSql('d')} AS deadline FROM deadman_switches d WHERE d.user_id = ?`)
     .bind(userId)
-    .first<{ hours: number; deadline: number; stored: number }>();
+    .first<{ hours: number; deadline: number }>();
 }
 
 /**
@@ -23,7 +24,7 @@ export async function deadmanDeadlineOf(ctx: ServiceContext, userId: string): Pr
  * before the canary's row goes): afterwards no canary holds it. Written only when it moves the deadline.
  */
 export function foldDeletedCanaryStatements(db: D1Database, canaryId: string): D1PreparedStatement[] {
-  const moved = '(SELECT last_check_in FROM canaries WHERE id = ?1) + CAST(hours * 3600000 AS INTEGER)';
+  const moved = `(SELECT last_check_in FROM canaries WHERE id = ?1) + ${periodSql()}`;
   return [
     db
       .prepare(`UPDATE deadman_switches SET deadline = ${moved} WHERE user_id = (SELECT user_id FROM canaries WHERE id = ?1) AND deadline < ${moved}`)
