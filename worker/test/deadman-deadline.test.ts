@@ -1,6 +1,8 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { checkInAll } from '../src/domains/canary/check-in';
+import { EXPORTS } from '../src/domains/legal/export/export-plan';
+import { tableRows } from '../src/domains/legal/export/table-rows';
 import { api, signedInUser } from './helpers/api';
 import { createCanaryFor, servicesAt } from './helpers/canary';
 import { checkInWithQueueDown } from './helpers/canary-clock';
@@ -35,6 +37,16 @@ describe("the dead-man's deadline as it stands", () => {
     expect(await storedDeadline(owner.id), 'the stored deadline is not written').toBe(armedDeadline);
     expect(await shownDeadline(owner.token)).toBe(at + HOUR);
     expect(await deletionStatus(owner.token)).toBe('armed');
+  });
+
+  it('the data export holds the deadline as the app shows it, not the older stored one', async () => {
+    const { owner, armedDeadline } = await ownerWithSwitch();
+    const at = armedDeadline - 10 * 60_000;
+    await checkInAll(servicesAt(at), owner.id, 'web');
+    const plan = EXPORTS.find((t) => t.table === 'deadman_switches')!;
+    const rows = [];
+    for await (const row of tableRows(env.DB, plan, owner.id)) rows.push(row);
+    expect(rows).toEqual([expect.objectContaining({ user_id: owner.id, hours: 1, deadline: at + HOUR })]);
   });
 
   it('an owner with no canary: the Heartbeat writes the deadline itself', async () => {

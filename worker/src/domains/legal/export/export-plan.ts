@@ -6,6 +6,8 @@
  * session, key and token hashes, signing secrets) are never exported: `omit` drops them.
  */
 
+import { effectiveDeadlineSql } from '../../deadman/deadman-deadline';
+
 export interface TableExport {
   /** The SQL table name. */
   table: string;
@@ -20,6 +22,11 @@ export interface TableExport {
    * (worker/test/legal-export.test.ts checks this against the database).
    */
   key?: readonly string[];
+  /**
+   * Columns exported as they stand rather than as stored: the column's name and an SQL expression over the row (the
+   * table is named `t`). For a value the app shows worked out from others, so the archive says what the person saw.
+   */
+  asItStands?: Readonly<Record<string, string>>;
 }
 
 const SENT = 'SELECT id FROM messages WHERE sender_id = ?1';
@@ -53,7 +60,8 @@ export const EXPORTS: readonly TableExport[] = [
     key: ['token_hash'],
   },
   { table: 'activity', file: 'activity', where: 'user_id = ?1', key: ['user_id', 'created_at', 'id'] },
-  { table: 'deadman_switches', file: 'deadman_switch', where: 'user_id = ?1' },
+  // The deadline as the app shows it: check-ins move it without writing the stored one (docs/decisions/deadman-deadline.md).
+  { table: 'deadman_switches', file: 'deadman_switch', where: 'user_id = ?1', asItStands: { deadline: effectiveDeadlineSql('t') } },
   { table: 'scheduled_deletions', file: 'scheduled_deletions', where: 'user_id = ?1' },
   { table: 'account_inactivity', file: 'inactivity', where: 'user_id = ?1' },
   { table: 'deadman_heirs', file: 'heirs', where: 'owner_id = ?1' },

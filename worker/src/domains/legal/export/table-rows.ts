@@ -11,17 +11,18 @@ export async function* tableRows(db: D1Database, plan: TableExport, userId: stri
   const key = plan.key ?? null;
   const omit = new Set(['__rowid', ...(plan.omit ?? [])]);
   const order = key ? key.join(', ') : 'rowid';
-  const select = key ? '*' : 'rowid AS __rowid, *';
+  const computed = Object.entries(plan.asItStands ?? {});
+  const select = [key ? '*' : 'rowid AS __rowid, *', ...computed.map(([, sql], i) => `(${sql}) AS __stands_${i}`)].join(', ');
   // Row values compare column by column, as the key orders the rows.
   const after = key ? `(${key.join(', ')}) > (${key.map((_, i) => `?${i + 2}`).join(', ')})` : 'rowid > ?2';
   let last: unknown[] | null = null;
   for (;;) {
     const where = last ? `(${plan.where}) AND ${after}` : `(${plan.where})`;
     const { results } = await db
-      .prepare(`SELECT ${select} FROM ${plan.table} WHERE ${where} ORDER BY ${order} LIMIT ${PAGE}`)
+      .prepare(`SELECT ${select} FROM ${plan.table} t WHERE ${where} ORDER BY ${order} LIMIT ${PAGE}`)
       .bind(userId, ...(last ?? []))
       .all<Record<string, unknown>>();
-    for (const row of results) yield Object.fromEntries(Object.entries(row).filter(([k]) => !omit.has(k)));
+    for (const row of results) yield exported(row, omit, computed);
     if (results.length < PAGE) break;
     const end: Record<string, unknown> = results[results.length - 1]!;
     last = key ? key.map((k) => end[k]) : [end.__rowid];
@@ -37,4 +38,13 @@ export async function* tableJson(db: D1Database, plan: TableExport, userId: stri
     first = false;
   }
   yield first ? ']\n' : '\n]\n';
+}
+
+/** A row as exported: omitted columns dropped, each column the plan works out replaced by its value as it stands. */
+function exported(row: Record<string, unknown>, omit: Set<string>, computed: [string, string][]): Record<string, unknown> {
+  const out = Object.fromEntries(Object.entries(row).filter(([k]) => !omit.has(k) && !k.startsWith('__stands_')));
+  computed.forEach(([column], i) => {
+    out[column] = row[`__stands_${i}`];
+  });
+  return out;
 }
