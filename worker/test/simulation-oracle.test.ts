@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BehaviourLog, MessageLog, PersonLog, RuleLog } from './simulation/behaviour-log';
+import type { BehaviourLog, HeirLog, MessageLog, PersonLog, RuleLog } from './simulation/behaviour-log';
 import {
   afterQuietHours,
   birthdayAfter,
@@ -7,7 +7,9 @@ import {
   expectedRelease,
   judge,
   judgeDeletion,
+  judgeHeirs,
   judgeWarnings,
+  judgeYearly,
   LATENESS_BOUND_MS,
   unjustified,
   vetoWindowsOf,
@@ -64,6 +66,7 @@ function owner(
     subscription: null,
     deadman: events.deadman ? { ...events.deadman, setAt: 0 } : null,
     quietHours: events.quietHours ?? { start: '22:00', end: '07:00', timeZone: 'UTC' },
+    heirs: [],
   };
 }
 
@@ -532,5 +535,94 @@ describe('the oracle, for a deadline its owner let pass', () => {
     expect(afterQuietHours(Date.UTC(2027, 0, 5, 12, 0), q)).toBe(Date.UTC(2027, 0, 5, 12, 0));
     expect(afterQuietHours(Date.UTC(2027, 0, 5, 21, 30), q)).toBe(Date.UTC(2027, 0, 6, 6, 0));
     expect(afterQuietHours(Date.UTC(2027, 0, 6, 5, 59), q)).toBe(Date.UTC(2027, 0, 6, 6, 0));
+  });
+});
+
+describe('the oracle, for a vault item given on every birthday', () => {
+  // Released on 2100-01-10 at 09:00 UTC: next year's waits from the day after, 2100-01-11 00:00.
+  const releasedAt = Date.UTC(2100, 0, 10, 9);
+  const nextDay = Date.UTC(2100, 0, 11);
+  const yearly = (releasedAt: number | null, nextYears: { deliverAt: number; releasedAt: number | null }[]): BehaviourLog => ({
+    seed: 1,
+    start: 0,
+    end: Date.UTC(2100, 2, 1),
+    people: [owner()],
+    messages: [{ ...message([{ type: 'recipient_birthday', monthDay: '01-10', windowMs: 0 }]), vault: true, releasedAt, yearly: { nextYears } }],
+    outages: [],
+  });
+  const kinds = (log: BehaviourLog) => judgeYearly(log).map((v) => v.kind);
+
+  it("finds next year's message written once, waiting from the day after the release", () => {
+    expect(kinds(yearly(releasedAt, [{ deliverAt: nextDay, releasedAt: null }]))).toEqual(['next year written']);
+  });
+
+  it('finds nothing written for a year never released right, and a copy without a release wrong', () => {
+    expect(kinds(yearly(null, []))).toEqual(['nothing released, nothing written']);
+    expect(kinds(yearly(null, [{ deliverAt: nextDay, releasedAt: null }]))).toEqual(['wrong']);
+  });
+
+  it("holds a release with no next year's, or two of them, wrong", () => {
+    expect(kinds(yearly(releasedAt, []))).toEqual(['wrong']);
+    expect(
+      kinds(
+        yearly(releasedAt, [
+          { deliverAt: nextDay, releasedAt: null },
+          { deliverAt: nextDay, releasedAt: null },
+        ]),
+      ),
+    ).toEqual(['wrong']);
+  });
+
+  it("holds next year's wrong when it waits from another day, or is released before next year's birthday", () => {
+    expect(kinds(yearly(releasedAt, [{ deliverAt: nextDay + DAY, releasedAt: null }]))).toEqual(['wrong']);
+    expect(kinds(yearly(releasedAt, [{ deliverAt: nextDay, releasedAt: nextDay + HOUR }]))).toEqual(['wrong']);
+  });
+
+  it("follows the chain: next year's released on its birthday wrote the year after", () => {
+    const second = Date.UTC(2101, 0, 10, 9);
+    expect(
+      kinds(
+        yearly(releasedAt, [
+          { deliverAt: nextDay, releasedAt: second },
+          { deliverAt: Date.UTC(2101, 0, 11), releasedAt: null },
+        ]),
+      ),
+    ).toEqual(['next year written']);
+  });
+});
+
+describe('the oracle, for the heirs of a dead-man deletion', () => {
+  const heir = (h: Partial<HeirLog>): HeirLog => ({ person: 1, parts: ['messages', 'vault'], copies: [], told: [], ...h });
+  const copy = { parts: ['vault', 'messages'], downloaded: true };
+  const run = (erasedAt: number | null, h: HeirLog): BehaviourLog => ({
+    seed: 1,
+    start: 0,
+    end: END,
+    people: [{ ...owner({ deadman: { hours: 48, warnings: [], erasedAt } }), heirs: [h] }],
+    messages: [],
+    outages: [],
+  });
+  const kinds = (log: BehaviourLog) => judgeHeirs(log).map((v) => v.kind);
+
+  it('finds the heir of an erased account with one copy of their parts, told once after the erasure', () => {
+    expect(kinds(run(5 * DAY, heir({ copies: [copy], told: [5 * DAY + 60_000] })))).toEqual(['copy received, told once']);
+  });
+
+  it('holds a missing copy, a second one, other parts or one that does not download wrong', () => {
+    for (const copies of [[], [copy, copy], [{ ...copy, parts: ['account'] }], [{ ...copy, downloaded: false }]])
+      expect(kinds(run(5 * DAY, heir({ copies, told: [5 * DAY] })))).toEqual(['wrong']);
+  });
+
+  it('holds an heir told twice, told before the erasure, or never told wrong — unless the run ended within the bound', () => {
+    expect(kinds(run(5 * DAY, heir({ copies: [copy], told: [5 * DAY, 5 * DAY + 1] })))).toEqual(['wrong']);
+    expect(kinds(run(5 * DAY, heir({ copies: [copy], told: [5 * DAY - 1] })))).toEqual(['wrong']);
+    expect(kinds(run(5 * DAY, heir({ copies: [copy] })))).toEqual(['wrong']);
+    expect(kinds(run(END - HOUR, heir({ copies: [copy] })))).toEqual(['copy received, told once']);
+  });
+
+  it('finds nothing for the heirs of an account that was kept right, and anything wrong', () => {
+    expect(kinds(run(null, heir({})))).toEqual(['nothing, the account kept']);
+    expect(kinds(run(null, heir({ copies: [copy] })))).toEqual(['wrong']);
+    expect(kinds(run(null, heir({ told: [DAY] })))).toEqual(['wrong']);
   });
 });

@@ -45,8 +45,20 @@ export interface PersonLog {
    * (read from their mailbox), and when their account was found erased (null: it was not).
    */
   deadman: { hours: number; setAt: number; warnings: number[]; erasedAt: number | null } | null;
+  /** The heirs they named for their dead-man's switch, and what reached each of them from this person. */
+  heirs: HeirLog[];
   /** Their quiet hours as they set them ("HH:MM" in their time zone): a warning waits for their end. */
   quietHours: { start: string; end: string; timeZone: string };
+}
+
+/** An heir of a dead-man deletion (docs/decisions/legacy-copies.md), and what reached them from its owner by the end of the run. */
+export interface HeirLog {
+  person: number;
+  parts: string[];
+  /** The copies from this owner the heir's Inbox lists at the end: their parts, and whether the archive downloaded whole. */
+  copies: { parts: string[]; downloaded: boolean }[];
+  /** The notices "… left you a copy of their Afterword account" naming this owner that reached the heir, in order. */
+  told: number[];
 }
 
 /** One canary of a person: its misses are its own (docs/server-rules.md: a rule fires on the misses of any of them). */
@@ -87,6 +99,11 @@ export interface MessageLog {
   channelDeliveries: number;
   /** A vault item's message (the file given under a condition), not a message written as such. */
   vault?: boolean;
+  /**
+   * A yearly birthday item (`every_year`): the other messages its item holds at the end of the run (or, for a sender
+   * erased, as last read before) — next years', which each release writes (docs/decisions/vault.md).
+   */
+  yearly?: { nextYears: { deliverAt: number; releasedAt: number | null }[] };
 }
 
 export interface BehaviourLog {
@@ -140,9 +157,14 @@ export function timelineOf(log: BehaviourLog, person: number): string {
           ...(p.deadman.erasedAt === null ? [] : [{ t: p.deadman.erasedAt, what: 'their account was erased by the dead-man switch' }]),
         ]
       : []),
+    ...p.heirs.flatMap((h) => h.told.map((t) => ({ t, what: `heir person ${h.person} was told of a copy left to them` }))),
     ...log.outages.map((o) => ({ t: o.from, what: `${o.channel ?? 'email'} down until ${rel(log, o.to)}` })),
   ].sort((a, b) => a.t - b.t);
   for (const e of events) lines.push(`  ${rel(log, e.t)}  ${e.what}`);
+  for (const h of p.heirs)
+    lines.push(
+      `  heir person ${h.person} (parts ${h.parts.join(', ')}): at the end lists ${h.copies.length} copies from them${h.copies.map((c) => ` [${c.parts.join(', ')}${c.downloaded ? '' : ', did not download'}]`).join('')}`,
+    );
   for (const m of log.messages.filter((m) => m.sender === person)) {
     const rules = m.rules.map((r) =>
       r.type === 'missed_checkins'
@@ -157,6 +179,8 @@ export function timelineOf(log: BehaviourLog, person: number): string {
       `  ${m.vault ? 'vault item' : 'message'} ${m.id} → person ${m.recipient}: deliver_at ${rel(log, m.deliverAt)}, rules [${rules.join(', ') || 'none'}], ` +
         `released ${m.releasedAt === null ? 'never' : rel(log, m.releasedAt)}, ${m.channelDeliveries} channel deliveries`,
     );
+    for (const next of m.yearly?.nextYears ?? [])
+      lines.push(`    next year's: deliver_at ${rel(log, next.deliverAt)}, released ${next.releasedAt === null ? 'never' : rel(log, next.releasedAt)}`);
   }
   return lines.join('\n');
 }

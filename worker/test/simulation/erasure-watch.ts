@@ -1,5 +1,5 @@
 import { env } from 'cloudflare:test';
-import type { PersonLog } from './behaviour-log';
+import type { MessageLog, PersonLog } from './behaviour-log';
 import type { Switches } from './instrument';
 import { ERASED_AFTER_MS } from './oracle';
 import { DAY, HOUR } from './population';
@@ -28,6 +28,17 @@ export function firstOfEachNotice(rows: readonly MailRow[]): MailRow[] {
   return [...first.values()].sort((a, b) => a.created_at - b.created_at);
 }
 
+/** The other messages of a vault message's item: the years after, which each yearly release writes. */
+export async function nextYearsOf(messageId: string): Promise<{ deliverAt: number; releasedAt: number | null }[]> {
+  const { results } = await env.DB.prepare(
+    `SELECT deliver_at AS deliverAt, released_at AS releasedAt FROM messages
+     WHERE vault_item_id = (SELECT vault_item_id FROM messages WHERE id = ?1) AND id != ?1 ORDER BY deliver_at`,
+  )
+    .bind(messageId)
+    .all<{ deliverAt: number; releasedAt: number | null }>();
+  return results;
+}
+
 interface ReleaseRow {
   id: string;
   released_at: number | null;
@@ -45,6 +56,7 @@ export class ErasureWatch {
   private readonly mail = new Map<number, Map<string, MailRow>>();
   private readonly releases = new Map<string, ReleaseRow>();
   private readonly erased = new Set<number>();
+  private readonly nextYears = new Map<string, NonNullable<MessageLog['yearly']>['nextYears']>();
 
   constructor(private readonly switches: Switches) {}
 
@@ -76,7 +88,7 @@ export class ErasureWatch {
   }
 
   /** Before a cron run: what reached each candidate, and their messages' releases, while their account exists. */
-  async beforeCron(people: readonly PersonLog[], now: number) {
+  async beforeCron(people: readonly PersonLog[], messages: readonly MessageLog[], now: number) {
     for (const p of this.candidates(people, now)) {
       await this.quietly(async () => {
         const { results: mail } = await env.DB.prepare(
@@ -96,6 +108,7 @@ export class ErasureWatch {
           .bind(p.userId)
           .all<ReleaseRow>();
         for (const row of sent) this.releases.set(row.id, row);
+        for (const m of messages.filter((m) => m.yearly && m.sender === p.index)) this.nextYears.set(m.id, await nextYearsOf(m.id));
       });
     }
   }
@@ -121,6 +134,11 @@ export class ErasureWatch {
   /** The notices' rows in a watched person's outbox, as last read (for one erased since: before their erasure). */
   mailOf(person: number): MailRow[] {
     return [...(this.mail.get(person)?.values() ?? [])];
+  }
+
+  /** A yearly birthday item's years after, as last read before its sender's erasure (none: never read). */
+  nextYearsOf(messageId: string): NonNullable<MessageLog['yearly']>['nextYears'] {
+    return this.nextYears.get(messageId) ?? [];
   }
 
   /** A message's release as last read before its sender's erasure (undefined: never read). */

@@ -1,4 +1,4 @@
-import type { BehaviourLog, CanaryLog, MessageLog, PersonLog } from './behaviour-log';
+import type { BehaviourLog, CanaryLog, HeirLog, MessageLog, PersonLog } from './behaviour-log';
 import { HOUR } from './population';
 import type { Outage } from './faults';
 
@@ -105,6 +105,85 @@ export function birthdayAfter(t: number, monthDay: string): number {
     const dayStart = Date.UTC(year, month - 1, month === 2 && day === 29 && !leap ? 28 : day);
     if (t < dayStart + 24 * HOUR) return Math.max(t, dayStart + 9 * HOUR);
   }
+}
+
+/** A yearly birthday item's years after its first release: each written once, by the release before it. */
+export interface YearlyVerdict {
+  message: MessageLog;
+  kind: 'next year written' | 'nothing released, nothing written' | 'wrong';
+  reason?: string;
+}
+
+/**
+ * A yearly birthday item (docs/decisions/vault.md): each release writes exactly one message for the year after —
+ * `deliver_at` the day after the release's day, so that its birthday rule waits for the next birthday — and nothing
+ * else writes one. Walks the chain from this year's release: every release has exactly one successor, which is not
+ * released before its own birthday; an unreleased year is the last. (Whether a later year's release came in time is
+ * the message verdicts' question for a run long enough to reach it; runs here are shorter than a year.)
+ */
+export function judgeYearly(log: BehaviourLog): YearlyVerdict[] {
+  return log.messages
+    .filter((m) => m.yearly)
+    .map((message) => {
+      const wrong = (reason: string): YearlyVerdict => ({ message, kind: 'wrong', reason });
+      const rule = message.rules[0];
+      if (rule?.type !== 'recipient_birthday') return wrong('a yearly item without a birthday rule');
+      const years = message.yearly!.nextYears;
+      if (message.releasedAt === null)
+        return years.length
+          ? wrong(`${years.length} next years' messages, and this year's was never released`)
+          : { message, kind: 'nothing released, nothing written' };
+      let released: number | null = message.releasedAt;
+      for (const [i, year] of years.entries()) {
+        if (released === null) return wrong(`${years.length - i} more years' messages after one never released`);
+        const deliverAt = released - (released % (24 * HOUR)) + 24 * HOUR;
+        if (year.deliverAt !== deliverAt)
+          return wrong(
+            `year ${i + 2}'s message waits from ${new Date(year.deliverAt).toISOString()}, not the day after the release before it (${new Date(deliverAt).toISOString()})`,
+          );
+        const birthday = birthdayAfter(deliverAt, rule.monthDay);
+        if (year.releasedAt !== null && year.releasedAt < birthday)
+          return wrong(`year ${i + 2}'s message released ${new Date(year.releasedAt).toISOString()}, before its birthday ${new Date(birthday).toISOString()}`);
+        released = year.releasedAt;
+      }
+      if (released !== null) return wrong(`no message for the year after the release ${new Date(released).toISOString()}`);
+      return { message, kind: 'next year written' };
+    });
+}
+
+/** An heir of a dead-man deletion: what reached them from its owner. */
+export interface HeirVerdict {
+  owner: PersonLog;
+  heir: HeirLog;
+  kind: 'copy received, told once' | 'nothing, the account kept' | 'wrong';
+  reason?: string;
+}
+
+/**
+ * Share, then delete (docs/decisions/legacy-copies.md): when a dead-man's switch erases an account, each heir it names
+ * has exactly one copy of the parts chosen for them, whole, and is told of it once, after the erasure (within the
+ * bound, unless the run ends first); when the account is kept, no heir sees a copy or hears of one.
+ */
+export function judgeHeirs(log: BehaviourLog, bound = LATENESS_BOUND_MS): HeirVerdict[] {
+  return log.people.flatMap((owner) =>
+    owner.heirs.map((heir): HeirVerdict => {
+      const wrong = (reason: string): HeirVerdict => ({ owner, heir, kind: 'wrong', reason });
+      const erased = owner.deadman?.erasedAt ?? null;
+      if (erased === null)
+        return heir.copies.length || heir.told.length
+          ? wrong(`${heir.copies.length} copies and ${heir.told.length} notices of one from an account that was kept`)
+          : { owner, heir, kind: 'nothing, the account kept' };
+      if (heir.copies.length !== 1) return wrong(`${heir.copies.length} copies from an erased account, not one`);
+      const copy = heir.copies[0]!;
+      if ([...copy.parts].sort().join() !== [...heir.parts].sort().join())
+        return wrong(`the copy holds ${copy.parts.join(', ')}, not ${heir.parts.join(', ')}`);
+      if (!copy.downloaded) return wrong('the copy did not download whole');
+      if (heir.told.length > 1) return wrong(`told ${heir.told.length} times`);
+      if (heir.told.length === 1 && heir.told[0]! < erased) return wrong('told before the account was erased');
+      if (!heir.told.length && erased + bound <= log.end) return wrong('never told of the copy');
+      return { owner, heir, kind: 'copy received, told once' };
+    }),
+  );
 }
 
 /** How long after the request an account is erased (docs/api.md "Deleting your account"). */

@@ -1,3 +1,5 @@
+import { LEGACY_PARTS } from '@afterword/db/enums';
+import type { TLegacyPart } from '../../src/contracts/legacy';
 import type { Random } from './random';
 
 /**
@@ -69,8 +71,16 @@ export interface PersonPlan {
   second: { intervalMs: number; checkIns: number[] } | null;
   /** They verify a phone and choose text messages beside email for their notices (and can be written to by sms). */
   phone: boolean;
+  /** The people they leave a copy of chosen parts of their account before their dead-man's switch erases it (none: nobody). */
+  heirs: HeirPlan[];
   /** They register a device for push notifications and choose push beside their other methods, or alone (null: no device). */
   push: 'beside' | 'alone' | null;
+}
+
+/** An heir of a dead-man deletion (docs/decisions/legacy-copies.md): another person of the run, and the parts left to them. */
+export interface HeirPlan {
+  person: number;
+  parts: TLegacyPart[];
 }
 
 /** A vault item (docs/decisions/vault.md): an exact date (as a date or a date-time), the death flag, or the recipient's birthday. */
@@ -79,8 +89,8 @@ export interface VaultPlan {
   condition:
     | { type: 'exact_date'; atMs: number; dateOnly: boolean }
     | { type: 'death_flag' }
-    /** The month-day of the run's day `dayMs` after the start. */
-    | { type: 'recipient_birthday'; dayMs: number };
+    /** The month-day of the run's day `dayMs` after the start; `everyYear`: given again on every birthday after. */
+    | { type: 'recipient_birthday'; dayMs: number; everyYear: boolean };
 }
 
 /** A guardian and the death report they make: after a real death, or during a lapse (a report the owner refutes by checking in). */
@@ -214,6 +224,7 @@ export function drawPopulation(r: Random, shape: PopulationShape): PersonPlan[] 
       second: null,
       phone: false,
       push: null,
+      heirs: [],
     });
   }
   drawGuardians(r.fork(), people, horizon);
@@ -227,6 +238,8 @@ export function drawPopulation(r: Random, shape: PopulationShape): PersonPlan[] 
   drawLeavingWriters(r.fork(), people, horizon);
   drawPushDevices(r.fork(), people);
   drawCallsAndPushes(r.fork(), people);
+  drawYearlyBirthdays(r.fork(), people, horizon);
+  drawHeirs(r.fork(), people);
   return people;
 }
 
@@ -344,8 +357,42 @@ function drawVaultItems(r: Random, people: PersonPlan[], horizon: number) {
         ? { type: 'exact_date', atMs: Math.round(r.between(1, horizon / DAY) * DAY), dateOnly: r.chance(0.5) }
         : r.chance(0.5)
           ? { type: 'death_flag' }
-          : { type: 'recipient_birthday', dayMs: Math.round(r.between(0, horizon / DAY)) * DAY },
+          : { type: 'recipient_birthday', dayMs: Math.round(r.between(0, horizon / DAY)) * DAY, everyYear: false },
     };
+  }
+}
+
+/**
+ * Birthday items given again every year (docs/decisions/vault.md): the release of one year's writes next year's
+ * message in its own batch, which must exist exactly once for each release, whatever the faults. Those of owners who
+ * die, so that the release happens, with the birthday 5–15 days after the death (within the run); half the others.
+ * Drawn last.
+ */
+function drawYearlyBirthdays(r: Random, people: PersonPlan[], horizon: number) {
+  for (const p of people) {
+    const c = p.vault?.condition;
+    if (c?.type !== 'recipient_birthday' || (p.diesAt === null && !r.chance(1 / 2))) continue;
+    c.everyYear = true;
+    if (p.diesAt !== null) c.dayMs = Math.min(Math.floor(horizon / DAY) - 1, Math.round((p.diesAt + r.between(5, 15) * DAY) / DAY)) * DAY;
+  }
+}
+
+/**
+ * Half the people with a dead-man's switch name heirs (docs/decisions/legacy-copies.md): one, or two in three cases
+ * out of ten, of the people who stay (no switch of their own, not leaving), each with some of the parts. They become
+ * contacts first (an heir must be one). If the switch erases the account each heir receives exactly one copy and is
+ * told once; if it is kept, nobody receives or hears anything. Drawn last.
+ */
+function drawHeirs(r: Random, people: PersonPlan[]) {
+  const stays = people.filter((p) => p.leavesAt === null && p.deadmanHours === null);
+  for (const p of people) {
+    if (p.deadmanHours === null || !r.chance(1 / 2)) continue;
+    const others = stays.filter((c) => c.index !== p.index);
+    for (let n = r.chance(0.3) ? 2 : 1; n > 0 && others.length; n--) {
+      const heir = others.splice(r.int(0, others.length - 1), 1)[0]!;
+      const parts = LEGACY_PARTS.filter(() => r.chance(1 / 2));
+      p.heirs.push({ person: heir.index, parts: parts.length ? parts : [r.pick(LEGACY_PARTS)] });
+    }
   }
 }
 

@@ -4,13 +4,17 @@ import { DAY, HOUR } from './population';
 import {
   type DeletionVerdict,
   deathOf,
+  type HeirVerdict,
   judge,
   judgeDeletions,
+  judgeHeirs,
   judgeWarnings,
+  judgeYearly,
   LATENESS_BOUND_MS,
   type Verdict,
   vetoWindowsOf,
   type WarningVerdict,
+  type YearlyVerdict,
 } from './oracle';
 import type { SimulationRun } from './run-simulation';
 
@@ -197,6 +201,20 @@ export function formatDeletionFailures(run: SimulationRun, deletions: DeletionVe
     );
 }
 
+/** Every yearly birthday item whose years after are not one per release, with the seed and the sender's timeline. */
+export function formatYearlyFailures(run: SimulationRun, yearly: YearlyVerdict[]): string[] {
+  return yearly
+    .filter((y) => y.kind === 'wrong')
+    .map((y) => `YEARLY ITEM WRONG (${replayOf(run)}): message ${y.message.id}: ${y.reason}\n${timelineOf(run.log, y.message.sender)}`);
+}
+
+/** Every heir who received the wrong thing, with the seed and the owner's timeline. */
+export function formatHeirFailures(run: SimulationRun, heirs: HeirVerdict[]): string[] {
+  return heirs
+    .filter((h) => h.kind === 'wrong')
+    .map((h) => `HEIR WRONG (${replayOf(run)}): person ${h.heir.person}, heir of person ${h.owner.index}: ${h.reason}\n${timelineOf(run.log, h.owner.index)}`);
+}
+
 /** Every deadline passed with no warning to its owner, with the seed and the person's timeline. */
 export function formatWarningFailures(run: SimulationRun, warnings: WarningVerdict[]): string[] {
   return warnings
@@ -211,9 +229,24 @@ export function report(run: SimulationRun) {
   const verdicts = judge(run.log);
   const deletions = judgeDeletions(run.log);
   const warnings = judgeWarnings(run.log);
+  const yearly = judgeYearly(run.log);
+  const heirs = judgeHeirs(run.log);
   const summary = summarise(run, verdicts, deletions);
-  const failures = [...formatFailures(run, verdicts), ...formatDeletionFailures(run, deletions), ...formatWarningFailures(run, warnings)];
+  const failures = [
+    ...formatFailures(run, verdicts),
+    ...formatDeletionFailures(run, deletions),
+    ...formatWarningFailures(run, warnings),
+    ...formatYearlyFailures(run, yearly),
+    ...formatHeirFailures(run, heirs),
+  ];
   const warned = warnings.filter((w) => w.kind === 'warned').length;
-  const text = `${formatSummary(run, summary)}\n  deadlines passed unchecked (judged) ${warnings.length}: warned in time ${warned}, unwarned ${warnings.length - warned} (unwarned fails the run)\n${formatCosts(run.usage, run.userDays, run.log.people.length)}`;
+  const written = yearly.filter((y) => y.kind === 'next year written').length;
+  const text = [
+    formatSummary(run, summary),
+    `  deadlines passed unchecked (judged) ${warnings.length}: warned in time ${warned}, unwarned ${warnings.length - warned} (unwarned fails the run)`,
+    `  yearly birthday items ${yearly.length}: released and next year's written once ${written}, not released and none written ${yearly.filter((y) => y.kind === 'nothing released, nothing written').length}, wrong ${yearly.length - written - yearly.filter((y) => y.kind === 'nothing released, nothing written').length} (wrong fails the run)`,
+    `  heirs named ${heirs.length}: of erased accounts, received one copy and were told once ${heirs.filter((h) => h.kind === 'copy received, told once').length}; of kept accounts, received and heard nothing ${heirs.filter((h) => h.kind === 'nothing, the account kept').length}; wrong ${heirs.filter((h) => h.kind === 'wrong').length} (wrong fails the run)`,
+    formatCosts(run.usage, run.userDays, run.log.people.length),
+  ].join('\n');
   return { verdicts, summary, failures, text };
 }

@@ -9,9 +9,9 @@ import { toBase64 } from '../../src/lib/encoding';
 import { signedInUser } from '../helpers/api';
 import { keyBundle } from '../helpers/e2ee';
 import { cipherBlob, envelopeFor, vaultForm } from '../helpers/vault';
-import type { BehaviourLog, CanaryLog, MessageLog, PersonLog, RuleLog } from './behaviour-log';
+import type { BehaviourLog, CanaryLog, HeirLog, MessageLog, PersonLog, RuleLog } from './behaviour-log';
 import { emptyUsage, type Usage } from './costs';
-import { DEADMAN_WARNING_SUBJECT, ErasureWatch, firstOfEachNotice, type MailRow } from './erasure-watch';
+import { DEADMAN_WARNING_SUBJECT, ErasureWatch, firstOfEachNotice, type MailRow, nextYearsOf } from './erasure-watch';
 import { DEFAULT_FAULTS, drawOutages, type FaultRates } from './faults';
 import { AlarmBook, type ArmedAlarm, instrument, type Switches } from './instrument';
 import { DAY, drawPopulation, type MessagePlan, type PersonPlan, type VaultPlan } from './population';
@@ -207,7 +207,7 @@ async function giveVaultItem(
       ? { condition_type: c.type, condition_value: c.dateOnly ? day(c.atMs) : new Date(start + c.atMs).toISOString() }
       : c.type === 'death_flag'
         ? { condition_type: c.type }
-        : { condition_type: c.type, condition_value: day(c.dayMs).slice(5) };
+        : { condition_type: c.type, condition_value: day(c.dayMs).slice(5), every_year: c.everyYear };
   const given = await send('POST', '/api/vault/assign', { asset_id: asset.data.asset_id, recipient_user_id: to.userId, ...condition });
   if (given.status !== 201) throw new Error(`vault assign: ${given.status} ${JSON.stringify(given.data)}`);
   const rules: RuleLog[] =
@@ -227,7 +227,35 @@ async function giveVaultItem(
     releasedAt: null,
     channelDeliveries: 0,
     vault: true,
+    ...(c.type === 'recipient_birthday' && c.everyYear ? { yearly: { nextYears: [] } } : {}),
   };
+}
+
+/** The words of the notice that tells an heir of a copy (worker/src/domains/legacy/prepare-copies.ts), after the owner's label. */
+const COPY_LEFT = ' left you a copy of their Afterword account';
+/** Whether a copy's label ("Name (email)", or the email alone) names this owner. */
+const labelNames = (label: string, email: string) => label === email || label.endsWith(`(${email})`);
+
+/**
+ * What reached an heir from one owner by the end of the run, as the heir sees it: the copies their Inbox lists from
+ * that owner (each downloaded, to see the archive come whole), and the notices telling them of one.
+ */
+async function readWhatReachedHeir(owner: { email: string }, h: HeirLog, heir: { userId: string }, mailbox: MailRow[]) {
+  h.told = firstOfEachNotice(mailbox)
+    .filter((row) => row.subject.endsWith(COPY_LEFT) && labelNames(row.subject.slice(0, -COPY_LEFT.length), owner.email))
+    .map((row) => row.created_at);
+  // Their session may have run out: they sign in again, as they would to open their Inbox.
+  const token = (await createSession(createServiceContext(env), heir.userId, 'password')).access_token;
+  const listed = await exports.default.fetch(new Request('http://afterword.test/api/legacy-copies', { headers: { authorization: `Bearer ${token}` } }));
+  if (listed.status !== 200) throw new Error(`legacy copies: ${listed.status}`);
+  const copies = (await listed.json()) as { id: string; from: string; parts: string[]; size: number | null }[];
+  for (const c of copies.filter((c) => labelNames(c.from, owner.email))) {
+    const res = await exports.default.fetch(
+      new Request(`http://afterword.test/api/legacy-copies/${c.id}/download`, { headers: { authorization: `Bearer ${token}` } }),
+    );
+    const bytes = res.status === 200 ? (await res.arrayBuffer()).byteLength : -1;
+    h.copies.push({ parts: c.parts, downloaded: bytes > 0 && bytes === c.size });
+  }
 }
 
 export async function runSimulation(opts: SimulationOptions): Promise<SimulationRun> {
@@ -430,6 +458,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         deadman: deadman
           ? { hours: plan.deadmanHours!, setAt: Date.parse(deadman.data.deadline) - plan.deadmanHours! * 3_600_000, warnings: [], erasedAt: null }
           : null,
+        heirs: plan.heirs.map((h) => ({ person: h.person, parts: [...h.parts], copies: [], told: [] })),
         quietHours: {
           ...DEFAULT_NOTIFY_PREFERENCES.quiet_hours,
           timeZone: (await env.DB.prepare('SELECT time_zone FROM users WHERE id = ?').bind(account.id).first<{ time_zone: string }>())!.time_zone,
@@ -484,6 +513,33 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       if (by === p.plan.guardian!.by) p.guardianship = accepted.data.id;
       else p.second!.guardianship = accepted.data.id;
     }
+    // Heirs, as people name them beside their dead-man's switch: each must be a contact first — the owner invites them
+    // by email (the outbox), the heir accepts with the link's token — then the owner sets the list with each one's parts.
+    const leavingCopies = people.filter((p) => p.plan.heirs.length);
+    await inPool(leavingCopies, async (p) => {
+      for (const h of p.plan.heirs) {
+        const added = await request(usage, switches, 'POST', '/api/contacts', p.session, { email: people[h.person]!.email });
+        if (added.status !== 201) throw new Error(`contact add: ${added.status} ${JSON.stringify(added.data)}`);
+      }
+    });
+    await queues.deliverDue(start);
+    for (const [p, h] of leavingCopies.flatMap((p) => p.plan.heirs.map((h) => [p, h] as const))) {
+      const heir = people[h.person]!;
+      const { results } = await env.DB.prepare(
+        "SELECT text FROM outbox_messages WHERE address = ? AND subject LIKE '%wants to add you as a contact%' AND text LIKE ?",
+      )
+        .bind(heir.email, `%${p.email}%`)
+        .all<{ text: string }>();
+      const token = results.map((r) => /\/contacts\/accept\/([A-Za-z0-9_-]+)/.exec(r.text)?.[1]).find(Boolean);
+      if (!token) throw new Error(`no contact invitation from ${p.email} in ${heir.email}'s mailbox`);
+      const accepted = await request(usage, switches, 'POST', '/api/contacts/accept', heir.session, { token });
+      if (accepted.status !== 200) throw new Error(`contact accept: ${accepted.status} ${JSON.stringify(accepted.data)}`);
+    }
+    await inPool(leavingCopies, async (p) => {
+      const heirs = p.plan.heirs.map((h) => ({ recipient_user_id: people[h.person]!.userId, parts: h.parts }));
+      const set = await request(usage, switches, 'POST', '/api/deadman/heirs', p.session, { heirs });
+      if (set.status !== 200) throw new Error(`heirs: ${set.status} ${JSON.stringify(set.data)}`);
+    });
     // Executors: the owner makes a key with the death-verification scope and hands it over (the key is in the answer only).
     await inPool(
       people.filter((p) => p.plan.guardian?.via === 'key'),
@@ -773,7 +829,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       lap('queues');
       await evictSome();
       if ((now - start) % cronEvery === 0) {
-        await erasures.beforeCron(people, now);
+        await erasures.beforeCron(people, messages, now);
         const ctx = createExecutionContext();
         const started = performance.now();
         await worker.scheduled({ cron: '* * * * *', scheduledTime: now, noRetry() {} } as ScheduledController, env, ctx);
@@ -839,6 +895,8 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       } else if (row.subject === DEADMAN_WARNING_SUBJECT) p.deadman?.warnings.push(row.created_at);
     }
   }
+  for (const p of people)
+    for (const h of p.heirs) await readWhatReachedHeir(p, h, people[h.person]!, [...(mailOf.get(h.person) ?? []), ...erasures.mailOf(h.person)]);
   const ids = messages.map((m) => m.id);
   const released = new Map<string, { released_at: number | null; ok: number }>();
   for (let i = 0; i < ids.length; i += 50) {
@@ -857,6 +915,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     const r = released.get(m.id) ?? erasures.releaseOf(m.id);
     m.releasedAt = r?.released_at ?? null;
     m.channelDeliveries = r?.ok ?? 0;
+    if (m.yearly) m.yearly.nextYears = released.has(m.id) ? await nextYearsOf(m.id) : erasures.nextYearsOf(m.id);
   }
   for (const p of people.filter((p) => p.subscription)) {
     p.subscription!.planAtEnd = (await env.DB.prepare('SELECT plan FROM users WHERE id = ?').bind(p.userId).first<{ plan: string }>())?.plan ?? 'erased';
