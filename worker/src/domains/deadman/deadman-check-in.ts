@@ -1,5 +1,5 @@
 import { type CheckInRows, nextParam } from '../canary/check-in-rows';
-import { periodSql } from './deadman-deadline';
+import { periodSql } from '@afterword/db/schema';
 
 /**
  * What check-ins do to the dead-man's switch: a deletion it had scheduled is cancelled (the owner is evidently

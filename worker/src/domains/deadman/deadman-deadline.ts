@@ -1,16 +1,13 @@
+import { effectiveDeadlineSql, periodSql } from '@afterword/db/schema';
 import type { ServiceContext } from '../../env';
 
-/** The switch's period in ms, from its `hours` column (SQL). */
-export const periodSql = (hours = 'hours') => `CAST(${hours} * 3600000 AS INTEGER)`;
-
 /**
- * The dead-man's switch's deadline as it stands: the later of the stored one and the owner's latest check-in on any
- * of their canaries + hours. Check-ins do not write the stored deadline (deadman-check-in.ts): the cron moves it when
- * it finds it passed and the owner checked in since (process-deadman.ts), and a canary's deletion folds its last
- * check-in into it first (canary/delete-canary.ts), so no check-in is forgotten. `d` names the switch's row.
+ * The dead-man's deadline as it stands is the later of the stored one and the owner's latest check-in on any of their
+ * canaries + hours (`effectiveDeadlineSql`, beside the table in db/schema/deadman.ts). Check-ins do not write the
+ * stored deadline (deadman-check-in.ts): the cron moves it when it finds it passed and the owner checked in since
+ * (process-deadman.ts), and a canary's deletion folds its last check-in into it first (canary/delete-canary.ts), so
+ * no check-in is forgotten.
  */
-export const effectiveDeadlineSql = (d: string) =>
-  `max(${d}.deadline, coalesce((SELECT max(c.last_check_in) FROM canaries c WHERE c.user_id = ${d}.user_id), 0) + ${periodSql(`${d}.hours`)})`;
 
 /** The owner's switch (null: none), its hours and its deadline as it stands. */
 export async function deadmanDeadlineOf(ctx: ServiceContext, userId: string): Promise<{ hours: number; deadline: number } | null> {

@@ -10,7 +10,8 @@ import { copiesStillPending, discardCancelledCopies, tellHeirs } from '../legacy
 import { humanTime } from '../../lib/human-time';
 import { settleCheckInsOf } from '../canary/settle-check-ins';
 import { enqueueOwnerNotice } from '../notify/enqueue-owner-notice';
-import { deadmanDeadlineOf, effectiveDeadlineSql } from './deadman-deadline';
+import { effectiveDeadlineSql } from '@afterword/db/schema';
+import { deadmanDeadlineOf } from './deadman-deadline';
 import { DEADMAN_FINAL_NOTICE_MS, deletionNoticeInsert, deletionNoticeReachedAt } from './deletion-notice';
 
 /** When a passed switch's deletion is carried out at the earliest, scheduled at `now` (the rehearsal plans it with the same rule). */

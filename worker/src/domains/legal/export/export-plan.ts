@@ -6,7 +6,7 @@
  * session, key and token hashes, signing secrets) are never exported: `omit` drops them.
  */
 
-import { effectiveDeadlineSql } from '../../deadman/deadman-deadline';
+import { effectiveDeadlineSql } from '@afterword/db/schema';
 
 export interface TableExport {
   /** The SQL table name. */
