@@ -65,10 +65,11 @@ export interface PersonPlan {
   /** A file they give another person of the run from the vault at the start, and its condition (null: none). */
   vault: VaultPlan | null;
   /**
-   * A second canary with the other interval (null: none): its own check-ins for token people, who ping each
-   * canary's token on its own; none for Heartbeat people, whose check-in is on every canary at once.
+   * Their canaries besides the first, by name (none: one canary): a "backup" with the other interval, and for some a
+   * third. Each has its own check-ins for token people, who ping each canary's token on its own; none for Heartbeat
+   * people, whose check-in is on every canary at once.
    */
-  second: { intervalMs: number; checkIns: number[] } | null;
+  more: { name: string; intervalMs: number; checkIns: number[] }[];
   /** They verify a phone and choose text messages beside email for their notices (and can be written to by sms). */
   phone: boolean;
   /** The people they leave a copy of chosen parts of their account before their dead-man's switch erases it (none: nobody). */
@@ -221,7 +222,7 @@ export function drawPopulation(r: Random, shape: PopulationShape): PersonPlan[] 
       subscription: null,
       deadmanHours: null,
       vault: null,
-      second: null,
+      more: [],
       phone: false,
       push: null,
       heirs: [],
@@ -240,6 +241,7 @@ export function drawPopulation(r: Random, shape: PopulationShape): PersonPlan[] 
   drawCallsAndPushes(r.fork(), people);
   drawYearlyBirthdays(r.fork(), people, horizon);
   drawHeirs(r.fork(), people);
+  drawThirdCanaries(r.fork(), people, horizon);
   return people;
 }
 
@@ -333,7 +335,19 @@ function drawSecondCanaries(r: Random, people: PersonPlan[], horizon: number) {
     if (!r.chance(1 / 5)) continue;
     const intervalMs = p.intervalMs === DAY ? 7 * DAY : DAY;
     const lateness = r.pick([0.02, 0.05, 0.1]);
-    p.second = { intervalMs, checkIns: p.via === 'token' ? drawCheckIns(r, intervalMs, lateness, p.absences, p.diesAt, horizon) : [] };
+    p.more.push({ name: 'backup', intervalMs, checkIns: p.via === 'token' ? drawCheckIns(r, intervalMs, lateness, p.absences, p.diesAt, horizon) : [] });
+  }
+}
+
+/**
+ * One in three of those with a backup canary keeps a third, "travel", every three days: more than two canaries,
+ * each with its own misses and warnings, any check-in disarming every message. Drawn last.
+ */
+function drawThirdCanaries(r: Random, people: PersonPlan[], horizon: number) {
+  for (const p of people) {
+    if (!p.more.length || !r.chance(1 / 3)) continue;
+    const lateness = r.pick([0.02, 0.05, 0.1]);
+    p.more.push({ name: 'travel', intervalMs: 3 * DAY, checkIns: p.via === 'token' ? drawCheckIns(r, 3 * DAY, lateness, p.absences, p.diesAt, horizon) : [] });
   }
 }
 

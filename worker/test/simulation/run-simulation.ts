@@ -415,7 +415,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       if (plan.subscription) await buyPro(account.token);
       else await env.DB.prepare("UPDATE users SET plan = 'pro' WHERE id = ?").bind(account.id).run();
       const canaries: CanaryLog[] = [];
-      for (const [name, intervalMs] of [['me', plan.intervalMs], ...(plan.second ? [['backup', plan.second.intervalMs] as const] : [])] as const) {
+      for (const { name, intervalMs } of [{ name: 'me', intervalMs: plan.intervalMs }, ...plan.more]) {
         const canary = await request(usage, switches, 'POST', '/api/canary/create', account.token, { interval_seconds: intervalMs / 1000, name });
         if (canary.status !== 201) throw new Error(`canary create: ${canary.status} ${JSON.stringify(canary.data)}`);
         canaries.push({
@@ -469,7 +469,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         // A token person pings each canary's token on its own schedule; the Heartbeat checks in on every canary at once.
         streams:
           plan.via === 'token'
-            ? [{ canaries: [0], times: plan.checkIns, next: 0 }, ...(plan.second ? [{ canaries: [1], times: plan.second.checkIns, next: 0 }] : [])]
+            ? [{ canaries: [0], times: plan.checkIns, next: 0 }, ...plan.more.map((c, i) => ({ canaries: [i + 1], times: c.checkIns, next: 0 }))]
             : [{ canaries: canaries.map((_, i) => i), times: plan.checkIns, next: 0 }],
         nextConsent: 0,
         guardianship: null,
