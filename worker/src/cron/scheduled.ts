@@ -22,7 +22,7 @@ export async function runScheduled(controller: ScheduledController, env: Binding
     return;
   }
   const reconciled = await reconcileCanaries(ctx, { lostTimers: scansLostTimers(controller.scheduledTime) });
-  await reconcileReleases(ctx, { lostEvents: scansLostEvents(controller.scheduledTime) });
+  await reconcileReleases(ctx, { lostEvents: scansLostEvents(controller.scheduledTime), missingTimers: scansLostTimers(controller.scheduledTime) });
   await reconcileWebhooks(ctx);
   await reconcileLadder(ctx);
   const deadman = await processDeadmanSwitches(ctx);

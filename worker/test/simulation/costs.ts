@@ -61,6 +61,9 @@ export interface Usage {
   /** The release reconciler's scan for lost missed-check-ins events (reconcile-releases.ts missedEventsNotActedOn): its runs and the rows they read. */
   missedEventScans: number;
   missedEventScanReads: number;
+  /** The release reconciler's scan for open messages whose clock is missing (reconcile-releases.ts missingReleaseTimers): its runs and the rows they read. */
+  missingTimerScans: number;
+  missingTimerScanReads: number;
   /** Not billed: the D1 round trips the run held back (faults.ts, `d1Slow`), for the report's fault line. */
   d1SlowBatches: number;
 }
@@ -93,6 +96,8 @@ export const emptyUsage = (): Usage => ({
   canaryRows: 0,
   missedEventScans: 0,
   missedEventScanReads: 0,
+  missingTimerScans: 0,
+  missingTimerScanReads: 0,
   d1SlowBatches: 0,
 });
 
@@ -139,12 +144,13 @@ const LOST_TIMER_SCANS_PER_DAY = (24 * 60) / LOST_TIMER_SCAN_EVERY_MINUTES;
 const LOST_EVENT_SCANS_PER_DAY = (24 * 60) / LOST_EVENT_SCAN_EVERY_MINUTES;
 
 /**
- * The reads the missed-event scan's production cadence adds to this run's own scans of it (the run's cron may
- * run it less often), over the run's `days`: its reads grow with the scheduled messages that wait for a miss.
+ * The reads a scan's production cadence (`perDay`) adds to this run's own scans of it (the run's cron runs once a
+ * simulated hour), over the run's `days`: the missed-event scan's reads grow with the scheduled messages that wait
+ * for a miss, the missing-timer scan's with the open messages that have no timer.
  */
-function missedEventScanReadsToAdd(u: Usage, days: number): number {
-  if (!u.missedEventScans) return 0;
-  return Math.max(0, (u.missedEventScanReads / u.missedEventScans) * LOST_EVENT_SCANS_PER_DAY * days - u.missedEventScanReads);
+function scanReadsToAdd(scans: number, reads: number, perDay: number, days: number): number {
+  if (!scans) return 0;
+  return Math.max(0, (reads / scans) * perDay * days - reads);
 }
 
 /** Monthly cost per 1,000 users, each line scaled from the run's per-user-day rate. */
@@ -178,7 +184,13 @@ export function costPer1000Users(u: Usage, userDays: number, people: number): Co
     ),
     line(
       'D1 rows read by the missed-event scan, at its production cadence (modelled)',
-      missedEventScanReadsToAdd(u, userDays / Math.max(1, people)),
+      scanReadsToAdd(u.missedEventScans, u.missedEventScanReads, LOST_EVENT_SCANS_PER_DAY, userDays / Math.max(1, people)),
+      PRICES.d1RowsReadPerMillion,
+      'rows',
+    ),
+    line(
+      'D1 rows read by the missing-release-timer scan, at its production cadence (modelled)',
+      scanReadsToAdd(u.missingTimerScans, u.missingTimerScanReads, LOST_TIMER_SCANS_PER_DAY, userDays / Math.max(1, people)),
       PRICES.d1RowsReadPerMillion,
       'rows',
     ),

@@ -198,6 +198,9 @@ function writtenTable(sql: string): string {
 /** The release reconciler's scan for lost missed-check-ins events (reconcile-releases.ts missedEventsNotActedOn), by its first words. */
 const MISSED_EVENT_SCAN = /^\s*WITH waiting\(sender_id, n\)/;
 
+/** The release reconciler's scan for open messages whose clock is missing (reconcile-releases.ts missingReleaseTimers), by its rules' scan. */
+const MISSING_TIMER_SCAN = /json_each\("messages"\.rules\)/;
+
 /** A statement's text for the report: the writing part (after any WITH clause), whitespace folded, cut short. */
 function statementKey(sql: string): string {
   const folded = sql.replace(/\s+/g, ' ').trim();
@@ -247,6 +250,10 @@ export function instrument(usage: Usage, switches: Switches, alarms: AlarmBook, 
         if (MISSED_EVENT_SCAN.test(sql)) {
           usage.missedEventScans += 1;
           usage.missedEventScanReads += meta?.rows_read ?? 0;
+        }
+        if (MISSING_TIMER_SCAN.test(sql)) {
+          usage.missingTimerScans += 1;
+          usage.missingTimerScanReads += meta?.rows_read ?? 0;
         }
         if (written) {
           const table = writtenTable(sql);

@@ -1,5 +1,5 @@
 import { schema } from '@afterword/db';
-import { and, eq, inArray, isNull, lte, not, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, lte, not, or, sql } from 'drizzle-orm';
 import type { ServiceContext } from '../../env';
 import { log } from '../../lib/logger';
 import { consentWithdrawnSql } from '../legal/consent-state';
@@ -8,7 +8,7 @@ import type { DeliverJob } from './delivery/deliver-message';
 import { settleMessage } from './delivery/settle-message';
 import type { OwnerNoticeJob } from '../../contracts/jobs';
 import { syncReleaseTimer } from './release/release-timer';
-import { nextWakeAt } from './release/schedule';
+import { needsClockSql, nextWakeAt } from './release/schedule';
 
 /** A timer, job or lease this much past its time counts as lost. */
 export const RELEASE_OVERDUE_MS = 30_000;
@@ -17,30 +17,27 @@ const BATCH = 200;
 
 /**
  * Clocks and queues are the fast path, never the only record (the canary reconciler's rule, for
- * messages). Every minute: re-sync open messages whose alarm is overdue or missing; re-send delivery
+ * messages). Every minute: re-sync open messages whose alarm is overdue, and with `missingTimers` (every tenth
+ * minute: scansLostTimers) those that need a clock and have none; re-send delivery
  * jobs and owner notices that should have run by now; settle messages left releasing by a crash; and, with
  * `lostEvents` (once an hour: scansLostEvents), re-send missed-check-ins events that never armed what they should have.
  * Messages paused by a withdrawn messages consent are left alone.
  */
-export async function reconcileReleases(ctx: ServiceContext, opts: { lostEvents: boolean } = { lostEvents: true }) {
+export async function reconcileReleases(
+  ctx: ServiceContext,
+  opts: { lostEvents: boolean; missingTimers: boolean } = { lostEvents: true, missingTimers: true },
+) {
   const now = ctx.now().getTime();
   const counts = { timers: 0, deliveries: 0, notices: 0, missedEvents: 0, releasingChecked: 0 };
 
-  const stale = await ctx.db
-    .select({ message: schema.messages, death: schema.users.death_confirmed_at })
-    .from(schema.messages)
-    .innerJoin(schema.users, eq(schema.users.id, schema.messages.sender_id))
-    .where(
-      and(
-        inArray(schema.messages.status, ['scheduled', 'armed']),
-        or(isNull(schema.messages.timer_due_at), lte(schema.messages.timer_due_at, new Date(now - RELEASE_OVERDUE_MS))),
-        // Paused by the sender's withdrawn messages consent: no clock is due (allowing it again re-syncs).
-        not(sql.raw(consentWithdrawnSql('"messages"."sender_id"', 'messages'))),
-      ),
-    )
-    .limit(BATCH);
-  for (const { message, death } of stale) {
-    // No timer is right for a message only a canary event can move.
+  // Overdue: a clock whose alarm should have run (the timer index's range; every minute). Missing: an open message
+  // that needs a clock and has none recorded (a sync that failed) — read every tenth minute (`missingTimers`), and
+  // only those that need one: most open messages wait for a canary event or a death and have no timer, and until
+  // 2026-11-29 they filled the batch, so past 200 of them no lost timer was ever repaired (the simulation at 1,000
+  // people found releases missed for good).
+  const repair = [...(await overdueReleaseTimers(ctx, now)), ...(opts.missingTimers ? await missingReleaseTimers(ctx) : [])];
+  for (const { message, death } of repair) {
+    // No timer is right for a message only a canary event can move (needsClockSql says the same).
     if (!message.timer_due_at && nextWakeAt(message, death) == null) continue;
     await syncReleaseTimer(ctx.env, message.id);
     counts.timers++;
@@ -89,6 +86,44 @@ export async function reconcileReleases(ctx: ServiceContext, opts: { lostEvents:
   }
   if (counts.timers || counts.deliveries || counts.notices || counts.missedEvents) log.warn('release reconciler repaired', counts);
   return counts;
+}
+
+/** Open messages whose clock's alarm is overdue (the timer index's range), their sender's consent standing. */
+function overdueReleaseTimers(ctx: ServiceContext, now: number) {
+  return ctx.db
+    .select({ message: schema.messages, death: schema.users.death_confirmed_at })
+    .from(schema.messages)
+    .innerJoin(schema.users, eq(schema.users.id, schema.messages.sender_id))
+    .where(
+      and(
+        inArray(schema.messages.status, ['scheduled', 'armed']),
+        isNotNull(schema.messages.timer_due_at),
+        lte(schema.messages.timer_due_at, new Date(now - RELEASE_OVERDUE_MS)),
+        // Paused by the sender's withdrawn messages consent: no clock is due (allowing it again re-syncs).
+        not(sql.raw(consentWithdrawnSql('"messages"."sender_id"', 'messages'))),
+      ),
+    )
+    .limit(BATCH);
+}
+
+/**
+ * Open messages that need a clock (needsClockSql) and have no timer recorded, their sender's consent standing: the
+ * index's entries of open messages with no timer, most of which need none.
+ */
+function missingReleaseTimers(ctx: ServiceContext) {
+  return ctx.db
+    .select({ message: schema.messages, death: schema.users.death_confirmed_at })
+    .from(schema.messages)
+    .innerJoin(schema.users, eq(schema.users.id, schema.messages.sender_id))
+    .where(
+      and(
+        inArray(schema.messages.status, ['scheduled', 'armed']),
+        isNull(schema.messages.timer_due_at),
+        sql.raw(needsClockSql('"messages"', '"users"')),
+        not(sql.raw(consentWithdrawnSql('"messages"."sender_id"', 'messages'))),
+      ),
+    )
+    .limit(BATCH);
 }
 
 /**

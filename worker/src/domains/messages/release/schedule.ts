@@ -65,6 +65,22 @@ export function cancelDeadlineFor(message: Pick<Message, 'deliver_at'>, rule: St
   return Math.max(firedAt, message.deliver_at.getTime()) + (rule.expire_window ?? 0) * DAY_MS;
 }
 
+/**
+ * `nextWakeAt(message) != null` as SQL over a message `m` and its sender `u` (their death flag), for an open
+ * message: armed with a window's end; scheduled with no rules (its deliver_at); or with a time-based rule not spent
+ * — a fixed date, or a death rule once the death is confirmed. The reconciler finds with it the open messages
+ * whose clock is missing, without reading them all: most wait for a canary event or a death and need none.
+ * worker/test/release-reconciler-scale.test.ts holds it to nextWakeAt.
+ */
+export const needsClockSql = (m: string, u: string) => `(
+  (${m}.status = 'armed' AND ${m}.cancel_deadline IS NOT NULL)
+  OR (${m}.status = 'scheduled' AND json_array_length(${m}.rules) = 0)
+  OR (${m}.status = 'scheduled' AND EXISTS (
+    SELECT 1 FROM json_each(${m}.rules) r
+    WHERE json_extract(r.value, '$.fired_at') IS NULL
+      AND (json_extract(r.value, '$.trigger_type') = 'fixed_date'
+        OR (json_extract(r.value, '$.trigger_type') IN (${DEATH_RULE_TYPES.map((t) => `'${t}'`).join(', ')}) AND ${u}.death_confirmed_at IS NOT NULL)))))`;
+
 /** When the message next needs its clock: null when only an event (or nothing) can move it. */
 export function nextWakeAt(message: Pick<Message, 'status' | 'rules' | 'deliver_at' | 'cancel_deadline'>, deathConfirmedAt: Date | null): number | null {
   if (message.status === 'armed') return message.cancel_deadline?.getTime() ?? null;
