@@ -66,6 +66,36 @@ describe('the release reconciler, behind many messages that need no clock', () =
   });
 });
 
+describe('the release reconciler, behind many messages still being delivered', () => {
+  it('settles a message whose deliveries all finished, past 200 whose deliveries are still under way', async () => {
+    const owner = await signedInUser();
+    const recipient = await signedInUser();
+    const releasedNow = async () => {
+      const m = await lostClockMessage(owner.token, recipient.id, false);
+      await captureQueues(() => reconcileReleases(servicesAt(Date.now()), { lostEvents: false, missingTimers: false }));
+      expect(await transitionCauses(m.id)).toContain('scheduled→releasing:deliver_at');
+      return m;
+    };
+    // Released, its email delivery still to be tried (a provider down): and 250 like it.
+    const underWay = await releasedNow();
+    await copiesOf(underWay.id, 250);
+    await env.DB.prepare(
+      `INSERT INTO deliveries (id, message_id, channel, status, attempts, next_attempt_at, created_at, updated_at)
+       SELECT 'delivery-' || m.id, m.id, d.channel, d.status, d.attempts, d.next_attempt_at, d.created_at, d.updated_at
+       FROM messages m, deliveries d WHERE m.id LIKE 'copy-' || ?1 || '-%' AND d.message_id = ?1`,
+    )
+      .bind(underWay.id)
+      .run();
+    // Released after them, its delivery done, and the settle that should have followed lost (a crash).
+    const delivered = await releasedNow();
+    await env.DB.prepare("UPDATE deliveries SET status = 'delivered' WHERE message_id = ?").bind(delivered.id).run();
+    const old = Date.now() - 10 * 60_000;
+    await env.DB.prepare("UPDATE messages SET updated_at = ?1, timer_due_at = NULL WHERE status = 'releasing'").bind(old).run();
+    await captureQueues(() => reconcileReleases(servicesAt(Date.now()), { lostEvents: false, missingTimers: false }));
+    expect(await transitionCauses(delivered.id)).toContain('releasing→delivered:delivered');
+  });
+});
+
 describe('which open messages need a clock (needsClockSql)', () => {
   it('says what nextWakeAt says, for every kind of rule, spent or not, with the death confirmed or not', async () => {
     const recipient = await signedInUser();

@@ -1,5 +1,5 @@
 import { schema } from '@afterword/db';
-import { and, eq, lte, notExists } from 'drizzle-orm';
+import { and, eq, lte, notExists, sql } from 'drizzle-orm';
 import type { ServiceContext } from '../../env';
 import { runBatch } from '../../lib/db-batch';
 import { log } from '../../lib/logger';
@@ -54,6 +54,8 @@ export async function processDeadmanSwitches(ctx: ServiceContext) {
         ),
       ),
     )
+    // In no fixed order: a switch whose canaries cannot settle stays passed, and 200 such must not hide the others.
+    .orderBy(sql`random()`)
     .limit(200);
   let scheduled = 0;
   for (const sw of passed) {
@@ -105,6 +107,11 @@ export async function processDeadmanSwitches(ctx: ServiceContext) {
     .select()
     .from(schema.scheduledDeletions)
     .where(and(eq(schema.scheduledDeletions.status, 'scheduled'), lte(schema.scheduledDeletions.deletion_date, now)))
+    // In no fixed order: a due deletion that waits — for its warning to reach the owner (an outage), for releases
+    // under way, for heirs' copies — stays due, and in the order of their dates 50 waiting ones took every run's
+    // batch, so nobody else's deletion was carried out until they were. Drawn at random, a deletion that can go
+    // ahead is among the 50 with a chance of at least 50 in the number due, each minute.
+    .orderBy(sql`random()`)
     .limit(50);
   let deleted = 0;
   for (const d of due) {

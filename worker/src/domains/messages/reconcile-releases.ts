@@ -78,7 +78,16 @@ export async function reconcileReleases(
   const releasing = await ctx.db
     .select({ id: schema.messages.id })
     .from(schema.messages)
-    .where(and(eq(schema.messages.status, 'releasing'), lte(schema.messages.updated_at, new Date(now - JOB_LOST_AFTER_MS))))
+    .where(
+      and(
+        eq(schema.messages.status, 'releasing'),
+        lte(schema.messages.updated_at, new Date(now - JOB_LOST_AFTER_MS)),
+        // Only those settleMessage can finish: every delivery done. A message still being delivered (a provider down
+        // for hours) stays releasing; 200 of them took every batch, and a crashed settle waited for them all.
+        sql.raw(`EXISTS (SELECT 1 FROM deliveries d WHERE d.message_id = "messages"."id")`),
+        sql.raw(`NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.message_id = "messages"."id" AND d.status NOT IN ('delivered', 'failed'))`),
+      ),
+    )
     .limit(BATCH);
   for (const { id } of releasing) {
     await settleMessage(ctx, id);
