@@ -1,12 +1,13 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { DEADMAN_FINAL_NOTICE_MS, deletionNoticeInsert } from '../src/domains/deadman/deletion-notice';
+import { advanceMessage } from '../src/domains/messages/release/advance-message';
 import { sendOwnerNotice } from '../src/domains/owner-notices/send-owner-notice';
 import { api, signedInUser } from './helpers/api';
 import { createCanaryFor, noQuietHours, servicesAt } from './helpers/canary';
 import { checkInWithQueueDown } from './helpers/canary-clock';
-import { deadmanCronAt } from './helpers/deadman';
-import { scriptedChannels } from './helpers/messages';
+import { deadmanCronAt, sendDeletionWarning } from './helpers/deadman';
+import { createMessageFor, messageRow, scriptedChannels } from './helpers/messages';
 
 const HOUR = 3600_000;
 
@@ -220,5 +221,42 @@ describe('due deletions, many of them waiting', () => {
     for (let run = 0; run < 20 && (await accountExists(leaver.id)); run++) await deadmanCronAt(now + run * 60_000);
     expect(await accountExists(leaver.id)).toBe(false);
     expect((await Promise.all(waiting.map((w) => accountExists(w.id)))).every(Boolean), 'the waiting ones still wait').toBe(true);
+  });
+});
+
+describe('a dead-man deletion and the releases under way', () => {
+  /** An owner with a switch of an hour and a message armed by its date, its cancel window a day long; the switch's deadline. */
+  async function ownerWithArmedMessage() {
+    const owner = await ownerAwake();
+    const recipient = await signedInUser();
+    await createCanaryFor(owner.token);
+    const at = Date.now() + 60_000;
+    const m = await createMessageFor(owner.token, {
+      recipient_user_id: recipient.id,
+      rules: [{ trigger_type: 'fixed_date', trigger_value: new Date(at).toISOString(), expire_window: 1 }],
+    });
+    await advanceMessage(servicesAt(at + 1000), m.id, 'direct');
+    expect((await messageRow(m.id))!.status).toBe('armed');
+    const setup = await api('POST', '/api/deadman/setup', { token: owner.token, json: { hours: 1 } });
+    return { owner, deadline: Date.parse(setup.data.deadline) };
+  }
+
+  /** Passes the switch, has its warning reach the owner, and runs the cron a day later: whether the account is gone. */
+  async function aDayAfterTheWarning(owner: { id: string }, deadline: number) {
+    await deadmanCronAt(deadline + 1000);
+    expect(await sendDeletionWarning(owner.id, deadline + 1000)).toBe('sent');
+    await deadmanCronAt(deadline + 1000 + DEADMAN_FINAL_NOTICE_MS + 60_000);
+    return !(await accountExists(owner.id));
+  }
+
+  it('waits for an armed message', async () => {
+    const { owner, deadline } = await ownerWithArmedMessage();
+    expect(await aDayAfterTheWarning(owner, deadline)).toBe(false);
+  });
+
+  it('does not wait for one paused by the owner’s withdrawn messages consent: nothing releases it', async () => {
+    const { owner, deadline } = await ownerWithArmedMessage();
+    expect((await api('POST', '/api/legal/consent/messages', { token: owner.token, json: { consent: false } })).status).toBe(200);
+    expect(await aDayAfterTheWarning(owner, deadline)).toBe(true);
   });
 });
