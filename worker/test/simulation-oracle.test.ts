@@ -82,7 +82,9 @@ const message = (rules: RuleLog[], deliverAt = 0): MessageLog => ({
   channelDeliveries: 0,
 });
 
-const expected = (m: MessageLog, p: PersonLog) => expectedRelease(m, p, END, LATENESS_BOUND_MS);
+/** The release the oracle expects, without the spans it was armed (the dead-man deletion's concern). */
+const outcome = ({ armings: _, ...release }: ReturnType<typeof expectedRelease>) => release;
+const expected = (m: MessageLog, p: PersonLog) => outcome(expectedRelease(m, p, END, LATENESS_BOUND_MS));
 
 describe('the oracle, when the sender withdraws their messages consent', () => {
   it('releases a letter whose date falls in the pause when messages are allowed again', () => {
@@ -311,6 +313,39 @@ describe('the oracle, for a dead-man deletion', () => {
     expect(judgeDeletion(person, log(person, { messages: [released] }))).toMatchObject({ kind: 'erased', expectedAt: 3.5 * DAY });
   });
 
+  describe('while a release of theirs is under way', () => {
+    // Armed at day 1 by its first miss, its cancel window five days long: released at day 6 unless they check in.
+    const armed = message([{ type: 'missed_checkins', n: 1, windowMs: 5 * DAY }]);
+    const judged = (deadman: { warnings: number[]; erasedAt: number | null }, events: Parameters<typeof owner>[0] = {}, end = END) => {
+      const person = owner({ ...events, deadman: { hours: 48, ...deadman } });
+      return judgeDeletion(person, log(person, { messages: [armed], end }));
+    };
+
+    it('waits for its release, then erases', () => {
+      expect(judged({ warnings: [2 * DAY], erasedAt: 6 * DAY + 60_000 })).toMatchObject({ kind: 'erased', expectedAt: 6 * DAY });
+      expect(judged({ warnings: [2 * DAY], erasedAt: null })).toMatchObject({ kind: 'missed deletion', expectedAt: 6 * DAY });
+    });
+
+    it('holds an erasure before the release to be false: it took the message with it', () => {
+      expect(judged({ warnings: [2 * DAY], erasedAt: 3 * DAY + 60_000 })?.kind).toBe('false deletion');
+    });
+
+    it('is not due while the release is after the run ends', () => {
+      expect(judged({ warnings: [2 * DAY], erasedAt: null }, {}, 5 * DAY)?.kind).toBe('not due');
+    });
+
+    it('is cancelled by a check-in while it waits', () => {
+      expect(judged({ warnings: [2 * DAY], erasedAt: null }, { checkIns: [4 * DAY] }, 5.5 * DAY)?.kind).toBe('kept');
+    });
+
+    it('does not wait for a message paused by a withdrawn messages consent', () => {
+      expect(judged({ warnings: [2 * DAY], erasedAt: 3 * DAY + 60_000 }, { consent: [[1.5 * DAY, false]] })).toMatchObject({
+        kind: 'erased',
+        expectedAt: 3 * DAY,
+      });
+    });
+  });
+
   it('holds a switch that passed with no warning ever reaching them to be missed', () => {
     expect(verdict({ warnings: [], erasedAt: null })?.kind).toBe('missed deletion');
   });
@@ -384,13 +419,16 @@ describe('the oracle, for a sender with two canaries', () => {
 
   it('arms on the misses of the canary that was left, whatever the other', () => {
     // "me" last checked in at day 6.5 and would count a miss at 7.5; "backup" counts its first at day 7: released at 8.
-    expect(expectedRelease(oneMiss, sender(daily(7), [graceStart(7.5 * DAY, DAY)]), END, LATENESS_BOUND_MS)).toEqual({ at: 8 * DAY, ambiguous: false });
+    expect(outcome(expectedRelease(oneMiss, sender(daily(7), [graceStart(7.5 * DAY, DAY)]), END, LATENESS_BOUND_MS))).toEqual({
+      at: 8 * DAY,
+      ambiguous: false,
+    });
   });
 
   it('is disarmed by a check-in on the other canary, and armed again by the next miss of the one left', () => {
     // Armed at day 7 by "backup"; the check-in on "me" at 7.5 disarms it; "me" then warns no more (so never counts), and
     // "backup"'s second miss, at day 14, arms it again: released at 15.
-    expect(expectedRelease(oneMiss, sender(daily(8), []), END, LATENESS_BOUND_MS)).toEqual({ at: 15 * DAY, ambiguous: false });
+    expect(outcome(expectedRelease(oneMiss, sender(daily(8), []), END, LATENESS_BOUND_MS))).toEqual({ at: 15 * DAY, ambiguous: false });
   });
 
   it('never releases while the other canary is checked in inside every cancel window', () => {

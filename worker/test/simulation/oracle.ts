@@ -314,9 +314,15 @@ type Ev =
 const ORDER: Record<Ev['kind'], number> = { checkin: 0, pause: 1, resume: 1, fire: 2, doubt: 2 };
 
 /** The release instant under the rules with a punctual engine, and whether lateness could change it. */
-export function expectedRelease(m: MessageLog, p: PersonLog, end: number, bound: number): { at: number | null; ambiguous: boolean; why?: string } {
+export function expectedRelease(
+  m: MessageLog,
+  p: PersonLog,
+  end: number,
+  bound: number,
+): { at: number | null; ambiguous: boolean; why?: string; armings: Arming[] } {
   if (!m.rules.length) {
-    const letter = expectedLetter(m, p, bound);
+    // A letter (no rules) is never armed: it goes at its date.
+    const letter = { ...expectedLetter(m, p, bound), armings: [] };
     return letter.ambiguous ? { ...letter, why: 'its date is within the bound of a consent change' } : letter;
   }
   let ambiguous = false;
@@ -368,9 +374,12 @@ export function expectedRelease(m: MessageLog, p: PersonLog, end: number, bound:
   /** Fixed dates that passed while messages were paused: they arm when messages are allowed again. */
   const pausedFixed = new Set<number>();
   const checkInsNear = (t: number) => p.checkIns.some((c) => c >= t && c <= t + bound);
+  /** Each time it was armed, until it was released (its window's end) or disarmed (the check-in's instant). */
+  const armings: Arming[] = [];
   const arm = (rule: number, t: number) => {
     const r = m.rules[rule]!;
     deadline = Math.max(t, m.deliverAt) + r.windowMs;
+    armings.push({ from: t, until: deadline });
     if (r.type !== 'missed_checkins') spent.add(rule);
     // The engine may arm up to the bound later: a check-in in between decides differently.
     if (checkInsNear(t)) doubt('a check-in within the bound after it armed');
@@ -418,6 +427,7 @@ export function expectedRelease(m: MessageLog, p: PersonLog, end: number, bound:
     if (e.kind === 'doubt') continue;
     if (e.kind === 'checkin') {
       if (deadline !== null) {
+        armings[armings.length - 1]!.until = e.t;
         deadline = null;
         for (const rule of [...waiting]) {
           waiting.delete(rule);
@@ -454,7 +464,37 @@ export function expectedRelease(m: MessageLog, p: PersonLog, end: number, bound:
     )
   )
     doubt('a miss the lateness could count differently, just after the release');
-  return { at, ambiguous, ...(why ? { why } : {}) };
+  return { at, ambiguous, ...(why ? { why } : {}), armings };
+}
+
+/** A span a message was armed: from its arming until its release or its disarming. */
+export interface Arming {
+  from: number;
+  until: number;
+}
+
+/**
+ * Until when a dead-man deletion due at `due` waits for the person's releases under way: a message armed then (its
+ * conditions met, its cancel window running) and not paused by a withdrawn messages consent is released or disarmed
+ * first, since the erasure would take it with it (account/pending-releases.ts). `due` when none is; `ambiguous` when
+ * an arming or a pause falls within the bound of the instants that decide it.
+ */
+export function heldUntil(p: PersonLog, log: BehaviourLog, due: number, bound: number): { at: number; ambiguous: boolean } {
+  const pauses = pausesOf(p);
+  let at = due;
+  let ambiguous = false;
+  for (const m of log.messages.filter((m) => m.sender === p.index && m.rules.length)) {
+    for (const a of expectedRelease(m, p, log.end, bound).armings) {
+      if (a.until <= due || a.from > due + bound) continue;
+      if (Math.abs(a.from - due) <= bound) ambiguous = true;
+      // A pause lets the deletion go ahead while it lasts: held only until the first pause in the arming's span.
+      const pausedAt = pauses.find((w) => w.to > due && w.from < a.until);
+      if (pausedAt && pausedAt.from <= due) continue;
+      if (pausedAt) ambiguous = true;
+      at = Math.max(at, Math.min(a.until, pausedAt?.from ?? a.until));
+    }
+  }
+  return { at, ambiguous };
 }
 
 /**
@@ -613,6 +653,8 @@ export function judgeDeletion(p: PersonLog, log: BehaviourLog, bound = LATENESS_
   let due: number | null = null;
   let unwarnedSince: number | null = null;
   let ambiguous = false;
+  /** It waited for a release of theirs under way: an erasure before that took the release with it. */
+  let waited = false;
   for (let i = 0; i < starts.length; i++) {
     const next = starts[i + 1] ?? Number.POSITIVE_INFINITY;
     const deadline = starts[i]! + H;
@@ -624,10 +666,15 @@ export function judgeDeletion(p: PersonLog, log: BehaviourLog, bound = LATENESS_
       unwarnedSince = deadline;
       break;
     }
+    // Carried out a full day after the warning reached them, once no release of theirs is under way; a check-in
+    // before then cancels it — in its final day, or while it waits.
     const final = warned + DEADMAN_FINAL_DAY_MS;
-    if (next < final - bound) continue; // cancelled in its final day
-    if (next <= final + bound) ambiguous = true;
-    due = final;
+    const held = heldUntil(p, log, final, bound);
+    if (held.ambiguous) ambiguous = true;
+    if (next < final - bound || (held.at > final && next <= held.at)) continue;
+    if (next <= held.at + bound) ambiguous = true;
+    due = held.at;
+    waited = held.at > final;
     break;
   }
   if (due !== null) {
@@ -639,6 +686,8 @@ export function judgeDeletion(p: PersonLog, log: BehaviourLog, bound = LATENESS_
   const base = { person: p, expectedAt: due };
   if (E !== null) {
     if (ambiguous) return { ...base, kind: 'either way, erased', reason: 'a check-in within the bound of the erasure' };
+    if (waited && due !== null && E < due - bound)
+      return { ...base, kind: 'false deletion', reason: `erased while a release of theirs was under way (until ${new Date(due).toISOString()})` };
     if (due !== null && E > due + bound) return { ...base, kind: 'late deletion', reason: `erased ${((E - due) / HOUR).toFixed(1)} h after it was due` };
     return { ...base, kind: 'erased' };
   }
