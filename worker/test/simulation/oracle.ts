@@ -483,10 +483,13 @@ export function heldUntil(p: PersonLog, log: BehaviourLog, due: number, bound: n
   const pauses = pausesOf(p);
   let at = due;
   let ambiguous = false;
-  for (const m of log.messages.filter((m) => m.sender === p.index && m.rules.length)) {
-    for (const a of expectedRelease(m, p, log.end, bound).armings) {
+  // A message released after `due` holds it until then: judgeDeletion counts that release itself. Here, those never
+  // released — armed past the run's end, disarmed by a check-in, or taken by the erasure.
+  for (const m of log.messages.filter((m) => m.sender === p.index && m.rules.length && m.releasedAt === null)) {
+    const expected = expectedRelease(m, p, log.end, bound);
+    for (const a of expected.armings) {
       if (a.until <= due || a.from > due + bound) continue;
-      if (Math.abs(a.from - due) <= bound) ambiguous = true;
+      if (Math.abs(a.from - due) <= bound || expected.ambiguous) ambiguous = true;
       // A pause lets the deletion go ahead while it lasts: held only until the first pause in the arming's span.
       const pausedAt = pauses.find((w) => w.to > due && w.from < a.until);
       if (pausedAt && pausedAt.from <= due) continue;
