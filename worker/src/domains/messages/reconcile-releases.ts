@@ -35,7 +35,7 @@ export async function reconcileReleases(
   // only those that need one: most open messages wait for a canary event or a death and have no timer, and until
   // 2026-11-29 they filled the batch, so past 200 of them no lost timer was ever repaired (the simulation at 1,000
   // people found releases missed for good).
-  const repair = [...(await overdueReleaseTimers(ctx, now)), ...(opts.missingTimers ? await missingReleaseTimers(ctx) : [])];
+  const repair = [...(await releaseTimersToRepair(ctx, 'overdue', now)), ...(opts.missingTimers ? await releaseTimersToRepair(ctx, 'missing', now) : [])];
   for (const { message, death } of repair) {
     // No timer is right for a message only a canary event can move (needsClockSql says the same).
     if (!message.timer_due_at && nextWakeAt(message, death) == null) continue;
@@ -97,41 +97,22 @@ export async function reconcileReleases(
   return counts;
 }
 
-/** Open messages whose clock's alarm is overdue (the timer index's range), their sender's consent standing. */
-function overdueReleaseTimers(ctx: ServiceContext, now: number) {
-  return ctx.db
-    .select({ message: schema.messages, death: schema.users.death_confirmed_at })
-    .from(schema.messages)
-    .innerJoin(schema.users, eq(schema.users.id, schema.messages.sender_id))
-    .where(
-      and(
-        inArray(schema.messages.status, ['scheduled', 'armed']),
-        isNotNull(schema.messages.timer_due_at),
-        lte(schema.messages.timer_due_at, new Date(now - RELEASE_OVERDUE_MS)),
-        // Paused by the sender's withdrawn messages consent: no clock is due (allowing it again re-syncs).
-        not(sql.raw(consentWithdrawnSql('"messages"."sender_id"', 'messages'))),
-      ),
-    )
-    .limit(BATCH);
-}
-
 /**
- * Open messages that need a clock (needsClockSql) and have no timer recorded, their sender's consent standing: the
- * index's entries of open messages with no timer, most of which need none.
+ * Open messages (scheduled or armed) whose clock is to be re-synced, with their sender's death flag, 200 at most:
+ * `which` says whose timer — overdue (the timer index's range), or missing where one is needed (the index's entries
+ * of open messages with no timer, most of which need none: needsClockSql keeps those out of the batch). Messages
+ * paused by their sender's withdrawn messages consent have no clock due (allowing it again re-syncs them).
  */
-function missingReleaseTimers(ctx: ServiceContext) {
+function releaseTimersToRepair(ctx: ServiceContext, which: 'overdue' | 'missing', now: number) {
+  const timer =
+    which === 'overdue'
+      ? and(isNotNull(schema.messages.timer_due_at), lte(schema.messages.timer_due_at, new Date(now - RELEASE_OVERDUE_MS)))
+      : and(isNull(schema.messages.timer_due_at), sql.raw(needsClockSql('"messages"', '"users"')));
   return ctx.db
     .select({ message: schema.messages, death: schema.users.death_confirmed_at })
     .from(schema.messages)
     .innerJoin(schema.users, eq(schema.users.id, schema.messages.sender_id))
-    .where(
-      and(
-        inArray(schema.messages.status, ['scheduled', 'armed']),
-        isNull(schema.messages.timer_due_at),
-        sql.raw(needsClockSql('"messages"', '"users"')),
-        not(sql.raw(consentWithdrawnSql('"messages"."sender_id"', 'messages'))),
-      ),
-    )
+    .where(and(inArray(schema.messages.status, ['scheduled', 'armed']), timer, not(sql.raw(consentWithdrawnSql('"messages"."sender_id"', 'messages')))))
     .limit(BATCH);
 }
 
