@@ -10,6 +10,7 @@ import type { VaultDeps } from './save-vault-item';
 import { T } from './texts';
 import { uploadVaultFile } from './vault-api';
 import { VaultForm } from './vault-form';
+import { parseMultipart } from '../../test-utils/multipart';
 
 const OWNER = '11111111-2222-4333-8444-555555555555';
 const RECIPIENT = '7d3f0c2e-4b1a-4c8e-9f6d-2a5b8c1e0f3a';
@@ -44,7 +45,8 @@ function fakeCreateEndpoint() {
     expect(String(url)).toBe('/api/vault/create');
     const headers = new Headers(init!.headers);
     const body = init!.body as Uint8Array<ArrayBuffer>;
-    const form = await new Response(body, { headers: { 'content-type': headers.get('content-type')! } }).formData();
+    // Read byte for byte (test-utils/multipart.ts): the test environment's own parser loses a file beginning with a newline.
+    const form = parseMultipart(body, headers.get('content-type')!);
     sent.push({ authorization: headers.get('authorization'), body, form });
     return new Response(JSON.stringify({ asset_id: ASSET_ID, size: body.length, name: 'x', iv: '', legal_note: null, assigned: false, created_at: '' }), {
       status: 201,
