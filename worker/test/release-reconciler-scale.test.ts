@@ -40,13 +40,19 @@ async function lostClockMessage(token: string, recipientId: string, missing: boo
   return m;
 }
 
+/** An owner with a canary and 250 messages waiting for its misses (no clock), and someone they write to. */
+async function behindWaitingMessages() {
+  const owner = await signedInUser();
+  const recipient = await signedInUser();
+  await createCanaryFor(owner.token);
+  const waiting = await createMessageFor(owner.token, { recipient_user_id: recipient.id, rules: [missedRule] });
+  await copiesOf(waiting.id, 250);
+  return { owner, recipient };
+}
+
 describe('the release reconciler, behind many messages that need no clock', () => {
   it('repairs a message whose timer was never recorded, past 200 that wait for a canary event', async () => {
-    const owner = await signedInUser();
-    const recipient = await signedInUser();
-    await createCanaryFor(owner.token);
-    const waiting = await createMessageFor(owner.token, { recipient_user_id: recipient.id, rules: [missedRule] });
-    await copiesOf(waiting.id, 250);
+    const { owner, recipient } = await behindWaitingMessages();
     const lost = await lostClockMessage(owner.token, recipient.id, true);
     const { result } = await captureQueues(() => reconcileReleases(servicesAt(Date.now()), { lostEvents: false, missingTimers: true }));
     expect(result.timers, 'only the message that needs a clock').toBe(1);
@@ -54,11 +60,7 @@ describe('the release reconciler, behind many messages that need no clock', () =
   });
 
   it('repairs an overdue timer every minute, past 200 that have none', async () => {
-    const owner = await signedInUser();
-    const recipient = await signedInUser();
-    await createCanaryFor(owner.token);
-    const waiting = await createMessageFor(owner.token, { recipient_user_id: recipient.id, rules: [missedRule] });
-    await copiesOf(waiting.id, 250);
+    const { owner, recipient } = await behindWaitingMessages();
     const lost = await lostClockMessage(owner.token, recipient.id, false);
     const { result } = await captureQueues(() => reconcileReleases(servicesAt(Date.now()), { lostEvents: false, missingTimers: false }));
     expect(result.timers).toBe(1);

@@ -20,7 +20,8 @@ const say = console.info.bind(console);
  * 1,000 (a reconciler scan of 200 rows starved behind messages that need no clock — docs/decisions/simulation.md
  * "What it found"). VITE_SIM_SCALE=<seed>x<people>x<days>, or 0 to skip.
  */
-const SCALE = (penv.VITE_SIM_SCALE ?? '11x1000x3') === '0' ? [] : [(penv.VITE_SIM_SCALE ?? '11x1000x3').split('x').map(Number) as [number, number, number]];
+const SCALE_RUN = penv.VITE_SIM_SCALE ?? '11x1000x3';
+const SCALE = SCALE_RUN === '0' ? [] : [SCALE_RUN.split('x').map(Number) as [number, number, number]];
 
 describe('the whole switch, simulated', () => {
   const runs = [...SEEDS.map((seed) => [seed, PEOPLE, DAYS] as const), ...SCALE];

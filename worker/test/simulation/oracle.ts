@@ -1,5 +1,5 @@
 import type { BehaviourLog, CanaryLog, HeirLog, MessageLog, PersonLog } from './behaviour-log';
-import { HOUR } from './population';
+import { DAY, HOUR } from './population';
 import type { Outage } from './faults';
 
 /**
@@ -136,7 +136,7 @@ export function judgeYearly(log: BehaviourLog): YearlyVerdict[] {
       let released: number | null = message.releasedAt;
       for (const [i, year] of years.entries()) {
         if (released === null) return wrong(`${years.length - i} more years' messages after one never released`);
-        const deliverAt = released - (released % (24 * HOUR)) + 24 * HOUR;
+        const deliverAt = released - (released % DAY) + DAY;
         if (year.deliverAt !== deliverAt)
           return wrong(
             `year ${i + 2}'s message waits from ${new Date(year.deliverAt).toISOString()}, not the day after the release before it (${new Date(deliverAt).toISOString()})`,

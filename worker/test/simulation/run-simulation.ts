@@ -183,6 +183,20 @@ async function writeMessage(
   return { ...res, log };
 }
 
+/**
+ * The token of the invitation `from` sent to `to`, read from `to`'s mailbox (the local outbox) as they would open it:
+ * the email whose subject says what it is and whose text names `from`, and its `/<page>/accept/<token>` link.
+ */
+async function invitationToken(to: string, from: string, subject: string, page: 'guardian' | 'contacts'): Promise<string> {
+  const { results } = await env.DB.prepare('SELECT text FROM outbox_messages WHERE address = ? AND subject LIKE ? AND text LIKE ?')
+    .bind(to, `%${subject}%`, `%${from}%`)
+    .all<{ text: string }>();
+  const link = new RegExp(`/${page}/accept/([A-Za-z0-9_-]+)`);
+  const token = results.map((r) => link.exec(r.text)?.[1]).find(Boolean);
+  if (!token) throw new Error(`no ${page} invitation from ${from} in ${to}'s mailbox`);
+  return token;
+}
+
 /** Uploads a file (random bytes standing for its ciphertext, sealed for the owner and the recipient) and gives it under its condition. */
 async function giveVaultItem(
   p: { index: number; userId: string },
@@ -506,13 +520,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     await queues.deliverDue(start);
     for (const [p, by] of guarded.flatMap((p) => guardiansOf(p).map((by) => [p, by] as const))) {
       const g = people[by]!;
-      const { results } = await env.DB.prepare(
-        "SELECT text FROM outbox_messages WHERE address = ? AND subject LIKE '%asks you to be their guardian%' AND text LIKE ?",
-      )
-        .bind(g.email, `%${p.email}%`)
-        .all<{ text: string }>();
-      const token = results.map((r) => /\/guardian\/accept\/([A-Za-z0-9_-]+)/.exec(r.text)?.[1]).find(Boolean);
-      if (!token) throw new Error(`no guardian invitation from ${p.email} in ${g.email}'s mailbox`);
+      const token = await invitationToken(g.email, p.email, 'asks you to be their guardian', 'guardian');
       const accepted = await request(usage, switches, 'POST', '/api/guardian/accept', g.session, { token });
       if (accepted.status !== 200) throw new Error(`guardian accept: ${accepted.status} ${JSON.stringify(accepted.data)}`);
       if (by === p.plan.guardian!.by) p.guardianship = accepted.data.id;
@@ -530,13 +538,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     await queues.deliverDue(start);
     for (const [p, h] of leavingCopies.flatMap((p) => p.plan.heirs.map((h) => [p, h] as const))) {
       const heir = people[h.person]!;
-      const { results } = await env.DB.prepare(
-        "SELECT text FROM outbox_messages WHERE address = ? AND subject LIKE '%wants to add you as a contact%' AND text LIKE ?",
-      )
-        .bind(heir.email, `%${p.email}%`)
-        .all<{ text: string }>();
-      const token = results.map((r) => /\/contacts\/accept\/([A-Za-z0-9_-]+)/.exec(r.text)?.[1]).find(Boolean);
-      if (!token) throw new Error(`no contact invitation from ${p.email} in ${heir.email}'s mailbox`);
+      const token = await invitationToken(heir.email, p.email, 'wants to add you as a contact', 'contacts');
       const accepted = await request(usage, switches, 'POST', '/api/contacts/accept', heir.session, { token });
       if (accepted.status !== 200) throw new Error(`contact accept: ${accepted.status} ${JSON.stringify(accepted.data)}`);
     }
