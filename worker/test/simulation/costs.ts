@@ -50,6 +50,8 @@ export interface Usage {
   r2ClassB: number;
   /** D1's size at the end of the run, bytes. */
   d1Bytes: number;
+  /** What each table's rows grew by over the run, bytes of their values (run-simulation.ts payloadBytesByTable): where D1's size goes. */
+  d1PayloadBytesByTable: Record<string, number>;
   /**
    * The bytes of the local outbox's rows written during the run, their index entries included but not the
    * pages' own overhead: on Cloudflare a provider sends each email and nothing stores it, so they come off
@@ -92,6 +94,7 @@ export const emptyUsage = (): Usage => ({
   r2ClassA: 0,
   r2ClassB: 0,
   d1Bytes: 0,
+  d1PayloadBytesByTable: {},
   outboxBytes: 0,
   canaryRows: 0,
   missedEventScans: 0,

@@ -170,6 +170,11 @@ export function formatSummary(run: SimulationRun, s: Summary): string {
       .sort((a, b) => b[1] - a[1])
       .map(([k, n]) => `${k} ${(n / s.userDays).toFixed(2)}`)
       .join(', ')} per user-day`,
+    `  D1 stored by table (values' bytes a user at the end, the outbox included): ${Object.entries(run.usage.d1PayloadBytesByTable)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 10)
+      .map(([k, n]) => `${k} ${Math.round(n / run.log.people.length).toLocaleString('en')}`)
+      .join(', ')}`,
     `  queue messages by type: ${Object.entries(run.usage.queueMessagesByType)
       .sort((a, b) => b[1] - a[1])
       .map(([k, n]) => `${k} ${(n / s.userDays).toFixed(2)}`)

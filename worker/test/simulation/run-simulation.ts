@@ -67,6 +67,26 @@ const POOL = 8;
 /** Canary rows in D1 (an earlier run's in the same file stay, put to rest). */
 const countCanaries = async () => (await env.DB.prepare('SELECT count(*) AS n FROM canaries').first<{ n: number }>())?.n ?? 0;
 
+/**
+ * What each table holds, bytes: the length of every value of every row (text and blobs as stored, numbers as their
+ * digits), without pages, keys' index entries or SQLite's own overhead — which table D1's size grows with, not
+ * the size itself (local D1 has no `dbstat`).
+ */
+async function payloadBytesByTable(): Promise<Record<string, number>> {
+  const { results: tables } = await env.DB.prepare(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'd1_%'",
+  ).all<{ name: string }>();
+  const out: Record<string, number> = {};
+  for (const { name } of tables) {
+    const { results: cols } = await env.DB.prepare(`SELECT name FROM pragma_table_info(?)`).bind(name).all<{ name: string }>();
+    if (!cols.length) continue;
+    const sum = cols.map((c) => `coalesce(length("${c.name}"), 0)`).join(' + ');
+    const row = await env.DB.prepare(`SELECT sum(${sum}) AS bytes FROM "${name}"`).first<{ bytes: number | null }>();
+    if (row?.bytes) out[name] = row.bytes;
+  }
+  return out;
+}
+
 /** A person's check-in schedule: the canaries each check-in is on, when they mean to, and how many are done. */
 interface CheckInStream {
   canaries: number[];
@@ -371,6 +391,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
   };
 
   const baseline = await env.DB.prepare('SELECT 1').run();
+  const payloadBefore = await payloadBytesByTable();
   const canariesBefore = await countCanaries();
   // On the hour, as the cron's runs then are: each hourly run is one that scans for lost timers (every tenth
   // minute, reconcile-canaries.ts scansLostTimers).
@@ -938,6 +959,10 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         .bind(start)
         .first<{ bytes: number | null }>()
     )?.bytes ?? 0;
+  for (const [table, bytes] of Object.entries(await payloadBytesByTable())) {
+    const grew = bytes - (payloadBefore[table] ?? 0);
+    if (grew > 0) usage.d1PayloadBytesByTable[table] = grew;
+  }
   const size = await env.DB.prepare('SELECT 1').run();
   // What this run's people added to the database (a file's earlier runs and the empty schema excluded).
   usage.d1Bytes = Math.max(0, ((size.meta as { size_after?: number }).size_after ?? 0) - ((baseline.meta as { size_after?: number }).size_after ?? 0));
