@@ -53,7 +53,9 @@ export type Canary = typeof canaries.$inferSelect;
 
 /**
  * A link in a canary warning that checks that canary in without signing in (worker/src/domains/canary/check-in-links.ts):
- * one per sent warning, stored as the SHA-256 of its 256-bit token, used once, and only until it expires.
+ * one per sent warning, used once, and only until it expires. A link is signed, not stored: a row here is a link that
+ * was pressed (keyed by the SHA-256 of its token, which makes it work once) — or one sent before links were signed,
+ * stored as the SHA-256 of its 256-bit token when sent.
  * Opening it shows a page with one button; only that button's POST checks in, so a mail scanner changes nothing.
  * Stored WITHOUT ROWID (db/migrations/0034_clustered_hot_tables.sql; drizzle cannot declare it): the token's
  * hash is the table's own key, so an insert writes two rows, not three (docs/performance.md).

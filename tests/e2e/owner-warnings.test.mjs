@@ -40,7 +40,7 @@ test('owner warnings: the grace reminder reaches the owner’s email, Canary Sta
     const reminder = outbox.json.messages.find((m) => /^Check in before .*"Minute"$/.test(m.subject));
     assert.ok(reminder, `the reminder is in the outbox: ${outbox.json.messages.map((m) => m.subject).join(' | ')}`);
     assert.match(reminder.text, /is in its grace period/);
-    const link = /https?:\/\/\S+\/check-in\/[A-Za-z0-9_-]{43}/.exec(reminder.text)?.[0];
+    const link = /https?:\/\/\S+\/check-in\/[A-Za-z0-9_-]{78}/.exec(reminder.text)?.[0];
     assert.ok(link, `the reminder carries a one-tap check-in link: ${reminder.text}`);
     await screenshot(page, 'owner-warnings-canary-status');
 

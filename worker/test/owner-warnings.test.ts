@@ -108,7 +108,7 @@ describe("the owner's warnings on their channels", () => {
     expect(mail?.subject).toMatch(/^Check in before .*: "Daily"$/);
     expect(mail?.text).toContain('Your canary "Daily" is in its grace period');
     expect(mail?.text).toContain('1 message of yours waits for a rule');
-    expect(mail?.text).toMatch(/Check in with one tap: https?:\/\/\S+\/check-in\/[A-Za-z0-9_-]{43}/);
+    expect(mail?.text).toMatch(/Check in with one tap: https?:\/\/\S+\/check-in\/[A-Za-z0-9_-]{78}/);
     expect(await attemptsOf(job.transition_id)).toEqual([`email ${owner.email[0]}•••@${owner.email.split('@')[1]} accepted`]);
     expect((await transitionsOf(canary.id)).find((t) => t.kind === 'grace_reminder')?.delivered_at).toBe(graceStart + 1500);
   });

@@ -35,15 +35,27 @@ function hmacKey(secret: string) {
   return key;
 }
 
-type TokenEnv = Pick<Bindings, 'CANARY_TOKEN_SECRET' | 'APP_ENV'>;
+export type TokenEnv = Pick<Bindings, 'CANARY_TOKEN_SECRET' | 'APP_ENV'>;
 
 async function tokenMac(env: TokenEnv, canaryId: string, version: number): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey(tokenSecret(env)), new TextEncoder().encode(`canary:${canaryId}:${version}`)));
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const uuidBytes = (id: string) => fromHex(id.replaceAll('-', ''));
-function uuidOf(bytes: Uint8Array): string {
+/**
+ * HMAC-SHA256 with the same server secret, of `label:` followed by `data` — another kind of token signed by it
+ * (a warning's check-in link: check-in-links.ts). The label keeps each kind's MACs apart from the others'.
+ */
+export async function macWithTokenSecret(env: TokenEnv, label: string, data: Uint8Array): Promise<Uint8Array> {
+  const prefix = new TextEncoder().encode(`${label}:`);
+  const message = new Uint8Array(prefix.byteLength + data.byteLength);
+  message.set(prefix, 0);
+  message.set(data, prefix.byteLength);
+  return new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey(tokenSecret(env)), message));
+}
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const uuidBytes = (id: string) => fromHex(id.replaceAll('-', ''));
+export function uuidOf(bytes: Uint8Array): string {
   const hex = toHex(bytes);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
