@@ -13,14 +13,24 @@ export function humanTime(ms: number, timeZone = 'UTC'): string {
   }
 }
 
-const format = (ms: number, timeZone: string) =>
-  new Intl.DateTimeFormat('en-GB', {
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZone,
-    timeZoneName: 'short',
-  }).format(ms);
+/** Building a formatter costs far more than using one (it loads the zone's rules): one per zone, kept. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function format(ms: number, timeZone: string): string {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    // An unknown zone throws here, and is not kept.
+    formatter = new Intl.DateTimeFormat('en-GB', {
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZone,
+      timeZoneName: 'short',
+    });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter.format(ms);
+}

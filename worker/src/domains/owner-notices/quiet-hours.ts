@@ -7,13 +7,25 @@ const minutesOf = (hhmm: string) => {
   return h! * 60 + m!;
 };
 
+/** One clock-reading formatter per zone, kept: building one costs far more than using it. */
+const clocks = new Map<string, Intl.DateTimeFormat>();
+function clockOf(timeZone: string): Intl.DateTimeFormat {
+  let clock = clocks.get(timeZone);
+  if (!clock) {
+    // An unknown zone throws here, and is not kept.
+    clock = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    clocks.set(timeZone, clock);
+  }
+  return clock;
+}
+
 /** Minutes past local midnight of `at` in `timeZone` (an unknown zone reads as UTC). */
 export function localMinutes(at: Date, timeZone: string): number {
   let parts: Intl.DateTimeFormatPart[];
   try {
-    parts = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(at);
+    parts = clockOf(timeZone).formatToParts(at);
   } catch {
-    parts = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(at);
+    parts = clockOf('UTC').formatToParts(at);
   }
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
   return get('hour') * 60 + get('minute');
