@@ -14,6 +14,7 @@ import { pauseCanary, resumeCanary } from '../src/domains/canary/update-canary';
 import { maxGraceSeconds, PAUSE_MAX_DAYS, shortestGapDays, type TCanarySchedule, WEEKDAYS } from '../src/contracts/canary-schedule';
 import type { CanaryNoticeJob, MissedCheckinsEvent } from '../src/contracts/jobs';
 import { clockOf } from '../src/domains/canary/canary-timer';
+import { createServiceContext } from '../src/wiring/service-context';
 import { signedInUser } from './helpers/api';
 import { servicesAt, transitionsOf } from './helpers/canary';
 import { checkInWithQueueDown, dbRefusingBatches, queueDown } from './helpers/canary-clock';
@@ -75,6 +76,11 @@ type Step =
   | { t: 'sendFails'; c: number }
   | { t: 'reconcile' }
   | { t: 'checkInAll' }
+  /**
+   * The Heartbeat, with every canary's object failing to hear it (`noteCheckIn` throws: the object reset before it
+   * answered): D1 has the check-in, the objects do not — until a wake that would record or send something reads it.
+   */
+  | { t: 'checkInAllUnheard' }
   | { t: 'checkInToken'; c: number }
   /**
    * A token check-in the canary's object accepts whose projection never leaves the Worker (its isolate gone
@@ -177,6 +183,7 @@ const stepArb = (outages: boolean): fc.Arbitrary<Step> =>
     { arbitrary: fc.record({ t: fc.constant('sendFails' as const), c: canaryIdx }), weight: 2 },
     { arbitrary: fc.constant({ t: 'reconcile' as const }), weight: 2 },
     { arbitrary: fc.constant({ t: 'checkInAll' as const }), weight: 1 },
+    { arbitrary: fc.constant({ t: 'checkInAllUnheard' as const }), weight: 1 },
     { arbitrary: fc.record({ t: fc.constant('checkInToken' as const), c: canaryIdx }), weight: 1 },
     { arbitrary: fc.record({ t: fc.constant('checkInLagging' as const), c: canaryIdx }), weight: 1 },
     { arbitrary: fc.record({ t: fc.constant('checkInHandedBack' as const), c: canaryIdx }), weight: 1 },
@@ -233,6 +240,7 @@ const stats = {
   failedSends: 0,
   reconcilerCatchUps: 0,
   checkInsEndingMissedCycle: 0,
+  heartbeatsUnheard: 0,
   deletesWithPendingMiss: 0,
   livenessRuns: 0,
   livenessEmitted: 0,
@@ -546,6 +554,39 @@ async function step(world: World, s: Step) {
         await expectD1TimerByNextDue(world, c);
       }
       return;
+    case 'checkInAllUnheard': {
+      if (!armableAfterCheckIn(world, model.live())) return;
+      for (const c of model.live()) {
+        if (hasPendingMiss(world, c)) stats.checkInsEndingMissedCycle++;
+        model.checkIn(c, world.now);
+      }
+      const unheard = {
+        ...env,
+        CANARY_CLOCK: {
+          idFromName: (name: string) => env.CANARY_CLOCK.idFromName(name),
+          get: () => ({ noteCheckIn: () => Promise.reject(new Error('the object was reset before it answered')) }),
+        },
+      };
+      await checkInAll(
+        createServiceContext(unheard as unknown as typeof env, () => new Date(world.now)),
+        user.id,
+        'web',
+      );
+      stats.heartbeatsUnheard++;
+      // The objects' alarms stay where their old cycles needed them, and the wake there takes the check-in in
+      // (CanaryClock catchUpWithD1). That wake can come after the new cycle's first need — its grace reminder — but
+      // by at most one grace period: an old cycle's next miss is never later than that (interval canaries: the
+      // check-in came after the last miss; calendar ones: the same scheduled instant, less its grace). This is the
+      // bound of a Heartbeat the object did not hear; a heard one moves the alarm (expectAlarmByNextDue).
+      for (const c of model.live()) {
+        const alarm = await runInDurableObject(clockOf(env, c.id), (_: unknown, state: DurableObjectState) => state.storage.getAlarm());
+        expect(alarm, 'the object keeps an alarm').not.toBeNull();
+        expect(alarm!, `after an unheard Heartbeat at ${model.rel(world.now)}, within a grace period of the next due instant`).toBeLessThanOrEqual(
+          model.nextDue(c, world.now) + c.graceMs,
+        );
+      }
+      return;
+    }
     case 'checkInToken': {
       const c = world.pick(s.c);
       if (!c || !armableAfterCheckIn(world, [c])) return;

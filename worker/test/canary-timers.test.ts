@@ -5,6 +5,7 @@ import { settleCanaries } from '../src/domains/canary/canary-timer';
 import { checkInAll } from '../src/domains/canary/check-in';
 import { DEFAULT_NOTIFY_PREFERENCES } from '../src/contracts/notify';
 import { saveNotifyPreferences } from '../src/domains/notify/preferences';
+import { createServiceContext } from '../src/wiring/service-context';
 import { api, signedInUser } from './helpers/api';
 import { canaryNotices, captureJobs, createCanaryFor, deliverNotices, missedEvents, noQuietHours, servicesAt, transitionsOf } from './helpers/canary';
 
@@ -191,6 +192,47 @@ describe('the deadline timer (advanceCanary with a controlled clock)', () => {
     await api('POST', '/api/canary/checkin', { token: owner.token, json: {} });
     const later = await captureJobs(() => advanceCanary(servicesAt(deadline + 100 + 0.2 * HOUR + 1), canary.id, 'alarm'));
     expect(missedEvents(later.sent)).toEqual([]);
+  });
+});
+
+describe("a Heartbeat check-in its canary's object did not hear", () => {
+  /** The Heartbeat at `at` with every canary object unreachable: D1 has the check-in, the objects do not. */
+  async function heartbeatUnheard(ownerId: string, at: number) {
+    const unreachable = {
+      ...env,
+      CANARY_CLOCK: {
+        idFromName: (name: string) => env.CANARY_CLOCK.idFromName(name),
+        get: () => ({ noteCheckIn: () => Promise.reject(new Error('the object was reset before it answered')) }),
+      },
+    };
+    await checkInAll(
+      createServiceContext(unreachable as unknown as typeof env, () => new Date(at)),
+      ownerId,
+      'web',
+    );
+  }
+
+  it('is taken in from D1 before the object records a warning or a miss: no reminder or miss for the cycle it ended', async () => {
+    const { owner, canary, start, graceStart, deadline } = await hourlyCanary();
+    const checkedIn = start + 0.5 * HOUR;
+    await heartbeatUnheard(owner.id, checkedIn);
+    expect((await env.DB.prepare('SELECT last_check_in FROM canaries WHERE id = ?').bind(canary.id).first())?.last_check_in).toBe(checkedIn);
+
+    // The object's own timer still wakes it for the cycle the check-in ended: it finds nothing to say.
+    const atOldGrace = await captureJobs(() => advanceCanary(servicesAt(graceStart), canary.id, 'alarm'));
+    expect(atOldGrace.sent).toEqual([]);
+    expect(atOldGrace.result.nextDueAt?.getTime()).toBe(checkedIn + 0.8 * HOUR);
+    const atOldDeadline = await captureJobs(() => advanceCanary(servicesAt(deadline + 150), canary.id, 'alarm'));
+    expect(atOldDeadline.sent).toEqual([]);
+    expect(await transitionsOf(canary.id)).toEqual([]);
+
+    // The cycle the check-in began is warned for at its own grace start, and missed at its own deadline.
+    const grace = await advanceAndWarn(canary.id, checkedIn + 0.8 * HOUR);
+    expect(grace.sent).toEqual([expect.objectContaining({ type: 'canary_notice', kind: 'grace_reminder', canary_id: canary.id })]);
+    const missed = await captureJobs(() => advanceCanary(servicesAt(checkedIn + HOUR + 150), canary.id, 'alarm'));
+    expect(missed.sent).toContainEqual(
+      expect.objectContaining({ type: 'missed_checkins', canary_id: canary.id, misses: 1, deadline: new Date(checkedIn + HOUR).toISOString() }),
+    );
   });
 });
 

@@ -187,6 +187,8 @@ export class CanaryClock extends DurableObject<Bindings> {
   async setCadence(canaryId: string, change: CadenceChange, now: number): Promise<{ deadline: number } | 'missed' | null> {
     const state = await this.load(canaryId);
     if (!state) return null;
+    // Missed or not is a question of the latest check-in, which D1 may have and this object not (catchUpWithD1).
+    if (now >= cycleDeadlineOf(state)) await this.catchUpWithD1(state);
     if (now >= cycleDeadlineOf(state)) return 'missed';
     await this.env.DB.prepare('UPDATE canaries SET interval_seconds = ?2, schedule = ?3, paused_until = ?4 WHERE id = ?1')
       .bind(canaryId, change.interval_seconds, change.schedule ? JSON.stringify(change.schedule) : null, change.paused_until)
@@ -226,6 +228,8 @@ export class CanaryClock extends DurableObject<Bindings> {
     const state = await this.load(canaryId);
     if (!state) return null;
     const sql = this.ctx.storage.sql;
+    // Which cycle is current is known only once a check-in D1 has and this object missed is taken in (catchUpWithD1).
+    await this.catchUpWithD1(state);
     // Only a warning of the current cycle matters: a check-in ended the others (the owner's notice log keeps where each went).
     const [row] = this.transitionsWhere(state, 'id = ? AND cycle_deadline = ?', transitionId, cycleDeadlineOf(state));
     if (row && row.delivered_at == null) {
@@ -296,8 +300,14 @@ export class CanaryClock extends DurableObject<Bindings> {
    */
   private async runEngine(state: ClockState, now: number, by: RecordedBy, opts: { arm: boolean; project: 'queue' | 'now' }): Promise<number> {
     const sql = this.ctx.storage.sql;
-    const cycle = cycleDeadlineOf(state);
-    const { rows, activities } = planWake(state, this.cycleRows(state, cycle), now, by);
+    let cycle = cycleDeadlineOf(state);
+    let { rows, activities } = planWake(state, this.cycleRows(state, cycle), now, by);
+    // Before recording a warning or a miss, or sending one of its cycle again, a check-in D1 has and this object
+    // never heard of is taken in: the plan is then made again for the cycle that check-in began.
+    if ((rows.length || this.cycleRows(state, cycle).length) && (await this.catchUpWithD1(state))) {
+      cycle = cycleDeadlineOf(state);
+      ({ rows, activities } = planWake(state, this.cycleRows(state, cycle), now, by));
+    }
     // Each feed line rides in the row of the event it tells of (no row of its own to write, then to delete).
     const lines = new Map<string, WakeActivity>();
     for (const a of activities) {
@@ -345,6 +355,35 @@ export class CanaryClock extends DurableObject<Bindings> {
     sql.exec('DELETE FROM transitions WHERE cycle_deadline < ? AND projected = 1', cycle);
     if (opts.arm) await this.armAlarm(next);
     return next;
+  }
+
+  /**
+   * A Heartbeat check-in is written into D1 first and then told to each canary's object (`noteCheckIn`); a call
+   * that fails there (the object reset, overloaded, unreachable) leaves D1 with a check-in this object — the record
+   * of the clock — never heard of, and it would warn and count misses for a cycle the owner already ended. Found by
+   * the simulation's crash fault (docs/decisions/simulation.md). So before a wake records or sends anything, the
+   * object reads D1's last check-in of its canary and takes in a later one. D1 is never ahead otherwise (token check-ins
+   * reach the object first), so this changes nothing else; a D1 that cannot answer leaves the object as it was.
+   */
+  private async catchUpWithD1(state: ClockState): Promise<boolean> {
+    let row: { last_check_in: number } | null;
+    try {
+      row = await this.env.DB.prepare('SELECT last_check_in FROM canaries WHERE id = ?').bind(state.id).first<{ last_check_in: number }>();
+    } catch (err) {
+      log.warn('could not read the canary’s last check-in from D1 before a wake; going on with the object’s own', {
+        canary_id: state.id,
+        error: String(err),
+      });
+      return false;
+    }
+    if (!row || row.last_check_in <= state.last_check_in) return false;
+    log.warn('a check-in D1 has and the canary’s object did not: taken in before the wake records anything', {
+      canary_id: state.id,
+      behind_ms: row.last_check_in - state.last_check_in,
+    });
+    state.last_check_in = row.last_check_in;
+    this.ctx.storage.sql.exec('UPDATE canary_clock SET last_check_in = max(last_check_in, ?)', row.last_check_in);
+    return true;
   }
 
   /**

@@ -68,6 +68,8 @@ export interface Usage {
   missingTimerScanReads: number;
   /** Not billed: the D1 round trips the run held back (faults.ts, `d1Slow`), for the report's fault line. */
   d1SlowBatches: number;
+  /** Not billed: the object calls that crashed at their end (faults.ts, `crash`), for the report's fault line. */
+  crashes: number;
 }
 
 export const emptyUsage = (): Usage => ({
@@ -101,6 +103,7 @@ export const emptyUsage = (): Usage => ({
   missedEventScanReads: 0,
   missingTimerScans: 0,
   missingTimerScanReads: 0,
+  crashes: 0,
   d1SlowBatches: 0,
 });
 

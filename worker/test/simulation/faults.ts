@@ -33,6 +33,12 @@ export interface FaultRates {
    * and its next call or alarm starts a fresh instance from its storage.
    */
   evict: number;
+  /**
+   * An object call (an RPC method or an alarm) that crashes at its end, before its answer leaves: the object is
+   * reset (`ctx.abort()`), what the call wrote to its storage and was not yet durable is gone, and the caller — a
+   * request, a consumer, the runtime's alarm — sees an error. What it sent to D1 or a queue meanwhile may stand.
+   */
+  crash: number;
   /** A D1 round trip that fails before it reaches the database, or after it committed (the caller sees an error). */
   d1FailsBefore: number;
   d1FailsAfter: number;
@@ -64,6 +70,7 @@ export const DEFAULT_FAULTS: FaultRates = {
   alarmLostInLapse: 0.5,
   alarmTwice: 0.02,
   evict: 0.02,
+  crash: 0.002,
   d1FailsBefore: 0.001,
   d1FailsAfter: 0.0005,
   d1Slow: 0.0005,
@@ -86,6 +93,7 @@ export const NO_FAULTS: FaultRates = {
   alarmLostInLapse: 0,
   alarmTwice: 0,
   evict: 0,
+  crash: 0,
   d1FailsBefore: 0,
   d1FailsAfter: 0,
   d1Slow: 0,

@@ -147,6 +147,7 @@ function wrapObjectMethods(
   switches: Switches,
   alarms: AlarmBook,
   storage: ObjectStorageCounter,
+  crash: () => boolean,
 ): Restore {
   const originals = new Map<string, unknown>();
   for (const name of names) {
@@ -158,8 +159,18 @@ function wrapObjectMethods(
       storage.patch(this.ctx.storage);
       this.__simDepth = (this.__simDepth ?? 0) + 1;
       const started = performance.now();
+      let crashed = false;
       try {
-        return await orig.apply(this, args);
+        const answer = await orig.apply(this, args);
+        // The object crashes at the end of the call, before its answer leaves (faults.ts, `crash`): the runtime
+        // discards what the call wrote that was not yet durable and resets the object; the caller sees an error.
+        if (outer && crash()) {
+          crashed = true;
+          usage.crashes += 1;
+          this.ctx.abort('simulated crash');
+          throw new Error('simulated crash: the object was reset before it answered');
+        }
+        return answer;
       } finally {
         this.__simDepth -= 1;
         if (outer) {
@@ -168,10 +179,13 @@ function wrapObjectMethods(
             const key = `${kindOf(this)}.${name}`;
             usage.doCalls[key] = (usage.doCalls[key] ?? 0) + 1;
             usage.doWallMs += performance.now() - started;
+            // A crashed call's statements are counted as run (whether Cloudflare bills writes it discarded is not said).
             storage.drain();
-            usage.doBytesByObject[`${kindOf(this)}:${this.ctx.id.toString()}`] = this.ctx.storage.sql.databaseSize;
+            if (!crashed) usage.doBytesByObject[`${kindOf(this)}:${this.ctx.id.toString()}`] = this.ctx.storage.sql.databaseSize;
           }
-          alarms.note(kindOf(this), this.ctx.id.toString(), await this.ctx.storage.getAlarm());
+          // A crashed object's alarm is what it was before the call (the book has it), or the alarm being run
+          // (the runtime retries it: the run's caller notes that).
+          if (!crashed) alarms.note(kindOf(this), this.ctx.id.toString(), await this.ctx.storage.getAlarm());
         }
       }
     };
@@ -211,9 +225,10 @@ function statementKey(sql: string): string {
 export function instrument(usage: Usage, switches: Switches, alarms: AlarmBook, rates: FaultRates, r: Random): Restore {
   const restores: Restore[] = [];
   const storage = new ObjectStorageCounter(usage, switches);
+  const crash = () => switches.faults && r.chance(rates.crash);
   restores.push(() => storage.restore());
   restores.push(
-    wrapObjectMethods(CanaryClock.prototype as unknown as Record<string, unknown>, CANARY_METHODS, () => 'canary', usage, switches, alarms, storage),
+    wrapObjectMethods(CanaryClock.prototype as unknown as Record<string, unknown>, CANARY_METHODS, () => 'canary', usage, switches, alarms, storage, crash),
   );
   restores.push(
     wrapObjectMethods(
@@ -224,6 +239,7 @@ export function instrument(usage: Usage, switches: Switches, alarms: AlarmBook, 
       switches,
       alarms,
       storage,
+      crash,
     ),
   );
 

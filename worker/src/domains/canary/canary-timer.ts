@@ -27,7 +27,8 @@ export async function armCanaryTimer(env: Bindings, canaryId: string): Promise<n
 }
 
 /**
- * Tells a canary's object of a check-in the Heartbeat already wrote into D1 (a failure is logged: D1 has it).
+ * Tells a canary's object of a check-in the Heartbeat already wrote into D1. A failure is logged: D1 has it, and
+ * the object reads D1's last check-in before its next wake records anything (CanaryClock `catchUpWithD1`).
  * Returns the object's timer when the check-in moved it (D1's copy is then behind), else null.
  */
 export async function noteCheckIn(env: Bindings, canaryId: string, entry: ClockCheckIn): Promise<number | null> {
