@@ -1,12 +1,14 @@
-import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
+import { createExecutionContext, createMessageBatch, env, getQueueResult, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { advanceCanary } from '../src/domains/canary/advance-canary';
-import { settleCanaries } from '../src/domains/canary/canary-timer';
+import { clockOf, settleCanaries } from '../src/domains/canary/canary-timer';
+import { consumeBatch } from '../src/queues/consume';
 import { checkInAll } from '../src/domains/canary/check-in';
 import { DEFAULT_NOTIFY_PREFERENCES } from '../src/contracts/notify';
 import { saveNotifyPreferences } from '../src/domains/notify/preferences';
 import { createServiceContext } from '../src/wiring/service-context';
 import { api, signedInUser } from './helpers/api';
+import { queueDown } from './helpers/canary-clock';
 import { canaryNotices, captureJobs, createCanaryFor, deliverNotices, missedEvents, noQuietHours, servicesAt, transitionsOf } from './helpers/canary';
 
 const HOUR = 3600_000;
@@ -196,10 +198,14 @@ describe('the deadline timer (advanceCanary with a controlled clock)', () => {
 });
 
 describe("a Heartbeat check-in its canary's object did not hear", () => {
-  /** The Heartbeat at `at` with every canary object unreachable: D1 has the check-in, the objects do not. */
-  async function heartbeatUnheard(ownerId: string, at: number) {
+  /**
+   * The Heartbeat at `at` with every canary object unreachable: D1 has the check-in, the objects do not. `jobs`:
+   * the JOBS queue the failed notes are told again through (down by default: the objects never hear it).
+   */
+  async function heartbeatUnheard(ownerId: string, at: number, jobs: Queue = queueDown) {
     const unreachable = {
       ...env,
+      JOBS: jobs,
       CANARY_CLOCK: {
         idFromName: (name: string) => env.CANARY_CLOCK.idFromName(name),
         get: () => ({ noteCheckIn: () => Promise.reject(new Error('the object was reset before it answered')) }),
@@ -211,6 +217,23 @@ describe("a Heartbeat check-in its canary's object did not hear", () => {
       'web',
     );
   }
+
+  it('is told to the object again through the queue, which moves its alarm for the cycle the check-in began', async () => {
+    const { owner, canary, start } = await hourlyCanary();
+    const checkedIn = start + 0.5 * HOUR;
+    const sent: unknown[] = [];
+    const jobs = { send: async (body: unknown) => void sent.push(body) } as unknown as Queue;
+    await heartbeatUnheard(owner.id, checkedIn, jobs);
+    expect(sent).toEqual([{ type: 'canary_note_check_in', canary_id: canary.id, entry: expect.objectContaining({ at: checkedIn, source: 'web' }) }]);
+    // The JOBS consumer hands it to the object (twice here: a redelivery changes nothing).
+    for (const id of ['m0', 'm1']) {
+      const batch = createMessageBatch('afterword-jobs', [{ id, timestamp: new Date(), attempts: 1, body: sent[0] }]);
+      await consumeBatch(batch, env);
+      expect((await getQueueResult(batch, createExecutionContext())).explicitAcks).toEqual([id]);
+    }
+    const alarm = await runInDurableObject(clockOf(env, canary.id), (_: unknown, state: DurableObjectState) => state.storage.getAlarm());
+    expect(alarm).toBe(checkedIn + 0.8 * HOUR);
+  });
 
   it('is taken in from D1 before the object records a warning or a miss: no reminder or miss for the cycle it ended', async () => {
     const { owner, canary, start, graceStart, deadline } = await hourlyCanary();

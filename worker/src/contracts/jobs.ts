@@ -174,6 +174,13 @@ export type ChatImportJob = z.infer<typeof ZChatImportJob>;
 export const ZCanaryStopJob = z.object({ type: z.literal('canary_stop'), canary_id: z.string().min(1) });
 export type CanaryStopJob = z.infer<typeof ZCanaryStopJob>;
 
+/**
+ * Tell a canary's object of a Heartbeat check-in D1 already has, when telling it at the check-in failed
+ * (domains/canary/canary-timer.ts `noteCheckIn`): retried until the object answers.
+ */
+export const ZCanaryNoteCheckInJob = z.object({ type: z.literal('canary_note_check_in'), canary_id: z.string().uuid(), entry: ZClockCheckIn });
+export type CanaryNoteCheckInJob = z.infer<typeof ZCanaryNoteCheckInJob>;
+
 export const ZQueueJob = z.discriminatedUnion('type', [
   ZMissedCheckinsEvent,
   ZDeliverJob,
@@ -189,5 +196,6 @@ export const ZQueueJob = z.discriminatedUnion('type', [
   ZChatImportJob,
   ZClonedVoiceDeleteJob,
   ZCanaryStopJob,
+  ZCanaryNoteCheckInJob,
 ]);
 export type QueueJob = z.infer<typeof ZQueueJob>;

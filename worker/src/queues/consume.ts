@@ -53,6 +53,7 @@ const handlers: Handlers = {
   chat_import: async (job, env) => void (await runChatImport(createServiceContext(env), job)),
   cloned_voice_delete: async (job, env) => void (await runClonedVoiceDelete(createServiceContext(env), job)),
   canary_stop: (job, env) => clockOf(env, job.canary_id).stop(),
+  canary_note_check_in: async (job, env) => void (await clockOf(env, job.canary_id).noteCheckIn(job.canary_id, job.entry)),
 };
 
 /**

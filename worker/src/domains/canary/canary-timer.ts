@@ -1,5 +1,4 @@
-import type { CanaryStopJob } from '../../contracts/jobs';
-import type { ClockCheckIn } from '../../contracts/jobs';
+import type { CanaryNoteCheckInJob, CanaryStopJob, ClockCheckIn } from '../../contracts/jobs';
 import type { Bindings } from '../../env';
 import { log } from '../../lib/logger';
 
@@ -27,15 +26,22 @@ export async function armCanaryTimer(env: Bindings, canaryId: string): Promise<n
 }
 
 /**
- * Tells a canary's object of a check-in the Heartbeat already wrote into D1. A failure is logged: D1 has it, and
- * the object reads D1's last check-in before its next wake records anything (CanaryClock `catchUpWithD1`).
- * Returns the object's timer when the check-in moved it (D1's copy is then behind), else null.
+ * Tells a canary's object of a check-in the Heartbeat already wrote into D1. A failure is told again through the
+ * JOBS queue (`canary_note_check_in`, retried until the object answers), so the object moves its alarm for the new
+ * cycle within seconds; and whatever becomes of that, the object reads D1's last check-in before a wake records or
+ * sends anything (CanaryClock `catchUpWithD1`). Returns the object's timer when the check-in moved it (D1's copy is
+ * then behind), else null.
  */
 export async function noteCheckIn(env: Bindings, canaryId: string, entry: ClockCheckIn): Promise<number | null> {
   try {
     return await clockOf(env, canaryId).noteCheckIn(canaryId, entry);
   } catch (err) {
-    log.warn('could not tell a canary clock of a check-in; its next wake reads D1', { canary_id: canaryId, error: String(err) });
+    log.warn('could not tell a canary clock of a check-in; telling it through the queue', { canary_id: canaryId, error: String(err) });
+    try {
+      await env.JOBS.send({ type: 'canary_note_check_in', canary_id: canaryId, entry } satisfies CanaryNoteCheckInJob);
+    } catch (sendErr) {
+      log.error('could not queue a canary’s check-in note; its next wake reads D1', { canary_id: canaryId, error: String(sendErr) });
+    }
     return null;
   }
 }
