@@ -1,3 +1,5 @@
+import { formatterPerZone } from './zone-formats';
+
 /**
  * An instant as people read it in a sentence the server writes (history reasons, activity summaries,
  * notices, emails): "Tue, 24 Nov 2026, 00:29 UTC". The API's fields stay ISO 8601; only prose uses this.
@@ -13,24 +15,14 @@ export function humanTime(ms: number, timeZone = 'UTC'): string {
   }
 }
 
-/** Building a formatter costs far more than using one (it loads the zone's rules): one per zone, kept. */
-const formatters = new Map<string, Intl.DateTimeFormat>();
+const sentenceTime = formatterPerZone({
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZoneName: 'short',
+});
 
-function format(ms: number, timeZone: string): string {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    // An unknown zone throws here, and is not kept.
-    formatter = new Intl.DateTimeFormat('en-GB', {
-      weekday: 'short',
-      day: 'numeric',
-      month: 'short',
-      year: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-      timeZone,
-      timeZoneName: 'short',
-    });
-    formatters.set(timeZone, formatter);
-  }
-  return formatter.format(ms);
-}
+const format = (ms: number, timeZone: string) => sentenceTime(timeZone).format(ms);

@@ -167,6 +167,7 @@ function wrapObjectMethods(
         if (outer && crash()) {
           crashed = true;
           usage.crashes += 1;
+          // abort() throws the reset's own error; this throw stands in should a runtime return from it.
           this.ctx.abort('simulated crash');
           throw new Error('simulated crash: the object was reset before it answered');
         }

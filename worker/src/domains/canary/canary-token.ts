@@ -37,8 +37,9 @@ function hmacKey(secret: string) {
 
 export type TokenEnv = Pick<Bindings, 'CANARY_TOKEN_SECRET' | 'APP_ENV'>;
 
-async function tokenMac(env: TokenEnv, canaryId: string, version: number): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey(tokenSecret(env)), new TextEncoder().encode(`canary:${canaryId}:${version}`)));
+/** The MAC of `canary:<id>:<version>`. */
+function tokenMac(env: TokenEnv, canaryId: string, version: number): Promise<Uint8Array> {
+  return macWithTokenSecret(env, 'canary', new TextEncoder().encode(`${canaryId}:${version}`));
 }
 
 /**

@@ -1,3 +1,5 @@
+import { formatterPerZone } from '../../lib/zone-formats';
+
 /**
  * Quiet hours (docs/server-rules.md "Channels and notifications"): wall-clock HH:MM in the user's time zone;
  * start = end means none; start > end spans midnight (22:00–07:00). They delay owner notices, never releases.
@@ -7,17 +9,8 @@ const minutesOf = (hhmm: string) => {
   return h! * 60 + m!;
 };
 
-/** One clock-reading formatter per zone, kept: building one costs far more than using it. */
-const clocks = new Map<string, Intl.DateTimeFormat>();
-function clockOf(timeZone: string): Intl.DateTimeFormat {
-  let clock = clocks.get(timeZone);
-  if (!clock) {
-    // An unknown zone throws here, and is not kept.
-    clock = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-    clocks.set(timeZone, clock);
-  }
-  return clock;
-}
+/** The wall clock of a zone, hours and minutes. */
+const clockOf = formatterPerZone({ hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 
 /** Minutes past local midnight of `at` in `timeZone` (an unknown zone reads as UTC). */
 export function localMinutes(at: Date, timeZone: string): number {
