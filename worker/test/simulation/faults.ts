@@ -39,6 +39,12 @@ export interface FaultRates {
    * request, a consumer, the runtime's alarm — sees an error. What it sent to D1 or a queue meanwhile may stand.
    */
   crash: number;
+  /**
+   * A crash between two steps (crash-points.ts): an object call or a queue consumer's batch that dies right
+   * after a D1 round trip committed or a queue send was accepted, at that rate per such step. Nothing after
+   * it happens; an object is reset, a consumer's batch is delivered again.
+   */
+  crashMidCall: number;
   /** A D1 round trip that fails before it reaches the database, or after it committed (the caller sees an error). */
   d1FailsBefore: number;
   d1FailsAfter: number;
@@ -71,6 +77,7 @@ export const DEFAULT_FAULTS: FaultRates = {
   alarmTwice: 0.02,
   evict: 0.02,
   crash: 0.002,
+  crashMidCall: 0.001,
   d1FailsBefore: 0.001,
   d1FailsAfter: 0.0005,
   d1Slow: 0.0005,
@@ -94,6 +101,7 @@ export const NO_FAULTS: FaultRates = {
   alarmTwice: 0,
   evict: 0,
   crash: 0,
+  crashMidCall: 0,
   d1FailsBefore: 0,
   d1FailsAfter: 0,
   d1Slow: 0,

@@ -3,6 +3,7 @@ import { vi } from 'vitest';
 import { CanaryClock } from '../../src/durable/canary-clock';
 import { EntityClock } from '../../src/durable/entity-clock';
 import type { Usage } from './costs';
+import { afterStep, beforeStep, type Call, runAsCall } from './crash-points';
 import { SimulatedD1Error, type FaultRates } from './faults';
 import type { Random } from './random';
 
@@ -30,6 +31,19 @@ export class AlarmBook {
   readonly armed = new Map<string, ArmedAlarm>();
   /** The objects called since `takeTouched` last ran: the ones an eviction may hit. */
   private touched = new Map<string, { kind: ObjectKind; id: string }>();
+  /**
+   * The objects a crash reset since `takeCrashed` last ran: what their alarm is now is whatever of the crashed
+   * call had become durable before it, which only a fresh instance can read (run-simulation.ts does).
+   */
+  private crashed = new Map<string, { kind: ObjectKind; id: string }>();
+  noteCrash(kind: ObjectKind, id: string) {
+    this.crashed.set(`${kind}:${id}`, { kind, id });
+  }
+  takeCrashed(): { kind: ObjectKind; id: string }[] {
+    const out = [...this.crashed.values()];
+    this.crashed.clear();
+    return out;
+  }
   note(kind: ObjectKind, id: string, at: number | null) {
     const key = `${kind}:${id}`;
     this.touched.set(key, { kind, id });
@@ -160,8 +174,12 @@ function wrapObjectMethods(
       this.__simDepth = (this.__simDepth ?? 0) + 1;
       const started = performance.now();
       let crashed = false;
+      // The call as crash-points.ts knows it: a crash between two of its steps resets the object.
+      const call: Call | null = outer ? { kind: 'object', crashed: false, abort: () => this.ctx.abort('simulated crash between two steps') } : null;
       try {
-        const answer = await orig.apply(this, args);
+        const answer = await (call ? runAsCall(call, () => orig.apply(this, args)) : orig.apply(this, args));
+        // Crashed between two steps and caught by the object's own code: the caller still sees the crash.
+        if (call?.crashed) throw new Error('simulated crash between two steps: the object was reset');
         // The object crashes at the end of the call, before its answer leaves (faults.ts, `crash`): the runtime
         // discards what the call wrote that was not yet durable and resets the object; the caller sees an error.
         if (outer && crash()) {
@@ -174,6 +192,7 @@ function wrapObjectMethods(
         return answer;
       } finally {
         this.__simDepth -= 1;
+        if (call?.crashed) crashed = true;
         if (outer) {
           if (switches.counting) {
             usage.doRequests += 1;
@@ -187,6 +206,7 @@ function wrapObjectMethods(
           // A crashed object's alarm is what it was before the call (the book has it), or the alarm being run
           // (the runtime retries it: the run's caller notes that).
           if (!crashed) alarms.note(kindOf(this), this.ctx.id.toString(), await this.ctx.storage.getAlarm());
+          else alarms.noteCrash(kindOf(this), this.ctx.id.toString());
         }
       }
     };
@@ -227,6 +247,10 @@ export function instrument(usage: Usage, switches: Switches, alarms: AlarmBook, 
   const restores: Restore[] = [];
   const storage = new ObjectStorageCounter(usage, switches);
   const crash = () => switches.faults && r.chance(rates.crash);
+  const midCallCrash = () => switches.faults && r.chance(rates.crashMidCall);
+  const countMidCallCrash = (call: Call) => {
+    usage.midCallCrashes[call.kind] += 1;
+  };
   restores.push(() => storage.restore());
   restores.push(
     wrapObjectMethods(CanaryClock.prototype as unknown as Record<string, unknown>, CANARY_METHODS, () => 'canary', usage, switches, alarms, storage, crash),
@@ -247,6 +271,7 @@ export function instrument(usage: Usage, switches: Switches, alarms: AlarmBook, 
   const sender = d1Sender(env.DB);
   const send = sender._send as (...a: unknown[]) => Promise<unknown>;
   sender._send = async function (this: unknown, ...args: unknown[]) {
+    beforeStep('D1');
     if (switches.faults && r.chance(rates.d1FailsBefore)) throw new SimulatedD1Error('before');
     if (switches.faults && r.chance(rates.d1Slow)) {
       usage.d1SlowBatches += 1;
@@ -279,6 +304,7 @@ export function instrument(usage: Usage, switches: Switches, alarms: AlarmBook, 
         }
       });
     }
+    afterStep('D1', midCallCrash, countMidCallCrash);
     if (switches.faults && r.chance(rates.d1FailsAfter)) throw new SimulatedD1Error('after');
     return result;
   };

@@ -318,6 +318,12 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
    * started in the background may be cut off, and its next call or alarm starts a fresh instance.
    */
   const evictSome = async () => {
+    // First, the alarms of objects a crash reset (instrument.ts): read from a fresh instance. One the crash
+    // left unset stays as the book has it — the alarm being run, which the runtime retries, or an extra early wake.
+    for (const o of alarms.takeCrashed()) {
+      const at = await runInDurableObject(stubOf(o), (_object, state) => state.storage.getAlarm());
+      if (at !== null) alarms.note(o.kind, o.id, at);
+    }
     for (const o of alarms.takeTouched()) {
       if (!switches.faults || !faultRandom.chance(rates.evict)) continue;
       try {

@@ -2,6 +2,7 @@ import { env } from 'cloudflare:test';
 import { vi } from 'vitest';
 import worker from '../../src/index';
 import type { Usage } from './costs';
+import { afterStep, beforeStep, type Call, runAsCall } from './crash-points';
 import type { FaultRates } from './faults';
 import type { Random } from './random';
 import type { Switches } from './instrument';
@@ -83,6 +84,7 @@ export class SimQueues {
   }
 
   private accept(binding: Binding, messages: { body: unknown; delaySeconds?: number }[]) {
+    beforeStep('queue send');
     const now = Date.now();
     if (this.switches.faults && this.r.chance(this.rates.sendFails)) {
       this.stats.sendFailures += 1;
@@ -111,6 +113,13 @@ export class SimQueues {
         this.usage.queueMessagesByType[type] = (this.usage.queueMessagesByType[type] ?? 0) + 1;
       }
     }
+    afterStep(
+      'queue send',
+      () => this.switches.faults && this.r.chance(this.rates.crashMidCall),
+      (call) => {
+        this.usage.midCallCrashes[call.kind] += 1;
+      },
+    );
   }
 
   /** Messages still waiting (delayed, retrying). */
@@ -176,9 +185,15 @@ export class SimQueues {
     } as unknown as MessageBatch<unknown>;
     const started = performance.now();
     let threw = false;
+    // A crash between two of its steps (crash-points.ts) kills the invocation: its acks are never heard.
+    const call: Call = { kind: 'consumer', crashed: false };
     try {
-      await (worker.queue as (b: MessageBatch<unknown>, e: typeof env) => Promise<void>)(batch, env);
+      await runAsCall(call, () => (worker.queue as (b: MessageBatch<unknown>, e: typeof env) => Promise<void>)(batch, env));
     } catch {
+      threw = true;
+    }
+    if (call.crashed) {
+      outcome.clear();
       threw = true;
     }
     if (this.switches.counting) {
