@@ -74,3 +74,27 @@ export function filesContaining(tree, needle) {
   const n = Buffer.isBuffer(needle) ? needle : Buffer.from(needle, 'utf8');
   return tree.filter((f) => f.bytes.includes(n)).map((f) => f.path);
 }
+
+/**
+ * The check-ins the canaries' Durable Objects hold (each object's log: worker/src/durable/check-in-log.ts, its last
+ * 100 and every one still owed to D1), counted straight from their SQLite files under `persistDir`.
+ */
+export function objectsCheckIns(persistDir) {
+  const root = join(persistDir, 'v3', 'do');
+  let n = 0;
+  for (const dir of readdirSync(root).filter((d) => d.endsWith('CanaryClock'))) {
+    for (const file of readdirSync(join(root, dir)).filter((f) => f.endsWith('.sqlite'))) {
+      const db = new DatabaseSync(join(root, dir, file), { readOnly: true });
+      try {
+        db.exec('PRAGMA busy_timeout = 30000');
+        const row = db.prepare('SELECT check_ins FROM canary_clock').get();
+        n += row ? JSON.parse(row.check_ins).length : 0;
+      } catch {
+        // An object with no clock row yet (never checked in) holds none.
+      } finally {
+        db.close();
+      }
+    }
+  }
+  return n;
+}

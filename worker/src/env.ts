@@ -2,6 +2,7 @@ import type { Db } from '@afterword/db';
 import type { EmailEnv } from './channels/email';
 import type { PushEnv } from './channels/push';
 import type { TwilioEnv } from './channels/twilio';
+import type { ActivityLineSource } from './domains/activity/line-sources';
 import type { CheckInParticipant } from './domains/canary/check-in-rows';
 import type { StripeEnv } from './domains/billing/providers/stripe';
 import type { Clock } from './lib/clock';
@@ -73,6 +74,8 @@ export interface ServiceContext {
   defer?: (work: Promise<unknown>) => void;
   /** What a check-in changes in other domains, in its batch (wiring/check-in-participants.ts). */
   checkInParticipants: readonly CheckInParticipant[];
+  /** Feed lines kept outside D1's activity table (wiring/activity-lines.ts). */
+  activityLines: readonly ActivityLineSource[];
 }
 
 /** Local conveniences (the outbox page, a generated VAPID key) exist only outside production. */

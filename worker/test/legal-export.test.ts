@@ -219,6 +219,25 @@ describe('GET /api/legal/export', () => {
     expect(json(files, 'data/messages_sent.json')).toEqual([]);
   });
 
+  it('holds the feed’s lines of the token check-ins its canaries’ objects keep (D1 stores no row for each)', async () => {
+    const owner = await signedInUser();
+    const canary = await createCanaryFor(owner.token, { interval_seconds: 3600, name: 'Server' });
+    const pings = [];
+    for (let i = 0; i < 2; i++) pings.push((await api('POST', `/api/ping/${canary.token}`)).data.last_check_in as string);
+    const feed = (await api('GET', '/api/activity', { token: owner.token })).data as { id: string; kind: string }[];
+    const { files } = await exportOf(owner.token);
+    const lines = json(files, 'data/activity.json').filter((a) => a.kind === 'check_in');
+    expect(lines.map((a) => [a.summary, a.created_at])).toEqual(pings.map((at) => ['Checked in by a heartbeat ping: "Server".', Date.parse(at)]));
+    expect(lines.map((a) => a.id).sort()).toEqual(
+      feed
+        .filter((a) => a.kind === 'check_in')
+        .map((a) => a.id)
+        .sort(),
+    );
+    // A second archive has each line once.
+    expect(json((await exportOf(owner.token)).files, 'data/activity.json').filter((a) => a.kind === 'check_in')).toHaveLength(2);
+  });
+
   it('needs a session: 401 without one, 403 for an API key', async () => {
     const owner = await signedInUser();
     expect((await api('GET', '/api/legal/export')).status).toBe(401);

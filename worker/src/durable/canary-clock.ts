@@ -252,6 +252,16 @@ export class CanaryClock extends DurableObject<Bindings> {
     return state && !state.gone && state.user_id ? state.last_check_in : null;
   }
 
+  /**
+   * The canary's name and its latest `limit` check-ins, newest first (null for a canary that is gone): the record of
+   * its token, ping and link check-ins for the activity feed and the export (domains/activity/check-in-lines.ts).
+   */
+  async recentCheckIns(limit: number): Promise<{ name: string; check_ins: ClockCheckIn[] } | null> {
+    const state = this.state();
+    if (!state || state.gone || !state.user_id) return null;
+    return { name: state.name, check_ins: this.checkIns.recent(limit) };
+  }
+
   private noticeOf(state: ClockState, t: TransitionRow): CanaryNoticeJob {
     return {
       type: 'canary_notice',

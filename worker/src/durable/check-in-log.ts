@@ -1,18 +1,13 @@
 import type { ClockCheckIn } from '../contracts/jobs';
 
 /**
- * Check-ins are kept this long: beyond it, the PROJECTIONS queue (at least once, 10 retries with
- * backoff) has long since written them into D1, so a settle no longer needs them.
+ * Of the check-ins D1 has or was sent, the latest this many are kept, however old: they are also the feed's record
+ * of the canary's token, ping and link check-ins, which D1 no longer stores one row each (docs/decisions/check-in-history.md)
+ * — a person checking in daily sees the last hundred days, a script pinging every minute the last hundred minutes, as
+ * a ping log of a monitoring service keeps the last pings. About 70 bytes each, in the one row every check-in
+ * rewrites anyway (a row written is billed the same whatever its size).
  */
-const KEEP_CHECK_INS_MS = 7 * 24 * 3600_000;
-/**
- * Of the check-ins D1 has or was sent, only the latest this many are kept (within the week). A person
- * checking in by hand stays far below it, so for them nothing changes; a script pinging every minute
- * would otherwise keep ten thousand in the one row every check-in rewrites. What a settle may still need
- * of a sent one — the first after the moment a message was armed — is the latest or close to it, and it
- * reached D1 twice already (the Worker's send and the object's own).
- */
-const KEEP_DONE = 32;
+export const KEEP_CHECK_INS = 100;
 
 /** Where a check-in stands with D1: owed (neither queued by the object nor written), sent (queued), applied (written). */
 const OWED = 0;
@@ -49,7 +44,7 @@ export class CheckInLog {
       entries.push([entry.event_id, entry.at, entry.source, written ? APPLIED : OWED]);
       entries.sort((a, b) => a[1] - b[1]);
     }
-    return JSON.stringify(kept(entries, entry.at));
+    return JSON.stringify(kept(entries));
   }
 
   /** How many check-ins are still owed to D1. */
@@ -90,6 +85,11 @@ export class CheckInLog {
     return rows;
   }
 
+  /** The latest `limit` check-ins held, newest first. */
+  recent(limit: number): ClockCheckIn[] {
+    return this.read().slice(-limit).reverse().map(checkInOf);
+  }
+
   /** The latest check-in held, 0 with none. */
   latestAt(): number {
     return this.read().at(-1)?.[1] ?? 0;
@@ -116,17 +116,14 @@ export class CheckInLog {
   }
 }
 
-/**
- * What the log keeps at `now`: every check-in still owed to D1, and of the others the latest KEEP_DONE of the
- * last KEEP_CHECK_INS_MS.
- */
-function kept(entries: Entry[], now: number): Entry[] {
+/** What the log keeps: every check-in still owed to D1, and of the others the latest KEEP_CHECK_INS. */
+function kept(entries: Entry[]): Entry[] {
   let done = 0;
   const keep = new Set<Entry>();
   for (let i = entries.length - 1; i >= 0; i--) {
     const e = entries[i]!;
     if (e[3] === OWED) keep.add(e);
-    else if (e[1] >= now - KEEP_CHECK_INS_MS && done < KEEP_DONE) {
+    else if (done < KEEP_CHECK_INS) {
       keep.add(e);
       done++;
     }

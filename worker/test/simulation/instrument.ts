@@ -73,7 +73,19 @@ export class AlarmBook {
   }
 }
 
-const CANARY_METHODS = ['sync', 'advanceAt', 'checkIn', 'queueUnsent', 'noteCheckIn', 'settle', 'warningDelivered', 'lastCheckIn', 'stop', 'alarm'];
+const CANARY_METHODS = [
+  'sync',
+  'advanceAt',
+  'checkIn',
+  'queueUnsent',
+  'noteCheckIn',
+  'settle',
+  'warningDelivered',
+  'lastCheckIn',
+  'recentCheckIns',
+  'stop',
+  'alarm',
+];
 const ENTITY_METHODS = ['sync', 'stop', 'alarm'];
 
 type Restore = () => void;

@@ -5,7 +5,8 @@ import type { CheckInParticipant, CheckInRows } from './check-in-rows';
 
 /**
  * What check-ins change in D1 — the queryable projection of what the canaries' Durable Objects hold
- * (docs/decisions/canary-engine.md): each canary's `last_check_in`, an activity row per check-in, the
+ * (docs/decisions/canary-engine.md): each canary's `last_check_in` (a token check-in's feed line stays in its
+ * object's log: docs/decisions/check-in-history.md; the signed-in Heartbeat writes one line naming every canary), the
  * dead-man deadline and a scheduled dead-man deletion, the armed messages still inside their cancel
  * window (docs/server-rules.md "Messages, rules and release") and an open death report
  * (docs/server-rules.md "Guardians and death confirmation") — those three are the other domains' check-in
@@ -15,8 +16,8 @@ import type { CheckInParticipant, CheckInRows } from './check-in-rows';
  *
  * Every statement is decided by each check-in's own time `at`, never by when it runs, so applying a
  * check-in late, twice or out of order — or together with others — has the effect it had when it
- * happened: `last_check_in` only moves forward, the activity row is keyed by its owner, time and event id, and the rest
- * compare against `at`.
+ * happened: `last_check_in` only moves forward, the Heartbeat's activity row is keyed by its owner, time and event id,
+ * and the rest compare against `at`.
  */
 /** What applying check-ins needs: D1 and the participants (wiring/check-in-participants.ts). */
 export type CheckInContext = Pick<ServiceContext, 'env' | 'checkInParticipants'>;
@@ -101,14 +102,6 @@ export function canaryCheckInBatch(db: D1Database, checkIns: readonly CanaryChec
            timer_due_at = coalesce((SELECT b.timer_due_at FROM b WHERE b.canary_id = canaries.id ORDER BY b.at DESC LIMIT 1), timer_due_at)
          WHERE id IN (SELECT canary_id FROM b) AND +active = 1 AND last_check_in < (SELECT max(b.at) FROM b WHERE b.canary_id = canaries.id)
          RETURNING id, user_id, interval_seconds`,
-        )
-        .bind(...rows.params),
-      db
-        .prepare(
-          `${rows.with} INSERT INTO activity (id, user_id, canary_id, kind, source, summary, created_at)
-         SELECT b.event_id, c.user_id, c.id, 'check_in', b.source, 'Checked in ' || ${sourceWords('b.source')} || ': "' || ${CANARY_LABEL} || '".', b.at
-         FROM b JOIN canaries c ON c.id = b.canary_id AND +c.active = 1 WHERE true
-         ON CONFLICT DO NOTHING`,
         )
         .bind(...rows.params),
     ],

@@ -6,18 +6,21 @@ import { runBatch } from '../../lib/db-batch';
 import { log } from '../../lib/logger';
 import { activityInsert } from '../activity/record-activity';
 import { settleCanaries, stopCanaryTimer } from './canary-timer';
+import { keepCheckInLines } from './check-in-lines';
 import { findOwnCanary } from './list-canaries';
 
 /**
  * Deletes the caller's canary: its token stops working at once (the row is gone) and its timer stops. Its last
  * check-in is kept where other domains still need it (the dead-man's deadline: CheckInParticipant.onCanaryDeleted),
- * after the check-ins its object holds are written into D1 — once the row is gone, a late projection finds no canary.
+ * after the check-ins its object holds are written into D1 — once the row is gone, a late projection finds no canary —
+ * and so are the feed's lines of its check-ins, which only its object held.
  */
 export async function deleteCanary(ctx: ServiceContext, userId: string, canaryId: string) {
   const canary = await findOwnCanary(ctx, userId, canaryId);
   // An object that cannot answer does not hold up the deletion (its stop is retried through the queue below): what
   // D1 has of its check-ins is kept, and at worst a check-in it alone held is lost to the dead-man's deadline.
-  await settleCanaries(ctx.env, [canary.id]).catch((err) =>
+  // Its object's log of check-ins goes with it: the feed keeps their lines in D1 (check-in-lines.ts).
+  await Promise.all([settleCanaries(ctx.env, [canary.id]), keepCheckInLines(ctx, userId, [canary.id])]).catch((err) =>
     log.warn('could not settle a deleted canary’s check-ins; keeping what D1 has', { canary_id: canary.id, error: String(err) }),
   );
   const keep = ctx.checkInParticipants.flatMap((p) => p.onCanaryDeleted?.(ctx.env.DB, canary.id) ?? []);

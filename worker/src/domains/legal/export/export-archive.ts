@@ -1,5 +1,6 @@
 import { downloadZip } from 'client-zip';
 import type { ServiceContext } from '../../../env';
+import { log } from '../../../lib/logger';
 import { EXPORTS, type TableExport } from './export-plan';
 import { hashedChunks, type ManifestEntry } from './hashing';
 import { PAGE_END, pageStart } from './html';
@@ -42,6 +43,12 @@ export async function archiveStream(ctx: ServiceContext, userId: string, selecti
   const now = ctx.now();
   const generatedAt = now.toISOString();
   const heading = selection.heading(generatedAt);
+  // The feed's lines other domains keep outside D1 (the canaries' check-ins) are written there first, so the
+  // archive's activity is the feed's. An object that cannot answer leaves its newest lines out, not the archive.
+  if (selection.plans.some((p) => p.table === 'activity')) {
+    for (const lines of ctx.activityLines)
+      await lines.keep(ctx, userId).catch((err) => log.warn('could not gather feed lines for an archive; going on without them', { error: String(err) }));
+  }
   const files = (await userFiles(ctx.env.DB, userId)).filter(selection.keepFile);
   const entries: ManifestEntry[] = [];
   const held = selection.plans.map((p) => p.file);
