@@ -32,3 +32,8 @@ export async function engineRecordOf(log: BehaviourLog, person: number): Promise
     ),
   ].join('\n');
 }
+
+/** The people an UNWARNED failure names (report.ts words it "UNWARNED (…): person N, …"), for their engine record. */
+export function unwarnedPeople(failures: readonly string[]): number[] {
+  return [...new Set(failures.flatMap((f) => (f.startsWith('UNWARNED') ? [Number(/: person (\d+),/.exec(f)?.[1])] : [])).filter((n) => !Number.isNaN(n)))];
+}
