@@ -7,6 +7,7 @@ import {
   expectedRelease,
   judge,
   judgeDeletion,
+  judgeGuardianConsent,
   judgeHeirs,
   judgeWarnings,
   judgeYearly,
@@ -58,6 +59,8 @@ function owner(
     diesAt: null,
     absences: [],
     consentChanges: (events.consent ?? []).map(([at, consent]) => ({ at, consent })),
+    guardianConsentChanges: [],
+    reportAttempts: [],
     deletionRequestedAt: null,
     deathVotes: events.deathVotes ?? [],
     holds: events.holds ?? [],
@@ -662,5 +665,50 @@ describe('the oracle, for the heirs of a dead-man deletion', () => {
     expect(kinds(run(null, heir({})))).toEqual(['nothing, the account kept']);
     expect(kinds(run(null, heir({ copies: [copy] })))).toEqual(['wrong']);
     expect(kinds(run(null, heir({ told: [DAY] })))).toEqual(['wrong']);
+  });
+});
+
+describe('the oracle, for reports while the owner withdrew their guardian consent', () => {
+  /** An owner who withdrew it at day 2 (first tried at day 1.9: that answer was lost) and allowed it again at day 5. */
+  const withdrawnThenAllowed = (reportAttempts: PersonLog['reportAttempts']): PersonLog => ({
+    ...owner(),
+    guardianConsentChanges: [
+      { at: 2 * DAY, since: 1.9 * DAY, consent: false },
+      { at: 5 * DAY, since: 5 * DAY, consent: true },
+    ],
+    reportAttempts,
+  });
+  const judged = (p: PersonLog) => judgeGuardianConsent({ seed: 0, start: 0, end: END, people: [p], messages: [], outages: [] });
+
+  it('holds a guardian’s report refused while it is withdrawn right, and one taken before or after it', () => {
+    const [v] = judged(
+      withdrawnThenAllowed([
+        { at: DAY, by: 'guardian', status: 409 },
+        { at: 3 * DAY, by: 'guardian', status: 403 },
+        { at: 4 * DAY, by: 'second', status: 403 },
+        { at: 6 * DAY, by: 'guardian', status: 200 },
+      ]),
+    );
+    expect(v).toMatchObject({ refused: 2, executorTaken: 0, wrong: [] });
+  });
+
+  it('holds a guardian’s report taken while it is withdrawn wrong, and one refused for it while it is given', () => {
+    expect(judged(withdrawnThenAllowed([{ at: 3 * DAY, by: 'guardian', status: 200 }]))[0]!.wrong).toHaveLength(1);
+    expect(judged(withdrawnThenAllowed([{ at: 6 * DAY, by: 'second', status: 403 }]))[0]!.wrong).toHaveLength(1);
+  });
+
+  it('lets the executor’s key report while it is withdrawn, and holds a refusal of it wrong', () => {
+    expect(judged(withdrawnThenAllowed([{ at: 3 * DAY, by: 'key', status: 202 }]))[0]).toMatchObject({ executorTaken: 1, wrong: [] });
+    expect(judged(withdrawnThenAllowed([{ at: 3 * DAY, by: 'key', status: 403 }]))[0]!.wrong).toHaveLength(1);
+  });
+
+  it('does not judge a report while a change’s answer was lost: it may have been written either way', () => {
+    expect(judged(withdrawnThenAllowed([{ at: 1.95 * DAY, by: 'guardian', status: 200 }]))[0]).toMatchObject({ refused: 0, wrong: [] });
+  });
+
+  it('holds a report refused for it wrong when the owner never withdrew it, and judges no one who was never reported', () => {
+    expect(judged({ ...owner(), reportAttempts: [{ at: DAY, by: 'guardian', status: 403 }] })[0]!.wrong).toHaveLength(1);
+    expect(judged({ ...owner(), reportAttempts: [{ at: DAY, by: 'guardian', status: 200 }] })[0]!.wrong).toEqual([]);
+    expect(judged(owner())).toEqual([]);
   });
 });

@@ -24,6 +24,13 @@ export interface PersonLog {
   absences: { from: number; to: number; kind: string }[];
   /** Changes of their messages consent the service accepted (absolute ms), in order. */
   consentChanges: { at: number; consent: boolean }[];
+  /**
+   * Changes of their guardian consent the service accepted (absolute ms), in order; `since`: the first attempt of
+   * the change, which may have been written before its answer was lost (the state is unsure from then to `at`).
+   */
+  guardianConsentChanges: { at: number; since: number; consent: boolean }[];
+  /** Every report of their death a guardian (or their second) or their executor's key made, with the service's answer. */
+  reportAttempts: { at: number; by: 'guardian' | 'second' | 'key'; status: number }[];
   /** When the service accepted their request to delete their account (null: they stay). */
   deletionRequestedAt: number | null;
   /**
@@ -136,6 +143,7 @@ export function timelineOf(log: BehaviourLog, person: number): string {
       c.warnings.map((t) => ({ t, what: `${c.reminders.includes(t) ? 'grace reminder reached the owner' : 're-warning reached the owner'}${on(c)}` })),
     ),
     ...p.consentChanges.map((c) => ({ t: c.at, what: c.consent ? 'allowed messages again' : 'withdrew the messages consent' })),
+    ...p.guardianConsentChanges.map((c) => ({ t: c.at, what: c.consent ? 'allowed guardians again' : 'withdrew the guardian consent' })),
     ...(p.deletionRequestedAt === null ? [] : [{ t: p.deletionRequestedAt, what: 'asked to delete their account (erased 7 days later)' }]),
     ...p.deathVotes.map((t) => ({
       t,

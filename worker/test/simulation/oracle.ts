@@ -186,6 +186,44 @@ export function judgeHeirs(log: BehaviourLog, bound = LATENESS_BOUND_MS): HeirVe
   );
 }
 
+export interface GuardianConsentVerdict {
+  person: PersonLog;
+  /** Reports refused while the owner's guardian consent was withdrawn, and executors' reports taken meanwhile. */
+  refused: number;
+  executorTaken: number;
+  /** What broke the rule (none: the person's reports were answered as it says). */
+  wrong: string[];
+}
+
+/**
+ * The guardian consent (docs/decisions/data-rights.md): while the owner has withdrawn it, a guardian's report of
+ * their death is refused (403) and their executor's key still reports; otherwise a guardian's report is not refused
+ * for it. Judged for every report attempt from the answers logged and the consent changes accepted; an attempt while
+ * a change's answer was lost (between its first try and its acceptance) could go either way and is not judged.
+ */
+export function judgeGuardianConsent(log: BehaviourLog): GuardianConsentVerdict[] {
+  return log.people
+    .filter((p) => p.guardianConsentChanges.length || p.reportAttempts.length)
+    .map((person) => {
+      const verdict: GuardianConsentVerdict = { person, refused: 0, executorTaken: 0, wrong: [] };
+      for (const a of person.reportAttempts) {
+        if (person.guardianConsentChanges.some((c) => c.since <= a.at && a.at < c.at)) continue;
+        const last = person.guardianConsentChanges.filter((c) => c.at <= a.at).at(-1);
+        const withdrawn = last !== undefined && !last.consent;
+        const taken = a.status === 200 || a.status === 202;
+        if (a.by === 'key') {
+          if (withdrawn && taken) verdict.executorTaken += 1;
+          if (a.status === 403) verdict.wrong.push(`their executor's report was refused (403) at ${new Date(a.at).toISOString()}`);
+        } else if (withdrawn && a.status === 403) verdict.refused += 1;
+        else if (withdrawn && taken)
+          verdict.wrong.push(`a guardian's report was taken at ${new Date(a.at).toISOString()}, with their guardian consent withdrawn`);
+        else if (!withdrawn && a.status === 403)
+          verdict.wrong.push(`a guardian's report was refused (403) at ${new Date(a.at).toISOString()}, with their guardian consent given`);
+      }
+      return verdict;
+    });
+}
+
 /** How long after the request an account is erased (docs/api.md "Deleting your account"). */
 export const ERASED_AFTER_MS = 7 * 24 * HOUR;
 

@@ -54,6 +54,8 @@ export interface PersonPlan {
   messages: MessagePlan[];
   /** They withdraw their messages consent, and mostly allow it again some days later (none after they die). */
   consent: ConsentChange[];
+  /** They withdraw their guardian consent before their death is reported, and some allow it again (drawGuardianConsents). */
+  guardianConsent: ConsentChange[];
   /** They ask to delete their account (and stop checking in): one in three who wrote nothing, one in ten who did. */
   leavesAt: number | null;
   /** Another person of the run guards them and reports their death from `reportFrom` (retrying until `reportUntil`). */
@@ -217,6 +219,7 @@ export function drawPopulation(r: Random, shape: PopulationShape): PersonPlan[] 
       diesAt,
       messages,
       consent,
+      guardianConsent: [],
       leavesAt,
       guardian: null,
       subscription: null,
@@ -242,7 +245,32 @@ export function drawPopulation(r: Random, shape: PopulationShape): PersonPlan[] 
   drawYearlyBirthdays(r.fork(), people, horizon);
   drawHeirs(r.fork(), people);
   drawThirdCanaries(r.fork(), people, horizon);
+  drawGuardianConsents(r.fork(), people);
   return people;
+}
+
+/**
+ * One guarded owner in three withdraws their guardian consent (Data Consents, docs/decisions/data-rights.md) one to
+ * four days before the last moment they can still act — their death, the lapse their false report falls in, or the
+ * report itself. While it is withdrawn a guardian's report of their death is refused (403); their executor's key
+ * still reports. Half of them allow it again before the report comes (it must then be taken), half not before the
+ * report's last try (and those who die never do). Drawn last, so the rest of a seed's population is what it was.
+ */
+function drawGuardianConsents(r: Random, people: PersonPlan[]) {
+  for (const p of people) {
+    const g = p.guardian;
+    if (!g || !r.chance(1 / 3)) continue;
+    const lapses = p.absences.filter((a) => a.kind === 'lapse' && a.from <= g.reportFrom).map((a) => a.from);
+    const lastFree = Math.min(p.diesAt ?? Number.POSITIVE_INFINITY, g.reportFrom, ...lapses);
+    const withdraw = Math.round(lastFree - r.between(1, 4) * DAY);
+    if (withdraw <= 0) continue;
+    p.guardianConsent = r.chance(0.5)
+      ? [
+          { at: withdraw, consent: false },
+          { at: Math.round(withdraw + r.between(0.2, 0.9) * (lastFree - withdraw)), consent: true },
+        ]
+      : [{ at: withdraw, consent: false }];
+  }
 }
 
 /**

@@ -4,9 +4,11 @@ import { DAY, HOUR } from './population';
 import {
   type DeletionVerdict,
   deathOf,
+  type GuardianConsentVerdict,
   type HeirVerdict,
   judge,
   judgeDeletions,
+  judgeGuardianConsent,
   judgeHeirs,
   judgeWarnings,
   judgeYearly,
@@ -220,6 +222,13 @@ export function formatHeirFailures(run: SimulationRun, heirs: HeirVerdict[]): st
     .map((h) => `HEIR WRONG (${replayOf(run)}): person ${h.heir.person}, heir of person ${h.owner.index}: ${h.reason}\n${timelineOf(run.log, h.owner.index)}`);
 }
 
+/** Every guardian-consent rule a report's answer broke, with the seed and the owner's timeline. */
+export function formatGuardianConsentFailures(run: SimulationRun, consents: GuardianConsentVerdict[]): string[] {
+  return consents.flatMap((c) =>
+    c.wrong.map((why) => `GUARDIAN CONSENT WRONG (${replayOf(run)}): person ${c.person.index}: ${why}\n${timelineOf(run.log, c.person.index)}`),
+  );
+}
+
 /** Every deadline passed with no warning to its owner, with the seed and the person's timeline. */
 export function formatWarningFailures(run: SimulationRun, warnings: WarningVerdict[]): string[] {
   return warnings
@@ -236,6 +245,7 @@ export function report(run: SimulationRun) {
   const warnings = judgeWarnings(run.log);
   const yearly = judgeYearly(run.log);
   const heirs = judgeHeirs(run.log);
+  const consents = judgeGuardianConsent(run.log);
   const summary = summarise(run, verdicts, deletions);
   const failures = [
     ...formatFailures(run, verdicts),
@@ -243,6 +253,7 @@ export function report(run: SimulationRun) {
     ...formatWarningFailures(run, warnings),
     ...formatYearlyFailures(run, yearly),
     ...formatHeirFailures(run, heirs),
+    ...formatGuardianConsentFailures(run, consents),
   ];
   const warned = warnings.filter((w) => w.kind === 'warned').length;
   const written = yearly.filter((y) => y.kind === 'next year written').length;
@@ -251,6 +262,7 @@ export function report(run: SimulationRun) {
     `  deadlines passed unchecked (judged) ${warnings.length}: warned in time ${warned}, unwarned ${warnings.length - warned} (unwarned fails the run)`,
     `  yearly birthday items ${yearly.length}: released and next year's written once ${written}, not released and none written ${yearly.filter((y) => y.kind === 'nothing released, nothing written').length}, wrong ${yearly.length - written - yearly.filter((y) => y.kind === 'nothing released, nothing written').length} (wrong fails the run)`,
     `  heirs named ${heirs.length}: of erased accounts, received one copy and were told once ${heirs.filter((h) => h.kind === 'copy received, told once').length}; of kept accounts, received and heard nothing ${heirs.filter((h) => h.kind === 'nothing, the account kept').length}; wrong ${heirs.filter((h) => h.kind === 'wrong').length} (wrong fails the run)`,
+    `  guardian consent withdrawn by ${consents.filter((c) => c.person.guardianConsentChanges.length).length} guarded owners (allowed again by ${consents.filter((c) => c.person.guardianConsentChanges.at(-1)?.consent).length}): guardians' reports refused meanwhile ${consents.reduce((n, c) => n + c.refused, 0)}, executors' reports taken meanwhile ${consents.reduce((n, c) => n + c.executorTaken, 0)}, wrong ${consents.reduce((n, c) => n + c.wrong.length, 0)} (wrong fails the run)`,
     formatCosts(run.usage, run.userDays, run.log.people.length),
   ].join('\n');
   return { verdicts, summary, failures, text };

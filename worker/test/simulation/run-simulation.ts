@@ -423,6 +423,9 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     plan: PersonPlan;
     streams: CheckInStream[];
     nextConsent: number;
+    nextGuardianConsent: number;
+    /** After a report refused for the owner's withdrawn guardian consent, the guardian tries again from this instant. */
+    reportRetryAt: number;
     /** Their guardian's guardianship id (from accepting), and whether the report was made or given up. */
     guardianship: string | null;
     /** Their second guardian (quorum 2): the guardianship, whether their vote and their hold are done, and since when unsure. */
@@ -434,7 +437,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     midRun: MessagePlan[];
     nextWrite: number;
     /** The first attempt since which a failed request (5xx) may already have been written, by kind. */
-    unsureSince: { consent: number | null; report: number | null; leave: number | null };
+    unsureSince: { consent: number | null; guardianConsent: number | null; report: number | null; leave: number | null };
   })[] = [];
   const messages: MessageLog[] = [];
   let refused = 0;
@@ -495,6 +498,8 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         diesAt: plan.diesAt,
         absences: plan.absences,
         consentChanges: [],
+        guardianConsentChanges: [],
+        reportAttempts: [],
         deletionRequestedAt: null,
         deathVotes: [],
         holds: [],
@@ -518,6 +523,8 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
             ? [{ canaries: [0], times: plan.checkIns, next: 0 }, ...plan.more.map((c, i) => ({ canaries: [i + 1], times: c.checkIns, next: 0 }))]
             : [{ canaries: canaries.map((_, i) => i), times: plan.checkIns, next: 0 }],
         nextConsent: 0,
+        nextGuardianConsent: 0,
+        reportRetryAt: 0,
         guardianship: null,
         second: plan.guardian?.second
           ? { guardianship: null, done: false, unsure: null, holdDone: plan.guardian.second.holdDays === null, holdUnsure: null }
@@ -526,7 +533,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         reportDone: false,
         midRun: plan.messages.filter((m) => m.writtenAtMs !== undefined).sort((a, b) => a.writtenAtMs! - b.writtenAtMs!),
         nextWrite: 0,
-        unsureSince: { consent: null, report: null, leave: null },
+        unsureSince: { consent: null, guardianConsent: null, report: null, leave: null },
       };
     });
     // Guardians, as people make them: the owner invites over the API, the invitation goes out by email (the
@@ -641,8 +648,15 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       const candidates = [
         Math.min(...people.filter(active).flatMap((p) => p.streams.filter((c) => c.next < c.times.length).map((c) => start + c.times[c.next]!))),
         Math.min(...people.filter((p) => active(p) && p.nextConsent < p.plan.consent.length).map((p) => start + p.plan.consent[p.nextConsent]!.at)),
+        Math.min(
+          ...people
+            .filter((p) => active(p) && p.nextGuardianConsent < p.plan.guardianConsent.length)
+            .map((p) => start + p.plan.guardianConsent[p.nextGuardianConsent]!.at),
+        ),
         Math.min(...people.filter((p) => active(p) && p.plan.leavesAt !== null).map((p) => start + p.plan.leavesAt!)),
-        Math.min(...people.filter((p) => (p.guardianship || p.deathKey) && !p.reportDone).map((p) => start + p.plan.guardian!.reportFrom)),
+        Math.min(
+          ...people.filter((p) => (p.guardianship || p.deathKey) && !p.reportDone).map((p) => Math.max(start + p.plan.guardian!.reportFrom, p.reportRetryAt)),
+        ),
         Math.min(...people.filter((p) => p.second?.guardianship && !p.second.done).map((p) => start + p.plan.guardian!.second!.reportFrom)),
         people.some(holdPending) ? now : Number.POSITIVE_INFINITY,
         Math.min(...people.filter((p) => active(p) && p.nextWrite < p.midRun.length).map((p) => start + p.midRun[p.nextWrite]!.writtenAtMs!)),
@@ -705,10 +719,28 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         p.unsureSince.consent = null;
         p.nextConsent += 1;
       });
+      // Some withdraw their guardian consent before their death is reported, and some allow it again.
+      const guardianChanging = people.filter(
+        (p) => active(p) && p.nextGuardianConsent < p.plan.guardianConsent.length && start + p.plan.guardianConsent[p.nextGuardianConsent]!.at <= now,
+      );
+      await inPool(guardianChanging, async (p) => {
+        const change = p.plan.guardianConsent[p.nextGuardianConsent]!;
+        const res = await signedIn(p, 'POST', '/api/legal/consent/guardian', { consent: change.consent });
+        if (res.status !== 200) {
+          refused += 1;
+          p.unsureSince.guardianConsent = res.status >= 500 ? (p.unsureSince.guardianConsent ?? now) : null;
+          return;
+        }
+        p.guardianConsentChanges.push({ at: now, since: p.unsureSince.guardianConsent ?? now, consent: change.consent });
+        p.unsureSince.guardianConsent = null;
+        p.nextGuardianConsent += 1;
+      });
       // Guardians report a death (after a real one, or during an owner's lapse); before the owner has missed a
       // check-in the report is refused (409) and they try again at the next step, until they would have heard back.
       // An executor reports with the owner's key: no miss needed, so only a failure (5xx) is tried again.
-      const reporting = people.filter((p) => (p.guardianship || p.deathKey) && !p.reportDone && start + p.plan.guardian!.reportFrom <= now);
+      const reporting = people.filter(
+        (p) => (p.guardianship || p.deathKey) && !p.reportDone && start + p.plan.guardian!.reportFrom <= now && p.reportRetryAt <= now,
+      );
       await inPool(reporting, async (p) => {
         // An owner whose dead-man's switch erased their account has no one left to report.
         if (now >= start + p.plan.guardian!.reportUntil || p.deadman?.erasedAt) {
@@ -719,9 +751,12 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         const res = p.deathKey
           ? await request(usage, switches, 'POST', '/api/death-verification/report', p.deathKey, {})
           : await signedIn(g, 'POST', `/api/guardian/${p.guardianship}/answer`, { answer: 'report_death' });
+        p.reportAttempts.push({ at: now, by: p.deathKey ? 'key' : 'guardian', status: res.status });
         if (p.deathKey && res.status !== 202 && res.status < 500) throw new Error(`executor's report: ${res.status} ${JSON.stringify(res.data)}`);
         if (res.status !== 200 && res.status !== 202) {
           refused += 1;
+          // Refused for the owner's withdrawn consent: the guardian asks again some hours later, not every step.
+          if (res.status === 403) p.reportRetryAt = now + 6 * 3_600_000;
           // A failure (5xx) may have been written with its answer lost; a refusal (409: no miss yet) was not.
           p.unsureSince.report = res.status >= 500 ? (p.unsureSince.report ?? now) : null;
           return;
@@ -740,6 +775,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
           return;
         }
         const res = await signedIn(people[p.plan.guardian!.second!.by]!, 'POST', `/api/guardian/${second.guardianship}/answer`, { answer: 'report_death' });
+        p.reportAttempts.push({ at: now, by: 'second', status: res.status });
         if (res.status !== 200) {
           refused += 1;
           second.unsure = res.status >= 500 ? (second.unsure ?? now) : null;
