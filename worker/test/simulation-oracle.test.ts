@@ -60,6 +60,7 @@ function owner(
     absences: [],
     consentChanges: (events.consent ?? []).map(([at, consent]) => ({ at, consent })),
     guardianConsentChanges: [],
+    askedAbout: [],
     reportAttempts: [],
     deletionRequestedAt: null,
     deathVotes: events.deathVotes ?? [],
@@ -700,6 +701,12 @@ describe('the oracle, for reports while the owner withdrew their guardian consen
   it('lets the executor’s key report while it is withdrawn, and holds a refusal of it wrong', () => {
     expect(judged(withdrawnThenAllowed([{ at: 3 * DAY, by: 'key', status: 202 }]))[0]).toMatchObject({ executorTaken: 1, wrong: [] });
     expect(judged(withdrawnThenAllowed([{ at: 3 * DAY, by: 'key', status: 403 }]))[0]!.wrong).toHaveLength(1);
+  });
+
+  it('holds a guardian asked about them while it is withdrawn wrong, unless the question was on its way when it was', () => {
+    const asked = (askedAbout: number[]) => judged({ ...withdrawnThenAllowed([]), askedAbout })[0]!;
+    expect(asked([DAY, 2 * DAY + HOUR, 6 * DAY])).toMatchObject({ askedWhileWithdrawn: 0, wrong: [] });
+    expect(asked([3 * DAY]).wrong).toHaveLength(1);
   });
 
   it('does not judge a report while a change’s answer was lost: it may have been written either way', () => {

@@ -29,6 +29,11 @@ export interface PersonLog {
    * the change, which may have been written before its answer was lost (the state is unsure from then to `at`).
    */
   guardianConsentChanges: { at: number; since: number; consent: boolean }[];
+  /**
+   * When a guardian of theirs was asked "Have you heard from …?" about them (the email reaching the guardian's
+   * mailbox), for the guardians who guard no one else; in order.
+   */
+  askedAbout: number[];
   /** Every report of their death a guardian (or their second) or their executor's key made, with the service's answer. */
   reportAttempts: { at: number; by: 'guardian' | 'second' | 'key'; status: number }[];
   /** When the service accepted their request to delete their account (null: they stay). */

@@ -191,6 +191,8 @@ export interface GuardianConsentVerdict {
   /** Reports refused while the owner's guardian consent was withdrawn, and executors' reports taken meanwhile. */
   refused: number;
   executorTaken: number;
+  /** Questions to their guardians about them ("Have you heard from …?") while it was withdrawn: none may come. */
+  askedWhileWithdrawn: number;
   /** What broke the rule (none: the person's reports were answered as it says). */
   wrong: string[];
 }
@@ -198,14 +200,25 @@ export interface GuardianConsentVerdict {
 /**
  * The guardian consent (docs/decisions/data-rights.md): while the owner has withdrawn it, a guardian's report of
  * their death is refused (403) and their executor's key still reports; otherwise a guardian's report is not refused
- * for it. Judged for every report attempt from the answers logged and the consent changes accepted; an attempt while
- * a change's answer was lost (between its first try and its acceptance) could go either way and is not judged.
+ * for it; and no guardian is asked "Have you heard from …?" about them while it is withdrawn. Judged for every report
+ * attempt from the answers logged and the consent changes accepted; an attempt while a change's answer was lost
+ * (between its first try and its acceptance) could go either way and is not judged, and a question may still arrive
+ * within the bound after the withdrawal (one asked before it, on its way).
  */
-export function judgeGuardianConsent(log: BehaviourLog): GuardianConsentVerdict[] {
+export function judgeGuardianConsent(log: BehaviourLog, bound = LATENESS_BOUND_MS): GuardianConsentVerdict[] {
   return log.people
     .filter((p) => p.guardianConsentChanges.length || p.reportAttempts.length)
     .map((person) => {
-      const verdict: GuardianConsentVerdict = { person, refused: 0, executorTaken: 0, wrong: [] };
+      const verdict: GuardianConsentVerdict = { person, refused: 0, executorTaken: 0, askedWhileWithdrawn: 0, wrong: [] };
+      const changes = person.guardianConsentChanges;
+      for (const [i, c] of changes.entries()) {
+        if (c.consent) continue;
+        const until = changes.slice(i + 1).find((n) => n.consent)?.since ?? Number.POSITIVE_INFINITY;
+        for (const at of person.askedAbout.filter((t) => t >= c.at + bound && t < until)) {
+          verdict.askedWhileWithdrawn += 1;
+          verdict.wrong.push(`a guardian was asked about them at ${new Date(at).toISOString()}, with their guardian consent withdrawn`);
+        }
+      }
       for (const a of person.reportAttempts) {
         if (person.guardianConsentChanges.some((c) => c.since <= a.at && a.at < c.at)) continue;
         const last = person.guardianConsentChanges.filter((c) => c.at <= a.at).at(-1);

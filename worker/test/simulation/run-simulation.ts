@@ -499,6 +499,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         absences: plan.absences,
         consentChanges: [],
         guardianConsentChanges: [],
+        askedAbout: [],
         reportAttempts: [],
         deletionRequestedAt: null,
         deathVotes: [],
@@ -964,6 +965,23 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         if (row.address === p.push) warningsFirstByPush += 1;
       } else if (row.subject === DEADMAN_WARNING_SUBJECT) p.deadman?.warnings.push(row.created_at);
     }
+  }
+  // The guardians' questions about the owners they guard ("Have you heard from …?"), read from the mailboxes of the
+  // guardians who guard one owner only (the question names the owner, and the run's people share a display name).
+  const guardiansOf = new Map<number, number[]>();
+  for (const p of people) {
+    const g = p.plan.guardian;
+    for (const by of [...(g?.via === 'guardian' ? [g.by] : []), ...(p.second ? [g!.second!.by] : [])])
+      guardiansOf.set(by, [...(guardiansOf.get(by) ?? []), p.index]);
+  }
+  const { results: asks } = await env.DB.prepare(
+    `SELECT address, created_at FROM outbox_messages
+     WHERE channel = 'email' AND idempotency_key LIKE 'guardian-notice:%' AND subject LIKE 'Have you heard from %' ORDER BY created_at`,
+  ).all<{ address: string; created_at: number }>();
+  for (const ask of asks) {
+    const guardian = byAddress.get(ask.address);
+    const owners = guardian ? guardiansOf.get(guardian.index) : undefined;
+    if (owners?.length === 1) people[owners[0]!]!.askedAbout.push(ask.created_at);
   }
   for (const p of people)
     for (const h of p.heirs) await readWhatReachedHeir(p, h, people[h.person]!, [...(mailOf.get(h.person) ?? []), ...erasures.mailOf(h.person)]);
