@@ -254,7 +254,7 @@ export class CanaryClock extends DurableObject<Bindings> {
 
   /**
    * The canary's name and its latest `limit` check-ins, newest first (null for a canary that is gone): the record of
-   * its token, ping and link check-ins for the activity feed and the export (domains/activity/check-in-lines.ts).
+   * its token, ping and link check-ins for the activity feed and the export (domains/canary/check-in-lines.ts).
    */
   async recentCheckIns(limit: number): Promise<{ name: string; check_ins: ClockCheckIn[] } | null> {
     const state = this.state();

@@ -1,4 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Usage } from './costs';
+import type { FaultRates } from './faults';
+import type { Random } from './random';
 
 /**
  * A crash between two steps of a call (faults.ts, `crashMidCall`): an object call or a queue consumer's batch
@@ -32,23 +35,25 @@ export function runAsCall<T>(call: Call, fn: () => T): T {
   return current.run(call, fn);
 }
 
-/** The call a step belongs to, if the simulation handed it to the Worker's code. */
-export const currentCall = (): Call | undefined => current.getStore();
-
 /** Before a step: a dead call takes no more steps. */
 export function beforeStep(where: string) {
   if (current.getStore()?.crashed) throw new SimulatedCrash(where);
 }
 
 /**
- * After a step took effect: the call crashes here when `draw()` says so (the caller draws from the run's seed
- * only inside a call, so runs replay). Counts it in `onCrash`.
+ * The run's crash after a step, for the bindings' wrappers: after a step took effect, the call it belongs to crashes
+ * there at `rates.crashMidCall` while faults are on (drawn from the run's seed, and only inside a call), counted in
+ * `usage.midCallCrashes`.
  */
-export function afterStep(where: string, draw: () => boolean, onCrash: (call: Call) => void) {
+export function crashesAfterSteps(usage: Usage, switches: { faults: boolean }, rates: FaultRates, r: Random): (where: string) => void {
+  return (where) => afterStep(where, () => switches.faults && r.chance(rates.crashMidCall), usage);
+}
+
+function afterStep(where: string, draw: () => boolean, usage: Usage) {
   const call = current.getStore();
   if (!call || call.crashed || !draw()) return;
   call.crashed = true;
-  onCrash(call);
+  usage.midCallCrashes[call.kind] += 1;
   // abort() throws the reset's own error on workerd; the throw below stands for the consumer, and for a
   // runtime that returns from abort.
   call.abort?.();

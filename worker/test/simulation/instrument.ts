@@ -3,7 +3,7 @@ import { vi } from 'vitest';
 import { CanaryClock } from '../../src/durable/canary-clock';
 import { EntityClock } from '../../src/durable/entity-clock';
 import type { Usage } from './costs';
-import { afterStep, beforeStep, type Call, runAsCall } from './crash-points';
+import { beforeStep, type Call, crashesAfterSteps, runAsCall } from './crash-points';
 import { SimulatedD1Error, type FaultRates } from './faults';
 import type { Random } from './random';
 
@@ -215,8 +215,8 @@ function wrapObjectMethods(
             storage.drain();
             if (!crashed) usage.doBytesByObject[`${kindOf(this)}:${this.ctx.id.toString()}`] = this.ctx.storage.sql.databaseSize;
           }
-          // A crashed object's alarm is what it was before the call (the book has it), or the alarm being run
-          // (the runtime retries it: the run's caller notes that).
+          // A crashed object's alarm is read again from a fresh instance before the next phase (run-simulation.ts):
+          // what the crashed call made durable of it stands, and the book keeps what it had until then.
           if (!crashed) alarms.note(kindOf(this), this.ctx.id.toString(), await this.ctx.storage.getAlarm());
           else alarms.noteCrash(kindOf(this), this.ctx.id.toString());
         }
@@ -259,10 +259,7 @@ export function instrument(usage: Usage, switches: Switches, alarms: AlarmBook, 
   const restores: Restore[] = [];
   const storage = new ObjectStorageCounter(usage, switches);
   const crash = () => switches.faults && r.chance(rates.crash);
-  const midCallCrash = () => switches.faults && r.chance(rates.crashMidCall);
-  const countMidCallCrash = (call: Call) => {
-    usage.midCallCrashes[call.kind] += 1;
-  };
+  const crashAfter = crashesAfterSteps(usage, switches, rates, r);
   restores.push(() => storage.restore());
   restores.push(
     wrapObjectMethods(CanaryClock.prototype as unknown as Record<string, unknown>, CANARY_METHODS, () => 'canary', usage, switches, alarms, storage, crash),
@@ -316,7 +313,7 @@ export function instrument(usage: Usage, switches: Switches, alarms: AlarmBook, 
         }
       });
     }
-    afterStep('D1', midCallCrash, countMidCallCrash);
+    crashAfter('D1');
     if (switches.faults && r.chance(rates.d1FailsAfter)) throw new SimulatedD1Error('after');
     return result;
   };

@@ -145,6 +145,14 @@ async function request(usage: Usage, switches: Switches, method: string, path: s
   return { status: res.status, data: text ? JSON.parse(text) : null };
 }
 
+/** The consents people of the run withdraw and allow again (the path of POST /api/legal/consent/{kind}). */
+const SIMULATED_CONSENTS = ['messages', 'guardian'] as const;
+type SimulatedConsent = (typeof SIMULATED_CONSENTS)[number];
+
+/** The next change of a consent a person still means to make (undefined: none left). */
+const pendingConsent = (p: { plan: PersonPlan; nextConsent: Record<SimulatedConsent, number> }, kind: SimulatedConsent) =>
+  (kind === 'messages' ? p.plan.consent : p.plan.guardianConsent)[p.nextConsent[kind]];
+
 const stubOf = (a: Pick<ArmedAlarm, 'kind' | 'id'>) => {
   const ns = a.kind === 'canary' ? env.CANARY_CLOCK : a.kind === 'release' ? env.RELEASE_CLOCK : env.GUARDIAN_CLOCK;
   return ns.get(ns.idFromString(a.id));
@@ -422,8 +430,8 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     password: string;
     plan: PersonPlan;
     streams: CheckInStream[];
-    nextConsent: number;
-    nextGuardianConsent: number;
+    /** How many of their planned changes of each consent are done. */
+    nextConsent: Record<SimulatedConsent, number>;
     /** After a report refused for the owner's withdrawn guardian consent, the guardian tries again from this instant. */
     reportRetryAt: number;
     /** Their guardian's guardianship id (from accepting), and whether the report was made or given up. */
@@ -437,7 +445,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     midRun: MessagePlan[];
     nextWrite: number;
     /** The first attempt since which a failed request (5xx) may already have been written, by kind. */
-    unsureSince: { consent: number | null; guardianConsent: number | null; report: number | null; leave: number | null };
+    unsureSince: Record<SimulatedConsent | 'report' | 'leave', number | null>;
   })[] = [];
   const messages: MessageLog[] = [];
   let refused = 0;
@@ -523,8 +531,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
           plan.via === 'token'
             ? [{ canaries: [0], times: plan.checkIns, next: 0 }, ...plan.more.map((c, i) => ({ canaries: [i + 1], times: c.checkIns, next: 0 }))]
             : [{ canaries: canaries.map((_, i) => i), times: plan.checkIns, next: 0 }],
-        nextConsent: 0,
-        nextGuardianConsent: 0,
+        nextConsent: { messages: 0, guardian: 0 },
         reportRetryAt: 0,
         guardianship: null,
         second: plan.guardian?.second
@@ -534,7 +541,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         reportDone: false,
         midRun: plan.messages.filter((m) => m.writtenAtMs !== undefined).sort((a, b) => a.writtenAtMs! - b.writtenAtMs!),
         nextWrite: 0,
-        unsureSince: { consent: null, guardianConsent: null, report: null, leave: null },
+        unsureSince: { messages: null, guardian: null, report: null, leave: null },
       };
     });
     // Guardians, as people make them: the owner invites over the API, the invitation goes out by email (the
@@ -648,12 +655,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     const nextStep = (now: number) => {
       const candidates = [
         Math.min(...people.filter(active).flatMap((p) => p.streams.filter((c) => c.next < c.times.length).map((c) => start + c.times[c.next]!))),
-        Math.min(...people.filter((p) => active(p) && p.nextConsent < p.plan.consent.length).map((p) => start + p.plan.consent[p.nextConsent]!.at)),
-        Math.min(
-          ...people
-            .filter((p) => active(p) && p.nextGuardianConsent < p.plan.guardianConsent.length)
-            .map((p) => start + p.plan.guardianConsent[p.nextGuardianConsent]!.at),
-        ),
+        ...SIMULATED_CONSENTS.map((kind) => Math.min(...people.filter(active).map((p) => start + (pendingConsent(p, kind)?.at ?? Number.POSITIVE_INFINITY)))),
         Math.min(...people.filter((p) => active(p) && p.plan.leavesAt !== null).map((p) => start + p.plan.leavesAt!)),
         Math.min(
           ...people.filter((p) => (p.guardianship || p.deathKey) && !p.reportDone).map((p) => Math.max(start + p.plan.guardian!.reportFrom, p.reportRetryAt)),
@@ -703,39 +705,29 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         while (stream.next < stream.times.length && start + stream.times[stream.next]! <= now) stream.next += 1;
       });
       for (const p of people) p.checkIns.sort((a, b) => a - b);
-      // Some withdraw their messages consent and later allow it again (Data Consents); a refused attempt is tried again.
-      const changing = people.filter((p) => active(p) && p.nextConsent < p.plan.consent.length && start + p.plan.consent[p.nextConsent]!.at <= now);
-      await inPool(changing, async (p) => {
-        const change = p.plan.consent[p.nextConsent]!;
-        const res = await signedIn(p, 'POST', '/api/legal/consent/messages', { consent: change.consent });
-        if (res.status !== 200) {
-          refused += 1;
-          p.unsureSince.consent = res.status >= 500 ? (p.unsureSince.consent ?? now) : null;
-          return;
-        }
-        // Allowing messages again may have been written by an earlier attempt whose answer was lost (an injected
-        // fault): logged from that attempt, so the engine can only be later than the log, never earlier. A
-        // withdrawal is logged when accepted: a pause that began a step earlier is within the oracle's bound.
-        p.consentChanges.push({ at: change.consent ? (p.unsureSince.consent ?? now) : now, consent: change.consent });
-        p.unsureSince.consent = null;
-        p.nextConsent += 1;
-      });
-      // Some withdraw their guardian consent before their death is reported, and some allow it again.
-      const guardianChanging = people.filter(
-        (p) => active(p) && p.nextGuardianConsent < p.plan.guardianConsent.length && start + p.plan.guardianConsent[p.nextGuardianConsent]!.at <= now,
-      );
-      await inPool(guardianChanging, async (p) => {
-        const change = p.plan.guardianConsent[p.nextGuardianConsent]!;
-        const res = await signedIn(p, 'POST', '/api/legal/consent/guardian', { consent: change.consent });
-        if (res.status !== 200) {
-          refused += 1;
-          p.unsureSince.guardianConsent = res.status >= 500 ? (p.unsureSince.guardianConsent ?? now) : null;
-          return;
-        }
-        p.guardianConsentChanges.push({ at: now, since: p.unsureSince.guardianConsent ?? now, consent: change.consent });
-        p.unsureSince.guardianConsent = null;
-        p.nextGuardianConsent += 1;
-      });
+      // Some withdraw a consent and later allow it again (Data Consents): their messages consent, or their guardian
+      // consent before their death is reported. A refused attempt is tried again at the next step.
+      for (const kind of SIMULATED_CONSENTS) {
+        const changing = people.filter((p) => active(p) && start + (pendingConsent(p, kind)?.at ?? Number.POSITIVE_INFINITY) <= now);
+        await inPool(changing, async (p) => {
+          const change = pendingConsent(p, kind)!;
+          const res = await signedIn(p, 'POST', `/api/legal/consent/${kind}`, { consent: change.consent });
+          if (res.status !== 200) {
+            refused += 1;
+            p.unsureSince[kind] = res.status >= 500 ? (p.unsureSince[kind] ?? now) : null;
+            return;
+          }
+          const firstTry = p.unsureSince[kind] ?? now;
+          // Allowing messages again may have been written by an earlier attempt whose answer was lost (an injected
+          // fault): logged from that attempt, so the engine can only be later than the log, never earlier. A
+          // withdrawal is logged when accepted: a pause that began a step earlier is within the oracle's bound.
+          if (kind === 'messages') p.consentChanges.push({ at: change.consent ? firstTry : now, consent: change.consent });
+          // The guardian consent's log keeps both: the oracle judges nothing in between.
+          else p.guardianConsentChanges.push({ at: now, since: firstTry, consent: change.consent });
+          p.unsureSince[kind] = null;
+          p.nextConsent[kind] += 1;
+        });
+      }
       // Guardians report a death (after a real one, or during an owner's lapse); before the owner has missed a
       // check-in the report is refused (409) and they try again at the next step, until they would have heard back.
       // An executor reports with the owner's key: no miss needed, so only a failure (5xx) is tried again.
@@ -1050,6 +1042,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         plan: _p,
         streams: _n,
         nextConsent: _c,
+        reportRetryAt: _rr,
         guardianship: _g,
         second: _s2,
         deathKey: _k,

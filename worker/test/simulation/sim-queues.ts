@@ -2,7 +2,7 @@ import { env } from 'cloudflare:test';
 import { vi } from 'vitest';
 import worker from '../../src/index';
 import type { Usage } from './costs';
-import { afterStep, beforeStep, type Call, runAsCall } from './crash-points';
+import { beforeStep, type Call, crashesAfterSteps, runAsCall } from './crash-points';
 import type { FaultRates } from './faults';
 import type { Random } from './random';
 import type { Switches } from './instrument';
@@ -51,12 +51,17 @@ export class SimQueues {
   private seq = 0;
   readonly stats: QueueStats = { sent: 0, sendFailures: 0, delayed: 0, redelivered: 0, deadLettered: 0, retried: 0 };
 
+  /** A crash of the sending call right after a send was accepted (crash-points.ts). */
+  private readonly crashAfter: (where: string) => void;
+
   constructor(
     private readonly usage: Usage,
     private readonly switches: Switches,
     private readonly rates: FaultRates,
     private readonly r: Random,
-  ) {}
+  ) {
+    this.crashAfter = crashesAfterSteps(usage, switches, rates, r);
+  }
 
   install(): () => void {
     const spies = (Object.keys(QUEUES) as Binding[]).flatMap((binding) => {
@@ -113,13 +118,7 @@ export class SimQueues {
         this.usage.queueMessagesByType[type] = (this.usage.queueMessagesByType[type] ?? 0) + 1;
       }
     }
-    afterStep(
-      'queue send',
-      () => this.switches.faults && this.r.chance(this.rates.crashMidCall),
-      (call) => {
-        this.usage.midCallCrashes[call.kind] += 1;
-      },
-    );
+    this.crashAfter('queue send');
   }
 
   /** Messages still waiting (delayed, retrying). */

@@ -18,8 +18,8 @@ import { clockOf } from './canary-timer';
  */
 const OBJECT_SOURCES: ReadonlySet<string> = new Set<ClockCheckIn['source']>(['token', 'ping', 'link']);
 
-/** A check-in's line, as the D1 line of a check-in read (check-in-projection.ts, from before 2026-11-29) said it. */
-export const checkInLine = (canaryId: string, name: string, c: ClockCheckIn): TActivity => ({
+/** A check-in's line, in the words of the Heartbeat's D1 line (check-in-projection.ts `sourceWords`, `CANARY_LABEL`). */
+const checkInLine = (canaryId: string, name: string, c: ClockCheckIn): TActivity => ({
   id: c.event_id,
   kind: 'check_in',
   source: c.source,
