@@ -207,7 +207,6 @@ describe('a token check-in at the edge', () => {
     expect(await runInDurableObject(clock(canary.id), (_, state) => state.storage.getAlarm())).toBe(armedBefore);
 
     // The early wake comes (its time, the old grace start, taken as now): it sends the row and re-arms for the new cycle.
-    await runInDurableObject(clock(canary.id), (_, state) => void state.storage.sql.exec('UPDATE canary_clock SET timer_due_at = ?', Date.now() - 1));
     const wake = queueRecording();
     await insideClock(canary.id, { PROJECTIONS: wake.queue }, (c) => c.alarm());
     expect(wake.bodies).toEqual([expect.objectContaining({ type: 'canary_wake', activities: [owed] })]);
@@ -397,7 +396,7 @@ describe('the D1 projection may lag; the promise does not move', () => {
     // The cycle began 0.9 h ago (both the record and its copy); then a check-in reaches only the object.
     await env.DB.prepare('UPDATE canaries SET last_check_in = ? WHERE id = ?').bind(start, canary.id).run();
     await runInDurableObject(clockOf(env, canary.id), async (_: unknown, state: DurableObjectState) => {
-      state.storage.sql.exec('UPDATE canary_clock SET last_check_in = ?, timer_due_at = ?', start, start + 0.8 * HOUR);
+      state.storage.sql.exec('UPDATE canary_clock SET last_check_in = ?', start);
     });
     await insideClock(canary.id, { PROJECTIONS: queueDown }, (clock) =>
       clock.checkIn(canary.id, 1, { event_id: crypto.randomUUID(), at: Date.now(), source: 'ping' }),
@@ -504,7 +503,7 @@ describe('the D1 projection may lag; the promise does not move', () => {
       .bind(start, start + 0.8 * HOUR, canary.id)
       .run();
     await runInDurableObject(clockOf(env, canary.id), async (_: unknown, state: DurableObjectState) => {
-      state.storage.sql.exec('UPDATE canary_clock SET last_check_in = ?, timer_due_at = ?', start, start + 0.8 * HOUR);
+      state.storage.sql.exec('UPDATE canary_clock SET last_check_in = ?', start);
     });
     // The wake records the reminder and hands its projection to a queue that accepts it and loses it.
     await insideClock(canary.id, { PROJECTIONS: queueLosing }, (clock) => clock.alarm());
@@ -643,11 +642,12 @@ describe('an object of the first edge release (check-ins only, its state in a `c
       const clock = state.storage.sql.exec<{ id: string; user_id: string; last_check_in: number }>('SELECT id, user_id, last_check_in FROM canary_clock').one();
       expect(clock).toEqual({ id: canary.id, user_id: owner.id, last_check_in: unsent.at });
     });
-    // Its alarm, early, keeps the timer that release had armed (the engine runs when it is due).
+    // Its alarm, early, runs the engine, which records nothing yet and arms the timer of its latest check-in's cycle.
     expect(await runDurableObjectAlarm(clockOf(env, canary.id))).toBe(true);
     await runInDurableObject(clockOf(env, canary.id), async (_: unknown, state: DurableObjectState) => {
-      expect(await state.storage.getAlarm()).toBe(start + 0.8 * HOUR);
+      expect(await state.storage.getAlarm()).toBe(unsent.at + 0.8 * HOUR);
     });
+    expect(await transitionsOf(canary.id)).toEqual([]);
   });
 });
 

@@ -8,7 +8,7 @@ import { DEFAULT_NOTIFY_PREFERENCES } from '../src/contracts/notify';
 import { saveNotifyPreferences } from '../src/domains/notify/preferences';
 import { createServiceContext } from '../src/wiring/service-context';
 import { api, signedInUser } from './helpers/api';
-import { queueDown } from './helpers/canary-clock';
+import { checkInWithQueueDown, insideClock, queueDown, queueRecording } from './helpers/canary-clock';
 import { canaryNotices, captureJobs, createCanaryFor, deliverNotices, missedEvents, noQuietHours, servicesAt, transitionsOf } from './helpers/canary';
 
 const HOUR = 3600_000;
@@ -284,29 +284,56 @@ describe('the CanaryClock Durable Object', () => {
   it('is armed again by a check-in when its alarm was lost, instead of waiting for the reconciler', async () => {
     const { canary } = await hourlyCanary();
     const stub = env.CANARY_CLOCK.get(env.CANARY_CLOCK.idFromName(canary.id));
-    // Its wake was due a minute ago and the runtime gave up on it: no alarm is armed.
-    await runInDurableObject(stub, async (_, state) => {
-      state.storage.sql.exec('UPDATE canary_clock SET timer_due_at = ?', Date.now() - 60_000);
-      await state.storage.deleteAlarm();
-    });
+    // Its wake was due and the runtime gave up on it: no alarm is armed, so the object has no timer.
+    await runInDurableObject(stub, (_, state) => state.storage.deleteAlarm());
     const res = await api('POST', '/api/canary/checkin', { json: { token: canary.token } });
     expect(res.status).toBeLessThan(300);
-    // The check-in arms a wake at once (the runtime runs it straight away), which re-arms for the new grace start.
+    // The check-in arms the timer of the cycle it began: its grace start.
     const graceStart = Date.parse(res.data.last_check_in) + 0.8 * HOUR;
-    await expect.poll(() => runInDurableObject(stub, (_, state) => state.storage.getAlarm()), { timeout: 5000 }).toBe(graceStart);
+    expect(await runInDurableObject(stub, (_, state) => state.storage.getAlarm())).toBe(graceStart);
   });
 
-  it('leaves an armed alarm alone at a check-in, even one a little past its time', async () => {
-    const { owner, canary } = await hourlyCanary();
+  it('keeps no copy of its timer but its alarm: a wake that only moves the timer on writes nothing else in the object', async () => {
+    const { canary, start, graceStart } = await hourlyCanary();
     const stub = env.CANARY_CLOCK.get(env.CANARY_CLOCK.idFromName(canary.id));
-    // Its wake is a minute past its time, but its alarm is still armed (about to run): nothing is lost.
-    const armedAt = await runInDurableObject(stub, async (_, state) => {
-      state.storage.sql.exec('UPDATE canary_clock SET timer_due_at = ?', Date.now() - 60_000);
-      return state.storage.getAlarm();
+    const checkIn = { event_id: crypto.randomUUID(), at: start + 0.1 * HOUR, source: 'ping' as const };
+    const written = await insideClock(canary.id, { PROJECTIONS: queueRecording().queue }, async (c) => {
+      // Early in the cycle: the check-in leaves the wake armed at the old grace start (moving it would cost more).
+      await c.checkIn(canary.id, 1, checkIn);
+      const { ctx } = c as unknown as { ctx: DurableObjectState };
+      expect(await ctx.storage.getAlarm()).toBe(graceStart);
+      // That wake records nothing and moves the timer on to the new grace start: the alarm, and no row.
+      return objectRowsWritten(ctx, () => c.advanceAt(canary.id, graceStart, 'alarm', { arm: true }));
     });
-    expect(armedAt).not.toBeNull();
-    expect((await api('POST', '/api/canary/checkin', { token: owner.token, json: {} })).status).toBeLessThan(300);
-    expect(await runInDurableObject(stub, (_, state) => state.storage.getAlarm())).toBe(armedAt);
+    expect(await runInDurableObject(stub, (_, state) => state.storage.getAlarm())).toBe(checkIn.at + 0.8 * HOUR);
+    expect(written).toEqual([]);
+  });
+
+  it('holds its timer while a resend comes first: a check-in leaves the resend armed, and the resend’s wake arms the timer again', async () => {
+    const { canary, graceStart } = await hourlyCanary();
+    const stub = env.CANARY_CLOCK.get(env.CANARY_CLOCK.idFromName(canary.id));
+    // A check-in its caller could not queue, and the object's own send of it fails too: a resend is armed 30 s on.
+    const unsent = await checkInWithQueueDown(canary.id, Date.now());
+    const timer = graceStart; // a check-in so early in the cycle leaves the timer where it was
+    expect(await runInDurableObject(stub, (_, state) => state.storage.getAlarm())).toBe(timer);
+    const before = Date.now();
+    await insideClock(canary.id, { PROJECTIONS: queueDown }, (c) => c.queueUnsent());
+    const resend = await runInDurableObject(stub, (_, state) => state.storage.getAlarm());
+    expect(resend).toBeGreaterThanOrEqual(before + 30_000);
+    expect(resend).toBeLessThan(timer);
+    expect(await heldTimer(canary.id)).toBe(timer);
+
+    // Another check-in, well later in the cycle, would move the timer: the resend stays armed.
+    const later = { event_id: crypto.randomUUID(), at: unsent.at + 0.5 * HOUR, source: 'ping' as const };
+    await insideClock(canary.id, { PROJECTIONS: queueRecording().queue }, (c) => c.checkIn(canary.id, 1, later));
+    expect(await runInDurableObject(stub, (_, state) => state.storage.getAlarm())).toBe(resend);
+
+    // The resend's wake writes both check-ins into D1 and arms the timer of the latest one's cycle; nothing is held.
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await runInDurableObject(stub, (_, state) => state.storage.getAlarm())).toBe(later.at + 0.8 * HOUR);
+    expect(await heldTimer(canary.id)).toBeNull();
+    const d1 = await env.DB.prepare('SELECT last_check_in, timer_due_at FROM canaries WHERE id = ?').bind(canary.id).first();
+    expect(d1).toEqual({ last_check_in: later.at, timer_due_at: later.at + 0.8 * HOUR });
   });
 
   it('runs on its alarm, records the reminder and re-arms for the deadline', async () => {
@@ -317,7 +344,7 @@ describe('the CanaryClock Durable Object', () => {
     await env.DB.prepare('UPDATE canaries SET last_check_in = ? WHERE id = ?').bind(start, canary.id).run();
     const stub = env.CANARY_CLOCK.get(env.CANARY_CLOCK.idFromName(canary.id));
     await runInDurableObject(stub, (_, state) => {
-      state.storage.sql.exec('UPDATE canary_clock SET last_check_in = ?, timer_due_at = ?', start, start + 0.8 * HOUR);
+      state.storage.sql.exec('UPDATE canary_clock SET last_check_in = ?', start);
     });
     const alarm = await captureJobs(() => runDurableObjectAlarm(stub));
     expect(alarm.result).toBe(true);
@@ -343,3 +370,25 @@ describe('the CanaryClock Durable Object', () => {
     expect(await stub.sync(canary.id)).toBeNull();
   });
 });
+
+/** The timer a canary's object holds apart from its alarm (null: the alarm is the timer). */
+const heldTimer = (canaryId: string) =>
+  runInDurableObject(clockOf(env, canaryId), (_, state) => state.storage.sql.exec<{ t: number | null }>('SELECT timer_due_at AS t FROM canary_clock').one().t);
+
+/** The object's statements that wrote rows while `fn` ran (what Cloudflare bills: docs/performance.md), with the rows each wrote. */
+async function objectRowsWritten(state: DurableObjectState, fn: () => Promise<unknown>): Promise<[string, number][]> {
+  const proto = Object.getPrototypeOf(state.storage.sql) as { exec: (query: string, ...bindings: unknown[]) => { rowsWritten: number } };
+  const exec = proto.exec;
+  const run: { query: string; cursor: { rowsWritten: number } }[] = [];
+  proto.exec = function (this: unknown, query: string, ...bindings: unknown[]) {
+    const cursor = exec.call(this, query, ...bindings);
+    run.push({ query, cursor });
+    return cursor;
+  };
+  try {
+    await fn();
+  } finally {
+    proto.exec = exec;
+  }
+  return run.filter(({ cursor }) => cursor.rowsWritten > 0).map(({ query, cursor }) => [query, cursor.rowsWritten]);
+}

@@ -17,7 +17,6 @@ import {
   toMissedEvent,
   warningsToSend,
 } from '../domains/canary/plan-wake';
-import { OVERDUE_AFTER_MS } from '../domains/canary/canary-timer';
 import { applyProjections } from '../domains/canary/projection-batch';
 import { applyWakeProjections, WAKE_ROWS_PER_MESSAGE } from '../domains/canary/wake-projection';
 import type { Bindings } from '../env';
@@ -52,7 +51,11 @@ type ObjectTransition = TransitionRow & { recheck_at?: number | null; activity?:
 
 interface ClockState extends CanaryFacts {
   token_version: number;
-  /** When the canary's timer next needs the engine (its alarm may be set earlier, to resend). */
+  /**
+   * The timer (when the canary next needs the engine), kept here only while the alarm is set earlier than it — for
+   * a resend after a failed send (sendPending). Null: the alarm is the timer (timerOf). Keeping it always was a row
+   * written on every wake that moved it (docs/performance.md "The timer is the alarm").
+   */
   timer_due_at: number | null;
   gone: number;
 }
@@ -210,7 +213,7 @@ export class CanaryClock extends DurableObject<Bindings> {
   async settle(since: number | null = null, opts: { events?: boolean } = {}): Promise<number> {
     const state = await this.load(this.state()?.id ?? '');
     if (!state) return 0;
-    await this.projectTransitions(state, 'now', opts.events ? (state.timer_due_at ?? undefined) : undefined, { wholeCycle: opts.events });
+    await this.projectTransitions(state, 'now', opts.events ? ((await this.timerOf(state)) ?? undefined) : undefined, { wholeCycle: opts.events });
     const rows = this.checkIns.owedToSettle(since);
     // A check-in this object has written into D1 itself is there: settling again costs no round trip.
     if (!rows.length) return 0;
@@ -291,13 +294,9 @@ export class CanaryClock extends DurableObject<Bindings> {
     // An object armed before the clock kept its own state knows only its canary's id.
     const state = await this.load(this.state()?.id ?? (await this.ctx.storage.get<string>('canaryId')) ?? '');
     if (!state || state.gone) return;
-    const now = Date.now();
-    if (state.timer_due_at !== null && state.timer_due_at > now) {
-      await this.projectTransitions(state, 'queue');
-      await this.armAlarm(state.timer_due_at);
-      return;
-    }
-    await this.runEngine(state, now, 'alarm', { arm: true, project: 'queue' });
+    // An alarm before the timer (a resend's) runs the engine all the same: nothing is due before the timer, so it
+    // records nothing, sends what is owed and arms the timer again (nextAttention is the timer, worked out anew).
+    await this.runEngine(state, Date.now(), 'alarm', { arm: true, project: 'queue' });
   }
 
   /**
@@ -351,10 +350,10 @@ export class CanaryClock extends DurableObject<Bindings> {
       unsent = err;
     }
     const next = nextAttention(state, this.cycleRows(state, cycle), now);
-    // Written only when it moves (a billed row): a wake the check-in's own timer brought re-arms for the same instant.
-    if (opts.arm && state.timer_due_at !== next) {
-      state.timer_due_at = next;
-      sql.exec('UPDATE canary_clock SET timer_due_at = ?', next);
+    // The alarm is armed for the timer below: no timer is held any more (written only when one was: a billed row).
+    if (opts.arm && state.timer_due_at !== null) {
+      state.timer_due_at = null;
+      sql.exec('UPDATE canary_clock SET timer_due_at = NULL');
     }
     // Written now (the reconciler, a sync): the whole current cycle again, not only what is unsent — a
     // wake projection the queue accepted and then dropped after its retries is marked projected here but
@@ -550,9 +549,7 @@ export class CanaryClock extends DurableObject<Bindings> {
     const db = this.env.DB;
     const [canaries, cycle] = await db.batch([
       db
-        .prepare(
-          'SELECT user_id, name, interval_seconds, last_check_in, token_version, active, timer_due_at, schedule, paused_until FROM canaries WHERE id = ?',
-        )
+        .prepare('SELECT user_id, name, interval_seconds, last_check_in, token_version, active, schedule, paused_until FROM canaries WHERE id = ?')
         .bind(canaryId),
       // Every cycle after the last check-in: the current one is picked below (a calendar deadline is not SQL arithmetic).
       db
@@ -571,7 +568,6 @@ export class CanaryClock extends DurableObject<Bindings> {
           last_check_in: number;
           token_version: number;
           active: number;
-          timer_due_at: number | null;
           schedule: string | null;
           paused_until: number | null;
         }
@@ -595,7 +591,7 @@ export class CanaryClock extends DurableObject<Bindings> {
       row.interval_seconds,
       Math.max(row.last_check_in, ownLatest),
       row.token_version,
-      known?.timer_due_at ?? row.timer_due_at,
+      known?.timer_due_at ?? null,
     );
     this.writeCadence({ schedule: row.schedule ? (JSON.parse(row.schedule) as TCanarySchedule) : null, paused_until: row.paused_until });
     const loaded = this.state()!;
@@ -617,22 +613,22 @@ export class CanaryClock extends DurableObject<Bindings> {
    * cycle, not each ping of a script), and unless the object owes D1 a projection (a timer event or activity
    * row not written yet, which that wake sends) or its alarm was set for a resend (not its timer). Each early wake
    * was an object request, an alarm and two timer writes (docs/performance.md "The check-in moves the timer").
-   * A wake well past its time with no alarm armed was lost (the runtime gave up on it): the check-in brings
-   * it back at once instead of leaving it to the reconciler's next scan for lost timers.
+   * No alarm armed — a wake the runtime gave up on, or a canary never armed — is no timer: the check-in arms its
+   * own at once instead of leaving the lost one to the reconciler's next scan for lost timers.
    */
   private async recordAndRearm(state: ClockState, entry: ClockCheckIn, opts: { written: boolean }): Promise<{ next: number; moved: boolean }> {
     const sql = this.ctx.storage.sql;
     state.last_check_in = Math.max(state.last_check_in, entry.at);
     const next = nextAttention(state, this.cycleRows(state, cycleDeadlineOf(state)), entry.at);
-    const was = state.timer_due_at;
+    const held = state.timer_due_at;
+    const was = await this.timerOf(state);
     // Later only when the wake left armed would come at least half its lead early: a script pinging every
     // minute would otherwise set the alarm on every ping, where one early wake per grace start costs less.
-    // (The alarm is read only when it matters: most check-ins of a busy canary move nothing.)
+    // Never over a resend's alarm (a timer held): the resend's wake arms the timer itself.
     const muchLater = was !== null && (next - was) * 2 >= next - entry.at;
-    const overdue = was !== null && was < entry.at - OVERDUE_AFTER_MS;
-    const armed = muchLater || overdue ? await this.ctx.storage.getAlarm() : undefined;
-    const moves = was === null || next < was || (muchLater && armed === was && !this.owesProjection());
-    if (moves) state.timer_due_at = next;
+    const moves = was === null || next < was || (muchLater && held === null && !this.owesProjection());
+    // Moved, the alarm is the timer again: nothing is held.
+    if (moves) state.timer_due_at = null;
     // The log is read and written with no await between (check-in-log.ts): a check-in recorded meanwhile is kept.
     sql.exec(
       'UPDATE canary_clock SET last_check_in = max(last_check_in, ?), timer_due_at = ?, check_ins = ?',
@@ -641,11 +637,15 @@ export class CanaryClock extends DurableObject<Bindings> {
       this.checkIns.withRecorded(entry, opts.written),
     );
     if (moves) await this.armAlarm(next);
-    else if (overdue && armed === null) {
-      // Dated by the check-in, as everything this object does is by its caller's clock.
-      await this.ctx.storage.setAlarm(entry.at);
-    }
     return { next, moved: moves && was !== next };
+  }
+
+  /**
+   * The timer: the alarm, or the one held while a resend's alarm comes first. Null while the alarm handler runs
+   * (the runtime clears a fired alarm) until the wake arms the next, and for a canary with no alarm at all.
+   */
+  private async timerOf(state: ClockState): Promise<number | null> {
+    return state.timer_due_at ?? (await this.ctx.storage.getAlarm());
   }
 
   /** Whether a timer event or activity row is still to be written into D1 (a wake's projection sends it). */
@@ -690,7 +690,13 @@ export class CanaryClock extends DurableObject<Bindings> {
         log.error('could not queue a check-in for D1; retrying', { error: String(err) });
         const armed = await this.ctx.storage.getAlarm();
         const resendAt = Date.now() + RESEND_AFTER_MS;
-        if (armed === null || resendAt < armed) await this.ctx.storage.setAlarm(resendAt);
+        if (armed === null || resendAt < armed) {
+          // The timer the resend's alarm replaces is held until the resend's wake arms it again (timerOf).
+          const state = this.state();
+          if (armed !== null && state && !state.gone && state.timer_due_at === null)
+            this.ctx.storage.sql.exec('UPDATE canary_clock SET timer_due_at = ?', armed);
+          await this.ctx.storage.setAlarm(resendAt);
+        }
       } finally {
         this.sending = null;
       }

@@ -124,7 +124,8 @@ function rebuildWithoutRowid(sql: SqlStorage, table: (typeof REBUILT_WITHOUT_ROW
  */
 function migrateFromCheckInClock(sql: SqlStorage) {
   if (!sql.exec(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'clock'`).toArray().length) return;
-  sql.exec(`INSERT OR IGNORE INTO canary_clock (one, id, interval_seconds, last_check_in, token_version, timer_due_at, gone)
-            SELECT 1, canary_id, interval_seconds, last_check_in, token_version, timer_due_at, gone FROM clock`);
+  // Its timer is its alarm: `timer_due_at` holds one only while a resend's alarm comes first (durable/canary-clock.ts).
+  sql.exec(`INSERT OR IGNORE INTO canary_clock (one, id, interval_seconds, last_check_in, token_version, gone)
+            SELECT 1, canary_id, interval_seconds, last_check_in, token_version, gone FROM clock`);
   sql.exec('DROP TABLE clock');
 }
