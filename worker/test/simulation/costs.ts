@@ -50,6 +50,11 @@ export interface Usage {
   r2ClassB: number;
   /** D1's size at the end of the run, bytes. */
   d1Bytes: number;
+  /**
+   * The stored bytes (D1 without the local outbox, and the objects') halfway through the run, at `halfDay` days:
+   * with the end's, the rate at which storage grows once the people's own rows are written (storageAtAge).
+   */
+  storedAtHalf: { day: number; d1Bytes: number; doBytes: number } | null;
   /** What each table's rows grew by over the run, bytes of their values (run-simulation.ts payloadBytesByTable): where D1's size goes. */
   d1PayloadBytesByTable: Record<string, number>;
   /**
@@ -98,6 +103,7 @@ export const emptyUsage = (): Usage => ({
   r2ClassA: 0,
   r2ClassB: 0,
   d1Bytes: 0,
+  storedAtHalf: null,
   d1PayloadBytesByTable: {},
   outboxBytes: 0,
   canaryRows: 0,
@@ -212,9 +218,42 @@ export function costPer1000Users(u: Usage, userDays: number, people: number): Co
   ];
 }
 
+/** The days an account lives for the storage line that extrapolates this run's growth (storageAtAge). */
+export const STORAGE_AGE_DAYS = 365;
+
+/**
+ * What storage costs a month per 1,000 users once their accounts are `ageDays` old: the level at the run's end grown
+ * on at the rate of its second half (linear: storage is kept, and this population's rows grow with its days). A run's
+ * own figure is the level at its end — 100 days for the full size — which understates what older accounts hold.
+ * Null when the run did not last two days.
+ */
+export function storageAtAge(u: Usage, days: number, people: number, ageDays: number): { d1Usd: number; doUsd: number; d1KbPerUserDay: number } | null {
+  const half = u.storedAtHalf;
+  if (!half || days <= half.day) return null;
+  const perUser = (bytes: number) => bytes / Math.max(1, people);
+  const d1End = Math.max(0, u.d1Bytes - u.outboxBytes);
+  const doEnd = Object.values(u.doBytesByObject).reduce((a, b) => a + b, 0);
+  const grown = (end: number, mid: number) => perUser(end) + (Math.max(0, perUser(end - mid)) / (days - half.day)) * Math.max(0, ageDays - days);
+  const gbPer1000 = (bytesPerUser: number) => (bytesPerUser * 1000) / 1e9;
+  return {
+    d1Usd: gbPer1000(grown(d1End, half.d1Bytes)) * PRICES.d1StoragePerGbMonth,
+    doUsd: gbPer1000(grown(doEnd, half.doBytes)) * PRICES.doStoragePerGbMonth,
+    d1KbPerUserDay: perUser(d1End - half.d1Bytes) / (days - half.day) / 1000,
+  };
+}
+
 export function formatCosts(u: Usage, userDays: number, people: number): string {
   const lines = costPer1000Users(u, userDays, people);
   const total = lines.reduce((s, l) => s + l.usd, 0);
+  const days = userDays / Math.max(1, people);
+  const aged = storageAtAge(u, days, people, STORAGE_AGE_DAYS);
+  const storageNow = lines.filter((l) => /storage/.test(l.driver)).reduce((s, l) => s + l.usd, 0);
+  const agedLine = aged
+    ? [
+        `  at ${STORAGE_AGE_DAYS} days of account age (storage grown on at this run's second-half rate, D1 ${aged.d1KbPerUserDay.toFixed(2)} KB a user-day): ` +
+          `D1 storage $${aged.d1Usd.toFixed(4)}, objects' storage $${aged.doUsd.toFixed(4)} — total $${(total - storageNow + aged.d1Usd + aged.doUsd).toFixed(4)}`,
+      ]
+    : [];
   const top = [...lines].sort((a, b) => b.usd - a.usd).slice(0, 3);
   const cron = ((u.cronRuns ? 43_200 : 0) * PRICES.workerRequestsPerMillion) / 1e6;
   const rows = lines.map((l) => `  ${l.driver.padEnd(38)} ${l.perUserDay.toFixed(2).padStart(10)} ${l.unit}/user-day  $${l.usd.toFixed(4)}`);
@@ -222,6 +261,7 @@ export function formatCosts(u: Usage, userDays: number, people: number): string 
     `Cost at Cloudflare Workers Paid prices (${PRICES.asOf}; allowances ignored, e-mail/SMS/AI apart), per 1,000 users per month:`,
     ...rows,
     `  total $${total.toFixed(4)} per 1,000 users per month (goal: at most $0.25)${total > 0.25 ? ' — OVER THE GOAL' : ''}`,
+    ...agedLine,
     `  largest drivers: ${top.map((l) => `${l.driver} $${l.usd.toFixed(4)}`).join('; ')}`,
     `  fixed, whatever the users: the every-minute cron, ${(43_200).toLocaleString('en')} Worker requests a month ($${cron.toFixed(4)})`,
   ].join('\n');

@@ -904,6 +904,16 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         await queues.deliverDue(now);
         lap('queues');
       }
+      // Halfway, what is stored (uncounted: the run's own look): with the end's, the rate storage grows at (costs.ts storageAtAge).
+      if (!usage.storedAtHalf && opts.days >= 2 && now >= start + Math.floor(opts.days / 2) * DAY) {
+        switches.counting = false;
+        usage.storedAtHalf = {
+          day: Math.floor(opts.days / 2),
+          d1Bytes: Math.max(0, (await d1Size()) - d1SizeOf(baseline) - (await outboxBytesSince(start))),
+          doBytes: Object.values(usage.doBytesByObject).reduce((a, b) => a + b, 0),
+        };
+        switches.counting = true;
+      }
       if (opts.progress && Math.floor((now - start) / DAY) > reportedDay) {
         reportedDay = Math.floor((now - start) / DAY);
         opts.progress(
@@ -1001,23 +1011,13 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     p.subscription!.planAtEnd = (await env.DB.prepare('SELECT plan FROM users WHERE id = ?').bind(p.userId).first<{ plan: string }>())?.plan ?? 'erased';
   }
   usage.canaryRows = Math.max(0, (await countCanaries()) - canariesBefore);
-  usage.outboxBytes =
-    (
-      await env.DB.prepare(
-        `SELECT sum(2 * length(id) + length(channel) + length(address) + length(subject) + length(text) + coalesce(length(link), 0)
-                    + 2 * length(idempotency_key) + 2 * coalesce(length(recipient_user_id), 0) + 3 * 8) AS bytes
-         FROM outbox_messages WHERE created_at >= ?`,
-      )
-        .bind(start)
-        .first<{ bytes: number | null }>()
-    )?.bytes ?? 0;
+  usage.outboxBytes = await outboxBytesSince(start);
   for (const [table, bytes] of Object.entries(await payloadBytesByTable())) {
     const grew = bytes - (payloadBefore[table] ?? 0);
     if (grew > 0) usage.d1PayloadBytesByTable[table] = grew;
   }
-  const size = await env.DB.prepare('SELECT 1').run();
   // What this run's people added to the database (a file's earlier runs and the empty schema excluded).
-  usage.d1Bytes = Math.max(0, ((size.meta as { size_after?: number }).size_after ?? 0) - ((baseline.meta as { size_after?: number }).size_after ?? 0));
+  usage.d1Bytes = Math.max(0, (await d1Size()) - d1SizeOf(baseline));
 
   opts.progress?.("  read; putting this run's people to rest");
   // This run's people go quiet, so a later run in the same file starts from a world with nothing due.
@@ -1071,4 +1071,23 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     wallMs: performance.now() - wallStart,
     phaseMs,
   };
+}
+
+/** D1's size in bytes, as a round trip's meta tells it. */
+const d1SizeOf = (result: { meta: unknown }) => (result.meta as { size_after?: number }).size_after ?? 0;
+const d1Size = async () => d1SizeOf(await env.DB.prepare('SELECT 1').run());
+
+/**
+ * The bytes of the local outbox's rows written since `since`, their index entries included but not the pages' own
+ * overhead: on Cloudflare a provider sends each email and nothing stores it (costs.ts `outboxBytes`).
+ */
+async function outboxBytesSince(since: number): Promise<number> {
+  const row = await env.DB.prepare(
+    `SELECT sum(2 * length(id) + length(channel) + length(address) + length(subject) + length(text) + coalesce(length(link), 0)
+                + 2 * length(idempotency_key) + 2 * coalesce(length(recipient_user_id), 0) + 3 * 8) AS bytes
+     FROM outbox_messages WHERE created_at >= ?`,
+  )
+    .bind(since)
+    .first<{ bytes: number | null }>();
+  return row?.bytes ?? 0;
 }
