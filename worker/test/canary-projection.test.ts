@@ -553,7 +553,7 @@ describe('the object’s log of recent check-ins (one column of its clock’s ro
     expect(await standingsHeldBy(canary.id)).toEqual(['owed', ...Array(100).fill('applied'), ...Array(5).fill('owed')]);
   });
 
-  it('a wake writes its feed line in the row of the event it tells of, none of its own, and D1 gets it once with the event', async () => {
+  it('a wake writes no feed line, in its object or in D1: the feed makes it from the timer event D1 gets', async () => {
     const owner = await signedInUser();
     const canary = await createCanaryFor(owner.token, { interval_seconds: 3600 });
     const graceStart = Date.parse(canary.last_check_in) + 0.8 * HOUR;
@@ -561,14 +561,20 @@ describe('the object’s log of recent check-ins (one column of its clock’s ro
       statementsRunBy((c as unknown as { ctx: DurableObjectState }).ctx.storage.sql, () => c.advanceAt(canary.id, graceStart, 'alarm')),
     );
     expect(statements.filter((s) => /pending_activity/.test(s.query) && s.rowsWritten)).toEqual([]);
-    const lines = await env.DB.prepare("SELECT kind FROM activity WHERE canary_id = ? AND kind = 'grace_reminder'").bind(canary.id).all();
-    expect(lines.results).toEqual([{ kind: 'grace_reminder' }]);
-    // Projected, the line leaves the event's row with the same write: a settle of the whole cycle sends it no more.
     expect(
       await runInDurableObject(clock(canary.id), (_, state) =>
         state.storage.sql.exec<{ activity: string | null }>("SELECT activity FROM transitions WHERE kind = 'grace_reminder'").toArray(),
       ),
     ).toEqual([{ activity: null }]);
+    const lines = await env.DB.prepare('SELECT kind FROM activity WHERE canary_id = ? AND kind = ?').bind(canary.id, 'grace_reminder').all();
+    expect(lines.results).toEqual([]);
+    const reminder = await env.DB.prepare("SELECT id FROM canary_transitions WHERE canary_id = ? AND kind = 'grace_reminder'")
+      .bind(canary.id)
+      .first<{ id: string }>();
+    const feed = await listRecentActivity(createServiceContext(env), owner.id, 100);
+    expect(feed.filter((l) => l.kind === 'grace_reminder')).toEqual([
+      expect.objectContaining({ id: reminder!.id, canary_id: canary.id, created_at: new Date(graceStart).toISOString() }),
+    ]);
   });
 
   it('loses none of many check-ins that arrive at once', async () => {

@@ -7,6 +7,7 @@ import { checkInAll } from '../src/domains/canary/check-in';
 import { DEFAULT_NOTIFY_PREFERENCES } from '../src/contracts/notify';
 import { saveNotifyPreferences } from '../src/domains/notify/preferences';
 import { createServiceContext } from '../src/wiring/service-context';
+import { listRecentActivity } from '../src/domains/activity/list-activity';
 import { api, signedInUser } from './helpers/api';
 import { checkInWithQueueDown, insideClock, queueDown, queueRecording } from './helpers/canary-clock';
 import { canaryNotices, captureJobs, createCanaryFor, deliverNotices, missedEvents, noQuietHours, servicesAt, transitionsOf } from './helpers/canary';
@@ -105,10 +106,8 @@ describe('the deadline timer (advanceCanary with a controlled clock)', () => {
     expect(rows.map((t) => t.kind)).toEqual(['grace_reminder', 'late_rewarn', 'missed']);
     // The misses wait for the re-warning to reach the owner.
     expect(rows.find((t) => t.kind === 'missed')).toMatchObject({ counts_from: null, emitted_at: null });
-    const activity = await env.DB.prepare("SELECT summary FROM activity WHERE kind = 'late_rewarn' AND canary_id = ?")
-      .bind(canary.id)
-      .first<{ summary: string }>();
-    expect(activity?.summary).toMatch(/Nothing is released until 12 minutes after a warning reaches you/);
+    const [line] = (await feedLinesOf(canary)).filter((l) => l.kind === 'late_rewarn');
+    expect(line?.summary).toMatch(/Nothing is released until 12 minutes after a warning reaches you/);
 
     // The re-warning reaches the owner 5 s later: the misses count one grace period after that.
     const reached = late + 5000;
@@ -273,10 +272,11 @@ describe('catching up after a long outage', () => {
     expect(Math.max(...misses)).toBe(650);
     // Late by far more than a grace period: re-warned, so nothing is sent until the fresh grace ends.
     expect(missedEvents([...first.sent, ...second.sent])).toEqual([]);
-    const activity = await env.DB.prepare("SELECT count(*) AS n FROM activity WHERE kind = 'missed_checkin' AND canary_id = ?")
-      .bind(canary.id)
-      .first<{ n: number }>();
-    expect(activity?.n).toBe(2);
+    // One feed line per run, newest first.
+    expect((await feedLinesOf(canary)).filter((l) => l.kind === 'missed_checkin').map((l) => l.summary)).toEqual([
+      'Missed check-in on "Unnamed" (501 to 650 intervals without a check-in).',
+      'Missed check-in on "Unnamed" (1 to 500 intervals without a check-in).',
+    ]);
   });
 });
 
@@ -392,3 +392,9 @@ async function objectRowsWritten(state: DurableObjectState, fn: () => Promise<un
   }
   return run.filter(({ cursor }) => cursor.rowsWritten > 0).map(({ query, cursor }) => [query, cursor.rowsWritten]);
 }
+
+/** The canary's lines in its owner's activity feed (GET /api/activity's), newest first. */
+const feedLinesOf = async (canary: { id: string }) => {
+  const { user_id } = (await env.DB.prepare('SELECT user_id FROM canaries WHERE id = ?').bind(canary.id).first<{ user_id: string }>())!;
+  return (await listRecentActivity(createServiceContext(env), user_id, 100)).filter((l) => l.canary_id === canary.id);
+};

@@ -28,14 +28,6 @@ import { ensureClockTables } from './clock-tables';
 
 export type { ClockCheckIn };
 
-/**
- * The event a wake's feed line tells of (plan-wake.ts writes one per reminder, per re-warning and per run of
- * misses): the row of its kind, the first miss of the run for the misses. Undefined if none was recorded with it.
- */
-function eventOfActivity(rows: readonly TransitionRow[], a: WakeActivity): TransitionRow | undefined {
-  return rows.find((r) => r.kind === (a.kind === 'missed_checkin' ? 'missed' : a.kind));
-}
-
 /** A change of a canary's cadence by its owner (PATCH /api/canary/{id}, pause, resume). */
 export interface CadenceChange {
   interval_seconds: number;
@@ -310,21 +302,15 @@ export class CanaryClock extends DurableObject<Bindings> {
   private async runEngine(state: ClockState, now: number, by: RecordedBy, opts: { arm: boolean; project: 'queue' | 'now' }): Promise<number> {
     const sql = this.ctx.storage.sql;
     let cycle = cycleDeadlineOf(state);
-    let { rows, activities } = planWake(state, this.cycleRows(state, cycle), now, by);
+    let { rows } = planWake(state, this.cycleRows(state, cycle), now, by);
     // Before recording a warning or a miss, or sending one of its cycle again, a check-in D1 has and this object
     // never heard of is taken in: the plan is then made again for the cycle that check-in began.
     if ((rows.length || this.cycleRows(state, cycle).length) && (await this.catchUpWithD1(state))) {
       cycle = cycleDeadlineOf(state);
-      ({ rows, activities } = planWake(state, this.cycleRows(state, cycle), now, by));
+      ({ rows } = planWake(state, this.cycleRows(state, cycle), now, by));
     }
-    // Each feed line rides in the row of the event it tells of (no row of its own to write, then to delete).
-    const lines = new Map<string, WakeActivity>();
-    for (const a of activities) {
-      const event = eventOfActivity(rows, a);
-      if (event) lines.set(event.id, a);
-      else sql.exec('INSERT INTO pending_activity (id, row) VALUES (?, ?)', a.id, JSON.stringify(a));
-    }
-    for (const r of rows) this.insertTransition(r, false, lines.get(r.id));
+    // The feed's lines for these events are made from them in D1 when it is read (domains/canary/event-lines.ts).
+    for (const r of rows) this.insertTransition(r, false);
     let unsent: unknown = null;
     try {
       const rowsNow = this.cycleRows(state, cycle);
@@ -438,7 +424,8 @@ export class CanaryClock extends DurableObject<Bindings> {
       'projected = 0 OR cycle_deadline = ? ORDER BY fired_at, misses',
       opts.wholeCycle ? cycleDeadlineOf(state) : -1,
     );
-    // The feed lines of events not yet projected, and any an earlier release left in pending_activity.
+    // Feed lines an earlier release's wakes wrote and did not project yet: in their event's row (`activity`) or in
+    // pending_activity. A wake writes none now (domains/canary/event-lines.ts makes them from the events in D1).
     const held = sql
       .exec<{ id: string; row: string }>('SELECT id, row FROM pending_activity')
       .toArray()
@@ -494,16 +481,12 @@ export class CanaryClock extends DurableObject<Bindings> {
       );
   }
 
-  /**
-   * Records a timer event once (its cycle, kind and misses are unique). `projected`: D1 already has it.
-   * `activity`: the feed line its wake wrote, projected into D1 with it.
-   */
-  private insertTransition(t: Pick<TransitionRow, (typeof TRANSITION_COLUMNS)[number]>, projected: boolean, activity?: WakeActivity) {
+  /** Records a timer event once (its cycle, kind and misses are unique). `projected`: D1 already has it. */
+  private insertTransition(t: Pick<TransitionRow, (typeof TRANSITION_COLUMNS)[number]>, projected: boolean) {
     this.ctx.storage.sql.exec(
-      `INSERT OR IGNORE INTO transitions (${TRANSITION_COLUMNS.join(', ')}, projected, activity) VALUES (${TRANSITION_COLUMNS.map(() => '?').join(', ')}, ?, ?)`,
+      `INSERT OR IGNORE INTO transitions (${TRANSITION_COLUMNS.join(', ')}, projected) VALUES (${TRANSITION_COLUMNS.map(() => '?').join(', ')}, ?)`,
       ...TRANSITION_COLUMNS.map((c) => t[c]),
       projected ? 1 : 0,
-      activity ? JSON.stringify(activity) : null,
     );
   }
 

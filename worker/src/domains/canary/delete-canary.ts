@@ -7,6 +7,7 @@ import { log } from '../../lib/logger';
 import { activityInsert } from '../activity/record-activity';
 import { settleCanaries, stopCanaryTimer } from './canary-timer';
 import { keepCheckInLines } from './check-in-lines';
+import { keepEventLines } from './event-lines';
 import { findOwnCanary } from './list-canaries';
 
 /**
@@ -19,10 +20,12 @@ export async function deleteCanary(ctx: ServiceContext, userId: string, canaryId
   const canary = await findOwnCanary(ctx, userId, canaryId);
   // An object that cannot answer does not hold up the deletion (its stop is retried through the queue below): what
   // D1 has of its check-ins is kept, and at worst a check-in it alone held is lost to the dead-man's deadline.
-  // Its object's log of check-ins goes with it: the feed keeps their lines in D1 (check-in-lines.ts).
-  await Promise.all([settleCanaries(ctx.env, [canary.id]), keepCheckInLines(ctx, userId, [canary.id])]).catch((err) =>
-    log.warn('could not settle a deleted canary’s check-ins; keeping what D1 has', { canary_id: canary.id, error: String(err) }),
-  );
+  // Its object's log of check-ins and its timer events go with it: the feed keeps their lines in D1 (check-in-lines.ts,
+  // event-lines.ts). The events are written into D1 (settled) before their lines are made from them.
+  await Promise.all([
+    settleCanaries(ctx.env, [canary.id], null, { events: true }).then(() => keepEventLines(ctx, userId, [canary.id])),
+    keepCheckInLines(ctx, userId, [canary.id]),
+  ]).catch((err) => log.warn('could not settle a deleted canary’s check-ins; keeping what D1 has', { canary_id: canary.id, error: String(err) }));
   const keep = ctx.checkInParticipants.flatMap((p) => p.onCanaryDeleted?.(ctx.env.DB, canary.id) ?? []);
   // Before the deletion, and apart from it: what it keeps is true whether or not the deletion then succeeds.
   if (keep.length) await ctx.env.DB.batch(keep);

@@ -1,9 +1,6 @@
-import { canaryLabel } from '../../contracts/canary';
 import { type CanaryClockState, canaryDeadline, canaryHealth, graceOf } from '../../contracts/canary-health';
 import { occurrencesBetween, PAUSE_NOTICE_BEFORE_MS, type TCanarySchedule } from '../../contracts/canary-schedule';
-import type { MissedCheckinsEvent, TransitionRow, WakeActivity } from '../../contracts/jobs';
-import { humanTime } from '../../lib/human-time';
-import { durationWords } from './canary-notice-texts';
+import type { MissedCheckinsEvent, TransitionRow } from '../../contracts/jobs';
 
 /**
  * The canary engine's rules for one wake, as a pure function (docs/decisions/canary-engine.md,
@@ -70,12 +67,7 @@ export const warningTolerance = (graceMillis: number) => Math.min(60_000, Math.r
 export const cycleDeadlineOf = (canary: Cadence) => canaryDeadline(clockStateOf(canary));
 
 /** What is due at `now` that `recorded` (the current cycle's rows) does not have yet. */
-export function planWake(
-  canary: CanaryFacts,
-  recorded: readonly TransitionRow[],
-  now: number,
-  recordedBy: RecordedBy,
-): { rows: TransitionRow[]; activities: WakeActivity[] } {
+export function planWake(canary: CanaryFacts, recorded: readonly TransitionRow[], now: number, recordedBy: RecordedBy): { rows: TransitionRow[] } {
   const intervalMs = canary.interval_seconds * 1000;
   const health = canaryHealth(clockStateOf(canary), now);
   const grace = health.graceMs;
@@ -84,9 +76,7 @@ export function planWake(
   const scheduled = canary.schedule && health.misses ? occurrencesBetween(canary.schedule, deadline, now, health.misses) : null;
   const missDue = (misses: number) => scheduled?.[misses - 1] ?? deadline + (misses - 1) * intervalMs;
   const find = (kind: TransitionRow['kind'], misses: number) => recorded.find((t) => t.kind === kind && t.misses === misses);
-  const label = canaryLabel(canary.name);
   const rows: TransitionRow[] = [];
-  const activities: WakeActivity[] = [];
   const base = {
     canary_id: canary.id,
     user_id: canary.user_id,
@@ -99,8 +89,7 @@ export function planWake(
     delivery_status: null,
     delivered_at: null,
   } as const;
-  const activity = (kind: WakeActivity['kind'], summary: string) =>
-    activities.push({ id: crypto.randomUUID(), user_id: canary.user_id, canary_id: canary.id, kind, source: 'system', summary, created_at: now });
+  // The feed's lines for these events are made from them when the feed is read (event-lines.ts): a wake writes none.
 
   // A vacation pause ends soon: the owner is told a day before (at once for a shorter pause), so the
   // deadline after it does not come as a surprise. Told once per cycle; not a warning (no miss waits for it).
@@ -113,7 +102,6 @@ export function planWake(
     // A warning: sent to the owner's channels by the object (warningsToSend) and delivered when a channel
     // accepted it — until then it counts for nothing.
     rows.push({ ...base, id: crypto.randomUUID(), kind: 'grace_reminder', misses: 0, due_at: health.graceStartsMs, delivery_status: 'pending' });
-    activity('grace_reminder', `Reminder: check in before ${humanTime(deadline)} or your canary "${label}" is missed.`);
   }
 
   if (health.status === 'missed') {
@@ -130,15 +118,11 @@ export function planWake(
         countsFrom = null;
         if (!find('late_rewarn', 0)) {
           rows.push({ ...base, id: crypto.randomUUID(), kind: 'late_rewarn', misses: 0, due_at: deadline, delivery_status: 'pending' });
-          activity(
-            'late_rewarn',
-            `Your canary "${label}" passed its deadline before a reminder could reach you. Nothing is released until ${durationWords(grace)} after a warning reaches you; check in before then.`,
-          );
         }
       }
     }
     // After a long outage many intervals may be due at once: record them in bounded runs (the next
-    // run follows at once), with one activity row per run rather than one per interval.
+    // run follows at once); the feed shows one line per run (event-lines.ts), not one per interval.
     const recordedMisses = new Set(recorded.filter((t) => t.kind === 'missed').map((t) => t.misses));
     const unrecorded: number[] = [];
     for (let misses = 1; misses <= health.misses && unrecorded.length < MAX_MISSES_PER_RUN; misses++) {
@@ -155,13 +139,8 @@ export function planWake(
         counts_from: countsFrom === null ? null : Math.max(dueAt, countsFrom),
       });
     }
-    if (unrecorded.length) {
-      const [lo, hi] = [unrecorded[0]!, unrecorded.at(-1)!];
-      const span = lo === hi ? `${lo} ${lo === 1 ? 'interval' : 'intervals'}` : `${lo} to ${hi} intervals`;
-      activity('missed_checkin', `Missed check-in on "${label}" (${span} without a check-in).`);
-    }
   }
-  return { rows, activities };
+  return { rows };
 }
 
 /** When the owner is told that the pause ends (a day before it), or null when the canary is not paused. */
