@@ -17,7 +17,7 @@ import { listRecentActivity } from '../src/domains/activity/list-activity';
 import { api, signedInUser } from './helpers/api';
 import { createCanaryFor, servicesAt, transitionsOf } from './helpers/canary';
 import { captureQueues, createMessageFor, messageRow, transitionCauses } from './helpers/messages';
-import { dbRefusingBatches, insideClock, queueDown, queueLosing, queueRecording } from './helpers/canary-clock';
+import { dbRefusingBatches, insideClock, queueDown, queueLosing, queueRecording, statementsRunBy } from './helpers/canary-clock';
 import { countingD1 } from './helpers/counting-d1';
 
 /**
@@ -586,24 +586,6 @@ describe('the object’s log of recent check-ins (one column of its clock’s ro
     expect(await standingsHeldBy(canary.id)).toEqual(Array(20).fill('owed'));
   });
 });
-
-/** The object's SQL statements run while `fn` ran, each with the rows it wrote (what Cloudflare bills: docs/performance.md). */
-async function statementsRunBy(sql: SqlStorage, fn: () => Promise<unknown>): Promise<{ query: string; rowsWritten: number }[]> {
-  const proto = Object.getPrototypeOf(sql) as { exec: (query: string, ...bindings: unknown[]) => { rowsWritten: number } };
-  const exec = proto.exec;
-  const run: { query: string; cursor: { rowsWritten: number } }[] = [];
-  proto.exec = function (this: unknown, query: string, ...bindings: unknown[]) {
-    const cursor = exec.call(this, query, ...bindings);
-    run.push({ query, cursor });
-    return cursor;
-  };
-  try {
-    await fn();
-  } finally {
-    proto.exec = exec;
-  }
-  return run.map(({ query, cursor }) => ({ query, rowsWritten: cursor.rowsWritten }));
-}
 
 /** The rows the object's SQL statements wrote while `fn` ran. */
 const rowsWrittenBy = async (sql: SqlStorage, fn: () => Promise<unknown>) => (await statementsRunBy(sql, fn)).reduce((n, s) => n + s.rowsWritten, 0);

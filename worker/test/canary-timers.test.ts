@@ -9,7 +9,7 @@ import { saveNotifyPreferences } from '../src/domains/notify/preferences';
 import { createServiceContext } from '../src/wiring/service-context';
 import { listRecentActivity } from '../src/domains/activity/list-activity';
 import { api, signedInUser } from './helpers/api';
-import { checkInWithQueueDown, insideClock, queueDown, queueRecording } from './helpers/canary-clock';
+import { checkInWithQueueDown, insideClock, queueDown, queueRecording, statementsRunBy } from './helpers/canary-clock';
 import { canaryNotices, captureJobs, createCanaryFor, deliverNotices, missedEvents, noQuietHours, servicesAt, transitionsOf } from './helpers/canary';
 
 const HOUR = 3600_000;
@@ -375,23 +375,9 @@ describe('the CanaryClock Durable Object', () => {
 const heldTimer = (canaryId: string) =>
   runInDurableObject(clockOf(env, canaryId), (_, state) => state.storage.sql.exec<{ t: number | null }>('SELECT timer_due_at AS t FROM canary_clock').one().t);
 
-/** The object's statements that wrote rows while `fn` ran (what Cloudflare bills: docs/performance.md), with the rows each wrote. */
-async function objectRowsWritten(state: DurableObjectState, fn: () => Promise<unknown>): Promise<[string, number][]> {
-  const proto = Object.getPrototypeOf(state.storage.sql) as { exec: (query: string, ...bindings: unknown[]) => { rowsWritten: number } };
-  const exec = proto.exec;
-  const run: { query: string; cursor: { rowsWritten: number } }[] = [];
-  proto.exec = function (this: unknown, query: string, ...bindings: unknown[]) {
-    const cursor = exec.call(this, query, ...bindings);
-    run.push({ query, cursor });
-    return cursor;
-  };
-  try {
-    await fn();
-  } finally {
-    proto.exec = exec;
-  }
-  return run.filter(({ cursor }) => cursor.rowsWritten > 0).map(({ query, cursor }) => [query, cursor.rowsWritten]);
-}
+/** The object's statements that wrote rows while `fn` ran, with the rows each wrote. */
+const objectRowsWritten = async (ctx: DurableObjectState, fn: () => Promise<unknown>): Promise<[string, number][]> =>
+  (await statementsRunBy(ctx.storage.sql, fn)).filter((s) => s.rowsWritten > 0).map((s) => [s.query, s.rowsWritten]);
 
 /** The canary's lines in its owner's activity feed (GET /api/activity's), newest first. */
 const feedLinesOf = async (canary: { id: string }) => {

@@ -70,3 +70,21 @@ export async function checkInWithQueueDown(canaryId: string, at: number) {
   if (!accepted) throw new Error('the canary object refused the check-in');
   return entry;
 }
+
+/** The object's SQL statements run while `fn` ran, each with the rows it wrote (what Cloudflare bills: docs/performance.md). */
+export async function statementsRunBy(sql: SqlStorage, fn: () => Promise<unknown>): Promise<{ query: string; rowsWritten: number }[]> {
+  const proto = Object.getPrototypeOf(sql) as { exec: (query: string, ...bindings: unknown[]) => { rowsWritten: number } };
+  const exec = proto.exec;
+  const run: { query: string; cursor: { rowsWritten: number } }[] = [];
+  proto.exec = function (this: unknown, query: string, ...bindings: unknown[]) {
+    const cursor = exec.call(this, query, ...bindings);
+    run.push({ query, cursor });
+    return cursor;
+  };
+  try {
+    await fn();
+  } finally {
+    proto.exec = exec;
+  }
+  return run.map(({ query, cursor }) => ({ query, rowsWritten: cursor.rowsWritten }));
+}

@@ -1,4 +1,5 @@
 import { schema } from '@afterword/db';
+import type { TActivity } from '../../contracts/activity';
 import type { ServiceContext } from '../../env';
 
 export interface ActivityEntry {
@@ -21,4 +22,21 @@ export function activityInsert(ctx: ServiceContext, entry: ActivityEntry) {
     summary: entry.summary,
     created_at: entry.at ?? ctx.now(),
   });
+}
+
+/**
+ * Writes feed lines another domain keeps elsewhere (line-sources.ts) into the user's `activity`, once each: a line
+ * already there by its id is left as it is. One statement however many lines.
+ */
+export async function keepActivityLines(ctx: ServiceContext, userId: string, lines: readonly TActivity[]): Promise<void> {
+  if (!lines.length) return;
+  await ctx.env.DB.prepare(
+    `INSERT INTO activity (id, user_id, canary_id, kind, source, summary, created_at)
+     SELECT json_extract(value, '$.id'), ?1, json_extract(value, '$.canary_id'), json_extract(value, '$.kind'), json_extract(value, '$.source'),
+            json_extract(value, '$.summary'), json_extract(value, '$.at')
+     FROM json_each(?2) WHERE true
+     ON CONFLICT DO NOTHING`,
+  )
+    .bind(userId, JSON.stringify(lines.map((l) => ({ ...l, at: Date.parse(l.created_at) }))))
+    .run();
 }

@@ -7,6 +7,7 @@ import type { ServiceContext } from '../../env';
 import { log } from '../../lib/logger';
 import { KEEP_CHECK_INS } from '../../durable/check-in-log';
 import type { ActivityLineSource } from '../activity/line-sources';
+import { keepActivityLines } from '../activity/record-activity';
 import { clockOf } from './canary-timer';
 
 /**
@@ -61,17 +62,7 @@ async function linesOf(ctx: ServiceContext, canaryIds: readonly string[], limit:
  * an object cannot answer: the caller would otherwise lose lines.
  */
 export async function keepCheckInLines(ctx: ServiceContext, userId: string, canaryIds: readonly string[]): Promise<void> {
-  const lines = await linesOf(ctx, canaryIds, KEEP_CHECK_INS, true);
-  if (!lines.length) return;
-  await ctx.env.DB.prepare(
-    `INSERT INTO activity (id, user_id, canary_id, kind, source, summary, created_at)
-     SELECT json_extract(value, '$.id'), ?1, json_extract(value, '$.canary_id'), 'check_in', json_extract(value, '$.source'),
-            json_extract(value, '$.summary'), json_extract(value, '$.at')
-     FROM json_each(?2) WHERE true
-     ON CONFLICT DO NOTHING`,
-  )
-    .bind(userId, JSON.stringify(lines.map((l) => ({ ...l, at: Date.parse(l.created_at) }))))
-    .run();
+  await keepActivityLines(ctx, userId, await linesOf(ctx, canaryIds, KEEP_CHECK_INS, true));
 }
 
 /** The canaries' check-in lines as the activity domain reads them (wired in wiring/service-context.ts). */

@@ -5,6 +5,7 @@ import type { TCanarySchedule } from '../../contracts/canary-schedule';
 import type { ServiceContext } from '../../env';
 import { humanTime } from '../../lib/human-time';
 import type { ActivityLineSource } from '../activity/line-sources';
+import { keepActivityLines } from '../activity/record-activity';
 import { durationWords } from './canary-notice-texts';
 
 /**
@@ -92,17 +93,7 @@ async function eventLines(ctx: ServiceContext, userId: string, opts: { limit?: n
  * export, whose `activity` is the feed.
  */
 export async function keepEventLines(ctx: ServiceContext, userId: string, canaryIds?: readonly string[]): Promise<void> {
-  const lines = await eventLines(ctx, userId, canaryIds ? { canaryIds } : {});
-  if (!lines.length) return;
-  await ctx.env.DB.prepare(
-    `INSERT INTO activity (id, user_id, canary_id, kind, source, summary, created_at)
-     SELECT json_extract(value, '$.id'), ?1, json_extract(value, '$.canary_id'), json_extract(value, '$.kind'), 'system',
-            json_extract(value, '$.summary'), json_extract(value, '$.at')
-     FROM json_each(?2) WHERE true
-     ON CONFLICT DO NOTHING`,
-  )
-    .bind(userId, JSON.stringify(lines.map((l) => ({ ...l, at: Date.parse(l.created_at) }))))
-    .run();
+  await keepActivityLines(ctx, userId, await eventLines(ctx, userId, canaryIds ? { canaryIds } : {}));
 }
 
 /** The canaries' event lines as the activity domain reads them (wired in wiring/activity-lines.ts). */
