@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { users } from './users';
 import { DELIVERY_METHODS, DELIVERY_STATUSES, MESSAGE_STATUSES, TRIGGER_TYPES } from './enums';
@@ -64,9 +65,18 @@ export const messages = sqliteTable(
     vault_item_id: text('vault_item_id'),
     /** When the recipient first opened it after release (their Inbox's unread marker); null = unread. */
     read_at: integer('read_at', { mode: 'timestamp_ms' }),
+    /**
+     * The sender's `idempotency_key` of the create call that wrote it, and a digest of that call's input: a create
+     * sent again with the same key (its first answer lost) gets this message back instead of writing a second
+     * (docs/decisions/message-create-retries.md). Null for messages created without one.
+     */
+    create_key: text('create_key'),
+    create_digest: text('create_digest'),
   },
   (t) => [
     uniqueIndex('messages_vault_once').on(t.vault_item_id, t.deliver_at),
+    // The key is unique per sender in the write itself: two tries of one create racing each other write one message.
+    uniqueIndex('messages_create_key').on(t.sender_id, t.create_key).where(sql`${t.create_key} IS NOT NULL`),
     index('messages_sender_idx').on(t.sender_id, t.created_at),
     index('messages_recipient_idx').on(t.recipient_user_id, t.released_at),
     index('messages_timer_idx').on(t.status, t.timer_due_at),

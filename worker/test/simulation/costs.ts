@@ -76,7 +76,7 @@ export interface Usage {
   /** Not billed: the object calls that crashed at their end (faults.ts, `crash`), for the report's fault line. */
   crashes: number;
   /** Not billed: the calls that crashed between two steps (faults.ts, `crashMidCall`), objects' and consumers'. */
-  midCallCrashes: { object: number; consumer: number };
+  midCallCrashes: { object: number; consumer: number; request: number };
 }
 
 export const emptyUsage = (): Usage => ({
@@ -112,7 +112,7 @@ export const emptyUsage = (): Usage => ({
   missingTimerScans: 0,
   missingTimerScanReads: 0,
   crashes: 0,
-  midCallCrashes: { object: 0, consumer: 0 },
+  midCallCrashes: { object: 0, consumer: 0, request: 0 },
   d1SlowBatches: 0,
 });
 

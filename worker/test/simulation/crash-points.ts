@@ -9,13 +9,16 @@ import type { Random } from './random';
  * accepted — and before the next. What it did until then stands; nothing after it happens: no catch or
  * finally of the code under test gets to write or send anything more (every later D1 round trip or queue
  * send of the dead call fails at once), an object is reset (`ctx.abort()`: what it wrote to its own storage
- * and had not made durable is gone) and a consumer's whole batch comes back, its acks unheard.
+ * and had not made durable is gone), a consumer's whole batch comes back, its acks unheard, and a request's
+ * person gets an error (the runtime's 500) and acts on it as they would: tries again later, not knowing what
+ * the dead request had written. Work a request left running (`waitUntil`) dies with it.
  *
  * Each call the simulation hands to the Worker's code (instrument.ts for objects, sim-queues.ts for
- * consumers) runs inside `runAsCall`; the bindings' wrappers ask `beforeStep` and `afterStep` where they are.
+ * consumers, run-simulation.ts `request` for people's requests) runs inside `runAsCall`; the bindings'
+ * wrappers ask `beforeStep` and `afterStep` where they are.
  */
 export interface Call {
-  kind: 'object' | 'consumer';
+  kind: 'object' | 'consumer' | 'request';
   /** Set once the call has crashed. */
   crashed: boolean;
   /** Resets the object (objects only). */

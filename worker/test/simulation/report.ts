@@ -148,7 +148,7 @@ export function formatSummary(run: SimulationRun, s: Summary): string {
     `  judged either way because: ${s.eitherWayWhy.map(([why, n]) => `${why} ${n}`).join('; ') || 'none'}`,
     `  warnings that reached the owner in the cycle before each release of a missed-check-ins-only message: ${w.length ? `min ${w[0]}, median ${w[Math.floor(w.length / 2)]}, max ${w[w.length - 1]} (${noWarning} with none)` : 'no such release'}`,
     `  check-ins accepted ${run.log.people.reduce((n, p) => n + p.checkIns.length, 0)} (attempts refused and retried: ${run.checkInAttemptsRefused}; signed in again: ${run.signIns}); warnings delivered ${run.log.people.reduce((n, p) => n + p.canaries.reduce((k, c) => k + c.warnings.length, 0), 0)}; people with a second canary ${run.log.people.filter((p) => p.canaries.length > 1).length}, with a third ${run.log.people.filter((p) => p.canaries.length > 2).length}`,
-    `  messages written during the run ${run.log.messages.filter((m) => m.createdAt > run.log.start).length} (refused for good: ${run.messagesNotWritten})`,
+    `  messages written during the run ${run.log.messages.filter((m) => m.createdAt > run.log.start).length} (refused for good: ${run.messagesNotWritten}); messages the service holds that no one wrote ${run.unwrittenMessages.length} (any fails the run)`,
     `  messages consent withdrawn ${changes(false)} times, allowed again ${changes(true)}; messages of senders who withdrew it: ${s.pausedSenders.messages}, released ${s.pausedSenders.released}`,
     `  people who deleted their account ${run.log.people.filter((p) => p.deletionRequestedAt !== null).length}; messages to them: ${s.toLeavers.messages}, released before they left ${s.toLeavers.released}; messages of them: ${s.deletions.messagesOfLeavers.messages}, released before they were erased ${s.deletions.messagesOfLeavers.released}`,
     `  Pro bought through checkout ${subscribed.length}, cancelled during the run ${subscribed.filter((p) => p.subscription!.cancelledAt).length}, on Free at the end ${subscribed.filter((p) => p.subscription!.planAtEnd === 'free').length}; messages of those now on Free: ${s.downgraded.messages}, released ${s.downgraded.released}`,
@@ -184,7 +184,7 @@ export function formatSummary(run: SimulationRun, s: Summary): string {
     `  D1 rows written by statement (the ten largest, per user-day):\n${largestTen(run.usage.d1WritesByStatement, s.userDays)}`,
     `  D1 rows read by statement (the ten largest, per user-day):\n${largestTen(run.usage.d1ReadsByStatement, s.userDays)}`,
     `  Durable Object rows written by statement or storage call (the ten largest, per user-day):\n${largestTen(run.usage.doWritesByStatement, s.userDays)}`,
-    `  faults: queue ${JSON.stringify(run.queueStats)}; alarms ${JSON.stringify(run.alarmStats)}; D1 round trips held back ${run.usage.d1SlowBatches}; object calls crashed at their end ${run.usage.crashes}, between two steps ${run.usage.midCallCrashes.object} (and consumer batches ${run.usage.midCallCrashes.consumer}); provider outages ${run.log.outages.length}`,
+    `  faults: queue ${JSON.stringify(run.queueStats)}; alarms ${JSON.stringify(run.alarmStats)}; D1 round trips held back ${run.usage.d1SlowBatches}; object calls crashed at their end ${run.usage.crashes}, between two steps ${run.usage.midCallCrashes.object} (and consumer batches ${run.usage.midCallCrashes.consumer}, people's requests ${run.usage.midCallCrashes.request}); provider outages ${run.log.outages.length}`,
   ].join('\n');
 }
 
@@ -229,6 +229,14 @@ export function formatGuardianConsentFailures(run: SimulationRun, consents: Guar
   );
 }
 
+/** Every message the service holds that no one wrote (a retried create's first try), with the seed and the sender's timeline. */
+export function formatUnwrittenMessages(run: SimulationRun): string[] {
+  return run.unwrittenMessages.map(
+    (m) =>
+      `MESSAGE NO ONE WROTE (${replayOf(run)}): message ${m.id} of person ${m.sender}: a create sent again wrote a second message\n${timelineOf(run.log, m.sender)}`,
+  );
+}
+
 /** Every deadline passed with no warning to its owner, with the seed and the person's timeline. */
 export function formatWarningFailures(run: SimulationRun, warnings: WarningVerdict[]): string[] {
   return warnings
@@ -254,6 +262,7 @@ export function report(run: SimulationRun) {
     ...formatYearlyFailures(run, yearly),
     ...formatHeirFailures(run, heirs),
     ...formatGuardianConsentFailures(run, consents),
+    ...formatUnwrittenMessages(run),
   ];
   const warned = warnings.filter((w) => w.kind === 'warned').length;
   const written = yearly.filter((y) => y.kind === 'next year written').length;

@@ -11,6 +11,7 @@ import { keyBundle } from '../helpers/e2ee';
 import { cipherBlob, envelopeFor, vaultForm } from '../helpers/vault';
 import type { BehaviourLog, CanaryLog, HeirLog, MessageLog, PersonLog, RuleLog } from './behaviour-log';
 import { emptyUsage, type Usage } from './costs';
+import { type Call, runAsCall } from './crash-points';
 import { DEADMAN_WARNING_SUBJECT, ErasureWatch, firstOfEachNotice, type MailRow, nextYearsOf } from './erasure-watch';
 import { DEFAULT_FAULTS, drawOutages, type FaultRates } from './faults';
 import { AlarmBook, type ArmedAlarm, instrument, type Switches } from './instrument';
@@ -51,6 +52,11 @@ export interface SimulationRun {
   checkInAttemptsRefused: number;
   /** Messages people meant to write during the run that the service refused for good (403, 404). */
   messagesNotWritten: number;
+  /**
+   * Messages the service holds (of senders still there, vault items apart) that no one's log wrote: a create whose
+   * answer was lost and that was sent again must not leave a second message behind. Any fails the run.
+   */
+  unwrittenMessages: { sender: number; id: string }[];
   /** Heartbeat users who signed in again when their session ran out. */
   signIns: number;
   /** Owner notices that reached a device by push, and the canary warnings whose first copy to reach the owner was that one. */
@@ -134,14 +140,24 @@ async function request(usage: Usage, switches: Switches, method: string, path: s
   const form = json instanceof FormData;
   if (json !== undefined && !form) headers.set('content-type', 'application/json');
   const started = performance.now();
-  const res = await exports.default.fetch(
-    new Request(`http://afterword.test${path}`, { method, headers, body: json === undefined ? undefined : form ? json : JSON.stringify(json) }),
+  // The request can crash between two of its steps (crash-points.ts): its person then gets the runtime's error,
+  // whatever the Worker's code went on to answer after its later steps failed.
+  const call: Call = { kind: 'request', crashed: false };
+  // Handed to the Worker's fetch in this isolate (as the cron is), so the call's steps are known to be its own;
+  // what it leaves running (`waitUntil`) goes on after its answer, as on Cloudflare, and is not awaited.
+  const res = await runAsCall(call, () =>
+    worker.fetch(
+      new Request(`http://afterword.test${path}`, { method, headers, body: json === undefined ? undefined : form ? json : JSON.stringify(json) }),
+      env,
+      createExecutionContext(),
+    ),
   );
   const text = await res.text();
   if (switches.counting) {
     usage.workerRequests += 1;
     usage.workerWallMs += performance.now() - started;
   }
+  if (call.crashed) return { status: 500, data: { detail: 'The request crashed (simulated).' } };
   return { status: res.status, data: text ? JSON.parse(text) : null };
 }
 
@@ -169,6 +185,9 @@ type Answer = Awaited<ReturnType<typeof request>>;
 /** How a person's request goes out: plainly (before the run), or signing in again when their session ran out. */
 type Send = (method: string, path: string, json: unknown) => Promise<Answer>;
 
+const createKeys = new WeakMap<MessagePlan, string>();
+const createKeyOf = (m: MessagePlan) => createKeys.get(m) ?? createKeys.set(m, crypto.randomUUID()).get(m)!;
+
 /** Writes one planned message over the API, as the web app does; `log` is what the oracle will read of it. */
 async function writeMessage(
   p: { index: number },
@@ -185,6 +204,9 @@ async function writeMessage(
     return { type: r.type, delayMs: r.days * DAY, windowMs: r.windowDays * DAY };
   });
   const res = await send('POST', '/api/message/create', {
+    // One key per planned message, as the web app's form keeps one per message (create-retry-key.ts): a create
+    // whose answer was lost and is sent again at the next step writes it once.
+    idempotency_key: createKeyOf(m),
     recipient_user_id: recipients[m.recipient]!.userId,
     content: `From person ${p.index} to person ${m.recipient}`,
     delivery_method: m.method ?? 'email',
@@ -1007,6 +1029,10 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     m.channelDeliveries = r?.ok ?? 0;
     if (m.yearly) m.yearly.nextYears = released.has(m.id) ? await nextYearsOf(m.id) : erasures.nextYearsOf(m.id);
   }
+  const unwrittenMessages = await messagesNoOneWrote(
+    people.map((p) => p.userId),
+    new Set(ids),
+  );
   for (const p of people.filter((p) => p.subscription)) {
     p.subscription!.planAtEnd = (await env.DB.prepare('SELECT plan FROM users WHERE id = ?').bind(p.userId).first<{ plan: string }>())?.plan ?? 'erased';
   }
@@ -1064,6 +1090,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     alarmStats,
     checkInAttemptsRefused: refused,
     messagesNotWritten: notWritten,
+    unwrittenMessages,
     signIns,
     noticesByPush,
     warningsFirstByPush,
@@ -1071,6 +1098,21 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     wallMs: performance.now() - wallStart,
     phaseMs,
   };
+}
+
+/** The messages of `senders` (vault items apart: their yearly copies are the engine's) whose ids `written` lacks. */
+async function messagesNoOneWrote(senders: readonly string[], written: ReadonlySet<string>) {
+  const found: { sender: number; id: string }[] = [];
+  for (let i = 0; i < senders.length; i += 50) {
+    const chunk = senders.slice(i, i + 50);
+    const { results } = await env.DB.prepare(
+      `SELECT id, sender_id FROM messages WHERE vault_item_id IS NULL AND sender_id IN (${chunk.map(() => '?').join(',')})`,
+    )
+      .bind(...chunk)
+      .all<{ id: string; sender_id: string }>();
+    for (const r of results) if (!written.has(r.id)) found.push({ sender: senders.indexOf(r.sender_id), id: r.id });
+  }
+  return found;
 }
 
 /** D1's size in bytes, as a round trip's meta tells it. */

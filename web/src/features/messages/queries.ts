@@ -1,6 +1,8 @@
 import type { TCreateMessageInput } from '@afterword/worker/contracts/messages';
+import { useState } from 'react';
 import { toast, toastApiError } from '../../components/toast';
 import { trpc } from '../../lib/trpc';
+import { createRetryKeys } from './create-retry-key';
 
 /** While a message may still change on its own (a rule fires, a channel answers), re-read it this often. */
 export const MESSAGE_REFRESH_MS = 5_000;
@@ -29,7 +31,13 @@ export function useRefreshMessages() {
 export function useCreateMessage() {
   const refresh = useRefreshMessages();
   const mutation = trpc.message.create.useMutation({ onSuccess: () => void refresh() });
-  return (input: TCreateMessageInput) => mutation.mutateAsync(input);
+  // Sent again after a failure, the same message keeps its key: the server writes it once (create-retry-key.ts).
+  const [keys] = useState(() => createRetryKeys());
+  return async (input: TCreateMessageInput) => {
+    const created = await mutation.mutateAsync(keys.keyed(input));
+    keys.created();
+    return created;
+  };
 }
 
 /** Release now and Cancel message (sender only). Each resolves true on success. */

@@ -16,6 +16,7 @@ import { syncReleaseTimer } from './release/release-timer';
 import { nextWakeAt } from './release/schedule';
 import { armMessage } from './release/transitions';
 import { humanTime } from '../../lib/human-time';
+import { createRetryOf, isCreateKeyClash } from './create-retry';
 
 /**
  * The shape rules of an end-to-end encrypted message (docs/server-rules.md "End-to-end encryption"). The server
@@ -38,8 +39,14 @@ function checkSealedFields(input: TCreateMessage): string | null {
   return input.content_encrypted;
 }
 
-/** POST /api/message/create: stores the message (audio in R2) and starts its release schedule. */
+/**
+ * POST /api/message/create: stores the message (audio in R2) and starts its release schedule. With an
+ * `idempotency_key`, a call sent again after its answer was lost gets the message the first try wrote
+ * (create-retry.ts), with whatever steps after its write that try did not reach done now.
+ */
 export async function createMessage(ctx: ServiceContext, sender: User, input: TCreateMessage): Promise<MessageView> {
+  const retry = input.idempotency_key ? await createRetryOf(ctx, sender.id, input) : null;
+  if (retry?.existing) return finishCreate(ctx, sender.id, retry.existing);
   await requireConsent(ctx, sender.id, 'messages', consentWithdrawn('messages', 'no new messages are created'));
   const contentEncrypted = checkSealedFields(input);
   const [recipient] = await ctx.db
@@ -87,6 +94,8 @@ export async function createMessage(ctx: ServiceContext, sender: User, input: TC
         status: 'scheduled',
         created_at: now,
         updated_at: now,
+        create_key: retry?.key ?? null,
+        create_digest: retry?.digest ?? null,
       }),
       ctx.db.insert(schema.messageTransitions).values({
         id: crypto.randomUUID(),
@@ -100,27 +109,37 @@ export async function createMessage(ctx: ServiceContext, sender: User, input: TC
     ]);
   } catch (err) {
     if (audio) await ctx.env.BLOBS.delete(audioKey(id));
+    // Another try of the same create wrote its message first (the key's unique index): that one is the answer.
+    const raced = retry && isCreateKeyClash(err) ? await createRetryOf(ctx, sender.id, input) : null;
+    if (raced?.existing) return finishCreate(ctx, sender.id, raced.existing);
     throw err;
   }
+  return finishCreate(ctx, sender.id, id);
+}
 
-  // Created while the sender is already missing check-ins: a satisfied rule arms it now.
-  if (rules.some((r) => r.trigger_type === 'missed_checkins')) {
-    const misses = await currentMisses(ctx, sender.id);
+/**
+ * The steps after a message's write, each safe to take again (a retried create takes them for a try that
+ * died after its write): a missed-check-ins rule the sender already satisfies arms it now, and its release
+ * timer is set.
+ */
+async function finishCreate(ctx: ServiceContext, senderId: string, id: string): Promise<MessageView> {
+  let fresh = await loadEngineMessage(ctx, id);
+  const rules = fresh?.message.rules ?? [];
+  if (fresh?.message.status === 'scheduled' && rules.some((r) => r.trigger_type === 'missed_checkins')) {
+    const misses = await currentMisses(ctx, senderId);
     const index = misses > 0 ? firingMissRule(rules, misses) : -1;
     if (index >= 0) {
-      const loaded = await loadEngineMessage(ctx, id);
-      if (loaded)
-        await armMessage(
-          ctx,
-          loaded,
-          index,
-          now.getTime(),
-          `${misses} missed check-in${misses === 1 ? '' : 's'} in a row when it was created`,
-          'created-while-missing',
-        );
+      await armMessage(
+        ctx,
+        fresh,
+        index,
+        ctx.now().getTime(),
+        `${misses} missed check-in${misses === 1 ? '' : 's'} in a row when it was created`,
+        'created-while-missing',
+      );
+      fresh = await loadEngineMessage(ctx, id);
     }
   }
-  const fresh = await loadEngineMessage(ctx, id);
   if (fresh && nextWakeAt(fresh.message, fresh.deathConfirmedAt) != null) await syncReleaseTimer(ctx.env, id);
-  return getOwnMessage(ctx, sender.id, id);
+  return getOwnMessage(ctx, senderId, id);
 }

@@ -38,7 +38,7 @@ export const messageOperations = [
       operationId: 'createMessage',
       summary: 'Prepare a message',
       description:
-        'Released to `recipient_user_id` when its rules fire (missed check-ins, a fixed date, a delay after death) or at `deliver_at`. `audio_base64` carries a recording inline (audio/webm or audio/ogg, at most 10 MB; this call alone accepts a body of about 14 MB). With `use_e2ee`, `content` must be empty and `content_encrypted` holds the sealed v1 envelope, which needs a key for the recipient (see docs/api.md).',
+        'Released to `recipient_user_id` when its rules fire (missed check-ins, a fixed date, a delay after death) or at `deliver_at`. `audio_base64` carries a recording inline (audio/webm or audio/ogg, at most 10 MB; this call alone accepts a body of about 14 MB). With `use_e2ee`, `content` must be empty and `content_encrypted` holds the sealed v1 envelope, which needs a key for the recipient (see docs/api.md). Send an `idempotency_key` (a UUID per message) to make the call safe to send again: a repeat answers with the message the first call wrote.',
       tags,
       responses: {
         201: { description: 'The message' },
@@ -46,6 +46,7 @@ export const messageOperations = [
           description: "Your messages consent is withdrawn (allow it again: POST /api/legal/consent/messages), or the recording passes the plan's storage",
         },
         404: { description: 'Recipient not found: no user has this id' },
+        409: { description: '`idempotency_key` was already used for a message with a different input' },
         413: { description: 'The recording (or the body) is too large' },
       },
     },
