@@ -990,8 +990,9 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       } else if (row.subject === DEADMAN_WARNING_SUBJECT) p.deadman?.warnings.push(row.created_at);
     }
   }
-  // The guardians' questions about the owners they guard ("Have you heard from …?"), read from the mailboxes of the
-  // guardians who guard one owner only (the question names the owner, and the run's people share a display name).
+  // The guardians' questions about the owners they guard ("Have you heard from …?"), read from the guardians'
+  // mailboxes. The question names its owner (their display name, or their email when they have none: the run's
+  // people set none), so a guardian of several owners' questions are told apart too.
   const guardiansOf = new Map<number, number[]>();
   for (const p of people) {
     const g = p.plan.guardian;
@@ -999,13 +1000,16 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       guardiansOf.set(by, [...(guardiansOf.get(by) ?? []), p.index]);
   }
   const { results: asks } = await env.DB.prepare(
-    `SELECT address, created_at FROM outbox_messages
+    `SELECT address, subject, created_at FROM outbox_messages
      WHERE channel = 'email' AND idempotency_key LIKE 'guardian-notice:%' AND subject LIKE 'Have you heard from %' ORDER BY created_at`,
-  ).all<{ address: string; created_at: number }>();
+  ).all<{ address: string; subject: string; created_at: number }>();
   for (const ask of asks) {
     const guardian = byAddress.get(ask.address);
-    const owners = guardian ? guardiansOf.get(guardian.index) : undefined;
-    if (owners?.length === 1) people[owners[0]!]!.askedAbout.push(ask.created_at);
+    const owner = byAddress.get(/^Have you heard from (.+)\?$/.exec(ask.subject)?.[1] ?? '');
+    if (!guardian || !owner) continue;
+    if (!guardiansOf.get(guardian.index)?.includes(owner.index))
+      throw new Error(`person ${guardian.index} was asked about person ${owner.index}, whom they do not guard: ${ask.subject}`);
+    owner.askedAbout.push(ask.created_at);
   }
   for (const p of people)
     for (const h of p.heirs) await readWhatReachedHeir(p, h, people[h.person]!, [...(mailOf.get(h.person) ?? []), ...erasures.mailOf(h.person)]);
