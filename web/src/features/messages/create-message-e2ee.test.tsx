@@ -131,6 +131,31 @@ describe('CreateMessageForm with end-to-end encryption', () => {
     expect(onCreated).toHaveBeenCalledWith({ id: 'm-1' });
   });
 
+  it('sends a failed try again as it was sealed when the owner presses Create again unchanged (so its retry keeps its key)', async () => {
+    const create = vi.fn<Create>().mockRejectedValueOnce(new Error('network')).mockResolvedValueOnce({ id: 'm-1' });
+    const { onCreated } = setup(deps(), create);
+    fill('Sealed once');
+    submit();
+    await waitFor(() => expect(toasts()).toEqual([['error', CREATE_FAILURE_TOAST]]));
+    submit();
+    await waitFor(() => expect(onCreated).toHaveBeenCalledWith({ id: 'm-1' }));
+    expect(create).toHaveBeenCalledTimes(2);
+    expect(create.mock.calls[1]![0]).toBe(create.mock.calls[0]![0]);
+  });
+
+  it('seals the message anew once the owner changed it after a failure: a new message, not a retry', async () => {
+    const create = vi.fn<Create>().mockRejectedValueOnce(new Error('network')).mockResolvedValueOnce({ id: 'm-1' });
+    setup(deps(), create);
+    fill('First words');
+    submit();
+    await waitFor(() => expect(toasts()).toEqual([['error', CREATE_FAILURE_TOAST]]));
+    fireEvent.change(screen.getByLabelText(/^Message/), { target: { value: 'Second words' } });
+    submit();
+    await waitFor(() => expect(create).toHaveBeenCalledTimes(2));
+    const { payload } = await openEnvelope(create.mock.calls[1]![0].content_encrypted!, { kid: RECIPIENT, privateKey: recipientKeys.privateKey });
+    expect(payload).toEqual({ text: 'Second words' });
+  });
+
   it('refuses before sending when the recipient has no keys, under the recipient field', async () => {
     const { create } = setup(deps({ publicKeyOf: vi.fn(async () => null) }));
     fill('Sealed');

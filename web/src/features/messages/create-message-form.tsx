@@ -1,11 +1,11 @@
 import { DELIVERY_METHODS, type DeliveryMethod, type TCreateMessageInput } from '@afterword/worker/contracts/messages';
-import { useId, useRef, type ReactNode } from 'react';
+import { useId, useRef, useState, type ReactNode } from 'react';
 import { useFocusFirstInvalid } from '../../lib/use-focus-first-invalid';
 import { Button } from '../../components/button';
 import { CheckboxField } from '../../components/checkbox';
 import { Field, TextField } from '../../components/field';
 import { SelectField } from '../../components/select';
-import { buildMessageInput } from './message-input';
+import { buildMessageInput, reusingLastInput } from './message-input';
 import { placeServerErrors } from './message-form-errors';
 import { formatDateTime } from '../../lib/format-time';
 import { AttachmentPicker, deliverAtWithFiles } from '../e2ee/attachment-picker';
@@ -70,8 +70,12 @@ export function CreateMessageForm({ create, onCreated, e2ee, contacts, withPicke
   const draft = useMessageDraft(drafts, fields, fill);
   const uploads = useAttachmentUploads(e2ee?.upload);
   const { files } = uploads;
+  // Sent again unchanged after a failure, the message goes as it was built (sealed once): its retry keeps its key.
+  const keys = useRef(e2ee?.keys);
+  keys.current = e2ee?.keys;
+  const [buildOnce] = useState(() => reusingLastInput((values) => buildMessageInput(values, keys.current)));
   const { submit, pending, created, errors } = useMessageSubmit({
-    buildInput: () => buildMessageInput({ ...fields, files, useE2ee }, e2ee?.keys),
+    buildInput: () => buildOnce({ ...fields, files, useE2ee }),
     create,
     onCreated,
     draft,

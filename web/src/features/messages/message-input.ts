@@ -90,3 +90,24 @@ export async function buildMessageInput(
     ...(sealed.audioBase64 ? { audio_base64: sealed.audioBase64 } : {}),
   };
 }
+
+/**
+ * `build`, but a form sent again unchanged (every value the same, by identity) gets the input built for its last
+ * try again: an encrypted message is then not sealed anew (new keys and nonces each time), so its retry is the
+ * same input and keeps its idempotency key (create-retry-key.ts; docs/decisions/message-create-retries.md). A
+ * build that failed is not kept.
+ */
+export function reusingLastInput(build: (values: MessageFormValues) => Promise<TCreateMessageInput>) {
+  let last: { values: MessageFormValues; input: Promise<TCreateMessageInput> } | null = null;
+  const same = (a: MessageFormValues, b: MessageFormValues) =>
+    Object.keys({ ...a, ...b }).every((k) => Object.is(a[k as keyof MessageFormValues], b[k as keyof MessageFormValues]));
+  return (values: MessageFormValues) => {
+    if (last && same(last.values, values)) return last.input;
+    const entry = { values, input: build(values) };
+    last = entry;
+    entry.input.catch(() => {
+      if (last === entry) last = null;
+    });
+    return entry.input;
+  };
+}
