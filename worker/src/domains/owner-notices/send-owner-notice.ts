@@ -325,9 +325,14 @@ async function reportWarning(ctx: ServiceContext, canaryId: string, transitionId
   await clockOf(ctx.env, canaryId).warningDelivered(canaryId, transitionId, deliveredAt.getTime(), channel, ctx.now().getTime());
 }
 
+/**
+ * Marks a notice sent (or skipped) and lets go of its body in the same write: the person holds what a channel
+ * took, and Canary Status and the export show its subject and where it went (docs/decisions/notifications.md
+ * "A sent notice keeps its subject, not its body"). A notice is the account's longest-kept row.
+ */
 async function mark(ctx: ServiceContext, id: string, status: 'sent' | 'skipped', at: Date) {
   await ctx.db
     .update(schema.ownerNotices)
-    .set({ status, sent_at: at })
+    .set({ status, sent_at: at, text: '' })
     .where(and(eq(schema.ownerNotices.id, id), eq(schema.ownerNotices.status, 'pending')));
 }
