@@ -35,6 +35,8 @@ export interface MessageChange {
     cancel_deadline?: number | null;
     released_at?: number | null;
     finished_at?: number | null;
+    /** When the message's clock must next wake (messages.timer_due_at: what the reconciler's scans read). */
+    timer_due_at?: number | null;
     rules?: StoredRule[];
   };
   /** Release: open the delivery of the message's channel and log its copy in the recipient's inbox. */

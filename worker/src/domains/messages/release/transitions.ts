@@ -41,7 +41,10 @@ export function armMessage(
     cause: 'rule_fired',
     detail: `Rule "${describeRule(rule)}" fired: ${why}. ${window}`,
     dedupeKey,
-    set: { armed_at: firedAt, cancel_deadline: cancelDeadline, rules },
+    // D1's timer says when the clock must wake now (the release), in the arming's own write: if the caller's sync
+    // of the clock then fails, the reconciler's overdue scan finds it at the window's end. Left at the timer of
+    // before (a fixed date weeks on), nothing would look at it until then (docs/decisions/release-engine.md).
+    set: { armed_at: firedAt, cancel_deadline: cancelDeadline, rules, timer_due_at: cancelDeadline },
     notice: { kind: 'message_armed', ...notice },
   });
 }
