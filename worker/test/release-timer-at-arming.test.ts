@@ -1,7 +1,11 @@
+import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import type { Bindings } from '../src/env';
 import { reconcileReleases } from '../src/domains/messages/reconcile-releases';
 import { loadEngineMessage } from '../src/domains/messages/release/load-message';
+import { setDeathConfirmed } from '../src/domains/messages/release/set-death-confirmed';
 import { armMessage } from '../src/domains/messages/release/transitions';
+import { createServiceContext } from '../src/wiring/service-context';
 import { signedInUser } from './helpers/api';
 import { servicesAt } from './helpers/canary';
 import { captureQueues, createMessageFor, messageRow } from './helpers/messages';
@@ -42,6 +46,47 @@ describe('a message armed while its release clock cannot be reached', () => {
     // The reconciler's next run finds the clock overdue and brings it up to date: the message is released (the
     // clock's object reads the real clock, past the window's end by then).
     await captureQueues(() => reconcileReleases(servicesAt(Date.now() + 60_000), { lostEvents: false, missingTimers: false }));
+    expect((await messageRow(created.id))!.status).toBe('releasing');
+  });
+});
+
+/** The Worker's bindings with every message's release clock out of reach. */
+const clocksOutOfReach = {
+  ...env,
+  RELEASE_CLOCK: {
+    idFromName: env.RELEASE_CLOCK.idFromName.bind(env.RELEASE_CLOCK),
+    get: () => {
+      throw new Error('the release object is out of reach');
+    },
+  },
+} as unknown as Bindings;
+
+describe("a message whose sender's death was confirmed while its release clock could not be reached", () => {
+  it('has its timer marked unknown, and the reconciler releases it then, not at the later fixed date its timer held', async () => {
+    const [owner, recipient] = await Promise.all([signedInUser(), signedInUser()]);
+    const now = Date.now();
+    const fixedDate = new Date(now + 30 * DAY).toISOString();
+    const created = await createMessageFor(owner.token, {
+      recipient_user_id: recipient.id,
+      rules: [
+        { trigger_type: 'fixed_date', trigger_value: fixedDate, expire_window: 1 },
+        { trigger_type: 'delay_after_death', trigger_value: 0, expire_window: 0 },
+      ],
+    });
+    expect((await messageRow(created.id))!.timer_due_at).toBe(Date.parse(fixedDate));
+
+    // The death is confirmed a minute ago; the sync of the message's clock that follows fails.
+    await env.DB.prepare('UPDATE users SET death_confirmed_at = ? WHERE id = ?')
+      .bind(now - 60_000, owner.id)
+      .run();
+    await setDeathConfirmed(
+      createServiceContext(clocksOutOfReach, () => new Date(now)),
+      owner.id,
+    );
+    expect((await messageRow(created.id))!.timer_due_at).toBeNull();
+
+    // The reconciler's scan of open messages that need a clock and have none brings it up to date.
+    await captureQueues(() => reconcileReleases(servicesAt(Date.now() + 60_000), { lostEvents: false, missingTimers: true }));
     expect((await messageRow(created.id))!.status).toBe('releasing');
   });
 });
