@@ -18,18 +18,21 @@ const DAY = 86_400_000;
  * held before. Found by the system simulation (seed 11, docs/decisions/simulation.md "What it found", stop 52):
  * a message armed with no cancel window, its clock's sync lost to a D1 error, waited 39 days for its fixed date.
  */
+/** An owner's message with `rule` (first) and a fixed date 30 days on, whose clock is set for that date. */
+async function messageWaitingForAFixedDateAnd(now: number, rule: Record<string, unknown>) {
+  const [owner, recipient] = await Promise.all([signedInUser(), signedInUser()]);
+  const fixedDate = new Date(now + 30 * DAY).toISOString();
+  const created = await createMessageFor(owner.token, {
+    recipient_user_id: recipient.id,
+    rules: [rule, { trigger_type: 'fixed_date', trigger_value: fixedDate, expire_window: 1 }],
+  });
+  return { owner, created, fixedDate };
+}
+
 describe('a message armed while its release clock cannot be reached', () => {
   it('is released by the reconciler at the end of its window, not at the later fixed date its timer held', async () => {
-    const [owner, recipient] = await Promise.all([signedInUser(), signedInUser()]);
     const now = Date.now();
-    const fixedDate = new Date(now + 30 * DAY).toISOString();
-    const created = await createMessageFor(owner.token, {
-      recipient_user_id: recipient.id,
-      rules: [
-        { trigger_type: 'missed_checkins', trigger_value: 1, expire_window: 0 },
-        { trigger_type: 'fixed_date', trigger_value: fixedDate, expire_window: 1 },
-      ],
-    });
+    const { created, fixedDate } = await messageWaitingForAFixedDateAnd(now, { trigger_type: 'missed_checkins', trigger_value: 1, expire_window: 0 });
     // Its clock wakes at the fixed date: the missed check-in rule waits for a canary event.
     expect((await messageRow(created.id))!.timer_due_at).toBe(Date.parse(fixedDate));
 
@@ -63,16 +66,8 @@ const clocksOutOfReach = {
 
 describe("a message whose sender's death was confirmed while its release clock could not be reached", () => {
   it('has its timer marked unknown, and the reconciler releases it then, not at the later fixed date its timer held', async () => {
-    const [owner, recipient] = await Promise.all([signedInUser(), signedInUser()]);
     const now = Date.now();
-    const fixedDate = new Date(now + 30 * DAY).toISOString();
-    const created = await createMessageFor(owner.token, {
-      recipient_user_id: recipient.id,
-      rules: [
-        { trigger_type: 'fixed_date', trigger_value: fixedDate, expire_window: 1 },
-        { trigger_type: 'delay_after_death', trigger_value: 0, expire_window: 0 },
-      ],
-    });
+    const { owner, created, fixedDate } = await messageWaitingForAFixedDateAnd(now, { trigger_type: 'delay_after_death', trigger_value: 0, expire_window: 0 });
     expect((await messageRow(created.id))!.timer_due_at).toBe(Date.parse(fixedDate));
 
     // The death is confirmed a minute ago; the sync of the message's clock that follows fails.
