@@ -42,8 +42,9 @@ describe('a grace reminder whose job crashed after the channel accepted it', () 
   }
 
   it('counts as delivered when the channel first accepted it, not when the retry ran', async () => {
-    // The email is accepted; then marking the notice sent fails (the Worker is gone): the job throws.
-    const { deliveredAt, graceStart, copies } = await reminderWhoseFirstTryCrashes(/^update "owner_notices" set .*"status" = /i);
+    // The email is accepted; then marking the notice sent (the one write that sets sent_at) fails (the Worker is gone):
+    // the job throws.
+    const { deliveredAt, graceStart, copies } = await reminderWhoseFirstTryCrashes(/^update "owner_notices" set .*"sent_at" = /i);
     expect(deliveredAt).toBe(graceStart);
     expect(copies, 'one email reached the owner').toBe(1);
   });

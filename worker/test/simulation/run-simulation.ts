@@ -1106,17 +1106,10 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
 
 /** The messages of `senders` (vault items apart: their yearly copies are the engine's) whose ids `written` lacks. */
 async function messagesNoOneWrote(senders: readonly string[], written: ReadonlySet<string>) {
-  const found: { sender: number; id: string }[] = [];
-  for (let i = 0; i < senders.length; i += 50) {
-    const chunk = senders.slice(i, i + 50);
-    const { results } = await env.DB.prepare(
-      `SELECT id, sender_id FROM messages WHERE vault_item_id IS NULL AND sender_id IN (${chunk.map(() => '?').join(',')})`,
-    )
-      .bind(...chunk)
-      .all<{ id: string; sender_id: string }>();
-    for (const r of results) if (!written.has(r.id)) found.push({ sender: senders.indexOf(r.sender_id), id: r.id });
-  }
-  return found;
+  const { results } = await env.DB.prepare('SELECT id, sender_id FROM messages WHERE vault_item_id IS NULL AND sender_id IN (SELECT value FROM json_each(?))')
+    .bind(JSON.stringify(senders))
+    .all<{ id: string; sender_id: string }>();
+  return results.filter((r) => !written.has(r.id)).map((r) => ({ sender: senders.indexOf(r.sender_id), id: r.id }));
 }
 
 /** D1's size in bytes, as a round trip's meta tells it. */
