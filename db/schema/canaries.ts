@@ -1,4 +1,5 @@
-import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { sql } from 'drizzle-orm';
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { users } from './users';
 
 /** The stored form of a calendar schedule (validated by the Worker's contract before it is written). */
@@ -45,8 +46,18 @@ export const canaries = sqliteTable(
     schedule: text('schedule', { mode: 'json' }).$type<TCanaryScheduleJson>(),
     /** The end of a vacation pause (at most 60 days): no deadline falls before it. */
     paused_until: integer('paused_until', { mode: 'timestamp_ms' }),
+    /**
+     * The create call's `idempotency_key` and a SHA-256 digest of its input, when it sent one: the same call sent
+     * again answers with this canary instead of writing a second (docs/decisions/create-retries.md).
+     */
+    create_key: text('create_key'),
+    create_digest: text('create_digest'),
   },
-  (t) => [index('canaries_user_idx').on(t.user_id)],
+  (t) => [
+    index('canaries_user_idx').on(t.user_id),
+    // The key is unique per owner in the write itself: two tries of one create racing each other write one canary.
+    uniqueIndex('canaries_create_key').on(t.user_id, t.create_key).where(sql`${t.create_key} IS NOT NULL`),
+  ],
 );
 
 export type Canary = typeof canaries.$inferSelect;

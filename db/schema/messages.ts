@@ -68,7 +68,7 @@ export const messages = sqliteTable(
     /**
      * The sender's `idempotency_key` of the create call that wrote it, and a digest of that call's input: a create
      * sent again with the same key (its first answer lost) gets this message back instead of writing a second
-     * (docs/decisions/message-create-retries.md). Null for messages created without one.
+     * (docs/decisions/create-retries.md). Null for messages created without one.
      */
     create_key: text('create_key'),
     create_digest: text('create_digest'),

@@ -9,7 +9,7 @@ import { api, signedInUser } from './helpers/api';
 import { messageRow } from './helpers/messages';
 
 /**
- * A create sent again after its answer was lost (docs/decisions/message-create-retries.md): with the same
+ * A create sent again after its answer was lost (docs/decisions/create-retries.md): with the same
  * idempotency_key it answers with the message the first try wrote, and writes no second.
  */
 const body = (recipientId: string, key: string, overrides: Record<string, unknown> = {}) => ({

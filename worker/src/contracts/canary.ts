@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CANARY_NOTICE_KINDS, NOTICE_CHANNELS } from '@afterword/db/enums';
 import { PAUSE_MAX_DAYS, ZCanarySchedule } from './canary-schedule';
+import { ZIdempotencyKey } from './idempotency';
 
 /** docs/server-rules.md "Canaries and check-ins": an interval is whole seconds from one minute to 400 days. */
 export const INTERVAL_MIN_SECONDS = 60;
@@ -37,6 +38,8 @@ export const ZCreateCanaryInput = z.object({
   interval_seconds: ZIntervalSeconds.default(DEFAULT_INTERVAL_SECONDS),
   name: ZCanaryName,
   schedule: ZCanarySchedule.optional().nullable().describe('A calendar schedule; absent or null: deadlines every `interval_seconds` after the last check-in'),
+  /** Optional: sent again with the same key and input, the call answers with the canary its first try wrote. */
+  idempotency_key: ZIdempotencyKey,
 });
 export type TCreateCanaryInput = z.input<typeof ZCreateCanaryInput>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZIdempotencyKey } from './idempotency';
 import { DELIVERY_METHODS, MESSAGE_RULE_TYPES, MESSAGE_STATUSES, TRIGGER_TYPES } from '@afterword/db/enums';
 
 export { DELIVERY_METHODS, MESSAGE_RULE_TYPES, MESSAGE_STATUSES, TRIGGER_TYPES };
@@ -134,18 +135,8 @@ export const ZCreateMessageInput = z.object({
   consent: z.literal(true, { message: 'consent must be true' }),
   /** Size is checked on the decoded bytes (413 past 10 MB) and bounded by this call's body limit. */
   audio_base64: z.string().optional().nullable(),
-  /**
-   * Optional, chosen by the caller once per message it means to write (a UUID): the same call sent again with it
-   * — its first answer lost — answers with the message the first wrote instead of writing a second; with another
-   * input, 409 (docs/decisions/message-create-retries.md).
-   */
-  idempotency_key: z
-    .string({ message: 'idempotency_key must be a string' })
-    .trim()
-    .min(8, { message: 'idempotency_key must be 8 to 100 characters' })
-    .max(100, { message: 'idempotency_key must be 8 to 100 characters' })
-    .optional()
-    .nullable(),
+  /** Optional: sent again with the same key and input, the call answers with the message its first try wrote. */
+  idempotency_key: ZIdempotencyKey,
 });
 export type TCreateMessageInput = z.input<typeof ZCreateMessageInput>;
 export type TCreateMessage = z.output<typeof ZCreateMessageInput>;

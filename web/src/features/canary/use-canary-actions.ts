@@ -1,5 +1,7 @@
 import type { TCreateCanaryInput, TUpdateCanaryInput } from '@afterword/worker/contracts/canary';
+import { useState } from 'react';
 import { toast, toastApiError } from '../../components/toast';
+import { createRetryKeys } from '../../lib/create-retry-keys';
 import { type FieldIssue, readApiError } from '../../lib/api-error';
 import { trpc } from '../../lib/trpc';
 import { cacheCanaryToken } from './canary-token';
@@ -44,11 +46,16 @@ export function useCreateCanary() {
     },
     onError: toastApiError('Could not create the canary. Please try again.'),
   });
+  // Sent again after a failure, the same canary keeps its key: the server writes it once (lib/create-retry-keys.ts).
+  const [keys] = useState(() => createRetryKeys<TCreateCanaryInput>());
   return {
     /** Resolves true when the canary was created (the form then clears itself). */
     create: (input: TCreateCanaryInput) =>
-      mutation.mutateAsync(input).then(
-        () => true,
+      mutation.mutateAsync(keys.keyed(input)).then(
+        () => {
+          keys.created();
+          return true;
+        },
         () => false,
       ),
     pending: mutation.isPending,

@@ -94,7 +94,7 @@ export async function buildMessageInput(
 /**
  * `build`, but a form sent again unchanged (every value the same, by identity) gets the input built for its last
  * try again: an encrypted message is then not sealed anew (new keys and nonces each time), so its retry is the
- * same input and keeps its idempotency key (create-retry-key.ts; docs/decisions/message-create-retries.md). A
+ * same input and keeps its idempotency key (lib/create-retry-keys.ts; docs/decisions/create-retries.md). A
  * build that failed is not kept.
  */
 export function reusingLastInput(build: (values: MessageFormValues) => Promise<TCreateMessageInput>) {

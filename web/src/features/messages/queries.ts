@@ -2,7 +2,7 @@ import type { TCreateMessageInput } from '@afterword/worker/contracts/messages';
 import { useState } from 'react';
 import { toast, toastApiError } from '../../components/toast';
 import { trpc } from '../../lib/trpc';
-import { createRetryKeys } from './create-retry-key';
+import { createRetryKeys } from '../../lib/create-retry-keys';
 
 /** While a message may still change on its own (a rule fires, a channel answers), re-read it this often. */
 export const MESSAGE_REFRESH_MS = 5_000;
@@ -31,8 +31,8 @@ export function useRefreshMessages() {
 export function useCreateMessage() {
   const refresh = useRefreshMessages();
   const mutation = trpc.message.create.useMutation({ onSuccess: () => void refresh() });
-  // Sent again after a failure, the same message keeps its key: the server writes it once (create-retry-key.ts).
-  const [keys] = useState(() => createRetryKeys());
+  // Sent again after a failure, the same message keeps its key: the server writes it once (lib/create-retry-keys.ts).
+  const [keys] = useState(() => createRetryKeys<TCreateMessageInput>());
   return async (input: TCreateMessageInput) => {
     const created = await mutation.mutateAsync(keys.keyed(input));
     keys.created();

@@ -1,8 +1,11 @@
-import type { User } from '@afterword/db/schema';
+import { schema } from '@afterword/db';
+import type { Canary, User } from '@afterword/db/schema';
+import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { canaryLabel, type ZCreateCanaryInput } from '../../contracts/canary';
 import { PLAN_LIMITS } from '../../contracts/plans';
 import type { ServiceContext } from '../../env';
+import { isKeyClash, keyAndDigestOf, sameCreate } from '../../lib/create-retry';
 import { AppError } from '../../lib/errors';
 import { ifInserted, insertWithinLimits, type Limit, wrote } from '../../lib/limited-insert';
 import { canaryTokenHash, legacyCanaryToken } from './canary-token';
@@ -25,11 +28,15 @@ export const canaryLimit = (user: Pick<User, 'id' | 'plan'>): Limit => ({
 
 /**
  * A new canary starts its first cycle now (docs/server-rules.md "Canaries and check-ins": last_check_in =
- * created_at) with its timer armed.
+ * created_at) with its timer armed. With an `idempotency_key`, a call sent again after its answer was lost gets
+ * the canary the first try wrote (its timer armed again, should the first try have died before) instead of a
+ * second canary or the plan's limit (docs/decisions/create-retries.md).
  */
 export async function createCanary(ctx: ServiceContext, user: User, input: z.output<typeof ZCreateCanaryInput>) {
+  // No look-up first: a try sent again is refused by the write itself — by the key's unique index, or by the plan's
+  // limit when its own first try took the last place — and then reads the canary its key names.
+  const retry = input.idempotency_key ? await keyAndDigestOf(input) : null;
   const limit = canaryLimit(user);
-
   const now = ctx.now();
   const id = crypto.randomUUID();
   const row = {
@@ -45,27 +52,58 @@ export async function createCanary(ctx: ServiceContext, user: User, input: z.out
     timer_due_at: null,
     created_at: now,
     paused_until: null,
+    create_key: retry?.key ?? null,
+    create_digest: retry?.digest ?? null,
   };
   const db = ctx.env.DB;
-  const [created] = await db.batch([
-    insertWithinLimits(db, 'canaries', row, [limit]),
-    insertWithinLimits(
-      db,
-      'activity',
-      {
-        id: crypto.randomUUID(),
-        user_id: user.id,
-        canary_id: id,
-        kind: 'canary_created',
-        source: 'web',
-        summary: `Created canary "${canaryLabel(input.name)}".`,
-        created_at: now,
-      },
-      [],
-      ifInserted('canaries', id),
-    ),
-  ]);
-  if (!wrote(created)) throw planLimitError(user, limit.max);
+  let created: D1Result | undefined;
+  try {
+    [created] = await db.batch([
+      insertWithinLimits(db, 'canaries', row, [limit]),
+      insertWithinLimits(
+        db,
+        'activity',
+        {
+          id: crypto.randomUUID(),
+          user_id: user.id,
+          canary_id: id,
+          kind: 'canary_created',
+          source: 'web',
+          summary: `Created canary "${canaryLabel(input.name)}".`,
+          created_at: now,
+        },
+        [],
+        ifInserted('canaries', id),
+      ),
+    ]);
+  } catch (err) {
+    // Another try of this create wrote first (the key's unique index): its canary is the answer (409 for another input).
+    const raced = retry && isKeyClash(err, 'canaries', 'user_id') ? await canaryOfKey(ctx, user.id, retry) : null;
+    if (raced) return armedAgain(ctx, raced);
+    throw err;
+  }
+  if (!wrote(created)) {
+    // This create's earlier try, or one racing it, may have taken the plan's last place with this very canary.
+    const raced = retry ? await canaryOfKey(ctx, user.id, retry) : null;
+    if (raced) return armedAgain(ctx, raced);
+    throw planLimitError(user, limit.max);
+  }
   await armCanaryTimer(ctx.env, id);
   return toCanaryView(ctx, row);
+}
+
+/** The owner's canary an earlier try with this key wrote, or null; 409 when that try came with another input. */
+async function canaryOfKey(ctx: ServiceContext, userId: string, retry: { key: string; digest: string }): Promise<Canary | null> {
+  const [found] = await ctx.db
+    .select()
+    .from(schema.canaries)
+    .where(and(eq(schema.canaries.user_id, userId), eq(schema.canaries.create_key, retry.key)))
+    .limit(1);
+  return sameCreate(found && { id: found.id, digest: found.create_digest }, retry.digest, 'canary') ? found! : null;
+}
+
+/** The earlier try's canary, its timer armed again (the first try may have died before it did: safe to repeat). */
+async function armedAgain(ctx: ServiceContext, canary: Canary) {
+  await armCanaryTimer(ctx.env, canary.id);
+  return toCanaryView(ctx, canary);
 }

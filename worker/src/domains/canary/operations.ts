@@ -47,11 +47,12 @@ export const canaryOperations = [
       limits: [{ what: 'canaries', max: 'plan', per: 'account', refusal: 403 }],
       summary: 'Create a canary',
       description:
-        'A check-in timer: miss its deadline (`interval_seconds` after the last check-in) and the messages with a missed-check-ins rule start to arm. With an optional calendar `schedule` (weekly on chosen days, monthly on a day or a weekday such as the first Monday, at a wall time in an IANA time zone, with `grace_seconds`), the deadline is instead the first scheduled time after the last check-in plus the grace period; a wall time skipped by a DST change moves forward by the gap, a repeated one is its later instant, so a deadline is never early. The plan limits how many canaries an account may have (403 with an upgrade hint).',
+        "A check-in timer: miss its deadline (`interval_seconds` after the last check-in) and the messages with a missed-check-ins rule start to arm. With an optional calendar `schedule` (weekly on chosen days, monthly on a day or a weekday such as the first Monday, at a wall time in an IANA time zone, with `grace_seconds`), the deadline is instead the first scheduled time after the last check-in plus the grace period; a wall time skipped by a DST change moves forward by the gap, a repeated one is its later instant, so a deadline is never early. The plan limits how many canaries an account may have (403 with an upgrade hint). Sent again with the same optional `idempotency_key` and input (its first answer lost), the call answers with the canary its first try wrote, never a second canary nor the plan's limit.",
       tags,
       responses: {
         201: { description: 'The canary, with its check-in `token`' },
         403: { description: "The plan's canary limit is reached (or an API key called)" },
+        409: { description: '`idempotency_key` was already used for a canary with a different input' },
         422: { description: 'An invalid interval or schedule (unknown time zone, no weekday, grace too long)' },
       },
     },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createRetryKeys } from './create-retry-key';
+import type { TCreateMessageInput } from '@afterword/worker/contracts/messages';
+import { createRetryKeys } from './create-retry-keys';
 
 const letter = {
   recipient_user_id: '00000000-0000-4000-8000-000000000001',
@@ -11,7 +12,7 @@ const letter = {
 describe('the key a message is created with', () => {
   const counting = () => {
     let n = 0;
-    return createRetryKeys(() => `key-${++n}`);
+    return createRetryKeys<TCreateMessageInput>(() => `key-${++n}`);
   };
 
   it('stays the same while the owner sends the same message again after a failure', () => {
