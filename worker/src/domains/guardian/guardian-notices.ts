@@ -66,7 +66,9 @@ export async function enqueueGuardianNotices(ctx: Pick<ServiceContext, 'env'>, i
  * with us). Locally the outbox row belongs to the guardian's account — the one that accepted, or for an
  * invitation the account with that address, if any. A sandbox notice goes to the outbox whatever the
  * transports. Marked sent after sending: a crash re-sends, and the idempotency key lets the outbox and
- * providers drop the repeat.
+ * providers drop the repeat. The write that marks it lets go of its body (`text` becomes empty), as an owner's
+ * notice does (docs/decisions/notifications.md "A sent notice keeps its subject, not its body"): an invitation's
+ * body carries its accept link, whose token is otherwise stored only as a hash.
  */
 export async function sendGuardianNotice(ctx: ServiceContext, noticeId: string, channels?: Channels): Promise<'sent' | 'none'> {
   const [row] = await ctx.db
@@ -91,7 +93,7 @@ export async function sendGuardianNotice(ctx: ServiceContext, noticeId: string, 
   if (!result.ok) log.warn('guardian notice refused by the channel', { notice_id: notice.id, kind: notice.kind, error: result.error });
   await ctx.db
     .update(schema.guardianNotices)
-    .set({ status: 'sent', sent_at: ctx.now() })
+    .set({ status: 'sent', sent_at: ctx.now(), text: '' })
     .where(and(eq(schema.guardianNotices.id, notice.id), eq(schema.guardianNotices.status, 'pending')));
   return 'sent';
 }

@@ -33,7 +33,8 @@ data/*.json     One file per kind of record: every row that is yours (your accou
                 history, messages you wrote and those released to you, guardians and the ladder, vault
                 items, notices, API keys and webhooks, …). Secrets are left out: your password's hash,
                 session, API-key and reset-token hashes, webhook signing secrets and canary tokens. A notice
-                we sent you keeps its subject and where it went; its body is kept only until a channel took it.
+                we sent (to you, or to a guardian) keeps its subject and where it went; its body is kept
+                only until a channel took it.
 files/          Your recordings, attachments and vault files, and those released to you, byte for byte
                 as stored. Files ending in .enc are end-to-end encrypted: we never had their keys.
 manifest.json   Each file's size and SHA-256, to check the archive is whole.
