@@ -31,8 +31,16 @@ export const contacts = sqliteTable(
     /** When the invitation email was handed to the channel (null until the JOBS consumer sent it). */
     invitation_sent_at: integer('invitation_sent_at', { mode: 'timestamp_ms' }),
     responded_at: integer('responded_at', { mode: 'timestamp_ms' }),
+    /**
+     * The invitation call's `idempotency_key` and a SHA-256 digest of its input, when it sent one: the same call sent
+     * again answers with this invitation instead of "already invited" (docs/decisions/create-retries.md).
+     */
+    create_key: text('create_key'),
+    create_digest: text('create_digest'),
   },
   (t) => [
+    // The key is unique per owner in the write itself.
+    uniqueIndex('contacts_create_key').on(t.owner_id, t.create_key).where(sql`${t.create_key} IS NOT NULL`),
     uniqueIndex('contacts_live_email').on(t.owner_id, t.email).where(sql`status IN ('invited', 'accepted')`),
     uniqueIndex('contacts_accepted_pair').on(t.owner_id, t.contact_user_id).where(sql`status = 'accepted'`),
     index('contacts_owner_idx').on(t.owner_id, t.status),

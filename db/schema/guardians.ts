@@ -32,8 +32,16 @@ export const guardians = sqliteTable(
     invited_at: integer('invited_at', { mode: 'timestamp_ms' }).notNull(),
     responded_at: integer('responded_at', { mode: 'timestamp_ms' }),
     ended_at: integer('ended_at', { mode: 'timestamp_ms' }),
+    /**
+     * The invitation call's `idempotency_key` and a SHA-256 digest of its input, when it sent one: the same call sent
+     * again answers with this invitation instead of "already invited" (docs/decisions/create-retries.md).
+     */
+    create_key: text('create_key'),
+    create_digest: text('create_digest'),
   },
   (t) => [
+    // The key is unique per owner in the write itself.
+    uniqueIndex('guardians_create_key').on(t.owner_id, t.create_key).where(sql`${t.create_key} IS NOT NULL`),
     uniqueIndex('guardians_live_email').on(t.owner_id, t.email).where(sql`status IN ('invited', 'active')`),
     uniqueIndex('guardians_active_account').on(t.owner_id, t.guardian_user_id).where(sql`status = 'active'`),
     index('guardians_owner_idx').on(t.owner_id, t.status),

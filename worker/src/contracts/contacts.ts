@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZEmail } from './auth';
+import { ZIdempotencyKey } from './idempotency';
 
 /**
  * Contacts (docs/decisions/contacts.md): POST /api/contacts invites an address, the
@@ -14,7 +15,11 @@ export const MAX_CONTACT_INVITATIONS_PER_DAY = 20;
 export const CONTACT_STATUSES = ['invited', 'accepted', 'declined'] as const;
 
 /** POST /api/contacts. */
-export const ZAddContactInput = z.object({ email: ZEmail });
+export const ZAddContactInput = z.object({
+  email: ZEmail,
+  /** Optional: sent again with the same key and input, the call answers with the invitation its first try wrote. */
+  idempotency_key: ZIdempotencyKey,
+});
 export type TAddContactInput = z.output<typeof ZAddContactInput>;
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZEmail } from './auth';
+import { ZIdempotencyKey } from './idempotency';
 
 /**
  * Guardians and the ladder to a confirmed death (docs/server-rules.md "Guardians and death confirmation";
@@ -28,6 +29,8 @@ export const isLiveGuardian = (status: GuardianStatus) => (LIVE_GUARDIAN_STATUSE
 export const ZAssignGuardianInput = z.object({
   email: ZEmail,
   consent: z.literal(true, { message: 'consent must be true: confirm that this person agreed to be asked about you' }),
+  /** Optional: sent again with the same key and input, the call answers with the invitation its first try wrote. */
+  idempotency_key: ZIdempotencyKey,
 });
 export type TAssignGuardianInput = z.output<typeof ZAssignGuardianInput>;
 

@@ -1,5 +1,6 @@
 import { AppError } from './errors';
 import { hashSecret } from './secrets';
+import { isUniqueViolation } from './constraint-violation';
 
 /**
  * What every create that takes an `idempotency_key` shares (docs/decisions/create-retries.md): the key and a digest
@@ -27,5 +28,4 @@ export function sameCreate(found: { id: string; digest: string | null } | undefi
 }
 
 /** Whether a failed write clashed with `table`'s unique index on (`ownerColumn`, create_key): another try of the same create wrote first. */
-export const isKeyClash = (err: unknown, table: string, ownerColumn: string) =>
-  new RegExp(`UNIQUE constraint failed: ${table}\\.${ownerColumn}, ${table}\\.create_key`).test(String(err));
+export const isKeyClash = (err: unknown, table: string, ownerColumn: string) => isUniqueViolation(err, `${table}.${ownerColumn}, ${table}.create_key`);

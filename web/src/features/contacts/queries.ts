@@ -1,5 +1,7 @@
-import { useCallback, useMemo } from 'react';
+import type { TAddContactInput } from '@afterword/worker/contracts/contacts';
+import { useCallback, useMemo, useState } from 'react';
 import { toast, toastApiError } from '../../components/toast';
+import { createRetryKeys } from '../../lib/create-retry-keys';
 import { trpc } from '../../lib/trpc';
 import { contactOptions, type ContactOption, type Reachability } from './types';
 
@@ -15,10 +17,15 @@ export function useContactActions() {
     },
     onError: toastApiError('Could not remove the contact. Please try again.'),
   });
+  // Sent again after a failure, the same invitation keeps its key: the server writes it once (lib/create-retry-keys.ts).
+  const [keys] = useState(() => createRetryKeys<TAddContactInput>());
   return {
     add: (email: string) =>
-      add.mutateAsync({ email }).then(
-        () => true,
+      add.mutateAsync(keys.keyed({ email })).then(
+        () => {
+          keys.created();
+          return true;
+        },
         () => false,
       ),
     addPending: add.isPending,

@@ -1,4 +1,7 @@
+import type { TAssignGuardianInput } from '@afterword/worker/contracts/guardian';
+import { useState } from 'react';
 import { toast, toastApiError } from '../../components/toast';
+import { createRetryKeys } from '../../lib/create-retry-keys';
 import { trpc } from '../../lib/trpc';
 import { formatDateTime } from '../../lib/format-time';
 import { T } from './texts';
@@ -23,8 +26,14 @@ export function useGuardianActions() {
     },
     onError: toastApiError('Could not revoke the guardian. Please try again.'),
   });
+  // Sent again after a failure, the same invitation keeps its key: the server writes it once (lib/create-retry-keys.ts).
+  const [keys] = useState(() => createRetryKeys<TAssignGuardianInput>());
   return {
-    assign: (input: { email: string; consent: true }) => assign.mutateAsync(input).then(ok, no),
+    assign: (input: TAssignGuardianInput) =>
+      assign.mutateAsync(keys.keyed(input)).then(() => {
+        keys.created();
+        return true;
+      }, no),
     assignPending: assign.isPending,
     revoke: (id: string) => revoke.mutateAsync({ id }).then(ok, no),
     revokePending: revoke.isPending,

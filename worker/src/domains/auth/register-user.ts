@@ -7,6 +7,7 @@ import { AppError } from '../../lib/errors';
 import { hashPassword } from '../../lib/kdf';
 import { isCommonPassword } from './common-passwords';
 import { toMe } from './user-profile';
+import { isUniqueViolation } from '../../lib/constraint-violation';
 
 const emailTaken = () => new AppError('CONFLICT', 'An account with this email already exists');
 
@@ -50,7 +51,7 @@ export async function insertUser(ctx: ServiceContext, input: z.output<typeof ZRe
     await ctx.db.insert(schema.users).values(user);
   } catch (err) {
     // Two registrations racing for one email: the unique index decides, the loser gets 409.
-    if (String(err).includes('UNIQUE constraint failed')) throw emailTaken();
+    if (isUniqueViolation(err)) throw emailTaken();
     throw err;
   }
   return toMe(user);

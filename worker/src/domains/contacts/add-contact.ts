@@ -4,11 +4,13 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { MAX_CONTACT_INVITATIONS_PER_DAY, type TAddContactInput, type TContactView } from '../../contracts/contacts';
 import type { ContactInvitationJob } from '../../contracts/jobs';
 import type { ServiceContext } from '../../env';
+import { keyAndDigestOf, sameCreate } from '../../lib/create-retry';
 import { AppError, bodyFieldError } from '../../lib/errors';
 import { log } from '../../lib/logger';
 import { countInWindow, tooManyInWindow } from '../../lib/rate-window';
 import { hashSecret, newSecretToken } from '../../lib/secrets';
 import { toContactView } from './contact-records';
+import { isUniqueViolation } from '../../lib/constraint-violation';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -20,6 +22,11 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  */
 export async function addContact(ctx: ServiceContext, owner: User, input: TAddContactInput): Promise<TContactView> {
   if (input.email === owner.email) throw bodyFieldError('email', 'This is your own email: invite someone else', 'self_invitation');
+  // Sent again after its answer was lost (docs/decisions/create-retries.md): the invitation its first try wrote,
+  // counted once in the day's invitations.
+  const retry = input.idempotency_key ? await keyAndDigestOf(input) : null;
+  const earlier = retry ? await invitationOfKey(ctx, owner.id, retry) : null;
+  if (earlier) return toContactView(earlier, owner.id, null);
   const now = ctx.now().getTime();
   const [live] = await ctx.db
     .select({ status: schema.contacts.status })
@@ -39,10 +46,15 @@ export async function addContact(ctx: ServiceContext, owner: User, input: TAddCo
       status: 'invited',
       invite_token_hash: await hashSecret(token),
       invited_at: new Date(now),
+      create_key: retry?.key ?? null,
+      create_digest: retry?.digest ?? null,
     });
   } catch (err) {
-    // Two invitations of one address at once: the partial unique index lets one through.
-    if (String(err).includes('UNIQUE')) throw alreadyThere(input.email, 'invited');
+    // Two invitations of one address at once: the partial unique index lets one through — this very invitation's
+    // other try, when they share a key.
+    const raced = retry && isUniqueViolation(err) ? await invitationOfKey(ctx, owner.id, retry) : null;
+    if (raced) return toContactView(raced, owner.id, null);
+    if (isUniqueViolation(err)) throw alreadyThere(input.email, 'invited');
     throw err;
   }
   try {
@@ -53,6 +65,16 @@ export async function addContact(ctx: ServiceContext, owner: User, input: TAddCo
   }
   const [row] = await ctx.db.select().from(schema.contacts).where(eq(schema.contacts.id, id));
   return toContactView(row!, owner.id, null);
+}
+
+/** The owner's invitation an earlier try with this key wrote, or null; 409 when that try came with another input. */
+async function invitationOfKey(ctx: ServiceContext, ownerId: string, retry: { key: string; digest: string }) {
+  const [found] = await ctx.db
+    .select()
+    .from(schema.contacts)
+    .where(and(eq(schema.contacts.owner_id, ownerId), eq(schema.contacts.create_key, retry.key)))
+    .limit(1);
+  return sameCreate(found && { id: found.id, digest: found.create_digest }, retry.digest, 'contact invitation') ? found! : null;
 }
 
 /**

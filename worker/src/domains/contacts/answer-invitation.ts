@@ -9,6 +9,7 @@ import { appOrigin } from '../../lib/app-origin';
 import { hashSecret } from '../../lib/secrets';
 import { enqueueOwnerNotice, insertOwnerNotice } from '../notify/enqueue-owner-notice';
 import { CONTACT_INVITATION_INVALID, personName } from './contact-records';
+import { isUniqueViolation } from '../../lib/constraint-violation';
 
 /**
  * POST /api/contacts/accept | decline {token}, signed in. The token is the proof: whoever holds the
@@ -62,7 +63,7 @@ export async function answerContactInvitation(ctx: ServiceContext, user: User, t
         : []),
     ]);
   } catch (err) {
-    if (String(err).includes('UNIQUE')) throw new AppError('CONFLICT', `You and ${inviter} are already contacts`);
+    if (isUniqueViolation(err)) throw new AppError('CONFLICT', `You and ${inviter} are already contacts`);
     throw err;
   }
   if (results[0]!.meta.changes !== 1) throw new AppError('NOT_FOUND', CONTACT_INVITATION_INVALID);

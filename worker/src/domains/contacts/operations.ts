@@ -43,7 +43,7 @@ export const contactsOperations = [
       tags,
       responses: {
         201: { description: 'The contact, `invited`' },
-        409: { description: 'This address is already invited or your contact' },
+        409: { description: 'This address is already invited or your contact, or `idempotency_key` was already used with another input' },
         422: { description: 'The email is invalid or your own' },
         429: { description: 'More than 20 invitations in 24 hours' },
       },

@@ -9,6 +9,7 @@ import { AppError } from '../../lib/errors';
 import { hashSecret } from '../../lib/secrets';
 import { enqueueOwnerNotice, insertOwnerNotice } from '../notify/enqueue-owner-notice';
 import { guardianActor, guardianNotFound, ifRecorded, INVITATION_INVALID, personName, recordStep } from './ladder-records';
+import { isUniqueViolation } from '../../lib/constraint-violation';
 
 /*
  * What the guardian does to the guardianship itself: accept or decline an invitation, resign.
@@ -77,7 +78,7 @@ export async function answerInvitation(ctx: ServiceContext, user: User, token: s
       ),
     ]);
   } catch (err) {
-    if (String(err).includes('UNIQUE')) throw new AppError('CONFLICT', `You are already a guardian of ${ownerName}`);
+    if (isUniqueViolation(err)) throw new AppError('CONFLICT', `You are already a guardian of ${ownerName}`);
     throw err;
   }
   if (results[0]!.meta.changes !== 1) throw new AppError('NOT_FOUND', INVITATION_INVALID);

@@ -7,12 +7,14 @@ import type { Guardian, User } from '@afterword/db/schema';
 import { and, desc, eq } from 'drizzle-orm';
 import { MAX_GUARDIANS, MAX_INVITATIONS_PER_DAY, type TAssignGuardianInput, type TGuardianView } from '../../contracts/guardian';
 import type { ServiceContext } from '../../env';
+import { keyAndDigestOf, sameCreate } from '../../lib/create-retry';
 import { AppError, bodyFieldError } from '../../lib/errors';
 import { hashSecret, newSecretToken } from '../../lib/secrets';
 import { enqueueGuardianNotices, noticeToGuardian } from './guardian-notices';
 import { returnedIds } from '../../lib/db-batch';
 import { consentWithdrawn, requireConsent } from '../legal/consent-state';
 import { DAY_MS, guardianNotFound, ifRecorded, personName, recordStep } from './ladder-records';
+import { isUniqueViolation } from '../../lib/constraint-violation';
 
 const isLive = (g: Pick<Guardian, 'status'>) => isLiveGuardian(g.status);
 
@@ -42,11 +44,16 @@ export const guardianLimits = (ownerId: string, now: number): [Limit, Limit] => 
 ];
 
 export async function assignGuardian(ctx: ServiceContext, owner: User, input: TAssignGuardianInput): Promise<TGuardianView> {
+  const rows = await ctx.db.select().from(schema.guardians).where(eq(schema.guardians.owner_id, owner.id));
+  // Sent again after its answer was lost (docs/decisions/create-retries.md): the invitation its first try wrote —
+  // even if the guardian consent was withdrawn between, as the answer says what happened.
+  const retry = input.idempotency_key ? await keyAndDigestOf(input) : null;
+  const earlier = retry ? invitationOfKey(rows, retry) : null;
+  if (earlier) return toGuardianView(earlier);
   await requireConsent(ctx, owner.id, 'guardian', consentWithdrawn('guardian', 'no guardian is invited'));
   if (input.email === owner.email)
     throw bodyFieldError('email', 'You cannot be your own guardian: invite someone who would know if something happened to you', 'self_invitation');
   const now = ctx.now().getTime();
-  const rows = await ctx.db.select().from(schema.guardians).where(eq(schema.guardians.owner_id, owner.id));
   const same = rows.find((g) => isLive(g) && g.email === input.email);
   if (same)
     throw new AppError(
@@ -84,7 +91,17 @@ export async function assignGuardian(ctx: ServiceContext, owner: User, input: TA
     insertWithinLimits(
       db,
       'guardians',
-      { id, owner_id: owner.id, email: input.email, guardian_user_id: null, status: 'invited', invite_token_hash: await hashSecret(token), invited_at: now },
+      {
+        id,
+        owner_id: owner.id,
+        email: input.email,
+        guardian_user_id: null,
+        status: 'invited',
+        invite_token_hash: await hashSecret(token),
+        invited_at: now,
+        create_key: retry?.key ?? null,
+        create_digest: retry?.digest ?? null,
+      },
       limits,
     ),
     step.statement,
@@ -111,11 +128,16 @@ export async function assignGuardian(ctx: ServiceContext, owner: User, input: TA
   try {
     results = await db.batch(statements);
   } catch (err) {
-    // Two invitations of one address at once: the partial unique index lets one through.
-    if (String(err).includes('UNIQUE')) throw new AppError('CONFLICT', `${input.email} is already invited: revoke the invitation to send a new one`);
+    // Two invitations of one address at once: the partial unique index lets one through — this very invitation's
+    // other try, when they share a key.
+    const raced = retry && isUniqueViolation(err) ? await invitationRaced(ctx, owner.id, retry) : null;
+    if (raced) return toGuardianView(raced);
+    if (isUniqueViolation(err)) throw new AppError('CONFLICT', `${input.email} is already invited: revoke the invitation to send a new one`);
     throw err;
   }
   if (!wrote(results[0])) {
+    const raced = retry ? await invitationRaced(ctx, owner.id, retry) : null;
+    if (raced) return toGuardianView(raced);
     const broken = await brokenLimit(db, limits);
     if (broken === limits[1]) {
       throw new AppError('TOO_MANY_REQUESTS', `You sent ${MAX_INVITATIONS_PER_DAY} guardian invitations in the last 24 hours: try again later`, {
@@ -130,6 +152,24 @@ export async function assignGuardian(ctx: ServiceContext, owner: User, input: TA
   await enqueueGuardianNotices(ctx, returnedIds(results.slice(2)));
   const [row] = await ctx.db.select().from(schema.guardians).where(eq(schema.guardians.id, id));
   return toGuardianView(row!);
+}
+
+/** The owner's invitation an earlier try with this key wrote, among `rows`; 409 when that try came with another input. */
+function invitationOfKey<G extends { id: string; create_key: string | null; create_digest: string | null }>(
+  rows: readonly G[],
+  retry: { key: string; digest: string },
+): G | null {
+  const found = rows.find((g) => g.create_key === retry.key);
+  return sameCreate(found && { id: found.id, digest: found.create_digest }, retry.digest, 'guardian invitation') ? found! : null;
+}
+
+/** After a write another try of this invitation beat (by a unique index or a limit): that try's invitation, if it was one. */
+async function invitationRaced(ctx: ServiceContext, ownerId: string, retry: { key: string; digest: string }) {
+  const rows = await ctx.db
+    .select()
+    .from(schema.guardians)
+    .where(and(eq(schema.guardians.owner_id, ownerId), eq(schema.guardians.create_key, retry.key)));
+  return invitationOfKey(rows, retry);
 }
 
 /** GET /api/guardian/list: the owner's guardians, newest first, with the accepting account's name. */

@@ -55,7 +55,7 @@ export const guardianOperations = [
       responses: {
         201: { description: 'The guardian, `invited`' },
         403: { description: 'You already have 5 guardians (invited or active), or your guardian consent is withdrawn' },
-        409: { description: 'This address is already invited or your guardian' },
+        409: { description: 'This address is already invited or your guardian, or `idempotency_key` was already used with another input' },
         422: { description: 'consent is not true, the email is invalid, or it is your own' },
         429: { description: 'More than 20 invitations in 24 hours' },
       },

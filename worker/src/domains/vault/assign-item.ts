@@ -14,6 +14,7 @@ import { nextWakeAt } from '../messages/release/schedule';
 import { claimToken } from './claim-token';
 import { ruleOf } from './condition';
 import { getVaultItem, vaultAssetNotFound } from './read-vault';
+import { isForeignKeyViolation, isUniqueViolation } from '../../lib/constraint-violation';
 
 const alreadyGiven = () => new AppError('CONFLICT', 'This file is already given to someone: upload it again to give it to another person');
 
@@ -103,9 +104,9 @@ export async function assignVaultItem(ctx: ServiceContext, owner: Pick<User, 'id
     ]);
   } catch (err) {
     // Two assigns of one file at once: the unique index on asset_id let one through.
-    if (String(err).includes('UNIQUE constraint failed')) throw alreadyGiven();
+    if (isUniqueViolation(err)) throw alreadyGiven();
     // Swept as abandoned a moment before (vault/sweep-unassigned.ts): as if it was never uploaded.
-    if (String(err).includes('FOREIGN KEY constraint failed')) throw vaultAssetNotFound();
+    if (isForeignKeyViolation(err)) throw vaultAssetNotFound();
     throw err;
   }
   const loaded = await loadEngineMessage(ctx, messageId);

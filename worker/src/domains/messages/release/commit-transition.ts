@@ -5,6 +5,7 @@ import type { ServiceContext } from '../../../env';
 import { log } from '../../../lib/logger';
 import { consentWithdrawnSql } from '../../legal/consent-state';
 import { enqueueOwnerNotice, insertOwnerNotice } from '../../notify/enqueue-owner-notice';
+import { isUniqueViolation } from '../../../lib/constraint-violation';
 
 export type TransitionCause =
   | 'created'
@@ -114,7 +115,7 @@ export async function commitTransition(ctx: ServiceContext, message: Message, ch
     applied = (results[1]?.meta.changes ?? 0) === 1;
   } catch (err) {
     // The dedupe key was seen before: the whole batch rolled back, nothing changed.
-    if (change.dedupeKey && String(err).includes('UNIQUE constraint failed')) return { applied: false, transitionId };
+    if (change.dedupeKey && isUniqueViolation(err)) return { applied: false, transitionId };
     throw err;
   }
   if (!applied) return { applied, transitionId };
