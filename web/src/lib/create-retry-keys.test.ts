@@ -37,4 +37,21 @@ describe('the key a message is created with', () => {
   it('sends the rest of the input unchanged', () => {
     expect(counting().keyed(letter)).toEqual({ ...letter, idempotency_key: 'key-1' });
   });
+
+  it('sends through `sending` with the same key after a failure, and a new one after a success', async () => {
+    const keys = counting();
+    const sent: (string | null | undefined)[] = [];
+    const failing = async (input: TCreateMessageInput) => {
+      sent.push(input.idempotency_key);
+      throw new Error('answer lost');
+    };
+    const working = async (input: TCreateMessageInput) => {
+      sent.push(input.idempotency_key);
+      return 'created';
+    };
+    await expect(keys.sending(letter, failing)).rejects.toThrow('answer lost');
+    expect(await keys.sending(letter, working)).toBe('created');
+    await keys.sending(letter, working);
+    expect(sent).toEqual(['key-1', 'key-1', 'key-2']);
+  });
 });

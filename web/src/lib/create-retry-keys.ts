@@ -16,5 +16,11 @@ export function createRetryKeys<T extends { idempotency_key?: string | null }>(n
     created() {
       current = null;
     },
+    /** Sends `input` with its key through `send`; once it was created, the next one gets a new key. */
+    async sending<R>(input: T, send: (keyed: T) => Promise<R>): Promise<R> {
+      const answer = await send(this.keyed(input));
+      this.created();
+      return answer;
+    },
   };
 }

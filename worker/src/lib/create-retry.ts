@@ -19,12 +19,12 @@ export async function keyAndDigestOf(input: { idempotency_key?: string | null })
 export const keyReusedDetail = (thing: string) => `This idempotency_key was already used for a different ${thing}: use a new key for a new ${thing}`;
 
 /**
- * The row an earlier try with this key wrote (its id), or null; 409 when that try came with another input.
- * `found` is the row the key names among its owner's, as the caller's domain reads it.
+ * The row an earlier try with this key wrote, or null; 409 when that try came with another input. `found` is the
+ * row the key names among its owner's, as the caller's domain reads it.
  */
-export function sameCreate(found: { id: string; digest: string | null } | undefined, digest: string, thing: string): string | null {
-  if (found && found.digest !== digest) throw new AppError('CONFLICT', keyReusedDetail(thing));
-  return found?.id ?? null;
+export function keyedRow<R extends { create_digest: string | null }>(found: R | undefined, digest: string, thing: string): R | null {
+  if (found && found.create_digest !== digest) throw new AppError('CONFLICT', keyReusedDetail(thing));
+  return found ?? null;
 }
 
 /** Whether a failed write clashed with `table`'s unique index on (`ownerColumn`, create_key): another try of the same create wrote first. */

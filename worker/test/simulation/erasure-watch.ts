@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test';
 import type { MessageLog, PersonLog } from './behaviour-log';
-import type { Switches } from './instrument';
+import { quietly, type Switches } from './instrument';
 import { ERASED_AFTER_MS } from './oracle';
 import { DAY, HOUR } from './population';
 
@@ -74,23 +74,10 @@ export class ErasureWatch {
     });
   }
 
-  private async quietly<T>(fn: () => Promise<T>): Promise<T> {
-    const counting = this.switches.counting;
-    const faults = this.switches.faults;
-    this.switches.counting = false;
-    this.switches.faults = false;
-    try {
-      return await fn();
-    } finally {
-      this.switches.counting = counting;
-      this.switches.faults = faults;
-    }
-  }
-
   /** Before a cron run: what reached each candidate, and their messages' releases, while their account exists. */
   async beforeCron(people: readonly PersonLog[], messages: readonly MessageLog[], now: number) {
     for (const p of this.candidates(people, now)) {
-      await this.quietly(async () => {
+      await quietly(this.switches, async () => {
         const { results: mail } = await env.DB.prepare(
           `SELECT id, address, created_at, subject, idempotency_key FROM outbox_messages
            WHERE channel IN ('email', 'sms', 'push') AND address IN (?1, ?2, ?3) AND idempotency_key LIKE 'notice:%'`,
@@ -117,7 +104,7 @@ export class ErasureWatch {
   async afterCron(people: readonly PersonLog[], now: number): Promise<void> {
     const watched = this.candidates(people, now);
     if (!watched.length) return;
-    const { results } = await this.quietly(() =>
+    const { results } = await quietly(this.switches, () =>
       env.DB.prepare(`SELECT id FROM users WHERE id IN (${watched.map(() => '?').join(',')})`)
         .bind(...watched.map((p) => p.userId))
         .all<{ id: string }>(),

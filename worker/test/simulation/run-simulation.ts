@@ -14,7 +14,7 @@ import { emptyUsage, type Usage } from './costs';
 import { type Call, runAsCall } from './crash-points';
 import { DEADMAN_WARNING_SUBJECT, ErasureWatch, firstOfEachNotice, type MailRow, nextYearsOf } from './erasure-watch';
 import { DEFAULT_FAULTS, drawOutages, type FaultRates } from './faults';
-import { AlarmBook, type ArmedAlarm, instrument, type Switches } from './instrument';
+import { AlarmBook, type ArmedAlarm, instrument, quietly, type Switches } from './instrument';
 import { DAY, drawPopulation, type MessagePlan, type PersonPlan, type VaultPlan } from './population';
 import { seeded } from './random';
 import { SimQueues, type QueueStats } from './sim-queues';
@@ -930,15 +930,11 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       if (!usage.storedAtHalf && opts.days >= 2 && now >= start + Math.floor(opts.days / 2) * DAY) {
         // The run's own reads: no fault is injected into them (an injected D1 error here failed the whole test, on
         // CI, 2026-11-30: "D1_ERROR: simulated failure (not applied)").
-        switches.counting = false;
-        switches.faults = false;
-        usage.storedAtHalf = {
+        usage.storedAtHalf = await quietly(switches, async () => ({
           day: Math.floor(opts.days / 2),
           d1Bytes: Math.max(0, (await d1Size()) - d1SizeOf(baseline) - (await outboxBytesSince(start))),
           doBytes: Object.values(usage.doBytesByObject).reduce((a, b) => a + b, 0),
-        };
-        switches.counting = true;
-        switches.faults = true;
+        }));
       }
       if (opts.progress && Math.floor((now - start) / DAY) > reportedDay) {
         reportedDay = Math.floor((now - start) / DAY);

@@ -51,11 +51,8 @@ export function useCreateCanary() {
   return {
     /** Resolves true when the canary was created (the form then clears itself). */
     create: (input: TCreateCanaryInput) =>
-      mutation.mutateAsync(keys.keyed(input)).then(
-        () => {
-          keys.created();
-          return true;
-        },
+      keys.sending(input, mutation.mutateAsync).then(
+        () => true,
         () => false,
       ),
     pending: mutation.isPending,

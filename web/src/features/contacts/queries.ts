@@ -21,11 +21,8 @@ export function useContactActions() {
   const [keys] = useState(() => createRetryKeys<TAddContactInput>());
   return {
     add: (email: string) =>
-      add.mutateAsync(keys.keyed({ email })).then(
-        () => {
-          keys.created();
-          return true;
-        },
+      keys.sending({ email }, add.mutateAsync).then(
+        () => true,
         () => false,
       ),
     addPending: add.isPending,

@@ -29,11 +29,7 @@ export function useGuardianActions() {
   // Sent again after a failure, the same invitation keeps its key: the server writes it once (lib/create-retry-keys.ts).
   const [keys] = useState(() => createRetryKeys<TAssignGuardianInput>());
   return {
-    assign: (input: TAssignGuardianInput) =>
-      assign.mutateAsync(keys.keyed(input)).then(() => {
-        keys.created();
-        return true;
-      }, no),
+    assign: (input: TAssignGuardianInput) => keys.sending(input, assign.mutateAsync).then(ok, no),
     assignPending: assign.isPending,
     revoke: (id: string) => revoke.mutateAsync({ id }).then(ok, no),
     revokePending: revoke.isPending,

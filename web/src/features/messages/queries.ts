@@ -33,11 +33,7 @@ export function useCreateMessage() {
   const mutation = trpc.message.create.useMutation({ onSuccess: () => void refresh() });
   // Sent again after a failure, the same message keeps its key: the server writes it once (lib/create-retry-keys.ts).
   const [keys] = useState(() => createRetryKeys<TCreateMessageInput>());
-  return async (input: TCreateMessageInput) => {
-    const created = await mutation.mutateAsync(keys.keyed(input));
-    keys.created();
-    return created;
-  };
+  return (input: TCreateMessageInput) => keys.sending(input, mutation.mutateAsync);
 }
 
 /** Release now and Cancel message (sender only). Each resolves true on success. */

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { canaryLabel, type ZCreateCanaryInput } from '../../contracts/canary';
 import { PLAN_LIMITS } from '../../contracts/plans';
 import type { ServiceContext } from '../../env';
-import { isKeyClash, keyAndDigestOf, sameCreate } from '../../lib/create-retry';
+import { isKeyClash, keyAndDigestOf, keyedRow } from '../../lib/create-retry';
 import { AppError } from '../../lib/errors';
 import { ifInserted, insertWithinLimits, type Limit, wrote } from '../../lib/limited-insert';
 import { canaryTokenHash, legacyCanaryToken } from './canary-token';
@@ -99,7 +99,7 @@ async function canaryOfKey(ctx: ServiceContext, userId: string, retry: { key: st
     .from(schema.canaries)
     .where(and(eq(schema.canaries.user_id, userId), eq(schema.canaries.create_key, retry.key)))
     .limit(1);
-  return sameCreate(found && { id: found.id, digest: found.create_digest }, retry.digest, 'canary') ? found! : null;
+  return keyedRow(found, retry.digest, 'canary');
 }
 
 /** The earlier try's canary, its timer armed again (the first try may have died before it did: safe to repeat). */

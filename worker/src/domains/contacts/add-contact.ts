@@ -4,7 +4,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { MAX_CONTACT_INVITATIONS_PER_DAY, type TAddContactInput, type TContactView } from '../../contracts/contacts';
 import type { ContactInvitationJob } from '../../contracts/jobs';
 import type { ServiceContext } from '../../env';
-import { keyAndDigestOf, sameCreate } from '../../lib/create-retry';
+import { keyAndDigestOf, keyedRow } from '../../lib/create-retry';
 import { AppError, bodyFieldError } from '../../lib/errors';
 import { log } from '../../lib/logger';
 import { countInWindow, tooManyInWindow } from '../../lib/rate-window';
@@ -74,7 +74,7 @@ async function invitationOfKey(ctx: ServiceContext, ownerId: string, retry: { ke
     .from(schema.contacts)
     .where(and(eq(schema.contacts.owner_id, ownerId), eq(schema.contacts.create_key, retry.key)))
     .limit(1);
-  return sameCreate(found && { id: found.id, digest: found.create_digest }, retry.digest, 'contact invitation') ? found! : null;
+  return keyedRow(found, retry.digest, 'contact invitation');
 }
 
 /**

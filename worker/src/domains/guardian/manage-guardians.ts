@@ -7,7 +7,7 @@ import type { Guardian, User } from '@afterword/db/schema';
 import { and, desc, eq } from 'drizzle-orm';
 import { MAX_GUARDIANS, MAX_INVITATIONS_PER_DAY, type TAssignGuardianInput, type TGuardianView } from '../../contracts/guardian';
 import type { ServiceContext } from '../../env';
-import { keyAndDigestOf, sameCreate } from '../../lib/create-retry';
+import { keyAndDigestOf, keyedRow } from '../../lib/create-retry';
 import { AppError, bodyFieldError } from '../../lib/errors';
 import { hashSecret, newSecretToken } from '../../lib/secrets';
 import { enqueueGuardianNotices, noticeToGuardian } from './guardian-notices';
@@ -155,13 +155,12 @@ export async function assignGuardian(ctx: ServiceContext, owner: User, input: TA
 }
 
 /** The owner's invitation an earlier try with this key wrote, among `rows`; 409 when that try came with another input. */
-function invitationOfKey<G extends { id: string; create_key: string | null; create_digest: string | null }>(
-  rows: readonly G[],
-  retry: { key: string; digest: string },
-): G | null {
-  const found = rows.find((g) => g.create_key === retry.key);
-  return sameCreate(found && { id: found.id, digest: found.create_digest }, retry.digest, 'guardian invitation') ? found! : null;
-}
+const invitationOfKey = (rows: readonly Guardian[], retry: { key: string; digest: string }) =>
+  keyedRow(
+    rows.find((g) => g.create_key === retry.key),
+    retry.digest,
+    'guardian invitation',
+  );
 
 /** After a write another try of this invitation beat (by a unique index or a limit): that try's invitation, if it was one. */
 async function invitationRaced(ctx: ServiceContext, ownerId: string, retry: { key: string; digest: string }) {

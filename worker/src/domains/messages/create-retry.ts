@@ -2,7 +2,7 @@ import { schema } from '@afterword/db';
 import { and, eq } from 'drizzle-orm';
 import type { TCreateMessage } from '../../contracts/messages';
 import type { ServiceContext } from '../../env';
-import { isKeyClash, keyAndDigestOf, keyReusedDetail, sameCreate } from '../../lib/create-retry';
+import { isKeyClash, keyAndDigestOf, keyedRow, keyReusedDetail } from '../../lib/create-retry';
 
 export const CREATE_KEY_REUSED = keyReusedDetail('message');
 
@@ -18,11 +18,11 @@ export async function createRetryOf(
 ): Promise<{ key: string; digest: string; existing: string | null }> {
   const { key, digest } = await keyAndDigestOf(input);
   const [row] = await ctx.db
-    .select({ id: schema.messages.id, digest: schema.messages.create_digest })
+    .select({ id: schema.messages.id, create_digest: schema.messages.create_digest })
     .from(schema.messages)
     .where(and(eq(schema.messages.sender_id, senderId), eq(schema.messages.create_key, key)))
     .limit(1);
-  return { key, digest, existing: sameCreate(row, digest, 'message') };
+  return { key, digest, existing: keyedRow(row, digest, 'message')?.id ?? null };
 }
 
 /** Whether a failed write clashed with the key's unique index: another try of the same create wrote first. */
