@@ -44,6 +44,8 @@ export function useKeyActions() {
 export function useWebhookActions() {
   const utils = trpc.useUtils();
   const [testingId, setTestingId] = useState<string | null>(null);
+  /** The webhook being deleted: its attempts log stops re-reading, which would answer 404 once it is gone. */
+  const [removingId, setRemovingId] = useState<string | null>(null);
   const create = trpc.webhooks.create.useMutation({
     onSuccess: async () => {
       toast.success('Webhook created');
@@ -52,11 +54,17 @@ export function useWebhookActions() {
     onError: toastApiError('Could not create the webhook. Please try again.'),
   });
   const remove = trpc.webhooks.remove.useMutation({
+    onMutate: async ({ id }) => {
+      setRemovingId(id);
+      await utils.webhooks.attempts.cancel({ id });
+    },
     onSuccess: async () => {
       toast.success('Webhook deleted');
+      // Awaited before onSettled lets its log read again: by then the list is re-read and the log is gone with it.
       await utils.webhooks.list.invalidate();
     },
     onError: toastApiError('Could not delete the webhook. Please try again.'),
+    onSettled: () => setRemovingId(null),
   });
   const test = trpc.webhooks.test.useMutation({
     onSuccess: async (result, { id }) => {
@@ -83,6 +91,7 @@ export function useWebhookActions() {
         () => false,
       ),
     removePending: remove.isPending,
+    removingId,
     test: (id: string) => {
       setTestingId(id);
       return test.mutateAsync({ id }).then(

@@ -72,7 +72,7 @@ function DeveloperPage() {
             deletePending={hookActions.removePending}
             onTest={hookActions.test}
             testingId={hookActions.testingId}
-            renderAttempts={(w) => <WebhookAttempts webhook={w} />}
+            renderAttempts={(w) => <WebhookAttempts webhook={w} deleting={hookActions.removingId === w.id} />}
           />
         </Card>
         <Card title="Sample payload">
