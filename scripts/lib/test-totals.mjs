@@ -66,6 +66,25 @@ function propertyReplay(message) {
     .join('');
 }
 
+/** How many lines of a failed simulation's timeline the summary keeps: the first failure's story, not the whole log. */
+const TIMELINE_LINES = 40;
+
+/**
+ * The timeline a failed simulation verdict carries after its first line ("FALSE RELEASE (seed 11; replay: …): …"
+ * then the sender's events, worker/test/simulation/report.ts): a run that failed on CI's timing may not fail again
+ * when replayed, so its story has to reach the end of the log. Empty for any other failure.
+ */
+function simulationTimeline(message) {
+  const lines = String(message ?? '').split('\n');
+  if (!/^(\w*Error: )?[A-Z][A-Z ,'-]+ \(seed \d+; replay: /.test(lines[0] ?? '')) return '';
+  const story = [];
+  for (const line of lines.slice(1)) {
+    if (!line.trim() || /^\s+at /.test(line) || story.length === TIMELINE_LINES) break;
+    story.push(`\n    ${line.trimEnd().slice(0, 300)}`);
+  }
+  return story.join('');
+}
+
 /**
  * The tests a vitest JSON report failed, each as "file › test: first line of its error", so the end of
  * `npm test` (often all a CI log keeps) names them. A file that failed without a failed test of its
@@ -86,7 +105,7 @@ export function failedVitestTests(report, root = '') {
     const failed = (file.assertionResults ?? []).filter((t) => !NOT_FAILED.has(t.status) && t.status !== 'passed');
     for (const test of failed) {
       const message = test.failureMessages?.[0];
-      names.push(`${path} › ${test.fullName ?? test.title}: ${firstLine(message)}${propertyReplay(message)}`);
+      names.push(`${path} › ${test.fullName ?? test.title}: ${firstLine(message)}${propertyReplay(message)}${simulationTimeline(message)}`);
     }
     if (file.status === 'failed' && failed.length === 0) names.push(`${path}: ${firstLine(file.message)}`);
   }

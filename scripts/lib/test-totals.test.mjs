@@ -123,6 +123,46 @@ describe('a failed property names how to replay it', () => {
   });
 });
 
+describe('a failed simulation keeps its timeline at the end of the log', () => {
+  test('the lines after the verdict follow it, up to a blank line or the stack', () => {
+    const message = [
+      'AssertionError: FALSE RELEASE (seed 11; replay: SIM_SEED=11 SIM_PEOPLE=1000 SIM_DAYS=3 npm run simulate): message m1: released before its time',
+      'person 7 (p7@example.com), canary "me" every 1 day(s) created day 0, checks in by token',
+      '  day 1 15:20  check-in accepted',
+      '',
+      'MISSED (seed 11; replay: …): message m2: due and not released within the bound',
+      '    at stack',
+    ].join('\n');
+    const report = {
+      testResults: [
+        {
+          name: '/repo/worker/test/system-simulation.test.ts',
+          status: 'failed',
+          assertionResults: [{ fullName: 'the whole switch, simulated (seed 11)', status: 'failed', failureMessages: [message] }],
+        },
+      ],
+    };
+    assert.deepEqual(failedVitestTests(report, '/repo'), [
+      'worker/test/system-simulation.test.ts › the whole switch, simulated (seed 11): AssertionError: FALSE RELEASE (seed 11; replay: SIM_SEED=11 SIM_PEOPLE=1000 SIM_DAYS=3 npm run simulate): message m1: released before its time' +
+        '\n    person 7 (p7@example.com), canary "me" every 1 day(s) created day 0, checks in by token' +
+        '\n      day 1 15:20  check-in accepted',
+    ]);
+  });
+
+  test('another failure keeps its first line only', () => {
+    const report = {
+      testResults: [
+        {
+          name: '/repo/worker/test/a.test.ts',
+          status: 'failed',
+          assertionResults: [{ fullName: 'a', status: 'failed', failureMessages: ['Error: BOOM\nsecond line'] }],
+        },
+      ],
+    };
+    assert.deepEqual(failedVitestTests(report, '/repo'), ['worker/test/a.test.ts › a: Error: BOOM']);
+  });
+});
+
 describe('the closing line agrees with the exit code', () => {
   test('a step that exited non-zero with nothing counted still counts one failure', () => {
     const totals = createTotals();

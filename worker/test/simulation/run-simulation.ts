@@ -467,7 +467,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     midRun: MessagePlan[];
     nextWrite: number;
     /** The first attempt since which a failed request (5xx) may already have been written, by kind. */
-    unsureSince: Record<SimulatedConsent | 'report' | 'leave', number | null>;
+    unsureSince: Record<SimulatedConsent | 'report' | 'leave' | 'write', number | null>;
   })[] = [];
   const messages: MessageLog[] = [];
   let refused = 0;
@@ -563,7 +563,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         reportDone: false,
         midRun: plan.messages.filter((m) => m.writtenAtMs !== undefined).sort((a, b) => a.writtenAtMs! - b.writtenAtMs!),
         nextWrite: 0,
-        unsureSince: { messages: null, guardian: null, report: null, leave: null },
+        unsureSince: { messages: null, guardian: null, report: null, leave: null, write: null },
       };
     });
     // Guardians, as people make them: the owner invites over the API, the invitation goes out by email (the
@@ -822,13 +822,20 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       const writing = people.filter((p) => active(p) && p.nextWrite < p.midRun.length && start + p.midRun[p.nextWrite]!.writtenAtMs! <= now);
       await inPool(writing, async (p) => {
         const m = p.midRun[p.nextWrite]!;
-        const created = await writeMessage(p, m, now, (method, path, json) => signedIn(p, method, path, json), people, start);
+        // Logged as written from the earliest attempt that may have written it: a create whose answer was lost (an
+        // injected fault) wrote the message then, and the retry's key answers with that one — armed at once when
+        // misses already stood. The engine can then only be later than the log, never earlier (found by CI, seed 11:
+        // a release 5 minutes "before its time").
+        const firstTry = p.unsureSince.write ?? now;
+        const created = await writeMessage(p, m, firstTry, (method, path, json) => signedIn(p, method, path, json), people, start);
         if (created.status === 201) messages.push(created.log!);
         else if (created.status === 403 || created.status === 404) notWritten += 1;
         else {
           refused += 1;
+          if (created.status >= 500) p.unsureSince.write = firstTry;
           return;
         }
+        p.unsureSince.write = null;
         p.nextWrite += 1;
       });
       // Some cancel their subscription in the (sandbox) portal; the page posts the provider's signed event to the webhook.
