@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { users } from './users';
 
@@ -35,8 +36,19 @@ export const webhooks = sqliteTable(
     disabled_at: integer('disabled_at', { mode: 'timestamp_ms' }),
     created_at: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
     updated_at: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+    /**
+     * The create call's `idempotency_key` and a SHA-256 digest of its input, when it sent one: the same call sent
+     * again answers with this endpoint (and its secret) instead of adding a second that would get every event twice
+     * (docs/decisions/create-retries.md).
+     */
+    create_key: text('create_key'),
+    create_digest: text('create_digest'),
   },
-  (t) => [index('webhooks_user_idx').on(t.user_id, t.event, t.status)],
+  (t) => [
+    index('webhooks_user_idx').on(t.user_id, t.event, t.status),
+    // The key is unique per owner in the write itself: two tries of one create racing each other write one endpoint.
+    uniqueIndex('webhooks_create_key').on(t.user_id, t.create_key).where(sql`${t.create_key} IS NOT NULL`),
+  ],
 );
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { fromBase64, toBase64 } from '../lib/encoding';
+import { ZIdempotencyKey } from './idempotency';
 
 /**
  * /api/developer/webhooks (docs/api.md, docs/server-rules.md "Developer platform"; docs/decisions/webhooks.md).
@@ -52,6 +53,8 @@ export const ZCreateWebhookInput = z.object({
     .nullable()
     .optional(),
   retry: z.boolean({ message: 'retry must be true or false' }),
+  /** Optional: sent again with the same key and input, the call answers with the endpoint (and secret) its first try wrote. */
+  idempotency_key: ZIdempotencyKey,
 });
 export type TCreateWebhookInput = z.output<typeof ZCreateWebhookInput>;
 

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { toast, toastApiError } from '../../components/toast';
+import { createRetryKeys } from '../../lib/create-retry-keys';
 import { trpc } from '../../lib/trpc';
 import type { CreatedKey, CreatedWebhook, CreateKeyInput, CreateWebhookInput } from './types';
 
@@ -75,9 +76,11 @@ export function useWebhookActions() {
     onError: toastApiError('Could not send the test event. Please try again.'),
     onSettled: () => setTestingId(null),
   });
+  // Sent again after a failure, the same endpoint keeps its key: the server writes it once, and answers its secret.
+  const [keys] = useState(() => createRetryKeys<CreateWebhookInput>());
   return {
     create: (input: CreateWebhookInput): Promise<CreatedWebhook | null> =>
-      create.mutateAsync(input).then(
+      keys.sending(input, create.mutateAsync).then(
         (hook) => {
           create.reset();
           return hook;

@@ -29,6 +29,8 @@ export interface CreateWebhookInput {
   event: WebhookEvent;
   hmac_secret?: string;
   retry: boolean;
+  /** Set by the create (lib/create-retry-keys.ts): the same endpoint sent again after a failure is written once. */
+  idempotency_key?: string | null;
 }
 /** One delivery attempt of one event to one endpoint; `message_id` is the `webhook-id` header. */
 export type WebhookAttempt = TWebhookAttempt;

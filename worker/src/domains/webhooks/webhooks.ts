@@ -13,12 +13,13 @@ import {
   type TWebhookView,
 } from '../../contracts/webhooks';
 import type { ServiceContext } from '../../env';
+import { isKeyClash, keyAndDigestOf, keyedRow } from '../../lib/create-retry';
 import { AppError } from '../../lib/errors';
 import type { Principal } from '../../middleware/context';
 import { deliverWebhook, type AttemptRecord } from './deliver';
 import { eventOrigin, TEST_EVENT_PREFIX } from './event-origin';
 import { samplePayload, testPayloadFor } from './payload';
-import { encryptWebhookSecret, generateWebhookSecret, maskedSecret, secretHint } from './secret';
+import { decryptWebhookSecret, encryptWebhookSecret, generateWebhookSecret, maskedSecret, secretHint } from './secret';
 import { newWebhookMessageId } from './signature';
 import { checkWebhookUrl } from './url-guard';
 
@@ -65,12 +66,19 @@ export const webhookLimit = (userId: string): Limit => ({
   max: MAX_WEBHOOKS_PER_USER,
 });
 
-/** POST /api/developer/webhooks: the secret (supplied or generated) is answered this once. */
+/**
+ * POST /api/developer/webhooks: the secret (supplied or generated) is answered this once — and again to a try of
+ * the same create sent with its `idempotency_key` after its answer was lost, which gets the endpoint the first try
+ * wrote instead of a second one receiving every event twice (docs/decisions/create-retries.md).
+ */
 export async function createWebhook(ctx: ServiceContext, principal: Principal, input: TCreateWebhookInput): Promise<TWebhookCreated> {
   const userId = principal.user.id;
   const checked = checkWebhookUrl(input.url, ctx.env);
   if (!checked.ok) throw urlIssue(checked.reason);
 
+  // No look-up first: a try sent again is refused by the write itself — by the key's unique index, or by the limit
+  // when its own first try took the last place — and then reads the endpoint its key names.
+  const retry = input.idempotency_key ? await keyAndDigestOf(input) : null;
   const secret = input.hmac_secret ? input.hmac_secret : generateWebhookSecret();
   const id = crypto.randomUUID();
   const now = ctx.now();
@@ -88,11 +96,43 @@ export async function createWebhook(ctx: ServiceContext, principal: Principal, i
     disabled_at: null,
     created_at: now,
     updated_at: now,
+    create_key: retry?.key ?? null,
+    create_digest: retry?.digest ?? null,
   };
-  // The limit is part of the insert (lib/limited-insert.ts): parallel creations cannot pass it together.
-  const created = await insertWithinLimits(ctx.env.DB, 'webhooks', row, [webhookLimit(userId)]).run();
-  if (!wrote(created)) throw new AppError('CONFLICT', `An account can have at most ${MAX_WEBHOOKS_PER_USER} webhook endpoints; delete one first`);
+  let created: D1Result;
+  try {
+    // The limit is part of the insert (lib/limited-insert.ts): parallel creations cannot pass it together.
+    created = await insertWithinLimits(ctx.env.DB, 'webhooks', row, [webhookLimit(userId)]).run();
+  } catch (err) {
+    // Another try of this create wrote first (the key's unique index): its endpoint is the answer (409 for another input).
+    const raced = retry && isKeyClash(err, 'webhooks', 'user_id') ? await webhookOfKey(ctx, userId, retry) : null;
+    if (raced) return createdAgain(ctx, raced);
+    throw err;
+  }
+  if (!wrote(created)) {
+    // This create's earlier try, or one racing it, may have taken the last place with this very endpoint.
+    const raced = retry ? await webhookOfKey(ctx, userId, retry) : null;
+    if (raced) return createdAgain(ctx, raced);
+    throw new AppError('CONFLICT', `An account can have at most ${MAX_WEBHOOKS_PER_USER} webhook endpoints; delete one first`);
+  }
   return { ...toWebhookView(row), hmac_secret: secret };
+}
+
+/** The owner's endpoint an earlier try with this key wrote, or null; 409 when that try came with another input. */
+async function webhookOfKey(ctx: ServiceContext, userId: string, retry: { key: string; digest: string }): Promise<WebhookRow | null> {
+  const [found] = await ctx.db
+    .select()
+    .from(schema.webhooks)
+    .where(and(eq(schema.webhooks.user_id, userId), eq(schema.webhooks.create_key, retry.key)))
+    .limit(1);
+  return keyedRow(found, retry.digest, 'webhook');
+}
+
+/** The earlier try's endpoint with its secret, answered as its first try would have (the secret is stored encrypted to sign with). */
+async function createdAgain(ctx: ServiceContext, w: WebhookRow): Promise<TWebhookCreated> {
+  const secret = await decryptWebhookSecret(ctx.env, w.id, w.secret_encrypted);
+  if (secret === null) throw new Error(`webhook ${w.id}: its stored secret does not open`);
+  return { ...toWebhookView(w), hmac_secret: secret };
 }
 
 export async function listWebhooks(ctx: ServiceContext, userId: string): Promise<TWebhookView[]> {
