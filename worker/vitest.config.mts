@@ -19,6 +19,8 @@ const OWN_WORKERD = [
   'test/canary-reconciler.test.ts',
   // The moderators' review queue lists every account's hidden content.
   'test/community-moderation.test.ts',
+  // The cron's resend of unsent contact invitations reads every account's.
+  'test/contact-invitation-resend.test.ts',
   'test/deadman.test.ts',
   // The dead-man cron scans every switch.
   'test/deadman-deadline.test.ts',

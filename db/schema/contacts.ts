@@ -30,6 +30,12 @@ export const contacts = sqliteTable(
     invited_at: integer('invited_at', { mode: 'timestamp_ms' }).notNull(),
     /** When the invitation email was handed to the channel (null until the JOBS consumer sent it). */
     invitation_sent_at: integer('invitation_sent_at', { mode: 'timestamp_ms' }),
+    /**
+     * When the send of the current token was handed to the JOBS queue (set with the row, and by each resend). An
+     * invitation still unsent an hour later — its job never queued, or died — is sent again under a new token by the
+     * every-minute cron (domains/contacts/resend-invitations.ts).
+     */
+    invitation_queued_at: integer('invitation_queued_at', { mode: 'timestamp_ms' }),
     responded_at: integer('responded_at', { mode: 'timestamp_ms' }),
     /**
      * The invitation call's `idempotency_key` and a SHA-256 digest of its input, when it sent one: the same call sent
@@ -45,6 +51,8 @@ export const contacts = sqliteTable(
     uniqueIndex('contacts_accepted_pair').on(t.owner_id, t.contact_user_id).where(sql`status = 'accepted'`),
     index('contacts_owner_idx').on(t.owner_id, t.status),
     index('contacts_account_idx').on(t.contact_user_id, t.status),
+    // The cron's look for invitations no channel took: only unsent ones are in it, so it reads next to nothing.
+    index('contacts_unsent').on(t.invitation_queued_at).where(sql`status = 'invited' AND invitation_sent_at IS NULL`),
   ],
 );
 

@@ -2,6 +2,7 @@ import type { Bindings } from '../env';
 import { createServiceContext } from '../wiring/service-context';
 import { log } from '../lib/logger';
 import { processDeadmanSwitches } from '../domains/deadman/process-deadman';
+import { resendUnsentInvitations } from '../domains/contacts/resend-invitations';
 import { reconcileLadder } from '../domains/guardian/reconcile-ladder';
 import { reconcileReleases, scansLostEvents } from '../domains/messages/reconcile-releases';
 import { sweepUnassignedVaultFiles } from '../domains/vault/sweep-unassigned';
@@ -14,7 +15,7 @@ import { sweepExpired } from './sweep-expired';
 /** The daily cron (wrangler.toml): the inactivity policy's sweep, which counts in days. */
 export const DAILY_CRON = '17 3 * * *';
 
-/** The every-minute cron: repair canary, release and guardian-ladder timers and lost jobs, run dead-man switches, sweep expired rows and abandoned vault uploads, end cancelled sandbox subscriptions. */
+/** The every-minute cron: repair canary, release and guardian-ladder timers and lost jobs, send again contact invitations no channel took, run dead-man switches, sweep expired rows and abandoned vault uploads, end cancelled sandbox subscriptions. */
 export async function runScheduled(controller: ScheduledController, env: Bindings) {
   const ctx = createServiceContext(env, () => new Date(Math.max(Date.now(), controller.scheduledTime)));
   if (controller.cron === DAILY_CRON) {
@@ -25,6 +26,7 @@ export async function runScheduled(controller: ScheduledController, env: Binding
   await reconcileReleases(ctx, { lostEvents: scansLostEvents(controller.scheduledTime), missingTimers: scansLostTimers(controller.scheduledTime) });
   await reconcileWebhooks(ctx);
   await reconcileLadder(ctx);
+  await resendUnsentInvitations(ctx);
   const deadman = await processDeadmanSwitches(ctx);
   const swept = await sweepExpired(ctx);
   const abandonedVaultFiles = await sweepUnassignedVaultFiles(ctx);

@@ -2,7 +2,6 @@ import { schema } from '@afterword/db';
 import type { User } from '@afterword/db/schema';
 import { and, eq, inArray } from 'drizzle-orm';
 import { MAX_CONTACT_INVITATIONS_PER_DAY, type TAddContactInput, type TContactView } from '../../contracts/contacts';
-import type { ContactInvitationJob } from '../../contracts/jobs';
 import type { ServiceContext } from '../../env';
 import { keyAndDigestOf, keyedRow } from '../../lib/create-retry';
 import { AppError, bodyFieldError } from '../../lib/errors';
@@ -10,6 +9,7 @@ import { log } from '../../lib/logger';
 import { countInWindow, tooManyInWindow } from '../../lib/rate-window';
 import { hashSecret, newSecretToken } from '../../lib/secrets';
 import { toContactView } from './contact-records';
+import { queueInvitation } from './resend-invitations';
 import { isUniqueViolation } from '../../lib/constraint-violation';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -46,6 +46,8 @@ export async function addContact(ctx: ServiceContext, owner: User, input: TAddCo
       status: 'invited',
       invite_token_hash: await hashSecret(token),
       invited_at: new Date(now),
+      // Queued with the write below; an invitation still unsent an hour on is sent again (resend-invitations.ts).
+      invitation_queued_at: new Date(now),
       create_key: retry?.key ?? null,
       create_digest: retry?.digest ?? null,
     });
@@ -58,10 +60,10 @@ export async function addContact(ctx: ServiceContext, owner: User, input: TAddCo
     throw err;
   }
   try {
-    await ctx.env.JOBS.send({ type: 'contact_invitation', contact_id: id, token } satisfies ContactInvitationJob, { contentType: 'json' });
+    await queueInvitation(ctx, id, token);
   } catch (err) {
-    // The row stays `invited` with `invitation_sent_at` null: the owner withdraws it and adds the address again.
-    log.error('enqueue failed; the contact invitation stays unsent', { queue: 'JOBS', type: 'contact_invitation', error: String(err) });
+    // The row stays `invited` with `invitation_sent_at` null: the cron sends it again, under a new token, within the hour.
+    log.error('enqueue failed; the cron sends the contact invitation again', { queue: 'JOBS', type: 'contact_invitation', error: String(err) });
   }
   const [row] = await ctx.db.select().from(schema.contacts).where(eq(schema.contacts.id, id));
   return toContactView(row!, owner.id, null);

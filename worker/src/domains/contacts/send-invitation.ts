@@ -32,7 +32,8 @@ export async function sendContactInvitation(ctx: ServiceContext, job: ContactInv
   const result = await (channels ?? createChannels(ctx)).email(
     { email: contact.email },
     {
-      idempotencyKey: `contact-invitation:${contact.id}`,
+      // One send per token: an invitation sent again under a new token (resend-invitations.ts) is a new email.
+      idempotencyKey: `contact-invitation:${contact.id}:${contact.invite_token_hash!.slice(0, 16)}`,
       recipientUserId: account?.id ?? null,
       subject: `${name} wants to add you as a contact on Afterword`,
       text: [
