@@ -77,6 +77,8 @@ export interface Usage {
   crashes: number;
   /** Not billed: the calls that crashed between two steps (faults.ts, `crashMidCall`), objects' and consumers'. */
   midCallCrashes: { object: number; consumer: number; request: number };
+  /** Of those, the callers that died while a call of theirs to an object was in flight (the object's call completed). */
+  inFlightCrashes: number;
 }
 
 export const emptyUsage = (): Usage => ({
@@ -113,6 +115,7 @@ export const emptyUsage = (): Usage => ({
   missingTimerScanReads: 0,
   crashes: 0,
   midCallCrashes: { object: 0, consumer: 0, request: 0 },
+  inFlightCrashes: 0,
   d1SlowBatches: 0,
 });
 

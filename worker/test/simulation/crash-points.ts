@@ -52,8 +52,43 @@ export function crashesAfterSteps(usage: Usage, switches: { faults: boolean }, r
   return (where) => afterStep(where, () => switches.faults && r.chance(rates.crashMidCall), usage);
 }
 
-function afterStep(where: string, draw: () => boolean, usage: Usage) {
-  const call = current.getStore();
+/**
+ * An object namespace whose stubs, got inside a call (by the Worker's own code), kill their caller after an object
+ * call took effect, at `rates.crashMidCall`: a request, a consumer's batch or another object dying while its call to
+ * an object is in flight — the object's call completes (what it did stands) and its answer reaches no one. The
+ * runtime does not carry the caller's call into the object, so it is caught here, on the caller's side. Stubs got
+ * outside any call (the simulation's own) are the runtime's own.
+ */
+export function crashingCallersOf(ns: DurableObjectNamespace, usage: Usage, switches: { faults: boolean }, rates: FaultRates, r: Random): () => void {
+  const get = ns.get;
+  ns.get = function (this: DurableObjectNamespace, ...args: Parameters<DurableObjectNamespace['get']>) {
+    const stub = get.apply(this, args);
+    if (!current.getStore()) return stub;
+    return new Proxy(stub, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target);
+        if (typeof value !== 'function' || typeof prop === 'symbol' || prop === 'then') return value;
+        return async (...a: unknown[]) => {
+          const caller = current.getStore();
+          // Reflect.apply: an RPC method's own `apply` would be taken for a remote method of that name.
+          const answer = await Reflect.apply(value as (...x: unknown[]) => Promise<unknown>, target, a);
+          try {
+            afterStep('an object call', () => switches.faults && r.chance(rates.crashMidCall), usage, caller);
+          } catch (err) {
+            usage.inFlightCrashes += 1;
+            throw err;
+          }
+          return answer;
+        };
+      },
+    });
+  } as DurableObjectNamespace['get'];
+  return () => {
+    ns.get = get;
+  };
+}
+
+function afterStep(where: string, draw: () => boolean, usage: Usage, call: Call | undefined = current.getStore()) {
   if (!call || call.crashed || !draw()) return;
   call.crashed = true;
   usage.midCallCrashes[call.kind] += 1;

@@ -3,7 +3,7 @@ import { vi } from 'vitest';
 import { CanaryClock } from '../../src/durable/canary-clock';
 import { EntityClock } from '../../src/durable/entity-clock';
 import type { Usage } from './costs';
-import { beforeStep, type Call, crashesAfterSteps, runAsCall } from './crash-points';
+import { beforeStep, type Call, crashesAfterSteps, crashingCallersOf, runAsCall } from './crash-points';
 import { SimulatedD1Error, type FaultRates } from './faults';
 import type { Random } from './random';
 
@@ -289,6 +289,10 @@ export function instrument(usage: Usage, switches: Switches, alarms: AlarmBook, 
       crash,
     ),
   );
+
+  // A caller dying while its call to an object is in flight (crash-points.ts).
+  for (const ns of [env.CANARY_CLOCK, env.RELEASE_CLOCK, env.GUARDIAN_CLOCK])
+    restores.push(crashingCallersOf(ns as unknown as DurableObjectNamespace, usage, switches, rates, r));
 
   const sender = d1Sender(env.DB);
   const send = sender._send as (...a: unknown[]) => Promise<unknown>;

@@ -184,7 +184,7 @@ export function formatSummary(run: SimulationRun, s: Summary): string {
     `  D1 rows written by statement (the ten largest, per user-day):\n${largestTen(run.usage.d1WritesByStatement, s.userDays)}`,
     `  D1 rows read by statement (the ten largest, per user-day):\n${largestTen(run.usage.d1ReadsByStatement, s.userDays)}`,
     `  Durable Object rows written by statement or storage call (the ten largest, per user-day):\n${largestTen(run.usage.doWritesByStatement, s.userDays)}`,
-    `  faults: queue ${JSON.stringify(run.queueStats)}; alarms ${JSON.stringify(run.alarmStats)}; D1 round trips held back ${run.usage.d1SlowBatches}; object calls crashed at their end ${run.usage.crashes}, between two steps ${run.usage.midCallCrashes.object} (and consumer batches ${run.usage.midCallCrashes.consumer}, people's requests ${run.usage.midCallCrashes.request}); provider outages ${run.log.outages.length}`,
+    `  faults: queue ${JSON.stringify(run.queueStats)}; alarms ${JSON.stringify(run.alarmStats)}; D1 round trips held back ${run.usage.d1SlowBatches}; object calls crashed at their end ${run.usage.crashes}, between two steps ${run.usage.midCallCrashes.object} (and consumer batches ${run.usage.midCallCrashes.consumer}, people's requests ${run.usage.midCallCrashes.request}; of all these, ${run.usage.inFlightCrashes} while a call of theirs to an object was in flight); provider outages ${run.log.outages.length}`,
   ].join('\n');
 }
 
