@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { CAPSULE_ITEM_TYPES, CAPSULE_THEMES } from './enums';
 import { users } from './users';
 
@@ -104,8 +104,19 @@ export const memorialPosts = sqliteTable(
     /** Hidden pending review after enough distinct reports. */
     hidden_at: integer('hidden_at', { mode: 'timestamp_ms' }),
     created_at: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+    /**
+     * The post call's `idempotency_key` and a SHA-256 digest of its input (and memorial), when it sent one: the same
+     * post sent again answers with this one instead of showing it twice on the page (docs/decisions/create-retries.md).
+     */
+    create_key: text('create_key'),
+    create_digest: text('create_digest'),
   },
-  (t) => [index('memorial_posts_memorial_idx').on(t.memorial_id, t.created_at), index('memorial_posts_author_idx').on(t.author_id)],
+  (t) => [
+    index('memorial_posts_memorial_idx').on(t.memorial_id, t.created_at),
+    index('memorial_posts_author_idx').on(t.author_id),
+    // The key is unique per author in the write itself: two tries of one post racing each other write one.
+    uniqueIndex('memorial_posts_create_key').on(t.author_id, t.create_key).where(sql`${t.create_key} IS NOT NULL`),
+  ],
 );
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The `idempotency_key` a create form sends (docs/decisions/create-retries.md): one key while the person sends the
  * same input again — a lost answer, a second press of Create — so the server writes it once; a new key once it was
- * created, or once they change what they send (a new one, not a retry). Used by the message, canary, invitation and webhook forms.
+ * created, or once they change what they send (a new one, not a retry). Used by the message, canary, invitation, webhook and memorial post forms.
  */
 export function createRetryKeys<T extends { idempotency_key?: string | null }>(newKey: () => string = () => crypto.randomUUID()) {
   let current: { key: string; sent: string } | null = null;

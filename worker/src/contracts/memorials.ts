@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MEMORIAL_TAGS } from '@afterword/db/enums';
+import { ZIdempotencyKey } from './idempotency';
 
 /**
  * Memorials (docs/product.md "Community: capsules and memorials"; docs/decisions/community.md): a page for someone
@@ -73,6 +74,8 @@ export const ZMemorialPostInput = z.object({
     .min(1, { message: 'Write something before posting' })
     .max(MEMORIAL_POST_MAX, { message: `text must be at most ${MEMORIAL_POST_MAX.toLocaleString('en-US')} characters` }),
   media_url: ZHttpsUrl('media_url'),
+  /** Optional: sent again with the same key and input, the call answers with the post its first try wrote. */
+  idempotency_key: ZIdempotencyKey,
 });
 export type TMemorialPostInput = z.output<typeof ZMemorialPostInput>;
 

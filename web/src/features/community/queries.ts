@@ -1,4 +1,6 @@
+import { useState } from 'react';
 import { toast, toastApiError } from '../../components/toast';
+import { createRetryKeys } from '../../lib/create-retry-keys';
 import { trpc } from '../../lib/trpc';
 
 const settled = (p: Promise<unknown>) =>
@@ -52,6 +54,14 @@ export function useCapsuleActions() {
   };
 }
 
+/** A post on a memorial as the page sends it. */
+interface PostInput {
+  id: string;
+  text: string;
+  media_url: string | null;
+  idempotency_key?: string | null;
+}
+
 /** Post on a memorial and light candles; the page's read refreshes after each. */
 export function useMemorialActions(memorialId: string) {
   const utils = trpc.useUtils();
@@ -69,10 +79,12 @@ export function useMemorialActions(memorialId: string) {
     },
     onError: toastApiError('Could not remove the post. Please try again.'),
   });
+  // Sent again after a failure, the same post keeps its key: the page shows it once (lib/create-retry-keys.ts).
+  const [keys] = useState(() => createRetryKeys<PostInput>());
   return {
     report: (postId: string) => settled(report.mutateAsync({ id: postId })),
     remove: (postId: string) => settled(remove.mutateAsync({ id: postId })),
-    post: (text: string, mediaUrl: string) => settled(post.mutateAsync({ id: memorialId, text, media_url: mediaUrl || null })),
+    post: (text: string, mediaUrl: string) => settled(keys.sending({ id: memorialId, text, media_url: mediaUrl || null }, post.mutateAsync)),
     postPending: post.isPending,
     light: (postId: string) => settled(candle.mutateAsync({ id: postId })),
     lightPending: candle.isPending,

@@ -133,9 +133,16 @@ export const memorialOperations = [
       operationId: 'postOnMemorial',
       limits: [{ what: 'memorial posts', max: MAX_MEMORIAL_POSTS_PER_HOUR, per: 'hour', refusal: 429 }],
       summary: 'Post on a memorial',
-      description: '`text` (not blank, at most 2,000 characters) and an optional `media_url` (https only). At most 10 posts an hour per account (429).',
+      description:
+        '`text` (not blank, at most 2,000 characters) and an optional `media_url` (https only). At most 10 posts an hour per account (429). An optional `idempotency_key` (8–100 characters, one per post): sent again with the same key and input, the call answers with the post its first try wrote, counted once; with other words or on another memorial, 409.',
       tags,
-      responses: { 201: { description: 'The post' }, 404: noMemorial, 422: invalid, 429: { description: 'Too many posts in the last hour' } },
+      responses: {
+        201: { description: 'The post (with an `idempotency_key` sent before: the post its first try wrote)' },
+        404: noMemorial,
+        409: { description: 'The `idempotency_key` was already used for another post' },
+        422: invalid,
+        429: { description: 'Too many posts in the last hour' },
+      },
     },
     run: ({ services, principal }, { id, ...input }) => postOnMemorial(services, principal.user, id, input),
   }),

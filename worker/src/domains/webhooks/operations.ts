@@ -53,13 +53,15 @@ export const webhooksOperations = [
         'connection errors) are retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h; without it each event is attempted once. An endpoint ' +
         'answering 410 is disabled and you are told. In production the URL must be https on port 443 with a public host name (no IP addresses, ' +
         'no localhost / .local / .internal / metadata hosts, no user:password); redirects are never followed. ' +
-        `At most ${MAX_WEBHOOKS_PER_USER} endpoints per account. ${signing}`,
+        `At most ${MAX_WEBHOOKS_PER_USER} endpoints per account. An optional \`idempotency_key\` (8–100 characters, one per endpoint): sent again ` +
+        'with the same key and input after a lost answer, the call answers with the endpoint its first try wrote and its whole secret instead of a ' +
+        `second endpoint that would get every event twice; with another input, 409. ${signing}`,
       tags,
       responses: {
-        201: { description: 'The new endpoint with its whole secret, shown once' },
+        201: { description: 'The new endpoint with its whole secret, shown once (and again to a retry with its idempotency_key)' },
         401: notSignedIn,
         403: { description: keyRefused },
-        409: { description: `The account already has ${MAX_WEBHOOKS_PER_USER} endpoints` },
+        409: { description: `The account already has ${MAX_WEBHOOKS_PER_USER} endpoints, or the idempotency_key was used for another endpoint` },
         422: { description: 'A bad or refused URL (the SSRF rules), an unknown event, a malformed hmac_secret or a missing retry' },
       },
     },
