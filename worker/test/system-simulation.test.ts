@@ -32,7 +32,7 @@ describe('the whole switch, simulated', () => {
       console.info(text);
       if (failures.length) {
         const senders = [...new Set(verdicts.filter((v) => ['false release', 'missed', 'late', 'duplicated'].includes(v.kind)).map((v) => v.message.sender))];
-        for (const s of [...senders, ...unwarnedPeople(failures)].slice(0, 5)) console.info(await engineRecordOf(run.log, s));
+        for (const s of [...senders, ...unwarnedPeople(failures)].slice(0, 5)) console.info(await engineRecordOf(run.log, s, run.engineBeforeErasureOf(s)));
       }
       expect(failures, failures.join('\n\n')).toEqual([]);
       // A simulation that released nothing proves nothing.

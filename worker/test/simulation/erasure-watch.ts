@@ -3,6 +3,7 @@ import type { MessageLog, PersonLog } from './behaviour-log';
 import { quietly, type Switches } from './instrument';
 import { ERASED_AFTER_MS } from './oracle';
 import { DAY, HOUR } from './population';
+import { type EngineRows, engineRowsOf } from './diagnostics';
 
 /** The subject of the warning a passed dead-man's switch sends (worker/src/domains/deadman/deletion-notice.ts). */
 export const DEADMAN_WARNING_SUBJECT = 'Your Afterword account will be deleted unless you check in';
@@ -57,6 +58,8 @@ export class ErasureWatch {
   private readonly releases = new Map<string, ReleaseRow>();
   private readonly erased = new Set<number>();
   private readonly nextYears = new Map<string, NonNullable<MessageLog['yearly']>['nextYears']>();
+  /** What the engine held of each watched person, as last read (for a failure's report only: diagnostics.ts). */
+  private readonly engine = new Map<number, EngineRows>();
 
   constructor(private readonly switches: Switches) {}
 
@@ -96,6 +99,7 @@ export class ErasureWatch {
           .all<ReleaseRow>();
         for (const row of sent) this.releases.set(row.id, row);
         for (const m of messages.filter((m) => m.yearly && m.sender === p.index)) this.nextYears.set(m.id, await nextYearsOf(m.id));
+        this.engine.set(p.index, await engineRowsOf(p.userId));
       });
     }
   }
@@ -126,6 +130,11 @@ export class ErasureWatch {
   /** A yearly birthday item's years after, as last read before its sender's erasure (none: never read). */
   nextYearsOf(messageId: string): NonNullable<MessageLog['yearly']>['nextYears'] {
     return this.nextYears.get(messageId) ?? [];
+  }
+
+  /** A person's engine rows as last read before their erasure (undefined: not erased, or never read). */
+  engineBeforeErasureOf(person: number): EngineRows | undefined {
+    return this.erased.has(person) ? this.engine.get(person) : undefined;
   }
 
   /** A message's release as last read before its sender's erasure (undefined: never read). */

@@ -16,6 +16,6 @@ it('releases when, and only when, the owners’ conditions say so, at full size'
   const { failures, text, verdicts } = report(run);
   say(text);
   const failing = [...new Set(verdicts.filter((v) => ['false release', 'missed', 'late', 'duplicated'].includes(v.kind)).map((v) => v.message.sender))];
-  for (const s of [...failing, ...unwarnedPeople(failures)].slice(0, 5)) say(await engineRecordOf(run.log, s));
+  for (const s of [...failing, ...unwarnedPeople(failures)].slice(0, 5)) say(await engineRecordOf(run.log, s, run.engineBeforeErasureOf(s)));
   expect(failures, failures.join('\n\n')).toEqual([]);
 });

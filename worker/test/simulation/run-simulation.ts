@@ -18,6 +18,7 @@ import { AlarmBook, type ArmedAlarm, instrument, quietly, type Switches } from '
 import { DAY, drawPopulation, type MessagePlan, type PersonPlan, type VaultPlan } from './population';
 import { seeded } from './random';
 import { SimQueues, type QueueStats } from './sim-queues';
+import type { EngineRows } from './diagnostics';
 
 /**
  * One run of the whole switch: people drawn from a seed (population.ts) use the real Worker — its fetch
@@ -67,6 +68,8 @@ export interface SimulationRun {
   wallMs: number;
   /** Where the run's wall time went. */
   phaseMs: Record<'setup' | 'checkIns' | 'alarms' | 'queues' | 'cron' | 'judge', number>;
+  /** A person's engine rows as last read before the run erased their account (for a failure's report only). */
+  engineBeforeErasureOf: (person: number) => EngineRows | undefined;
 }
 
 const POOL = 8;
@@ -1108,6 +1111,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     pushAlone: plans.filter((p) => p.push === 'alone').length,
     wallMs: performance.now() - wallStart,
     phaseMs,
+    engineBeforeErasureOf: (person: number) => erasures.engineBeforeErasureOf(person),
   };
 }
 
