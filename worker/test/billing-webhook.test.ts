@@ -5,6 +5,7 @@ import { periodEnd } from '../src/domains/billing/apply-event';
 import { signStripePayload, verifyStripeSignature } from '../src/domains/billing/stripe-signature';
 import { api, signedInUser } from './helpers/api';
 import { checkoutThroughSandbox, postEvent, stripeSignature } from './helpers/billing';
+import { captureQueues } from './helpers/messages';
 
 const billingOf = async (token: string) => (await api('GET', '/api/billing', { token })).data;
 
@@ -162,11 +163,16 @@ describe('POST /api/billing/webhook', () => {
       .first<{ subscription_id: string }>())!;
     expect(subscription_id).toMatch(/^sub_sandbox_/);
 
-    const failed = await postEvent({
-      id: `evt_${crypto.randomUUID()}`,
-      type: 'invoice.payment_failed',
-      data: { object: { id: 'in_1', object: 'invoice', parent: { subscription_details: { subscription: subscription_id } } } },
-    });
+    // The notice's job is held here: once a channel takes it the notice lets go of its words (send-owner-notice.ts),
+    // and outside the owner's quiet hours the consumer would take it before the read below.
+    const { result: failed, jobs } = await captureQueues(() =>
+      postEvent({
+        id: `evt_${crypto.randomUUID()}`,
+        type: 'invoice.payment_failed',
+        data: { object: { id: 'in_1', object: 'invoice', parent: { subscription_details: { subscription: subscription_id } } } },
+      }),
+    );
+    expect(jobs.some((j) => j.body.type === 'owner_notice')).toBe(true);
     expect(failed.data).toMatchObject({ applied: true });
     const billing = await billingOf(owner.token);
     expect(billing).toMatchObject({ plan: 'free', purchased_plan: 'plus', status: 'past_due' });
