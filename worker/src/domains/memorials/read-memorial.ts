@@ -1,4 +1,4 @@
-import type { TMemorialCard, TMemorialView } from '../../contracts/memorials';
+import type { TMemorialCard, TMemorialPost, TMemorialView } from '../../contracts/memorials';
 import { MEMORIAL_POSTS_SHOWN } from '../../contracts/memorials';
 import type { ServiceContext } from '../../env';
 import { memorialNotFound } from './memorial-records';
@@ -41,27 +41,31 @@ export async function readMemorial(ctx: ServiceContext, viewerId: string | null,
   return {
     ...toCard(row),
     capsules: capsules!.results as { id: string; title: string }[],
-    posts: (
-      posts!.results as {
-        id: string;
-        text: string;
-        media_url: string | null;
-        created_at: number;
-        candle_count: number;
-        lit_by_me: number;
-        can_remove: number;
-      }[]
-    ).map((p) => ({
-      id: p.id,
-      text: p.text,
-      media_url: p.media_url,
-      candle_count: p.candle_count,
-      timestamp: new Date(p.created_at).toISOString(),
-      lit_by_me: p.lit_by_me === 1,
-      can_remove: p.can_remove === 1,
-    })),
+    posts: (posts!.results as PostRow[]).map(toPost),
   };
 }
+
+/** A post as D1 reads it for a viewer: its candles counted, whether the viewer lit one and may remove it (SQLite's 0/1). */
+export interface PostRow {
+  id: string;
+  text: string;
+  media_url: string | null;
+  created_at: number;
+  candle_count: number;
+  lit_by_me: number;
+  can_remove: number;
+}
+
+/** A post as the page shows it. */
+export const toPost = (p: PostRow): TMemorialPost => ({
+  id: p.id,
+  text: p.text,
+  media_url: p.media_url,
+  candle_count: p.candle_count,
+  timestamp: new Date(p.created_at).toISOString(),
+  lit_by_me: p.lit_by_me === 1,
+  can_remove: p.can_remove === 1,
+});
 
 /**
  * GET /api/memorial/list?q&tag: memorials whose name, epitaph or cause holds `q` (case-insensitive, as

@@ -5,7 +5,7 @@ import type { ServiceContext } from '../../env';
 import { isKeyClash, keyAndDigestOf, keyedRow } from '../../lib/create-retry';
 import { countInWindow, tooManyInWindow } from '../../lib/rate-window';
 import { memorialNotFound } from './memorial-records';
-import { readMemorial } from './read-memorial';
+import { type PostRow, readMemorial, toPost } from './read-memorial';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -56,24 +56,15 @@ export async function postOnMemorial(ctx: ServiceContext, author: User, memorial
 /** The author's post an earlier try with this key wrote, as its page shows it to them; null when none; 409 for another input. */
 async function postOfKey(ctx: ServiceContext, authorId: string, retry: { key: string; digest: string }): Promise<TMemorialPost | null> {
   const found = await ctx.env.DB.prepare(
-    `SELECT p.id, p.text, p.media_url, p.created_at, p.create_digest,
+    `SELECT p.id, p.text, p.media_url, p.created_at, p.create_digest, 1 AS can_remove,
        (SELECT count(*) FROM memorial_candles c WHERE c.post_id = p.id) AS candle_count,
        EXISTS (SELECT 1 FROM memorial_candles c WHERE c.post_id = p.id AND c.user_id = ?1) AS lit_by_me
      FROM memorial_posts p WHERE p.author_id = ?1 AND p.create_key = ?2`,
   )
     .bind(authorId, retry.key)
-    .first<{ id: string; text: string; media_url: string | null; created_at: number; create_digest: string | null; candle_count: number; lit_by_me: number }>();
+    .first<PostRow & { create_digest: string | null }>();
   const post = keyedRow(found ?? undefined, retry.digest, 'memorial post');
-  if (!post) return null;
-  return {
-    id: post.id,
-    text: post.text,
-    media_url: post.media_url,
-    candle_count: post.candle_count,
-    timestamp: new Date(post.created_at).toISOString(),
-    lit_by_me: post.lit_by_me === 1,
-    can_remove: true,
-  };
+  return post ? toPost(post) : null;
 }
 
 /** One more post in the author's hour, refused past the limit; shared by every isolate (rate_limits). */
